@@ -1,0 +1,61 @@
+"""Command line: ``planner <command> ...``.
+
+Each command lives in its own module under ``planner/commands/`` and exposes ``NAME``,
+``HELP``, ``ORDER`` (position in ``--help``), ``add_arguments(parser)`` and ``run(args) -> int``.
+Bad input (``InputError``) prints one line and exits 2; anything else is an internal error (1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from planner.errors import InputError
+
+EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line naming the option, exit code 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _command_modules():
+    import planner.commands as pkg
+    mods = [importlib.import_module(f"planner.commands.{m.name}")
+            for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
+    return sorted(mods, key=lambda m: (getattr(m, "ORDER", 99), m.NAME))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="planner", description=__import__("planner").__doc__)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for mod in _command_modules():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return int(args._run(args) or EXIT_OK)
+    except InputError as err:
+        print(f"planner {args.command}: error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(f"planner {args.command}: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

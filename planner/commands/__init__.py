@@ -1,0 +1,1 @@
+"""One module per ``planner`` sub-command (see planner/cli.py for the protocol)."""
