@@ -1,0 +1,118 @@
+"""``planner topology FAMILY k=v ... [--json]``: build one topology and print its figures."""
+
+from __future__ import annotations
+
+import json
+
+from planner.errors import InputError
+from planner.topologies import FAMILIES, build, check_radix, parse_spec
+from planner.topologies.base import Topology
+from planner.topologies.metrics import distance_stats
+
+NAME = "topology"
+HELP = "build a topology and print routers, endpoints, links, radix, diameter, distances"
+ORDER = 10
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("family", metavar="FAMILY",
+                        help=f"one of {', '.join(FAMILIES)} (polarfly = demipn), "
+                             "'FAMILY:k=v,k=v', or file:PATH (.graphml, .csv, .anynet)")
+    parser.add_argument("params", nargs="*", metavar="k=v",
+                        help="builder parameters, e.g. q=19 p=13, h=7, S=22x22, dims=8x8x8")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--max-radix", type=int, metavar="R",
+                        help="reject parameters whose routers need more than R ports")
+    parser.add_argument("--no-distances", action="store_true",
+                        help="skip diameter and average distance (BFS from every router)")
+
+
+def topology_from_args(family: str, params: list[str]) -> Topology:
+    """FAMILY plus k=v words (or a 'FAMILY:k=v,...' / 'file:PATH' spec) -> Topology."""
+    words: dict[str, str] = {}
+    for word in params:
+        key, eq, value = word.partition("=")
+        if not eq or not key.strip():
+            raise InputError(f"parameter {word!r} must be written k=v (e.g. q=19)")
+        if key.strip() in words:
+            raise InputError(f"parameter {key.strip()!r} given twice")
+        words[key.strip()] = value.strip()
+    if family.startswith("file:"):
+        unknown = sorted(set(words) - {"p"})
+        if unknown:
+            raise InputError(f"{family}: unknown parameter {unknown[0]!r}; an imported file "
+                             f"takes only p=N (uniform endpoints per router)")
+        return parse_spec(family + (f"?p={words['p']}" if "p" in words else ""))
+    if ":" in family:
+        top = parse_spec(family)
+        if words:
+            return build(top.family, **{**top.params, **words})
+        return top
+    return build(family, **words)
+
+
+def report(top: Topology, distances: bool) -> dict:
+    """The figures ``planner topology`` prints (and its --json object)."""
+    diameter = avg = None
+    if distances:
+        diameter, avg = distance_stats(top)
+    n = top.num_endpoints
+    return {
+        "family": top.family,
+        "params": top.params,
+        "routers": top.num_routers,
+        "endpoints": n,
+        "links": top.num_links,
+        "router_pairs": int(len(top.links)),
+        "radix": top.radix,
+        "network_degree": [int(top.degree.min()), int(top.degree.max())],
+        "diameter": diameter,
+        "avg_distance": None if avg is None else round(avg, 6),
+        "distance_scope": "all router pairs" if top.roles is None else "leaf to leaf",
+        "ports_per_endpoint": round(top.radix * top.num_routers / n, 6) if n else None,
+        "links_per_endpoint": round((top.num_links + n) / n, 6) if n else None,
+        "roles": None if top.roles is None else {r: top.roles.count(r)
+                                                 for r in dict.fromkeys(top.roles)},
+        "groups": None if top.groups is None else int(top.groups.max()) + 1,
+        "group_kind": top.group_kind,
+    }
+
+
+def _text(rep: dict) -> str:
+    params = " ".join(f"{k}={'x'.join(map(str, v)) if isinstance(v, list) else v}"
+                      for k, v in rep["params"].items())
+    lo, hi = rep["network_degree"]
+    rows = [
+        ("family", f"{rep['family']}  {params}"),
+        ("routers", f"{rep['routers']:,}"),
+        ("endpoints", f"{rep['endpoints']:,}"),
+        ("router-router links", f"{rep['links']:,}"
+         + (f" ({rep['router_pairs']:,} router pairs)" if rep["router_pairs"] != rep["links"]
+            else "")),
+        ("radix", f"{rep['radix']} (network degree {lo if lo == hi else f'{lo}-{hi}'} "
+                  f"+ endpoint ports)"),
+    ]
+    if rep["diameter"] is not None:
+        rows += [("diameter", f"{rep['diameter']} hops ({rep['distance_scope']})"),
+                 ("average distance", f"{rep['avg_distance']:.4f} hops")]
+    if rep["ports_per_endpoint"] is not None:
+        rows += [("ports per endpoint", f"{rep['ports_per_endpoint']:.3f} (radix x routers / "
+                                        f"endpoints)"),
+                 ("links per endpoint", f"{rep['links_per_endpoint']:.3f} (router-router + "
+                                        f"endpoint links, per endpoint)")]
+    if rep["roles"]:
+        rows.append(("roles", ", ".join(f"{n} {r}" for r, n in rep["roles"].items())))
+    if rep["groups"]:
+        rows.append(("grouping hint", f"{rep['groups']} x {rep['group_kind']}"))
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+def run(args) -> int:
+    top = topology_from_args(args.family, args.params)
+    if args.max_radix is not None and args.max_radix < 1:
+        raise InputError(f"--max-radix must be a positive integer, got {args.max_radix}")
+    check_radix(top, args.max_radix)
+    rep = report(top, not args.no_distances)
+    print(json.dumps(rep, indent=2) if args.json else _text(rep))
+    return 0

@@ -1,0 +1,90 @@
+"""k-ary fat trees (folded Clos) of radix-k routers, two or three levels.
+
+3 levels (Al-Fares et al. SIGCOMM'08; the SF14 / Galaxyfly / Kathareios baseline, cost_models.md
+D3): k pods of E = ⌈k/2⌉ edge and A = ⌊k/2⌋ aggregation routers, A·E core routers; N = k³/4
+endpoints and 5k²/4 routers for even k. For odd k (SF14's k = 35, 43 rows) the same recipe gives
+⌊5k²/4⌋ routers and the ⌊k³/4⌋ endpoints SF14 prints: each edge has A up-links, each
+aggregation router E down- and A up-links, each pod's A² up-links go to A² distinct cores of a
+window rotated by A per pod, and the ⌊k³/4⌋ endpoints are spread over the edges (⌊·⌋ or ⌈·⌉).
+2 levels (Kathareios §2.2.1): k leaves with ⌊k/2⌋ up-links, one to each of ⌊k/2⌋ spines;
+N = k²/2, 3k/2 routers for even k.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from planner.topologies.base import Topology
+from planner.topologies.checks import integer, size_limit
+
+
+def shape(k: int) -> tuple[int, int]:
+    """(E, A) = (edge routers, aggregation routers) per pod; also (leaf p, up-links) for 2 levels."""
+    return k - k // 2, k // 2
+
+
+def default_endpoints(k: int, levels: int) -> int:
+    """Total endpoints of the balanced tree: ⌊k³/4⌋ (3 levels) or k·⌈k/2⌉ (2 levels)."""
+    return k ** 3 // 4 if levels == 3 else k * shape(k)[0]
+
+
+def _spread(total: int, slots: int) -> np.ndarray:
+    """``total`` endpoints over ``slots`` routers, ⌊total/slots⌋ each, the rest one more."""
+    ep = np.full(slots, total // slots, dtype=np.int64)
+    ep[: total % slots] += 1
+    return ep
+
+
+def _two_level(k: int, p) -> Topology:
+    leaf_p, up = shape(k)
+    p = leaf_p if p is None else integer("fattree", "p", p, minimum=1, maximum=k - up)
+    leaves = np.repeat(np.arange(k), up)
+    spines = k + np.tile(np.arange(up), k)
+    endpoints = np.concatenate([np.full(k, p), np.zeros(up, dtype=np.int64)])
+    roles = ["leaf"] * k + ["spine"] * up
+    return Topology.from_edges("fattree", {"k": k, "levels": 2, "p": p}, k + up,
+                               np.stack([leaves, spines], axis=1), endpoints, roles=roles)
+
+
+def _three_level(k: int, p) -> Topology:
+    e, a = shape(k)
+    per_pod = e + a
+    cores = a * e
+    pod = np.arange(k)
+    # edge-aggregation: complete bipartite inside every pod
+    pp, ee, aa = np.meshgrid(pod, np.arange(e), np.arange(a), indexing="ij")
+    lower = np.stack([(pp * per_pod + ee).ravel(), (pp * per_pod + e + aa).ravel()], axis=1)
+    # aggregation-core: agg j of pod P, up-link t -> core (j*a + t + P*a*(e-a)) mod cores
+    pp, jj, tt = np.meshgrid(pod, np.arange(a), np.arange(a), indexing="ij")
+    core = (jj * a + tt + pp * a * (e - a)) % cores
+    upper = np.stack([(pp * per_pod + e + jj).ravel(), (k * per_pod + core).ravel()], axis=1)
+    r = k * per_pod + cores
+    if p is None:
+        edge_ep = _spread(k ** 3 // 4, k * e).reshape(e, k).T  # spread evenly over pods
+        p_param = None
+    else:
+        p_param = integer("fattree", "p", p, minimum=1, maximum=k - a)
+        edge_ep = np.full((k, e), p_param)
+    endpoints = np.zeros(r, dtype=np.int64)
+    endpoints[(pod[:, None] * per_pod + np.arange(e)[None, :]).ravel()] = edge_ep.ravel()
+    roles = (["edge"] * e + ["aggregation"] * a) * k + ["core"] * cores
+    groups = np.concatenate([np.repeat(pod, per_pod), k + np.arange(cores) // a])
+    params = {"k": k, "levels": 3} if p_param is None and k % 2 else \
+        {"k": k, "levels": 3, "p": int(edge_ep.max())}
+    return Topology.from_edges("fattree", params, r, np.concatenate([lower, upper]), endpoints,
+                               roles=roles, groups=groups, group_kind="pod",
+                               extra={"pods": k})
+
+
+def fattree(k, levels=3, p=None) -> Topology:
+    """Fat tree of radix-k routers (cost_models.md D3; Kathareios SC15 §2.2.1-2.2.2).
+
+    levels=3: roles edge/aggregation/core, hint = pods (ids 0..k-1; core routers form groups
+    k.. of A cores each). levels=2: roles leaf/spine, no hint. ``p`` = endpoints per edge/leaf
+    router (default: the balanced k/2, or the ⌊k³/4⌋ spread for odd k with 3 levels, in which
+    case ``params`` has no 'p' so that rebuilding from ``params`` gives the same tree).
+    """
+    k = integer("fattree", "k", k, minimum=2)
+    levels = integer("fattree", "levels", levels, minimum=2, maximum=3)
+    size_limit("fattree", k * k + k * k // 4, k ** 3, f"k={k}")
+    return _two_level(k, p) if levels == 2 else _three_level(k, p)

@@ -1,0 +1,43 @@
+"""HyperX / flattened butterfly / Hamming graph: routers on a grid [S_0]×...×[S_{d-1}], a link
+between every two routers that differ in exactly one coordinate.
+
+Ahn et al., "HyperX", SC09; Kim, Dally, Abts, "Flattened Butterfly", ISCA'07; the Hamming graph
+K_n² of Projective Networks Table 4 is S = (n, n), p = n (cost_models.md D4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from planner.topologies.base import Topology
+from planner.topologies.checks import endpoints_per_router, int_list, size_limit
+
+
+def grid_edges(sizes: list[int]) -> np.ndarray:
+    """(L, 2) pairs of mixed-radix ids (last coordinate fastest) differing in one coordinate."""
+    r = int(np.prod(sizes))
+    ids = np.arange(r)
+    parts = []
+    for dim, s in enumerate(sizes):
+        stride = int(np.prod(sizes[dim + 1:]))
+        coord = (ids // stride) % s
+        for off in range(1, s):
+            src = ids[coord + off < s]
+            parts.append(np.stack([src, src + off * stride], axis=1))
+    return np.concatenate(parts) if parts else np.zeros((0, 2), dtype=np.int64)
+
+
+def hyperx(S, p=None) -> Topology:
+    """HyperX with dimension sizes S (SC09 §3; cost_models.md D4).
+
+    prod(S) routers, network degree sum(S_i - 1), links prod(S)·sum(S_i - 1)/2. Default p =
+    min(S), the concentration of the k-ary n-flat (ISCA'07 §3) and of S004's Hamming graphs.
+    Router id = mixed radix of the coordinates, last coordinate fastest; hint: rows = routers
+    that differ only in the last coordinate (a K_{S_{d-1}}).
+    """
+    sizes = int_list("hyperx", "S", S, minimum=2)
+    r = int(np.prod(sizes, dtype=object))
+    size_limit("hyperx", r, r * sum(s - 1 for s in sizes) // 2, f"S={'x'.join(map(str, sizes))}")
+    p = endpoints_per_router("hyperx", p, min(sizes))
+    return Topology.from_edges("hyperx", {"S": sizes, "p": p}, r, grid_edges(sizes), p,
+                               groups=np.arange(r) // sizes[-1], group_kind="row")

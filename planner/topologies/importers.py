@@ -1,0 +1,297 @@
+"""Import topologies from files, and write the GraphML / edge-list forms they read.
+
+Formats (chosen by extension):
+
+- ``.graphml``: any GraphML graph (networkx reader). Node attribute ``endpoints`` (int) gives
+  the endpoints per router, edge attribute ``multiplicity`` (or parallel edges of a multigraph)
+  the cables per router pair. Integer node ids are numbered in increasing order, other ids in
+  file order.
+- ``.csv`` (edge list): rows ``a,b[,count]`` with router ids 0..R-1 (count = parallel cables,
+  default 1). An optional second table, started by the header row ``router,endpoints``, gives
+  the endpoints per router; without it every router gets the uniform ``p`` (``?p=N``). An
+  optional header ``a,b[,count]`` may start the link table. ``#`` starts a comment line.
+- ``.anynet``: BookSim2 ``anynet`` netlist (ecosystem.md §1.2, ``AnyNet::readFile()``): each
+  line is ``router|node ID`` followed by ``router|node ID [LATENCY]`` entries that the head is
+  linked to. Latencies are accepted and ignored; parallel links cannot be expressed (BookSim
+  merges them) except through the side table ``<stem>.multiplicity.csv`` (columns
+  ``u,v,multiplicity``) that ``planner plan`` writes next to ``netlist.anynet``, read when
+  present. Node (endpoint) ids must be 0..N-1, each attached to one router; router ids 0..R-1.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+
+from planner.errors import InputError
+from planner.topologies.base import Topology
+
+FORMATS = (".graphml", ".csv", ".anynet")
+_INT = re.compile(r"^[+]?\d+$")
+
+
+def load(path: str | Path, p=None) -> Topology:
+    """Read a topology file (format by extension). ``p`` = uniform endpoints per router, used
+    only where the file gives no endpoint counts (GraphML nodes without ``endpoints``, CSV
+    without a ``router,endpoints`` table)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise InputError(f"topology file '{path}': unknown extension {suffix or '(none)'!r}; "
+                         f"use one of {', '.join(FORMATS)}")
+    if not path.is_file():
+        raise InputError(f"topology file '{path}' does not exist")
+    uniform = None
+    if p is not None:
+        text = str(p).strip()
+        if not _INT.match(text):
+            raise InputError(f"topology file '{path}': p must be a non-negative integer, got "
+                             f"{text!r}")
+        uniform = int(text)
+    reader = {".graphml": read_graphml, ".csv": read_edge_csv, ".anynet": read_anynet}[suffix]
+    return reader(path, uniform)
+
+
+def _topology(path: Path, r: int, u, v, count, endpoints, fmt: str) -> Topology:
+    edges = np.repeat(np.stack([np.asarray(u, np.int64), np.asarray(v, np.int64)], 1).reshape(-1, 2),
+                      np.asarray(count, np.int64), axis=0)
+    return Topology.from_edges("import", {"path": str(path), "format": fmt}, r, edges,
+                               np.asarray(endpoints, np.int64))
+
+
+def _uniform_or_fail(path: Path, uniform: int | None, what: str) -> int:
+    if uniform is None:
+        raise InputError(f"topology file '{path}': {what}; add it or give a uniform number "
+                         f"of endpoints per router with file:{path}?p=N")
+    return uniform
+
+
+# ----------------------------------------------------------------------------- GraphML
+
+def read_graphml(path: Path, uniform: int | None = None) -> Topology:
+    """GraphML with node attribute ``endpoints`` and optional edge attribute ``multiplicity``."""
+    try:
+        g = nx.read_graphml(path)
+    except Exception as err:  # the reader raises many types on malformed XML
+        raise InputError(f"topology file '{path}': not valid GraphML ({err})".replace("\n", " ")) \
+            from None
+    nodes = list(g.nodes)
+    if not nodes:
+        raise InputError(f"topology file '{path}': the graph has no nodes")
+    if all(isinstance(n, str) and _INT.match(n) for n in nodes):
+        nodes.sort(key=int)
+    index = {n: i for i, n in enumerate(nodes)}
+    endpoints = []
+    for n in nodes:
+        value = g.nodes[n].get("endpoints")
+        if value is None:
+            value = _uniform_or_fail(path, uniform, f"node {n!r} has no 'endpoints' attribute")
+        endpoints.append(_count(path, f"node {n!r} attribute 'endpoints'", value, minimum=0))
+    u, v, count = [], [], []
+    for a, b, data in g.edges(data=True):
+        if a == b:
+            raise InputError(f"topology file '{path}': self-loop on node {a!r}; a router "
+                             f"cannot be cabled to itself")
+        u.append(index[a])
+        v.append(index[b])
+        count.append(_count(path, f"edge {a!r}-{b!r} attribute 'multiplicity'",
+                            data.get("multiplicity", 1), minimum=1))
+    return _topology(path, len(nodes), u, v, count, endpoints, "graphml")
+
+
+def _count(path: Path, where: str, value, minimum: int) -> int:
+    text = str(value).strip()
+    if isinstance(value, float) and value.is_integer():
+        text = str(int(value))
+    if not _INT.match(text) or int(text) < minimum:
+        raise InputError(f"topology file '{path}': {where} must be an integer >= {minimum}, "
+                         f"got {value!r}")
+    return int(text)
+
+
+def write_graphml(top: Topology, path: str | Path) -> None:
+    """GraphML that ``read_graphml`` reads back: nodes '0'..'R-1' with ``endpoints`` (and
+    ``role`` for indirect networks), edges with ``multiplicity``."""
+    g = top.to_networkx()
+    if top.roles is not None:
+        nx.set_node_attributes(g, dict(enumerate(top.roles)), "role")
+    nx.write_graphml(g, path)
+
+
+# ----------------------------------------------------------------------------- edge-list CSV
+
+def read_edge_csv(path: Path, uniform: int | None = None) -> Topology:
+    """Edge-list CSV: ``a,b[,count]`` rows, then optionally ``router,endpoints`` rows."""
+    links: list[tuple[int, int, int, int]] = []
+    ep: dict[int, int] = {}
+    section = "links"
+    with open(path, newline="", encoding="utf-8") as fh:
+        for lineno, row in enumerate(csv.reader(fh), start=1):
+            cells = [c.strip() for c in row]
+            if not any(cells) or cells[0].startswith("#"):
+                continue
+            where = f"topology file '{path}' line {lineno}"
+            head = [c.lower() for c in cells if c]
+            if head in (["a", "b"], ["a", "b", "count"]):
+                section = "links"
+                continue
+            if head == ["router", "endpoints"]:
+                section = "endpoints"
+                continue
+            while cells and not cells[-1]:
+                cells.pop()
+            bad = next((c for c in cells if not _INT.match(c)), None)
+            if bad is not None:
+                raise InputError(f"{where}: field {bad!r} is not a non-negative integer "
+                                 f"(rows are a,b[,count] or, after a 'router,endpoints' "
+                                 f"header, router,endpoints)")
+            vals = [int(c) for c in cells]
+            if section == "links":
+                if len(vals) not in (2, 3):
+                    raise InputError(f"{where}: expected a,b[,count], got {len(vals)} fields")
+                a, b = vals[0], vals[1]
+                count = vals[2] if len(vals) == 3 else 1
+                if a == b:
+                    raise InputError(f"{where}: self-loop on router {a}; a router cannot be "
+                                     f"cabled to itself")
+                if count < 1:
+                    raise InputError(f"{where}: count must be >= 1, got {count}")
+                links.append((a, b, count, lineno))
+            else:
+                if len(vals) != 2:
+                    raise InputError(f"{where}: expected router,endpoints, got {len(vals)} fields")
+                if vals[0] in ep:
+                    raise InputError(f"{where}: router {vals[0]} listed twice in the "
+                                     f"endpoints table")
+                ep[vals[0]] = vals[1]
+    if not links and not ep:
+        raise InputError(f"topology file '{path}': no links and no routers found")
+    if ep:
+        r = max(ep) + 1
+        missing = sorted(set(range(r)) - set(ep))
+        if missing:
+            raise InputError(f"topology file '{path}': the endpoints table skips router "
+                             f"{missing[0]}; list every router 0..{r - 1}")
+        for a, b, _, lineno in links:
+            for x in (a, b):
+                if x >= r:
+                    raise InputError(f"topology file '{path}' line {lineno}: unknown router "
+                                     f"{x}; the endpoints table defines routers 0..{r - 1}")
+        endpoints = [ep[i] for i in range(r)]
+    else:
+        r = max(max(a, b) for a, b, _, _ in links) + 1
+        endpoints = [_uniform_or_fail(path, uniform, "the file has no 'router,endpoints' "
+                                                     "table")] * r
+    arr = np.array(links, dtype=np.int64).reshape(-1, 4)
+    return _topology(path, r, arr[:, 0], arr[:, 1], arr[:, 2], endpoints, "csv")
+
+
+def write_edge_csv(top: Topology, path: str | Path) -> None:
+    """Edge-list CSV that ``read_edge_csv`` reads back (links table, then endpoints table)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["a", "b", "count"])
+    w.writerows(np.column_stack([top.links, top.multiplicity]).tolist())
+    w.writerow(["router", "endpoints"])
+    w.writerows(np.column_stack([np.arange(top.num_routers), top.endpoints]).tolist())
+    Path(path).write_text(buf.getvalue(), encoding="utf-8")
+
+
+# ----------------------------------------------------------------------------- BookSim anynet
+
+def read_anynet(path: Path, uniform: int | None = None) -> Topology:
+    """BookSim2 anynet netlist; endpoint counts from ``node`` entries (``uniform`` unused)."""
+    pairs: set[tuple[int, int]] = set()
+    node_router: dict[int, int] = {}
+    routers: set[int] = set()
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            tokens = line.split()
+            if not tokens:
+                continue
+            where = f"topology file '{path}' line {lineno}"
+            elems = _anynet_elements(tokens, where)
+            (head_kind, head_id), body = elems[0], elems[1:]
+            if not body:
+                raise InputError(f"{where}: '{head_kind} {head_id}' is connected to nothing; "
+                                 f"a line is 'router ID' followed by 'router ID' / 'node ID' "
+                                 f"entries")
+            for kind, ident in body:
+                if head_kind == kind == "node":
+                    raise InputError(f"{where}: node {head_id} linked to node {ident}; "
+                                     f"endpoints attach to routers only")
+                if kind == head_kind == "router":
+                    if ident == head_id:
+                        raise InputError(f"{where}: self-loop on router {ident}")
+                    routers.update((head_id, ident))
+                    pairs.add((min(head_id, ident), max(head_id, ident)))
+                else:
+                    node, router = (ident, head_id) if head_kind == "router" else (head_id, ident)
+                    routers.add(router)
+                    if node_router.setdefault(node, router) != router:
+                        raise InputError(f"{where}: node {node} is attached to routers "
+                                         f"{node_router[node]} and {router}; a node attaches "
+                                         f"to one router")
+    if not routers:
+        raise InputError(f"topology file '{path}': no routers found")
+    r = max(routers) + 1
+    gap = sorted(set(range(r)) - routers)
+    if gap:
+        raise InputError(f"topology file '{path}': router {gap[0]} is never mentioned; "
+                         f"BookSim needs routers numbered 0..{r - 1} without gaps")
+    n = max(node_router) + 1 if node_router else 0
+    node_gap = sorted(set(range(n)) - set(node_router))
+    if node_gap:
+        raise InputError(f"topology file '{path}': node {node_gap[0]} is never attached; "
+                         f"BookSim needs nodes numbered 0..{n - 1} without gaps")
+    endpoints = np.bincount(np.array(list(node_router.values()), dtype=np.int64), minlength=r) \
+        if node_router else np.zeros(r, dtype=np.int64)
+    arr = np.array(sorted(pairs), dtype=np.int64).reshape(-1, 2)
+    count = _side_multiplicity(path.with_suffix(".multiplicity.csv"), arr)
+    return _topology(path, r, arr[:, 0], arr[:, 1], count, endpoints, "anynet")
+
+
+def _side_multiplicity(side: Path, pairs: np.ndarray) -> np.ndarray:
+    """Cables per router pair from the exporter's side table, 1 where it is absent."""
+    count = np.ones(len(pairs), dtype=np.int64)
+    if not side.is_file():
+        return count
+    index = {(int(u), int(v)): i for i, (u, v) in enumerate(pairs.tolist())}
+    with open(side, newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        if not {"u", "v", "multiplicity"} <= set(reader.fieldnames or ()):
+            raise InputError(f"multiplicity file '{side}': header must contain u,v,multiplicity")
+        for lineno, row in enumerate(reader, start=2):
+            where = f"multiplicity file '{side}' line {lineno}"
+            u, v, m = (_count(side, f"line {lineno} field {k!r}", row[k], minimum=low)
+                       for k, low in (("u", 0), ("v", 0), ("multiplicity", 1)))
+            key = (min(u, v), max(u, v))
+            if key not in index:
+                raise InputError(f"{where}: routers {u},{v} are not linked in the netlist")
+            count[index[key]] = m
+    return count
+
+
+def _anynet_elements(tokens: list[str], where: str) -> list[tuple[str, int]]:
+    """[(kind, id), ...] of one line; an integer after an element is its latency (ignored)."""
+    elems: list[tuple[str, int]] = []
+    i = 0
+    while i < len(tokens):
+        kind = tokens[i]
+        if kind not in ("router", "node"):
+            expected = "'router' or 'node'" if not elems else "'router', 'node' or a latency"
+            raise InputError(f"{where}: unexpected token {kind!r}; expected {expected}")
+        if i + 1 >= len(tokens) or not _INT.match(tokens[i + 1]):
+            got = repr(tokens[i + 1]) if i + 1 < len(tokens) else "end of line"
+            raise InputError(f"{where}: '{kind}' must be followed by a non-negative integer "
+                             f"id, got {got}")
+        elems.append((kind, int(tokens[i + 1])))
+        i += 2
+        if elems[1:] and i < len(tokens) and _INT.match(tokens[i]):
+            i += 1  # channel latency in cycles: irrelevant to the cabling plan
+    return elems

@@ -1,0 +1,223 @@
+"""``planner size``: per family, the feasible configurations nearest a target endpoint count
+within a router radix, from closed-form counts (no graph is built).
+
+Counts follow the constructions (cost_models.md D1-D9) and equal what the builders produce
+(tests/test_topologies.py checks that). Ports per endpoint = radix·routers / endpoints (router
+ports bought), links per endpoint = (router-router links + endpoints) / endpoints, as in
+Kathareios et al. SC15 Table 1 / Fig. 3.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from planner.errors import InputError
+from planner.gf import prime_powers
+from planner.topologies import canonical_family
+from planner.topologies.fattree import shape as fattree_shape
+from planner.topologies.galaxyfly import supernode_links
+from planner.topologies.projective import plane_size, pn_default_p
+from planner.topologies.slimfly import default_p as sf_default_p
+from planner.topologies.slimfly import network_degree
+
+
+@dataclass(frozen=True)
+class SizeOption:
+    """One buildable configuration: ``build(family, **params)`` gives these counts."""
+
+    family: str
+    params: dict[str, Any]
+    endpoints: int
+    routers: int
+    radix: int
+    links: int
+    notes: str = field(default="", compare=False)
+
+    @property
+    def ports_per_endpoint(self) -> float:
+        return self.radix * self.routers / self.endpoints
+
+    @property
+    def links_per_endpoint(self) -> float:
+        return (self.links + self.endpoints) / self.endpoints
+
+    def spec(self) -> str:
+        """'family:k=v,...' that ``parse_spec`` builds."""
+        text = ",".join(f"{k}={'x'.join(map(str, v)) if isinstance(v, list) else v}"
+                        for k, v in self.params.items())
+        return f"{self.family}:{text}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"family": self.family, "params": self.params, "spec": self.spec(),
+                "endpoints": self.endpoints, "routers": self.routers, "radix": self.radix,
+                "links": self.links, "ports_per_endpoint": round(self.ports_per_endpoint, 4),
+                "links_per_endpoint": round(self.links_per_endpoint, 4), "notes": self.notes}
+
+
+def _reduced_p(default: int, room: int) -> int | None:
+    """p = default if it fits the free ports, else the largest p that fits, down to ⌈default/2⌉."""
+    p = min(default, room)
+    return p if p >= max(1, math.ceil(default / 2)) else None
+
+
+def slimfly_options(n: int, radix: int) -> Iterator[SizeOption]:
+    for q in prime_powers(3, radix):
+        k = network_degree(q)
+        p = _reduced_p(sf_default_p(q), radix - k)
+        if p:
+            r = 2 * q * q
+            yield SizeOption("slimfly", {"q": q, "p": p}, r * p, r, k + p, r * k // 2)
+
+
+def dragonfly_links(a: int, h: int, g: int) -> int:
+    """Local g·a(a-1)/2 plus global links as dealt by dragonfly.global_links."""
+    if g < 2:
+        return g * a * (a - 1) // 2
+    rem = (a * h) % (g - 1)
+    unused = g if rem % 2 and g % 2 else 0
+    return g * a * (a - 1) // 2 + (g * a * h - unused) // 2
+
+
+def dragonfly_options(n: int, radix: int) -> Iterator[SizeOption]:
+    h = 1
+    while 4 * h - 1 <= radix:
+        a, p = 2 * h, h
+        g_max = a * h + 1
+        for g in sorted({g_max, min(g_max, max(2, math.ceil(n / (a * p))))}):
+            yield SizeOption("dragonfly", {"a": a, "p": p, "h": h, "g": g}, a * g * p, a * g,
+                             p + a - 1 + h, dragonfly_links(a, h, g),
+                             "" if g == g_max else "fewer groups than the balanced maximum")
+        h += 1
+
+
+def fattree_options(n: int, radix: int) -> Iterator[SizeOption]:
+    for k in range(2, radix + 1):
+        e, a = fattree_shape(k)
+        yield SizeOption("fattree", {"k": k, "levels": 3}, k ** 3 // 4, k * k + a * e, k,
+                         k * k * a)
+        yield SizeOption("fattree", {"k": k, "levels": 2}, k * e, k + a, k, k * a)
+
+
+def hyperx_options(n: int, radix: int) -> Iterator[SizeOption]:
+    for d in (2, 3):
+        s = 2
+        while d * (s - 1) + 1 <= radix:
+            p = _reduced_p(s, radix - d * (s - 1))
+            if p:
+                r = s ** d
+                yield SizeOption("hyperx", {"S": [s] * d, "p": p}, r * p, r,
+                                 p + d * (s - 1), r * d * (s - 1) // 2)
+            s += 1
+
+
+def oft_options(n: int, radix: int) -> Iterator[SizeOption]:
+    for q in prime_powers(2, radix):
+        if 2 * (q + 1) <= radix:
+            pts = plane_size(q)
+            yield SizeOption("oft", {"q": q, "p": q + 1}, 2 * (q + 1) * pts, 3 * pts,
+                             2 * (q + 1), 2 * (q + 1) * pts)
+
+
+def mlfm_options(n: int, radix: int) -> Iterator[SizeOption]:
+    for h in range(1, radix // 2 + 1):
+        yield SizeOption("mlfm", {"h": h, "p": h}, h * h * (h + 1), 3 * h * (h + 1) // 2,
+                         2 * h, h * h * (h + 1))
+
+
+def pn_options(n: int, radix: int) -> Iterator[SizeOption]:
+    for q in prime_powers(2, radix):
+        p = _reduced_p(pn_default_p(q), radix - (q + 1))
+        if p:
+            pts = plane_size(q)
+            yield SizeOption("pn", {"q": q, "p": p}, 2 * pts * p, 2 * pts, q + 1 + p,
+                             (q + 1) * pts)
+
+
+def demipn_options(n: int, radix: int) -> Iterator[SizeOption]:
+    for q in prime_powers(2, radix):
+        p = _reduced_p((q + 1) // 2, radix - (q + 1))
+        if p:
+            pts = plane_size(q)
+            yield SizeOption("demipn", {"q": q, "p": p}, pts * p, pts, q + 1 + p,
+                             q * (q + 1) ** 2 // 2)
+
+
+def galaxyfly_options(n: int, radix: int) -> Iterator[SizeOption]:
+    """Supernodes of a <= 12 routers, q = 1 or a prime power, the fewest global ports per
+    router that carry the Galaxy graph (h = ⌈(h_g + h_s)/a⌉, as Galaxyfly Table 3's rows) and
+    p = h; per (q, a) the cluster count n nearest the target."""
+    for q in [1] + prime_powers(3, 4 * radix):
+        h_s = supernode_links(q)
+        for a in range(1, min(12, radix) + 1):
+            h_max = (radix - a + 1) // 2
+            clusters = np.arange(1 if q > 1 else 2, a * h_max - h_s + 2)
+            if not len(clusters) or (q == 1 and a == 1):
+                continue
+            h = np.maximum(1, -(-(clusters - 1 + h_s) // a))
+            total = clusters * q * a * h
+            best = int(np.argmin(np.abs(total - n)))
+            for i in sorted({best, max(best - 1, 0), min(best + 1, len(clusters) - 1)}):
+                c, hh = int(clusters[i]), int(h[i])
+                sn = c * q
+                links = sn * a * (a - 1) // 2 + sn * h_s // 2 + c * (c - 1) // 2 * q
+                yield SizeOption("galaxyfly", {"n": c, "q": q, "a": a, "h": hh, "p": hh},
+                                 sn * a * hh, sn * a, 2 * hh + a - 1, links)
+
+
+def jellyfish_options(n: int, radix: int) -> Iterator[SizeOption]:
+    """p = radix // 4 (SF14's random rows: radix 28, p = 7), the rest network ports."""
+    p = max(1, radix // 4)
+    degree = radix - p
+    if degree >= 1:
+        routers = max(degree + 1, math.ceil(n / p))
+        yield SizeOption("jellyfish", {"routers": routers, "degree": degree, "p": p, "seed": 0},
+                         routers * p, routers, radix, routers * degree // 2,
+                         "random; any router count works")
+
+
+def torus_options(n: int, radix: int) -> Iterator[SizeOption]:
+    """3-D k-ary torus, one endpoint per router."""
+    if radix < 7:
+        return
+    base = max(3, round(n ** (1 / 3)))
+    for k in range(max(3, base - 1), base + 2):
+        yield SizeOption("torus", {"dims": [k, k, k], "p": 1}, k ** 3, k ** 3, 7, 3 * k ** 3)
+
+
+def hypercube_options(n: int, radix: int) -> Iterator[SizeOption]:
+    for d in range(1, min(radix - 1, 24) + 1):
+        yield SizeOption("hypercube", {"d": d, "p": 1}, 2 ** d, 2 ** d, d + 1, d * 2 ** (d - 1))
+
+
+OPTIONS: dict[str, Callable[[int, int], Iterator[SizeOption]]] = {
+    "slimfly": slimfly_options, "dragonfly": dragonfly_options, "fattree": fattree_options,
+    "hyperx": hyperx_options, "oft": oft_options, "mlfm": mlfm_options, "pn": pn_options,
+    "demipn": demipn_options, "galaxyfly": galaxyfly_options, "jellyfish": jellyfish_options,
+    "torus": torus_options, "hypercube": hypercube_options,
+}
+
+
+def nearest(endpoints: int, max_radix: int, families: list[str] | None = None,
+            count: int = 3) -> dict[str, list[SizeOption]]:
+    """Per family (registry order), up to ``count`` configurations with radix <= max_radix,
+    nearest ``endpoints`` first (ties: fewer routers, then lower radix). Families without a
+    feasible configuration map to an empty list."""
+    if endpoints < 1:
+        raise InputError(f"--endpoints must be a positive integer, got {endpoints}")
+    if max_radix < 2:
+        raise InputError(f"--max-radix must be an integer >= 2, got {max_radix}")
+    if count < 1:
+        raise InputError(f"--count must be a positive integer, got {count}")
+    names = list(OPTIONS) if not families else list(dict.fromkeys(canonical_family(f)
+                                                                  for f in families))
+    result: dict[str, list[SizeOption]] = {}
+    for name in names:
+        options = [o for o in OPTIONS[name](endpoints, max_radix) if o.radix <= max_radix]
+        unique = {o.spec(): o for o in options}
+        result[name] = sorted(unique.values(), key=lambda o: (abs(o.endpoints - endpoints),
+                                                               o.routers, o.radix))[:count]
+    return result

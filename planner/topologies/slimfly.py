@@ -1,0 +1,87 @@
+"""Slim Fly: the McKay-Miller-Širáň (MMS) diameter-2 graph over GF(q).
+
+Besta & Hoefler, "Slim Fly", SC14 §3.1; generator sets as written out by Kathareios et al. SC15
+§2.1.2 (cost_models.md D1). q = 4w + δ is a prime power, δ ∈ {1, 0, -1}.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from planner.gf import Field, field
+from planner.topologies.base import Topology
+from planner.topologies.checks import endpoints_per_router, prime_power_q, size_limit
+
+
+def delta(q: int) -> int:
+    """δ ∈ {1, 0, -1} with q = 4w + δ (every prime power q >= 3 has one)."""
+    return {1: 1, 0: 0, 3: -1}[q % 4]
+
+
+def network_degree(q: int) -> int:
+    """k' = (3q - δ)/2, the router-router degree of MMS(q)."""
+    return (3 * q - delta(q)) // 2
+
+
+def default_p(q: int) -> int:
+    """Balanced endpoints per router p = ⌈k'/2⌉ (SF14, per Kathareios §2.1.2)."""
+    return math.ceil(network_degree(q) / 2)
+
+
+def generator_sets(gf: Field) -> tuple[np.ndarray, np.ndarray]:
+    """X and X' = ξX of cost_models.md D1 (Kathareios §2.1.2), as sorted element arrays.
+
+    δ=1:  X = {ξ^0, ξ^2, ..., ξ^(q-3)};
+    δ=-1: X = {ξ^0, ξ^2, ..., ξ^(2w-2)} ∪ {ξ^(2w-1), ξ^(2w+1), ..., ξ^(4w-3)}, q = 4w - 1;
+    δ=0:  X = {ξ^0, ξ^2, ..., ξ^(q-2)}.
+    """
+    q, d = gf.q, delta(gf.q)
+    if d == 1:
+        exps = np.arange(0, q - 2, 2)
+    elif d == -1:
+        w = (q + 1) // 4
+        exps = np.concatenate([np.arange(0, 2 * w - 1, 2), np.arange(2 * w - 1, 4 * w - 2, 2)])
+    else:
+        exps = np.arange(0, q - 1, 2)
+    x = gf.exp[exps % (q - 1)]
+    x_prime = gf.exp[(exps + 1) % (q - 1)]
+    return np.sort(x), np.sort(x_prime)
+
+
+def mms_edges(q: int) -> np.ndarray:
+    """(L, 2) edges of MMS(q); router (s, x, y) has id s*q*q + x*q + y.
+
+    (0,x,y)-(0,x,y') iff y - y' ∈ X; (1,m,c)-(1,m,c') iff c - c' ∈ X'; (0,x,y)-(1,m,c) iff
+    y = m·x + c (SF14 §3.1, cost_models.md D1).
+    """
+    gf = field(q)
+    x_set, xp_set = generator_sets(gf)
+    a = np.arange(q)
+    parts = []
+    for s, gens in ((0, x_set), (1, xp_set)):
+        col, row, g = np.meshgrid(a, a, gens, indexing="ij")  # col = x (or m), row = y (or c)
+        other = gf.add[row, g]
+        keep = row < other
+        base = s * q * q + col[keep] * q
+        parts.append(np.stack([base + row[keep], base + other[keep]], axis=1))
+    x, m, y = np.meshgrid(a, a, a, indexing="ij")
+    c = gf.sub(y, gf.mul[m, x])
+    parts.append(np.stack([(x * q + y).ravel(), (q * q + m * q + c).ravel()], axis=1))
+    return np.concatenate(parts)
+
+
+def slimfly(q, p=None) -> Topology:
+    """Slim Fly MMS(q) for a prime power q >= 3 (SF14 §3.1; Kathareios SC15 §2.1.2).
+
+    2q² routers of network degree k' = (3q - δ)/2, p endpoints each (default ⌈k'/2⌉).
+    Grouping hint: rack x = (0,x,·) ∪ (1,x,·), 2q routers (cost_models.md A1), group id = x.
+    """
+    q = prime_power_q("slimfly", q, minimum=3)
+    size_limit("slimfly", 2 * q * q, q * q * network_degree(q), f"q={q}")
+    p = endpoints_per_router("slimfly", p, default_p(q))
+    r = 2 * q * q
+    racks = (np.arange(r) // q) % q
+    return Topology.from_edges("slimfly", {"q": q, "p": p}, r, mms_edges(q), p, groups=racks,
+                               group_kind="rack", extra={"delta": delta(q), "xi": field(q).xi})
