@@ -1,0 +1,70 @@
+"""``planner catalogs``: list the built-in router/cable catalogs; ``show NAME|PATH`` prints one."""
+
+from __future__ import annotations
+
+from planner.catalog import Catalog, list_catalogs, load_catalog
+from planner.errors import InputError
+from planner.schema import builtin_dir, resolve
+
+NAME = "catalogs"
+HELP = "list the built-in router/cable catalogs, or show one (catalogs show NAME|PATH)"
+ORDER = 60
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("action", nargs="?", choices=["show"], help="show one catalog")
+    parser.add_argument("catalog", nargs="?", metavar="NAME|PATH",
+                        help="built-in catalog name or a catalog YAML file")
+    parser.add_argument("--yaml", action="store_true",
+                        help="with show: print the YAML file itself (with its source comments)")
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    return [fmt.format(*header).rstrip(), *(fmt.format(*map(str, r)).rstrip() for r in rows)]
+
+
+def describe(cat: Catalog) -> str:
+    """Human-readable summary of a catalog: settings, routers, cables."""
+    lines = [f"catalog {cat.name}: {cat.description}".rstrip(), ""]
+    avg = cat.optical_average_length_m
+    lines.append("paper mode: " + (f"every optical cable priced at {avg:g} m" if avg else "off"))
+    lines.append(f"NIC power per endpoint: {cat.nic_watts:g} W; endpoint cables costed: "
+                 f"{'yes' if cat.count_endpoint_cables else 'no'}")
+    lines += ["", "routers:"]
+    lines += _table(["sku", "vendor", "Gb/s", "radix", "lanes", "W/port", "RU", "price at radix $"],
+                    [[m.sku, m.vendor, f"{m.rate_gbps:g}", m.radix, m.lanes_per_port,
+                      f"{m.power_w(1):g}", f"{m.rack_units:g}", f"{m.price(m.radix):,.2f}"]
+                     for m in cat.routers])
+    lines += ["", "cables:"]
+    rows = []
+    for m in cat.cables:
+        stock = ",".join(f"{x:g}" for x in m.stock_lengths) or "cut to length"
+        sample = m.order_length(min(3.0, m.longest_m))
+        rows.append([m.sku, m.media, m.kind, f"{m.rate_gbps:g}", f"{m.max_reach_m:g}", stock,
+                     f"{m.watts_per_end:g}", m.netbox_type, m.color,
+                     f"{m.price(sample):,.2f} @ {sample:g} m"])
+    lines += _table(["sku", "media", "kind", "Gb/s", "reach m", "stock m", "W/end", "netbox",
+                     "colour", "price $"], rows)
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    if args.action is None:
+        if args.catalog is not None:
+            raise InputError(f"unexpected argument '{args.catalog}'; use "
+                             "'planner catalogs show NAME|PATH'")
+        rows = [[name, load_catalog(name).description] for name in list_catalogs()]
+        print("\n".join(_table(["name", "description"], rows)))
+        return 0
+    if args.catalog is None:
+        raise InputError("catalogs show needs a catalog NAME or PATH; built-ins: "
+                         + ", ".join(list_catalogs()))
+    cat = load_catalog(args.catalog)
+    if args.yaml:
+        path = resolve(args.catalog, "catalogs", "catalog")
+        print(path.read_text(encoding="utf-8"), end="")
+    else:
+        print(describe(cat))
+    return 0

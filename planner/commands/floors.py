@@ -1,0 +1,63 @@
+"""``planner floors``: list the built-in floor layouts; ``show NAME|PATH`` prints one."""
+
+from __future__ import annotations
+
+from planner.commands.catalogs import _table
+from planner.errors import InputError
+from planner.floor import Floor, list_floors, load_floor
+from planner.schema import resolve
+
+NAME = "floors"
+HELP = "list the built-in floor layouts, or show one (floors show NAME|PATH)"
+ORDER = 61
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("action", nargs="?", choices=["show"], help="show one floor")
+    parser.add_argument("floor", nargs="?", metavar="NAME|PATH",
+                        help="built-in floor name or a floor YAML file")
+    parser.add_argument("--yaml", action="store_true",
+                        help="with show: print the YAML file itself (with its source comments)")
+
+
+def describe(floor: Floor) -> str:
+    """Human-readable summary of a floor layout."""
+    group = (f"{floor.group_cabinets} adjacent cabinet(s)" if floor.group_cabinets
+             else f"about {floor.group_endpoints} endpoints")
+    rows = [
+        ["cabinet", f"{floor.cabinet_width_m:g} x {floor.cabinet_depth_m:g} m, "
+                    f"{floor.cabinet_height_ru}U" + (" (abstract)" if floor.abstract else "")],
+        ["pitch along row", f"{floor.pitch_m:g} m"],
+        ["row pitch", f"{floor.row_pitch_m:g} m (aisle {floor.aisle_m:g} m)"],
+        ["cabinets per row", floor.cabinets_per_row or "near-square x*y+z grid"],
+        ["max cabinets", floor.max_cabinets or "no limit"],
+        ["router slots", f"{floor.router_slots} from RU {floor.first_router_ru}"],
+        ["endpoint slots", "no limit" if floor.endpoint_slots is None
+         else f"{floor.endpoint_slots} x {floor.endpoint_ru:g}U from RU {floor.first_endpoint_ru}"],
+        ["electrical group", group],
+        ["intra-cabinet cable", f"{floor.intra_cabinet_m:g} m"],
+        ["inter-cabinet cable", f"Manhattan + {floor.overhead_per_cable_m:g} m per cable + "
+                                f"{floor.overhead_per_end_m:g} m per end, +{floor.slack_pct:g} % slack"],
+        ["media rule", floor.media_rule],
+    ]
+    lines = [f"floor {floor.name}: {floor.description}".rstrip(), ""]
+    return "\n".join(lines + _table(["field", "value"], rows))
+
+
+def run(args) -> int:
+    if args.action is None:
+        if args.floor is not None:
+            raise InputError(f"unexpected argument '{args.floor}'; use "
+                             "'planner floors show NAME|PATH'")
+        rows = [[name, load_floor(name).description] for name in list_floors()]
+        print("\n".join(_table(["name", "description"], rows)))
+        return 0
+    if args.floor is None:
+        raise InputError("floors show needs a floor NAME or PATH; built-ins: "
+                         + ", ".join(list_floors()))
+    floor = load_floor(args.floor)
+    if args.yaml:
+        print(resolve(args.floor, "layouts", "floor").read_text(encoding="utf-8"), end="")
+    else:
+        print(describe(floor))
+    return 0

@@ -1,0 +1,89 @@
+"""Cost and power of a plan: routers, cables, SerDes, active cable ends, NICs.
+
+Model (cost_models.md A1, A2, C4): cost = Σ router price(ports) + Σ cable price; power =
+Σ router SerDes (ports × lanes × W/lane) + Σ active cable ends (2 × watts_per_end per cable)
++ NIC watts per endpoint (Galaxyfly §6.3 adds 10 W). With the ``sc14-40g`` catalog in paper
+mode, router-router cables only, and ``ports`` = the topology radix on every router, this is
+exactly Projective Networks §5.3:
+``C_node = [N_r·(350.4·R − 892.3) + 40·(0.985·E + c̄_o·O)] / T``, ``W_node = 2.8·R·N_r / T``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from planner.catalog import CableModel, Catalog, RouterModel
+
+
+def router_cost(model: RouterModel, ports):
+    """Price of one router with ``ports`` ports (scalar or per-router array)."""
+    return model.price(ports)
+
+
+def serdes_power_w(model: RouterModel, ports):
+    """SerDes power of one router: ports × lanes_per_port × watts_per_lane."""
+    return model.power_w(ports)
+
+
+def cable_cost(model: CableModel, order_length_m):
+    """Price of one cable of the given ordered length (scalar or array)."""
+    return model.price(order_length_m)
+
+
+def cable_power_w(catalog: Catalog, sku_index) -> float:
+    """Active cable power: 2 ends × watts_per_end of each chosen model (0 for passive DAC)."""
+    per_end = np.array([m.watts_per_end for m in catalog.cables], dtype=float)
+    return float(2.0 * per_end[np.asarray(sku_index, dtype=np.int64)].sum())
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Cost ($) and power (W) of a plan, in total and per endpoint."""
+
+    routers: float
+    cables: float
+    total: float
+    per_endpoint: float
+    router_w: float
+    cable_w: float
+    nic_w: float
+    total_w: float
+    per_endpoint_w: float
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        """The ``cost`` and ``power`` blocks of summary.json (rounded to cents / milliwatts)."""
+        d = asdict(self)
+        return {
+            "cost": {k: round(d[k], 2) for k in ("routers", "cables", "total", "per_endpoint")},
+            "power": {"routers_w": round(self.router_w, 3), "cables_w": round(self.cable_w, 3),
+                      "nics_w": round(self.nic_w, 3), "total_w": round(self.total_w, 3),
+                      "per_endpoint_w": round(self.per_endpoint_w, 3)},
+        }
+
+
+def totals(catalog: Catalog, router_model: RouterModel, router_ports, num_endpoints: int,
+           cable_prices, cable_skus=None, num_routers: int | None = None) -> Totals:
+    """Totals of a plan.
+
+    router_ports: ports billed and powered per router: an int (times ``num_routers``) or an
+        array with one entry per router (the papers use the topology radix for every router).
+    cable_prices: price of every costed cable (``choose_media``'s third output).
+    cable_skus: the chosen SKU index of every costed cable, for active-cable power (optional).
+    """
+    ports = np.asarray(router_ports, dtype=float)
+    if ports.ndim == 0:
+        if num_routers is None:
+            raise ValueError("num_routers is needed when router_ports is a scalar")
+        ports = np.full(int(num_routers), float(ports))
+    routers = float(np.sum(router_model.price(ports))) if ports.size else 0.0
+    cables = float(np.sum(np.asarray(cable_prices, dtype=float)))
+    router_w = float(np.sum(router_model.power_w(ports))) if ports.size else 0.0
+    cable_w = cable_power_w(catalog, cable_skus) if cable_skus is not None else 0.0
+    nic_w = catalog.nic_watts * num_endpoints
+    total, total_w = routers + cables, router_w + cable_w + nic_w
+    per = 1.0 / num_endpoints if num_endpoints else 0.0
+    return Totals(routers=routers, cables=cables, total=total, per_endpoint=total * per,
+                  router_w=router_w, cable_w=cable_w, nic_w=nic_w, total_w=total_w,
+                  per_endpoint_w=total_w * per)

@@ -1,0 +1,181 @@
+"""Catalog schema, built-ins, router choice, invalid catalog files, and the listing commands."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from planner.catalog import COLOR_HEX, NETBOX_CABLE_TYPES, list_catalogs, load_catalog
+from planner.cli import main
+from planner.errors import InputError
+
+BAD = Path(__file__).parent / "fixtures" / "bad_catalogs"
+BUILTINS = ["sc14-40g", "sc14-40g-pn10k", "sc14-40g-pn25k", "sc14-40g-galaxyfly",
+            "modern-100g", "hdr-200g", "ndr-400g"]
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_builtin_catalogs_load(name):
+    assert name in list_catalogs()
+    cat = load_catalog(name)
+    assert cat.name == name
+    assert {c.media for c in cat.cables} == {"electrical", "optical"}
+    for cable in cat.cables:
+        assert cable.netbox_type in NETBOX_CABLE_TYPES
+        assert len(cable.color_hex) == 6
+
+
+def test_sc14_constants_are_the_paper_model():
+    cat = load_catalog("sc14-40g")
+    router = cat.router_for(44)
+    assert (router.price_rule.per_port, router.price_rule.fixed) == (350.4, -892.3)
+    assert router.power_w(1) == pytest.approx(2.8)
+    cu, opt = cat.cable("SC14-CU-40G"), cat.cable("SC14-OPT-40G")
+    assert cu.price(3.0) == pytest.approx(40 * (0.4079 * 3 + 0.5771))
+    assert opt.price(3.0) == pytest.approx(40 * (0.0919 * 3 + 7.2745))
+    assert cu.stock_lengths == [] and opt.stock_lengths == []
+    assert cat.optical_average_length_m is None and not cat.count_endpoint_cables
+
+
+@pytest.mark.parametrize("variant,length,nic", [("sc14-40g-pn10k", 5.1, 0),
+                                                ("sc14-40g-pn25k", 7.0, 0),
+                                                ("sc14-40g-galaxyfly", None, 10)])
+def test_sc14_variants_only_change_their_switch(variant, length, nic):
+    base, cat = load_catalog("sc14-40g"), load_catalog(variant)
+    assert cat.routers == base.routers and cat.cables == base.cables
+    assert cat.optical_average_length_m == length and cat.nic_watts == nic
+    if length is not None:
+        assert base.with_optical_average(length).optical_average_length_m == length
+
+
+def test_with_optical_average_rejects_non_positive():
+    with pytest.raises(InputError, match="optical average length must be a positive"):
+        load_catalog("sc14-40g").with_optical_average(0)
+    assert load_catalog("sc14-40g-pn10k").with_optical_average(None).optical_average_length_m \
+        is None
+
+
+@pytest.mark.parametrize("name", ["modern-100g", "hdr-200g", "ndr-400g"])
+def test_modern_catalogs_have_reach_limited_copper_and_a_64_port_router(name):
+    cat = load_catalog(name)
+    assert max(r.radix for r in cat.routers) >= 64
+    assert {c.kind for c in cat.cables} >= {"dac", "aoc", "transceiver"}
+    dac_reach = max(c.max_reach_m for c in cat.cables if c.kind == "dac")
+    assert dac_reach == {"modern-100g": 5, "hdr-200g": 2, "ndr-400g": 2}[name]
+    assert all(c.stock_lengths for c in cat.cables if c.media == "electrical")
+
+
+def test_ndr_has_active_copper_to_5_m_and_tia598_colours():
+    cat = load_catalog("ndr-400g")
+    acc = [c for c in cat.cables if c.kind == "acc"]
+    assert acc and acc[0].max_reach_m == 5 and acc[0].netbox_type == "dac-active"
+    colours = {c.netbox_type: c.color for c in cat.cables}
+    assert colours["mmf-om4"] == "Aqua" and colours["smf-os2"] == "Yellow"
+    assert COLOR_HEX["Yellow"] == "ffeb3b"
+
+
+@pytest.mark.parametrize("name,radix,sku", [("modern-100g", 44, "AS7816-64X"),
+                                            ("modern-100g", 30, "MSN2700-CS2F"),
+                                            ("modern-100g", 33, "AS7816-64X"),
+                                            ("ndr-400g", 44, "MQM9790-NS2F"),
+                                            ("hdr-200g", 40, "MQM8790-HS2F")])
+def test_router_for_picks_the_cheapest_that_fits(name, radix, sku):
+    assert load_catalog(name).router_for(radix).sku == sku
+
+
+def test_router_for_names_the_largest_radix():
+    with pytest.raises(InputError, match=r"needs routers with 65 ports but the largest model "
+                                         r"\(MQM9790-NS2F\) has radix 64"):
+        load_catalog("ndr-400g").router_for(65)
+
+
+def test_a_catalog_file_with_extends(tmp_path):
+    path = tmp_path / "mine.yaml"
+    path.write_text("extends: modern-100g\nname: mine\nnic_watts: 12\n")
+    cat = load_catalog(str(path))
+    assert cat.name == "mine" and cat.nic_watts == 12
+    assert cat.routers == load_catalog("modern-100g").routers
+
+
+def test_builtin_files_round_trip_through_plain_yaml():
+    """Every built-in is plain YAML (no tags/aliases) that PyYAML reads on its own."""
+    for name in BUILTINS:
+        path = Path(__file__).parents[1] / "planner" / "catalogs" / f"{name}.yaml"
+        assert isinstance(yaml.safe_load(path.read_text()), dict)
+
+
+BAD_CATALOGS = [
+    ("missing_radix", "field 'routers[0].radix' (sku 'R1') is missing; add it"),
+    ("unknown_field", "unknown field 'cables[0].lenght' (sku 'C1'); valid fields here: sku,"),
+    ("unknown_top_field", "unknown field 'currency'; valid fields here: name, description"),
+    ("zero_radix", "field 'routers[0].radix' (sku 'R1') must be greater than 0, got 0"),
+    ("string_radix", "field 'routers[0].radix' (sku 'R1') must be a valid integer"),
+    ("negative_reach", "field 'cables[1].max_reach_m' (sku 'O1') must be greater than 0, got -5"),
+    ("stock_not_increasing", "field 'cables[0].stock_lengths' (sku 'C1') must be strictly "
+                             "increasing, got [1.0, 3.0, 2.0]"),
+    ("stock_beyond_reach", "field 'cables[0].stock_lengths' (sku 'C1') has 7.0 m, beyond "
+                           "max_reach_m 5.0 m"),
+    ("duplicate_sku", "field 'cables[1].sku' 'C1' repeats cables[0]"),
+    ("bad_netbox_type", "field 'cables[1].netbox_type' (sku 'O1') 'fibre' is not a NetBox "
+                        "cable type"),
+    ("bad_color", "field 'cables[1].color' (sku 'O1') 'Sky' is neither a NetBox colour name"),
+    ("kind_media_mismatch", "field 'cables[1].kind' (sku 'O1') 'dac' does not fit media "
+                            "'optical'"),
+    ("bad_media", "field 'cables[1].media' (sku 'O1') must be 'electrical' or 'optical'"),
+    ("price_table_mismatch", "field 'cables[0].price' (sku 'C1') table lengths [1.0, 2.0] "
+                             "must equal stock_lengths [1.0, 2.0, 3.0]"),
+    ("no_routers", "field 'routers' must have at least 1 item"),
+    ("negative_router_price", "field 'routers[0].price' (sku 'R1') gives -68.00 $ at radix 32"),
+    ("bad_average", "field 'optical_average_length_m' must be greater than 0, got 0"),
+    ("alias_bomb", "aliases (*name) are not allowed, line 3"),
+    ("python_tag", "not valid YAML at line 1 column 7: could not determine a constructor"),
+    ("custom_tag", "YAML tag '!price' is not allowed, line 1"),
+    ("not_mapping", "the top level must be a mapping of fields"),
+    ("broken_yaml", "not valid YAML at line 3 column 8"),
+    ("extends_unknown", "unknown catalog 'sc99-40g'; choose one of: hdr-200g"),
+]
+
+
+@pytest.mark.parametrize("fixture,message", BAD_CATALOGS, ids=[b[0] for b in BAD_CATALOGS])
+def test_bad_catalog_files(fixture, message):
+    path = BAD / f"{fixture}.yaml"
+    with pytest.raises(InputError) as err:
+        load_catalog(str(path))
+    text = str(err.value)
+    assert "\n" not in text and message in text
+    if fixture != "extends_unknown":
+        assert text.startswith(f"catalog '{path}': ")
+
+
+def test_every_bad_catalog_fixture_is_covered():
+    assert {p.stem for p in BAD.glob("*.yaml")} == {b[0] for b in BAD_CATALOGS}
+
+
+@pytest.mark.parametrize("argv,needles", [
+    (["catalogs"], BUILTINS),
+    (["catalogs", "show", "sc14-40g"], ["SC14-ROUTER-40G", "350.4", "paper mode: off"]),
+    (["catalogs", "show", "sc14-40g-pn10k"], ["every optical cable priced at 5.1 m"]),
+    (["catalogs", "show", "ndr-400g", "--yaml"], ["# NDR InfiniBand", "MCA4J80-N0XX"]),
+    (["floors"], ["sc14", "pn-500", "galaxyfly", "cascade", "hot-aisle"]),
+    (["floors", "show", "pn-500"], ["about 500 endpoints", "membership"]),
+    (["floors", "show", "hot-aisle", "--yaml"], ["aisle_m: 1.2"]),
+])
+def test_cli_listing_and_show(argv, needles, capsys):
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    for needle in needles:
+        assert needle in out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["catalogs", "show", "nope"], "unknown catalog 'nope'; choose one of:"),
+    (["catalogs", "show"], "catalogs show needs a catalog NAME or PATH"),
+    (["catalogs", "show", "missing/dir.yaml"], "catalog file 'missing/dir.yaml' does not exist"),
+    (["floors", "show", "hall9"], "unknown floor 'hall9'; choose one of:"),
+    (["floors", "show", str(BAD.parent / "bad_floors" / "negative_slots.yaml")],
+     "field 'router_slots' must be greater than 0, got -3"),
+])
+def test_cli_bad_names_exit_2_with_one_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
