@@ -1,0 +1,245 @@
+"""Placement: routers -> cabinets -> electrical groups -> floor positions (issue 4).
+
+``place`` runs, in order (each stage timed into ``Placement.stage_seconds``):
+
+1. ``bounds``: lower bound on optical links (density / Fiedler / Donath–Hoffman, ``bounds``).
+2. ``hint``: the topology's natural groups packed whole (the papers' layouts), or routers in id
+   order when the topology has no hint.
+3. ``partition``: KaMinPar (exact block capacity; "strong" and "4xjet" contexts) and METIS
+   (ufactor 30 and 100, + repair) with four seeds each (fewer above 5,000 routers), every
+   candidate improved by the move/swap local search, the best also by Kernighan–Lin passes.
+4. ``polish`` (strategy "optimize"): CP-SAT pair-bisection LNS with a fixed call budget, then
+   the local search again. Skipped when the best candidate meets the lower bound.
+5. ``cabinets``: each group split into its cabinets; ``floor``: groups to grid slots;
+   ``verify``: the full CP-SAT model with every router fixed must be FEASIBLE (small and medium
+   instances).
+The winner is the candidate with fewest optical links (earliest on ties, so the hint wins ties
+and the result is never worse than the hint or any partitioner). Runs are deterministic for a
+seed: partitioners run single-threaded with derived seeds, CP-SAT uses one worker and
+deterministic-time limits; ``time_limit_s`` only caps the wall clock as a safety net.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from planner.errors import InputError
+from planner.placement.bounds import lower_bound
+from planner.placement.cabinets import split_groups
+from planner.placement.capacity import Capacity, capacity_from_floor
+from planner.placement.cpsat import full_model_check, lns
+from planner.placement.floor_assign import place_on_floor
+from planner.placement.graph import Graph
+from planner.placement.local_search import local_search
+from planner.placement.partition import KaMinParRunner, metis_partition, pack_hint, relabel, repair
+from planner.placement.result import Placement
+
+__all__ = ["place", "Placement", "STRATEGIES"]
+
+STRATEGIES = ("hint", "partition", "optimize")
+PORTFOLIO_SEEDS = 4
+METIS_UFACTORS = (30, 100)
+LARGE_N = 5000
+KL_MAX_GROUPS = 80
+KL_CANDIDATES = 1
+KL_ROUNDS = 3
+LNS_MAX_CALLS = 20
+LNS_DETERMINISTIC_TIME = 0.1
+VERIFY_MAX_WORK = 120_000
+
+
+class _Clock:
+    def __init__(self, time_limit_s: float):
+        self.start = time.perf_counter()
+        self.deadline = self.start + float(time_limit_s)
+        self.stages: dict[str, float] = {}
+        self._mark = self.start
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.stages[name] = round(self.stages.get(name, 0.0) + now - self._mark, 4)
+        self._mark = now
+
+    def left(self) -> float:
+        return self.deadline - time.perf_counter()
+
+
+def sequential(weights: np.ndarray, cap: int) -> np.ndarray:
+    """Routers in id order, a new group whenever the next one does not fit."""
+    part = np.empty(len(weights), dtype=np.int64)
+    g, load = 0, 0
+    for v, w in enumerate(weights.tolist()):
+        if load + w > cap:
+            g, load = g + 1, 0
+        part[v] = g
+        load += w
+    return part
+
+
+def _validate(strategy: str, time_limit_s) -> None:
+    if strategy not in STRATEGIES:
+        raise InputError(f"--strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    if isinstance(time_limit_s, bool) or not isinstance(time_limit_s, (int, float)) \
+            or not math.isfinite(time_limit_s) or time_limit_s <= 0:
+        raise InputError(f"--time-limit must be a positive number of seconds, got {time_limit_s!r}")
+
+
+def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, clock: _Clock,
+               cands: dict[str, np.ndarray], counts: dict[str, int]) -> None:
+    """KaMinPar and METIS candidates (raw counts recorded, then improved by local search)."""
+    if k < 2:
+        return
+    runs: list[tuple[str, object]] = []
+    runner = KaMinParRunner(graph, weights)
+    contexts = ("strong", "4xjet") if graph.n <= LARGE_N else ("strong",)
+    for ctx in contexts:
+        for i in range(PORTFOLIO_SEEDS):
+            s = 1000 * seed + i
+            runs.append((f"kaminpar-{ctx}[seed={s}]", lambda s=s, ctx=ctx: runner.run(s, k, cap, ctx)))
+    for uf in METIS_UFACTORS if graph.n <= LARGE_N else METIS_UFACTORS[:1]:
+        for i in range(PORTFOLIO_SEEDS if graph.n <= LARGE_N else 1):
+            s = 1000 * seed + i
+            runs.append((f"metis-uf{uf}[seed={s}]", lambda s=s, uf=uf: metis_partition(graph, weights, k, s, uf)))
+    seen: set[bytes] = set()
+    for name, run in runs:
+        if clock.left() <= 0:
+            break
+        part = run()
+        if np.bincount(part, weights=weights, minlength=k).max() > cap:
+            part = repair(graph, part, weights, cap, k)
+        part = relabel(part)
+        counts[name] = graph.cut(part)
+        key = part.tobytes()
+        if key in seen:
+            continue
+        seen.add(key)
+        improved = local_search(graph, part, weights, cap, int(part.max()) + 1)
+        cands[name + "+ls"] = improved
+        counts[name + "+ls"] = graph.cut(improved)
+    if k <= KL_MAX_GROUPS:
+        for name in sorted(cands, key=lambda c: (counts[c], c))[:KL_CANDIDATES]:
+            if clock.left() <= 0 or not name.endswith("+ls"):
+                continue
+            part = cands[name]
+            improved = local_search(graph, part, weights, cap, int(part.max()) + 1, max_rounds=KL_ROUNDS,
+                                    kl=True)
+            cands[name + "+kl"] = improved
+            counts[name + "+kl"] = graph.cut(improved)
+
+
+def _optimize(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, lb: int, seed: int,
+              clock: _Clock) -> np.ndarray:
+    k = int(part.max()) + 1
+    budget = min(k, LNS_MAX_CALLS)
+    polished, _ = lns(graph, part, weights, cap, k, lower_bound=lb, max_calls=budget, seed=seed,
+                      deadline=clock.deadline - 0.1 * (clock.deadline - clock.start),
+                      det_time=LNS_DETERMINISTIC_TIME)
+    return local_search(graph, polished, weights, cap, k)
+
+
+def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_limit_s: float = 60,
+          seed: int = 0, group_endpoints: int | None = None) -> Placement:
+    """Place ``topology``'s routers on ``floor`` (see the module docstring and issue 4).
+
+    ``catalog`` prices the optical cables between groups on the floor (None: length only).
+    ``group_endpoints`` overrides the floor's electrical-group rule (``--group-endpoints``).
+    """
+    _validate(strategy, time_limit_s)
+    clock = _Clock(time_limit_s)
+    graph = Graph.from_topology(topology)
+    capacity = capacity_from_floor(floor, graph.endpoints, group_endpoints)
+    weights, cap = capacity.folded_weights(graph.endpoints)
+    if graph.n == 0:
+        raise InputError("topology has no routers; nothing to place")
+    k = max(1, math.ceil(int(weights.sum()) / cap))
+    hint = None if topology.groups is None else np.asarray(topology.groups, dtype=np.int64)
+
+    lb, lb_kind = lower_bound(graph, capacity.max_group_routers(graph.endpoints), hint, seed)
+    clock.lap("bounds")
+
+    cands: dict[str, np.ndarray] = {}
+    counts: dict[str, int] = {}
+    base = "hint" if hint is not None else "sequential"
+    cands[base] = pack_hint(graph, hint, weights, cap) if hint is not None else sequential(weights, cap)
+    counts[base] = graph.cut(cands[base])
+    clock.lap("hint")
+
+    if strategy != "hint" and counts[base] > lb:
+        _portfolio(graph, weights, cap, k, seed, clock, cands, counts)
+        hinted = local_search(graph, cands[base], weights, cap, int(cands[base].max()) + 1)
+        cands[base + "+ls"], counts[base + "+ls"] = hinted, graph.cut(hinted)
+        clock.lap("partition")
+    method = min(cands, key=lambda name: counts[name])
+    part = cands[method]
+
+    if strategy == "optimize" and counts[method] > lb and clock.left() > 0:
+        polished = _optimize(graph, part, weights, cap, lb, seed, clock)
+        if graph.cut(polished) < counts[method]:
+            method = method + "+cpsat"
+            part = polished
+            counts[method] = graph.cut(part)
+        clock.lap("polish")
+
+    part = relabel(part)
+    router_cabinet, cabinet_group = split_groups(graph, part, capacity, seed)
+    if capacity.max_cabinets is not None and len(cabinet_group) > capacity.max_cabinets:
+        raise InputError(f"floor '{floor.name}': the placement needs {len(cabinet_group)} cabinets for "
+                         f"{graph.n} routers but field 'max_cabinets' is {capacity.max_cabinets}; "
+                         f"raise max_cabinets or the slots per cabinet")
+    clock.lap("cabinets")
+
+    flows = graph.flows(part, int(part.max()) + 1)
+    np.fill_diagonal(flows, 0)
+    rows, cols = place_on_floor(floor, catalog, flows, cabinet_group)
+    order = np.lexsort((cols, rows))
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    router_cabinet = rank[router_cabinet]
+    rows, cols, cabinet_group = rows[order], cols[order], cabinet_group[order]
+    clock.lap("floor")
+
+    optical = graph.cut(part)
+    _verify(graph, router_cabinet, cabinet_group, capacity, optical)
+    clock.lap("verify")
+
+    from planner.floor import cabinet_name
+
+    return Placement(router_cabinet=router_cabinet, cabinet_row=rows, cabinet_col=cols,
+                     cabinet_group=cabinet_group,
+                     cabinet_names=tuple(str(cabinet_name(int(r), int(c))) for r, c in zip(rows, cols)),
+                     strategy=strategy, method=method, optical=optical, lower_bound=float(lb),
+                     lower_bound_kind=lb_kind, candidates=counts, stage_seconds=clock.stages)
+
+
+def _verify(graph: Graph, router_cabinet: np.ndarray, cabinet_group: np.ndarray, capacity: Capacity,
+            optical: int) -> None:
+    """Capacity check always; the full CP-SAT model on small and medium instances."""
+    n_cab = len(cabinet_group)
+    routers = np.bincount(router_cabinet, minlength=n_cab)
+    endpoints = np.bincount(router_cabinet, weights=graph.endpoints, minlength=n_cab)
+    group = cabinet_group[router_cabinet]
+    k = int(cabinet_group.max()) + 1
+    problems = []
+    if routers.max() > capacity.cabinet_routers:
+        problems.append("cabinet router slots")
+    if capacity.cabinet_endpoints is not None and endpoints.max() > capacity.cabinet_endpoints:
+        problems.append("cabinet endpoint slots")
+    if np.bincount(group, minlength=k).max() > capacity.group_routers:
+        problems.append("group routers")
+    if np.bincount(group, weights=graph.endpoints, minlength=k).max() > capacity.group_endpoints:
+        problems.append("group endpoints")
+    if capacity.fixed_group_cabinets and np.bincount(cabinet_group, minlength=k).max() > capacity.group_cabinets:
+        problems.append("group cabinets")
+    if not problems and graph.n * n_cab + len(graph.links) * k <= VERIFY_MAX_WORK:
+        status, value = full_model_check(graph, router_cabinet, cabinet_group,
+                                         cabinet_routers=capacity.cabinet_routers,
+                                         cabinet_endpoints=capacity.cabinet_endpoints,
+                                         group_routers=capacity.group_routers,
+                                         group_endpoints=capacity.group_endpoints)
+        if status not in ("OPTIMAL", "FEASIBLE") or value != optical:
+            problems.append(f"full CP-SAT model says {status} (objective {value}, counted {optical})")
+    if problems:
+        raise RuntimeError("placement violates " + ", ".join(problems))

@@ -1,0 +1,227 @@
+"""Lower bounds on the optical cables (links leaving electrical groups) of any feasible grouping.
+
+Every bound is taken over all part-size vectors allowed by the capacity: parts hold at most
+``s_max`` routers. For the spectral bounds the most concentrated size vector
+(s_max, s_max, ..., remainder) is the worst case: it majorises every other feasible vector and
+both bounds are Schur-concave in the sizes.
+
+* Density: cut = m - sum_i in(P_i) >= m - max sum_i M(s_i), M(s) = most links inside any
+  s-router set; the maximum over size vectors is a knapsack solved by dynamic programming.
+  M(s) <= min(C(s,2) * max multiplicity, half the s largest degrees) always; for C4-free graphs
+  the Reiman / Kővári–Sós–Turán bound M(s) <= s/4 (1 + sqrt(4s-3)); for Dragonfly-like hints
+  (each hint group a clique, at most one link between two groups) M(s) = max over the number t
+  of groups touched of (most clique links with t groups) + min(C(t,2), s h / 2)
+  (layout_opt.md §2.1; Kim et al., ISCA'08 for the structure).
+* Fiedler: cut >= 1/2 lambda_2(L) sum_i s_i (n - s_i) / n (Fiedler 1973; layout_opt.md §2.2).
+* Donath–Hoffman: cut >= 1/2 sum_i s_(i) lambda_i(L), sizes descending, eigenvalues ascending
+  (Donath & Hoffman, IBM J. Res. Dev. 1973; layout_opt.md §2.3), for n <= 3000.
+Eigenvalues are rounded down by their residual norm, so the bounds stay valid.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from planner.placement.graph import Graph
+
+DONATH_HOFFMAN_MAX_N = 3000
+C4_CHECK_MAX_WORK = 20_000_000
+CLIQUE_DP_MAX_S = 160
+
+
+def concentrated_sizes(n: int, s_max: int) -> np.ndarray:
+    """The size vector (s_max, ..., s_max, n mod s_max) that majorises all feasible ones."""
+    full, rest = divmod(n, s_max)
+    return np.array([s_max] * full + ([rest] if rest else []), dtype=np.int64)
+
+
+def max_sum_over_parts(m_of_s: np.ndarray, n: int) -> float:
+    """max sum_i M(s_i) over s_i in 1..len(m_of_s)-1 with sum s_i = n (unbounded knapsack)."""
+    s_max = len(m_of_s) - 1
+    best = np.full(n + 1, -np.inf)
+    best[0] = 0.0
+    vals = np.asarray(m_of_s, dtype=float)[1:]
+    for x in range(1, n + 1):
+        lo = max(0, x - s_max)
+        prev = best[lo:x][::-1]
+        best[x] = np.max(prev + vals[: len(prev)])
+    return float(best[n])
+
+
+def degree_cap(graph: Graph, s_max: int) -> np.ndarray:
+    """M(s) <= floor(half the s largest degrees), and <= C(s,2) * largest multiplicity."""
+    deg = np.sort(graph.degree)[::-1]
+    half = np.concatenate([[0], np.cumsum(deg[:s_max])]) // 2
+    s = np.arange(s_max + 1)
+    mult = int(graph.weights.max()) if len(graph.weights) else 0
+    return np.minimum(half, s * (s - 1) // 2 * mult).astype(float)
+
+
+def is_c4_free(graph: Graph) -> bool:
+    """Simple graph in which two routers share at most one neighbour (no 4-cycle)."""
+    if len(graph.weights) and graph.weights.max() > 1:
+        return False
+    if float(np.sum(graph.degree.astype(float) ** 2)) > C4_CHECK_MAX_WORK:
+        return False
+    a = graph.adjacency.astype(np.int32)
+    a2 = (a @ a).tocoo()
+    off = a2.row != a2.col
+    return bool(off.sum() == 0 or a2.data[off].max() <= 1)
+
+
+def reiman_cap(s_max: int) -> np.ndarray:
+    s = np.arange(s_max + 1, dtype=float)
+    return np.floor(s / 4.0 * (1.0 + np.sqrt(np.maximum(4.0 * s - 3.0, 0.0))) + 1e-9)
+
+
+def clique_groups_cap(graph: Graph, hint: np.ndarray | None, s_max: int) -> np.ndarray | None:
+    """M(s) for Dragonfly-like structure, or None if the hint does not have it.
+
+    Requires: all hint groups have the same size a, each is a clique of single links, and any two
+    groups are joined by at most one link; h = most inter-group links at one router. A set with
+    x_j routers in each of t touched groups has at most sum_j C(x_j, 2) intra-group links and
+    at most 1/2 sum_j min(x_j h, t - 1) inter-group links (group j's routers have x_j h such
+    links, at most one to each other touched group). M(s) maximises this over t and the x_j in
+    1..a by dynamic programming; whole groups attain it (t a routers: t C(a,2) + C(t,2)).
+    """
+    if hint is None or len(graph.weights) == 0 or graph.weights.max() > 1 or s_max > CLIQUE_DP_MAX_S:
+        return None
+    hint = np.asarray(hint)
+    if hint.min() < 0:
+        return None
+    sizes = np.bincount(hint)
+    a = int(sizes[0])
+    if np.any(sizes != a) or a < 2:
+        return None
+    gu, gv = hint[graph.links[:, 0]], hint[graph.links[:, 1]]
+    intra = gu == gv
+    if int(intra.sum()) != len(sizes) * a * (a - 1) // 2:
+        return None
+    pairs = np.stack([np.minimum(gu[~intra], gv[~intra]), np.maximum(gu[~intra], gv[~intra])], axis=1)
+    if len(pairs) and len(np.unique(pairs, axis=0)) != len(pairs):
+        return None
+    glob = np.zeros(graph.n, dtype=np.int64)
+    np.add.at(glob, graph.links[~intra, 0], 1)
+    np.add.at(glob, graph.links[~intra, 1], 1)
+    h = int(glob.max()) if graph.n else 0
+    x = np.arange(1, a + 1)
+    best = np.full(s_max + 1, -np.inf)
+    best[0] = 0.0
+    for t in range(1, min(s_max, len(sizes)) + 1):
+        phi = x * (x - 1) / 2.0 + np.minimum(x * h, t - 1) / 2.0
+        dp = np.full(s_max + 1, -np.inf)
+        dp[0] = 0.0
+        for _ in range(t):
+            nxt = np.full(s_max + 1, -np.inf)
+            for xi, val in zip(x.tolist(), phi.tolist()):
+                nxt[xi:] = np.maximum(nxt[xi:], dp[: s_max + 1 - xi] + val)
+            dp = nxt
+        best = np.maximum(best, np.floor(dp + 1e-9))
+    best[~np.isfinite(best)] = 0.0
+    return best
+
+
+def density_bound(graph: Graph, s_max: int, hint: np.ndarray | None) -> tuple[float, str]:
+    m = graph.total_weight
+    cap = degree_cap(graph, s_max)
+    kind = "density"
+    dragon = clique_groups_cap(graph, hint, s_max)
+    if dragon is not None:
+        cap, kind = np.minimum(cap, dragon), "density (clique groups)"
+    elif is_c4_free(graph):
+        cap, kind = np.minimum(cap, reiman_cap(s_max)), "density (C4-free, Reiman)"
+    return m - max_sum_over_parts(cap, graph.n), kind
+
+
+def laplacian(graph: Graph) -> sp.csr_matrix:
+    a = graph.adjacency.astype(float)
+    return (sp.diags(np.asarray(a.sum(axis=1)).ravel()) - a).tocsr()
+
+
+def eigenvalues_below(lap: sp.csr_matrix, sigma: float) -> int:
+    """Number of eigenvalues of ``lap`` below ``sigma`` (Sylvester's law of inertia: negative
+    pivots of a symmetric LDL^T of L - sigma I, here SuperLU in symmetric mode)."""
+    shifted = (lap - sigma * sp.identity(lap.shape[0], format="csr")).tocsc()
+    lu = spla.splu(shifted, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
+                   options=dict(SymmetricMode=True))
+    return int(np.sum(lu.U.diagonal() < 0))
+
+
+def smallest_eigenvalues(graph: Graph, k: int) -> np.ndarray:
+    """Certified lower bounds on the k smallest Laplacian eigenvalues (ascending).
+
+    Shift-invert Lanczos (ARPACK ``eigsh``) proposes values; Lanczos can miss copies of a
+    multiple eigenvalue (Slim Fly and projective graphs have eigenvalues of multiplicity in the
+    hundreds), so each proposed level sigma is certified by an inertia count: when fewer than
+    i + 1 eigenvalues lie below sigma, lambda_i >= sigma. lambda_0 = 0 always.
+    """
+    lap = laplacian(graph)
+    k = min(k, graph.n - 1)
+    vals, vecs = spla.eigsh(lap.tocsc(), k=k, sigma=-0.5, which="LM", tol=1e-10,
+                            v0=np.ones(graph.n) + np.arange(graph.n) / graph.n)
+    resid = np.linalg.norm(lap @ vecs - vecs * vals, axis=0)
+    levels = np.sort(vals - resid - 1e-7 * max(1.0, float(vals.max())))
+    bounds = np.zeros(k)
+    tested = -np.inf
+    for sigma in levels:
+        if sigma <= 0 or sigma - tested < 1e-6:
+            continue
+        tested = sigma
+        below = eigenvalues_below(lap, float(sigma))
+        if below >= k:
+            break
+        bounds[below:] = np.maximum(bounds[below:], sigma)
+    return bounds
+
+
+def fiedler_value(graph: Graph, seed: int = 0) -> float:
+    """Certified lower estimate of lambda_2(L) (Ritz value minus residual norm), 0 if disconnected."""
+    n = graph.n
+    if n < 3:
+        return 0.0
+    if n <= DONATH_HOFFMAN_MAX_N:
+        return float(smallest_eigenvalues(graph, 2)[1])
+    lap = laplacian(graph)
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, 2))
+    ones = np.ones((n, 1)) / math.sqrt(n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # unconverged is fine: the residual is subtracted
+        vals, vecs = spla.lobpcg(lap, x, Y=ones, largest=False, tol=1e-7, maxiter=200)
+    i = int(np.argmin(vals))
+    v = vecs[:, i] / np.linalg.norm(vecs[:, i])
+    theta = float(v @ (lap @ v))
+    resid = float(np.linalg.norm(lap @ v - theta * v))
+    return max(0.0, theta - resid)
+
+
+def fiedler_bound(graph: Graph, s_max: int, lam2: float) -> float:
+    sizes = concentrated_sizes(graph.n, s_max)
+    return 0.5 * lam2 * float(np.sum(sizes * (graph.n - sizes))) / graph.n
+
+
+def donath_hoffman_bound(graph: Graph, s_max: int, eigenvalues: np.ndarray) -> float:
+    """1/2 sum_i s_(i) lambda_i with the k = len(sizes) smallest eigenvalues."""
+    sizes = np.sort(concentrated_sizes(graph.n, s_max))[::-1]
+    return 0.5 * float(np.sum(sizes[: len(eigenvalues)] * eigenvalues[: len(sizes)]))
+
+
+def lower_bound(graph: Graph, s_max: int, hint: np.ndarray | None = None, seed: int = 0) -> tuple[int, str]:
+    """Best of density, Fiedler and (n <= 3000) Donath–Hoffman bounds, rounded up: (value, kind)."""
+    if s_max >= graph.n:
+        return 0, "trivial (one group)"
+    cands: list[tuple[float, str]] = [density_bound(graph, s_max, hint)]
+    k = len(concentrated_sizes(graph.n, s_max))
+    if graph.n <= DONATH_HOFFMAN_MAX_N and graph.n >= 3:
+        eig = smallest_eigenvalues(graph, max(k, 2))
+        cands.append((fiedler_bound(graph, s_max, float(eig[1])), "Fiedler"))
+        cands.append((donath_hoffman_bound(graph, s_max, eig), "Donath-Hoffman"))
+    else:
+        cands.append((fiedler_bound(graph, s_max, fiedler_value(graph, seed)), "Fiedler"))
+    value, kind = max(cands, key=lambda c: c[0])
+    return max(0, math.ceil(value - 1e-6)), kind

@@ -1,0 +1,140 @@
+"""Electrical groups and their cabinets -> grid positions on the floor (a quadratic assignment).
+
+Each group gets a slot of ``width`` adjacent cabinets in one row (its cabinets side by side);
+slots fill a near-square grid row by row (``planner.floor.grid_shape``), the first k slots in
+row-major order (the x*y+z footprint of Galaxyfly §6.2). The cost of an assignment pi is
+sum_{a<b} F_ab D[pi(a), pi(b)], F = optical links between groups, D = priced distance between
+slot centres: the catalog price of the optical cable of that length (``planner.media``) plus a
+small length term, so flat paper-mode prices still prefer short cables (layout_opt.md §6).
+
+* Uniform flows (Slim Fly racks, Dragonfly groups): every permutation costs the same; the
+  compact footprint is all that matters, groups keep their order.
+* Otherwise: spectral embedding (eigenvectors 2-3 of the quotient Laplacian diag(F1) - F),
+  ``linear_sum_assignment`` of the embedding onto slot coordinates for the 8 reflections of the
+  grid, then best-improvement 2-opt swaps with the vectorised delta
+  H[a,pi_b] - H[a,pi_a] + H[b,pi_a] - H[b,pi_b] + 2 F_ab D[pi_a,pi_b], H = F D[:, pi]^T
+  (Taillard 1991-style pair exchange). Row-major order is kept as a candidate, so the result
+  is never worse than the naive layout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from planner.errors import InputError
+
+LENGTH_WEIGHT = 1e-3
+
+
+def slot_grid(floor, k: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, first column) of the first k group slots of ``width`` cabinets."""
+    from planner.floor import grid_shape
+
+    if floor.cabinets_per_row is not None:
+        if width > floor.cabinets_per_row:
+            raise InputError(f"floor '{floor.name}': an electrical group spans {width} cabinets but "
+                             f"field 'cabinets_per_row' is {floor.cabinets_per_row}; raise it to >= {width}")
+        per_row = floor.cabinets_per_row // width
+    else:
+        _, cols = grid_shape(floor, k * width)
+        per_row = max(1, -(-cols // width))
+    s = np.arange(k)
+    return s // per_row, (s % per_row) * width
+
+
+def slot_costs(floor, catalog, rows: np.ndarray, cols: np.ndarray, width: int) -> np.ndarray:
+    """Priced distance between slot centres (k x k, zero diagonal)."""
+    from planner.floor import cable_length_m
+
+    centre = cols + (width - 1) / 2.0
+    ra, rb = np.meshgrid(rows, rows, indexing="ij")
+    ca, cb = np.meshgrid(centre, centre, indexing="ij")
+    length = cable_length_m(floor, ra, ca, rb, cb, np.zeros(ra.shape, dtype=bool))
+    cost = LENGTH_WEIGHT * length
+    if catalog is not None:
+        from planner.media import choose_media
+
+        try:
+            _, _, price = choose_media(catalog, floor, length.ravel(), False)
+            cost = cost + price.reshape(length.shape)
+        except InputError:
+            pass
+    np.fill_diagonal(cost, 0.0)
+    return cost
+
+
+def qap_cost(flows: np.ndarray, dist: np.ndarray, perm: np.ndarray) -> float:
+    return 0.5 * float(np.sum(flows * dist[np.ix_(perm, perm)]))
+
+
+def two_opt(flows: np.ndarray, dist: np.ndarray, perm: np.ndarray, max_iter: int) -> np.ndarray:
+    """Best-improvement pair exchange until no swap lowers the cost (or ``max_iter`` swaps)."""
+    perm = perm.copy()
+    f = flows.astype(float)
+    h = f @ dist[perm].T  # h[a, s] = sum_c F_ac D[s, pi_c]
+    for _ in range(max_iter):
+        m = h[:, perm]
+        d = np.diag(m)
+        delta = m - d[:, None] + m.T - d[None, :] + 2.0 * f * dist[np.ix_(perm, perm)]
+        np.fill_diagonal(delta, 0.0)
+        i = int(np.argmin(delta))
+        a, b = divmod(i, len(perm))
+        if delta[a, b] >= -1e-9:
+            break
+        pa, pb = perm[a], perm[b]
+        h += np.outer(f[:, a], dist[:, pb] - dist[:, pa]) + np.outer(f[:, b], dist[:, pa] - dist[:, pb])
+        perm[a], perm[b] = pb, pa
+    return perm
+
+
+def spectral_starts(flows: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> list[np.ndarray]:
+    """Assignments of the spectral embedding onto the slots, one per grid reflection."""
+    k = len(flows)
+    lap = np.diag(flows.sum(axis=1)) - flows
+    _, vecs = np.linalg.eigh(lap.astype(float))
+    emb = vecs[:, 1:3] if k >= 3 else np.column_stack([vecs[:, -1], np.zeros(k)])
+    emb = (emb - emb.mean(axis=0)) / np.maximum(emb.std(axis=0), 1e-12)
+    pts = np.column_stack([cols, rows]).astype(float)
+    pts = (pts - pts.mean(axis=0)) / np.maximum(pts.std(axis=0), 1e-12)
+    starts = []
+    for swap in (False, True):
+        e = emb[:, ::-1] if swap else emb
+        for sx in (1.0, -1.0):
+            for sy in (1.0, -1.0):
+                q = e * np.array([sx, sy])
+                cost = ((q[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)
+                _, slot = linear_sum_assignment(cost)
+                starts.append(slot.astype(np.int64))
+    return starts
+
+
+def assign_slots(flows: np.ndarray, dist: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Slot of each group minimising sum F_ab D[slot_a, slot_b]."""
+    k = len(flows)
+    identity = np.arange(k)
+    off = flows[~np.eye(k, dtype=bool)]
+    if k <= 2 or off.min(initial=0) == off.max(initial=0):
+        return identity
+    best, best_cost = identity, qap_cost(flows, dist, identity)
+    for start in [identity] + spectral_starts(flows, rows, cols):
+        perm = two_opt(flows, dist, start, max_iter=20 * k)
+        cost = qap_cost(flows, dist, perm)
+        if cost < best_cost - 1e-9:
+            best, best_cost = perm, cost
+    return best
+
+
+def place_on_floor(floor, catalog, flows: np.ndarray, cabinet_group: np.ndarray):
+    """(cabinet_row, cabinet_col) for cabinets numbered group by group."""
+    k = len(flows)
+    counts = np.bincount(cabinet_group, minlength=k)
+    width = int(counts.max(initial=1))
+    if floor.group_cabinets is not None:
+        width = max(width, int(floor.group_cabinets))
+    rows, cols = slot_grid(floor, k, width)
+    dist = slot_costs(floor, catalog, rows, cols, width)
+    slot = assign_slots(flows, dist, rows, cols)
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    offset = np.arange(len(cabinet_group)) - first[cabinet_group]
+    return rows[slot][cabinet_group].astype(np.int64), (cols[slot][cabinet_group] + offset).astype(np.int64)

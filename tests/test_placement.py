@@ -1,0 +1,196 @@
+"""Placement: known optima, bounds, capacities, determinism, the full CP-SAT check, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from planner.errors import InputError
+from planner.floor import Floor, group_capacity, load_floor
+from planner.placement import place
+from planner.placement.bounds import density_bound, lower_bound
+from planner.placement.cpsat import full_model_check
+from planner.placement.floor_assign import assign_slots, qap_cost, slot_costs, slot_grid
+from planner.placement.graph import Graph
+from planner.topologies.base import Topology
+from planner.topologies.dragonfly import dragonfly
+from planner.topologies.fattree import fattree
+from planner.topologies.hyperx import hyperx
+from planner.topologies.jellyfish import jellyfish
+from planner.topologies.slimfly import slimfly
+
+
+def make_floor(**kw) -> Floor:
+    base = dict(name="test", cabinet_width_m=0.6, cabinet_depth_m=1.2, cabinet_height_ru=42,
+                pitch_m=0.6, aisle_m=1.2, router_slots=8, group_cabinets=1, intra_cabinet_m=1.0,
+                overhead_per_cable_m=2.0, media_rule="membership", abstract=True)
+    base.update(kw)
+    return Floor(**base)
+
+
+def strip_hint(top: Topology) -> Topology:
+    return Topology.from_edges(top.family, top.params, top.num_routers,
+                               np.repeat(top.links, top.multiplicity, axis=0), top.endpoints)
+
+
+def check_capacity(top: Topology, floor: Floor, pl) -> None:
+    n_cab = pl.num_cabinets
+    routers = np.bincount(pl.router_cabinet, minlength=n_cab)
+    eps = np.bincount(pl.router_cabinet, weights=top.endpoints, minlength=n_cab)
+    assert routers.max() <= floor.router_slots
+    if floor.endpoint_slots is not None:
+        assert eps.max() <= floor.endpoint_slots
+    if floor.group_cabinets is not None:
+        assert np.bincount(pl.cabinet_group).max() <= floor.group_cabinets
+        # a group's cabinets sit side by side in one row
+        for g in range(pl.num_groups):
+            cabs = np.flatnonzero(pl.cabinet_group == g)
+            assert len(set(pl.cabinet_row[cabs])) == 1
+            assert np.ptp(pl.cabinet_col[cabs]) == len(cabs) - 1
+    # every cabinet position is distinct and names follow row letter + column
+    assert len({(r, c) for r, c in zip(pl.cabinet_row, pl.cabinet_col)}) == n_cab
+    assert pl.cabinet_names[0] == "A01"
+
+
+def optical_of(top: Topology, pl) -> int:
+    g = pl.router_group
+    return int(top.multiplicity[g[top.links[:, 0]] != g[top.links[:, 1]]].sum())
+
+
+@pytest.mark.parametrize("strategy", ["hint", "partition", "optimize"])
+def test_slimfly_q5_petersen_split(strategy):
+    """MMS q=5 (Hoffman–Singleton) into 5 groups of 10: Petersen graphs, 75 internal links."""
+    top = slimfly(q=5, p=3)
+    pl = place(top, make_floor(router_slots=10), strategy=strategy, time_limit_s=30)
+    assert top.num_links == 175
+    assert pl.optical == optical_of(top, pl) == 100
+    assert pl.lower_bound == 100
+    assert pl.num_groups == 5
+
+
+def test_slimfly_q5_without_hint_partitioners_reach_optimum():
+    top = strip_hint(slimfly(q=5, p=3))
+    pl = place(top, make_floor(router_slots=10), strategy="optimize", time_limit_s=30)
+    assert pl.optical == 100 and pl.gap == 0.0
+
+
+@pytest.mark.parametrize("q,t", [(5, 1), (13, 1), (13, 13)])
+def test_slimfly_racks_meet_spectral_bound(q, t):
+    """Groups of t whole racks (2q routers each): optical = q^2 (q - t) = lower bound."""
+    top = slimfly(q=q)
+    floor = make_floor(router_slots=2 * q * t)
+    pl = place(top, floor, strategy="hint", time_limit_s=30)
+    assert pl.optical == q * q * (q - t)
+    if t < q:
+        assert pl.lower_bound == q * q * (q - t)
+        assert pl.lower_bound_kind in ("Fiedler", "Donath-Hoffman")
+
+
+def test_hyperx_rows_are_optimal_groups():
+    """2D HyperX 6x6: a row is a K6; groups of 6 routers: 6 columns x C(6,2) = 90 optical."""
+    top = strip_hint(hyperx(S=[6, 6], p=2))
+    pl = place(top, make_floor(router_slots=6), time_limit_s=30)
+    assert pl.optical == 90 == pl.lower_bound
+    assert pl.lower_bound_kind.startswith("density")
+    rows = pl.router_group.reshape(6, 6)
+    assert all(len(set(r)) == 1 for r in rows) or all(len(set(c)) == 1 for c in rows.T)
+
+
+@pytest.mark.parametrize("per_group", [1, 2, 3])
+def test_balanced_dragonfly_at_density_bound(per_group):
+    """a=8, h=4, g=33: EG of t whole DF groups; optical = C(33,2) - sum over EGs C(t_i, 2)."""
+    top = dragonfly(a=8, h=4, p=4)
+    pl = place(top, make_floor(router_slots=8 * per_group), time_limit_s=30)
+    full, rest = divmod(33, per_group)
+    expected = 33 * 32 // 2 - full * per_group * (per_group - 1) // 2 - rest * (rest - 1) // 2
+    assert pl.optical == pl.lower_bound == expected
+    assert pl.lower_bound_kind == "density (clique groups)"
+
+
+@pytest.mark.parametrize("t,expected", [(1, 8256), (2, 8192), (3, 8127)])
+def test_dragonfly_density_bound_values(t, expected):
+    """layout_opt.md §2 table: Dragonfly a=16, h=8 with S = 16 t."""
+    top = dragonfly(a=16, h=8, p=8)
+    value, kind = density_bound(Graph.from_topology(top), 16 * t, top.groups)
+    assert (value, kind) == (expected, "density (clique groups)")
+
+
+FLOORS = [
+    dict(router_slots=4, group_cabinets=2),
+    dict(router_slots=5, endpoint_slots=12, group_cabinets=3),
+    dict(router_slots=6, group_cabinets=None, group_endpoints=20),
+]
+
+
+@pytest.mark.parametrize("floor_kw", FLOORS)
+@pytest.mark.parametrize("top", [jellyfish(routers=40, degree=5, p=3, seed=1), fattree(k=6)],
+                         ids=["jellyfish", "fattree"])
+def test_capacity_bound_and_full_model(top, floor_kw):
+    floor = make_floor(**floor_kw)
+    pl = place(top, floor, time_limit_s=30, seed=3)
+    check_capacity(top, floor, pl)
+    assert pl.optical == optical_of(top, pl)
+    assert 0 <= pl.lower_bound <= pl.optical
+    assert pl.optical <= min(v for k, v in pl.candidates.items())
+    caps = {"sequential", "hint"} & set(pl.candidates)
+    assert all(pl.optical <= pl.candidates[c] for c in caps)
+    _, group_eps, group_routers = group_capacity(floor, top.endpoints)
+    status, value = full_model_check(
+        Graph.from_topology(top), pl.router_cabinet, pl.cabinet_group,
+        cabinet_routers=floor.router_slots, cabinet_endpoints=floor.endpoint_slots,
+        group_routers=group_routers, group_endpoints=group_eps)
+    assert status in ("OPTIMAL", "FEASIBLE") and value == pl.optical
+    assert set(pl.stage_seconds) >= {"bounds", "hint", "cabinets", "floor", "verify"}
+
+
+def test_same_seed_same_placement():
+    top = jellyfish(routers=60, degree=6, p=2, seed=4)
+    floor = make_floor(router_slots=5, group_cabinets=2)
+    a = place(top, floor, seed=7, time_limit_s=30)
+    b = place(top, floor, seed=7, time_limit_s=30)
+    assert np.array_equal(a.router_cabinet, b.router_cabinet)
+    assert np.array_equal(a.cabinet_row, b.cabinet_row) and np.array_equal(a.cabinet_col, b.cabinet_col)
+    assert a.candidates == b.candidates and a.method == b.method
+
+
+@pytest.mark.parametrize("q,s_max", [(5, 10), (5, 7), (13, 16)])
+def test_lower_bound_never_above_achieved(q, s_max):
+    top = slimfly(q=q)
+    pl = place(top, make_floor(router_slots=s_max), strategy="partition", time_limit_s=30)
+    lb, _ = lower_bound(Graph.from_topology(top), s_max, top.groups)
+    assert lb == pl.lower_bound <= pl.optical
+
+
+def test_floor_qap_never_worse_than_row_major():
+    """Fat-tree-like bipartite flows: pods talk only to core groups (layout_opt.md §6)."""
+    k = 12
+    flows = np.zeros((k, k), dtype=np.int64)
+    flows[:8, 8:] = 16
+    flows[8:, :8] = 16
+    floor = make_floor(router_slots=4, group_cabinets=1)
+    rows, cols = slot_grid(floor, k, 1)
+    dist = slot_costs(floor, None, rows, cols, 1)
+    perm = assign_slots(flows, dist, rows, cols)
+    assert sorted(perm.tolist()) == list(range(k))
+    assert qap_cost(flows, dist, perm) < qap_cost(flows, dist, np.arange(k))
+
+
+def test_pn500_paper_floor_one_cabinet_per_group():
+    top = slimfly(q=5, p=3)
+    pl = place(top, load_floor("pn-500"), group_endpoints=30, time_limit_s=30)
+    assert pl.num_cabinets == pl.num_groups == 5 and pl.optical == 100
+
+
+@pytest.mark.parametrize("kwargs,floor_kw,match", [
+    (dict(time_limit_s=0), {}, "time-limit"),
+    (dict(time_limit_s=-1), {}, "time-limit"),
+    (dict(strategy="magic"), {}, "strategy"),
+    (dict(group_endpoints=2), {}, "group-endpoints 2 is below one router's 3"),
+    ({}, dict(endpoint_slots=2), "endpoint"),
+    ({}, dict(router_slots=2, max_cabinets=3), "max_cabinets"),
+])
+def test_bad_input(kwargs, floor_kw, match):
+    top = slimfly(q=5, p=3)
+    with pytest.raises(InputError, match=match) as err:
+        place(top, make_floor(**floor_kw), **kwargs)
+    assert "\n" not in str(err.value)
