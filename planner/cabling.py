@@ -1,0 +1,396 @@
+"""Cabling: every physical cable of a placed topology, with ports, rack units, labels and media.
+
+Rules (DESIGN.md "Contracts"; shared/reference/ecosystem.md §7):
+
+- **Devices.** Routers are named ``r<id>``, endpoints ``n<id>``, ids zero-padded to the width of
+  the largest id (``r000`` .. ``r721``). Endpoints are numbered in router order: router ``i``
+  carries endpoints ``offset[i] .. offset[i] + endpoints[i] - 1`` and they sit in its cabinet.
+- **Ports** are numbered per router from 1: first one port per attached endpoint (in endpoint
+  order), then the network ports ordered by (peer router id, parallel-cable index). The
+  endpoint's own NIC port is 1. No port number exceeds the router model's radix.
+- **Rack units** (U1 at the bottom, position = lowest unit occupied): the routers of a cabinet,
+  in id order, take slots ``floor.router_ru(slot)`` (from ``first_router_ru`` up, ``rack_units``
+  tall); its endpoints, in id order, take ``floor.endpoint_ru_of(slot)`` when the floor gives
+  endpoints rack units (``endpoint_ru > 0``). On a physical (non-``abstract``) floor no unit
+  holds two devices and nothing rises above the cabinet; otherwise InputError names the cabinet.
+  With ``endpoint_ru == 0`` (the papers' abstract racks) endpoints have no rack unit.
+- **Labels** (TIA-606 style, ecosystem.md §7): ``<cabinet>-<RU>:<port>`` per end and
+  ``A01-40:17/C07-40:03`` per cable, A end first. RU and port are zero-padded to at least two
+  digits (wider when the cabinet height or radix needs it). An endpoint end without a rack unit
+  names the device instead of the unit: ``A01-40:05/A01-N04711:01`` (device upper-case, as
+  TIA-606 labels are printed). Every label is at most 100 characters (NetBox's label limit).
+- **Cables.** Router-router cables come first, one per topology link times its multiplicity,
+  in link order (A = lower router id); then one router-endpoint cable per endpoint in endpoint
+  order (A = router, B = endpoint) unless ``endpoint_cables=False``. Ids are ``C`` + a
+  zero-padded running number. Lengths come from ``floor.cable_length_m`` (endpoint cables stay
+  inside the cabinet), media, SKU, ordered stock length and price from
+  ``planner.media.choose_media``, latency from ``planner.media.latency_ns`` over the ordered
+  (installed) length.
+
+Everything per cable or per port is computed with numpy array operations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from planner import floor as floors
+from planner.catalog import Catalog, RouterModel
+from planner.errors import InputError
+from planner.floor import Floor
+from planner.media import choose_media, latency_ns, media_of
+from planner.placement.result import Placement
+from planner.topologies.base import Topology
+
+MAX_LABEL = 100
+
+CSV_COLUMNS = ["cable_id", "label", "kind", "a_device", "a_port", "a_cabinet", "a_ru",
+               "b_device", "b_port", "b_cabinet", "b_ru", "media", "sku", "length_m",
+               "order_length_m", "latency_ns"]
+"""cables.csv columns, in order (DESIGN.md)."""
+
+EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price"]
+"""Further columns of ``Plan.cables`` (INTERFACES.md), after the CSV ones."""
+
+
+@dataclass(frozen=True)
+class CablePlan:
+    """The physical plan: cables, devices, cabinets and every router port (see Plan)."""
+
+    cables: pd.DataFrame
+    devices: pd.DataFrame
+    cabinets: pd.DataFrame
+    ports: pd.DataFrame
+
+
+# ----------------------------------------------------------------------------- small helpers
+
+def padded(prefix: str, ids, width: int | None = None) -> np.ndarray:
+    """``prefix`` + ids zero-padded to ``width`` (default: the width of the largest id)."""
+    ids = np.asarray(ids, dtype=np.int64)
+    if not ids.size:
+        return np.empty(0, dtype=object)
+    if width is None:
+        width = len(str(int(ids.max())))
+    return prefix + np.char.zfill(ids.astype(str), width).astype(object)
+
+
+def device_names(kind: str, count: int) -> np.ndarray:
+    """``r0 .. r9`` / ``n00000 .. n10829``: zero-padded to the width of the largest id."""
+    return padded("r" if kind == "router" else "n", np.arange(count))
+
+
+def endpoint_routers(topology: Topology) -> np.ndarray:
+    """Router of every endpoint (endpoints are numbered in router order)."""
+    return np.repeat(np.arange(topology.num_routers, dtype=np.int64),
+                     np.asarray(topology.endpoints, dtype=np.int64))
+
+
+def rank_within(keys: np.ndarray, order: np.ndarray | None = None) -> np.ndarray:
+    """Position of each element among the elements with an equal key, following ``order``
+    (default: a stable sort by key, i.e. index order within a key)."""
+    keys = np.asarray(keys)
+    if order is None:
+        order = np.argsort(keys, kind="stable")
+    rank = np.empty(len(keys), dtype=np.int64)
+    if not len(keys):
+        return rank
+    sorted_keys = keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    run_start = np.repeat(starts, np.diff(np.r_[starts, len(keys)]))
+    rank[order] = np.arange(len(keys)) - run_start
+    return rank
+
+
+def unit_text(values, width: int) -> np.ndarray:
+    """Rack units or ports as zero-padded text (``05``, ``40``, ``12.5``); NaN gives ``""``."""
+    values = np.asarray(values, dtype=float)
+    out = np.full(values.shape, "", dtype=object)
+    ok = ~np.isnan(values)
+    uniq, inverse = np.unique(values[ok], return_inverse=True)
+    if uniq.size:
+        text = []
+        for u in uniq:
+            whole, _, frac = f"{u:g}".partition(".")
+            text.append(whole.zfill(width) + (f".{frac}" if frac else ""))
+        out[ok] = np.asarray(text, dtype=object)[inverse]
+    return out
+
+
+def label_width(largest: float) -> int:
+    """Digits used for a rack unit or port in labels: at least 2 (TIA-606: zero-pad)."""
+    return max(2, len(str(int(largest))))
+
+
+def nullable_units(values) -> pd.api.extensions.ExtensionArray:
+    """Rack units as nullable integers when all are whole numbers, else nullable floats."""
+    values = np.asarray(values, dtype=float)
+    missing = np.isnan(values)
+    filled = np.where(missing, 0.0, values)
+    if np.all(filled == np.round(filled)):
+        return pd.arrays.IntegerArray(filled.astype(np.int64), missing)
+    return pd.arrays.FloatingArray(filled, missing)
+
+
+# ----------------------------------------------------------------------------- ports
+
+def network_cables(topology: Topology) -> tuple[np.ndarray, np.ndarray]:
+    """(a_router, b_router) of every router-router cable: links repeated by multiplicity."""
+    mult = np.asarray(topology.multiplicity, dtype=np.int64)
+    links = np.asarray(topology.links, dtype=np.int64).reshape(-1, 2)
+    return np.repeat(links[:, 0], mult), np.repeat(links[:, 1], mult)
+
+
+def assign_ports(topology: Topology, radix: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Port numbers: (a_port, b_port) of the network cables, and the router port of each
+    endpoint. Per router: ports 1..e for its e endpoints, then its network ports ordered by
+    (peer router id, cable index). InputError when a router needs more than ``radix`` ports."""
+    ep = np.asarray(topology.endpoints, dtype=np.int64)
+    if topology.num_routers and topology.radix > radix:
+        worst = int(np.argmax(topology.ports))
+        raise InputError(f"router model radix {radix} is below the topology's radix "
+                         f"{topology.radix} (router {worst}: {int(ep[worst])} endpoints + "
+                         f"{int(topology.degree[worst])} links); choose a router model with at "
+                         f"least {topology.radix} ports")
+    a, b = network_cables(topology)
+    n = len(a)
+    router = np.concatenate([a, b])
+    peer = np.concatenate([b, a])
+    cable = np.concatenate([np.arange(n), np.arange(n)])
+    rank = rank_within(router, np.lexsort((cable, peer, router)))
+    port = ep[router] + rank + 1
+    ep_router = endpoint_routers(topology)
+    offsets = np.cumsum(ep) - ep
+    ep_port = np.arange(len(ep_router), dtype=np.int64) - offsets[ep_router] + 1
+    return port[:n], port[n:], ep_port
+
+
+# ----------------------------------------------------------------------------- rack units
+
+def rack_units(topology: Topology, placement: Placement, floor: Floor,
+               router_model: RouterModel) -> tuple[np.ndarray, np.ndarray]:
+    """(router_ru (R,), endpoint_ru (N,)) lowest rack unit of every device; endpoint units are
+    NaN when the floor gives endpoints no rack units. InputError when a cabinet holds more
+    devices than its slots, or (physical floors) devices overlap or rise above the cabinet."""
+    cab = np.asarray(placement.router_cabinet, dtype=np.int64)
+    ep_cab = cab[endpoint_routers(topology)]
+    slot = rank_within(cab)
+    router_ru = np.asarray(floors.router_ru(floor, slot, router_model.rack_units), dtype=float)
+    _check_slots(floor, placement, cab, ep_cab)
+    if floor.endpoint_ru > 0:
+        ep_ru = np.asarray(floors.endpoint_ru_of(floor, rank_within(ep_cab)), dtype=float)
+    else:
+        ep_ru = np.full(len(ep_cab), np.nan)
+    if not floor.abstract:
+        heights = np.r_[np.full(len(cab), float(router_model.rack_units)),
+                        np.full(len(ep_cab), float(floor.endpoint_ru))]
+        _check_units(floor, placement, np.r_[cab, ep_cab], np.r_[router_ru, ep_ru], heights,
+                     np.r_[np.zeros(len(cab), bool), np.ones(len(ep_cab), bool)])
+    return router_ru, ep_ru
+
+
+def _check_slots(floor: Floor, placement: Placement, cab: np.ndarray, ep_cab: np.ndarray):
+    n_cab = placement.num_cabinets
+    for what, where, limit, field in (("routers", cab, floor.router_slots, "router_slots"),
+                                      ("endpoints", ep_cab, floor.endpoint_slots,
+                                       "endpoint_slots")):
+        if limit is None or not len(where):
+            continue
+        count = np.bincount(where, minlength=n_cab)
+        worst = int(np.argmax(count))
+        if count[worst] > limit:
+            raise InputError(f"floor '{floor.name}': cabinet {placement.cabinet_names[worst]} "
+                             f"is given {int(count[worst])} {what} but field '{field}' is "
+                             f"{limit}; use more cabinets or a floor with more slots")
+
+
+def _check_units(floor: Floor, placement: Placement, cab, ru, height, is_endpoint):
+    """No device above the cabinet top, no two devices in one unit (devices with a unit)."""
+    has = ~np.isnan(ru)
+    cab, ru, height, is_endpoint = cab[has], ru[has], height[has], is_endpoint[has]
+    top = ru + height - 1
+    over = np.flatnonzero(top > floor.cabinet_height_ru + 1e-9)
+    if over.size:
+        i = over[np.argmax(top[over])]
+        what = "endpoint" if is_endpoint[i] else "router"
+        raise InputError(f"floor '{floor.name}': cabinet {placement.cabinet_names[cab[i]]} "
+                         f"overflows: a {what} would occupy RU {ru[i]:g}-{top[i]:g} of a "
+                         f"{floor.cabinet_height_ru}U cabinet; lower router_slots/"
+                         "endpoint_slots or use taller cabinets")
+    order = np.lexsort((ru, cab))
+    c, r, h = cab[order], ru[order], height[order]
+    clash = np.flatnonzero((c[1:] == c[:-1]) & (r[1:] < r[:-1] + h[:-1] - 1e-9))
+    if clash.size:
+        i = clash[0]
+        raise InputError(f"floor '{floor.name}': cabinet {placement.cabinet_names[c[i]]} "
+                         f"puts two devices in RU {r[i + 1]:g}; move first_endpoint_ru or "
+                         "first_router_ru so routers and endpoints do not overlap")
+
+
+# ----------------------------------------------------------------------------- the plan
+
+def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catalog,
+          router_model: RouterModel, *, endpoint_cables: bool = True) -> CablePlan:
+    """Cables, devices, cabinets and ports of a placed topology (rules in the module doc)."""
+    n_routers, n_endpoints = topology.num_routers, topology.num_endpoints
+    cab = np.asarray(placement.router_cabinet, dtype=np.int64)
+    if cab.shape != (n_routers,):
+        raise ValueError(f"placement has {cab.size} routers, topology {n_routers}")
+    radix = int(router_model.radix)
+    net_a, net_b = network_cables(topology)
+    net_a_port, net_b_port, ep_port = assign_ports(topology, radix)
+    router_ru, ep_ru = rack_units(topology, placement, floor, router_model)
+    rnames, enames = device_names("router", n_routers), device_names("endpoint", n_endpoints)
+    ep_router = endpoint_routers(topology)
+
+    n_ep = n_endpoints if endpoint_cables else 0
+    n_net = len(net_a)
+    ep_ids = np.arange(n_ep, dtype=np.int64)
+    a_router = np.r_[net_a, ep_router[:n_ep]]
+    b_router = np.r_[net_b, np.full(n_ep, -1, np.int64)]
+    b_endpoint = np.r_[np.full(n_net, -1, np.int64), ep_ids]
+    a_port = np.r_[net_a_port, ep_port[:n_ep]]
+    b_port = np.r_[net_b_port, np.ones(n_ep, np.int64)]
+    a_cab = cab[a_router]
+    b_cab = np.r_[cab[net_b], cab[ep_router[:n_ep]]]
+    a_ru = router_ru[a_router]
+    b_ru = np.r_[router_ru[net_b], ep_ru[:n_ep]]
+    row = np.asarray(placement.cabinet_row, dtype=np.int64)
+    col = np.asarray(placement.cabinet_col, dtype=np.int64)
+    group = np.asarray(placement.cabinet_group, dtype=np.int64)
+    group_a, group_b = group[a_cab], group[b_cab]
+
+    raw = floors.cable_length_m(floor, row[a_cab], col[a_cab], row[b_cab], col[b_cab],
+                                a_cab == b_cab)
+    length = np.round(np.asarray(raw, dtype=float), 3)   # mm: what cables.csv shows
+    sku, order_len, price = choose_media(catalog, floor, length, group_a == group_b)
+    media = media_of(catalog, sku)
+    order_len = np.round(order_len, 3)
+    skus = np.array([m.sku for m in catalog.cables], dtype=object)
+
+    cab_names = np.asarray(placement.cabinet_names, dtype=object)
+    ru_width = label_width(max(floor.cabinet_height_ru, np.nanmax(np.r_[router_ru, ep_ru, 0])))
+    port_width = label_width(radix)
+    a_end = cab_names[a_cab] + "-" + unit_text(a_ru, ru_width) + ":" + unit_text(a_port,
+                                                                                  port_width)
+    b_unit = unit_text(b_ru, ru_width)
+    no_unit = np.isnan(b_ru)
+    if no_unit.any():
+        b_unit[no_unit] = np.char.upper(enames[b_endpoint[no_unit]].astype(str)).astype(object)
+    b_end = cab_names[b_cab] + "-" + b_unit + ":" + unit_text(b_port, port_width)
+    labels = a_end + "/" + b_end
+    longest = int(pd.Series(labels, dtype=object).str.len().max()) if len(labels) else 0
+    if longest > MAX_LABEL:
+        raise InputError(f"cable labels would be {longest} characters, above the "
+                         f"{MAX_LABEL} NetBox allows; use shorter cabinet names")
+
+    n = n_net + n_ep
+    b_device = np.empty(n, dtype=object)
+    b_device[:n_net] = rnames[net_b]
+    b_device[n_net:] = enames[:n_ep]
+    cables = pd.DataFrame({
+        "cable_id": padded("C", np.arange(1, n + 1)),
+        "label": labels,
+        "kind": np.where(np.arange(n) < n_net, "network", "endpoint").astype(object),
+        "a_device": rnames[a_router],
+        "a_port": a_port,
+        "a_cabinet": cab_names[a_cab],
+        "a_ru": nullable_units(a_ru),
+        "b_device": b_device,
+        "b_port": b_port,
+        "b_cabinet": cab_names[b_cab],
+        "b_ru": nullable_units(b_ru),
+        "media": media,
+        "sku": skus[sku],
+        "length_m": length,
+        "order_length_m": order_len,
+        "latency_ns": np.round(latency_ns(media.astype(str), order_len), 2),
+        "a_router": a_router,
+        "b_router": b_router,
+        "b_endpoint": b_endpoint,
+        "group_a": group_a,
+        "group_b": group_b,
+        "unit_price": price,
+    })
+    return CablePlan(cables=cables,
+                     devices=_devices(placement, floor, router_model, rnames, enames, router_ru,
+                                      ep_ru, ep_router),
+                     cabinets=_cabinets(placement, floor, router_model, ep_router),
+                     ports=_ports(cables, rnames, radix))
+
+
+def _devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,
+             ep_router) -> pd.DataFrame:
+    cab_names = np.asarray(placement.cabinet_names, dtype=object)
+    cab = np.asarray(placement.router_cabinet, dtype=np.int64)
+    n_r, n_e = len(rnames), len(enames)
+    return pd.DataFrame({
+        "name": np.r_[rnames, enames],
+        "kind": np.r_[np.full(n_r, "router", object), np.full(n_e, "endpoint", object)],
+        "id": np.r_[np.arange(n_r), np.arange(n_e)],
+        "cabinet": np.r_[cab_names[cab], cab_names[cab[ep_router]]],
+        "ru": nullable_units(np.r_[router_ru, ep_ru]),
+        "height_ru": np.r_[np.full(n_r, float(router_model.rack_units)),
+                           np.full(n_e, float(floor.endpoint_ru))],
+        "model": np.r_[np.full(n_r, router_model.sku, object), np.full(n_e, "endpoint", object)],
+    })
+
+
+def _cabinets(placement, floor, router_model, ep_router) -> pd.DataFrame:
+    n_cab = placement.num_cabinets
+    cab = np.asarray(placement.router_cabinet, dtype=np.int64)
+    routers = np.bincount(cab, minlength=n_cab)
+    endpoints = np.bincount(cab[ep_router], minlength=n_cab)
+    x, y = floors.cabinet_xy(floor, placement.cabinet_row, placement.cabinet_col)
+    return pd.DataFrame({
+        "name": list(placement.cabinet_names),
+        "row": np.asarray(placement.cabinet_row, dtype=np.int64),
+        "col": np.asarray(placement.cabinet_col, dtype=np.int64),
+        "group": np.asarray(placement.cabinet_group, dtype=np.int64),
+        "x_m": np.round(x, 3),
+        "y_m": np.round(y, 3),
+        "routers": routers,
+        "endpoints": endpoints,
+        "ru_used": routers * float(router_model.rack_units) + endpoints * float(floor.endpoint_ru),
+    })
+
+
+def _ports(cables: pd.DataFrame, rnames: np.ndarray, radix: int) -> pd.DataFrame:
+    """One row per router port 1..radix, used or free, with its peer and cable."""
+    n_r = len(rnames)
+    size = n_r * radix
+    used = np.zeros(size, dtype=bool)
+    peer_device = np.full(size, "", dtype=object)
+    peer_port = np.zeros(size, dtype=np.int64)
+    cable_id = np.full(size, "", dtype=object)
+    label = np.full(size, "", dtype=object)
+    a_router = cables["a_router"].to_numpy()
+    b_router = cables["b_router"].to_numpy()
+    a_port = cables["a_port"].to_numpy()
+    b_port = cables["b_port"].to_numpy()
+    net = b_router >= 0
+    idx_a = a_router * radix + a_port - 1
+    idx_b = b_router[net] * radix + b_port[net] - 1
+    every = np.r_[idx_a, idx_b]
+    if every.size and np.bincount(every, minlength=size).max() > 1:
+        raise AssertionError("a router port was assigned twice")
+    ids, labels = cables["cable_id"].to_numpy(), cables["label"].to_numpy()
+    used[every] = True
+    peer_device[idx_a] = cables["b_device"].to_numpy()
+    peer_port[idx_a] = b_port
+    peer_device[idx_b] = cables["a_device"].to_numpy()[net]
+    peer_port[idx_b] = a_port[net]
+    cable_id[idx_a], cable_id[idx_b] = ids, ids[net]
+    label[idx_a], label[idx_b] = labels, labels[net]
+    return pd.DataFrame({
+        "device": np.repeat(rnames, radix),
+        "port": np.tile(np.arange(1, radix + 1, dtype=np.int64), n_r),
+        "used": used,
+        "peer_device": peer_device,
+        "peer_port": pd.arrays.IntegerArray(peer_port, ~used),
+        "cable_id": cable_id,
+        "label": label,
+    })

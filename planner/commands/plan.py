@@ -1,0 +1,107 @@
+"""``planner plan``: topology + catalog + floor -> placement, cables, BOM and every export."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from planner import output
+from planner import spec as specs
+from planner.catalog import load_catalog
+from planner.floor import load_floor
+
+NAME = "plan"
+HELP = ("plan a system: placement, every cable with ports and labels, the priced BOM and the "
+        "exports (summary.json, cables.csv, bom.xlsx, ...)")
+ORDER = 20
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("spec", nargs="?", metavar="SPEC.yaml",
+                   help="spec file with the same fields as the options (topology, catalog, "
+                        "floor, out, strategy, time_limit, seed, group_endpoints, "
+                        "endpoint_cables, spares); options override it. Without it (and "
+                        f"without options): {specs.DEFAULT_TOPOLOGY} on "
+                        f"{specs.DEFAULT_CATALOG} in {specs.DEFAULT_FLOOR}")
+    p.add_argument("--topology", metavar="FAMILY:k=v,...|file:PATH",
+                   help=f"topology (default {specs.DEFAULT_TOPOLOGY}); file: imports GraphML "
+                        "(.graphml), edge-list CSV (.csv) or BookSim anynet (.anynet)")
+    p.add_argument("--catalog", metavar="NAME|PATH",
+                   help=f"router/cable catalog (default {specs.DEFAULT_CATALOG}; "
+                        "see 'planner catalogs')")
+    p.add_argument("--floor", metavar="NAME|PATH",
+                   help=f"floor layout (default {specs.DEFAULT_FLOOR}; see 'planner floors')")
+    p.add_argument("--out", metavar="DIR",
+                   help=f"output folder, replaced atomically (default ./{specs.DEFAULT_OUT})")
+    p.add_argument("--strategy", choices=("hint", "partition", "optimize"),
+                   help="placement: the topology's natural groups, a graph partition, or the "
+                        "best of several candidates improved by OR-Tools (default optimize)")
+    p.add_argument("--time-limit", dest="time_limit", type=float, metavar="S",
+                   help="placement time limit in seconds (default 5)")
+    p.add_argument("--seed", type=int, metavar="N", help="random seed (default 0)")
+    p.add_argument("--group-endpoints", dest="group_endpoints", type=int, metavar="N",
+                   help="about N endpoints per electrical group (overrides the floor)")
+    p.add_argument("--no-endpoint-cables", dest="endpoint_cables", action="store_const",
+                   const=False, default=None,
+                   help="router-router cables only (as the papers' cost tables)")
+    p.add_argument("--spares", type=float, metavar="PCT",
+                   help="spare cables per BOM line, in percent (default 0)")
+
+
+def resolve_spec(args: argparse.Namespace) -> specs.Spec:
+    """The spec file (or the built-in default) with the command-line options applied."""
+    base = specs.load_spec(args.spec) if args.spec else specs.Spec()
+    return specs.merge(base, {"topology": args.topology, "catalog": args.catalog,
+                              "floor": args.floor, "out": args.out, "strategy": args.strategy,
+                              "time_limit": args.time_limit, "seed": args.seed,
+                              "group_endpoints": args.group_endpoints,
+                              "endpoint_cables": args.endpoint_cables,
+                              "spares": args.spares})
+
+
+def summary_table(result, out: Path, files: list[str]) -> str:
+    """The short table printed at the end of ``planner plan``."""
+    s = result.summary
+    top, cab, cables = s["topology"], s["catalog"], s["cables"]
+    net, end = cables["network"], cables["endpoint"]
+    cost, power, place = s["cost"], s["power"], s["placement"]
+    params = ",".join(f"{k}={v}" for k, v in top["params"].items())
+    gap = f"{100 * place['gap']:.1f} %" if place["optical_lower_bound"] else "n/a"
+    rows = [
+        ("topology", f"{top['family']}:{params}  diameter {top['diameter']}"),
+        ("routers", f"{top['routers']:,} x {cab['router_sku']} ({cab['router_radix']} ports, "
+                    f"{top['radix']} used)"),
+        ("endpoints", f"{top['endpoints']:,}"),
+        ("floor", f"{s['floor']['name']}: {place['cabinets']:,} cabinets, "
+                  f"{place['groups']:,} electrical groups"),
+        ("placement", f"{place['strategy']}/{place['method']}: {place['optical']:,} optical "
+                      f"links, lower bound {place['optical_lower_bound']:,} (gap {gap})"),
+        ("network cables", f"{net['count']:,} ({net['electrical']:,} electrical, "
+                           f"{net['optical']:,} optical), {net['length_m']:,.1f} m"),
+        ("endpoint cables", f"{end['count']:,} ({end['electrical']:,} electrical, "
+                            f"{end['optical']:,} optical), {end['length_m']:,.1f} m"),
+        ("cost", f"${cost['total']:,.2f}  (${cost['per_endpoint']:,.2f} per endpoint)"),
+        ("power", f"{power['total_w']:,.1f} W  ({power['per_endpoint_w']:.3f} W per endpoint)"),
+        ("output", f"{out}/  ({len(files)} files)"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+def run(args: argparse.Namespace) -> int:
+    from planner.plan import check_options, plan
+    spec = resolve_spec(args)
+    check_options(spec.strategy, spec.time_limit, spec.spares)
+    out = output.check_out(spec.out)
+    topology = specs.topology_of(spec)
+    catalog = load_catalog(spec.catalog)
+    floor = load_floor(spec.floor)
+    progress = sys.stderr.isatty()
+    result = plan(topology, catalog, floor, strategy=spec.strategy,
+                  time_limit_s=spec.time_limit, seed=spec.seed,
+                  group_endpoints=spec.group_endpoints, endpoint_cables=spec.endpoint_cables,
+                  spares_pct=spec.spares, progress=progress)
+    files = output.write_plan(result, out, progress=progress)
+    print(summary_table(result, Path(spec.out), files))
+    return 0

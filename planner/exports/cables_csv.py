@@ -1,0 +1,21 @@
+"""``cables.csv``: the port map, one row per physical cable (DESIGN.md "Contracts").
+
+Columns, in order: cable_id, label, kind (network | endpoint), a_device, a_port, a_cabinet,
+a_ru, b_device, b_port, b_cabinet, b_ru, media (electrical | optical), sku, length_m (computed,
+metres to the millimetre), order_length_m (stock length ordered), latency_ns (over the ordered
+length). An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from planner.cabling import CSV_COLUMNS
+
+FILENAME = "cables.csv"
+
+
+def write(plan, out_dir: Path) -> None:
+    """Write ``cables.csv``."""
+    plan.cables[CSV_COLUMNS].to_csv(Path(out_dir) / FILENAME, index=False, lineterminator="\n",
+                                    encoding="utf-8")

@@ -1,0 +1,128 @@
+"""The ``planner plan`` spec file: a YAML file with the same fields as the command line.
+
+```yaml
+topology: slimfly:q=19,p=15      # or {family: slimfly, q: 19, p: 15}, or file:net.graphml
+catalog: modern-100g             # built-in name or path to a catalog YAML
+floor: hot-aisle                 # built-in name or path to a floor YAML
+out: plan                        # output folder
+strategy: optimize               # hint | partition | optimize
+time_limit: 5                    # seconds for placement (wall-clock cap)
+seed: 0
+group_endpoints: null            # override the floor's electrical group size (endpoints)
+endpoint_cables: true            # false = router-router cables only (the papers' tables)
+spares: 0                        # spare cables, % per BOM line
+```
+
+Relative paths in a spec file (catalog, floor, ``file:`` topologies, out) are relative to the
+spec file's folder. Command-line options override the file; fields left out take the built-in
+default, which plans a real ~10K-endpoint Slim Fly (q=19, p=15: 722 routers of radix 44,
+10,830 endpoints) on the ``modern-100g`` catalog in the ``hot-aisle`` hall into ``./plan``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, PositiveFloat, PositiveInt,
+                      ValidationError)
+
+from planner import schema
+from planner.errors import InputError
+
+DEFAULT_TOPOLOGY = "slimfly:q=19,p=15"
+DEFAULT_CATALOG = "modern-100g"
+DEFAULT_FLOOR = "hot-aisle"
+DEFAULT_OUT = "plan"
+
+
+class Spec(BaseModel):
+    """Everything ``planner plan`` needs; field names match the command-line options."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    topology: str | dict[str, Any] = DEFAULT_TOPOLOGY
+    catalog: str = DEFAULT_CATALOG
+    floor: str = DEFAULT_FLOOR
+    out: str = DEFAULT_OUT
+    strategy: Literal["hint", "partition", "optimize"] = "optimize"
+    time_limit: PositiveFloat = 5.0
+    seed: int = Field(0, ge=0)
+    group_endpoints: PositiveInt | None = None
+    endpoint_cables: bool = True
+    spares: NonNegativeFloat = Field(0.0, le=1000)
+
+
+def _relative(value: str, base: Path, prefix: str = "") -> str:
+    """``value`` with a relative path part resolved against ``base``."""
+    body = value[len(prefix):]
+    path = Path(body).expanduser()
+    if path.is_absolute():
+        return value
+    return prefix + str(base / path)
+
+
+def _looks_like_path(text: str) -> bool:
+    return "/" in text or "\\" in text or text.lower().endswith((".yaml", ".yml"))
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Read and validate a spec file; InputError with the file and the field otherwise."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"spec file '{path}' does not exist; give a YAML file with the fields "
+                         "topology, catalog, floor, out, ...")
+    data = schema.read_yaml(path, "spec")
+    spec = schema.validate(Spec, data, str(path), "spec")
+    base = path.parent
+    update: dict[str, Any] = {}
+    if isinstance(spec.topology, str) and spec.topology.startswith("file:"):
+        update["topology"] = _relative(spec.topology, base, "file:")
+    for key in ("catalog", "floor"):
+        value = getattr(spec, key)
+        if key in data and _looks_like_path(value):
+            update[key] = _relative(value, base)
+    if "out" in data:
+        update["out"] = _relative(spec.out, base)
+    return spec.model_copy(update=update)
+
+
+def merge(spec: Spec, overrides: dict[str, Any]) -> Spec:
+    """``spec`` with every override that is not None (command-line options win)."""
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return Spec.model_validate({**spec.model_dump(), **given})
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        field = str(first["loc"][0]) if first["loc"] else "?"
+        msg = first["msg"].removeprefix("Value error, ").replace("Input should", "must")
+        raise InputError(f"--{field.replace('_', '-')} {msg}, got {first.get('input')!r}"
+                         ) from None
+
+
+def topology_of(spec: Spec):
+    """Build the spec's topology (``family:k=v,...``, ``file:PATH`` or a mapping)."""
+    from planner import topologies
+    if isinstance(spec.topology, str):
+        return topologies.parse_spec(spec.topology)
+    params = dict(spec.topology)
+    family = params.pop("family", None)
+    nested = params.pop("params", None)
+    if nested is not None:
+        if not isinstance(nested, dict):
+            raise InputError("spec: field 'topology.params' must be a mapping of parameters, "
+                             f"got {nested!r}")
+        params.update(nested)
+    if not isinstance(family, str):
+        raise InputError("spec: field 'topology.family' is missing; give e.g. "
+                         "{family: slimfly, q: 19, p: 15} or 'slimfly:q=19,p=15'")
+    return topologies.build(family, **params)
+
+
+def describe_topology(spec: Spec) -> str:
+    """The topology as ``family:k=v,...`` text (for messages and the summary table)."""
+    if isinstance(spec.topology, str):
+        return spec.topology
+    params = dict(spec.topology)
+    family = params.pop("family", "?")
+    params.update(params.pop("params", None) or {})
+    return f"{family}:" + ",".join(f"{k}={v}" for k, v in params.items())

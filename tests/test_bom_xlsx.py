@@ -1,0 +1,118 @@
+"""bom.xlsx details: formats, widths, frozen headers, sheet splitting, XML escaping, speed path.
+
+Totals and Summary formulas are checked on every plan in test_plan_invariants.py.
+"""
+
+import openpyxl
+import pandas as pd
+import pytest
+
+from planner.exports import bom_xlsx
+from planner.plan import plan
+from planner.topologies.slimfly import slimfly
+from test_cabling import make_catalog, make_floor, sf_rack_placement
+from test_plan_invariants import check_workbook, evaluate
+
+
+@pytest.fixture(scope="module")
+def hand_plan():
+    return plan(slimfly(5, p=3), make_catalog(), make_floor(), placement=sf_rack_placement())
+
+
+@pytest.fixture(scope="module")
+def book(hand_plan, tmp_path_factory):
+    out = tmp_path_factory.mktemp("xlsx")
+    bom_xlsx.write(hand_plan, out)
+    assert [p.name for p in out.iterdir()] == ["bom.xlsx"]       # no scaffold left behind
+    return openpyxl.load_workbook(out / "bom.xlsx")
+
+
+def test_sheet_order(book):
+    assert book.sheetnames == ["Summary", "BOM", "Cables", "Cabinets", "Ports"]
+
+
+@pytest.mark.parametrize("sheet,cell,fmt", [
+    ("BOM", "G2", bom_xlsx.CURRENCY), ("BOM", "H2", bom_xlsx.CURRENCY),
+    ("BOM", "E2", bom_xlsx.COUNT), ("BOM", "D3", bom_xlsx.METRES),
+    ("Cables", "N2", bom_xlsx.METRES), ("Cables", "Q2", bom_xlsx.CURRENCY),
+    ("Cables", "Q326", bom_xlsx.CURRENCY), ("Cables", "P200", bom_xlsx.DECIMAL),
+    ("Ports", "B2", bom_xlsx.COUNT), ("Cabinets", "E2", bom_xlsx.DECIMAL),
+])
+def test_number_formats(book, sheet, cell, fmt):
+    assert book[sheet][cell].number_format == fmt
+
+
+@pytest.mark.parametrize("sheet,column,width", [
+    ("Cables", "B", 26), ("BOM", "C", 60), ("Ports", "G", 26), ("Summary", "A", 30)])
+def test_widths(book, sheet, column, width):
+    assert book[sheet].column_dimensions[column].width == width
+
+
+@pytest.mark.parametrize("sheet", ["BOM", "Cables", "Cabinets", "Ports"])
+def test_frozen_bold_header(book, sheet):
+    ws = book[sheet]
+    assert ws.freeze_panes == "A2"
+    assert ws["A1"].font.b
+    assert ws.auto_filter.ref.startswith("A1:")
+
+
+def test_cable_rows_read_back(book, hand_plan):
+    ws = book["Cables"]
+    rows = list(ws.iter_rows(min_row=2, values_only=True))
+    frame = pd.DataFrame(rows, columns=[c.key for c in bom_xlsx.CABLES])
+    expect = hand_plan.cables[[c.key for c in bom_xlsx.CABLES]].astype(object)
+    expect = expect.where(expect.notna(), None)
+    assert frame.to_dict("records") == expect.to_dict("records")
+
+
+def test_ports_sheet_has_used_and_free_ports(book, hand_plan):
+    rows = list(book["Ports"].iter_rows(min_row=2, values_only=True))
+    assert len(rows) == 50 * 16
+    assert rows[0] == ("r00", 1, True, "n000", 1, "C176", "A01-31:01/A01-01:01")
+    assert rows[15] == ("r00", 16, False, None, None, None, None)
+
+
+def test_bom_total_line(book, hand_plan):
+    ws = book["BOM"]
+    last = len(hand_plan.bom) + 1
+    assert ws[f"A{last + 2}"].value == "Total"
+    assert evaluate(ws[f"H{last + 2}"].value, book, ws) == pytest.approx(531_500)
+
+
+def test_editing_a_unit_price_updates_the_totals(book, hand_plan):
+    """Change the router unit price in the BOM sheet; the Summary formulas follow it."""
+    book["BOM"]["G2"].value = 11_000
+    summary = book["Summary"]
+    labels = {summary[f"A{r}"].value: summary[f"B{r}"].value for r in range(1, 30)}
+    assert evaluate(labels["Total cost"], book, summary) == pytest.approx(531_500 + 50 * 1000)
+    assert evaluate(labels["Cost per endpoint"], book, summary) == \
+        pytest.approx((531_500 + 50_000) / 150)
+    book["BOM"]["G2"].value = 10_000
+
+
+def test_long_sheets_are_split(hand_plan, tmp_path, monkeypatch):
+    monkeypatch.setattr(bom_xlsx, "MAX_ROWS", 100)
+    bom_xlsx.write(hand_plan, tmp_path)
+    wb = openpyxl.load_workbook(tmp_path / "bom.xlsx", read_only=True)
+    cable_sheets = [n for n in wb.sheetnames if n.startswith("Cables")]
+    assert cable_sheets == ["Cables", "Cables (2)", "Cables (3)", "Cables (4)"]
+    labels = []
+    for name in cable_sheets:
+        rows = list(wb[name].iter_rows(values_only=True))
+        assert rows[0][1] == "Label" and len(rows) <= 100
+        labels += [r[1] for r in rows[1:]]
+    assert labels == hand_plan.cables["label"].tolist()
+    assert sum(n.startswith("Ports") for n in wb.sheetnames) == 9     # 800 ports / 99
+
+
+def test_text_is_xml_escaped(tmp_path):
+    catalog = make_catalog()
+    cables = [c.model_dump(by_alias=True) for c in catalog.cables]
+    cables[0]["sku"] = "DAC <2m> & co"
+    odd = make_catalog(cables=cables)
+    result = plan(slimfly(5, p=3), odd, make_floor(), placement=sf_rack_placement())
+    bom_xlsx.write(result, tmp_path)
+    check_workbook(result, tmp_path)
+    wb = openpyxl.load_workbook(tmp_path / "bom.xlsx", read_only=True)
+    skus = {r[12] for r in wb["Cables"].iter_rows(min_row=2, values_only=True)}
+    assert skus == {"DAC <2m> & co", "AOC"}

@@ -1,0 +1,277 @@
+"""Invariants every plan must satisfy, checked on plans of several families, floors and catalogs.
+
+- each topology link appears exactly once as a cable, times its multiplicity;
+- each router port is used at most once and never above the router model's radix;
+- labels are unique, TIA-606 shaped and at most 100 characters; no two devices share a rack unit;
+- summary.json totals equal the sums recomputed from cables.csv and the catalog;
+- bom.xlsx read back with openpyxl has the same totals, and its Summary formulas reference BOM
+  cells (evaluated here by summing the referenced cells).
+
+``check_plan_folder`` is reused by the other plan tests.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pandas as pd
+import pytest
+from openpyxl.utils import range_boundaries
+
+from planner.exports import bom_xlsx, cables_csv, summary_json
+from planner.plan import plan
+from planner.topologies.base import Topology
+from planner.topologies.dragonfly import dragonfly
+from planner.topologies.slimfly import slimfly
+from test_cabling import make_catalog, make_floor, sf_rack_placement
+
+LABEL = re.compile(r"^[A-Z]+\d{2,3}-(\d{2,}(\.\d+)?|N\d+):\d{2,}/[A-Z]+\d{2,3}-(\d{2,}(\.\d+)?|N\d+):\d{2,}$")
+
+
+# ----------------------------------------------------------------------------- checks
+
+def check_cables(p) -> None:
+    """Links once per multiplicity, ports unique and within the radix, labels well formed."""
+    cables, top = p.cables, p.topology
+    net = cables[cables["kind"] == "network"]
+    got = net.groupby(["a_router", "b_router"]).size()
+    want = pd.Series(top.multiplicity, index=pd.MultiIndex.from_arrays(
+        [top.links[:, 0], top.links[:, 1]], names=["a_router", "b_router"]))
+    pd.testing.assert_series_equal(got.sort_index(), want.sort_index(), check_names=False)
+    assert (net["a_router"] < net["b_router"]).all()
+
+    ends = pd.concat([cables[["a_device", "a_port"]].set_axis(["device", "port"], axis=1),
+                      net[["b_device", "b_port"]].set_axis(["device", "port"], axis=1)])
+    assert not ends.duplicated().any(), "a router port is used twice"
+    assert ends["port"].between(1, p.router_model.radix).all()
+    per_router = ends.groupby("device").size()
+    expect = pd.Series(top.degree + (top.endpoints if (cables["kind"] == "endpoint").any()
+                                     else 0), index=p.devices["name"][:top.num_routers])
+    assert per_router.reindex(expect.index, fill_value=0).tolist() == expect.tolist()
+
+    endpoint = cables[cables["kind"] == "endpoint"]
+    if len(endpoint):
+        assert len(endpoint) == top.num_endpoints
+        assert endpoint["b_port"].eq(1).all()
+        assert (endpoint["a_cabinet"] == endpoint["b_cabinet"]).all()
+
+    assert cables["label"].is_unique
+    assert cables["label"].str.len().max() <= 100
+    assert cables["label"].str.match(LABEL).all(), cables["label"][~cables["label"].str.match(LABEL)]
+    assert cables["cable_id"].is_unique
+    assert (cables["order_length_m"] + 1e-9 >= cables["length_m"]).all()
+
+    ports = p.ports
+    assert len(ports) == top.num_routers * p.router_model.radix
+    assert int(ports["used"].sum()) == len(ends)
+
+    devices = p.devices.dropna(subset=["ru"])
+    if not p.floor.abstract and len(devices):
+        units = devices.loc[devices.index.repeat(np.ceil(devices["height_ru"]).astype(int))]
+        offset = units.groupby(level=0).cumcount()
+        occupied = pd.DataFrame({"cabinet": units["cabinet"].to_numpy(),
+                                 "unit": units["ru"].to_numpy(float) + offset.to_numpy()})
+        assert not occupied.duplicated().any(), "two devices in one rack unit"
+        assert occupied["unit"].max() <= p.floor.cabinet_height_ru
+
+
+def without_runtimes(summary: dict) -> dict:
+    """summary.json minus the wall-clock fields (the only ones allowed to differ between runs)."""
+    data = json.loads(json.dumps(summary))
+    data.pop("runtime", None)
+    data["placement"].pop("stage_seconds", None)
+    data["placement"].pop("runtime_s", None)
+    return data
+
+
+def _price(catalog, sku: str, media: str, order_length: float) -> float:
+    model = catalog.cable(sku)
+    if media == "optical" and catalog.optical_average_length_m is not None:
+        return model.price(model.order_length(catalog.optical_average_length_m))
+    return model.price(order_length)
+
+
+def check_summary_against_csv(p, out: Path) -> None:
+    """summary.json == sums recomputed from cables.csv and the catalog."""
+    summary = json.loads((out / "summary.json").read_text())
+    assert without_runtimes(summary) == without_runtimes(json.loads(summary_json.dumps(p.summary)))
+    cables = pd.read_csv(out / "cables.csv", keep_default_na=False)
+    assert list(cables.columns) == ["cable_id", "label", "kind", "a_device", "a_port",
+                                    "a_cabinet", "a_ru", "b_device", "b_port", "b_cabinet",
+                                    "b_ru", "media", "sku", "length_m", "order_length_m",
+                                    "latency_ns"]
+    catalog, top, model = p.catalog, p.topology, p.router_model
+    prices = np.array([_price(catalog, s, m, o) for s, m, o in
+                       zip(cables["sku"], cables["media"], cables["order_length_m"])])
+    costed = (cables["kind"] == "network") | catalog.count_endpoint_cables
+    cable_cost = prices[costed.to_numpy()].sum()
+    router_cost = top.num_routers * model.price(top.radix)
+    cost = summary["cost"]
+    assert cost["routers"] == pytest.approx(router_cost, abs=0.01)
+    assert cost["cables"] == pytest.approx(cable_cost, abs=0.01)
+    spares = float((p.bom["spares"] * p.bom["unit_price"]).sum())
+    assert cost["total"] == pytest.approx(router_cost + cable_cost + spares, abs=0.01)
+    assert cost["per_endpoint"] == pytest.approx(cost["total"] / top.num_endpoints, abs=0.005)
+
+    per_end = {m.sku: m.watts_per_end for m in catalog.cables}
+    power = (top.num_routers * model.power_w(top.radix)
+             + 2 * cables["sku"].map(per_end).sum() + catalog.nic_watts * top.num_endpoints)
+    assert summary["power"]["total_w"] == pytest.approx(power, abs=0.001)
+    assert summary["power"]["per_endpoint_w"] == pytest.approx(power / top.num_endpoints,
+                                                               abs=0.0005)
+    for kind in ("network", "endpoint"):
+        part = cables[cables["kind"] == kind]
+        block = summary["cables"][kind]
+        assert block["count"] == len(part)
+        assert block["electrical"] == int((part["media"] == "electrical").sum())
+        assert block["optical"] == int((part["media"] == "optical").sum())
+        assert block["length_m"] == pytest.approx(part["length_m"].sum(), abs=1e-6)
+    assert summary["cables"]["by_sku"] == cables["sku"].value_counts().sort_index().to_dict()
+    assert summary["topology"]["links"] == int((cables["kind"] == "network").sum())
+    for key in ("family", "params", "routers", "endpoints", "radix", "links", "diameter"):
+        assert key in summary["topology"]
+    for key in ("strategy", "method", "cabinets", "groups", "optical_lower_bound", "runtime_s"):
+        assert key in summary["placement"]
+    for key in ("routers", "cables", "total", "per_endpoint"):
+        assert key in summary["cost"]
+
+
+def evaluate(formula: str, book, sheet) -> float:
+    """Evaluate the formulas bom.xlsx uses: SUM(range), SUMIF(range,"text",range), cell
+    references (own sheet or Sheet!A1), + - * / and parentheses."""
+
+    def cells(ref: str):
+        ws = sheet
+        if "!" in ref:
+            name, ref = ref.split("!")
+            ws = book[name.strip("'")]
+        lo_c, lo_r, hi_c, hi_r = range_boundaries(ref.replace("$", ""))
+        return [[value(ws, ws.cell(r, c).value) for c in range(lo_c, hi_c + 1)]
+                for r in range(lo_r, hi_r + 1)], ws
+
+    def value(ws, v):
+        return evaluate(v, book, ws) if isinstance(v, str) and v.startswith("=") else v
+
+    def flat(ref):
+        return [v for row in cells(ref)[0] for v in row]
+
+    def sumif(m):
+        keys, crit, vals = flat(m.group(1)), m.group(2), flat(m.group(3))
+        return repr(float(sum(v or 0 for k, v in zip(keys, vals) if k == crit)))
+
+    expr = formula.lstrip("=")
+    ref = r"(?:'?[A-Za-z ()0-9]+'?!)?\$?[A-Z]+\$?\d+(?::\$?[A-Z]+\$?\d+)?"
+    expr = re.sub(rf'SUMIF\(({ref}),"([^"]*)",({ref})\)', sumif, expr)
+    expr = re.sub(rf"SUM\(({ref})\)", lambda m: repr(float(sum(v or 0 for v in flat(m.group(1))))),
+                  expr)
+    expr = re.sub(ref, lambda m: repr(float(cells(m.group(0))[0][0][0] or 0)), expr)
+    assert re.fullmatch(r"[0-9.eE+\-*/() ]+", expr), expr
+    return float(eval(expr))  # noqa: S307 - digits and operators only (asserted above)
+
+
+def check_workbook(p, out: Path) -> None:
+    """bom.xlsx: sheets, BOM values, Summary formulas over BOM cells equal the summary."""
+    book = openpyxl.load_workbook(out / "bom.xlsx")
+    assert book.sheetnames[:2] == ["Summary", "BOM"]
+    assert {"Cables", "Cabinets", "Ports"} <= set(book.sheetnames)
+    bom_ws = book["BOM"]
+    n = len(p.bom)
+    for r in range(2, n + 2):
+        assert bom_ws[f"H{r}"].value == f"=(E{r}+F{r})*G{r}"
+    values = [evaluate(bom_ws[f"H{r}"].value, book, bom_ws) for r in range(2, n + 2)]
+    assert values == pytest.approx(p.bom["extended_price"].tolist())
+    assert [bom_ws[f"B{r}"].value for r in range(2, n + 2)] == p.bom["sku"].tolist()
+    assert bom_ws.freeze_panes == "A2"
+
+    summary_ws = book["Summary"]
+    rows = {summary_ws[f"A{r}"].value: summary_ws[f"B{r}"].value
+            for r in range(1, summary_ws.max_row + 1)}
+    cost = p.summary["cost"]
+    expected = {"Routers": p.topology.num_routers, "Router cost": cost["routers"],
+                "Cable cost (incl. spares)": cost["cables"] + cost["spares"],
+                "Total cost": cost["total"], "Cost per endpoint": cost["per_endpoint"],
+                "Power per endpoint (W)": p.summary["power"]["per_endpoint_w"]}
+    for label, want in expected.items():
+        formula = rows[label]
+        assert isinstance(formula, str) and formula.startswith("="), label
+        if label not in ("Cost per endpoint", "Power per endpoint (W)"):
+            assert "BOM!" in formula, formula
+        assert evaluate(formula, book, summary_ws) == pytest.approx(want, abs=0.01), label
+
+    cables_ws = book["Cables"]
+    assert cables_ws.max_row == len(p.cables) + 1
+    got = [c.value for c in cables_ws["B"][1:]]
+    assert got == p.cables["label"].tolist()
+    assert [c.value for c in cables_ws["N"][1:]] == pytest.approx(p.cables["length_m"].tolist())
+    assert book["Ports"].max_row == len(p.ports) + 1
+    assert book["Cabinets"].max_row == len(p.cabinets) + 1
+
+
+def write_mine(p, out: Path) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    for writer in (summary_json, cables_csv, bom_xlsx):
+        writer.write(p, out)
+    return out
+
+
+def check_plan_folder(p, out: Path) -> None:
+    check_cables(p)
+    check_summary_against_csv(p, out)
+    check_workbook(p, out)
+
+
+# ----------------------------------------------------------------------------- plans
+
+def _trunked() -> Topology:
+    """A ring of 6 routers with doubled links and one tripled pair (multiplicity > 1)."""
+    edges = [(i, (i + 1) % 6) for i in range(6)] * 2 + [(0, 3)] * 3
+    return Topology.from_edges("import", {"source": "test"}, 6, edges, 2)
+
+
+PLANS = {
+    "hand-sf5": lambda: plan(slimfly(5, p=3), make_catalog(), make_floor(),
+                             placement=sf_rack_placement(), spares_pct=10),
+    "sf5-hot-aisle-optimize": lambda: plan(slimfly(5), "modern-100g", "hot-aisle",
+                                           strategy="optimize", time_limit_s=5),
+    "df-h2-hot-aisle-partition": lambda: plan(dragonfly(h=2), "modern-100g", "hot-aisle",
+                                              strategy="partition", time_limit_s=5),
+    "sf7-paper-mode": lambda: plan(slimfly(7), "sc14-40g-pn10k", "pn-500", strategy="hint",
+                                   endpoint_cables=False),
+    "trunked-ring-400g": lambda: plan(_trunked(), "ndr-400g", "hot-aisle", strategy="hint"),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(PLANS))
+def planned(request, tmp_path_factory):
+    p = PLANS[request.param]()
+    return p, write_mine(p, tmp_path_factory.mktemp(request.param))
+
+
+def test_cable_invariants(planned):
+    check_cables(planned[0])
+
+
+def test_summary_equals_csv_and_catalog(planned):
+    check_summary_against_csv(*planned)
+
+
+def test_workbook_totals_and_formulas(planned):
+    check_workbook(*planned)
+
+
+def test_same_inputs_same_bytes(planned, tmp_path):
+    p, out = planned
+    if p.placement.method == "hand":
+        again = plan(p.topology, p.catalog, p.floor, placement=p.placement, spares_pct=10)
+    else:
+        opts = p.summary["options"]
+        again = plan(p.topology, p.catalog, p.floor, strategy=opts["strategy"],
+                     time_limit_s=opts["time_limit_s"], endpoint_cables=opts["endpoint_cables"])
+    other = write_mine(again, tmp_path / "again")
+    assert (out / "cables.csv").read_bytes() == (other / "cables.csv").read_bytes()
+    assert without_runtimes(json.loads((out / "summary.json").read_text())) == \
+        without_runtimes(json.loads((other / "summary.json").read_text()))
