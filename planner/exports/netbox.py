@@ -1,0 +1,263 @@
+"""``netbox/``: a NetBox bulk-import bundle of the plan (ecosystem.md §4).
+
+Files, in import order (also written to ``netbox/README.md``):
+
+1. ``manufacturers.csv`` (name, slug), 2. ``device_roles.csv`` (name, slug, color),
+3. ``device-types/<Manufacturer>/<model>.yaml`` in the netbox-community devicetype-library
+   format (DeviceTypes have no CSV import; their YAML creates the interface templates, so the
+   devices get their interfaces on creation), 4. ``sites.csv``, 5. ``locations.csv``,
+6. ``racks.csv``, 7. ``devices.csv``, 8. ``cables.csv``.
+
+Only columns that the import forms have had since NetBox 3.7 are written (``RackImportForm``,
+``DeviceImportForm``, ``CableImportForm``; ecosystem.md §4.2): no ``form_factor`` (4.1),
+``side_*_site`` (4.4), ``profile``/``owner`` (4.5) or ``bundle`` (4.6). Everything is
+``status=planned``. Foreign keys are names (device types by ``model``). Interfaces are named by
+the plan's port numbers (``1`` .. radix), as in ``cables.csv`` and the labels. Cable ``type`` is
+the catalog's ``netbox_type`` (checked against NetBox's list), ``color`` the catalog colour as
+6-digit hex (NetBox's ``ColorChoices`` values for colour names), ``length`` the ordered stock
+length in metres. On abstract floors (the papers' racks, where one unit may hold several
+devices) devices are placed in their rack without a position.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from planner.errors import InputError
+
+FOLDER = "netbox"
+SITE, LOCATION = "DC1", "Hall-A"
+ENDPOINT_MANUFACTURER = "Generic"
+RACK_WIDTH_IN = 19
+
+CABLE_TYPES = frozenset(
+    "cat3 cat5 cat5e cat6 cat6a cat7 cat7a cat8 mrj21-trunk dac-active dac-passive coaxial "
+    "mmf mmf-om1 mmf-om2 mmf-om3 mmf-om4 mmf-om5 smf smf-os1 smf-os2 aoc power".split())
+"""NetBox cable types present since 3.7 (the rg-/lmr- coax types are 4.5+, usb 4.x)."""
+
+COLORS = {"dark red": "aa1409", "red": "f44336", "pink": "e91e63", "rose": "ffe4e1",
+          "fuchsia": "ff66ff", "purple": "9c27b0", "dark purple": "673ab7",
+          "indigo": "3f51b5", "blue": "2196f3", "light blue": "03a9f4", "cyan": "00bcd4",
+          "teal": "009688", "aqua": "00ffff", "dark green": "2f6a31", "green": "4caf50",
+          "light green": "8bc34a", "lime": "cddc39", "yellow": "ffeb3b", "amber": "ffc107",
+          "orange": "ff9800", "dark orange": "ff5722", "brown": "795548",
+          "light grey": "c0c0c0", "grey": "9e9e9e", "dark grey": "607d8b", "black": "111111",
+          "white": "ffffff"}
+"""NetBox ``ColorChoices`` (netbox/utilities/choices.py): name -> hex."""
+
+SITE_COLUMNS = ["name", "slug", "status", "description"]
+LOCATION_COLUMNS = ["site", "name", "slug", "status", "description"]
+MANUFACTURER_COLUMNS = ["name", "slug", "description"]
+ROLE_COLUMNS = ["name", "slug", "color", "description"]
+RACK_COLUMNS = ["site", "location", "name", "status", "width", "u_height", "description"]
+DEVICE_COLUMNS = ["name", "role", "manufacturer", "device_type", "site", "location", "rack",
+                  "position", "face", "status", "description"]
+CABLE_COLUMNS = ["side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type",
+                 "side_b_name", "type", "status", "label", "color", "length", "length_unit",
+                 "description"]
+
+ETHERNET_TYPES = {10: "10gbase-x-sfpp", 25: "25gbase-x-sfp28", 40: "40gbase-x-qsfpp",
+                  50: "50gbase-x-sfp56", 100: "100gbase-x-qsfp28", 200: "200gbase-x-qsfp56",
+                  400: "400gbase-x-osfp", 800: "800gbase-x-osfp"}
+INFINIBAND_TYPES = {40: "infiniband-qdr", 56: "infiniband-fdr", 100: "infiniband-edr",
+                    200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
+ROLE_COLORS = {"compute": "9e9e9e", "router": "2196f3", "leaf": "2196f3", "edge": "2196f3",
+               "spine": "ff9800", "aggregation": "ff9800", "core": "9c27b0"}
+
+
+def slug(text: str) -> str:
+    """NetBox slug: lower-case letters, digits, hyphens and underscores."""
+    return re.sub(r"[^a-z0-9_]+", "-", str(text).lower()).strip("-") or "x"
+
+
+def hex_color(color: str, sku: str) -> str:
+    """A catalog cable colour as NetBox's 6-digit hex (colour names as in ColorChoices)."""
+    text = str(color).strip().lower()
+    if text in COLORS:
+        return COLORS[text]
+    if re.fullmatch(r"#?[0-9a-f]{6}", text):
+        return text.lstrip("#")
+    raise InputError(f"catalog cable '{sku}': field 'color' must be a NetBox colour name "
+                     f"({', '.join(sorted(COLORS))}) or 6-digit hex, got {color!r}")
+
+
+def interface_type(plan) -> str:
+    """NetBox interface type of a router port: InfiniBand or Ethernet by the port rate."""
+    model = plan.router_model
+    rate = int(round(float(model.rate_gbps)))
+    text = f"{getattr(model, 'description', '')} {getattr(plan.catalog, 'description', '')}"
+    table = INFINIBAND_TYPES if "infiniband" in text.lower() else ETHERNET_TYPES
+    return table.get(rate, "other")
+
+
+def _number(value: float):
+    return int(value) if float(value) == int(value) else float(value)
+
+
+def device_types(plan) -> list[dict]:
+    """devicetype-library documents: the router model and the endpoint model(s)."""
+    model = plan.router_model
+    port_type = interface_type(plan)
+    used_ports = pd.concat([plan.cables.loc[plan.cables["a_router"] >= 0, "a_port"],
+                            plan.cables.loc[plan.cables["b_router"] >= 0, "b_port"]])
+    radix = max(int(model.radix), int(pd.to_numeric(used_ports).max()) if len(used_ports) else 0)
+    docs = [{"manufacturer": str(model.vendor), "model": str(model.sku),
+             "slug": slug(f"{model.vendor}-{model.sku}"), "part_number": str(model.sku),
+             "u_height": _number(model.rack_units), "is_full_depth": True,
+             "comments": str(getattr(model, "description", "")),
+             "interfaces": [{"name": str(p), "type": port_type} for p in range(1, radix + 1)]}]
+    endpoints = plan.devices[plan.devices["kind"] == "endpoint"]
+    for name, rows in endpoints.groupby("model", sort=True):
+        height = pd.to_numeric(rows["height_ru"], errors="coerce").fillna(0).max()
+        docs.append({"manufacturer": ENDPOINT_MANUFACTURER, "model": str(name),
+                     "slug": slug(f"{ENDPOINT_MANUFACTURER}-{name}"),
+                     "u_height": _number(height), "is_full_depth": bool(height > 0),
+                     "comments": "compute endpoint (one network port)",
+                     "interfaces": [{"name": "1", "type": port_type}]})
+    return docs
+
+
+def router_roles(plan) -> np.ndarray:
+    roles = plan.topology.roles
+    if roles is None:
+        return np.full(plan.topology.num_routers, "Router", dtype=object)
+    return np.array([str(r).capitalize() for r in roles], dtype=object)
+
+
+def device_rows(plan) -> pd.DataFrame:
+    dev = plan.devices.reset_index(drop=True)
+    is_router = (dev["kind"] == "router").to_numpy()
+    roles = np.full(len(dev), "Compute node", dtype=object)
+    ids = dev["id"].to_numpy(np.int64)
+    roles[is_router] = router_roles(plan)[ids[is_router]]
+    manufacturer = np.where(is_router, str(plan.router_model.vendor), ENDPOINT_MANUFACTURER)
+    ru = pd.to_numeric(dev["ru"], errors="coerce").to_numpy(float)
+    height = pd.to_numeric(dev["height_ru"], errors="coerce").fillna(0).to_numpy(float)
+    positioned = (~np.isnan(ru) & (height > 0) &
+                  (ru + height - 1 <= float(plan.floor.cabinet_height_ru)) &
+                  (not getattr(plan.floor, "abstract", False)))
+    position = np.array([f"{r:g}" if ok else "" for r, ok in zip(ru, positioned)], dtype=object)
+    return pd.DataFrame({
+        "name": dev["name"].astype(str), "role": roles, "manufacturer": manufacturer,
+        "device_type": dev["model"].astype(str), "site": SITE, "location": LOCATION,
+        "rack": dev["cabinet"].astype(str), "position": position,
+        "face": np.where(positioned, "front", ""), "status": "planned",
+        "description": np.where(is_router, "router " + dev["id"].astype(str),
+                                "endpoint " + dev["id"].astype(str)),
+    })[DEVICE_COLUMNS]
+
+
+def cable_rows(plan) -> pd.DataFrame:
+    c = plan.cables
+    models = {m.sku: m for m in plan.catalog.cables}
+    skus = c["sku"].astype(str)
+    types, colors = {}, {}
+    for sku in sorted(set(skus)):
+        model = models.get(sku)
+        if model is None:
+            raise InputError(f"cable SKU '{sku}' of the plan is not in catalog "
+                             f"'{plan.catalog.name}'")
+        if model.netbox_type not in CABLE_TYPES:
+            raise InputError(f"catalog cable '{sku}': field 'netbox_type' must be one of "
+                             f"{', '.join(sorted(CABLE_TYPES))}, got {model.netbox_type!r}")
+        types[sku], colors[sku] = model.netbox_type, hex_color(model.color, sku)
+    return pd.DataFrame({
+        "side_a_device": c["a_device"].astype(str), "side_a_type": "dcim.interface",
+        "side_a_name": c["a_port"].astype(str),
+        "side_b_device": c["b_device"].astype(str), "side_b_type": "dcim.interface",
+        "side_b_name": c["b_port"].astype(str),
+        "type": skus.map(types), "status": "planned", "label": c["label"].astype(str),
+        "color": skus.map(colors),
+        "length": [f"{v:g}" for v in c["order_length_m"].to_numpy(float)], "length_unit": "m",
+        "description": (c["cable_id"].astype(str) + " " + skus + " " + c["media"].astype(str) +
+                        ", estimated " + c["length_m"].map(lambda v: f"{v:g}") + " m"),
+    })[CABLE_COLUMNS]
+
+
+def rack_rows(plan) -> pd.DataFrame:
+    cab = plan.cabinets
+    dev = plan.devices
+    top = (pd.to_numeric(dev["ru"], errors="coerce") +
+           pd.to_numeric(dev["height_ru"], errors="coerce").fillna(1).clip(lower=1) - 1)
+    highest = top.groupby(dev["cabinet"].astype(str)).max()
+    height = int(plan.floor.cabinet_height_ru)
+    return pd.DataFrame({
+        "site": SITE, "location": LOCATION, "name": cab["name"].astype(str), "status": "planned",
+        "width": RACK_WIDTH_IN, "u_height": height,
+        "description": [f"row {r + 1}, column {c + 1}, electrical group {g}; "
+                        f"{n_r} routers, {n_e} endpoints" +
+                        (f"; abstract rack, devices up to U{highest.get(name):g}"
+                         if pd.notna(highest.get(name)) and highest.get(name) > height else "")
+                        for name, r, c, g, n_r, n_e in zip(
+                            cab["name"].astype(str), cab["row"], cab["col"], cab["group"],
+                            cab["routers"], cab["endpoints"])],
+    })[RACK_COLUMNS]
+
+
+def readme(plan, docs: list[dict], paths: list[str]) -> str:
+    types = "\n".join(f"   - `{p}`" for p in paths)
+    return f"""# NetBox import bundle: {plan.topology.family} plan
+
+Written by `planner plan`. NetBox 3.7 or later (only columns that exist since 3.7).
+Everything is `status=planned`; site `{SITE}`, location `{LOCATION}` (rename them in
+`sites.csv`, `locations.csv`, `racks.csv` and `devices.csv` together if you like).
+
+Import in this order (each list view, "Import" button; paste or upload the file):
+
+1. `manufacturers.csv` (DCIM > Manufacturers)
+2. `device_roles.csv` (DCIM > Device Roles)
+3. device types, one YAML file each (DCIM > Device Types > Import):
+{types}
+4. `sites.csv` (DCIM > Sites)
+5. `locations.csv` (DCIM > Locations)
+6. `racks.csv` (DCIM > Racks)
+7. `devices.csv` (DCIM > Devices): interfaces are created from the device-type templates
+8. `cables.csv` (DCIM > Cables)
+
+Interfaces are named by port number (`1`..`{len(docs[0]['interfaces'])}` on
+`{docs[0]['model']}`), the same numbers as in `cables.csv`, the labels and `topology.dot`.
+Cable `length` is the ordered stock length in metres; the description holds the cable id, SKU,
+media and the estimated (unrounded) length. Devices without a `position` are assigned to their
+rack only (endpoints without rack units, or an abstract floor where one rack holds more than
+its units).
+"""
+
+
+def write(plan, out_dir: Path) -> None:
+    """Write the ``netbox/`` bundle."""
+    folder = Path(out_dir) / FOLDER
+    folder.mkdir(exist_ok=True)
+    docs = device_types(plan)
+    paths = []
+    for doc in docs:
+        rel = Path("device-types") / slug(doc["manufacturer"]) / f"{slug(doc['model'])}.yaml"
+        (folder / rel.parent).mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True),
+                                  encoding="utf-8")
+        paths.append(rel.as_posix())
+    makers = sorted({d["manufacturer"] for d in docs})
+    roles = sorted(set(router_roles(plan)) | ({"Compute node"} if len(docs) > 1 else set()))
+
+    def csv(frame: pd.DataFrame, name: str) -> None:
+        frame.to_csv(folder / name, index=False, lineterminator="\n")
+
+    csv(pd.DataFrame({"name": makers, "slug": [slug(m) for m in makers], "description": ""}),
+        "manufacturers.csv")
+    csv(pd.DataFrame({"name": roles, "slug": [slug(r) for r in roles],
+                      "color": [ROLE_COLORS.get(r.split()[0].lower(), "607d8b") for r in roles],
+                      "description": "planner device role"})[ROLE_COLUMNS], "device_roles.csv")
+    csv(pd.DataFrame({"name": [SITE], "slug": [slug(SITE)], "status": ["planned"],
+                      "description": [f"{plan.topology.family} system, floor {plan.floor.name}"]}),
+        "sites.csv")
+    csv(pd.DataFrame({"site": [SITE], "name": [LOCATION], "slug": [slug(LOCATION)],
+                      "status": ["planned"], "description": [str(plan.floor.name)]}),
+        "locations.csv")
+    csv(rack_rows(plan), "racks.csv")
+    csv(device_rows(plan), "devices.csv")
+    csv(cable_rows(plan), "cables.csv")
+    (folder / "README.md").write_text(readme(plan, docs, paths), encoding="utf-8")

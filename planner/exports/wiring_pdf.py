@@ -1,0 +1,838 @@
+"""``wiring.pdf``: the installer's document (reportlab).
+
+Contents, in order: a cover page with the system summary and totals; a table of contents; the
+floor plan drawn to scale (rows, aisles, cabinets named ``A01``..., electrical groups coloured,
+a scale bar); the matrix of cables between electrical groups (a list of group pairs when there
+are too many groups for a readable matrix); the bill of materials; then one section per cabinet:
+its rack elevation (devices by rack unit, U1 at the bottom) and its cable schedule
+``device·port → device·port, label, media, SKU, ordered length`` with peer cabinet and unit.
+Every page has a running header and ``page i of N``; the PDF outline mirrors the contents.
+
+Pages are A4 portrait with margins chosen so that everything printed (header to footer,
+523 x 737 pt) also fits US Letter centred, at least 0.37 in from every Letter edge.
+
+Speed: pagination is computed up front (fixed row height), so the table of contents knows its
+page numbers without a second pass; the per-cabinet pages (elevations, schedules: tens of
+thousands of rows) are emitted as raw PDF text operators (``Canvas.addLiteral``), one text
+object per table column per page, instead of one reportlab call per cell. The canvas runs
+in reportlab's invariant mode (no timestamps or random ids): the same plan gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+from reportlab import rl_config
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+FILENAME = "wiring.pdf"
+PAGE_W, PAGE_H = A4
+MARGIN_X = 36.0
+CONTENT_TOP = PAGE_H - 72.0
+CONTENT_BOTTOM = 72.0
+CONTENT_W = PAGE_W - 2 * MARGIN_X
+HEADER_Y = PAGE_H - 58.0
+FOOTER_Y = 56.0
+FONT, BOLD, SYMBOL = "Helvetica", "Helvetica-Bold", "Symbol"
+_SYMBOL = {"\u2192": "\\256", " ": " "}
+
+# ColorBrewer Set3 (12 classes): light fills on which black text stays readable.
+GROUP_COLOURS = [(0.553, 0.827, 0.780), (1.0, 1.0, 0.702), (0.745, 0.729, 0.855),
+                 (0.984, 0.502, 0.447), (0.502, 0.694, 0.827), (0.992, 0.706, 0.384),
+                 (0.702, 0.871, 0.412), (0.988, 0.804, 0.898), (0.851, 0.851, 0.851),
+                 (0.737, 0.502, 0.741), (0.800, 0.922, 0.773), (1.0, 0.929, 0.435)]
+MATRIX_MAX_GROUPS = 40
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_HIGH = {bytes([b]).decode("cp1252"): f"\\{b:03o}"
+         for b in range(128, 256) if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}
+
+
+@contextmanager
+def binary_streams():
+    """Write page streams as plain Flate (no ASCII85 layer: reportlab's pure-Python encoder
+    dominates the run time without ``rl_accel``); restores the global setting afterwards."""
+    saved = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = saved
+
+
+# ----------------------------------------------------------------------------- raw PDF text
+
+def pdf_string(text: str, font: str = FONT) -> str:
+    """``text`` as the body of a PDF literal string for a standard font.
+
+    Helvetica uses WinAnsi (cp1252): cp1252 characters outside ASCII become octal escapes so
+    the content stream stays 7-bit; characters that cp1252 lacks become ``?``. The Symbol font
+    (built-in encoding) is used for arrows only: U+2192 is its code 0o256 (``arrowright``).
+    """
+    return pdf_strings([text], font)[0]
+
+
+def pdf_strings(texts, font: str = FONT) -> list[str]:
+    """``pdf_string`` of many texts at once (one ``str.translate`` over the joined text)."""
+    texts = [str(t) for t in texts]
+    if font == SYMBOL:
+        return ["".join(_SYMBOL.get(ch, "?") for ch in t) for t in texts]
+    joined = ("\x00".join(texts).replace("\\", "\\\\").replace("(", "\\(")
+              .replace(")", "\\)").replace("\r", " ").replace("\n", " "))
+    if not joined.isascii():
+        joined = _NON_ASCII.sub(lambda m: _HIGH.get(m.group(), "?"), joined)
+    return joined.split("\x00")
+
+
+def string_widths(texts, font: str, size: float) -> np.ndarray:
+    """Widths in points of many texts in a standard font (vectorised ``stringWidth``)."""
+    texts = [str(t) for t in texts]
+    if not texts:
+        return np.zeros(0)
+    if font == SYMBOL:
+        return np.array([stringWidth(t, font, size) for t in texts])
+    table = np.asarray(getFont(font).widths, dtype=float)
+    # every text is followed by a NUL (width 0), so no segment is empty for reduceat
+    data = np.frombuffer(("\x00".join(texts) + "\x00").encode("cp1252", errors="replace"),
+                         np.uint8)
+    per_char = table[data]
+    per_char[data == 0] = 0.0
+    starts = np.concatenate([[0], np.cumsum([len(t) + 1 for t in texts])[:-1]])
+    totals = np.add.reduceat(per_char, starts)
+    return totals[:len(texts)] * size / 1000.0
+
+
+def font_ref(canvas: Canvas, font: str) -> str:
+    """The page-resource name (``/F1``) of a standard font, registering it with the document."""
+    return canvas._doc.getInternalFontName(font)
+
+
+def text_column(canvas: Canvas, font: str, size: float, x: float, y: float, leading: float,
+                lines, align: str = "l", width: float = 0.0) -> None:
+    """Draw ``lines`` top-down from baseline ``y`` in one PDF text object.
+
+    ``align="r"`` right-aligns each line in a column of ``width`` points starting at ``x``.
+    """
+    lines = list(lines)
+    if not lines:
+        return
+    ref = font_ref(canvas, font)
+    escaped = pdf_strings(lines, font)
+    if align == "l":
+        ops = [f"BT {ref} {size:.2f} Tf {leading:.2f} TL 1 0 0 1 {x:.2f} {y:.2f} Tm "
+               f"({escaped[0]}) Tj"]
+        if len(escaped) > 1:
+            ops.append(" ' ".join(f"({t})" for t in escaped[1:]) + " '")
+        ops.append("ET")
+    else:
+        widths = string_widths(lines, font, size)
+        ops = [f"BT {ref} {size:.2f} Tf"]
+        ops.extend(f"1 0 0 1 {x + width - w:.2f} {y - i * leading:.2f} Tm ({t}) Tj"
+                   for i, (w, t) in enumerate(zip(widths.tolist(), escaped)))
+        ops.append("ET")
+    canvas.addLiteral("\n".join(ops))
+
+
+def text_at(canvas: Canvas, font: str, size: float, items) -> None:
+    """Draw ``(x, y, text)`` items in one text object."""
+    items = list(items)
+    if not items:
+        return
+    ref = font_ref(canvas, font)
+    escaped = pdf_strings([t for _, _, t in items], font)
+    coords: dict[float, str] = {}
+    for x, y, _ in items:
+        if x not in coords:
+            coords[x] = f"{x:.2f}"
+        if y not in coords:
+            coords[y] = f"{y:.2f}"
+    ops = [f"BT {ref} {size:.2f} Tf"]
+    ops.extend(f"1 0 0 1 {coords[x]} {coords[y]} Tm ({t}) Tj"
+               for (x, y, _), t in zip(items, escaped))
+    ops.append("ET")
+    canvas.addLiteral("\n".join(ops))
+
+
+def fill_rects(canvas: Canvas, rects, rgb, stroke: bool = False) -> None:
+    """Fill (and optionally stroke, 0.3 pt dark grey) axis-aligned ``(x, y, w, h)`` rectangles."""
+    rects = list(rects)
+    if not rects:
+        return
+    paint = "B" if stroke else "f"
+    ops = ["q", f"{rgb[0]:.3f} {rgb[1]:.3f} {rgb[2]:.3f} rg 0.3 w 0.25 0.25 0.25 RG"]
+    ops.extend(f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re {paint}" for x, y, w, h in rects)
+    ops.append("Q")
+    canvas.addLiteral("\n".join(ops))
+
+
+# ----------------------------------------------------------------------------- layout model
+
+@dataclass
+class Table:
+    """A table with one header row, fixed row height, columns of preformatted text."""
+
+    headers: list[str]
+    columns: list[list[str]]
+    align: list[str]
+    size: float = 6.6
+    leading: float = 8.4
+    widths: list[float] = field(default_factory=list)
+    shade: bool = True
+    fonts: list[str] = field(default_factory=list)
+
+    @property
+    def rows(self) -> int:
+        return len(self.columns[0]) if self.columns else 0
+
+    def fit(self, total: float = CONTENT_W) -> "Table":
+        """Column widths from the widest cell; shrink the font if the table is too wide."""
+        natural = []
+        for head, col in zip(self.headers, self.columns):
+            longest = sorted({str(c) for c in col}, key=len)[-24:]
+            font = self.fonts[len(natural)] if self.fonts else FONT
+            w = max(stringWidth(head, BOLD, self.size),
+                    float(string_widths(longest, font, self.size).max(initial=0.0)))
+            natural.append(w + 5.0)
+        scale = min(1.0, total / sum(natural))
+        if scale < 1.0:
+            self.size *= scale
+            self.leading = max(self.leading * scale, self.size * 1.2)
+        stretch = total / (sum(natural) * scale)
+        self.widths = [w * scale * stretch for w in natural]
+        return self
+
+
+@dataclass
+class Figure:
+    """A drawing of fixed height; ``draw(canvas, x, y_top, width)``."""
+
+    height: float
+    draw: Callable[[Canvas, float, float, float], None]
+
+
+@dataclass
+class Section:
+    title: str
+    blocks: list
+    key: str
+    toc: bool = True
+    level: int = 0
+
+
+@dataclass
+class Placed:
+    block: object
+    y_top: float
+    start: int = 0
+    stop: int = 0
+
+
+@dataclass
+class Page:
+    section: Section
+    items: list[Placed]
+
+
+def paginate(sections: list[Section]) -> list[Page]:
+    """Lay blocks out top-down; every section starts a page; tables split with header repeat."""
+    pages: list[Page] = []
+    for section in sections:
+        page = Page(section, [])
+        pages.append(page)
+        y = CONTENT_TOP - 22.0
+        for block in section.blocks:
+            if isinstance(block, Figure):
+                if y - block.height < CONTENT_BOTTOM and page.items:
+                    page = Page(section, [])
+                    pages.append(page)
+                    y = CONTENT_TOP - 22.0
+                page.items.append(Placed(block, y))
+                y -= block.height + 10.0
+                continue
+            start = 0
+            while True:
+                room = int((y - CONTENT_BOTTOM - block.leading * 1.6) // block.leading)
+                if room < 3 and page.items:
+                    page = Page(section, [])
+                    pages.append(page)
+                    y = CONTENT_TOP - 22.0
+                    continue
+                stop = min(block.rows, start + max(room, 1))
+                page.items.append(Placed(block, y, start, stop))
+                y -= (stop - start + 1.6) * block.leading + 8.0
+                start = stop
+                if start >= block.rows:
+                    break
+    return pages
+
+
+def draw_table(canvas: Canvas, placed: Placed) -> None:
+    table: Table = placed.block
+    n = placed.stop - placed.start
+    lead = table.leading
+    y0 = placed.y_top
+    xs = np.concatenate([[MARGIN_X], MARGIN_X + np.cumsum(table.widths)])
+    head_h = lead * 1.3
+    fill_rects(canvas, [(MARGIN_X, y0 - head_h, CONTENT_W, head_h)], (0.82, 0.85, 0.90))
+    if table.shade:
+        fill_rects(canvas, [(MARGIN_X, y0 - head_h - (i + 1) * lead, CONTENT_W, lead)
+                            for i in range(1, n, 2)], (0.94, 0.95, 0.97))
+    text_at(canvas, BOLD, table.size,
+            [(xs[j] + 2.0, y0 - head_h + 0.3 * head_h, h) for j, h in enumerate(table.headers)])
+    base = y0 - head_h - lead + 0.28 * lead
+    for j, col in enumerate(table.columns):
+        font = table.fonts[j] if table.fonts else FONT
+        text_column(canvas, font, table.size, xs[j] + 2.0, base, lead,
+                    col[placed.start:placed.stop], table.align[j], table.widths[j] - 4.0)
+
+
+# ----------------------------------------------------------------------------- formatting
+
+def money(x: float) -> str:
+    return f"{x:,.2f}"
+
+
+def num(x) -> str:
+    """Compact text for summary values: thousands separators, at most 4 decimals."""
+    if isinstance(x, bool) or x is None:
+        return str(x)
+    if isinstance(x, (int, np.integer)):
+        return f"{int(x):,}"
+    if isinstance(x, (float, np.floating)):
+        if not math.isfinite(x):
+            return str(x)
+        return f"{x:,.0f}" if x == int(x) and abs(x) < 1e15 else f"{x:,.4g}" if abs(x) < 1 \
+            else f"{x:,.2f}"
+    return str(x)
+
+
+def flatten(prefix: str, value, out: list[tuple[str, str]]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif isinstance(value, (list, tuple)):
+        out.append((prefix, ", ".join(num(v) for v in value)))
+    else:
+        out.append((prefix, num(value)))
+
+
+def end_text(device, port) -> np.ndarray:
+    return (pd.Series(device).astype(str) + "\u00b7" + pd.Series(port).astype(str)).to_numpy()
+
+
+def ru_text(values) -> np.ndarray:
+    numbers = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(float)
+    return np.array(["" if np.isnan(v) else f"{v:g}" for v in numbers], dtype=object)
+
+
+# ----------------------------------------------------------------------------- sections
+
+def cover_section(plan) -> Section:
+    top = plan.topology
+    params = ", ".join(f"{k}={v}" for k, v in top.params.items())
+    lines: list[tuple[str, str]] = []
+    flatten("", plan.summary, lines)
+
+    def draw(canvas: Canvas, x: float, y: float, width: float) -> None:
+        canvas.setFont(BOLD, 22)
+        canvas.drawString(x, y - 22, "Wiring plan")
+        canvas.setFont(FONT, 12)
+        canvas.drawString(x, y - 44, f"{top.family} ({params})"[:90])
+        canvas.drawString(x, y - 62, f"{top.num_routers:,} routers, {top.num_endpoints:,} "
+                                     f"endpoints, {len(plan.cabinets):,} cabinets, "
+                                     f"{len(plan.cables):,} cables")
+        canvas.setFont(FONT, 9)
+        canvas.drawString(x, y - 80, f"catalog {plan.catalog.name}, floor {plan.floor.name}, "
+                                     f"router {plan.router_model.sku}")
+
+    table = Table(["summary", "value"], [[k for k, _ in lines], [v for _, v in lines]],
+                  ["l", "l"], size=8.0, leading=10.5).fit()
+    return Section("Summary", [Figure(92.0, draw), table], "summary")
+
+
+TOC_ROWS = int((CONTENT_TOP - CONTENT_BOTTOM - 40.0) // 9.6)
+TOC_COLS = 3
+
+
+def toc_page_count(n_entries: int) -> int:
+    return max(1, math.ceil(n_entries / (TOC_ROWS * TOC_COLS)))
+
+
+def _toc_drawer(entries):
+    def draw(canvas: Canvas, x: float, y: float, width: float) -> None:
+        col_w = width / TOC_COLS
+        items, pages, links = [], [], []
+        for i, (title, level, page, key) in enumerate(entries):
+            col, row = divmod(i, TOC_ROWS)
+            tx = x + col * col_w + (10.0 if level else 0.0)
+            ty = y - 12.0 - row * 9.6
+            items.append((tx, ty, title))
+            pw = stringWidth(str(page), FONT, 7.5)
+            pages.append((x + (col + 1) * col_w - 12.0 - pw, ty, str(page)))
+            links.append((tx, ty - 2, x + (col + 1) * col_w - 12.0, ty + 7, key))
+        text_at(canvas, FONT, 7.5, items)
+        text_at(canvas, FONT, 7.5, pages)
+        for x1, y1, x2, y2, key in links:
+            canvas.linkAbsolute("", key, (x1, y1, x2, y2))
+    return draw
+
+
+def toc_chunks(entries: list[tuple[str, int, int, str]]) -> list[Section]:
+    """Contents pages; ``entries`` = (title, outline level, page number, bookmark key)."""
+    per = TOC_ROWS * TOC_COLS
+    chunks = [entries[i:i + per] for i in range(0, max(len(entries), 1), per)] or [[]]
+    return [Section("Contents" + (" (continued)" if i else ""),
+                    [Figure(CONTENT_TOP - CONTENT_BOTTOM - 30.0, _toc_drawer(c))],
+                    "contents", toc=(i == 0)) for i, c in enumerate(chunks)]
+
+
+FLOOR_HEIGHT = CONTENT_TOP - CONTENT_BOTTOM - 40.0
+DETAIL_MAX_PT_PER_M = 40.0
+"""Detail floor pages are drawn at most at this scale (a 0.6 m cabinet = 24 pt wide)."""
+
+
+def floor_section(plan) -> Section:
+    """Overview of the whole floor to scale, then row bands at a readable scale if needed."""
+    cab = plan.cabinets.reset_index(drop=True)
+    floor = plan.floor
+    cw, cd = float(floor.cabinet_width_m), float(floor.cabinet_depth_m)
+    x = cab["x_m"].to_numpy(float)
+    y = cab["y_m"].to_numpy(float)
+    rows = cab["row"].to_numpy(int)
+    margin_m = 1.0
+    span_w = (x.max() - x.min() + cw) + 2 * margin_m
+    avail_w = CONTENT_W - 18.0
+    overview = _floor_scale(x, y, cw, cd, margin_m, avail_w, FLOOR_HEIGHT - 56.0)
+    blocks = [Figure(FLOOR_HEIGHT, _floor_drawer(plan, np.ones(len(cab), bool), overview,
+                                                 legend=True))]
+    detail = min(avail_w / span_w, DETAIL_MAX_PT_PER_M)
+    if detail > 1.5 * overview:
+        row_pitch = cd + float(floor.aisle_m)
+        per_page = max(1, int((FLOOR_HEIGHT - 30.0) // (row_pitch * detail)))
+        distinct = np.unique(rows)
+        for k in range(0, len(distinct), per_page):
+            mask = np.isin(rows, distinct[k:k + per_page])
+            blocks.append(Figure(FLOOR_HEIGHT, _floor_drawer(plan, mask, detail, legend=False)))
+    return Section("Floor plan", blocks, "floor")
+
+
+def _floor_scale(x, y, cw, cd, margin_m, avail_w, avail_h) -> float:
+    span_w = (x.max() - x.min() + cw) + 2 * margin_m
+    span_h = (y.max() - y.min() + cd) + 2 * margin_m
+    return min(avail_w / span_w, avail_h / span_h)
+
+
+def _floor_drawer(plan, mask: np.ndarray, scale: float, legend: bool):
+    """Draw the cabinets selected by ``mask`` at ``scale`` points per metre."""
+    cab = plan.cabinets.reset_index(drop=True)
+    floor = plan.floor
+    cw, cd = float(floor.cabinet_width_m), float(floor.cabinet_depth_m)
+    margin_m = 1.0
+    all_x = cab["x_m"].to_numpy(float)
+    x = all_x[mask]
+    y = cab["y_m"].to_numpy(float)[mask]
+    rows = cab["row"].to_numpy(int)[mask]
+    groups = cab["group"].to_numpy(int)[mask]
+    names = cab["name"].astype(str).to_numpy()[mask]
+    x0 = all_x.min() - cw / 2
+    y0 = y.min() - cd / 2
+    n_groups = int(cab["group"].max()) + 1 if len(cab) else 0
+
+    def draw(canvas: Canvas, left: float, top: float, width: float) -> None:
+        label_w = 18.0
+        span_w = (all_x.max() - all_x.min() + cw) + 2 * margin_m
+        ox = left + label_w + (width - label_w - span_w * scale) / 2 + margin_m * scale
+        oy_top = top - 16.0 - margin_m * scale
+
+        def px(xm):
+            return ox + (xm - x0) * scale
+
+        def py(ym):
+            return oy_top - (ym - y0) * scale
+
+        row_ids = np.unique(rows)
+        row_y = {r: float(y[rows == r].mean()) for r in row_ids}
+        letters = {r: str(names[rows == r][0]).rstrip("0123456789") for r in row_ids}
+        if not legend:
+            canvas.setFont(BOLD, 9)
+            canvas.drawString(left, top - 8.0, f"rows {letters[row_ids[0]]}-"
+                                               f"{letters[row_ids[-1]]}, "
+                                               f"1 : {_paper_scale(scale):,}")
+        aisles = []
+        for ra, rb in zip(row_ids[:-1], row_ids[1:]):
+            ya, yb = row_y[ra] + cd / 2, row_y[rb] - cd / 2
+            if yb > ya:
+                aisles.append((px(x0 - margin_m / 2), py(yb), (span_w - margin_m) * scale,
+                               (yb - ya) * scale))
+        fill_rects(canvas, aisles, (0.95, 0.95, 0.95))
+        if aisles and aisles[0][3] >= 6.0:
+            size = min(6.0, aisles[0][3] * 0.7)
+            text_at(canvas, FONT, size, [(a[0] + 2, a[1] + a[3] / 2 - size / 3, "aisle")
+                                         for a in aisles])
+        bw, bh = cw * scale, cd * scale
+        for colour in range(len(GROUP_COLOURS)):
+            sel = np.flatnonzero(groups % len(GROUP_COLOURS) == colour)
+            fill_rects(canvas, [(px(x[i] - cw / 2), py(y[i] + cd / 2), bw, bh) for i in sel],
+                       GROUP_COLOURS[colour], stroke=True)
+        widths = string_widths(names, FONT, 1.0)
+        size = max(1.5, min(7.0, 0.85 * bw / max(float(widths.max(initial=0.0)), 1e-9),
+                            bh * 0.42))
+        two_lines = bh >= 2.6 * size
+        name_y = [py(v) + (size * 0.25 if two_lines else -size * 0.35) for v in y]
+        text_at(canvas, FONT, size, [(px(x[i]) - widths[i] * size / 2, name_y[i], names[i])
+                                     for i in range(len(names))])
+        if two_lines:
+            gsize = size * 0.8
+            tags = [f"g{g}" for g in groups]
+            gw = string_widths(tags, FONT, gsize)
+            text_at(canvas, FONT, gsize, [(px(x[i]) - gw[i] / 2, py(y[i]) - gsize * 1.2, tags[i])
+                                          for i in range(len(names))])
+        text_at(canvas, BOLD, 7.0, [(left, py(row_y[r]) - 2.5, letters[r]) for r in row_ids])
+        if not legend:
+            return
+        bar_m = _nice_length(span_w / 4)
+        by = top - FLOOR_HEIGHT + 48.0
+        fill_rects(canvas, [(left + label_w, by, bar_m * scale, 3.0)], (0.1, 0.1, 0.1))
+        text_at(canvas, FONT, 7.0, [
+            (left + label_w, by + 6.0, f"{bar_m:g} m"),
+            (left + label_w + bar_m * scale + 8.0, by,
+             f"1 : {_paper_scale(scale):,} on A4 - cabinet {cw:g} x {cd:g} m, "
+             f"pitch {float(floor.pitch_m):g} m, aisle {float(floor.aisle_m):g} m; "
+             f"colour = electrical group (g<id>)")])
+        shown = min(n_groups, 24)
+        sw = width / max(shown, 1)
+        for g in range(shown):
+            fill_rects(canvas, [(left + g * sw, by - 22.0, 8.0, 8.0)],
+                       GROUP_COLOURS[g % len(GROUP_COLOURS)], stroke=True)
+        text_at(canvas, FONT, 6.0, [(left + g * sw + 10.0, by - 20.5, f"g{g}")
+                                    for g in range(shown)])
+        if shown < n_groups:
+            text_at(canvas, FONT, 6.0, [(left, by - 32.0, f"... {n_groups} groups; colours "
+                                         f"repeat every {len(GROUP_COLOURS)} groups")])
+    return draw
+
+
+def _nice_length(target: float) -> float:
+    """The largest 1-2-5 x 10^k length not above ``target`` (at least 0.5)."""
+    if target <= 0.5:
+        return 0.5
+    exp = 10 ** math.floor(math.log10(target))
+    return max(m * exp for m in (1, 2, 5) if m * exp <= target)
+
+
+def _paper_scale(points_per_m: float) -> int:
+    """Map scale denominator: 1 m drawn as ``points_per_m`` points (1 pt = 0.3528 mm)."""
+    return int(round(1000.0 / (points_per_m * 25.4 / 72.0)))
+
+
+def group_matrix(plan) -> np.ndarray:
+    """Symmetric G x G counts of router-router cables between electrical groups."""
+    net = plan.cables[plan.cables["kind"] == "network"]
+    g = int(plan.cabinets["group"].max()) + 1 if len(plan.cabinets) else 0
+    m = np.zeros((g, g), dtype=np.int64)
+    a = net["group_a"].to_numpy(np.int64)
+    b = net["group_b"].to_numpy(np.int64)
+    np.add.at(m, (a, b), 1)
+    off = m + m.T
+    np.fill_diagonal(off, np.diag(m))
+    return off
+
+
+def groups_section(plan) -> Section:
+    m = group_matrix(plan)
+    g = len(m)
+    optical = int(plan.cables[(plan.cables["kind"] == "network") &
+                              (plan.cables["media"] == "optical")].shape[0])
+    inter = int(np.triu(m, 1).sum())
+    intro = (f"{g} electrical groups; {inter:,} router-router cables run between groups, "
+             f"{int(np.trace(m)):,} inside groups; {optical:,} network cables are optical.")
+
+    def draw_intro(canvas: Canvas, x: float, y: float, width: float) -> None:
+        canvas.setFont(FONT, 8.5)
+        canvas.drawString(x, y - 10, intro)
+
+    blocks: list = [Figure(18.0, draw_intro)]
+    if 0 < g <= MATRIX_MAX_GROUPS:
+        cell = min(24.0, (CONTENT_W - 20.0) / (g + 1))
+        size = min(7.0, cell * 0.9 / max(stringWidth(str(m.max()), FONT, 1.0), 1.0), cell * 0.6)
+
+        def draw_matrix(canvas: Canvas, x: float, y: float, width: float) -> None:
+            heads = [(x + (j + 1) * cell + 1, y - cell * 0.7, f"g{j}") for j in range(g)]
+            heads += [(x + 1, y - (i + 1) * cell - cell * 0.7, f"g{i}") for i in range(g)]
+            fill_rects(canvas, [(x + (i + 1) * cell, y - (i + 2) * cell, cell, cell)
+                                for i in range(g)], (0.85, 0.93, 0.85))
+            fill_rects(canvas, [(x + (j + 1) * cell, y - (i + 2) * cell, cell, cell)
+                                for i in range(g) for j in range(g) if i != j and m[i, j]],
+                       (0.99, 0.90, 0.80))
+            text_at(canvas, BOLD, size, heads)
+            text_at(canvas, FONT, size, [(x + (j + 1) * cell + 1, y - (i + 1) * cell - cell * 0.7,
+                                          str(m[i, j])) for i in range(g) for j in range(g)
+                                         if m[i, j]])
+            canvas.setFont(FONT, 7)
+            canvas.drawString(x, y - (g + 1) * cell - 12, "Cells: router-router cables between "
+                              "the two groups (diagonal: inside the group).")
+        blocks.append(Figure((g + 1) * cell + 16.0, draw_matrix))
+    else:
+        iu, ju = np.nonzero(np.triu(m))
+        blocks.append(Table(["group", "group", "cables"],
+                            [[f"g{i}" for i in iu], [f"g{j}" for j in ju],
+                             [f"{m[i, j]:,}" for i, j in zip(iu, ju)]],
+                            ["l", "l", "r"], size=7.5, leading=9.5).fit(CONTENT_W / 2))
+    return Section("Cables between electrical groups", blocks, "groups")
+
+
+def bom_section(plan) -> Section:
+    bom = plan.bom
+    cols = [c for c in ["item", "sku", "description", "length_m", "quantity", "spares",
+                        "unit_price", "extended_price"] if c in bom.columns]
+    heads = {"length_m": "length (m)", "unit_price": "unit price",
+             "extended_price": "extended price"}
+    data = []
+    for c in cols:
+        series = bom[c]
+        if c in ("unit_price", "extended_price"):
+            data.append([money(v) for v in series])
+        elif c == "length_m":
+            data.append(["" if pd.isna(v) else f"{v:g}" for v in series])
+        elif c in ("quantity", "spares"):
+            data.append([f"{int(v):,}" for v in series])
+        else:
+            data.append(["" if pd.isna(v) else str(v) for v in series])
+    if "extended_price" in cols:
+        for j, c in enumerate(cols):
+            data[j].append("TOTAL" if j == 0 else
+                           money(float(bom["extended_price"].sum())) if c == "extended_price"
+                           else "")
+    align = ["r" if c in ("length_m", "quantity", "spares", "unit_price", "extended_price")
+             else "l" for c in cols]
+    return Section("Bill of materials",
+                   [Table([heads.get(c, c) for c in cols], data, align, size=7.0,
+                          leading=9.0).fit()], "bom")
+
+
+# ----------------------------------------------------------------------------- cabinets
+
+SCHEDULE_HEADERS = ["cable", "from (this cabinet)", "", "to", "peer cab-U", "label", "media",
+                    "SKU", "order m"]
+SCHEDULE_ALIGN = ["l", "l", "l", "l", "l", "l", "l", "l", "r"]
+SCHEDULE_FONTS = [FONT, FONT, SYMBOL, FONT, FONT, FONT, FONT, FONT, FONT]
+
+
+def schedule_rows(plan) -> pd.DataFrame:
+    """One row per cable end inside a cabinet (a cable inside one cabinet is listed once),
+    oriented from that cabinet, sorted by cabinet, local device, local port."""
+    c = plan.cables
+    order = {name: i for i, name in enumerate(plan.cabinets["name"].astype(str))}
+    a_cab, b_cab = c["a_cabinet"].astype(str), c["b_cabinet"].astype(str)
+
+    def side(this: str, peer: str, mask) -> pd.DataFrame:
+        sub = c[mask]
+        return pd.DataFrame({
+            "cabinet": sub[f"{this}_cabinet"].astype(str).to_numpy(),
+            "device": sub[f"{this}_device"].astype(str).to_numpy(),
+            "port_key": pd.to_numeric(sub[f"{this}_port"], errors="coerce").to_numpy(float),
+            "port_text": sub[f"{this}_port"].astype(str).to_numpy(),
+            "cable": sub["cable_id"].astype(str).to_numpy(),
+            "from": end_text(sub[f"{this}_device"], sub[f"{this}_port"]),
+            "to": end_text(sub[f"{peer}_device"], sub[f"{peer}_port"]),
+            "peer": (sub[f"{peer}_cabinet"].astype(str).to_numpy() + "-" +
+                     ru_text(sub[f"{peer}_ru"])),
+            "label": sub["label"].astype(str).to_numpy(),
+            "media": sub["media"].astype(str).to_numpy(),
+            "sku": sub["sku"].astype(str).to_numpy(),
+            "order": [f"{v:g}" for v in sub["order_length_m"].to_numpy(float)],
+        })
+
+    rows = pd.concat([side("a", "b", np.ones(len(c), bool)),
+                      side("b", "a", (a_cab != b_cab).to_numpy())], ignore_index=True)
+    rows["cab_order"] = rows["cabinet"].map(order).fillna(len(order)).astype(int)
+    rows["peer"] = rows["peer"].str.rstrip("-")
+    return rows.sort_values(["cab_order", "device", "port_key", "port_text", "cable"],
+                            kind="stable").reset_index(drop=True)
+
+
+@dataclass
+class Rack:
+    """What a cabinet page shows above the schedule (plain values, no pandas per cabinet)."""
+
+    name: str
+    info: list[str]
+    devices: list[tuple[str, str, str, float, float]]   # name, kind, model, ru, height
+    unplaced: list[str]
+    by_sku: dict[tuple[str, str], int]
+    ends: int
+
+
+def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict]) -> list[Rack]:
+    """One ``Rack`` per cabinet, in ``plan.cabinets`` order."""
+    cab = plan.cabinets.reset_index(drop=True)
+    names = cab["name"].astype(str).tolist()
+    index = {n: i for i, n in enumerate(names)}
+    placed: list[list] = [[] for _ in names]
+    unplaced: list[list] = [[] for _ in names]
+    dev = plan.devices
+    ru = pd.to_numeric(dev["ru"], errors="coerce").to_numpy(float)
+    height = pd.to_numeric(dev["height_ru"], errors="coerce").fillna(1.0).to_numpy(float)
+    for name, kind, model, cabinet, u, h in zip(dev["name"].astype(str), dev["kind"].astype(str),
+                                                dev["model"].astype(str),
+                                                dev["cabinet"].astype(str), ru, height):
+        i = index.get(cabinet)
+        if i is None:
+            continue
+        if np.isnan(u):
+            unplaced[i].append(name)
+        else:
+            placed[i].append((name, kind, model, float(u), max(float(h), 1.0)))
+    racks = []
+    for i, rec in enumerate(cab.to_dict("records")):
+        info = [f"row {names[i].rstrip('0123456789')}, column {int(rec['col']) + 1}, "
+                f"electrical group g{int(rec['group'])}",
+                f"position x {float(rec['x_m']):.2f} m, y {float(rec['y_m']):.2f} m",
+                f"{int(rec['routers'])} routers, {int(rec['endpoints'])} endpoints",
+                f"{ends.get(i, 0)} cable ends in this cabinet"]
+        racks.append(Rack(names[i], info, placed[i], unplaced[i], by_sku.get(i, {}),
+                          ends.get(i, 0)))
+    return racks
+
+
+def elevation_figure(rack: Rack, cabinet_height_ru: int) -> Figure:
+    """Rack elevation (U1 at the bottom) with the cabinet facts to its right."""
+    top_used = max([int(math.ceil(u + h - 1)) for _, _, _, u, h in rack.devices], default=0)
+    height_ru = max(int(cabinet_height_ru), top_used)
+    unit = min(9.0, 380.0 / height_ru)
+    fig_h = unit * height_ru + 24.0
+
+    def draw(canvas: Canvas, x: float, y: float, width: float) -> None:
+        rack_w = 150.0
+        rx = x + 22.0
+        bottom = y - 12.0 - unit * height_ru
+        fill_rects(canvas, [(rx, bottom, rack_w, unit * height_ru)], (0.97, 0.97, 0.97), True)
+        step = 1 if unit >= 7 else 5
+        text_at(canvas, FONT, min(5.5, unit * 0.8),
+                [(x + 2.0, bottom + (u - 1) * unit + unit * 0.25, f"U{u}")
+                 for u in range(1, height_ru + 1) if u % step == 0 or u == 1])
+        boxes: dict[str, list] = {"router": [], "endpoint": []}
+        texts = []
+        size = min(6.0, unit * 0.75)
+        for name, kind, model, ru, h in rack.devices:
+            yy = bottom + (ru - 1) * unit
+            boxes["router" if kind == "router" else "endpoint"].append(
+                (rx + 2, yy + 0.4, rack_w - 4, max(h * unit - 0.8, 0.5)))
+            texts.append((rx + 5, yy + (h * unit - size) / 2 + 0.8,
+                          f"{name}  {model}  U{ru:g}" + (f"-{ru + h - 1:g}" if h > 1 else "")))
+        fill_rects(canvas, boxes["router"], (0.60, 0.75, 0.93), True)
+        fill_rects(canvas, boxes["endpoint"], (0.86, 0.86, 0.86), True)
+        text_at(canvas, FONT, size, texts)
+        lines = list(rack.info)
+        if height_ru > cabinet_height_ru:
+            lines.append(f"abstract rack: devices up to U{height_ru} "
+                         f"(cabinet height {cabinet_height_ru}U)")
+        if rack.unplaced:
+            lines.append(f"{len(rack.unplaced)} devices without rack unit: "
+                         f"{rack.unplaced[0]} .. {rack.unplaced[-1]}")
+        lines += [f"{k:>5} x {sku} ({media})" for (media, sku), k in sorted(rack.by_sku.items())]
+        text_column(canvas, FONT, 8.0, rx + rack_w + 24.0, y - 14.0, 11.0, lines)
+    return Figure(fig_h, draw)
+
+
+def cabinet_sections(plan) -> list[Section]:
+    """One section per cabinet: elevation, then the cable schedule."""
+    rows = schedule_rows(plan)
+    n_cab = len(plan.cabinets)
+    bounds = np.searchsorted(rows["cab_order"].to_numpy(), np.arange(n_cab + 1))
+    columns = [rows[k].tolist() for k in ["cable", "from", "to", "to", "peer", "label", "media",
+                                           "sku", "order"]]
+    columns[2] = ["\u2192"] * len(rows)
+    template = Table(SCHEDULE_HEADERS, columns, SCHEDULE_ALIGN, fonts=SCHEDULE_FONTS).fit()
+    by_sku: dict[int, dict] = {}
+    for (i, media, sku), k in rows.groupby(["cab_order", "media", "sku"]).size().items():
+        by_sku.setdefault(int(i), {})[(media, sku)] = int(k)
+    ends = {i: int(bounds[i + 1] - bounds[i]) for i in range(n_cab)}
+    height = int(plan.floor.cabinet_height_ru)
+    sections = []
+    for i, rack in enumerate(rack_records(plan, ends, by_sku)):
+        lo, hi = bounds[i], bounds[i + 1]
+        blocks: list = [elevation_figure(rack, height)]
+        if hi > lo:
+            blocks.append(Table(template.headers, [col[lo:hi] for col in template.columns],
+                                template.align, template.size, template.leading,
+                                template.widths, fonts=template.fonts))
+        sections.append(Section(f"Cabinet {rack.name}", blocks, f"cab-{rack.name}", level=1))
+    return sections
+
+
+# ----------------------------------------------------------------------------- document
+
+def build_pages(plan) -> list[Page]:
+    """All pages in order: summary, contents, floor plan, group cables, BOM, cabinets."""
+    front_pages = paginate([cover_section(plan)])
+    body = [floor_section(plan), groups_section(plan), bom_section(plan)]
+    cabinets = cabinet_sections(plan)
+    body_pages = paginate(body + cabinets)
+    n_entries = 1 + len(body) + (1 if cabinets else 0) + len(cabinets)
+    first_body = len(front_pages) + toc_page_count(n_entries) + 1
+    start_page: dict[str, int] = {}
+    for k, page in enumerate(body_pages):
+        start_page.setdefault(page.section.key, first_body + k)
+    entries = [("Summary", 0, 1, "summary")]
+    entries += [(s.title, 0, start_page[s.key], s.key) for s in body]
+    if cabinets:
+        entries.append(("Cabinets", 0, start_page[cabinets[0].key], "cabinets"))
+        entries += [(s.title, 1, start_page[s.key], s.key) for s in cabinets]
+    return front_pages + paginate(toc_chunks(entries)) + body_pages
+
+
+def draw_document(plan, path: Path) -> int:
+    """Render the PDF; returns the page count."""
+    pages = build_pages(plan)
+    total = len(pages)
+    top = plan.topology
+    title = (f"Wiring plan - {top.family} - {top.num_routers:,} routers, "
+             f"{top.num_endpoints:,} endpoints, {len(plan.cabinets):,} cabinets")
+    canvas = Canvas(str(path), pagesize=A4, pageCompression=1, invariant=1)
+    canvas.setTitle(title)
+    canvas.setAuthor("planner")
+    canvas.setSubject("floor plan, cabinet elevations and cable schedules")
+    previous, cabinets_started = None, False
+    for number, page in enumerate(pages, start=1):
+        section = page.section
+        first = section is not previous
+        previous = section
+        if first and section.toc:
+            canvas.bookmarkPage(section.key)
+            if section.level == 1 and not cabinets_started:
+                canvas.bookmarkPage("cabinets")
+                canvas.addOutlineEntry("Cabinets", "cabinets", level=0)
+                cabinets_started = True
+            canvas.addOutlineEntry(section.title, section.key, level=section.level)
+        label = f"page {number} of {total}"
+        text_at(canvas, FONT, 7.0, [
+            (MARGIN_X, HEADER_Y, title),
+            (MARGIN_X, FOOTER_Y, f"planner - catalog {plan.catalog.name}, floor {plan.floor.name}"),
+            (PAGE_W - MARGIN_X - stringWidth(label, FONT, 7.0), FOOTER_Y, label)])
+        canvas.setFont(BOLD, 13)
+        canvas.drawString(MARGIN_X, CONTENT_TOP - 10.0,
+                          section.title + ("" if first else " (continued)"))
+        for placed in page.items:
+            if isinstance(placed.block, Figure):
+                placed.block.draw(canvas, MARGIN_X, placed.y_top, CONTENT_W)
+            else:
+                draw_table(canvas, placed)
+        canvas.showPage()
+    canvas.save()
+    return total
+
+
+def write(plan, out_dir: Path) -> None:
+    """Write ``wiring.pdf``."""
+    with binary_streams():
+        draw_document(plan, Path(out_dir) / FILENAME)

@@ -1,0 +1,75 @@
+"""labels.csv (two rows per cable, UTF-8 with BOM) and labels.pdf (one label per cable end)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from pypdf import PdfReader
+
+from planner.exports import labels
+from test_exports_plans import get_plan
+
+PLANS = ["slimfly-hot", "slimfly-abstract"]
+
+
+@pytest.fixture(scope="module", params=PLANS)
+def written(request, tmp_path_factory):
+    plan = get_plan(request.param)
+    out = tmp_path_factory.mktemp(request.param)
+    labels.write(plan, out)
+    return plan, out
+
+
+def test_csv_has_bom_and_two_rows_per_cable(written):
+    plan, out = written
+    raw = (out / labels.CSV_NAME).read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf") and not raw[3:].startswith(b"\xef\xbb\xbf")
+    rows = pd.read_csv(out / labels.CSV_NAME, encoding="utf-8-sig", dtype=str,
+                       keep_default_na=False)
+    assert list(rows.columns) == labels.CSV_COLUMNS
+    cables = plan.cables
+    assert len(rows) == 2 * len(cables)
+    assert rows["end"].tolist() == ["A", "B"] * len(cables)
+    a, b = rows.iloc[0::2].reset_index(drop=True), rows.iloc[1::2].reset_index(drop=True)
+    assert a["cable_id"].tolist() == b["cable_id"].tolist() == cables["cable_id"].tolist()
+    assert a["this_device"].tolist() == cables["a_device"].tolist()
+    assert a["this_port"].tolist() == cables["a_port"].astype(str).tolist()
+    assert b["this_device"].tolist() == cables["b_device"].tolist()
+    # each end names its peer: the B row mirrors the A row
+    for this, peer in (("this_device", "peer_device"), ("this_port", "peer_port"),
+                       ("this_cabinet", "peer_cabinet"), ("this_ru", "peer_ru")):
+        assert a[this].tolist() == b[peer].tolist() and a[peer].tolist() == b[this].tolist()
+    assert a["label"].tolist() == b["label"].tolist() == cables["label"].tolist()
+    assert a["order_length_m"].astype(float).tolist() == cables["order_length_m"].tolist()
+
+
+def test_rack_units_are_text_without_decimals_or_nan(written):
+    plan, out = written
+    rows = pd.read_csv(out / labels.CSV_NAME, encoding="utf-8-sig", dtype=str,
+                       keep_default_na=False)
+    expected = ["" if pd.isna(v) else str(int(v)) for v in plan.cables["b_ru"]]
+    assert rows.iloc[1::2]["this_ru"].tolist() == expected
+
+
+def test_pdf_has_one_label_per_cable_end(written):
+    plan, out = written
+    reader = PdfReader(out / labels.PDF_NAME)
+    per_page = labels.SHEET["cols"] * labels.SHEET["rows"]
+    assert len(reader.pages) == math.ceil(2 * len(plan.cables) / per_page)
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    for label in plan.cables["label"]:
+        assert text.count(label) >= 2, label
+    assert text.count("#" + plan.cables["cable_id"].iloc[-1] + " ") == 2
+    width_mm = float(reader.pages[0].mediabox.width) * 25.4 / 72
+    assert width_mm == pytest.approx(210, abs=0.5)
+
+
+def test_same_plan_gives_identical_files(tmp_path):
+    plan = get_plan("slimfly-abstract")
+    for run in ("one", "two"):
+        (tmp_path / run).mkdir()
+        labels.write(plan, tmp_path / run)
+    for name in (labels.CSV_NAME, labels.PDF_NAME):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()

@@ -1,0 +1,152 @@
+"""NetBox bundle: headers from the import forms, valid choices, referential integrity."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+import yaml
+
+from planner.exports import netbox
+from test_exports_plans import get_plan
+
+# Import-form columns, NetBox v4.6.8 (ecosystem.md §4.2) ...
+RACK_FIELDS = set("""site location group name facility_id tenant status role rack_type form_factor
+serial asset_tag width u_height desc_units outer_width outer_height outer_depth outer_unit
+mounting_depth airflow weight max_weight weight_unit description owner comments tags""".split())
+DEVICE_FIELDS = set("""name role tenant manufacturer device_type platform serial asset_tag status
+site location rack position face latitude longitude parent device_bay airflow virtual_chassis
+vc_position vc_priority cluster description config_template owner comments tags""".split())
+CABLE_FIELDS = set("""side_a_site side_a_device side_a_power_panel side_a_type side_a_name
+side_b_site side_b_device side_b_power_panel side_b_type side_b_name type status profile tenant
+bundle label color length length_unit description owner comments tags""".split())
+# ... and the 3.7-era core that the bundle must restrict itself to
+NEWER_THAN_37 = {"form_factor", "rack_type", "side_a_site", "side_b_site", "profile", "owner",
+                 "side_a_power_panel", "side_b_power_panel", "bundle"}
+# SiteImportForm, LocationImportForm, ManufacturerImportForm, DeviceRoleImportForm (NetBox 3.7)
+SITE_FIELDS = set("""name slug status region group tenant facility time_zone description
+physical_address shipping_address latitude longitude comments tags""".split())
+LOCATION_FIELDS = set("site parent name slug status tenant facility description tags".split())
+MANUFACTURER_FIELDS = {"name", "slug", "description", "tags"}
+ROLE_FIELDS = {"name", "slug", "color", "vm_role", "description", "tags"}
+CABLE_TYPES = set("""cat3 cat5 cat5e cat6 cat6a cat7 cat7a cat8 mrj21-trunk dac-active
+dac-passive coaxial rg-6 rg-8 rg-11 rg-59 rg-62 rg-213 lmr-100 lmr-200 lmr-400 mmf mmf-om1
+mmf-om2 mmf-om3 mmf-om4 mmf-om5 smf smf-os1 smf-os2 aoc power usb""".split())
+STATUSES = {"racks": {"reserved", "available", "planned", "active", "deprecated"},
+            "devices": {"offline", "active", "planned", "staged", "failed", "inventory",
+                        "decommissioning"},
+            "cables": {"connected", "planned", "decommissioning"}}
+
+FILES = [("racks.csv", RACK_FIELDS), ("devices.csv", DEVICE_FIELDS),
+         ("cables.csv", CABLE_FIELDS), ("sites.csv", SITE_FIELDS),
+         ("locations.csv", LOCATION_FIELDS), ("manufacturers.csv", MANUFACTURER_FIELDS),
+         ("device_roles.csv", ROLE_FIELDS)]
+PLANS = ["slimfly-hot", "dragonfly-hot", "slimfly-abstract"]
+
+
+@pytest.fixture(scope="module", params=PLANS)
+def bundle(request, tmp_path_factory):
+    plan = get_plan(request.param)
+    out = tmp_path_factory.mktemp(request.param)
+    netbox.write(plan, out)
+    folder = out / netbox.FOLDER
+    tables = {name: pd.read_csv(folder / name, dtype=str, keep_default_na=False)
+              for name, _ in FILES}
+    types = [yaml.safe_load(p.read_text()) for p in sorted(folder.glob("device-types/*/*.yaml"))]
+    return plan, folder, tables, types
+
+
+@pytest.mark.parametrize("name, allowed", FILES)
+def test_headers_come_from_the_import_forms(bundle, name, allowed):
+    _, _, tables, _ = bundle
+    columns = list(tables[name].columns)
+    assert len(columns) == len(set(columns))
+    assert set(columns) <= allowed, set(columns) - allowed
+    assert not set(columns) & NEWER_THAN_37
+
+
+def test_choices_are_valid(bundle):
+    _, _, tables, _ = bundle
+    cables = tables["cables.csv"]
+    assert set(cables["type"]) <= CABLE_TYPES
+    assert set(cables["side_a_type"]) | set(cables["side_b_type"]) == {"dcim.interface"}
+    assert set(cables["length_unit"]) == {"m"}
+    assert cables["color"].str.fullmatch(r"[0-9a-f]{6}").all()
+    assert cables["label"].str.len().max() <= 100
+    assert (cables["length"].astype(float) > 0).all()
+    for name, allowed in STATUSES.items():
+        assert set(tables[f"{name}.csv"]["status"]) == {"planned"} <= allowed
+    assert set(tables["racks.csv"]["width"]) == {"19"}
+    assert set(tables["devices.csv"]["face"]) <= {"front", "rear", ""}
+
+
+def test_every_reference_resolves(bundle):
+    plan, folder, tables, types = bundle
+    racks, devices, cables = tables["racks.csv"], tables["devices.csv"], tables["cables.csv"]
+    sites = set(tables["sites.csv"]["name"])
+    assert set(racks["site"]) | set(devices["site"]) <= sites
+    assert set(racks["location"]) | set(devices["location"]) <= set(tables["locations.csv"]["name"])
+    assert set(devices["rack"]) <= set(racks["name"])
+    assert set(devices["role"]) <= set(tables["device_roles.csv"]["name"])
+    assert set(devices["manufacturer"]) <= set(tables["manufacturers.csv"]["name"])
+    by_model = {t["model"]: t for t in types}
+    assert set(devices["device_type"]) <= set(by_model)
+    assert all(by_model[m]["manufacturer"] in set(tables["manufacturers.csv"]["name"])
+               for m in by_model)
+    model_of = dict(zip(devices["name"], devices["device_type"]))
+    interfaces = {m: {i["name"] for i in t["interfaces"]} for m, t in by_model.items()}
+    for side in ("a", "b"):
+        names = cables[f"side_{side}_device"]
+        assert set(names) <= set(model_of), "cable end on a device that is not imported"
+        assert all(port in interfaces[model_of[dev]]
+                   for dev, port in zip(names, cables[f"side_{side}_name"]))
+    ends = list(zip(cables["side_a_device"], cables["side_a_name"])) + \
+        list(zip(cables["side_b_device"], cables["side_b_name"]))
+    assert len(ends) == len(set(ends)), "an interface carries two cables"
+    assert len(cables) == len(plan.cables) and len(devices) == len(plan.devices)
+    assert len(racks) == len(plan.cabinets)
+    readme = (folder / "README.md").read_text().split("Import in this order")[1]
+    order = ["manufacturers.csv", "device_roles.csv", "device-types/", "sites.csv",
+             "locations.csv", "racks.csv", "devices.csv", "cables.csv"]
+    assert [readme.index(f) for f in order] == sorted(readme.index(f) for f in order)
+
+
+def test_device_types_follow_the_library_format(bundle):
+    plan, _, _, types = bundle
+    for doc in types:
+        assert {"manufacturer", "model", "slug", "u_height", "interfaces"} <= set(doc)
+        assert doc["slug"] == netbox.slug(f"{doc['manufacturer']}-{doc['model']}")
+        assert all(set(i) == {"name", "type"} for i in doc["interfaces"])
+    router = next(t for t in types if t["model"] == plan.router_model.sku)
+    assert len(router["interfaces"]) == plan.router_model.radix
+    assert {i["type"] for i in router["interfaces"]} == {"100gbase-x-qsfp28"}
+
+
+def test_positions_fit_racks_without_overlap(bundle):
+    plan, _, tables, types = bundle
+    devices = tables["devices.csv"]
+    placed = devices[devices["position"] != ""]
+    if plan.floor.abstract:
+        assert placed.empty
+        return
+    assert len(placed) == len(devices)
+    height = {t["model"]: float(t["u_height"]) for t in types}
+    rack_u = dict(zip(tables["racks.csv"]["name"], tables["racks.csv"]["u_height"].astype(int)))
+    used: set[tuple[str, float]] = set()
+    for rack, pos, model, face in zip(placed["rack"], placed["position"].astype(float),
+                                      placed["device_type"], placed["face"]):
+        assert face == "front"
+        units = {(rack, pos + k) for k in range(int(height[model]))}
+        assert all(1 <= u <= rack_u[rack] for _, u in units)
+        assert not units & used, f"two devices share a unit in {rack}"
+        used |= units
+
+
+@pytest.mark.parametrize("colour, expected", [("Aqua", "00ffff"), ("dark grey", "607d8b"),
+                                              ("#A1B2C3", "a1b2c3"), ("ffeb3b", "ffeb3b")])
+def test_colours_become_netbox_hex(colour, expected):
+    assert netbox.hex_color(colour, "X") == expected
+
+
+def test_unknown_colour_is_an_input_error():
+    with pytest.raises(netbox.InputError, match="field 'color'"):
+        netbox.hex_color("mauve", "SKU-1")
