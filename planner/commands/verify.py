@@ -1,0 +1,64 @@
+"""``planner verify --plan DIR --observed FILE``: check the as-built cabling against a plan.
+
+Prints one row per faulty cable (kind, cable label, both cabinets, expected and observed
+link) and a summary line. Exit 0 when the fabric matches, 3 when it does not, 2 for bad input.
+Formats and matching rules: ``planner.verify``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from planner.verify import FORMATS, SCOPES, VerifyReport, verify
+
+NAME = "verify"
+HELP = "compare an as-built neighbour list (CSV, lldpctl JSON, ibnetdiscover) with a plan"
+ORDER = 60
+EXIT_MISMATCH = 3
+_COLUMNS = ("kind", "label", "a_cabinet", "b_cabinet", "expected", "observed")
+_HEADERS = ("KIND", "CABLE", "A CAB", "B CAB", "EXPECTED", "OBSERVED")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--plan", required=True, metavar="DIR",
+                        help="plan folder written by 'planner plan' (or its cables.csv)")
+    parser.add_argument("--observed", required=True, metavar="FILE",
+                        help="as-built neighbours: CSV device,port,peer_device,peer_port; "
+                             "'lldpctl -f json' output (one file with --device, a JSON object "
+                             "{device: output}, or a directory of DEVICE.json); or "
+                             "'ibnetdiscover' output")
+    parser.add_argument("--format", choices=FORMATS, default=None,
+                        help="format of --observed (default: detect from extension/content)")
+    parser.add_argument("--device", metavar="NAME", default=None,
+                        help="local device of a single lldpctl output file")
+    parser.add_argument("--cables", choices=SCOPES, default="all",
+                        help="which planned cables to check: all (default), network "
+                             "(router-router) or endpoint (router-node)")
+    parser.add_argument("--ignore", action="append", default=[], metavar="GLOB",
+                        help="drop observed links touching a device matching GLOB, e.g. "
+                             "'mgmt*' (repeatable)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the report as JSON instead of a table")
+
+
+def format_table(report: VerifyReport) -> str:
+    """Aligned text table of the findings (empty string when there are none)."""
+    if not report.findings:
+        return ""
+    rows = [_HEADERS] + [tuple(getattr(f, c) or "-" for c in _COLUMNS) for f in report.findings]
+    widths = [max(len(r[k]) for r in rows) for k in range(len(_COLUMNS) - 1)]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)) + "  " + r[-1]
+                     for r in rows)
+
+
+def run(args) -> int:
+    report = verify(args.plan, args.observed, fmt=args.format, device=args.device,
+                    scope=args.cables, ignore=tuple(args.ignore))
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        table = format_table(report)
+        if table:
+            print(table)
+        print(f"verify: {report.summary()}")
+    return 0 if report.ok else EXIT_MISMATCH
