@@ -1,7 +1,9 @@
 """Router and cable catalogs: schema, built-ins (``planner/catalogs/*.yaml``) and loading.
 
-A catalog lists the router models one may buy and the cable models that connect them. Prices
-are list prices in US dollars, lengths in metres, power in watts.
+A catalog lists the router models one may buy and the cable models that connect them, all at
+one port rate (one fabric). Prices are list prices in US dollars, lengths in metres, power in
+watts. A cable is sold cut to length (``stock_lengths: []``, price ``fixed + per_m·L``) or in
+stock lengths (price ``fixed + per_m·L`` or a ``table`` of one price per stock length).
 
 The built-in ``sc14-40g`` is the 40 Gb/s model of Slim Fly (Besta & Hoefler, SC14) as restated
 by Projective Networks (Camarero et al., §5.3): router 350.4·k − 892.3 $ (k = ports), electrical
@@ -18,7 +20,8 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, PrivateAttr,
+                      model_validator)
 
 from planner import schema
 from planner.errors import InputError
@@ -99,6 +102,8 @@ class CablePrice(BaseModel):
             raise ValueError("combines a table with fixed/per_m; use one price rule")
         if self.table is None and self.fixed + self.per_m <= 0:
             raise ValueError("has fixed = per_m = 0; give a positive price")
+        if self.table is not None and not self.table:
+            raise ValueError("has an empty table; give a price for every stock length")
         return self
 
 
@@ -198,13 +203,49 @@ class Catalog(BaseModel):
     optical_average_length_m: PositiveFloat | None = None
     nic_watts: float = Field(0.0, ge=0)
     count_endpoint_cables: bool = True
+    _source: str | None = PrivateAttr(None)
+
+    @property
+    def source(self) -> str:
+        """The file it was loaded from (built-ins: their name), for error messages."""
+        return self._source or self.name
+
+    def _items(self) -> list[tuple[str, RouterModel | CableModel]]:
+        """(``routers[i]`` / ``cables[i]``, model) for every model, in file order."""
+        return ([(f"routers[{i}]", m) for i, m in enumerate(self.routers)]
+                + [(f"cables[{i}]", m) for i, m in enumerate(self.cables)])
+
+    @model_validator(mode="after")
+    def _one_rate(self) -> "Catalog":
+        rate = self.routers[0].rate_gbps
+        for where, item in self._items():
+            if item.rate_gbps != rate:
+                raise ValueError(f"field '{where}.rate_gbps' (sku '{item.sku}') is "
+                                 f"{item.rate_gbps:g} but "
+                                 f"routers[0] runs at {rate:g} Gb/s; one catalog is one fabric "
+                                 "rate, so put other rates in their own catalog")
+        return self
+
+    @model_validator(mode="after")
+    def _average_is_orderable(self) -> "Catalog":
+        problem = self._average_problem(self.optical_average_length_m)
+        if problem:
+            raise ValueError(f"field 'optical_average_length_m' {problem}")
+        return self
+
+    def _average_problem(self, avg: float | None) -> str:
+        """Why no optical model can be priced at the paper-mode length ('' if one can)."""
+        optical = [m for m in self.cables if m.media == "optical"]
+        if avg is None or any(avg <= m.longest_m for m in optical):
+            return ""
+        longest = max((m.longest_m for m in optical), default=0.0)
+        return (f"is {avg:g} m but the longest optical cable is {longest:g} m; lower it or "
+                "add a longer optical model")
 
     @model_validator(mode="after")
     def _unique_skus(self) -> "Catalog":
         seen: dict[str, str] = {}
-        items = [(f"routers[{i}]", m) for i, m in enumerate(self.routers)]
-        items += [(f"cables[{i}]", m) for i, m in enumerate(self.cables)]
-        for where, item in items:
+        for where, item in self._items():
             if item.sku in seen:
                 raise ValueError(f"field '{where}.sku' {item.sku!r} repeats {seen[item.sku]}; "
                                  "every router and cable model needs its own SKU")
@@ -213,29 +254,41 @@ class Catalog(BaseModel):
 
     def router_for(self, radix: int) -> RouterModel:
         """Cheapest router model with at least ``radix`` ports (price at ``radix`` ports used);
-        ties go to the earlier model in the file. InputError naming the largest radix otherwise."""
+        ties go to the earlier model in the file. InputError naming the largest radix when none
+        fits, or the price field when its rule is not positive at ``radix`` (350.4·k − 892.3
+        at k ≤ 2)."""
         fitting = [m for m in self.routers if m.radix >= radix]
         if not fitting:
             best = max(self.routers, key=lambda m: m.radix)
-            raise InputError(f"catalog '{self.name}': the topology needs routers with {radix} "
-                             f"ports but the largest model ({best.sku}) has radix {best.radix}; "
-                             "add a bigger router model or choose a smaller topology")
-        return min(fitting, key=lambda m: m.price(radix))
+            raise InputError(f"catalog '{self.source}': the topology needs routers with {radix} "
+                             f"ports but the largest model ({best.sku}) has radix {best.radix} "
+                             "(field 'routers[].radix'); add a router model with at least "
+                             f"{radix} ports or choose a smaller topology")
+        best = min(fitting, key=lambda m: m.price(radix))
+        if best.price(radix) <= 0:
+            where = f"routers[{self.routers.index(best)}].price"
+            raise InputError(f"catalog '{self.source}': field '{where}' (sku '{best.sku}') gives "
+                             f"{best.price(radix):.2f} $ at {radix} ports; the rule only holds "
+                             "for larger routers, so give a fixed price for small ones")
+        return best
 
     def cable(self, sku: str) -> CableModel:
         """The cable model with this SKU."""
         for model in self.cables:
             if model.sku == sku:
                 return model
-        raise InputError(f"catalog '{self.name}': no cable model with sku '{sku}'; "
+        raise InputError(f"catalog '{self.source}': no cable model with sku '{sku}'; "
                          f"choose one of {', '.join(m.sku for m in self.cables)}")
 
     def with_optical_average(self, length_m: float | None) -> "Catalog":
         """Paper mode (Projective Networks Tables 4-6): price every optical cable at one
         length (5.1 m ≈10K tables, 7.0 m ≈25K tables); ``None`` switches it off."""
         if length_m is not None and not length_m > 0:
-            raise InputError(f"catalog '{self.name}': optical average length must be a "
+            raise InputError(f"catalog '{self.source}': optical average length must be a "
                              f"positive number of metres, got {length_m}")
+        problem = self._average_problem(length_m)
+        if problem:
+            raise InputError(f"catalog '{self.source}': optical average length {problem}")
         return self.model_copy(update={"optical_average_length_m": length_m})
 
 
@@ -249,4 +302,6 @@ def load_catalog(name_or_path: str | Path) -> Catalog:
     path = schema.resolve(name_or_path, FOLDER, "catalog")
     data = schema.load_data(path, FOLDER, "catalog")
     shown = path.stem if path.parent == schema.builtin_dir(FOLDER) else str(path)
-    return schema.validate(Catalog, data, shown, "catalog")
+    catalog = schema.validate(Catalog, data, shown, "catalog")
+    catalog._source = shown
+    return catalog

@@ -5,6 +5,10 @@ A floor is a grid of cabinets. Cabinet ``i`` (row-major) sits in row ``i // cols
 across rows (``row_pitch_m = cabinet_depth_m + aisle_m``). Rows are named A..Z, AA.., columns
 01.. (TIA-606 / vendor install-guide style ``A01``; shared/reference/ecosystem.md §7).
 
+Without ``cabinets_per_row`` the cabinets fill a near-square grid (``grid_shape``): rows of
+ceil(sqrt(n)) cabinets (FUJ) or, with ``row_rounding: floor``, of floor(sqrt(n)) as in the
+Galaxyfly x×y+z grids (S001 §6.2), in both cases rounded up to whole electrical groups.
+
 Cable length (cost_models.md A1, A3, C6): inside one cabinet ``intra_cabinet_m``; between two
 cabinets the Manhattan distance of their centres + ``overhead_per_cable_m`` +
 2 × ``overhead_per_end_m``; then × (1 + ``slack_pct``/100). SF14 / Projective Networks: 1 m grid,
@@ -37,7 +41,7 @@ from typing import Literal
 
 import numpy as np
 from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, PositiveFloat, PositiveInt,
-                      model_validator)
+                      PrivateAttr, model_validator)
 
 from planner import schema
 from planner.errors import InputError
@@ -59,6 +63,7 @@ class Floor(BaseModel):
     pitch_m: PositiveFloat
     aisle_m: NonNegativeFloat
     cabinets_per_row: PositiveInt | None = None
+    row_rounding: Literal["ceil", "floor"] = "ceil"
     max_cabinets: PositiveInt | None = None
     router_slots: PositiveInt
     endpoint_slots: PositiveInt | None = None
@@ -73,6 +78,12 @@ class Floor(BaseModel):
     endpoint_ru: NonNegativeFloat = 0.0
     abstract: bool = False
     media_rule: Literal["membership", "reach"]
+    _source: str | None = PrivateAttr(None)
+
+    @property
+    def source(self) -> str:
+        """The file it was loaded from (built-ins: their name), for error messages."""
+        return self._source or self.name
 
     @model_validator(mode="after")
     def _consistent(self) -> "Floor":
@@ -101,7 +112,8 @@ class Floor(BaseModel):
                                      f"{self.endpoint_ru}U from RU {self.first_endpoint_ru} "
                                      f"ends at RU {end:g}, which overlaps the router slots "
                                      f"(RU {routers.start}-{routers.stop - 1}) or the "
-                                     f"{self.cabinet_height_ru}U cabinet top")
+                                     f"{self.cabinet_height_ru}U cabinet top; lower "
+                                     "endpoint_slots or move first_router_ru")
         return self
 
     @property
@@ -126,7 +138,9 @@ def load_floor(name_or_path: str | Path) -> Floor:
     path = schema.resolve(name_or_path, FOLDER, "floor")
     data = schema.load_data(path, FOLDER, "floor")
     shown = path.stem if path.parent == schema.builtin_dir(FOLDER) else str(path)
-    return schema.validate(Floor, data, shown, "floor")
+    floor = schema.validate(Floor, data, shown, "floor")
+    floor._source = shown
+    return floor
 
 
 # ----------------------------------------------------------------------------- capacities
@@ -167,7 +181,7 @@ def check_capacity(floor: Floor, topology, router_model=None) -> None:
     ep = np.asarray(topology.endpoints, dtype=np.int64)
     largest = int(ep.max()) if ep.size else 0
     if floor.endpoint_slots is not None and largest > floor.endpoint_slots:
-        raise InputError(f"floor '{floor.name}': a router has {largest} endpoints but a "
+        raise InputError(f"floor '{floor.source}': a router has {largest} endpoints but a "
                          f"cabinet holds {floor.endpoint_slots} (field 'endpoint_slots'); "
                          f"raise endpoint_slots to at least {largest}")
     if router_model is not None and not floor.abstract:
@@ -179,13 +193,13 @@ def check_capacity(floor: Floor, topology, router_model=None) -> None:
                    f"a {router_model.rack_units:g}U router does not fit above RU "
                    f"{floor.first_router_ru}; use a floor with lower first_router_ru or a "
                    "smaller router model")
-            raise InputError(f"floor '{floor.name}': {floor.router_slots} router slots × "
+            raise InputError(f"floor '{floor.source}': {floor.router_slots} router slots × "
                              f"{router_model.rack_units:g}U ({router_model.sku}) from RU "
                              f"{floor.first_router_ru} exceed the {floor.cabinet_height_ru}U "
                              f"cabinet; {fix}")
     need = cabinets_needed(floor, ep)
     if floor.max_cabinets is not None and need > floor.max_cabinets:
-        raise InputError(f"floor '{floor.name}': {ep.size} routers with {int(ep.sum())} "
+        raise InputError(f"floor '{floor.source}': {ep.size} routers with {int(ep.sum())} "
                          f"endpoints need at least {need} cabinets but field 'max_cabinets' "
                          f"is {floor.max_cabinets}; raise max_cabinets or the slots per cabinet")
 
@@ -193,15 +207,18 @@ def check_capacity(floor: Floor, topology, router_model=None) -> None:
 # ----------------------------------------------------------------------------- geometry
 
 def grid_shape(floor: Floor, n_cabinets: int) -> tuple[int, int]:
-    """(rows, cols). ``cabinets_per_row`` fixes cols; otherwise the near-square x×y+z grid of
-    Galaxyfly §6.2 / FUJ: cols = ceil(sqrt(n)) rounded up to whole electrical groups."""
+    """(rows, cols). ``cabinets_per_row`` fixes cols; otherwise a near-square x×y+z grid (x full
+    rows of y cabinets + a row of z): y = ceil(sqrt(n)) (FUJ's ⌈√R⌉ × ⌈R/⌈√R⌉⌉ room,
+    cost_models A8) or, with ``row_rounding: floor``, y = floor(sqrt(n)) (Galaxyfly §6.2:
+    172 -> 13×13+3, 162 -> 13×12+6, 43 -> 7×6+1, 27 -> 5×5+2); y is then rounded up to whole
+    electrical groups."""
     n = int(n_cabinets)
     if n <= 0:
         return 0, 0
     if floor.cabinets_per_row is not None:
         cols = floor.cabinets_per_row
     else:
-        cols = math.isqrt(n - 1) + 1
+        cols = math.isqrt(n) if floor.row_rounding == "floor" else math.isqrt(n - 1) + 1
         k = floor.group_cabinets or 1
         cols = -(-cols // k) * k
     return -(-n // cols), cols

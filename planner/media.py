@@ -1,12 +1,13 @@
 """Which cable model carries each link: electrical or optical, SKU, ordered length, price.
 
 Rule (DESIGN.md "Electrical vs optical"; cost_models.md C8, E4):
-- a link may be electrical only when both ends are in one electrical group; with the floor's
-  ``media_rule == "reach"`` additionally only when a copper model reaches the length. Under
-  ``"membership"`` (the papers) every same-group link is copper, except that the planner still
-  never emits a copper cable longer than its catalog reach: such links go optical;
-- among the models allowed, the cheapest at its ordered length wins (ties: catalog order);
+- a link is electrical only when both ends are in one electrical group **and** a copper model
+  reaches its length; among those copper models the cheapest at its ordered length wins
+  (ties: catalog order);
 - otherwise the cheapest optical model that reaches; InputError naming the length if none does.
+The floor's ``media_rule`` only records which reading a floor follows (``membership``: the
+papers' same-rack/group rule; ``reach``: modern halls). Because the planner never emits a copper
+cable beyond its catalog reach, both readings give this same choice.
 Paper mode (``catalog.optical_average_length_m``): optical cables are priced at that one
 length (Projective Networks Tables 4-6); their ordered length stays the real one.
 """
@@ -33,7 +34,7 @@ def _options(catalog: Catalog, lengths: np.ndarray, media: str, price_at: float 
         order[row] = np.where(ok, ol, np.nan)
         if price_at is not None:
             paper = model.price(model.order_length(price_at))
-            price[row] = np.where(ok, paper, np.inf)
+            price[row] = np.where(ok & np.isfinite(paper), paper, np.inf)
         else:
             price[row, ok] = model.price(ol[ok])
     return np.asarray(idx, dtype=np.int64), order, price
@@ -64,7 +65,7 @@ def choose_media(catalog: Catalog, floor: Floor, lengths_m, same_group):
         o_idx, o_order, o_price = _options(catalog, lengths[optical], "optical",
                                            catalog.optical_average_length_m)
         if o_idx.size == 0:
-            raise InputError(f"catalog '{catalog.name}': {int(optical.sum())} links need an "
+            raise InputError(f"catalog '{catalog.source}': {int(optical.sum())} links need an "
                              "optical cable but the catalog has none; add an optical model")
         best = np.argmin(o_price, axis=0)
         cols = np.arange(int(optical.sum()))
@@ -72,7 +73,7 @@ def choose_media(catalog: Catalog, floor: Floor, lengths_m, same_group):
         if not np.all(np.isfinite(chosen)):
             worst = float(lengths[optical][~np.isfinite(chosen)].max())
             longest = max(m.longest_m for m in catalog.cables if m.media == "optical")
-            raise InputError(f"catalog '{catalog.name}': no optical cable reaches {worst:.2f} m "
+            raise InputError(f"catalog '{catalog.source}': no optical cable reaches {worst:.2f} m "
                              f"(longest available {longest:g} m); add a longer optical model "
                              "or use a smaller floor")
         sku[optical] = o_idx[best]

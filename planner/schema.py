@@ -106,7 +106,10 @@ def load_data(path: Path, folder: str, what: str, _depth: int = 0) -> dict[str, 
                          f"{MAX_EXTENDS_DEPTH} levels; flatten the files")
     base_path = path.parent / base_name
     if not (base_path.suffix in (".yaml", ".yml") and base_path.is_file()):
-        base_path = resolve(base_name, folder, what)
+        try:
+            base_path = resolve(base_name, folder, what)
+        except InputError as err:
+            raise InputError(f"{what} '{path}': field 'extends': {err}") from None
     base = load_data(base_path, folder, what, _depth + 1)
     base.update(data)
     return base
@@ -173,6 +176,7 @@ def _describe(error: dict[str, Any], root: type[BaseModel], data: dict[str, Any]
             return f"{_named(f'{path}.{sub}' if path else sub, sku)}{rest}"
         return f"{_named(path, sku)} {msg}" if path else msg
     msg = re.sub(r"^\w+ should", "must", msg)
+    msg = re.sub(r" after validation, not \d+", "", msg)
     return f"{_named(path, sku)} {msg}, got {given!r}"
 
 

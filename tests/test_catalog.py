@@ -55,14 +55,46 @@ def test_with_optical_average_rejects_non_positive():
         is None
 
 
-@pytest.mark.parametrize("name", ["modern-100g", "hdr-200g", "ndr-400g"])
-def test_modern_catalogs_have_reach_limited_copper_and_a_64_port_router(name):
+# (catalog, passive DAC reach m, active copper reach m or None) from cost_models.md A9:
+# 100G DAC 5 m (no ACC needed: 5 m is the top of the ACC class); HDR DAC 2 m; NDR DAC 2 m, ACC 5 m.
+MODERN = [("modern-100g", 5, None), ("hdr-200g", 2, 4), ("ndr-400g", 2, 5)]
+
+
+@pytest.mark.parametrize("name,dac,acc", MODERN)
+def test_modern_catalogs_have_reach_limited_copper_and_a_64_port_router(name, dac, acc):
     cat = load_catalog(name)
     assert max(r.radix for r in cat.routers) >= 64
     assert {c.kind for c in cat.cables} >= {"dac", "aoc", "transceiver"}
-    dac_reach = max(c.max_reach_m for c in cat.cables if c.kind == "dac")
-    assert dac_reach == {"modern-100g": 5, "hdr-200g": 2, "ndr-400g": 2}[name]
+    assert max(c.max_reach_m for c in cat.cables if c.kind == "dac") == dac
+    accs = [c.max_reach_m for c in cat.cables if c.kind == "acc"]
+    assert (max(accs) if accs else None) == acc
     assert all(c.stock_lengths for c in cat.cables if c.media == "electrical")
+    assert len({m.rate_gbps for m in [*cat.routers, *cat.cables]}) == 1
+
+
+AOC_STOCK = [3, 5, 10, 15, 20, 30]             # ecosystem.md s7 (MFS1S50 family)
+NDR_DAC_STOCK = [0.5, 1, 1.5, 2]               # ecosystem.md s7 (MCP4Y10)
+
+
+@pytest.mark.parametrize("name,kind,prefix", [
+    ("ndr-400g", "dac", NDR_DAC_STOCK), ("hdr-200g", "dac", NDR_DAC_STOCK),
+    ("modern-100g", "aoc", AOC_STOCK), ("hdr-200g", "aoc", AOC_STOCK),
+    ("ndr-400g", "aoc", AOC_STOCK),
+])
+def test_stock_lengths_follow_ecosystem_section_7(name, kind, prefix):
+    cable = next(c for c in load_catalog(name).cables if c.kind == kind)
+    assert cable.stock_lengths[:len(prefix)] == prefix
+
+
+@pytest.mark.parametrize("name", ["modern-100g", "hdr-200g", "ndr-400g", "sc14-40g"])
+def test_every_price_and_power_figure_says_where_it_comes_from(name):
+    """Each price/W/reach line carries a comment, or sits under a comment line (multi-line)."""
+    lines = (Path(__file__).parents[1] / "planner" / "catalogs" / f"{name}.yaml").read_text()
+    lines = lines.splitlines()
+    keys = ("price:", "watts_per_lane:", "watts_per_end:", "max_reach_m:", "stock_lengths:")
+    for i, line in enumerate(lines):
+        if line.strip().lstrip("- ").startswith(keys):
+            assert "#" in line or lines[i - 1].strip().startswith("#"), f"{name}:{i + 1}: {line}"
 
 
 def test_ndr_has_active_copper_to_5_m_and_tia598_colours():
@@ -83,10 +115,25 @@ def test_router_for_picks_the_cheapest_that_fits(name, radix, sku):
     assert load_catalog(name).router_for(radix).sku == sku
 
 
-def test_router_for_names_the_largest_radix():
+def test_router_for_names_the_file_the_field_and_the_largest_radix(tmp_path):
     with pytest.raises(InputError, match=r"needs routers with 65 ports but the largest model "
-                                         r"\(MQM9790-NS2F\) has radix 64"):
+                                         r"\(MQM9790-NS2F\) has radix 64 \(field "
+                                         r"'routers\[\]\.radix'\); add a router model with "
+                                         r"at least 65 ports"):
         load_catalog("ndr-400g").router_for(65)
+    path = tmp_path / "mine.yaml"
+    path.write_text("extends: ndr-400g\nname: mine\n")
+    with pytest.raises(InputError, match=f"^catalog '{path}': the topology needs routers"):
+        load_catalog(str(path)).router_for(65)
+
+
+def test_router_for_refuses_a_non_positive_price_at_small_radix():
+    """SC14's 350.4·k − 892.3 is 158.90 $ at k = 3 but −191.50 $ at k = 2."""
+    cat = load_catalog("sc14-40g")
+    assert cat.router_for(3).price(3) == pytest.approx(158.9)
+    with pytest.raises(InputError, match=r"field 'routers\[0\]\.price' \(sku 'SC14-ROUTER-40G'\) "
+                                         r"gives -191\.50 \$ at 2 ports"):
+        cat.router_for(2)
 
 
 def test_a_catalog_file_with_extends(tmp_path):
@@ -124,7 +171,12 @@ BAD_CATALOGS = [
     ("bad_media", "field 'cables[1].media' (sku 'O1') must be 'electrical' or 'optical'"),
     ("price_table_mismatch", "field 'cables[0].price' (sku 'C1') table lengths [1.0, 2.0] "
                              "must equal stock_lengths [1.0, 2.0, 3.0]"),
-    ("no_routers", "field 'routers' must have at least 1 item"),
+    ("no_routers", "field 'routers' must have at least 1 item, got []"),
+    ("empty_price_table", "field 'cables[0].price' (sku 'C1') has an empty table; give a price"),
+    ("mixed_rates", "field 'cables[1].rate_gbps' (sku 'O1') is 400 but routers[0] runs at "
+                    "100 Gb/s"),
+    ("average_beyond_optical", "field 'optical_average_length_m' is 50 m but the longest "
+                               "optical cable is 30 m"),
     ("negative_router_price", "field 'routers[0].price' (sku 'R1') gives -68.00 $ at radix 32"),
     ("bad_average", "field 'optical_average_length_m' must be greater than 0, got 0"),
     ("alias_bomb", "aliases (*name) are not allowed, line 3"),
@@ -132,7 +184,7 @@ BAD_CATALOGS = [
     ("custom_tag", "YAML tag '!price' is not allowed, line 1"),
     ("not_mapping", "the top level must be a mapping of fields"),
     ("broken_yaml", "not valid YAML at line 3 column 8"),
-    ("extends_unknown", "unknown catalog 'sc99-40g'; choose one of: hdr-200g"),
+    ("extends_unknown", "field 'extends': unknown catalog 'sc99-40g'; choose one of: hdr-200g"),
 ]
 
 
@@ -143,8 +195,7 @@ def test_bad_catalog_files(fixture, message):
         load_catalog(str(path))
     text = str(err.value)
     assert "\n" not in text and message in text
-    if fixture != "extends_unknown":
-        assert text.startswith(f"catalog '{path}': ")
+    assert text.startswith(f"catalog '{path}': ")
 
 
 def test_every_bad_catalog_fixture_is_covered():
@@ -153,11 +204,16 @@ def test_every_bad_catalog_fixture_is_covered():
 
 @pytest.mark.parametrize("argv,needles", [
     (["catalogs"], BUILTINS),
-    (["catalogs", "show", "sc14-40g"], ["SC14-ROUTER-40G", "350.4", "paper mode: off"]),
-    (["catalogs", "show", "sc14-40g-pn10k"], ["every optical cable priced at 5.1 m"]),
+    (["catalogs", "show", "sc14-40g"], ["SC14-ROUTER-40G", "350.4*k - 892.3", "paper mode: off",
+                                        "23.084 + 16.316/m", "290.98 + 3.676/m"]),
+    (["catalogs", "show", "sc14-40g-pn10k"], ["every optical cable priced at 5.1 m",
+                                              "7.7432 $/Gb/s"]),
+    (["catalogs", "show", "sc14-40g-pn25k"], ["7.9178 $/Gb/s"]),
+    (["catalogs", "show", "hdr-200g"], ["MCA1J00-H0XX", "3m:260.00 4m:290.00", "17,000.00"]),
     (["catalogs", "show", "ndr-400g", "--yaml"], ["# NDR InfiniBand", "MCA4J80-N0XX"]),
     (["floors"], ["sc14", "pn-500", "galaxyfly", "cascade", "hot-aisle"]),
     (["floors", "show", "pn-500"], ["about 500 endpoints", "membership"]),
+    (["floors", "show", "galaxyfly"], ["rows of floor(sqrt(n))", "2 m per end"]),
     (["floors", "show", "hot-aisle", "--yaml"], ["aisle_m: 1.2"]),
 ])
 def test_cli_listing_and_show(argv, needles, capsys):

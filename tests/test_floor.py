@@ -43,9 +43,26 @@ def test_cabinet_name_vectorised():
 
 @pytest.mark.parametrize("floor,n,shape", [("sc14", 20, (4, 5)), ("sc14", 22, (5, 5)),
                                            ("sc14", 1, (1, 1)), ("hot-aisle", 30, (3, 12)),
-                                           ("cascade", 10, (3, 4)), ("cascade", 26, (5, 6)), ("cascade", 17, (3, 6)), ("sc14", 0, (0, 0))])
+                                           ("cascade", 10, (3, 4)), ("cascade", 26, (5, 6)),
+                                           ("cascade", 17, (3, 6)), ("sc14", 0, (0, 0)),
+                                           ("galaxyfly", 22, (6, 4)), ("galaxyfly", 3, (3, 1))])
 def test_grid_shape(floor, n, shape):
     assert grid_shape(load_floor(floor), n) == shape
+
+
+# Galaxyfly §6.2 published cabinet grids x*y+z (cost_models.md A3): (cabinets, cabinets per
+# structural block, x full rows, y cabinets per row, z in the last row).
+GALAXYFLY_GRIDS = [(172, 1, 13, 13, 3), (162, 1, 13, 12, 6), (175, 7, 12, 14, 7),
+                   (43, 1, 7, 6, 1), (27, 1, 5, 5, 2), (25, 1, 5, 5, 0)]
+
+
+@pytest.mark.parametrize("n,block,x,y,z", GALAXYFLY_GRIDS)
+def test_galaxyfly_floor_reproduces_the_published_xyz_grids(n, block, x, y, z):
+    floor = load_floor("galaxyfly").model_copy(update={"group_cabinets": block})
+    rows, cols = grid_shape(floor, n)
+    assert (n // cols, cols, n - (n // cols) * cols) == (x, y, z)
+    assert rows == x + (z > 0)
+    assert grid_shape(load_floor("sc14"), n)[1] >= cols      # ceil rule: never narrower
 
 
 def test_positions_are_row_major_and_xy_uses_pitches():
@@ -141,9 +158,12 @@ BAD_FLOORS = [
     ("row_not_multiple_of_group", "field 'cabinets_per_row' must be a multiple of "
                                   "group_cabinets (2), got 7"),
     ("routers_above_top", "field 'router_slots' 2 from RU 42 ends at RU 43"),
-    ("endpoints_overlap_routers", "field 'endpoint_slots' 40 × 1.0U from RU 1 ends at RU 40"),
+    ("endpoints_overlap_routers", "field 'endpoint_slots' 40 × 1.0U from RU 1 ends at RU 40, "
+                                  "which overlaps the router slots (RU 39-40) or the 42U cabinet "
+                                  "top; lower endpoint_slots or move first_router_ru"),
     ("bad_media_rule", "field 'media_rule' must be 'membership' or 'reach', got 'price'"),
     ("negative_slack", "field 'slack_pct' must be greater than or equal to 0, got -10"),
+    ("bad_row_rounding", "field 'row_rounding' must be 'ceil' or 'floor', got 'nearest'"),
 ]
 
 
@@ -159,6 +179,14 @@ def test_bad_floor_files(fixture, message):
 
 def test_every_bad_floor_fixture_is_covered():
     assert {p.stem for p in BAD.glob("*.yaml")} == {b[0] for b in BAD_FLOORS}
+
+
+def test_capacity_errors_name_the_floor_file(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text("extends: hot-aisle\nname: tiny\nmax_cabinets: 3\n")
+    with pytest.raises(InputError, match=f"^floor '{path}': 10 routers with 130 endpoints need "
+                                         "at least 5 cabinets but field 'max_cabinets' is 3"):
+        check_capacity(load_floor(str(path)), _topology(10, 13))
 
 
 def test_unknown_floor_name():

@@ -22,9 +22,13 @@ CASES = [
     ("modern-100g", "hot-aisle", 5.0001, True, "MFA1A00-C0XX", 10.0),
     ("modern-100g", "hot-aisle", 2.6, True, "MCP1600-C0XX", 3.0),
     ("modern-100g", "hot-aisle", 0.3, False, "MFA1A00-C0XX", 3.0),
-    # HDR DAC 2 m; NDR DAC 2 m then active copper 3-5 m, then AOC, MM optics, SM optics.
+    # HDR DAC 2 m then active copper 3-4 m; NDR DAC 2 m then active copper 3-5 m, then AOC,
+    # MM optics, SM optics. Outside one electrical group copper is never used.
     ("hdr-200g", "hot-aisle", 2.0, True, "MCP1650-H0XX", 2.0),
-    ("hdr-200g", "hot-aisle", 2.01, True, "MFS1S00-H0XX", 3.0),
+    ("hdr-200g", "hot-aisle", 2.01, True, "MCA1J00-H0XX", 3.0),
+    ("hdr-200g", "hot-aisle", 4.0, True, "MCA1J00-H0XX", 4.0),
+    ("hdr-200g", "hot-aisle", 4.01, True, "MFS1S00-H0XX", 5.0),
+    ("hdr-200g", "hot-aisle", 1.0, False, "MFS1S00-H0XX", 3.0),
     ("ndr-400g", "hot-aisle", 2.0, True, "MCP4Y10-N0XX", 2.0),
     ("ndr-400g", "hot-aisle", 2.01, True, "MCA4J80-N0XX", 3.0),
     ("ndr-400g", "hot-aisle", 5.0, True, "MCA4J80-N0XX", 5.0),
@@ -74,6 +78,18 @@ def test_paper_mode_prices_optical_at_average_but_orders_real_length():
     assert list(media_of(catalog, sku)) == ["electrical", "optical", "optical"]
     np.testing.assert_allclose(order, [1.0, 3.0, 20.0])
     np.testing.assert_allclose(price, [39.40, 309.7276, 309.7276], atol=1e-6)
+
+
+def test_paper_mode_skips_models_that_cannot_be_ordered_at_the_average_length():
+    """At 40 m the 30 m AOC cannot be priced; the 10 m link takes the cheapest model that can
+    (SR4 at its 50 m stock length: 1230 + 1.5 x 50 $), not an error."""
+    catalog = load_catalog("ndr-400g").with_optical_average(40.0)
+    sku, order, price = choose_media(catalog, load_floor("hot-aisle"), [10.0], [False])
+    assert catalog.cables[sku[0]].sku == "SR4-400G-OM4-MPO"
+    assert (order[0], price[0]) == (10.0, pytest.approx(1230 + 1.5 * 50))
+    with pytest.raises(InputError, match=r"optical average length is 600 m but the longest "
+                                         r"optical cable is 500 m"):
+        load_catalog("ndr-400g").with_optical_average(600.0)
 
 
 # stock-length rounding: (catalog, sku, raw length, ordered length; nan = cannot serve)

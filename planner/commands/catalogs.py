@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 from planner.catalog import Catalog, list_catalogs, load_catalog
 from planner.errors import InputError
-from planner.schema import builtin_dir, resolve
+from planner.schema import resolve
 
 NAME = "catalogs"
 HELP = "list the built-in router/cable catalogs, or show one (catalogs show NAME|PATH)"
@@ -25,26 +27,49 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [fmt.format(*header).rstrip(), *(fmt.format(*map(str, r)).rstrip() for r in rows)]
 
 
+def _router_rule(model) -> str:
+    """``350.4*k - 892.3`` (k = ports) or the fixed price."""
+    rule = model.price_rule
+    if not rule.per_port:
+        return f"{rule.fixed:,.2f}"
+    if not rule.fixed:
+        return f"{rule.per_port:g}*k"
+    return f"{rule.per_port:g}*k {'-' if rule.fixed < 0 else '+'} {abs(rule.fixed):g}"
+
+
+def _cable_rule(model) -> str:
+    """``23.084 + 16.316/m`` or ``0.5m:95 1m:105 ...`` (price per stock length)."""
+    rule = model.price_rule
+    if rule.table is not None:
+        return " ".join(f"{k:g}m:{v:,.2f}" for k, v in sorted(rule.table.items()))
+    return f"{rule.fixed:g} + {rule.per_m:g}/m"
+
+
 def describe(cat: Catalog) -> str:
     """Human-readable summary of a catalog: settings, routers, cables."""
     lines = [f"catalog {cat.name}: {cat.description}".rstrip(), ""]
     avg = cat.optical_average_length_m
-    lines.append("paper mode: " + (f"every optical cable priced at {avg:g} m" if avg else "off"))
+    if avg:
+        at = [(m, m.price(m.order_length(avg))) for m in cat.cables if m.media == "optical"]
+        prices = ", ".join(f"{m.sku} {p:,.2f} $ = {p / m.rate_gbps:.4f} $/Gb/s"
+                           for m, p in at if math.isfinite(p))
+        lines.append(f"paper mode: every optical cable priced at {avg:g} m ({prices})")
+    else:
+        lines.append("paper mode: off")
     lines.append(f"NIC power per endpoint: {cat.nic_watts:g} W; endpoint cables costed: "
                  f"{'yes' if cat.count_endpoint_cables else 'no'}")
     lines += ["", "routers:"]
-    lines += _table(["sku", "vendor", "Gb/s", "radix", "lanes", "W/port", "RU", "price at radix $"],
+    lines += _table(["sku", "vendor", "Gb/s", "radix", "lanes", "W/lane", "W/port", "RU",
+                     "price rule $ (k = ports)", "at radix $"],
                     [[m.sku, m.vendor, f"{m.rate_gbps:g}", m.radix, m.lanes_per_port,
-                      f"{m.power_w(1):g}", f"{m.rack_units:g}", f"{m.price(m.radix):,.2f}"]
-                     for m in cat.routers])
+                      f"{m.watts_per_lane:g}", f"{m.power_w(1):g}", f"{m.rack_units:g}",
+                      _router_rule(m), f"{m.price(m.radix):,.2f}"] for m in cat.routers])
     lines += ["", "cables:"]
     rows = []
     for m in cat.cables:
         stock = ",".join(f"{x:g}" for x in m.stock_lengths) or "cut to length"
-        sample = m.order_length(min(3.0, m.longest_m))
         rows.append([m.sku, m.media, m.kind, f"{m.rate_gbps:g}", f"{m.max_reach_m:g}", stock,
-                     f"{m.watts_per_end:g}", m.netbox_type, m.color,
-                     f"{m.price(sample):,.2f} @ {sample:g} m"])
+                     f"{m.watts_per_end:g}", m.netbox_type, m.color, _cable_rule(m)])
     lines += _table(["sku", "media", "kind", "Gb/s", "reach m", "stock m", "W/end", "netbox",
                      "colour", "price $"], rows)
     return "\n".join(lines)

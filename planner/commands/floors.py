@@ -29,7 +29,8 @@ def describe(floor: Floor) -> str:
                     f"{floor.cabinet_height_ru}U" + (" (abstract)" if floor.abstract else "")],
         ["pitch along row", f"{floor.pitch_m:g} m"],
         ["row pitch", f"{floor.row_pitch_m:g} m (aisle {floor.aisle_m:g} m)"],
-        ["cabinets per row", floor.cabinets_per_row or "near-square x*y+z grid"],
+        ["cabinets per row", floor.cabinets_per_row
+         or f"near-square x*y+z grid, rows of {floor.row_rounding}(sqrt(n))"],
         ["max cabinets", floor.max_cabinets or "no limit"],
         ["router slots", f"{floor.router_slots} from RU {floor.first_router_ru}"],
         ["endpoint slots", "no limit" if floor.endpoint_slots is None
@@ -37,7 +38,8 @@ def describe(floor: Floor) -> str:
         ["electrical group", group],
         ["intra-cabinet cable", f"{floor.intra_cabinet_m:g} m"],
         ["inter-cabinet cable", f"Manhattan + {floor.overhead_per_cable_m:g} m per cable + "
-                                f"{floor.overhead_per_end_m:g} m per end, +{floor.slack_pct:g} % slack"],
+                                f"{floor.overhead_per_end_m:g} m per end, "
+                                f"+{floor.slack_pct:g} % slack"],
         ["media rule", floor.media_rule],
     ]
     lines = [f"floor {floor.name}: {floor.description}".rstrip(), ""]
