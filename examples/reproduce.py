@@ -294,6 +294,10 @@ def evaluate(row: Row, optimise: bool, time_limit: float) -> tuple[list[Line], s
     opt = None
     if optimise and row.cost is not None:
         opt = _plan(row, top, load_catalog(row.catalog), floor, "optimize", time_limit).summary
+        how += (f"\n  optimised: the planner's own layout (strategy optimize, electrical groups "
+                f"of about {row.group_endpoints} endpoints"
+                + (", copper allowed inside groups" if row.mode == "all-optical" else "")
+                + "); saved = published - optimised")
     if row.electrical is not None:
         net = opt["cables"]["network"] if opt else None
         lines += [Line("electrical cables", row.electrical, e, None,

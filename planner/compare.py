@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 import pandas as pd
@@ -91,7 +91,7 @@ class Configuration:
 
     @classmethod
     def parse(cls, spec: str, where: str = "configuration") -> "Configuration":
-        """``"slimfly:q=19,p=13"`` -> Configuration; the string ``planner plan --topology`` takes."""
+        """``"slimfly:q=19,p=13"`` -> Configuration (the ``planner plan --topology`` string)."""
         family, _, rest = spec.strip().partition(":")
         if not family or family == "file":
             raise InputError(f"{where}: expected FAMILY:k=v,k=v (e.g. 'slimfly:q=19,p=13'), "
@@ -269,10 +269,13 @@ def run_job(job: Job, out_dir: str | None = None, ship: bool = False) -> Outcome
     from planner.plan import plan
 
     conf = job.configuration
-    topology = topologies.build(conf.family, **dict(conf.params))
-    result = plan(topology, job.catalog, job.floor, strategy=job.strategy,
-                  time_limit_s=job.time_limit_s, seed=job.seed,
-                  group_endpoints=job.group_endpoints, endpoint_cables=job.endpoint_cables)
+    try:
+        topology = topologies.build(conf.family, **dict(conf.params))
+        result = plan(topology, job.catalog, job.floor, strategy=job.strategy,
+                      time_limit_s=job.time_limit_s, seed=job.seed,
+                      group_endpoints=job.group_endpoints, endpoint_cables=job.endpoint_cables)
+    except InputError as err:        # say which of the compared configurations failed
+        raise InputError(f"configuration '{conf.spec}': {err}") from None
     summary = result.summary
     row = row_from_summary(summary)
     folder = archive = None
@@ -384,15 +387,29 @@ def _blas_threads(threads: int):
                 os.environ[key] = value
 
 
-def _run_dask(jobs: Sequence[Job], address: str, ship: bool, bar) -> list[Outcome]:
+def check_scheduler_address(address: str) -> None:
+    """InputError unless ``address`` parses as a Dask scheduler address (``tcp://HOST:PORT``);
+    checked before anything is planned or written."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import backends
+
     try:
-        from distributed import Client
-    except ImportError as err:  # pragma: no cover - depends on the installation
-        raise InputError("--dask-scheduler needs dask.distributed: "
-                         "pip install 'planner[dask]'") from err
+        scheme, location = parse_address(address)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme '{scheme}://'")
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as err:
+        raise InputError(f"--dask-scheduler {address!r}: {err}; give the scheduler's address "
+                         "as tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)") from None
+
+
+def _run_dask(jobs: Sequence[Job], address: str, ship: bool, bar) -> list[Outcome]:
+    from distributed import Client
+
     try:
         client = Client(address, timeout="10s", set_as_default=False)
-    except (OSError, TimeoutError) as err:
+    except (OSError, TimeoutError, ValueError) as err:
         raise InputError(f"--dask-scheduler: cannot reach a Dask scheduler at {address!r} "
                          f"({err})") from err
     with client:
@@ -416,6 +433,8 @@ def compare(configurations: Sequence[Configuration], catalog, floor, *,
                          "(--topology FAMILY:k=v, or a spec file's 'configurations')")
     from planner.topologies import FAMILIES
 
+    if scheduler:
+        check_scheduler_address(scheduler)
     seen: dict[str, int] = {}
     unique = []
     for conf in configurations:
@@ -463,12 +482,6 @@ def default_title(catalog, floor) -> str:
 
 # --------------------------------------------------------------------------- table
 
-def comparison_table(outcomes: Iterable[Outcome], detail: bool = False) -> pd.DataFrame:
-    """The comparison table (the terminal columns; with ``detail`` also the xlsx extras)."""
-    keys = [k for k, _, _ in COLUMNS] + ([k for k, _ in DETAIL_COLUMNS] if detail else [])
-    return pd.DataFrame([{k: o.row.get(k) for k in keys} for o in outcomes], columns=keys)
-
-
 def format_table(outcomes: Sequence[Outcome]) -> str:
     """Fixed-width text table for the terminal; numbers right-aligned."""
     headers = [h for _, h, _ in COLUMNS]
@@ -493,7 +506,8 @@ def write_reports(outcomes: Sequence[Outcome], out_dir: Path, title: str) -> lis
     return ["compare.xlsx", "compare.pdf"]
 
 
-def length_histogram(outcomes: Sequence[Outcome], bins: int = 12) -> tuple[np.ndarray, list[np.ndarray]]:
+def length_histogram(outcomes: Sequence[Outcome],
+                     bins: int = 12) -> tuple[np.ndarray, list[np.ndarray]]:
     """Common bin edges (m) over all plans and the cable count per bin for each plan."""
     lengths = [o.lengths_m for o in outcomes]
     top = max((float(x.max()) for x in lengths if len(x)), default=1.0)
@@ -703,7 +717,7 @@ def prepare_out_dir(out_dir: Path) -> Path:
     return out_dir
 
 
-__all__ = ["COLUMNS", "CompareSpec", "Configuration", "Job", "Outcome", "compare",
-           "comparison_table", "format_table",
-           "length_histogram", "load_spec", "nearest_configurations", "prepare_out_dir", "row_from_summary",
-           "run_job", "run_jobs", "write_pdf", "write_reports", "write_xlsx"]
+__all__ = ["COLUMNS", "CompareSpec", "Configuration", "Job", "Outcome", "check_scheduler_address",
+           "compare", "format_table", "length_histogram", "load_spec",
+           "nearest_configurations", "prepare_out_dir", "row_from_summary", "run_job",
+           "run_jobs", "write_pdf", "write_reports", "write_xlsx"]

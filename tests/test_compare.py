@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import csv
+import io
+import itertools
 import json
+import re
 from pathlib import Path
 
+import distributed
 import numpy as np
 import openpyxl
 import pytest
@@ -16,80 +22,167 @@ from planner.plan import DEFAULT_TIME_LIMIT_S
 
 FAMILIES = ("slimfly", "dragonfly", "oft")
 TARGET = 1000
+RADIX = 40
 # Fast placement (the hand layout) for the tests; the comparison logic is the same for optimize.
 COMMON = ["--catalog", "sc14-40g", "--floor", "sc14", "--strategy", "hint",
           "--time-limit", "5", "--seed", "3"]
+SIZED = ["--endpoints", str(TARGET), "--families", *FAMILIES, "--max-radix", str(RADIX)]
+KEYS = [k for k, _, _ in cmp.COLUMNS] + [k for k, _ in cmp.DETAIL_COLUMNS]
+
+
+def _run(argv: list[str]) -> tuple[int, str]:
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        code = main(argv)
+    return code, text.getvalue()
 
 
 @pytest.fixture(scope="module")
 def local_run(tmp_path_factory):
+    """Plans in 2 worker processes on this machine."""
     out = tmp_path_factory.mktemp("compare-local")
-    argv = ["compare", "--endpoints", str(TARGET), "--families", *FAMILIES, "--max-radix", "40",
-            "--out", str(out), "--jobs", "2", *COMMON]
-    return out, main(argv)
+    code, text = _run(["compare", *SIZED, "--out", str(out), "--jobs", "2", *COMMON])
+    return out, code, text
 
 
-def _table(out: Path) -> list[list]:
+def _table(out: Path) -> list[dict]:
     ws = openpyxl.load_workbook(out / "compare.xlsx")["Comparison"]
-    return [list(r) for r in ws.iter_rows(min_row=3, values_only=True)]
+    return [dict(zip(KEYS, r)) for r in ws.iter_rows(min_row=3, values_only=True)]
 
 
-def test_compare_writes_reports_and_plan_folders(local_run, capsys):
-    out, code = local_run
+def _terminal(text: str) -> list[list[str]]:
+    """The printed table's data rows, split on the 2-space column gaps."""
+    lines = text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("---")) + 1
+    rows = []
+    for ln in lines[start:]:
+        if not ln.strip():
+            break
+        rows.append(re.split(r"\s{2,}", ln.strip()))
+    return rows
+
+
+def _sized() -> dict[str, dict]:
+    """``planner size --json``: the first (nearest) configuration per family."""
+    code, text = _run(["size", *SIZED, "--count", "1", "--json"])
+    assert code == 0
+    return {o["family"]: o for o in json.loads(text)}
+
+
+def _folder_numbers(folder: Path) -> dict:
+    """Every table number recomputed from the plan folder (summary.json and cables.csv)."""
+    s = json.loads((folder / "summary.json").read_text())
+    with open(folder / "cables.csv", newline="") as f:
+        cables = list(csv.DictReader(f))
+    top, cost, power = s["topology"], s["cost"], s["power"]
+    return {
+        "family": top["family"], "endpoints": top["endpoints"], "routers": top["routers"],
+        "radix": top["radix"], "diameter": top["diameter"], "avg_distance": top["avg_distance"],
+        "links": top["links"],
+        "electrical": sum(c["media"] == "electrical" for c in cables),
+        "optical": sum(c["media"] == "optical" for c in cables),
+        "network_optical": sum(c["media"] == "optical" and c["kind"] == "network"
+                               for c in cables),
+        "endpoint_electrical": sum(c["media"] == "electrical" and c["kind"] == "endpoint"
+                                   for c in cables),
+        "cable_length_m": sum(float(c["length_m"]) for c in cables),
+        "cost_per_endpoint": cost["per_endpoint"], "cost_total": cost["total"],
+        "cost_routers": cost["routers"], "cost_cables": cost["cables"],
+        "power_per_endpoint_w": power["per_endpoint_w"], "power_total_w": power["total_w"],
+        "cabinets": s["placement"]["cabinets"],
+    }
+
+
+def test_every_row_equals_its_plan_folder(local_run):
+    out, code, text = local_run
     assert code == 0
     rows = _table(out)
-    assert [r[0] for r in rows] == list(FAMILIES)          # one row per family, in order
-    keys = [k for k, _, _ in cmp.COLUMNS] + [k for k, _ in cmp.DETAIL_COLUMNS]
-    for values in rows:
-        row = dict(zip(keys, values))
+    assert [r["family"] for r in rows] == list(FAMILIES)          # one row per family, in order
+    sized = _sized()
+    for row in rows:
         folder = out / row["folder"]
         assert folder.name.startswith(row["family"] + "-")
-        for name in ("summary.json", "cables.csv", "bom.xlsx"):
+        for name in ("summary.json", "cables.csv", "bom.xlsx", "wiring.pdf", "netlist.anynet"):
             assert (folder / name).is_file(), name
-        s = json.loads((folder / "summary.json").read_text())
-        net, end = s["cables"]["network"], s["cables"]["endpoint"]
-        expect = {
-            "endpoints": s["topology"]["endpoints"], "routers": s["topology"]["routers"],
-            "radix": s["topology"]["radix"], "diameter": s["topology"]["diameter"],
-            "avg_distance": s["topology"]["avg_distance"],
-            "electrical": net["electrical"] + end["electrical"],
-            "optical": net["optical"] + end["optical"],
-            "cost_per_endpoint": s["cost"]["per_endpoint"],
-            "power_per_endpoint_w": s["power"]["per_endpoint_w"],
-            "cost_total": s["cost"]["total"], "links": s["topology"]["links"],
-        }
+        expect = _folder_numbers(folder)
         for key, value in expect.items():
-            assert row[key] == pytest.approx(value, rel=0, abs=1e-9), key
-        assert row["cable_length_m"] == pytest.approx(net["length_m"] + end["length_m"])
-        assert abs(row["endpoints"] - TARGET) < 0.5 * TARGET
-        assert row["radix"] <= 40
-    # compare.pdf: readable, has the table and the four chart titles
-    text = "".join(p.extract_text() for p in PdfReader(out / "compare.pdf").pages)
-    for needle in ("Cost per endpoint", "Power per endpoint", "Cables by media",
-                   "Cable length distribution", *FAMILIES):
-        assert needle in text
-    # each plan's BOM sheet carries the plan's BOM lines
+            assert row[key] == pytest.approx(value, rel=1e-12, abs=1e-6), (row["family"], key)
+        # the configuration is the one `planner size` answers first for this family
+        size = sized[row["family"]]
+        assert (row["endpoints"], row["routers"], row["radix"], row["links"]) == (
+            size["endpoints"], size["routers"], size["radix"], size["links"])
+        params = json.loads((folder / "summary.json").read_text())["topology"]["params"]
+        assert size["params"].items() <= params.items()
+        assert row["radix"] <= RADIX
+
+
+def test_terminal_table_equals_the_plan_folders(local_run):
+    out, code, text = local_run
+    assert code == 0
+    printed = _terminal(text)
+    rows = _table(out)
+    assert len(printed) == len(rows) == len(FAMILIES)
+    for cells, row in zip(printed, rows):
+        assert len(cells) == len(cmp.COLUMNS)
+        expect = _folder_numbers(out / row["folder"])
+        number = dict(zip([k for k, _, _ in cmp.COLUMNS], cells))
+        assert number["family"] == expect["family"]
+        for key in ("endpoints", "routers", "radix", "electrical", "optical", "diameter"):
+            assert int(number[key].replace(",", "")) == expect[key], key
+        for key, places in (("cable_length_m", 0), ("cost_per_endpoint", 2),
+                            ("power_per_endpoint_w", 3), ("avg_distance", 4)):
+            assert float(number[key].replace(",", "")) == pytest.approx(
+                expect[key], abs=0.5 * 10 ** -places + 1e-9), key
+
+
+def test_bom_sheets_equal_the_plan_boms(local_run):
+    out, code, _ = local_run
+    assert code == 0
     wb = openpyxl.load_workbook(out / "compare.xlsx")
     assert len(wb.sheetnames) == 1 + len(FAMILIES)
+    for n, row in enumerate(_table(out), start=1):
+        sheet = wb[next(name for name in wb.sheetnames if name.startswith(f"BOM {n} "))]
+        lines = [r for r in sheet.iter_rows(min_row=3, values_only=True) if r[0] != "total"]
+        plan_bom = openpyxl.load_workbook(out / row["folder"] / "bom.xlsx",
+                                          read_only=True)["BOM"]
+        plan_lines = list(itertools.takewhile(lambda r: r and r[0] is not None,
+                                              plan_bom.iter_rows(min_row=2, values_only=True)))
+        assert [r[:6] for r in lines] == [r[:6] for r in plan_lines]     # item .. spares
+        assert [r[6] for r in lines] == pytest.approx([r[6] for r in plan_lines])
+        total = sum(r[7] for r in lines)
+        assert total == pytest.approx(row["cost_total"], abs=0.005)       # cents in summary
+        assert sum((r[4] + r[5]) * r[6] for r in plan_lines) == pytest.approx(total, rel=1e-9)
 
 
-def test_dask_cluster_gives_the_local_table(local_run, tmp_path, capsys):
-    distributed = pytest.importorskip("distributed")
-    out_local, code = local_run
+def test_pdf_has_the_charts_and_the_table(local_run):
+    out, code, _ = local_run
     assert code == 0
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    text = "".join(p.extract_text() for p in PdfReader(out / "compare.pdf").pages)
+    for needle in ("Cost per endpoint", "Power per endpoint", "Cables by media",
+                   "Cable length distribution", "electrical", "optical"):
+        assert needle in text
+    for row in _table(out):
+        for value in (row["family"], row["params"], f"{row['cost_per_endpoint']:,.2f}",
+                      f"{row['power_per_endpoint_w']:.3f}", f"{row['routers']:,}"):
+            assert value in text
+
+
+def test_dask_cluster_gives_the_local_table(local_run, tmp_path):
+    out_local, code, text_local = local_run
+    assert code == 0
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
-        argv = ["compare", "--endpoints", str(TARGET), "--families", *FAMILIES,
-                "--max-radix", "40", "--out", str(tmp_path), "--dask-scheduler",
-                cluster.scheduler_address, *COMMON]
-        assert main(argv) == 0
-    local, remote = _table(out_local), _table(tmp_path)
-    assert remote == local
-    for row in remote:
-        folder = row[len(cmp.COLUMNS) + len(cmp.DETAIL_COLUMNS) - 1]
-        a = (out_local / folder / "cables.csv").read_bytes()
-        b = (tmp_path / folder / "cables.csv").read_bytes()
+        code, text = _run(["compare", *SIZED, "--out", str(tmp_path), "--dask-scheduler",
+                           cluster.scheduler_address, *COMMON])
+        assert code == 0
+    assert _table(tmp_path) == _table(out_local)
+    assert _terminal(text) == _terminal(text_local)
+    for row in _table(tmp_path):
+        a = (out_local / row["folder"] / "cables.csv").read_bytes()
+        b = (tmp_path / row["folder"] / "cables.csv").read_bytes()
         assert a == b                                   # the shipped plan folder is complete
+        assert (sorted(p.name for p in (out_local / row["folder"]).iterdir())
+                == sorted(p.name for p in (tmp_path / row["folder"]).iterdir()))
 
 
 @pytest.mark.parametrize("spec, family, params, slug", [
@@ -114,6 +207,13 @@ def test_configuration_parse(spec, family, params, slug):
     (["compare", "--topology", "slimfly:q=5", "--out", "{tmp}/file"], "is a file"),
     (["compare", "--topology", "slimfly:q=5", "--topology", "slimfly:q=5"], "listed twice"),
     (["compare", "{tmp}/spec.yaml"], "field 'endpoint'"),
+    (["compare", "--topology", "slimfly:q=5", "--out", "{tmp}/o", "--dask-scheduler",
+      "no-port"], "tcp://HOST:PORT"),
+    (["compare", "--topology", "slimfly:q=5", "--out", "{tmp}/o", "--dask-scheduler",
+      "foo://h:1"], "unknown scheme"),
+    (["compare", "--topology", "slimfly:q=4,p=100", "--out", "{tmp}/o", "--catalog",
+      "modern-100g", "--strategy", "hint"],
+     "configuration 'slimfly:q=4,p=100': catalog 'modern-100g'"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, needle, tmp_path, capsys):
     (tmp_path / "file").write_text("x")
