@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from math import gcd
+from math import gcd, isqrt
 
 import numpy as np
 
@@ -29,7 +29,7 @@ def prime_power(q: int) -> tuple[int, int] | None:
     """(p, m) with q = p^m for a prime p and m >= 1, or None if q is not a prime power."""
     if q < 2:
         return None
-    p = next(d for d in range(2, q + 1) if q % d == 0)
+    p = next((d for d in range(2, isqrt(q) + 1) if q % d == 0), q)
     m, rest = 0, q
     while rest % p == 0:
         rest //= p

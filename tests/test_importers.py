@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from planner.errors import InputError
+from planner.exports.anynet import netlist_lines
 from planner.topologies import build, parse_spec
 from planner.topologies.importers import write_edge_csv, write_graphml
 
@@ -75,6 +76,11 @@ def test_anynet_node_heads_latencies_and_side_table(tmp_path):
     assert top.multiplicity.tolist() == [2, 1, 1]
 
 
+GRAPHML = ('<?xml version="1.0" encoding="UTF-8"?>'
+           '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+           '<key id="ep" for="node" attr.name="endpoints" attr.type="int"/>'
+           '<graph edgedefault="undirected">{nodes}{edges}</graph></graphml>')
+
 BAD = [
     ("a.csv", "0,1\n1,1\n", r"line 2: self-loop on router 1"),
     ("a.csv", "0,1\n1,x\n", r"line 2: field 'x' is not a non-negative integer"),
@@ -91,6 +97,17 @@ BAD = [
     ("a.anynet", "// comment\n", r"line 1: unexpected token '//'"),
     ("a.graphml", "<graphml><graph", r"not valid GraphML"),
     ("a.txt", "0,1\n", r"unknown extension '.txt'; use one of .graphml, .csv, .anynet"),
+    ("a.csv", "0,1\n1,200000\n", r"line 2: b = 200000 is too large; at most 199999"),
+    ("a.csv", "0,1,10001\n", r"line 1: count = 10001 is too large; at most 10000"),
+    ("a.csv", "0,1\nrouter,endpoints\n0,1\n1,99999999999999999999\n",
+     r"line 4: endpoints = 99999999999999999999 is too large"),
+    ("a.anynet", "router 0 router 1\nrouter 1 node 0 router 99999999999\n",
+     r"line 2: router id 99999999999 is too large; ids are 0\.\.199999"),
+    ("a.graphml", GRAPHML.format(nodes='<node id="0"/><node id="1"/>', edges=(
+        '<edge source="0" target="1"/><edge source="1" target="7"/>')),
+     r"an edge names node '7', which has no <node id=\"7\"> element"),
+    ("a.graphml", GRAPHML.format(nodes='<node id="0"><data key="ep">lots</data></node>', edges=""),
+     r"a <data> value does not match the attr.type of its <key> \(.*'lots'\)"),
 ]
 
 
@@ -101,6 +118,45 @@ def test_malformed_files(tmp_path, name, text, message):
     with pytest.raises(InputError, match=message) as err:
         parse_spec(f"file:{path}")
     assert "\n" not in str(err.value) and str(path) in str(err.value)
+
+
+@pytest.mark.parametrize("name", ["a.csv", "a.anynet"])
+def test_not_utf8(tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(b"0,1\n\xff\xfe,2\n" if name.endswith(".csv") else b"router 0 \xff\n")
+    with pytest.raises(InputError, match=r"not UTF-8 text \(byte 0xff at offset \d+\); save it "
+                                         r"as UTF-8"):
+        parse_spec(f"file:{path}")
+
+
+def test_byte_order_mark_is_skipped(tmp_path):
+    """Spreadsheet programs start UTF-8 CSV files with a BOM; the header still reads."""
+    path = tmp_path / "bom.csv"
+    path.write_bytes("a,b,count\n0,1,2\nrouter,endpoints\n0,3\n1,4\n".encode("utf-8-sig"))
+    top = parse_spec(f"file:{path}")
+    assert top.multiplicity.tolist() == [2] and top.endpoints.tolist() == [3, 4]
+
+
+def test_uniform_p_is_bounded(tmp_path):
+    with pytest.raises(InputError, match=r"p must be an integer between 0 and 10000, got '10001'"):
+        parse_spec(f"file:{FIX / 'ring4.csv'}?p=10001")
+
+
+@pytest.mark.parametrize("family, params", [
+    ("slimfly", {"q": 5}),
+    ("dragonfly", {"a": 2, "h": 4, "g": 3}),     # parallel global links, in the side table
+    ("fattree", {"k": 4}),                      # routers without endpoints
+])
+def test_anynet_round_trip(tmp_path, family, params):
+    """The netlist lines ``planner plan`` writes (exports.anynet) and the multiplicity side
+    table read back to the same graph with the same endpoints."""
+    top = build(family, **params)
+    u, v = top.links[:, 0], top.links[:, 1]
+    lines = netlist_lines(top.endpoints, u, v, np.ones(len(u), dtype=np.int64))
+    (tmp_path / "netlist.anynet").write_text("\n".join(lines) + "\n")
+    side = ["u,v,multiplicity"] + [f"{a},{b},{m}" for a, b, m in zip(u, v, top.multiplicity)]
+    (tmp_path / "netlist.multiplicity.csv").write_text("\n".join(side) + "\n")
+    _same(top, parse_spec(f"file:{tmp_path / 'netlist.anynet'}"))
 
 
 def test_graphml_errors(tmp_path):

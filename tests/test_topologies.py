@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 from planner.errors import InputError
+from planner.gf import field, prime_powers
 from planner.topologies import FAMILIES, build, check_radix, parse_spec
 from planner.topologies.dragonfly import dragonfly
 from planner.topologies.galaxyfly import coordinate_matrix
 from planner.topologies.metrics import distance_stats
 from planner.topologies.sizing import nearest
-from planner.topologies.slimfly import delta
+from planner.topologies.slimfly import delta, generator_sets
 
 
 def n_plane(q):
@@ -67,7 +68,8 @@ CASES = [
     ("hyperx", {"S": "3x4x5", "p": 2}, 60, 120, {9}, 3, 270, 11),
     ("hyperx", {"S": [8]}, 8, 64, {7}, 1, 28, 15),
     ("hyperx", {"S": [22, 22], "p": 22}, 484, 10648, {42}, 2, 10164, 64),
-    oft_row(2), oft_row(3), oft_row(4), oft_row(8), oft_row(9),
+    oft_row(2), oft_row(3), oft_row(4), oft_row(8), oft_row(9), oft_row(16), oft_row(25),
+    oft_row(27),
     ("mlfm", {"h": 2}, 9, 12, {2, 4}, 2, 12, 4),
     ("mlfm", {"h": 3}, 18, 36, {3, 6}, 2, 36, 6),
     ("mlfm", {"h": 5}, 45, 150, {5, 10}, 2, 150, 10),
@@ -79,6 +81,9 @@ CASES = [
     ("galaxyfly", {"n": 3, "q": 5, "a": 1, "h": 4}, 15, 60, {4}, 2, 30, 8),
     ("galaxyfly", {"n": 4, "q": 1, "a": 3, "h": 1}, 12, 12, {3}, 3, 12 + 6, 4),
     ("galaxyfly", {"n": 6, "q": 13, "a": 1, "h": 11, "p": 3}, 78, 234, {11}, 2, 429, 14),
+    # prime powers q = 8 (δ=0), 9: Galaxy graph (a=1) of degree h_g + h_s, diameter 2
+    ("galaxyfly", {"n": 8, "q": 8, "a": 1, "h": 11}, 64, 704, {11}, 2, 64 * 4 // 2 + 28 * 8, 22),
+    ("galaxyfly", {"n": 5, "q": 9, "a": 1, "h": 8}, 45, 360, {8}, 2, 45 * 4 // 2 + 10 * 9, 16),
     ("jellyfish", {"routers": 20, "degree": 3}, 20, 20, {3}, None, 30, 4),
     ("jellyfish", {"routers": 50, "degree": 7, "p": 2, "seed": 5}, 50, 100, {7}, None, 175, 9),
     ("jellyfish", {"routers": 200, "degree": 10}, 200, 600, {10}, None, 1000, 13),
@@ -125,6 +130,26 @@ def test_params_json_and_rebuild(family):
     assert (again.endpoints == top.endpoints).all()
 
 
+@pytest.mark.parametrize("q", prime_powers(3, 64))
+def test_slim_fly_generator_sets(q):
+    """D1: |X| = |X'| = (q-δ)/2, X' = ξX, X = -X; X ∩ X' = ∅ (δ=1), {1} (δ=0), {1,-1} (δ=-1)."""
+    gf, d = field(q), delta(q)
+    x, xp = (set(v.tolist()) for v in generator_sets(gf))
+    assert len(x) == len(xp) == (q - d) // 2
+    assert xp == {int(gf.mul[gf.xi, e]) for e in x}
+    assert x == {int(gf.neg[e]) for e in x} and xp == {int(gf.neg[e]) for e in xp}
+    assert x & xp == {1: set(), 0: {1}, -1: {1, int(gf.neg[1])}}[d]
+
+
+@pytest.mark.parametrize("q", prime_powers(3, 32))
+def test_slim_fly_every_prime_power(q):
+    """MMS(q) is k'-regular with k' = (3q-δ)/2, q²k' links, diameter 2, for every prime power."""
+    top = build("slimfly", q=q)
+    k = (3 * q - delta(q)) // 2
+    assert top.num_routers == 2 * q * q and set(top.degree.tolist()) == {k}
+    assert top.num_links == q * q * k and distance_stats(top)[0] == 2
+
+
 def test_slim_fly_q5_is_hoffman_singleton():
     g = build("slimfly", q=5).to_networkx()
     assert g.number_of_nodes() == 50 and {d for _, d in g.degree} == {7}
@@ -163,35 +188,79 @@ def test_demipn_absolute_points(q):
     assert int((top.degree == q).sum()) == q + 1
 
 
-def test_dragonfly_palmtree_formula():
-    """(G, r, j) <-> (G - (r h + j + 1) mod g, a-1-r, h-1-j) (cost_models.md D2)."""
-    a, h = 6, 3
+def _palmtree(grp, i, a, h, g):
+    """(G, r, j) <-> (G - (r h + j + 1) mod g, a-1-r, h-1-j), i = r h + j."""
+    return (grp - (i + 1)) % g, a * h - 1 - i
+
+
+def _relative(grp, i, a, h, g):
+    """Port i of group G -> group (G + i + 1) mod g, reverse port a h - 1 - i."""
+    return (grp + i + 1) % g, a * h - 1 - i
+
+
+def _absolute(grp, i, a, h, g):
+    """Port i of group G -> group i if i < G else i + 1; back on port G if G < target else G-1."""
+    target = i if i < grp else i + 1
+    return target, grp if grp < target else grp - 1
+
+
+@pytest.mark.parametrize("arrangement, rule", [("palmtree", _palmtree), ("relative", _relative),
+                                                ("absolute", _absolute)])
+@pytest.mark.parametrize("h", [2, 3])
+def test_dragonfly_arrangement_formulas(arrangement, rule, h):
+    """Balanced g = a h + 1: global links exactly as cost_models.md D2 writes each arrangement."""
+    a = 2 * h
     g = a * h + 1
-    top = dragonfly(h=h)
+    top = dragonfly(h=h, arrangement=arrangement)
     got = {tuple(e) for e in top.links.tolist() if e[0] // a != e[1] // a}
     want = set()
     for grp in range(g):
-        for r in range(a):
-            for j in range(h):
-                u = grp * a + r
-                v = ((grp - (r * h + j + 1)) % g) * a + (a - 1 - r)
-                want.add((min(u, v), max(u, v)))
-    assert got == want
+        for i in range(a * h):
+            target, back = rule(grp, i, a, h, g)
+            u, v = grp * a + i // h, target * a + back // h
+            want.add((min(u, v), max(u, v)))
+    assert len(got) == g * (g - 1) // 2 and got == want
+
+
+def _global_counts(top, a, g):
+    """(group x group link counts, router x group link counts) of the global links."""
+    grp = top.groups[top.links]
+    glob = grp[:, 0] != grp[:, 1]
+    pairs = np.zeros((g, g), dtype=int)
+    np.add.at(pairs, (grp[glob, 0], grp[glob, 1]), top.multiplicity[glob])
+    per_router = np.zeros((a * g, g), dtype=int)
+    np.add.at(per_router, (top.links[glob, 0], grp[glob, 1]), top.multiplicity[glob])
+    np.add.at(per_router, (top.links[glob, 1], grp[glob, 0]), top.multiplicity[glob])
+    return pairs + pairs.T, per_router
 
 
 @pytest.mark.parametrize("arrangement", ["palmtree", "relative", "absolute"])
-@pytest.mark.parametrize("a, h, g", [(4, 2, 9), (4, 2, 5), (4, 2, 4), (6, 3, 7), (2, 4, 3)])
+@pytest.mark.parametrize("a, h, g", [(4, 2, 9), (4, 2, 5), (4, 2, 4), (6, 3, 7), (2, 4, 3),
+                                     (3, 3, 9), (5, 3, 9), (8, 4, 20), (6, 5, 23)])
 def test_dragonfly_global_links_spread(arrangement, a, h, g):
-    """Every group pair gets floor or ceil of a*h/(g-1) global links; each router h."""
+    """g <= a h + 1: every group pair gets floor or ceil of a h/(g-1) links, every global port
+    is used (one stays free when g a h is odd), and the links are spread over the routers."""
     top = build("dragonfly", a=a, h=h, g=g, arrangement=arrangement)
-    grp = top.groups[top.links]
-    glob = grp[:, 0] != grp[:, 1]
-    counts = np.zeros((g, g), dtype=int)
-    np.add.at(counts, (grp[glob, 0], grp[glob, 1]), top.multiplicity[glob])
-    counts = (counts + counts.T)[~np.eye(g, dtype=bool)]
-    assert counts.min() >= (a * h) // (g - 1) and counts.max() <= -(-(a * h) // (g - 1))
-    assert top.degree.max() == a - 1 + h
+    pairs, per_router = _global_counts(top, a, g)
+    off = pairs[~np.eye(g, dtype=bool)]
+    assert off.min() == (a * h) // (g - 1) and off.max() == -(-(a * h) // (g - 1))
+    assert per_router.sum(axis=1).max() == h
+    assert per_router.sum() == g * a * h - (g * a * h) % 2
+    assert top.num_links == g * a * (a - 1) // 2 + g * a * h // 2
+    assert per_router.max() <= max(-(-h // (g - 1)), 2)
     assert distance_stats(top)[0] <= 3
+
+
+@pytest.mark.parametrize("arrangement", ["palmtree", "relative"])
+@pytest.mark.parametrize("a, h, g", [(4, 2, 6), (6, 3, 11), (5, 3, 9), (8, 4, 20), (6, 5, 23),
+                                     (7, 3, 13)])
+def test_dragonfly_pair_links_on_distinct_routers(arrangement, a, h, g):
+    """One full round plus a partial one (g-1 <= a h < 2(g-1), h <= g-1): the links between
+    two groups leave each group from different routers (no router has two links to a group)."""
+    assert g - 1 <= a * h < 2 * (g - 1) and h <= g - 1
+    top = build("dragonfly", a=a, h=h, g=g, arrangement=arrangement)
+    _, per_router = _global_counts(top, a, g)
+    assert per_router.max() == 1
 
 
 def test_dragonfly_h_alone_and_groups():
@@ -237,63 +306,80 @@ def test_distance_stats_match_networkx():
         assert distance_stats(top) == (max(dist), pytest.approx(np.mean(dist)))
 
 
-# cost_models.md tables B1-B7: (spec, routers, endpoints, radix, router-router links or None)
+# cost_models.md tables B1-B7 as printed: (table, spec, routers, endpoints, radix, router-router
+# links or None where the table prints no link count or one that is not the graph's, see C2/C3)
 TABLE_ROWS = [
-    # B1 (Projective Networks Table 4)
-    ("hyperx:S=22x22,p=22", 484, 10648, 64, 5082 + 5082),
-    ("demipn:q=27,p=14", 757, 10598, 42, 556 + 10028),
-    ("slimfly:q=19,p=13", 722, 9386, 42, 3971 + 6498),
-    ("pn:q=23,p=9", 1106, 9954, 33, 1907 + 11365),
-    ("dragonfly:h=7", 1386, 9702, 27, None),  # printed E+O = 13,440 vs 13,860 (C2)
-    # B2 (Table 5)
-    ("hyperx:S=29x29,p=29", 841, 24389, 85, 5684 + 17864),
-    ("demipn:q=37,p=19", 1407, 26733, 57, 620 + 26094),
-    ("slimfly:q=27,p=18", 1458, 26244, 59, 10935 + 18954),
-    ("pn:q=31,p=13", 1986, 25818, 45, 3381 + 28395),
-    ("dragonfly:h=9", 2934, 26406, 35, 25101 + 13041),
-    # B3 (Table 6: cables = leaf-spine links = T)
-    ("mlfm:h=21", 693, 9702, 42, 9702),
-    ("mlfm:h=29", 1305, 25230, 58, 25230),
-    ("oft:q=16", 819, 9282, 34, 9282),
-    ("oft:q=23", 1659, 26544, 48, 26544),
-    # B4 (Slim Fly case study, N ~ 10K); FBF radix 37 and SF 44 where S000 prints 33 / 43 (C3)
-    ("fattree:k=35", 1531, 10718, 35, None),
-    ("jellyfish:routers=1386,degree=21,p=7", 1386, 9702, 28, 14553),
-    ("hyperx:S=10x10x10,p=10", 1000, 10000, 37, 13500),
-    ("dragonfly:p=7,h=7,a=14,g=99", 1386, 9702, 27, None),
-    ("slimfly:q=19,p=15", 722, 10830, 44, 10469),
-    # B5 (all radix 43); FBF radix 45 where S000 prints 43 (C3)
-    ("fattree:k=43", 2311, 19876, 43, None),
-    ("jellyfish:routers=4020,degree=33,p=10", 4020, 40200, 43, 66330),
-    ("hyperx:S=12x12x12,p=12", 1728, 20736, 45, None),
-    ("dragonfly:h=11", 5346, 58806, 43, None),
-    # B6 (Galaxyfly Table 3)
-    ("dragonfly:a=19,p=9,h=9", 3268, 29412, 36, None),
-    ("hyperx:S=13x13x13,p=13", 2197, 28561, 49, None),
-    ("fattree:k=50", 3125, 31250, 50, None),
-    ("slimfly:q=27,p=20", 1458, 29160, 61, None),
-    ("galaxyfly:n=25,q=49,a=3,h=16,p=8", 3675, 29400, 26, None),
-    ("galaxyfly:n=25,q=47,a=3,h=16,p=9", 3525, 31725, 27, None),
-    ("galaxyfly:n=21,q=37,a=2,h=19,p=20", 1554, 31080, 40, None),
-    # B7 (Kathareios radix-64 scale and simulated configurations)
-    ("oft:q=31", 2979, 63552, 64, None),
-    ("mlfm:h=32", 1584, 33792, 64, None),
-    ("slimfly:q=29,p=21", 1682, 35322, 64, None),
-    ("slimfly:q=29,p=22", 1682, 37004, 65, None),
-    ("slimfly:q=13,p=9", 338, 3042, 28, None),
-    ("slimfly:q=13,p=10", 338, 3380, 29, None),
-    ("mlfm:h=15", 360, 3600, 30, None),
-    ("oft:q=11", 399, 3192, 24, None),
+    ("B1", "hyperx:S=22x22,p=22", 484, 10648, 64, 5082 + 5082),
+    ("B1", "demipn:q=27,p=14", 757, 10598, 42, 556 + 10028),
+    ("B1", "slimfly:q=19,p=13", 722, 9386, 42, 3971 + 6498),
+    ("B1", "pn:q=23,p=9", 1106, 9954, 33, 1907 + 11365),
+    ("B1", "dragonfly:h=7", 1386, 9702, 27, None),  # printed E+O = 13,440 vs 13,860 (C2)
+    ("B2", "hyperx:S=29x29,p=29", 841, 24389, 85, 5684 + 17864),
+    ("B2", "demipn:q=37,p=19", 1407, 26733, 57, 620 + 26094),
+    ("B2", "slimfly:q=27,p=18", 1458, 26244, 59, 10935 + 18954),
+    ("B2", "pn:q=31,p=13", 1986, 25818, 45, 3381 + 28395),
+    ("B2", "dragonfly:h=9", 2934, 26406, 35, 25101 + 13041),
+    ("B3", "mlfm:h=21", 693, 9702, 42, 9702),  # Table 6: cables = leaf-spine links = T
+    ("B3", "mlfm:h=29", 1305, 25230, 58, 25230),
+    ("B3", "oft:q=16", 819, 9282, 34, 9282),
+    ("B3", "oft:q=23", 1659, 26544, 48, 26544),
+    ("B4", "fattree:k=35", 1531, 10718, 35, None),
+    ("B4", "jellyfish:routers=1386,degree=21,p=7", 1386, 9702, 28, 14553),
+    ("B4", "hyperx:S=10x10x10,p=10", 1000, 10000, 33, None),
+    ("B4", "dragonfly:p=7,h=7,a=14,g=99", 1386, 9702, 27, None),
+    ("B4", "slimfly:q=19,p=15", 722, 10830, 43, None),
+    ("B5", "fattree:k=43", 2311, 19876, 43, None),
+    ("B5", "jellyfish:routers=4020,degree=33,p=10", 4020, 40200, 43, 66330),
+    ("B5", "hyperx:S=12x12x12,p=12", 1728, 20736, 43, None),
+    ("B5", "dragonfly:h=11", 5346, 58806, 43, None),
+    ("B5", "slimfly:q=19,p=15", 722, 10830, 43, None),
+    ("B6", "dragonfly:a=19,p=9,h=9", 3268, 29412, 36, None),
+    ("B6", "hyperx:S=13x13x13,p=13", 2197, 28561, 49, None),
+    ("B6", "fattree:k=50", 3125, 31250, 50, None),
+    ("B6", "slimfly:q=27,p=20", 1458, 29160, 61, None),
+    ("B6", "galaxyfly:n=25,q=49,a=3,h=16,p=8", 3675, 29400, 26, None),
+    ("B6", "galaxyfly:n=25,q=47,a=3,h=16,p=9", 3525, 31725, 27, None),
+    ("B6", "galaxyfly:n=21,q=37,a=2,h=19,p=20", 1554, 31080, 40, None),
+    ("B7", "oft:q=31", 2979, 63552, 64, None),
+    ("B7", "mlfm:h=32", 1584, 33792, 64, None),
+    ("B7", "slimfly:q=29,p=21", 1682, 35322, 64, None),
+    ("B7", "slimfly:q=29,p=22", 1682, 37004, 65, None),
+    ("B7", "slimfly:q=13,p=9", 338, 3042, 28, None),
+    ("B7", "slimfly:q=13,p=10", 338, 3380, 29, None),
+    ("B7", "mlfm:h=15", 360, 3600, 30, None),
+    ("B7", "oft:q=11", 399, 3192, 24, None),
 ]
+# Radix figures the Slim Fly slides (S000) print that no graph with their N and N_r has
+# (cost_models.md C3): FBF p + 3(s-1) and SF k' + p. The built radix is the construction's.
+MISPRINTED_RADIX = {
+    ("B4", "hyperx:S=10x10x10,p=10"): 10 + 3 * 9,
+    ("B4", "slimfly:q=19,p=15"): 29 + 15,
+    ("B5", "hyperx:S=12x12x12,p=12"): 12 + 3 * 11,
+    ("B5", "slimfly:q=19,p=15"): 29 + 15,
+}
 
 
-@pytest.mark.parametrize("spec, routers, endpoints, radix, links", TABLE_ROWS,
-                         ids=[r[0] for r in TABLE_ROWS])
-def test_table_rows_buildable(spec, routers, endpoints, radix, links):
+@pytest.mark.parametrize("table, spec, routers, endpoints, radix, links", TABLE_ROWS,
+                         ids=[f"{r[0]}-{r[1]}" for r in TABLE_ROWS])
+def test_table_rows_buildable(table, spec, routers, endpoints, radix, links):
+    """Routers, endpoints and radix as printed (links where printed and meaningful)."""
     top = parse_spec(spec)
-    assert (top.num_routers, top.num_endpoints, top.radix) == (routers, endpoints, radix)
+    assert (top.num_routers, top.num_endpoints) == (routers, endpoints)
+    built = MISPRINTED_RADIX.get((table, spec))
+    if built is None:
+        assert top.radix == radix
+    else:
+        assert top.radix == built != radix
     if links is not None:
         assert top.num_links == links
+
+
+def test_every_table_row_listed():
+    """B1-B6 have 5+5+4+5+5+7 rows; B7 has 4 buildable radix-64 items (the SF one as its two
+    integral neighbours p=21, 22) and 4 simulated configurations."""
+    counts = {t: sum(r[0] == t for r in TABLE_ROWS) for t in ("B1", "B2", "B3", "B4", "B5", "B6",
+                                                               "B7")}
+    assert counts == {"B1": 5, "B2": 5, "B3": 4, "B4": 5, "B5": 5, "B6": 7, "B7": 8}
 
 
 @pytest.mark.parametrize("target, radix", [(300, 16), (2000, 24)])
@@ -319,7 +405,9 @@ def test_sizing_orders_by_distance_and_finds_table_configs():
 
 BAD = [
     ("slimfly", {"q": 6}, "'q'=6 is not a prime power; nearest valid values: 5 or 7"),
-    ("slimfly", {"q": 2}, "'q' must be >= 3"),
+    ("slimfly", {"q": 2}, "'q' must be between 3 and 2048, got 2"),
+    ("slimfly", {"q": 10 ** 12 + 39}, "'q' must be between 3 and 2048"),  # no primality search
+    ("torus", {"dims": [10 ** 23] * 2}, "gives about 10\\^46 routers and about 10\\^46 links"),
     ("pn", {"q": 10}, "not a prime power; nearest valid values: 9 or 11"),
     ("nosuch", {}, "unknown topology family 'nosuch'; valid families: slimfly"),
     ("slimfly", {"q": 5, "k": 3}, "unknown parameter 'k'; valid parameters: q, p"),
@@ -335,9 +423,11 @@ BAD = [
     ("hyperx", {"S": "4xa"}, "'S' must be an integer, got 'a'"),
     ("galaxyfly", {"n": 3, "q": 5, "a": 1, "h": 2}, "a\\*h = 2 is less than h_g \\+ h_s = 2 \\+ 2"),
     ("galaxyfly", {"n": 3, "q": 6, "a": 2, "h": 2}, "not a prime power"),
+    ("galaxyfly", {"n": 3, "q": 2, "a": 2, "h": 2}, "'q' must be 1 \\(the Dragonfly case\\)"),
     ("jellyfish", {"routers": 10, "degree": 10}, "'degree' must be between 1 and 9"),
     ("torus", {"dims": "4x1"}, "'dims' must be >= 2"),
     ("hypercube", {"d": 40}, "beyond the supported"),
+    ("hypercube", {"d": 20000}, "'d' must be between 1 and 64"),
 ]
 
 

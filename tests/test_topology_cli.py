@@ -82,10 +82,24 @@ def test_topology_file_with_uniform_p(capsys, tmp_path):
     (["topology", "galaxyfly", "n=3", "q=5", "a=1", "h=2"], "a\\*h = 2 is less than h_g \\+ h_s"),
     (["topology", "file:/nonexistent/x.csv"], "does not exist"),
     (["topology", f"file:{FIX / 'ring4.csv'}", "q=3"], "takes only p=N"),
+    # hand-written malformed files: self-loop, unknown router ids, non-numeric fields
+    (["topology", f"file:{FIX / 'bad_selfloop.csv'}"], "line 4: self-loop on router 2"),
+    (["topology", f"file:{FIX / 'bad_unknown_router.csv'}"],
+     "line 3: unknown router 5; the endpoints table defines routers 0..1"),
+    (["topology", f"file:{FIX / 'bad_unknown_node.graphml'}"],
+     "an edge names node 'spine9', which has no <node id=\"spine9\"> element"),
+    (["topology", f"file:{FIX / 'bad_nonnumeric.anynet'}"],
+     "line 2: 'router' must be followed by a non-negative integer id, got 'two'"),
+    (["topology", f"file:{FIX / 'bad_endpoints.graphml'}"],
+     "node '1' attribute 'endpoints' must be an integer between 0 and 10000, got 'two'"),
+    (["topology", "galaxyfly", "n=3", "q=2", "a=2", "h=2"], "'q' must be 1 \\(the Dragonfly"),
+    (["topology", "dragonfly", "h=2", "g=12"], "'g'=12 exceeds a\\*h\\+1 = 9"),
     (["size", "--endpoints", "0", "--max-radix", "48"], "--endpoints must be a positive"),
     (["size", "--endpoints", "1000", "--max-radix", "48", "--families", "nosuch"],
      "unknown topology family 'nosuch'"),
     (["size", "--endpoints", "lots", "--max-radix", "48"], "invalid int value: 'lots'"),
+    (["size", "--endpoints", str(10 ** 30), "--max-radix", "48"], "up to 100,000,000"),
+    (["size", "--endpoints", "1000", "--max-radix", "100000"], "between 2 and 1024"),
 ])
 def test_bad_input_exit_2_one_line(capsys, argv, message):
     code, _, err = run(capsys, *argv)

@@ -45,5 +45,5 @@ def run(args) -> int:
                         for i, (c, w) in enumerate(zip(r, widths))).rstrip())
     empty = [f for f, options in found.items() if not options]
     if empty:
-        print(f"no configuration within radix {args.max_radix}: {', '.join(empty)}")
+        print(f"no buildable configuration within radix {args.max_radix}: {', '.join(empty)}")
     return 0

@@ -3,8 +3,10 @@ and the valid range."""
 
 from __future__ import annotations
 
+import math
+
 from planner.errors import InputError
-from planner.gf import is_prime_power, nearest_prime_powers
+from planner.gf import MAX_Q, is_prime_power, nearest_prime_powers
 
 
 def integer(family: str, name: str, value, minimum: int | None = None,
@@ -35,8 +37,8 @@ def integer(family: str, name: str, value, minimum: int | None = None,
 
 
 def prime_power_q(family: str, value, minimum: int = 2, name: str = "q") -> int:
-    """A prime power q >= minimum (the order of the finite field of the construction)."""
-    q = integer(family, name, value, minimum=minimum)
+    """A prime power minimum <= q <= MAX_Q (the order of the finite field of the construction)."""
+    q = integer(family, name, value, minimum=minimum, maximum=MAX_Q)
     if not is_prime_power(q):
         raise InputError(f"{family}: parameter '{name}'={q} is not a prime power; nearest "
                          f"valid values: {nearest_prime_powers(q)}")
@@ -73,6 +75,11 @@ MAX_LINKS = 20_000_000
 def size_limit(family: str, routers: int, links: int, params: str) -> None:
     """InputError before building anything beyond MAX_ROUTERS routers or MAX_LINKS links."""
     if routers > MAX_ROUTERS or links > MAX_LINKS:
-        raise InputError(f"{family}: {params} gives {routers} routers and {links} links, "
-                         f"beyond the supported {MAX_ROUTERS} routers / {MAX_LINKS} links; "
-                         f"choose smaller parameters")
+        raise InputError(f"{family}: {params} gives {_amount(routers)} routers and "
+                         f"{_amount(links)} links, beyond the supported {MAX_ROUTERS} routers / "
+                         f"{MAX_LINKS} links; choose smaller parameters")
+
+
+def _amount(n: int) -> str:
+    """n in full up to 15 digits, else its order of magnitude (huge ints do not print)."""
+    return str(n) if n < 10 ** 15 else f"about 10^{int(n.bit_length() * math.log10(2))}"

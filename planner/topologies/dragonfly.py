@@ -7,7 +7,10 @@ Projective Networks Table 3). Global arrangements as in cost_models.md D2: palmt
 
 from __future__ import annotations
 
+from math import gcd
+
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from planner.errors import InputError
 from planner.topologies.base import Topology
@@ -47,22 +50,69 @@ def _round_targets(c: np.ndarray, grp: np.ndarray, g: int, arrangement: str):
     return target, np.where(grp < target, grp, grp - 1)
 
 
-def _partial_targets(c: np.ndarray, grp: np.ndarray, g: int, rem: int):
-    """Last round of rem < g-1 ports: circulant offsets +1, -1, +2, -2, ... (+g/2 if rem odd).
+def _full_rounds(a: int, h: int, g: int, rounds: int, arrangement: str):
+    """Ports 0..rounds·(g-1)-1 of every group, one link to every other group per round, wired
+    by the arrangement (cost_models.md D2). Returns (group, port, target group, target port)
+    of each link once."""
+    grp, i = np.meshgrid(np.arange(g), np.arange(rounds * (g - 1)), indexing="ij")
+    grp, i = grp.ravel(), i.ravel()
+    rnd, c = np.divmod(i, g - 1)
+    tgt, back = _round_targets(c, grp, g, arrangement)
+    peer = rnd * (g - 1) + back
+    keep = grp * a * h + i < tgt * a * h + peer
+    return grp[keep], i[keep], tgt[keep], peer[keep]
 
-    Returns (target group, port in round at target, used mask); with rem odd and g odd the last
-    port of every group stays unused (g·rem would be odd).
-    """
-    paired = rem - (rem % 2)
-    offset = np.where(c % 2 == 0, c // 2 + 1, -(c // 2 + 1))
-    back = c ^ 1
-    used = c < paired
+
+def last_round_pairs(g: int, rem: int) -> np.ndarray:
+    """Group pairs of the last round of rem < g-1 ports per group: a circulant graph whose
+    offsets are the farthest from ±1 (the round before used ±1 on the same routers), plus
+    offset g/2 (g even) or a matching of the largest free offset coprime to g (g odd) when
+    rem is odd; with g and rem odd one group keeps a port free, as g·rem is odd."""
+    grp = np.arange(g)
+    top = (g - 1) // 2
+    offsets = range(top - rem // 2 + 1, top + 1)
+    pairs = [np.stack([grp, (grp + d) % g], 1) for d in offsets]
     if rem % 2 and g % 2 == 0:
-        last = c == rem - 1
-        offset = np.where(last, g // 2, offset)
-        back = np.where(last, c, back)
-        used = used | last
-    return (grp + offset) % g, back, used
+        pairs.append(np.stack([grp[: g // 2], grp[: g // 2] + g // 2], 1))
+    elif rem % 2:
+        d = max(x for x in range(1, offsets.start) if gcd(x, g) == 1)
+        cycle = (np.arange(g) * d) % g
+        pairs.append(np.stack([cycle[0:g - 1:2], cycle[1:g:2]], 1))
+    return np.concatenate(pairs)
+
+
+def _cheapest_ports(cost: np.ndarray, busy: np.ndarray, ports: int) -> np.ndarray:
+    """Distinct port for every target (column) at minimum total cost; ``cost`` has a row per
+    port in ``busy`` (ports whose router already has global links), the other ports cost
+    nothing anywhere and take the remaining targets in order."""
+    slot = np.full(cost.shape[1], -1, dtype=np.int64)
+    if len(busy):
+        rows, cols = linear_sum_assignment(cost)
+        slot[cols] = busy[rows]
+    open_cols = slot < 0
+    slot[open_cols] = np.setdiff1d(np.arange(ports), slot)[: open_cols.sum()]
+    return slot
+
+
+def _last_round(h: int, g: int, first: int, rem: int, used: np.ndarray):
+    """Deal each group's last-round links (``last_round_pairs``) to its ports first..first+rem-1
+    so that a router's links to any one group are as few as possible: a minimum-cost
+    assignment per group, the cost of a port-target pair being the links the port's router
+    already has to that group (``used[group, router - first // h, target group]``)."""
+    pairs = last_round_pairs(g, rem)
+    own, other = np.concatenate([pairs[:, 0], pairs[:, 1]]), np.concatenate([pairs[:, 1],
+                                                                              pairs[:, 0]])
+    order = np.argsort(own, kind="stable")
+    bounds = np.searchsorted(own[order], np.arange(g + 1))
+    routers = (first + np.arange(rem)) // h - first // h
+    linked = used.any(axis=2)
+    port = np.empty(len(own), dtype=np.int64)
+    for grp in range(g):
+        ends = order[bounds[grp]:bounds[grp + 1]]
+        busy = np.flatnonzero(linked[grp, routers])
+        cost = used[grp, routers[busy]][:, other[ends]]
+        port[ends] = first + _cheapest_ports(cost, busy, rem)
+    return pairs[:, 0], port[: len(pairs)], pairs[:, 1], port[len(pairs):]
 
 
 def global_links(a: int, h: int, g: int, arrangement: str) -> np.ndarray:
@@ -70,31 +120,24 @@ def global_links(a: int, h: int, g: int, arrangement: str) -> np.ndarray:
 
     Each group's a·h global ports are dealt out in rounds of g-1 (one link to every other group
     per round) following the arrangement (cost_models.md D2); for g < a·h+1 a group pair gets
-    ⌊a·h/(g-1)⌋ or one more links, on different ports spread over the group's routers.
+    ⌊a·h/(g-1)⌋ or one more links, and the last, partial round is dealt so that the links
+    between two groups sit on different routers wherever the port counts allow.
     """
     ports = a * h
     if g < 2 or ports == 0:
         return np.zeros((0, 2), dtype=np.int64)
-    grp, i = np.meshgrid(np.arange(g), np.arange(ports), indexing="ij")
-    grp, i = grp.ravel(), i.ravel()
-    rnd, c = i // (g - 1), i % (g - 1)
-    full = ports // (g - 1)
-    rem = ports - full * (g - 1)
-    tgt, back = _round_targets(c, grp, g, arrangement)
-    used = np.ones(len(i), dtype=bool)
-    last = rnd == full
+    full, rem = divmod(ports, g - 1)
+    gu, pu, gv, pv = _full_rounds(a, h, g, full, arrangement)
     if rem:
-        ptgt, pback, pused = _partial_targets(c, grp, g, rem)
-        tgt = np.where(last, ptgt, tgt)
-        back = np.where(last, pback, back)
-        used = np.where(last, pused, used)
-    peer_port = rnd * (g - 1) + back
-    src_id = grp * ports + i
-    dst_id = tgt * ports + peer_port
-    keep = used & (src_id < dst_id)
-    u = grp[keep] * a + i[keep] // h
-    v = tgt[keep] * a + peer_port[keep] // h
-    return np.stack([u, v], axis=1)
+        first = full * (g - 1)
+        lo = first // h  # routers lo..a-1 of every group have last-round ports
+        used = np.zeros((g, a - lo, g), dtype=np.int64)
+        for grp, port, tgt in ((gu, pu, gv), (gv, pv, gu)):
+            sel = port // h >= lo
+            np.add.at(used, (grp[sel], port[sel] // h - lo, tgt[sel]), 1)
+        last = _last_round(h, g, first, rem, used)
+        gu, pu, gv, pv = (np.concatenate([x, y]) for x, y in zip((gu, pu, gv, pv), last))
+    return np.stack([gu * a + pu // h, gv * a + pv // h], axis=1)
 
 
 def local_links(a: int, g: int) -> np.ndarray:
@@ -109,7 +152,8 @@ def dragonfly(a=None, p=None, h=None, g=None, arrangement="palmtree") -> Topolog
 
     Router radix k = p + a - 1 + h; routers a·g; endpoints p·a·g; local links g·a(a-1)/2;
     global links g(g-1)/2 when g = a·h+1 (cost_models.md D2). ``dragonfly(h=7)`` is the
-    balanced a=14, p=7, g=99 of Projective Networks Table 4. Hint: groups.
+    balanced a=14, p=7, g=99 of Projective Networks Table 4. A smaller g uses every global
+    port: ⌊a·h/(g-1)⌋ or ⌈a·h/(g-1)⌉ links per group pair (``global_links``). Hint: groups.
     """
     a, p, h, g = resolve(a, p, h, g)
     size_limit("dragonfly", a * g, g * a * (a - 1) // 2 + g * a * h // 2, f"a={a},h={h},g={g}")

@@ -75,6 +75,9 @@ def galaxyfly(n, q, a, h, p=None) -> Topology:
     fam = "galaxyfly"
     n = integer(fam, "n", n, minimum=1)
     q = integer(fam, "q", q, minimum=1)
+    if q == 2:
+        raise InputError("galaxyfly: parameter 'q' must be 1 (the Dragonfly case) or a prime "
+                         "power >= 3 (q = 4w + δ, δ ∈ {1, 0, -1}), got 2")
     if q != 1:
         q = prime_power_q(fam, q, minimum=3)
     a = integer(fam, "a", a, minimum=1)

@@ -16,7 +16,7 @@ def hypercube(d, p=None) -> Topology:
 
     p endpoints per router (default 1). No grouping hint.
     """
-    d = integer("hypercube", "d", d, minimum=1)
+    d = integer("hypercube", "d", d, minimum=1, maximum=64)
     size_limit("hypercube", 2 ** d, d * 2 ** (d - 1), f"d={d}")
     p = endpoints_per_router("hypercube", p, 1)
     ids = np.arange(2 ** d)

@@ -16,6 +16,11 @@ Formats (chosen by extension):
   merges them) except through the side table ``<stem>.multiplicity.csv`` (columns
   ``u,v,multiplicity``) that ``planner plan`` writes next to ``netlist.anynet``, read when
   present. Node (endpoint) ids must be 0..N-1, each attached to one router; router ids 0..R-1.
+
+Text files are UTF-8 (a byte-order mark is skipped). GraphML edge direction is ignored: every
+``<edge>`` is one cable, so a directed file listing both 0->1 and 1->0 has two. Limits: router
+ids below checks.MAX_ROUTERS, at most MAX_PER_ROUTER endpoints per router and cables per router
+pair, checks.MAX_LINKS cables in all.
 """
 
 from __future__ import annotations
@@ -24,14 +29,20 @@ import csv
 import io
 import re
 from pathlib import Path
+from xml.etree import ElementTree
 
 import networkx as nx
 import numpy as np
 
 from planner.errors import InputError
 from planner.topologies.base import Topology
+from planner.topologies.checks import MAX_LINKS, MAX_ROUTERS
 
 FORMATS = (".graphml", ".csv", ".anynet")
+MAX_PER_ROUTER = 10_000
+"""Most endpoints on one router, and most cables between one router pair, a file may give."""
+MAX_NODES = MAX_ROUTERS * 100
+"""Most endpoint (BookSim ``node``) ids an anynet file may number."""
 _INT = re.compile(r"^[+]?\d+$")
 
 
@@ -52,14 +63,25 @@ def load(path: str | Path, p=None) -> Topology:
         if not _INT.match(text):
             raise InputError(f"topology file '{path}': p must be a non-negative integer, got "
                              f"{text!r}")
-        uniform = int(text)
+        uniform = _count(path, "p", text, minimum=0)
     reader = {".graphml": read_graphml, ".csv": read_edge_csv, ".anynet": read_anynet}[suffix]
-    return reader(path, uniform)
+    try:
+        return reader(path, uniform)
+    except UnicodeDecodeError as err:
+        raise InputError(f"topology file '{path}': not UTF-8 text (byte "
+                         f"0x{err.object[err.start]:02x} at offset {err.start}); save it as "
+                         f"UTF-8") from None
+    except csv.Error as err:
+        raise InputError(f"topology file '{path}': not a readable CSV file ({err})") from None
 
 
 def _topology(path: Path, r: int, u, v, count, endpoints, fmt: str) -> Topology:
-    edges = np.repeat(np.stack([np.asarray(u, np.int64), np.asarray(v, np.int64)], 1).reshape(-1, 2),
-                      np.asarray(count, np.int64), axis=0)
+    count = np.asarray(count, np.int64)
+    if count.sum() > MAX_LINKS:
+        raise InputError(f"topology file '{path}': {int(count.sum())} cables, beyond the "
+                         f"supported {MAX_LINKS}")
+    pairs = np.stack([np.asarray(u, np.int64), np.asarray(v, np.int64)], 1).reshape(-1, 2)
+    edges = np.repeat(pairs, count, axis=0)
     return Topology.from_edges("import", {"path": str(path), "format": fmt}, r, edges,
                                np.asarray(endpoints, np.int64))
 
@@ -77,12 +99,23 @@ def read_graphml(path: Path, uniform: int | None = None) -> Topology:
     """GraphML with node attribute ``endpoints`` and optional edge attribute ``multiplicity``."""
     try:
         g = nx.read_graphml(path)
+        declared = _declared_nodes(path)
+    except ValueError as err:  # networkx converting a <data> value to its key's attr.type
+        raise InputError(f"topology file '{path}': a <data> value does not match the attr.type "
+                         f"of its <key> ({err})".replace("\n", " ")) from None
     except Exception as err:  # the reader raises many types on malformed XML
         raise InputError(f"topology file '{path}': not valid GraphML ({err})".replace("\n", " ")) \
             from None
     nodes = list(g.nodes)
     if not nodes:
         raise InputError(f"topology file '{path}': the graph has no nodes")
+    unknown = next((n for n in nodes if n not in declared), None)
+    if unknown is not None:
+        raise InputError(f"topology file '{path}': an edge names node {unknown!r}, which has no "
+                         f"<node id=\"{unknown}\"> element; declare every router as a node")
+    if len(nodes) > MAX_ROUTERS:
+        raise InputError(f"topology file '{path}': {len(nodes)} nodes, beyond the supported "
+                         f"{MAX_ROUTERS} routers")
     if all(isinstance(n, str) and _INT.match(n) for n in nodes):
         nodes.sort(key=int)
     index = {n: i for i, n in enumerate(nodes)}
@@ -104,14 +137,22 @@ def read_graphml(path: Path, uniform: int | None = None) -> Topology:
     return _topology(path, len(nodes), u, v, count, endpoints, "graphml")
 
 
-def _count(path: Path, where: str, value, minimum: int) -> int:
+def _count(path: Path, where: str, value, minimum: int, maximum: int = MAX_PER_ROUTER) -> int:
+    """``value`` as an integer in [minimum, maximum]; InputError naming ``where`` otherwise."""
     text = str(value).strip()
     if isinstance(value, float) and value.is_integer():
         text = str(int(value))
-    if not _INT.match(text) or int(text) < minimum:
-        raise InputError(f"topology file '{path}': {where} must be an integer >= {minimum}, "
-                         f"got {value!r}")
+    if not _INT.match(text) or not minimum <= int(text) <= maximum:
+        raise InputError(f"topology file '{path}': {where} must be an integer between "
+                         f"{minimum} and {maximum}, got {value!r}")
     return int(text)
+
+
+def _declared_nodes(path: Path) -> set[str]:
+    """Ids of the ``<node>`` elements of a GraphML file (networkx silently adds the nodes an
+    edge names without declaring them)."""
+    return {el.get("id") for _, el in ElementTree.iterparse(path)
+            if el.tag.rsplit("}", 1)[-1] == "node"}
 
 
 def write_graphml(top: Topology, path: str | Path) -> None:
@@ -130,7 +171,7 @@ def read_edge_csv(path: Path, uniform: int | None = None) -> Topology:
     links: list[tuple[int, int, int, int]] = []
     ep: dict[int, int] = {}
     section = "links"
-    with open(path, newline="", encoding="utf-8") as fh:
+    with open(path, newline="", encoding="utf-8-sig") as fh:
         for lineno, row in enumerate(csv.reader(fh), start=1):
             cells = [c.strip() for c in row]
             if not any(cells) or cells[0].startswith("#"):
@@ -151,6 +192,7 @@ def read_edge_csv(path: Path, uniform: int | None = None) -> Topology:
                                  f"(rows are a,b[,count] or, after a 'router,endpoints' "
                                  f"header, router,endpoints)")
             vals = [int(c) for c in cells]
+            _check_csv_row(where, section, vals)
             if section == "links":
                 if len(vals) not in (2, 3):
                     raise InputError(f"{where}: expected a,b[,count], got {len(vals)} fields")
@@ -191,6 +233,15 @@ def read_edge_csv(path: Path, uniform: int | None = None) -> Topology:
     return _topology(path, r, arr[:, 0], arr[:, 1], arr[:, 2], endpoints, "csv")
 
 
+def _check_csv_row(where: str, section: str, vals: list[int]) -> None:
+    """Router ids below MAX_ROUTERS, counts and endpoints at most MAX_PER_ROUTER."""
+    names = ("a", "b", "count") if section == "links" else ("router", "endpoints")
+    for name, value in zip(names, vals):
+        limit = MAX_ROUTERS - 1 if name in ("a", "b", "router") else MAX_PER_ROUTER
+        if value > limit:
+            raise InputError(f"{where}: {name} = {value} is too large; at most {limit}")
+
+
 def write_edge_csv(top: Topology, path: str | Path) -> None:
     """Edge-list CSV that ``read_edge_csv`` reads back (links table, then endpoints table)."""
     buf = io.StringIO()
@@ -209,7 +260,7 @@ def read_anynet(path: Path, uniform: int | None = None) -> Topology:
     pairs: set[tuple[int, int]] = set()
     node_router: dict[int, int] = {}
     routers: set[int] = set()
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8-sig") as fh:
         for lineno, line in enumerate(fh, start=1):
             tokens = line.split()
             if not tokens:
@@ -262,14 +313,15 @@ def _side_multiplicity(side: Path, pairs: np.ndarray) -> np.ndarray:
     if not side.is_file():
         return count
     index = {(int(u), int(v)): i for i, (u, v) in enumerate(pairs.tolist())}
-    with open(side, newline="", encoding="utf-8") as fh:
+    with open(side, newline="", encoding="utf-8-sig") as fh:
         reader = csv.DictReader(fh)
         if not {"u", "v", "multiplicity"} <= set(reader.fieldnames or ()):
             raise InputError(f"multiplicity file '{side}': header must contain u,v,multiplicity")
         for lineno, row in enumerate(reader, start=2):
             where = f"multiplicity file '{side}' line {lineno}"
-            u, v, m = (_count(side, f"line {lineno} field {k!r}", row[k], minimum=low)
-                       for k, low in (("u", 0), ("v", 0), ("multiplicity", 1)))
+            u, v, m = (_count(side, f"line {lineno} field {k!r}", row[k], low, high)
+                       for k, low, high in (("u", 0, MAX_ROUTERS - 1), ("v", 0, MAX_ROUTERS - 1),
+                                            ("multiplicity", 1, MAX_PER_ROUTER)))
             key = (min(u, v), max(u, v))
             if key not in index:
                 raise InputError(f"{where}: routers {u},{v} are not linked in the netlist")
@@ -290,7 +342,10 @@ def _anynet_elements(tokens: list[str], where: str) -> list[tuple[str, int]]:
             got = repr(tokens[i + 1]) if i + 1 < len(tokens) else "end of line"
             raise InputError(f"{where}: '{kind}' must be followed by a non-negative integer "
                              f"id, got {got}")
-        elems.append((kind, int(tokens[i + 1])))
+        ident, limit = int(tokens[i + 1]), MAX_ROUTERS if kind == "router" else MAX_NODES
+        if ident >= limit:
+            raise InputError(f"{where}: {kind} id {ident} is too large; ids are 0..{limit - 1}")
+        elems.append((kind, ident))
         i += 2
         if elems[1:] and i < len(tokens) and _INT.match(tokens[i]):
             i += 1  # channel latency in cycles: irrelevant to the cabling plan

@@ -18,11 +18,16 @@ import numpy as np
 from planner.errors import InputError
 from planner.gf import prime_powers
 from planner.topologies import canonical_family
+from planner.topologies.checks import MAX_LINKS, MAX_ROUTERS
 from planner.topologies.fattree import shape as fattree_shape
 from planner.topologies.galaxyfly import supernode_links
 from planner.topologies.projective import plane_size, pn_default_p
 from planner.topologies.slimfly import default_p as sf_default_p
 from planner.topologies.slimfly import network_degree
+
+
+MAX_ENDPOINTS = 100_000_000
+MAX_RADIX = 1024
 
 
 @dataclass(frozen=True)
@@ -74,12 +79,11 @@ def slimfly_options(n: int, radix: int) -> Iterator[SizeOption]:
 
 
 def dragonfly_links(a: int, h: int, g: int) -> int:
-    """Local g·a(a-1)/2 plus global links as dealt by dragonfly.global_links."""
+    """Local g·a(a-1)/2 plus global ⌊g·a·h/2⌋ (every global port used; one stays free when
+    g·a·h is odd), as dealt by dragonfly.global_links."""
     if g < 2:
         return g * a * (a - 1) // 2
-    rem = (a * h) % (g - 1)
-    unused = g if rem % 2 and g % 2 else 0
-    return g * a * (a - 1) // 2 + (g * a * h - unused) // 2
+    return g * a * (a - 1) // 2 + g * a * h // 2
 
 
 def dragonfly_options(n: int, radix: int) -> Iterator[SizeOption]:
@@ -173,7 +177,7 @@ def jellyfish_options(n: int, radix: int) -> Iterator[SizeOption]:
     p = max(1, radix // 4)
     degree = radix - p
     if degree >= 1:
-        routers = max(degree + 1, math.ceil(n / p))
+        routers = min(max(degree + 1, math.ceil(n / p)), MAX_ROUTERS)
         yield SizeOption("jellyfish", {"routers": routers, "degree": degree, "p": p, "seed": 0},
                          routers * p, routers, radix, routers * degree // 2,
                          "random; any router count works")
@@ -183,8 +187,9 @@ def torus_options(n: int, radix: int) -> Iterator[SizeOption]:
     """3-D k-ary torus, one endpoint per router."""
     if radix < 7:
         return
-    base = max(3, round(n ** (1 / 3)))
-    for k in range(max(3, base - 1), base + 2):
+    largest = int(MAX_ROUTERS ** (1 / 3))
+    base = min(max(3, round(n ** (1 / 3))), largest)
+    for k in range(max(3, base - 1), min(base + 2, largest + 1)):
         yield SizeOption("torus", {"dims": [k, k, k], "p": 1}, k ** 3, k ** 3, 7, 3 * k ** 3)
 
 
@@ -203,20 +208,24 @@ OPTIONS: dict[str, Callable[[int, int], Iterator[SizeOption]]] = {
 
 def nearest(endpoints: int, max_radix: int, families: list[str] | None = None,
             count: int = 3) -> dict[str, list[SizeOption]]:
-    """Per family (registry order), up to ``count`` configurations with radix <= max_radix,
-    nearest ``endpoints`` first (ties: fewer routers, then lower radix). Families without a
-    feasible configuration map to an empty list."""
-    if endpoints < 1:
-        raise InputError(f"--endpoints must be a positive integer, got {endpoints}")
-    if max_radix < 2:
-        raise InputError(f"--max-radix must be an integer >= 2, got {max_radix}")
+    """Per family (registry order), up to ``count`` configurations with radix <= max_radix
+    that the builders accept (checks.MAX_ROUTERS, MAX_LINKS), nearest ``endpoints`` first
+    (ties: fewer routers, then lower radix). Families without a feasible configuration map to
+    an empty list."""
+    if not 1 <= endpoints <= MAX_ENDPOINTS:
+        raise InputError(f"--endpoints must be a positive integer up to {MAX_ENDPOINTS:,}, "
+                         f"got {endpoints}")
+    if not 2 <= max_radix <= MAX_RADIX:
+        raise InputError(f"--max-radix must be an integer between 2 and {MAX_RADIX}, "
+                         f"got {max_radix}")
     if count < 1:
         raise InputError(f"--count must be a positive integer, got {count}")
     names = list(OPTIONS) if not families else list(dict.fromkeys(canonical_family(f)
                                                                   for f in families))
     result: dict[str, list[SizeOption]] = {}
     for name in names:
-        options = [o for o in OPTIONS[name](endpoints, max_radix) if o.radix <= max_radix]
+        options = [o for o in OPTIONS[name](endpoints, max_radix) if o.radix <= max_radix
+                   and o.routers <= MAX_ROUTERS and o.links <= MAX_LINKS]
         unique = {o.spec(): o for o in options}
         result[name] = sorted(unique.values(), key=lambda o: (abs(o.endpoints - endpoints),
                                                                o.routers, o.radix))[:count]
