@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -55,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"planner {args.command}: interrupted; nothing was written", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into a reader that stopped early (``| head``)
+        # Python docs, "Note on SIGPIPE": point stdout at devnull so the exit flush stays quiet
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -8,10 +8,12 @@ import pytest
 from planner.errors import InputError
 from planner.floor import Floor, group_capacity, load_floor
 from planner.placement import place
+from planner.placement.anneal import anneal
 from planner.placement.bounds import density_bound, lower_bound
-from planner.placement.cpsat import full_model_check
+from planner.placement.cpsat import full_model_check, qap_polish
 from planner.placement.floor_assign import assign_slots, qap_cost, slot_costs, slot_grid
 from planner.placement.graph import Graph
+from planner.placement.local_search import local_search
 from planner.topologies.base import Topology
 from planner.topologies.dragonfly import dragonfly
 from planner.topologies.fattree import fattree
@@ -72,6 +74,38 @@ def test_slimfly_q5_without_hint_partitioners_reach_optimum():
     top = strip_hint(slimfly(q=5, p=3))
     pl = place(top, make_floor(router_slots=10), strategy="optimize", time_limit_s=30)
     assert pl.optical == 100 and pl.gap == 0.0
+
+
+@pytest.mark.parametrize("q", [5, 7])
+def test_annealing_escapes_local_optima_to_the_rack_optimum(q):
+    """From a random balanced grouping of MMS(q) into q groups of 2q, the greedy search stalls
+    above the optimum q^2(q-1) (= the spectral bound, layout_opt.md §2); annealing reaches it."""
+    g = Graph.from_topology(strip_hint(slimfly(q=q, p=1)))
+    weights, cap = np.ones(g.n, dtype=np.int64), 2 * q
+    start = np.random.default_rng(0).permutation(np.arange(g.n) % q)
+    greedy = local_search(g, start, weights, cap, q)
+    annealed = anneal(g, start, weights, cap, q, steps=2_000_000, seed=0)
+    assert g.cut(greedy) > q * q * (q - 1)
+    assert g.cut(annealed) == q * q * (q - 1)
+    assert np.bincount(annealed, minlength=q).max() <= cap
+    assert np.array_equal(annealed, anneal(g, start, weights, cap, q, steps=2_000_000, seed=0))
+
+
+def test_annealing_keeps_weighted_capacity_and_never_gets_worse():
+    top = jellyfish(routers=60, degree=6, p=2, seed=3)
+    g = Graph.from_topology(top)
+    weights = np.random.default_rng(1).integers(1, 4, g.n)
+    cap = 24
+    start = np.zeros(g.n, dtype=np.int64)
+    load, block = 0, 0
+    for v in range(g.n):  # sequential first fit: a feasible, poor start
+        if load + weights[v] > cap:
+            block, load = block + 1, 0
+        start[v], load = block, load + weights[v]
+    k = int(start.max()) + 1
+    annealed = anneal(g, start, weights, cap, k, steps=500_000, seed=2)
+    assert np.bincount(annealed, weights=weights, minlength=k).max() <= cap
+    assert g.cut(annealed) < g.cut(start)
 
 
 @pytest.mark.parametrize("q,t", [(5, 1), (13, 1), (13, 13)])
@@ -173,6 +207,23 @@ def test_floor_qap_never_worse_than_row_major():
     perm = assign_slots(flows, dist, rows, cols)
     assert sorted(perm.tolist()) == list(range(k))
     assert qap_cost(flows, dist, perm) < qap_cost(flows, dist, np.arange(k))
+
+
+def test_cpsat_floor_polish_finds_the_optimum_of_a_small_qap():
+    """A chain of 6 groups (flows only between neighbours) on a 1 x 6 row: the optimum lays the
+    chain out in order, cost 5 x one-pitch price; the polish reaches it from a scrambled start."""
+    k = 6
+    flows = np.zeros((k, k), dtype=np.int64)
+    for a in range(k - 1):
+        flows[a, a + 1] = flows[a + 1, a] = 4
+    floor = make_floor(cabinets_per_row=k)
+    rows, cols = slot_grid(floor, k, 1)
+    dist = slot_costs(floor, None, rows, cols, 1)
+    start = np.array([0, 3, 1, 5, 2, 4])
+    polished = qap_polish(flows, dist, start)
+    assert sorted(polished.tolist()) == list(range(k))
+    assert qap_cost(flows, dist, polished) == pytest.approx(5 * 4 * dist[0, 1])
+    assert qap_polish(flows, dist, polished) is None  # nothing strictly better than the optimum
 
 
 def test_pn500_paper_floor_one_cabinet_per_group():

@@ -8,15 +8,18 @@
 3. ``partition``: KaMinPar (exact block capacity; "strong" and "4xjet" contexts) and METIS
    (ufactor 30 and 100, + repair) with four seeds each (fewer above 5,000 routers), every
    candidate improved by the move/swap local search, the best also by Kernighan–Lin passes.
-4. ``polish`` (strategy "optimize"): CP-SAT pair-bisection LNS with a fixed call budget, then
-   the local search again. Skipped when the best candidate meets the lower bound.
+4. ``polish`` (strategy "optimize"): simulated annealing (``anneal``) with a step budget of
+   ``ANNEAL_STEPS_PER_SECOND`` x ``time_limit_s``, the local search, then CP-SAT pair-bisection
+   LNS with a fixed call budget and the local search again. Skipped when the best candidate
+   meets the lower bound.
 5. ``cabinets``: each group split into its cabinets; ``floor``: groups to grid slots;
    ``verify``: the full CP-SAT model with every router fixed must be FEASIBLE (small and medium
    instances).
 The winner is the candidate with fewest optical links (earliest on ties, so the hint wins ties
 and the result is never worse than the hint or any partitioner). Runs are deterministic for a
 seed: partitioners run single-threaded with derived seeds, CP-SAT uses one worker and
-deterministic-time limits; ``time_limit_s`` only caps the wall clock as a safety net.
+deterministic-time limits, annealing counts steps; ``time_limit_s`` sets the annealing budget
+and otherwise only caps the wall clock as a safety net.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import time
 import numpy as np
 
 from planner.errors import InputError
+from planner.placement.anneal import anneal
 from planner.placement.bounds import lower_bound
 from planner.placement.cabinets import split_groups
 from planner.placement.capacity import Capacity, capacity_from_floor
@@ -46,6 +50,9 @@ LARGE_N = 5000
 KL_MAX_GROUPS = 80
 KL_CANDIDATES = 1
 KL_ROUNDS = 3
+ANNEAL_STEPS_PER_SECOND = 10_000_000  # ~1/4 of the time limit at ~4.5e7 steps/s on this machine
+ANNEAL_SHARE = 0.8  # safety nets: annealing stops at 80 % of the time limit, the LNS at 90 %
+LNS_SHARE = 0.9
 LNS_MAX_CALLS = 20
 LNS_DETERMINISTIC_TIME = 0.1
 VERIFY_MAX_WORK = 120_000
@@ -56,6 +63,7 @@ class _Clock:
         self.start = time.perf_counter()
         self.deadline = self.start + float(time_limit_s)
         self.stages: dict[str, float] = {}
+        self.capped = False
         self._mark = self.start
 
     def lap(self, name: str) -> None:
@@ -63,8 +71,16 @@ class _Clock:
         self.stages[name] = round(self.stages.get(name, 0.0) + now - self._mark, 4)
         self._mark = now
 
-    def left(self) -> float:
-        return self.deadline - time.perf_counter()
+    def at(self, fraction: float) -> float:
+        """The wall-clock time ``fraction`` of the way from start to deadline."""
+        return self.start + fraction * (self.deadline - self.start)
+
+    def passed(self, when: float) -> bool:
+        """True (and remembered in ``capped``) once the clock is past ``when``: a safety net
+        fired, so the answer may depend on the machine's speed and load."""
+        late = time.perf_counter() >= when
+        self.capped = self.capped or late
+        return late
 
 
 def sequential(weights: np.ndarray, cap: int) -> np.ndarray:
@@ -105,7 +121,7 @@ def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, c
             runs.append((f"metis-uf{uf}[seed={s}]", lambda s=s, uf=uf: metis_partition(graph, weights, k, s, uf)))
     seen: set[bytes] = set()
     for name, run in runs:
-        if clock.left() <= 0:
+        if clock.passed(clock.deadline):
             break
         part = run()
         if np.bincount(part, weights=weights, minlength=k).max() > cap:
@@ -121,7 +137,7 @@ def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, c
         counts[name + "+ls"] = graph.cut(improved)
     if k <= KL_MAX_GROUPS:
         for name in sorted(cands, key=lambda c: (counts[c], c))[:KL_CANDIDATES]:
-            if clock.left() <= 0 or not name.endswith("+ls"):
+            if clock.passed(clock.deadline) or not name.endswith("+ls"):
                 continue
             part = cands[name]
             improved = local_search(graph, part, weights, cap, int(part.max()) + 1, max_rounds=KL_ROUNDS,
@@ -131,13 +147,23 @@ def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, c
 
 
 def _optimize(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, lb: int, seed: int,
-              clock: _Clock) -> np.ndarray:
+              clock: _Clock, time_limit_s: float) -> tuple[str, np.ndarray]:
+    """Annealing + local search, then the CP-SAT LNS + local search; returns (suffix, part)."""
     k = int(part.max()) + 1
-    budget = min(k, LNS_MAX_CALLS)
-    polished, _ = lns(graph, part, weights, cap, k, lower_bound=lb, max_calls=budget, seed=seed,
-                      deadline=clock.deadline - 0.1 * (clock.deadline - clock.start),
-                      det_time=LNS_DETERMINISTIC_TIME)
-    return local_search(graph, polished, weights, cap, k)
+    annealed = anneal(graph, part, weights, cap, k, steps=int(ANNEAL_STEPS_PER_SECOND * time_limit_s),
+                      seed=seed, lower_bound=lb, deadline=clock.at(ANNEAL_SHARE))
+    clock.passed(clock.at(ANNEAL_SHARE))
+    annealed = local_search(graph, annealed, weights, cap, k)
+    suffix = "+anneal" if graph.cut(annealed) < graph.cut(part) else ""
+    if graph.cut(annealed) <= lb:
+        return suffix, annealed
+    polished, _ = lns(graph, annealed, weights, cap, k, lower_bound=lb, max_calls=min(k, LNS_MAX_CALLS),
+                      seed=seed, deadline=clock.at(LNS_SHARE), det_time=LNS_DETERMINISTIC_TIME)
+    clock.passed(clock.at(LNS_SHARE))
+    polished = local_search(graph, polished, weights, cap, k)
+    if graph.cut(polished) < graph.cut(annealed):
+        return suffix + "+cpsat", polished
+    return suffix, annealed
 
 
 def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_limit_s: float = 60,
@@ -175,18 +201,17 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
     method = min(cands, key=lambda name: counts[name])
     part = cands[method]
 
-    if strategy == "optimize" and counts[method] > lb and clock.left() > 0:
-        polished = _optimize(graph, part, weights, cap, lb, seed, clock)
-        if graph.cut(polished) < counts[method]:
-            method = method + "+cpsat"
-            part = polished
+    if strategy == "optimize" and counts[method] > lb and not clock.passed(clock.deadline):
+        suffix, polished = _optimize(graph, part, weights, cap, lb, seed, clock, time_limit_s)
+        if suffix:
+            method, part = method + suffix, polished
             counts[method] = graph.cut(part)
         clock.lap("polish")
 
     part = relabel(part)
     router_cabinet, cabinet_group = split_groups(graph, part, capacity, seed)
     if capacity.max_cabinets is not None and len(cabinet_group) > capacity.max_cabinets:
-        raise InputError(f"floor '{floor.name}': the placement needs {len(cabinet_group)} cabinets for "
+        raise InputError(f"floor '{floor.source}': the placement needs {len(cabinet_group)} cabinets for "
                          f"{graph.n} routers but field 'max_cabinets' is {capacity.max_cabinets}; "
                          f"raise max_cabinets or the slots per cabinet")
     clock.lap("cabinets")
@@ -211,7 +236,8 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
                      cabinet_group=cabinet_group,
                      cabinet_names=tuple(str(cabinet_name(int(r), int(c))) for r, c in zip(rows, cols)),
                      strategy=strategy, method=method, optical=optical, lower_bound=float(lb),
-                     lower_bound_kind=lb_kind, candidates=counts, stage_seconds=clock.stages)
+                     lower_bound_kind=lb_kind, candidates=counts, stage_seconds=clock.stages,
+                     time_capped=clock.capped)
 
 
 def _verify(graph: Graph, router_cabinet: np.ndarray, cabinet_group: np.ndarray, capacity: Capacity,

@@ -88,7 +88,7 @@ def capacity_from_floor(floor, endpoints: np.ndarray, group_endpoints: int | Non
                              f"endpoints; use --group-endpoints >= {max(largest, 1)}")
         floor = floor.with_group_endpoints(int(group_endpoints))
     if floor.group_endpoints is not None and floor.group_endpoints < largest:
-        raise InputError(f"floor '{floor.name}': field 'group_endpoints' is {floor.group_endpoints}, "
+        raise InputError(f"floor '{floor.source}': field 'group_endpoints' is {floor.group_endpoints}, "
                          f"below one router's {largest} endpoints; set it (or --group-endpoints) "
                          f">= {largest}")
     check_capacity(floor, _Routers(ep))

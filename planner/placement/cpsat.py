@@ -8,6 +8,10 @@
 * ``lns``: pairs by decreasing inter-block links; a pair is retried only after one of its blocks
   changed. The budget is a number of solver calls, each with a deterministic-time limit and one
   worker, so a seed gives one answer; the wall-clock limit is only a safety cap.
+* ``qap_polish``: groups -> floor slots as a CP-SAT model (layout_opt.md §5.1 "QAP"): one slot
+  variable per group, ``AddAllDifferent``, and for every pair of groups with links an element
+  constraint reading the priced distance of their two slots. Warm-started with the 2-opt
+  assignment as a complete hint; used on small instances only, kept only when strictly better.
 * ``full_model_check``: the formal model of issue 4 — x[v,c] one cabinet per router, cabinet
   router/endpoint slots, group endpoint/router limits, y[v,g] = sum_{c in g} x[v,c],
   o_e >= y[u,g] - y[v,g] — with every x fixed to the placement; FEASIBLE/OPTIMAL with objective
@@ -112,6 +116,40 @@ def lns(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, k: int, *
             version[a] += 1
             version[b] += 1
     return part, calls
+
+
+def qap_polish(flows: np.ndarray, dist: np.ndarray, perm: np.ndarray, *, seed: int = 0,
+               det_time: float = PAIR_DETERMINISTIC_TIME, wall_s: float = 10.0) -> np.ndarray | None:
+    """Slot per group minimising sum_{a<b} F_ab D[slot_a, slot_b], hinted with ``perm``.
+
+    ``dist`` is scaled to integer cents for the model; returns the new assignment or None when
+    the solver found nothing strictly better than ``perm`` (checked in exact arithmetic).
+    """
+    k = len(perm)
+    scale = 100.0
+    table = np.rint(np.asarray(dist, dtype=float) * scale).astype(np.int64).ravel().tolist()
+    m = cp_model.CpModel()
+    slot = [m.NewIntVar(0, k - 1, f"slot{a}") for a in range(k)]
+    m.AddAllDifferent(slot)
+    terms = []
+    ia, ib = np.nonzero(np.triu(flows, 1))
+    for a, b in zip(ia.tolist(), ib.tolist()):
+        index = m.NewIntVar(0, k * k - 1, "")
+        m.Add(index == k * slot[a] + slot[b])
+        cost = m.NewIntVar(min(table), max(table), "")
+        m.AddElement(index, table, cost)
+        terms.append(int(flows[a, b]) * cost)
+    for a in range(k):
+        m.AddHint(slot[a], int(perm[a]))
+    m.Minimize(sum(terms))
+    solver = _solver(det_time, seed, wall_s)
+    if solver.Solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    new = np.array([solver.Value(x) for x in slot], dtype=np.int64)
+    f = np.asarray(flows, dtype=float)
+    old_cost = float(np.sum(f * dist[np.ix_(perm, perm)]))
+    new_cost = float(np.sum(f * dist[np.ix_(new, new)]))
+    return new if new_cost < old_cost - 1e-9 else None
 
 
 def full_model_check(graph: Graph, router_cabinet: np.ndarray, cabinet_group: np.ndarray, *,

@@ -14,7 +14,9 @@ small length term, so flat paper-mode prices still prefer short cables (layout_o
   grid, then best-improvement 2-opt swaps with the vectorised delta
   H[a,pi_b] - H[a,pi_a] + H[b,pi_a] - H[b,pi_b] + 2 F_ab D[pi_a,pi_b], H = F D[:, pi]^T
   (Taillard 1991-style pair exchange). Row-major order is kept as a candidate, so the result
-  is never worse than the naive layout.
+  is never worse than the naive layout. With at most ``CPSAT_MAX_GROUPS`` groups the best
+  assignment is then polished by the CP-SAT slot model (``cpsat.qap_polish``), kept only when
+  strictly cheaper.
 """
 
 from __future__ import annotations
@@ -23,8 +25,11 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from planner.errors import InputError
+from planner.placement.cpsat import qap_polish
 
 LENGTH_WEIGHT = 1e-3
+CPSAT_MAX_GROUPS = 16
+CPSAT_DETERMINISTIC_TIME = 0.5
 
 
 def slot_grid(floor, k: int, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -33,7 +38,7 @@ def slot_grid(floor, k: int, width: int) -> tuple[np.ndarray, np.ndarray]:
 
     if floor.cabinets_per_row is not None:
         if width > floor.cabinets_per_row:
-            raise InputError(f"floor '{floor.name}': an electrical group spans {width} cabinets but "
+            raise InputError(f"floor '{floor.source}': an electrical group spans {width} cabinets but "
                              f"field 'cabinets_per_row' is {floor.cabinets_per_row}; raise it to >= {width}")
         per_row = floor.cabinets_per_row // width
     else:
@@ -122,6 +127,10 @@ def assign_slots(flows: np.ndarray, dist: np.ndarray, rows: np.ndarray, cols: np
         cost = qap_cost(flows, dist, perm)
         if cost < best_cost - 1e-9:
             best, best_cost = perm, cost
+    if k <= CPSAT_MAX_GROUPS:
+        polished = qap_polish(flows, dist, best, det_time=CPSAT_DETERMINISTIC_TIME)
+        if polished is not None:
+            best = polished
     return best
 
 

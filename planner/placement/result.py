@@ -20,6 +20,9 @@ class Placement:
     candidates: optical links per candidate tried (name -> count).
     lower_bound, lower_bound_kind: best proven lower bound on optical links and which bound.
     stage_seconds: wall time per stage (name -> seconds).
+    time_capped: True when the wall-clock time limit cut a stage short; every budget is
+        otherwise counted in deterministic units, so only then can the same seed give another
+        placement on a slower or busier machine.
     """
 
     router_cabinet: np.ndarray
@@ -34,6 +37,7 @@ class Placement:
     lower_bound_kind: str
     candidates: dict[str, int] = field(default_factory=dict)
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    time_capped: bool = False
 
     @property
     def num_cabinets(self) -> int:

@@ -1,0 +1,177 @@
+"""Simulated annealing on a grouping: random moves and swaps under exact block capacity.
+
+Kirkpatrick, Gelatt & Vecchi, "Optimization by simulated annealing", Science 220 (1983); for
+graph partitioning Johnson, Aragon, McGeoch & Schevon, Operations Research 37(6) (1989). The
+greedy move/swap search (``local_search``) stops at the first local optimum; on graphs without
+dense clusters (projective planes, random graphs) annealing walks across many of them.
+
+One step picks a random router v (block a) and a random neighbour's block b != a, then either
+moves v to b (when b has room, half of the time) or swaps v with a router u of b (a random one,
+or half of the time one adjacent to a router of a), under both blocks' capacity. The gain is
+read from W[v, g] = link weight from v into block g:
+  move  W[v,b] - W[v,a];  swap  W[v,b] - W[v,a] + W[u,a] - W[u,b] - 2 A[u,v].
+A step is accepted when the gain is >= 0, else with probability exp(gain / T); T falls
+geometrically from ``T_START`` to ``T_END`` (in links) over the step budget. Measured on PN
+q=23 in groups of 44 routers (2e8 steps from an 11,084-link METIS+LS grouping): 0.3 -> 0.15
+gives 10,987; 1.0 -> 0.15 gives 11,013; fixed T = 0.2 hovers at 11,044 and 0.3 at ~11,100. The best grouping
+seen is returned, so the result is never worse than the start.
+
+The kernel is compiled with numba (about 45 million steps per second here with an inline xorshift generator) and runs in
+chunks, so the wall-clock deadline and Ctrl-C are honoured between chunks. The step budget,
+not the clock, sets the answer: a seed gives one grouping.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+
+from planner.placement.graph import Graph
+
+T_START = 0.3
+T_END = 0.15
+CHUNK_STEPS = 2_000_000
+TEMPERATURE_STEPS = 4096  # the temperature is lowered every this many steps
+ACCEPT_TABLE = 64  # losses of this many links or more are never accepted (exp(-64/0.3) ~ 1e-93)
+
+
+@numba.njit(cache=True, inline="always")
+def _next(rng):
+    """xorshift64* (Vigna, ACM TOMS 42(4), 2016): 64 random bits; ``rng`` is a 1-element state."""
+    x = rng[0]
+    x ^= x >> numba.uint64(12)
+    x ^= x << numba.uint64(25)
+    x ^= x >> numba.uint64(27)
+    rng[0] = x
+    return x * numba.uint64(0x2545F4914F6CDD1D)
+
+
+@numba.njit(cache=True, inline="always")
+def _below(rng, n):
+    """A random integer in [0, n)."""
+    return np.int64((_next(rng) >> numba.uint64(32)) * numba.uint64(n) >> numba.uint64(32))
+
+
+@numba.njit(cache=True, inline="always")
+def _uniform(rng):
+    """A random float in [0, 1)."""
+    return (_next(rng) >> numba.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@numba.njit(cache=True)
+def _state(indptr, indices, data, weights, part, k):
+    """W matrix, block loads and per-block member lists of ``part``."""
+    n = len(part)
+    w = np.zeros((n, k), np.int32)
+    for v in range(n):
+        for j in range(indptr[v], indptr[v + 1]):
+            w[v, part[indices[j]]] += data[j]
+    load = np.zeros(k, np.int64)
+    members = np.empty((k, n), np.int32)
+    count = np.zeros(k, np.int64)
+    pos = np.empty(n, np.int64)
+    for v in range(n):
+        b = part[v]
+        load[b] += weights[v]
+        members[b, count[b]] = v
+        pos[v] = count[b]
+        count[b] += 1
+    return w, load, members, count, pos
+
+
+@numba.njit(cache=True)
+def _relocate(x, dst, indptr, indices, data, part, w, load, weights, members, count, pos):
+    src = part[x]
+    for j in range(indptr[x], indptr[x + 1]):
+        w[indices[j], src] -= data[j]
+        w[indices[j], dst] += data[j]
+    last = members[src, count[src] - 1]
+    members[src, pos[x]] = last
+    pos[last] = pos[x]
+    count[src] -= 1
+    members[dst, count[dst]] = x
+    pos[x] = count[dst]
+    count[dst] += 1
+    load[src] -= weights[x]
+    load[dst] += weights[x]
+    part[x] = dst
+
+
+@numba.njit(cache=True)
+def _run(indptr, indices, data, weights, cap, part, w, load, members, count, pos,
+         cut, best_cut, best_part, first, last, total, t_start, t_end, rng):
+    """Steps [first, last) of a ``total``-step schedule; returns (cut, best_cut)."""
+    n = len(part)
+    ratio = t_end / t_start
+    accept = np.zeros(ACCEPT_TABLE, np.float64)  # accept[-gain] = exp(gain / T)
+    for step in range(first, last):
+        if step == first or step % TEMPERATURE_STEPS == 0:
+            temp = t_start * ratio ** (step / total)
+            for g in range(ACCEPT_TABLE):
+                accept[g] = np.exp(-g / temp)
+        v = _below(rng, n)
+        deg = indptr[v + 1] - indptr[v]
+        if deg == 0:
+            continue
+        a = part[v]
+        b = part[indices[indptr[v] + _below(rng, deg)]]
+        if b == a:
+            continue
+        u = -1
+        if load[b] + weights[v] <= cap and _uniform(rng) < 0.5:
+            gain = w[v, b] - w[v, a]
+        else:
+            u = members[b, _below(rng, count[b])]
+            if _uniform(rng) < 0.5:
+                y = members[a, _below(rng, count[a])]
+                dy = indptr[y + 1] - indptr[y]
+                if dy > 0:
+                    cand = indices[indptr[y] + _below(rng, dy)]
+                    if part[cand] == b:
+                        u = cand
+            if load[b] - weights[u] + weights[v] > cap or load[a] - weights[v] + weights[u] > cap:
+                continue
+            gain = w[v, b] - w[v, a] + w[u, a] - w[u, b]
+        # draw once; a step rejected before the u-v links are subtracted stays rejected after
+        r = _uniform(rng)
+        if gain < 0 and (-gain >= ACCEPT_TABLE or r >= accept[-gain]):
+            continue
+        if u >= 0:
+            for j in range(indptr[v], indptr[v + 1]):
+                if indices[j] == u:
+                    gain -= 2 * data[j]
+            if gain < 0 and (-gain >= ACCEPT_TABLE or r >= accept[-gain]):
+                continue
+        _relocate(v, b, indptr, indices, data, part, w, load, weights, members, count, pos)
+        if u >= 0:
+            _relocate(u, a, indptr, indices, data, part, w, load, weights, members, count, pos)
+        cut -= gain
+        if cut < best_cut:
+            best_cut = cut
+            best_part[:] = part
+    return cut, best_cut
+
+
+def anneal(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, k: int, *, steps: int,
+           seed: int = 0, lower_bound: float = 0, deadline: float | None = None) -> np.ndarray:
+    """Best grouping found by ``steps`` annealing steps from ``part`` (never worse, capacity kept);
+    stops early, between chunks, once the cut meets ``lower_bound`` or the clock passes ``deadline``."""
+    part = np.asarray(part, dtype=np.int64).copy()
+    if graph.n < 2 or k < 2 or steps <= 0 or len(graph.links) == 0:
+        return part
+    a = graph.adjacency
+    indptr, indices = a.indptr.astype(np.int64), a.indices.astype(np.int64)
+    data, wts = a.data.astype(np.int64), np.asarray(weights, dtype=np.int64)
+    w, load, members, count, pos = _state(indptr, indices, data, wts, part, int(k))
+    cut = best_cut = graph.cut(part)
+    best_part = part.copy()
+    rng = np.array([(int(seed) * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) % 2**64 or 1], dtype=np.uint64)
+    for first in range(0, int(steps), CHUNK_STEPS):
+        if best_cut <= lower_bound or (deadline is not None and time.perf_counter() >= deadline):
+            break
+        last = min(int(steps), first + CHUNK_STEPS)
+        cut, best_cut = _run(indptr, indices, data, wts, int(cap), part, w, load, members, count, pos,
+                             cut, best_cut, best_part, first, last, int(steps), T_START, T_END, rng)
+    return best_part
