@@ -1,9 +1,10 @@
 """The ``planner plan`` output folder, written atomically (DESIGN.md "Contracts").
 
-Every writer writes into a fresh temporary folder beside ``--out``; only when all of them
-succeeded is it swapped into place (rename the old folder aside, rename the new one in, delete
-the old one). On any error (or Ctrl-C) the temporary folder is removed and the previous contents
-of ``--out`` stay exactly as they were.
+Every writer writes into a fresh temporary folder beside ``--out`` (large plans: several writers
+at once, each in a forked process); only when all of them succeeded is it swapped into place
+(rename the old folder aside, rename the new one in, delete the old one). On any error (or
+Ctrl-C) the temporary folder is removed and the previous contents of ``--out`` stay exactly as
+they were.
 
 ``--out`` may be a new path, an empty folder or the folder of a previous plan (it holds a
 ``summary.json`` with a ``topology`` block); an existing file or any other non-empty folder is
@@ -12,12 +13,17 @@ refused with a one-line InputError before anything is planned.
 
 from __future__ import annotations
 
+import gc
 import json
+import multiprocessing
+import multiprocessing.connection
 import os
 import shutil
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from pathlib import Path
 
 from planner.errors import InputError
@@ -80,10 +86,12 @@ def _make_parents(folder: Path) -> list[Path]:
 
 def write_folder(out: Path | str,
                  writers: Iterable[tuple[str, Callable[[Path], None]]],
-                 progress: bool = False) -> list[str]:
+                 progress: bool = False, jobs: int = 1) -> list[str]:
     """Run ``writers`` (name, fn(tmp_dir)) into a temp folder, then swap it in as ``out``.
 
-    Returns the names of the files written (sorted, relative to ``out``)."""
+    ``jobs`` > 1 runs up to that many writers at once, each in a forked process (``fork``
+    platforms only; the writers must write only inside the folder). Returns the names of the
+    files written (sorted, relative to ``out``)."""
     out = check_out(out)
     writers = list(writers)
     created = _make_parents(out.parent)
@@ -91,12 +99,11 @@ def write_folder(out: Path | str,
     try:
         bar = progress_bar(len(writers), "exports") if progress else None
         try:
-            for name, fn in writers:
-                if bar is not None:
-                    bar.set_description_str(f"exports: {name}")
-                fn(tmp)
-                if bar is not None:
-                    bar.update(1)
+            with _gc_paused():
+                if jobs > 1 and len(writers) > 1 and can_fork():
+                    _run_forked(writers, tmp, jobs, bar)
+                else:
+                    _run_serial(writers, tmp, bar)
         finally:
             if bar is not None:
                 bar.set_description_str("exports: done")
@@ -112,6 +119,87 @@ def write_folder(out: Path | str,
                 break
         raise
     return files
+
+
+@contextmanager
+def _gc_paused():
+    """No cyclic garbage collection while the writers run: they build lists of 10^5-10^6
+    strings, which the collector would traverse again and again (about 10 % of their time)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _run_serial(writers, folder: Path, bar) -> None:
+    for name, fn in writers:
+        if bar is not None:
+            bar.set_description_str(f"exports: {name}")
+        fn(folder)
+        if bar is not None:
+            bar.update(1)
+
+
+def can_fork() -> bool:
+    """Whether writers can run in forked processes (Linux: fork is safe and cheap there)."""
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+def _child(fn: Callable[[Path], None], folder: Path, conn) -> None:
+    """Run one writer in a forked process; send back ``None`` or the exception."""
+    try:
+        fn(folder)
+        conn.send(None)
+    except BaseException as err:                      # noqa: BLE001 - reported to the parent
+        if not isinstance(err, (InputError, KeyboardInterrupt)):
+            err.add_note("in an export writer process:\n" + traceback.format_exc())
+        try:
+            conn.send(err)
+        except Exception:                              # noqa: BLE001 - unpicklable exception
+            conn.send(RuntimeError(f"{type(err).__name__}: {err}\n{traceback.format_exc()}"))
+    finally:
+        conn.close()
+
+
+def _run_forked(writers, folder: Path, jobs: int, bar) -> None:
+    """Writers in forked processes, at most ``jobs`` at a time, in the given order; the first
+    failure is raised here after the other running writers were stopped."""
+    ctx = multiprocessing.get_context("fork")
+    pending = list(writers)
+    running: dict = {}
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                name, fn = pending.pop(0)
+                receive, send = ctx.Pipe(duplex=False)
+                process = ctx.Process(target=_child, args=(fn, folder, send), daemon=True)
+                process.start()
+                send.close()
+                running[receive] = (name, process)
+                if bar is not None:
+                    bar.set_description_str(f"exports: {name}")
+            for conn in multiprocessing.connection.wait(list(running)):
+                name, process = running.pop(conn)
+                try:
+                    error = conn.recv()
+                except EOFError:
+                    error = RuntimeError(f"export writer '{name}' died")
+                conn.close()
+                process.join()
+                if error is not None:
+                    raise error
+                if bar is not None:
+                    bar.update(1)
+    finally:
+        for conn, (_, process) in running.items():
+            process.terminate()
+            process.join()
+            conn.close()
 
 
 def _swap(new: Path, out: Path) -> None:
@@ -130,8 +218,26 @@ def _swap(new: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def write_plan(plan, out: Path | str, progress: bool = False) -> list[str]:
-    """Every export writer of ``planner.exports`` into ``out``, atomically."""
+PARALLEL_MIN_CABLES = 5_000
+"""Plans with at least this many cables run their writers in parallel processes."""
+
+
+def export_jobs(plan) -> int:
+    """Writer processes for ``plan``: up to 4 of the CPUs this process may use; 1 for small
+    plans (forking costs more than it saves there) and inside worker processes (``planner
+    compare`` already runs one plan per CPU)."""
+    if len(plan.cables) < PARALLEL_MIN_CABLES or multiprocessing.parent_process() is not None:
+        return 1
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1))
+
+
+def write_plan(plan, out: Path | str, progress: bool = False,
+               jobs: int | None = None) -> list[str]:
+    """Every export writer of ``planner.exports`` into ``out``, atomically; ``jobs`` writer
+    processes (default ``export_jobs``), the slowest writers first when there are several."""
     from planner.exports import writers
-    return write_folder(out, [(name, lambda d, fn=fn: fn(plan, d)) for name, fn in writers()],
-                        progress=progress)
+    jobs = export_jobs(plan) if jobs is None else jobs
+    return write_folder(out, [(name, lambda d, fn=fn: fn(plan, d))
+                              for name, fn in writers(by_cost=jobs > 1)],
+                        progress=progress, jobs=jobs)

@@ -5,11 +5,16 @@ router model (``catalog.router_for(topology.radix)``) -> placement (``planner.pl
 -> cabling (``planner.cabling.build``) -> costing (``planner.bom.build`` + ``planner.costing``)
 -> summary (the dict that ``summary.json`` holds). Nothing is written to disk here; the
 ``planner plan`` command hands the ``Plan`` to the writers in ``planner/exports``.
+
+The module itself is callable, so ``import planner.plan`` then ``planner.plan(...)`` is the same
+as ``planner.plan.plan(...)`` (the issue's ``planner.plan(...) -> Plan``).
 """
 
 from __future__ import annotations
 
+import sys
 import time
+import types
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -258,3 +263,13 @@ def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
             value = str(value)
         out[str(key)] = value
     return out
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as ``plan``."""
+
+    def __call__(self, *args, **kwargs) -> Plan:
+        return plan(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

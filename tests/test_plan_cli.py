@@ -63,6 +63,34 @@ def test_run_output_satisfies_the_invariants(cli_run):
     check_plan_folder(again, out)
 
 
+def test_no_arguments_plan_a_10k_slim_fly_on_a_modern_100g_hot_aisle_hall():
+    """``planner plan`` alone: Slim Fly q=19 (722 routers, 10,830 endpoints, SF14 §3.1) on the
+    100 Gb/s catalog in the hot-aisle hall, into ./plan; the router fits and the hall holds it."""
+    from planner.cli import build_parser
+    from planner.commands.plan import resolve_spec
+    from planner.floor import check_capacity, load_floor
+    from planner.spec import topology_of
+    from planner.catalog import load_catalog
+    spec = resolve_spec(build_parser().parse_args(["plan"]))
+    assert (spec.catalog, spec.floor, spec.out) == ("modern-100g", "hot-aisle", "plan")
+    top = topology_of(spec)
+    assert (top.family, top.num_routers, top.num_endpoints) == ("slimfly", 2 * 19**2, 10_830)
+    catalog, floor = load_catalog(spec.catalog), load_floor(spec.floor)
+    router = catalog.router_for(top.radix)
+    assert router.rate_gbps == 100 and router.radix >= top.radix
+    assert not floor.abstract and floor.media_rule == "reach"
+    check_capacity(floor, top, router)
+
+
+def test_python_api_is_planner_plan():
+    import planner.plan
+    result = planner.plan("slimfly:q=5", "modern-100g", "hot-aisle", strategy="hint",
+                          endpoint_cables=False)
+    assert isinstance(result, planner.plan.Plan)
+    assert result.summary["cables"]["endpoint"]["count"] == 0
+    assert len(result.cables) == slimfly(5).num_links
+
+
 def test_summary_table_on_stdout(tmp_path, capsys):
     assert main(["plan", *SMALL, "--out", str(tmp_path / "p")]) == 0
     text = capsys.readouterr().out
@@ -210,6 +238,62 @@ def test_writers_are_every_export_module_in_name_order():
     names = [name for name, _ in writers()]
     assert names == sorted(names)
     assert {"bom_xlsx", "cables_csv", "summary_json"} <= set(names)
+
+
+def test_parallel_writers_write_the_same_files(tmp_path):
+    result = plan(slimfly(5, p=3), make_catalog(), make_floor(), placement=sf_rack_placement())
+    serial = output.write_plan(result, tmp_path / "serial", jobs=1)
+    forked = output.write_plan(result, tmp_path / "forked", jobs=2)
+    assert serial == forked
+    for name in serial:
+        if name != "bom.xlsx":                       # its docProps hold the creation time
+            assert (tmp_path / "serial" / name).read_bytes() == \
+                (tmp_path / "forked" / name).read_bytes(), name
+
+
+def test_parallel_writer_failure_keeps_the_previous_plan(tmp_path):
+    out = _previous(tmp_path)
+    before = _listing(out)
+
+    def bad_input(folder):
+        (folder / "half.csv").write_text("partial")
+        raise InputError("catalog cable 'X': field 'color' must be a colour")
+
+    writers = [("slow", lambda d: (d / "a.txt").write_text("a")), ("bad", bad_input),
+               ("other", lambda d: (d / "b.txt").write_text("b"))]
+    with pytest.raises(InputError, match="field 'color'"):
+        output.write_folder(out, writers, jobs=2)
+    assert _listing(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]
+
+
+def test_every_file_is_the_same_in_another_process(tmp_path):
+    """One plan written by two fresh interpreters with different string-hash seeds: identical
+    files (the workbook apart from its creation time)."""
+    import pickle
+    import subprocess
+    import sys
+    import zipfile
+    result = plan(slimfly(5), "modern-100g", "hot-aisle", strategy="hint")
+    (tmp_path / "plan.pkl").write_bytes(pickle.dumps(result))
+    script = ("import pickle, sys; from planner import output; "
+              "output.write_plan(pickle.load(open(sys.argv[1], 'rb')), sys.argv[2], jobs=1)")
+    folders = []
+    for seed in ("5", "6"):                  # seeds that once ordered a set differently
+        folders.append(tmp_path / f"run{seed}")
+        subprocess.run([sys.executable, "-c", script, str(tmp_path / "plan.pkl"),
+                        str(folders[-1])], check=True, env=dict(os.environ, PYTHONHASHSEED=seed),
+                       cwd=Path(__file__).resolve().parents[1])
+    one, two = (_listing(f) for f in folders)
+    assert one.keys() == two.keys()
+    for name in one:
+        if name == "bom.xlsx":
+            books = [zipfile.ZipFile(f / name) for f in folders]
+            for member in books[0].namelist():
+                if member != "docProps/core.xml":
+                    assert books[0].read(member) == books[1].read(member), member
+        else:
+            assert one[name] == two[name], name
 
 
 def test_check_out_accepts_new_empty_and_previous(tmp_path):

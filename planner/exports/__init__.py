@@ -26,6 +26,16 @@ def writer_modules() -> list[ModuleType]:
     return found
 
 
-def writers() -> list[tuple[str, Callable[[object, Path], None]]]:
-    """(module name, write function) of every writer, in module-name order."""
-    return [(m.__name__.rsplit(".", 1)[-1], m.write) for m in writer_modules()]
+SLOWEST = ("labels", "wiring_pdf", "bom_xlsx", "netbox")
+"""Writers by decreasing run time on large plans (benchmarks/bench_plan.py); the others are
+several times faster."""
+
+
+def writers(by_cost: bool = False) -> list[tuple[str, Callable[[object, Path], None]]]:
+    """(module name, write function) of every writer, in module-name order, or with
+    ``by_cost`` the slowest first (so parallel writers finish at about the same time)."""
+    found = [(m.__name__.rsplit(".", 1)[-1], m.write) for m in writer_modules()]
+    if by_cost:
+        rank = {name: i for i, name in enumerate(SLOWEST)}
+        found.sort(key=lambda item: rank.get(item[0], len(rank)))
+    return found

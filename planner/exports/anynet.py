@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from planner.exports._csv import write_csv
 from planner.exports.graphml import edge_table
 
 NETLIST = "netlist.anynet"
@@ -77,6 +78,15 @@ def netlist_lines(endpoints: np.ndarray, u: np.ndarray, v: np.ndarray,
     return lines
 
 
+def millis_text(values: np.ndarray) -> np.ndarray:
+    """Numbers to 3 decimals without trailing zeros (``5.25``, ``12``); empty if not finite
+    (each distinct value formatted once)."""
+    uniq, inverse = np.unique(np.asarray(values, dtype=float), return_inverse=True)
+    text = np.array([f"{x:.3f}".rstrip("0").rstrip(".") if math.isfinite(x) else ""
+                     for x in uniq.tolist()], dtype=object)
+    return text[inverse.reshape(-1)]
+
+
 def booksim_config(plan, table: pd.DataFrame) -> str:
     """A runnable BookSim2 config for the netlist (``//`` comments are valid: ``src/config.l``)."""
     top = plan.topology
@@ -122,7 +132,8 @@ def write(plan, out_dir: Path) -> None:
                           table["cycles"].to_numpy(np.int64))
     with open(out_dir / NETLIST, "w", encoding="ascii", newline="\n") as fh:
         fh.write("\n".join(lines) + "\n")
-    table[["u", "v", "multiplicity", "length_m", "latency_ns", "cycles", "labels"]].to_csv(
-        out_dir / MULTIPLICITY, index=False, lineterminator="\n",
-        float_format=lambda x: f"{x:.3f}".rstrip("0").rstrip(".") if math.isfinite(x) else "")
+    side = table[["u", "v", "multiplicity", "length_m", "latency_ns", "cycles", "labels"]].copy()
+    for column in ("length_m", "latency_ns"):
+        side[column] = millis_text(side[column].to_numpy(float))
+    write_csv(side, out_dir / MULTIPLICITY)
     (out_dir / CONFIG).write_text(booksim_config(plan, table), encoding="ascii", newline="\n")

@@ -41,6 +41,8 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
+from planner.exports._csv import column_text
+
 FILENAME = "bom.xlsx"
 MAX_ROWS = 1_048_576
 """Rows per sheet in Excel (header included); longer tables continue on a new sheet."""
@@ -226,13 +228,15 @@ def _summary_sheet(wb: Workbook, plan, last: int) -> None:
 _SPECIAL = re.compile(r"[&<>\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
-def _escape(text: pd.Series) -> pd.Series:
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def _escape(texts: list[str]) -> list[str]:
     """XML-escape ``&<>`` and drop control characters XML 1.0 cannot hold."""
-    if _SPECIAL.search("".join(text.to_numpy(object))):
-        text = (text.str.replace(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "", regex=True)
-                .str.replace("&", "&amp;", regex=False).str.replace("<", "&lt;", regex=False)
-                .str.replace(">", "&gt;", regex=False))
-    return text
+    if not _SPECIAL.search("".join(texts)):
+        return texts
+    return [_CONTROL.sub("", t).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            for t in texts]
 
 
 def _numbers(values: pd.Series) -> tuple[list, np.ndarray]:
@@ -252,17 +256,21 @@ def _column_field(values: pd.Series, col: Column, letter: str, style: str) -> tu
         return head + ' t="b"><v>{}</v></c>', values.fillna(False).astype(bool).astype(
             np.int64).tolist()
     if col.kind == "text":
-        text = _escape(values.astype(object).where(~missing, "").astype(str))
-        missing = missing | (text == "").to_numpy()
+        text = column_text(values) if isinstance(values.dtype, pd.StringDtype) else \
+            values.astype(object).where(~missing, "").astype(str).tolist()
+        text = np.asarray(_escape(text), dtype=object)
+        missing = missing | (text == "")
         if not missing.any():
             return head + ' t="inlineStr"><is><t>{}</t></is></c>', text.tolist()
-        inner = (' t="inlineStr"><is><t>' + text.to_numpy(object) + "</t></is>")
+        inner = ' t="inlineStr"><is><t>' + text + "</t></is>"
         inner[missing] = ">"
         return head + "{}</c>", inner.tolist()
     numbers, missing = _numbers(values)
+    uniq, inverse = np.unique(np.asarray(numbers), return_inverse=True)
+    text = np.array([repr(x) for x in uniq.tolist()], dtype=object)[inverse.reshape(-1)]
     if not missing.any():
-        return head + "><v>{!r}</v></c>", numbers
-    inner = np.array([f"<v>{x!r}</v>" for x in numbers], dtype=object)
+        return head + "><v>{}</v></c>", text.tolist()
+    inner = "<v>" + text + "</v>"
     inner[missing] = ""
     return head + ">{}</c>", inner.tolist()
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from planner.cabling import CSV_COLUMNS
+from planner.exports._csv import write_csv
 
 FILENAME = "cables.csv"
 
 
 def write(plan, out_dir: Path) -> None:
     """Write ``cables.csv``."""
-    plan.cables[CSV_COLUMNS].to_csv(Path(out_dir) / FILENAME, index=False, lineterminator="\n",
-                                    encoding="utf-8")
+    write_csv(plan.cables[CSV_COLUMNS], Path(out_dir) / FILENAME)

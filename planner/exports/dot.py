@@ -9,23 +9,32 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from planner.exports._csv import column_text
+
 FILENAME = "topology.dot"
 
 
 def quote(text: str) -> str:
     """A DOT double-quoted ID (backslash and double quote escaped)."""
-    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return quoted([text])[0]
+
+
+def quoted(values) -> list[str]:
+    """``quote`` of every value, at once (escaping only when some value needs it)."""
+    texts = [str(v) for v in values]
+    joined = "\x00".join(texts)
+    if "\\" in joined or '"' in joined:
+        texts = joined.replace("\\", "\\\\").replace('"', '\\"').split("\x00")
+    return ['"' + t + '"' for t in texts]
 
 
 def dot_lines(plan) -> list[str]:
     cables = plan.cables
     name = f"{plan.topology.family} plan"
     lines = [f"graph {quote(name)} {{"]
-    lines.extend(
-        f"  {quote(ad)}:{quote(ap)} -- {quote(bd)}:{quote(bp)} [label={quote(lb)}];"
-        for ad, ap, bd, bp, lb in zip(cables["a_device"].astype(str), cables["a_port"].astype(str),
-                                      cables["b_device"].astype(str), cables["b_port"].astype(str),
-                                      cables["label"].astype(str)))
+    ends = [quoted(column_text(cables[k]))
+            for k in ("a_device", "a_port", "b_device", "b_port", "label")]
+    lines.extend(map("  {}:{} -- {}:{} [label={}];".format, *ends))
     lines.append("}")
     return lines
 

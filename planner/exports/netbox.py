@@ -28,7 +28,9 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from planner.cabling import unit_text
 from planner.errors import InputError
+from planner.exports._csv import column_text, write_csv
 
 FOLDER = "netbox"
 SITE, LOCATION = "DC1", "Hall-A"
@@ -141,21 +143,21 @@ def device_rows(plan) -> pd.DataFrame:
     positioned = (~np.isnan(ru) & (height > 0) &
                   (ru + height - 1 <= float(plan.floor.cabinet_height_ru)) &
                   (not getattr(plan.floor, "abstract", False)))
-    position = np.array([f"{r:g}" if ok else "" for r, ok in zip(ru, positioned)], dtype=object)
+    position = unit_text(np.where(positioned, ru, np.nan), 1)
     return pd.DataFrame({
         "name": dev["name"].astype(str), "role": roles, "manufacturer": manufacturer,
         "device_type": dev["model"].astype(str), "site": SITE, "location": LOCATION,
         "rack": dev["cabinet"].astype(str), "position": position,
         "face": np.where(positioned, "front", ""), "status": "planned",
-        "description": np.where(is_router, "router " + dev["id"].astype(str),
-                                "endpoint " + dev["id"].astype(str)),
+        "description": list(map("{} {}".format, np.where(is_router, "router", "endpoint"),
+                                column_text(dev["id"]))),
     })[DEVICE_COLUMNS]
 
 
 def cable_rows(plan) -> pd.DataFrame:
     c = plan.cables
     models = {m.sku: m for m in plan.catalog.cables}
-    skus = c["sku"].astype(str)
+    skus = column_text(c["sku"])
     types, colors = {}, {}
     for sku in sorted(set(skus)):
         model = models.get(sku)
@@ -166,16 +168,17 @@ def cable_rows(plan) -> pd.DataFrame:
             raise InputError(f"catalog cable '{sku}': field 'netbox_type' must be one of "
                              f"{', '.join(sorted(CABLE_TYPES))}, got {model.netbox_type!r}")
         types[sku], colors[sku] = model.netbox_type, hex_color(model.color, sku)
+    estimated = unit_text(c["length_m"].to_numpy(float), 1).tolist()
     return pd.DataFrame({
-        "side_a_device": c["a_device"].astype(str), "side_a_type": "dcim.interface",
-        "side_a_name": c["a_port"].astype(str),
-        "side_b_device": c["b_device"].astype(str), "side_b_type": "dcim.interface",
-        "side_b_name": c["b_port"].astype(str),
-        "type": skus.map(types), "status": "planned", "label": c["label"].astype(str),
-        "color": skus.map(colors),
-        "length": [f"{v:g}" for v in c["order_length_m"].to_numpy(float)], "length_unit": "m",
-        "description": (c["cable_id"].astype(str) + " " + skus + " " + c["media"].astype(str) +
-                        ", estimated " + c["length_m"].map(lambda v: f"{v:g}") + " m"),
+        "side_a_device": column_text(c["a_device"]), "side_a_type": "dcim.interface",
+        "side_a_name": column_text(c["a_port"]),
+        "side_b_device": column_text(c["b_device"]), "side_b_type": "dcim.interface",
+        "side_b_name": column_text(c["b_port"]),
+        "type": [types[s] for s in skus], "status": "planned", "label": column_text(c["label"]),
+        "color": [colors[s] for s in skus],
+        "length": unit_text(c["order_length_m"].to_numpy(float), 1), "length_unit": "m",
+        "description": list(map("{} {} {}, estimated {} m".format, column_text(c["cable_id"]),
+                                skus, column_text(c["media"]), estimated)),
     })[CABLE_COLUMNS]
 
 
@@ -244,7 +247,7 @@ def write(plan, out_dir: Path) -> None:
     roles = sorted(set(router_roles(plan)) | ({"Compute node"} if len(docs) > 1 else set()))
 
     def csv(frame: pd.DataFrame, name: str) -> None:
-        frame.to_csv(folder / name, index=False, lineterminator="\n")
+        write_csv(frame, folder / name)
 
     csv(pd.DataFrame({"name": makers, "slug": [slug(m) for m in makers], "description": ""}),
         "manufacturers.csv")

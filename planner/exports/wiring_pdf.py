@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,9 @@ from reportlab import rl_config
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
+
+from planner.cabling import unit_text
+from planner.exports._csv import column_text
 
 FILENAME = "wiring.pdf"
 PAGE_W, PAGE_H = A4
@@ -82,31 +86,44 @@ def pdf_string(text: str, font: str = FONT) -> str:
 
 
 def pdf_strings(texts, font: str = FONT) -> list[str]:
-    """``pdf_string`` of many texts at once (one ``str.translate`` over the joined text)."""
-    texts = [str(t) for t in texts]
+    """``pdf_string`` of many texts at once (string replacements over the joined text)."""
+    texts = list(texts)
     if font == SYMBOL:
-        return ["".join(_SYMBOL.get(ch, "?") for ch in t) for t in texts]
-    joined = ("\x00".join(texts).replace("\\", "\\\\").replace("(", "\\(")
-              .replace(")", "\\)").replace("\r", " ").replace("\n", " "))
+        table = {t: "".join(_SYMBOL.get(ch, "?") for ch in str(t)) for t in set(texts)}
+        return [table[t] for t in texts]
+    try:
+        joined = "\x00".join(texts)
+    except TypeError:
+        joined = "\x00".join(map(str, texts))
+    joined = (joined.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+              .replace("\r", " ").replace("\n", " "))
     if not joined.isascii():
-        joined = _NON_ASCII.sub(lambda m: _HIGH.get(m.group(), "?"), joined)
+        for ch in set(_NON_ASCII.findall(joined)):
+            joined = joined.replace(ch, _HIGH.get(ch, "?"))
     return joined.split("\x00")
 
 
 def string_widths(texts, font: str, size: float) -> np.ndarray:
     """Widths in points of many texts in a standard font (vectorised ``stringWidth``)."""
-    texts = [str(t) for t in texts]
+    texts = list(texts)
     if not texts:
         return np.zeros(0)
     if font == SYMBOL:
-        return np.array([stringWidth(t, font, size) for t in texts])
+        return np.array([stringWidth(str(t), font, size) for t in texts])
     table = np.asarray(getFont(font).widths, dtype=float)
+    try:
+        joined = "\x00".join(texts)
+    except TypeError:
+        texts = [str(t) for t in texts]
+        joined = "\x00".join(texts)
     # every text is followed by a NUL (width 0), so no segment is empty for reduceat
-    data = np.frombuffer(("\x00".join(texts) + "\x00").encode("cp1252", errors="replace"),
-                         np.uint8)
+    data = np.frombuffer((joined + "\x00").encode("cp1252", errors="replace"), np.uint8)
+    ends = np.flatnonzero(data == 0)
+    if len(ends) != len(texts):                   # a text holds a NUL itself
+        ends = np.cumsum([len(t) + 1 for t in texts]) - 1
     per_char = table[data]
     per_char[data == 0] = 0.0
-    starts = np.concatenate([[0], np.cumsum([len(t) + 1 for t in texts])[:-1]])
+    starts = np.concatenate([[0], ends[:-1] + 1])
     totals = np.add.reduceat(per_char, starts)
     return totals[:len(texts)] * size / 1000.0
 
@@ -117,28 +134,30 @@ def font_ref(canvas: Canvas, font: str) -> str:
 
 
 def text_column(canvas: Canvas, font: str, size: float, x: float, y: float, leading: float,
-                lines, align: str = "l", width: float = 0.0) -> None:
+                lines, align: str = "l", width: float = 0.0, escaped=None,
+                widths=None) -> None:
     """Draw ``lines`` top-down from baseline ``y`` in one PDF text object.
 
     ``align="r"`` right-aligns each line in a column of ``width`` points starting at ``x``.
+    ``escaped`` / ``widths``: the lines already through ``pdf_strings`` / ``string_widths``.
     """
     lines = list(lines)
     if not lines:
         return
     ref = font_ref(canvas, font)
-    escaped = pdf_strings(lines, font)
+    escaped = pdf_strings(lines, font) if escaped is None else list(escaped)
     if align == "l":
         ops = [f"BT {ref} {size:.2f} Tf {leading:.2f} TL 1 0 0 1 {x:.2f} {y:.2f} Tm "
                f"({escaped[0]}) Tj"]
         if len(escaped) > 1:
-            ops.append(" ' ".join(f"({t})" for t in escaped[1:]) + " '")
+            ops.append("(" + ") ' (".join(escaped[1:]) + ") '")
         ops.append("ET")
     else:
-        widths = string_widths(lines, font, size)
-        ops = [f"BT {ref} {size:.2f} Tf"]
-        ops.extend(f"1 0 0 1 {x + width - w:.2f} {y - i * leading:.2f} Tm ({t}) Tj"
-                   for i, (w, t) in enumerate(zip(widths.tolist(), escaped)))
-        ops.append("ET")
+        widths = string_widths(lines, font, size) if widths is None else np.asarray(widths)
+        xs = map("{:.2f}".format, ((x + width) - widths).tolist())
+        ys = map("{:.2f}".format, (y - np.arange(len(lines)) * leading).tolist())
+        ops = [f"BT {ref} {size:.2f} Tf", *map("1 0 0 1 {} {} Tm ({}) Tj".format, xs, ys,
+                                               escaped), "ET"]
     canvas.addLiteral("\n".join(ops))
 
 
@@ -188,6 +207,8 @@ class Table:
     widths: list[float] = field(default_factory=list)
     shade: bool = True
     fonts: list[str] = field(default_factory=list)
+    escaped: list[list[str]] = field(default_factory=list)
+    text_widths: list = field(default_factory=list)
 
     @property
     def rows(self) -> int:
@@ -197,10 +218,10 @@ class Table:
         """Column widths from the widest cell; shrink the font if the table is too wide."""
         natural = []
         for head, col in zip(self.headers, self.columns):
-            longest = sorted({str(c) for c in col}, key=len)[-24:]
+            distinct = [str(c) for c in pd.unique(np.asarray(col, dtype=object))]
             font = self.fonts[len(natural)] if self.fonts else FONT
             w = max(stringWidth(head, BOLD, self.size),
-                    float(string_widths(longest, font, self.size).max(initial=0.0)))
+                    float(string_widths(distinct, font, self.size).max(initial=0.0)))
             natural.append(w + 5.0)
         scale = min(1.0, total / sum(natural))
         if scale < 1.0:
@@ -209,6 +230,22 @@ class Table:
         stretch = total / (sum(natural) * scale)
         self.widths = [w * scale * stretch for w in natural]
         return self
+
+    def prepare(self) -> "Table":
+        """Escape every cell for PDF and measure the right-aligned ones, once (``part`` tables
+        share the work); call after ``fit``, which may change the font size."""
+        fonts = self.fonts or [FONT] * len(self.columns)
+        self.escaped = [pdf_strings(col, font) for col, font in zip(self.columns, fonts)]
+        self.text_widths = [string_widths(col, font, self.size) if align == "r" else None
+                            for col, font, align in zip(self.columns, fonts, self.align)]
+        return self
+
+    def part(self, lo: int, hi: int) -> "Table":
+        """Rows ``lo:hi`` with this table's layout (and prepared cells, if any)."""
+        return Table(self.headers, [col[lo:hi] for col in self.columns], self.align, self.size,
+                     self.leading, self.widths, self.shade, self.fonts,
+                     [col[lo:hi] for col in self.escaped],
+                     [None if w is None else w[lo:hi] for w in self.text_widths])
 
 
 @dataclass
@@ -289,10 +326,14 @@ def draw_table(canvas: Canvas, placed: Placed) -> None:
     text_at(canvas, BOLD, table.size,
             [(xs[j] + 2.0, y0 - head_h + 0.3 * head_h, h) for j, h in enumerate(table.headers)])
     base = y0 - head_h - lead + 0.28 * lead
+    rows = slice(placed.start, placed.stop)
     for j, col in enumerate(table.columns):
         font = table.fonts[j] if table.fonts else FONT
-        text_column(canvas, font, table.size, xs[j] + 2.0, base, lead,
-                    col[placed.start:placed.stop], table.align[j], table.widths[j] - 4.0)
+        escaped = table.escaped[j][rows] if table.escaped else None
+        widths = table.text_widths[j] if table.text_widths else None
+        text_column(canvas, font, table.size, xs[j] + 2.0, base, lead, col[rows],
+                    table.align[j], table.widths[j] - 4.0, escaped,
+                    None if widths is None else widths[rows])
 
 
 # ----------------------------------------------------------------------------- formatting
@@ -323,15 +364,6 @@ def flatten(prefix: str, value, out: list[tuple[str, str]]) -> None:
         out.append((prefix, ", ".join(num(v) for v in value)))
     else:
         out.append((prefix, num(value)))
-
-
-def end_text(device, port) -> np.ndarray:
-    return (pd.Series(device).astype(str) + "\u00b7" + pd.Series(port).astype(str)).to_numpy()
-
-
-def ru_text(values) -> np.ndarray:
-    numbers = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(float)
-    return np.array(["" if np.isnan(v) else f"{v:g}" for v in numbers], dtype=object)
 
 
 # ----------------------------------------------------------------------------- sections
@@ -627,37 +659,48 @@ SCHEDULE_ALIGN = ["l", "l", "l", "l", "l", "l", "l", "l", "r"]
 SCHEDULE_FONTS = [FONT, FONT, SYMBOL, FONT, FONT, FONT, FONT, FONT, FONT]
 
 
-def schedule_rows(plan) -> pd.DataFrame:
+def schedule_rows(plan) -> dict[str, np.ndarray]:
     """One row per cable end inside a cabinet (a cable inside one cabinet is listed once),
-    oriented from that cabinet, sorted by cabinet, local device, local port."""
+    oriented from that cabinet, sorted by cabinet, local device, local port; the cells as text
+    (``cab_order``: the cabinet's position in ``plan.cabinets``)."""
     c = plan.cables
-    order = {name: i for i, name in enumerate(plan.cabinets["name"].astype(str))}
-    a_cab, b_cab = c["a_cabinet"].astype(str), c["b_cabinet"].astype(str)
+    text = {k: np.asarray(column_text(c[k]), dtype=object)
+            for k in ("a_cabinet", "b_cabinet", "a_device", "b_device", "a_port", "b_port",
+                      "cable_id", "label", "media", "sku")}
+    ru = {k: unit_text(pd.to_numeric(c[f"{k}_ru"], errors="coerce").to_numpy(float), 1)
+          for k in "ab"}
+    port = {k: pd.to_numeric(c[f"{k}_port"], errors="coerce").to_numpy(float) for k in "ab"}
+    order = unit_text(c["order_length_m"].to_numpy(float), 1)
+    ends = {k: np.array(list(map("{}\u00b7{}".format, text[f"{k}_device"], text[f"{k}_port"])),
+                        dtype=object) for k in "ab"}
+    both = np.flatnonzero(text["a_cabinet"] != text["b_cabinet"])
 
-    def side(this: str, peer: str, mask) -> pd.DataFrame:
-        sub = c[mask]
-        return pd.DataFrame({
-            "cabinet": sub[f"{this}_cabinet"].astype(str).to_numpy(),
-            "device": sub[f"{this}_device"].astype(str).to_numpy(),
-            "port_key": pd.to_numeric(sub[f"{this}_port"], errors="coerce").to_numpy(float),
-            "port_text": sub[f"{this}_port"].astype(str).to_numpy(),
-            "cable": sub["cable_id"].astype(str).to_numpy(),
-            "from": end_text(sub[f"{this}_device"], sub[f"{this}_port"]),
-            "to": end_text(sub[f"{peer}_device"], sub[f"{peer}_port"]),
-            "peer": (sub[f"{peer}_cabinet"].astype(str).to_numpy() + "-" +
-                     ru_text(sub[f"{peer}_ru"])),
-            "label": sub["label"].astype(str).to_numpy(),
-            "media": sub["media"].astype(str).to_numpy(),
-            "sku": sub["sku"].astype(str).to_numpy(),
-            "order": [f"{v:g}" for v in sub["order_length_m"].to_numpy(float)],
-        })
+    def stack(a_side, b_side=None):
+        """Rows of the A ends (every cable), then of the B ends in another cabinet."""
+        return np.concatenate([a_side, (a_side if b_side is None else b_side)[both]])
 
-    rows = pd.concat([side("a", "b", np.ones(len(c), bool)),
-                      side("b", "a", (a_cab != b_cab).to_numpy())], ignore_index=True)
-    rows["cab_order"] = rows["cabinet"].map(order).fillna(len(order)).astype(int)
-    rows["peer"] = rows["peer"].str.rstrip("-")
-    return rows.sort_values(["cab_order", "device", "port_key", "port_text", "cable"],
-                            kind="stable").reset_index(drop=True)
+    def this(field):
+        return stack(text[f"a_{field}"], text[f"b_{field}"])
+
+    def peer(values):
+        return stack(values["b"], values["a"])
+
+    peer_at = zip(peer({k: text[f"{k}_cabinet"] for k in "ab"}).tolist(), peer(ru).tolist())
+    rows = {"cabinet": this("cabinet"), "device": this("device"),
+            "port_key": stack(port["a"], port["b"]), "port_text": this("port"),
+            "cable": stack(text["cable_id"]), "from": stack(ends["a"], ends["b"]),
+            "to": peer(ends),
+            "peer": np.array([f"{cab}-{unit}".rstrip("-") for cab, unit in peer_at], object),
+            "label": stack(text["label"]), "media": stack(text["media"]),
+            "sku": stack(text["sku"]), "order": stack(order)}
+    index = {name: i for i, name in enumerate(plan.cabinets["name"].astype(str))}
+    rows["cab_order"] = np.array([index.get(name, len(index)) for name in rows["cabinet"]],
+                                 dtype=np.int64)
+    codes = {k: pd.factorize(rows[k], sort=True)[0] for k in ("device", "port_text", "cable")}
+    keys = (codes["cable"], codes["port_text"], rows["port_key"], codes["device"],
+            rows["cab_order"])
+    sort = np.lexsort(keys)
+    return {k: v[sort] for k, v in rows.items()}
 
 
 @dataclass
@@ -681,17 +724,17 @@ def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict]) -> list[Ra
     unplaced: list[list] = [[] for _ in names]
     dev = plan.devices
     ru = pd.to_numeric(dev["ru"], errors="coerce").to_numpy(float)
-    height = pd.to_numeric(dev["height_ru"], errors="coerce").fillna(1.0).to_numpy(float)
-    for name, kind, model, cabinet, u, h in zip(dev["name"].astype(str), dev["kind"].astype(str),
-                                                dev["model"].astype(str),
-                                                dev["cabinet"].astype(str), ru, height):
+    height = np.maximum(pd.to_numeric(dev["height_ru"], errors="coerce").fillna(1.0)
+                        .to_numpy(float), 1.0)
+    text = [column_text(dev[k]) for k in ("name", "kind", "model", "cabinet")]
+    for name, kind, model, cabinet, u, h in zip(*text, ru.tolist(), height.tolist()):
         i = index.get(cabinet)
         if i is None:
             continue
-        if np.isnan(u):
+        if u != u:                                   # NaN: no rack unit
             unplaced[i].append(name)
         else:
-            placed[i].append((name, kind, model, float(u), max(float(h), 1.0)))
+            placed[i].append((name, kind, model, u, h))
     racks = []
     for i, rec in enumerate(cab.to_dict("records")):
         info = [f"row {names[i].rstrip('0123456789')}, column {int(rec['col']) + 1}, "
@@ -748,14 +791,16 @@ def cabinet_sections(plan) -> list[Section]:
     """One section per cabinet: elevation, then the cable schedule."""
     rows = schedule_rows(plan)
     n_cab = len(plan.cabinets)
-    bounds = np.searchsorted(rows["cab_order"].to_numpy(), np.arange(n_cab + 1))
+    bounds = np.searchsorted(rows["cab_order"], np.arange(n_cab + 1))
     columns = [rows[k].tolist() for k in ["cable", "from", "to", "to", "peer", "label", "media",
                                            "sku", "order"]]
-    columns[2] = ["\u2192"] * len(rows)
+    columns[2] = ["\u2192"] * len(rows["cable"])
     template = Table(SCHEDULE_HEADERS, columns, SCHEDULE_ALIGN, fonts=SCHEDULE_FONTS).fit()
+    template.prepare()
     by_sku: dict[int, dict] = {}
-    for (i, media, sku), k in rows.groupby(["cab_order", "media", "sku"]).size().items():
-        by_sku.setdefault(int(i), {})[(media, sku)] = int(k)
+    for (i, media, sku), k in Counter(zip(rows["cab_order"].tolist(), rows["media"].tolist(),
+                                          rows["sku"].tolist())).items():
+        by_sku.setdefault(i, {})[(media, sku)] = k
     ends = {i: int(bounds[i + 1] - bounds[i]) for i in range(n_cab)}
     height = int(plan.floor.cabinet_height_ru)
     sections = []
@@ -763,9 +808,7 @@ def cabinet_sections(plan) -> list[Section]:
         lo, hi = bounds[i], bounds[i + 1]
         blocks: list = [elevation_figure(rack, height)]
         if hi > lo:
-            blocks.append(Table(template.headers, [col[lo:hi] for col in template.columns],
-                                template.align, template.size, template.leading,
-                                template.widths, fonts=template.fonts))
+            blocks.append(template.part(lo, hi))
         sections.append(Section(f"Cabinet {rack.name}", blocks, f"cab-{rack.name}", level=1))
     return sections
 
