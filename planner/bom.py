@@ -11,8 +11,9 @@ Lines (ecosystem.md §6-§8: grouped by part and stock length, spares as their o
 ``spares = ceil(quantity × spares_pct / 100)`` on cable lines (cables are the consumable:
 "+10 % per line item" of the cabling tools in ecosystem.md §6-§7; whole spare routers are a
 separate procurement decision and are not added). ``extended_price = (quantity + spares) ×
-unit_price``. The catalog has no separate NIC or transceiver parts: a ``transceiver``-kind cable
-model is one assembly (two optics + fibre) priced per link, so it is a cable line.
+unit_price``. A catalog with a ``nic`` model adds a ``nic`` line, one per endpoint, after the
+router line. Transceivers are not separate parts: a ``transceiver``-kind cable model is one
+assembly (two optics + fibre) priced per link, so it is a cable line.
 """
 
 from __future__ import annotations
@@ -44,14 +45,20 @@ def costed_mask(cables: pd.DataFrame, catalog: Catalog) -> np.ndarray:
 
 
 def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_routers: int,
-          cables: pd.DataFrame, spares_pct: float = 0.0) -> pd.DataFrame:
-    """The BOM table (``COLUMNS``): the router line first, then cables by media, SKU, length."""
+          cables: pd.DataFrame, spares_pct: float = 0.0, num_endpoints: int = 0) -> pd.DataFrame:
+    """The BOM table (``COLUMNS``): the router line first, the NIC line (catalogs with a NIC
+    model), then cables by media, SKU, length."""
     if not (0 <= spares_pct <= 1000) or math.isnan(spares_pct):
         raise ValueError(f"spares_pct must be within 0..1000, got {spares_pct}")
     unit = float(costing.router_cost(router_model, router_ports))
     lines = [dict(item="router", sku=router_model.sku,
                   description=router_model.description or f"{router_model.vendor} router",
                   length_m=np.nan, quantity=int(num_routers), spares=0, unit_price=unit)]
+    if catalog.nic is not None:
+        lines.append(dict(item="nic", sku=catalog.nic.sku,
+                          description=catalog.nic.description or f"{catalog.nic.vendor} NIC",
+                          length_m=np.nan, quantity=int(num_endpoints), spares=0,
+                          unit_price=float(catalog.nic.price)))
     bought = cables.loc[costed_mask(cables, catalog), ["sku", "order_length_m", "unit_price"]]
     if len(bought):
         grouped = (bought.groupby(["sku", "order_length_m", "unit_price"], sort=False)

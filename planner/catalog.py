@@ -88,6 +88,18 @@ class RouterModel(BaseModel):
         return float(out) if np.ndim(ports) == 0 else out
 
 
+class NicModel(BaseModel):
+    """The endpoints' network adapter, one per endpoint (optional): a BOM line of its own and
+    ``watts`` per endpoint in the power total (Galaxyfly §6.3 adds 10 W per NIC)."""
+
+    model_config = _STRICT
+    sku: str = Field(min_length=1)
+    vendor: str = ""
+    description: str = ""
+    price: float = Field(0.0, ge=0)
+    watts: float = Field(0.0, ge=0)
+
+
 class CablePrice(BaseModel):
     """Cable price: ``fixed + per_m * order_length``, or ``table`` = price per stock length."""
 
@@ -201,7 +213,7 @@ class Catalog(BaseModel):
     routers: list[RouterModel] = Field(min_length=1)
     cables: list[CableModel] = Field(min_length=1)
     optical_average_length_m: PositiveFloat | None = None
-    nic_watts: float = Field(0.0, ge=0)
+    nic: NicModel | None = None
     count_endpoint_cables: bool = True
     _source: str | None = PrivateAttr(None)
 
@@ -209,6 +221,16 @@ class Catalog(BaseModel):
     def source(self) -> str:
         """The file it was loaded from (built-ins: their name), for error messages."""
         return self._source or self.name
+
+    @property
+    def nic_watts(self) -> float:
+        """Power of one endpoint's NIC (0 without a NIC model)."""
+        return self.nic.watts if self.nic is not None else 0.0
+
+    @property
+    def nic_price(self) -> float:
+        """Price of one endpoint's NIC (0 without a NIC model)."""
+        return self.nic.price if self.nic is not None else 0.0
 
     def _items(self) -> list[tuple[str, RouterModel | CableModel]]:
         """(``routers[i]`` / ``cables[i]``, model) for every model, in file order."""
@@ -245,10 +267,10 @@ class Catalog(BaseModel):
     @model_validator(mode="after")
     def _unique_skus(self) -> "Catalog":
         seen: dict[str, str] = {}
-        for where, item in self._items():
+        for where, item in self._items() + ([("nic", self.nic)] if self.nic is not None else []):
             if item.sku in seen:
                 raise ValueError(f"field '{where}.sku' {item.sku!r} repeats {seen[item.sku]}; "
-                                 "every router and cable model needs its own SKU")
+                                 "every router, cable and NIC model needs its own SKU")
             seen[item.sku] = where
         return self
 

@@ -1,6 +1,7 @@
 """Cost and power of a plan: routers, cables, SerDes, active cable ends, NICs.
 
-Model (cost_models.md A1, A2, C4): cost = Σ router price(ports) + Σ cable price; power =
+Model (cost_models.md A1, A2, C4): cost = Σ router price(ports) + Σ cable price + NIC price per
+endpoint (catalogs with a ``nic`` model); power =
 Σ router SerDes (ports × lanes × W/lane) + Σ active cable ends (2 × watts_per_end per cable)
 + NIC watts per endpoint (Galaxyfly §6.3 adds 10 W). With the ``sc14-40g`` catalog in paper
 mode, router-router cables only, and ``ports`` = the topology radix on every router, this is
@@ -44,6 +45,7 @@ class Totals:
 
     routers: float
     cables: float
+    nics: float
     total: float
     per_endpoint: float
     router_w: float
@@ -56,7 +58,7 @@ class Totals:
         """The ``cost`` and ``power`` blocks of summary.json (rounded to cents / milliwatts)."""
         d = asdict(self)
         return {
-            "cost": {k: round(d[k], 2) for k in ("routers", "cables", "total", "per_endpoint")},
+            "cost": {k: round(d[k], 2) for k in ("routers", "cables", "nics", "total", "per_endpoint")},
             "power": {"routers_w": round(self.router_w, 3), "cables_w": round(self.cable_w, 3),
                       "nics_w": round(self.nic_w, 3), "total_w": round(self.total_w, 3),
                       "per_endpoint_w": round(self.per_endpoint_w, 3)},
@@ -81,9 +83,9 @@ def totals(catalog: Catalog, router_model: RouterModel, router_ports, num_endpoi
     cables = float(np.sum(np.asarray(cable_prices, dtype=float)))
     router_w = float(np.sum(router_model.power_w(ports))) if ports.size else 0.0
     cable_w = cable_power_w(catalog, cable_skus) if cable_skus is not None else 0.0
-    nic_w = catalog.nic_watts * num_endpoints
-    total, total_w = routers + cables, router_w + cable_w + nic_w
+    nics, nic_w = catalog.nic_price * num_endpoints, catalog.nic_watts * num_endpoints
+    total, total_w = routers + cables + nics, router_w + cable_w + nic_w
     per = 1.0 / num_endpoints if num_endpoints else 0.0
-    return Totals(routers=routers, cables=cables, total=total, per_endpoint=total * per,
+    return Totals(routers=routers, cables=cables, nics=nics, total=total, per_endpoint=total * per,
                   router_w=router_w, cable_w=cable_w, nic_w=nic_w, total_w=total_w,
                   per_endpoint_w=total_w * per)

@@ -149,7 +149,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                        endpoint_cables=endpoint_cables)
         with stages.run("costing"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
-                             cable_plan.cables, spares_pct)
+                             cable_plan.cables, spares_pct, topology.num_endpoints)
             totals = _totals(catalog, router_model, topology, cable_plan.cables)
         with stages.run("summary"):
             summary = _summary(topology, catalog, floor, placement, router_model, cable_plan,

@@ -76,7 +76,7 @@ def test_bom_total_line(book, hand_plan):
     ws = book["BOM"]
     last = len(hand_plan.bom) + 1
     assert ws[f"A{last + 2}"].value == "Total"
-    assert evaluate(ws[f"H{last + 2}"].value, book, ws) == pytest.approx(531_500)
+    assert evaluate(ws[f"H{last + 2}"].value, book, ws) == pytest.approx(576_500)
 
 
 def test_editing_a_unit_price_updates_the_totals(book, hand_plan):
@@ -84,9 +84,9 @@ def test_editing_a_unit_price_updates_the_totals(book, hand_plan):
     book["BOM"]["G2"].value = 11_000
     summary = book["Summary"]
     labels = {summary[f"A{r}"].value: summary[f"B{r}"].value for r in range(1, 30)}
-    assert evaluate(labels["Total cost"], book, summary) == pytest.approx(531_500 + 50 * 1000)
+    assert evaluate(labels["Total cost"], book, summary) == pytest.approx(576_500 + 50 * 1000)
     assert evaluate(labels["Cost per endpoint"], book, summary) == \
-        pytest.approx((531_500 + 50_000) / 150)
+        pytest.approx((576_500 + 50_000) / 150)
     book["BOM"]["G2"].value = 10_000
 
 

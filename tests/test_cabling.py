@@ -55,7 +55,8 @@ def make_floor(**changes) -> Floor:
 
 def make_catalog(**changes) -> Catalog:
     data = dict(
-        name="test-cat", nic_watts=5,
+        name="test-cat",
+        nic=dict(sku="NIC-100", vendor="Acme", description="100G NIC", price=300, watts=5),
         routers=[dict(sku="SW-16", vendor="Acme", description="16-port switch", rate_gbps=100,
                       lanes_per_port=4, radix=16, price={"fixed": 10000}, watts_per_lane=1.0,
                       rack_units=1)],
@@ -155,8 +156,9 @@ def test_hand_computed_totals(hand_plan):
     assert s["cables"]["by_sku"] == {"AOC": 60, "DAC": 265}
     assert s["cost"]["routers"] == 500_000
     assert s["cost"]["cables"] == 31_500
-    assert s["cost"]["total"] == 531_500
-    assert s["cost"]["per_endpoint"] == pytest.approx(3543.33)
+    assert s["cost"]["nics"] == 150 * 300
+    assert s["cost"]["total"] == 576_500
+    assert s["cost"]["per_endpoint"] == pytest.approx(3843.33)
     assert s["power"]["routers_w"] == 2000
     assert s["power"]["cables_w"] == 180
     assert s["power"]["nics_w"] == 750
@@ -168,18 +170,18 @@ def test_hand_computed_bom(hand_plan):
     bom = hand_plan.bom
     lines = [(r.item, r.sku, None if np.isnan(r.length_m) else r.length_m, r.quantity,
               r.unit_price) for r in bom.itertuples()]
-    assert lines == [("router", "SW-16", None, 50, 10000.0), ("cable", "DAC", 2.0, 255, 60.0),
-                     ("cable", "DAC", 3.0, 10, 70.0), ("cable", "AOC", 5.0, 50, 250.0),
-                     ("cable", "AOC", 10.0, 10, 300.0)]
-    assert bom["extended_price"].sum() == 531_500
+    assert lines == [("router", "SW-16", None, 50, 10000.0), ("nic", "NIC-100", None, 150, 300.0),
+                     ("cable", "DAC", 2.0, 255, 60.0), ("cable", "DAC", 3.0, 10, 70.0),
+                     ("cable", "AOC", 5.0, 50, 250.0), ("cable", "AOC", 10.0, 10, 300.0)]
+    assert bom["extended_price"].sum() == 576_500
 
 
 def test_spares_are_rounded_up_per_cable_line():
     result = plan(slimfly(5, p=3), make_catalog(), make_floor(), placement=sf_rack_placement(),
                   spares_pct=10)
-    assert result.bom["spares"].tolist() == [0, 26, 1, 5, 1]
+    assert result.bom["spares"].tolist() == [0, 0, 26, 1, 5, 1]
     assert result.summary["cost"]["spares"] == 26 * 60 + 70 + 5 * 250 + 300
-    assert result.summary["cost"]["total"] == 531_500 + 26 * 60 + 70 + 5 * 250 + 300
+    assert result.summary["cost"]["total"] == 576_500 + 26 * 60 + 70 + 5 * 250 + 300
 
 
 def test_devices_and_cabinets(hand_plan):
@@ -196,7 +198,7 @@ def test_no_endpoint_cables():
     result = plan(slimfly(5, p=3), make_catalog(), make_floor(), placement=sf_rack_placement(),
                   endpoint_cables=False)
     assert set(result.cables["kind"]) == {"network"}
-    assert result.summary["cost"]["total"] == 500_000 + 22_500
+    assert result.summary["cost"]["total"] == 500_000 + 22_500 + 150 * 300
 
 
 def test_endpoints_without_rack_units_are_labelled_by_name():

@@ -43,7 +43,7 @@ def test_sc14_constants_are_the_paper_model():
 def test_sc14_variants_only_change_their_switch(variant, length, nic):
     base, cat = load_catalog("sc14-40g"), load_catalog(variant)
     assert cat.routers == base.routers and cat.cables == base.cables
-    assert cat.optical_average_length_m == length and cat.nic_watts == nic
+    assert cat.optical_average_length_m == length and cat.nic_watts == nic and cat.nic_price == 0
     if length is not None:
         assert base.with_optical_average(length).optical_average_length_m == length
 
@@ -138,9 +138,10 @@ def test_router_for_refuses_a_non_positive_price_at_small_radix():
 
 def test_a_catalog_file_with_extends(tmp_path):
     path = tmp_path / "mine.yaml"
-    path.write_text("extends: modern-100g\nname: mine\nnic_watts: 12\n")
+    path.write_text("extends: modern-100g\nname: mine\n"
+                    "nic: {sku: CX6, vendor: NVIDIA, price: 1100, watts: 12}\n")
     cat = load_catalog(str(path))
-    assert cat.name == "mine" and cat.nic_watts == 12
+    assert cat.name == "mine" and cat.nic_watts == 12 and cat.nic_price == 1100
     assert cat.routers == load_catalog("modern-100g").routers
 
 

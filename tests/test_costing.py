@@ -122,6 +122,7 @@ def test_active_cable_power_and_summary_blocks():
     assert t.routers == pytest.approx(2 * router.price(64))
     assert t.total == pytest.approx(t.routers + price.sum())
     s = t.summary()
-    assert set(s["cost"]) == {"routers", "cables", "total", "per_endpoint"}
+    assert set(s["cost"]) == {"routers", "cables", "nics", "total", "per_endpoint"}
+    assert t.nics == s["cost"]["nics"] == 0
     assert s["power"]["total_w"] == round(t.total_w, 3)
     assert s["power"]["per_endpoint_w"] == round(t.total_w / 100, 3)

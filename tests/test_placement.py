@@ -187,6 +187,16 @@ def test_same_seed_same_placement():
     assert a.candidates == b.candidates and a.method == b.method
 
 
+@pytest.mark.parametrize("s_max", [3, 5, 8, 13])
+def test_dragonfly_groups_larger_than_electrical_groups(s_max):
+    """a = 8 routers per Dragonfly group, electrical groups of fewer routers: the clique-group
+    bound still holds (and is computed) when whole Dragonfly groups do not fit."""
+    top = dragonfly(a=8, p=4, h=4)
+    pl = place(top, make_floor(router_slots=s_max), strategy="partition", time_limit_s=30)
+    lb, _ = lower_bound(Graph.from_topology(top), s_max, top.groups)
+    assert 0 < lb == pl.lower_bound <= pl.optical
+
+
 @pytest.mark.parametrize("q,s_max", [(5, 10), (5, 7), (13, 16)])
 def test_lower_bound_never_above_achieved(q, s_max):
     top = slimfly(q=q)

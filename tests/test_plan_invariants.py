@@ -110,11 +110,13 @@ def check_summary_against_csv(p, out: Path) -> None:
     costed = (cables["kind"] == "network") | catalog.count_endpoint_cables
     cable_cost = prices[costed.to_numpy()].sum()
     router_cost = top.num_routers * model.price(top.radix)
+    nic_cost = top.num_endpoints * catalog.nic_price
     cost = summary["cost"]
     assert cost["routers"] == pytest.approx(router_cost, abs=0.01)
     assert cost["cables"] == pytest.approx(cable_cost, abs=0.01)
     spares = float((p.bom["spares"] * p.bom["unit_price"]).sum())
-    assert cost["total"] == pytest.approx(router_cost + cable_cost + spares, abs=0.01)
+    assert cost["nics"] == pytest.approx(nic_cost, abs=0.01)
+    assert cost["total"] == pytest.approx(router_cost + cable_cost + nic_cost + spares, abs=0.01)
     assert cost["per_endpoint"] == pytest.approx(cost["total"] / top.num_endpoints, abs=0.005)
 
     per_end = {m.sku: m.watts_per_end for m in catalog.cables}
@@ -192,6 +194,7 @@ def check_workbook(p, out: Path) -> None:
             for r in range(1, summary_ws.max_row + 1)}
     cost = p.summary["cost"]
     expected = {"Routers": p.topology.num_routers, "Router cost": cost["routers"],
+                "NIC cost": cost["nics"],
                 "Cable cost (incl. spares)": cost["cables"] + cost["spares"],
                 "Total cost": cost["total"], "Cost per endpoint": cost["per_endpoint"],
                 "Power per endpoint (W)": p.summary["power"]["per_endpoint_w"]}

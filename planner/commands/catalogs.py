@@ -56,7 +56,9 @@ def describe(cat: Catalog) -> str:
         lines.append(f"paper mode: every optical cable priced at {avg:g} m ({prices})")
     else:
         lines.append("paper mode: off")
-    lines.append(f"NIC power per endpoint: {cat.nic_watts:g} W; endpoint cables costed: "
+    nic = (f"{cat.nic.sku}, {cat.nic.price:,.2f} $ and {cat.nic.watts:g} W per endpoint"
+           if cat.nic is not None else "none")
+    lines.append(f"NIC: {nic}; endpoint cables costed: "
                  f"{'yes' if cat.count_endpoint_cables else 'no'}")
     lines += ["", "routers:"]
     lines += _table(["sku", "vendor", "Gb/s", "radix", "lanes", "W/lane", "W/port", "RU",

@@ -184,6 +184,7 @@ def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
         ("Routers", by_item("router", "E"), COUNT, "from the BOM sheet"),
         ("Endpoints", top["endpoints"], COUNT, ""),
         ("Router cost", by_item("router", "H"), CURRENCY, "from the BOM sheet"),
+        ("NIC cost", by_item("nic", "H"), CURRENCY, "from the BOM sheet"),
         ("Cable cost (incl. spares)", by_item("cable", "H"), CURRENCY, "from the BOM sheet"),
         ("Total cost", f"=SUM(BOM!$H$2:$H${last})", CURRENCY, "from the BOM sheet"),
         ("Cost per endpoint", "={Total cost}/{Endpoints}", CURRENCY, "total / endpoints"),

@@ -109,7 +109,7 @@ def clique_groups_cap(graph: Graph, hint: np.ndarray | None, s_max: int) -> np.n
     np.add.at(glob, graph.links[~intra, 0], 1)
     np.add.at(glob, graph.links[~intra, 1], 1)
     h = int(glob.max()) if graph.n else 0
-    x = np.arange(1, a + 1)
+    x = np.arange(1, min(a, s_max) + 1)  # routers of one group inside the set
     best = np.full(s_max + 1, -np.inf)
     best[0] = 0.0
     for t in range(1, min(s_max, len(sizes)) + 1):
