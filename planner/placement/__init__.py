@@ -6,20 +6,22 @@
 2. ``hint``: the topology's natural groups packed whole (the papers' layouts), or routers in id
    order when the topology has no hint.
 3. ``partition``: KaMinPar (exact block capacity; "strong" and "4xjet" contexts) and METIS
-   (ufactor 30 and 100, + repair) with four seeds each (fewer above 5,000 routers), every
-   candidate improved by the move/swap local search, the best also by Kernighan–Lin passes.
+   (ufactor 30 and 100, + repair), each with one seed per 10 s of the time limit (1 to 4;
+   fewer above 5,000 routers), every candidate improved by the move/swap local search, the
+   best also by Kernighan–Lin passes.
 4. ``polish`` (strategy "optimize"): simulated annealing (``anneal``) with a step budget of
    ``ANNEAL_STEPS_PER_SECOND`` x ``time_limit_s``, the local search, then CP-SAT pair-bisection
-   LNS with a fixed call budget and the local search again. Skipped when the best candidate
-   meets the lower bound.
+   LNS with one call per second of the time limit (at most 20) and the local search again.
+   Skipped when the best candidate meets the lower bound.
 5. ``cabinets``: each group split into its cabinets; ``floor``: groups to grid slots;
    ``verify``: the full CP-SAT model with every router fixed must be FEASIBLE (small and medium
    instances).
 The winner is the candidate with fewest optical links (earliest on ties, so the hint wins ties
 and the result is never worse than the hint or any partitioner). Runs are deterministic for a
 seed: partitioners run single-threaded with derived seeds, CP-SAT uses one worker and
-deterministic-time limits, annealing counts steps; ``time_limit_s`` sets the annealing budget
-and otherwise only caps the wall clock as a safety net.
+deterministic-time limits, annealing counts steps: ``time_limit_s`` sizes these budgets (about
+half of it is used on this 2-core machine) and otherwise only caps the wall clock as a safety
+net (``Placement.time_capped`` says when it fired).
 """
 
 from __future__ import annotations
@@ -44,16 +46,17 @@ from planner.placement.result import Placement
 __all__ = ["place", "Placement", "STRATEGIES"]
 
 STRATEGIES = ("hint", "partition", "optimize")
-PORTFOLIO_SEEDS = 4
+PORTFOLIO_SEEDS = 4  # per partitioner setting, one per SECONDS_PER_SEED of the time limit
+SECONDS_PER_SEED = 10
 METIS_UFACTORS = (30, 100)
 LARGE_N = 5000
 KL_MAX_GROUPS = 80
 KL_CANDIDATES = 1
 KL_ROUNDS = 3
-ANNEAL_STEPS_PER_SECOND = 10_000_000  # ~1/4 of the time limit at ~4.5e7 steps/s on this machine
+ANNEAL_STEPS_PER_SECOND = 5_000_000  # ~1/9 of the time limit at ~4.5e7 steps/s on this machine
 ANNEAL_SHARE = 0.8  # safety nets: annealing stops at 80 % of the time limit, the LNS at 90 %
 LNS_SHARE = 0.9
-LNS_MAX_CALLS = 20
+LNS_MAX_CALLS = 20  # and at most one call per second of the time limit
 LNS_DETERMINISTIC_TIME = 0.1
 VERIFY_MAX_WORK = 120_000
 
@@ -104,19 +107,20 @@ def _validate(strategy: str, time_limit_s) -> None:
 
 
 def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, clock: _Clock,
-               cands: dict[str, np.ndarray], counts: dict[str, int]) -> None:
+               time_limit_s: float, cands: dict[str, np.ndarray], counts: dict[str, int]) -> None:
     """KaMinPar and METIS candidates (raw counts recorded, then improved by local search)."""
     if k < 2:
         return
+    seeds = max(1, min(PORTFOLIO_SEEDS, int(time_limit_s // SECONDS_PER_SEED)))
     runs: list[tuple[str, object]] = []
     runner = KaMinParRunner(graph, weights)
     contexts = ("strong", "4xjet") if graph.n <= LARGE_N else ("strong",)
     for ctx in contexts:
-        for i in range(PORTFOLIO_SEEDS):
+        for i in range(seeds):
             s = 1000 * seed + i
             runs.append((f"kaminpar-{ctx}[seed={s}]", lambda s=s, ctx=ctx: runner.run(s, k, cap, ctx)))
     for uf in METIS_UFACTORS if graph.n <= LARGE_N else METIS_UFACTORS[:1]:
-        for i in range(PORTFOLIO_SEEDS if graph.n <= LARGE_N else 1):
+        for i in range(seeds if graph.n <= LARGE_N else 1):
             s = 1000 * seed + i
             runs.append((f"metis-uf{uf}[seed={s}]", lambda s=s, uf=uf: metis_partition(graph, weights, k, s, uf)))
     seen: set[bytes] = set()
@@ -157,7 +161,7 @@ def _optimize(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, lb:
     suffix = "+anneal" if graph.cut(annealed) < graph.cut(part) else ""
     if graph.cut(annealed) <= lb:
         return suffix, annealed
-    polished, _ = lns(graph, annealed, weights, cap, k, lower_bound=lb, max_calls=min(k, LNS_MAX_CALLS),
+    polished, _ = lns(graph, annealed, weights, cap, k, lower_bound=lb, max_calls=min(k, LNS_MAX_CALLS, math.ceil(time_limit_s)),
                       seed=seed, deadline=clock.at(LNS_SHARE), det_time=LNS_DETERMINISTIC_TIME)
     clock.passed(clock.at(LNS_SHARE))
     polished = local_search(graph, polished, weights, cap, k)
@@ -194,7 +198,7 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
     clock.lap("hint")
 
     if strategy != "hint" and counts[base] > lb:
-        _portfolio(graph, weights, cap, k, seed, clock, cands, counts)
+        _portfolio(graph, weights, cap, k, seed, clock, time_limit_s, cands, counts)
         hinted = local_search(graph, cands[base], weights, cap, int(cands[base].max()) + 1)
         cands[base + "+ls"], counts[base + "+ls"] = hinted, graph.cut(hinted)
         clock.lap("partition")
