@@ -129,7 +129,7 @@ def run_one(spec: str, catalog_name: str, floor_name: str, time_limit: float, se
         "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
         "optical": int(placement.optical), "lower_bound": float(placement.lower_bound),
         "lower_bound_kind": placement.lower_bound_kind, "gap": float(placement.gap),
-        "method": placement.method,
+        "method": placement.method, "time_capped": bool(placement.time_capped),
         "cost_per_endpoint": result.summary["cost"]["per_endpoint"],
         "output_mib": sum(f.stat().st_size for f in files) / 2**20,
     }
@@ -212,7 +212,9 @@ def markdown(results: list[tuple[str, dict]], args, m: dict[str, str]) -> str:
         "<= 256. One subprocess per run; "
         "peak memory = the largest resident set size sampled (every 5 ms) during the stage; "
         "peak MiB = the run's largest. Placement quality: optical = router-router cables leaving electrical "
-        "groups in the final layout, bound = best proven lower bound, gap = optical/bound - 1.",
+        "groups in the final layout, bound = best proven lower bound, gap = optical/bound - 1; "
+        "'time-capped' marks a placement whose wall-clock safety net fired (its budgets are "
+        "otherwise deterministic).",
         "",
         "## Results",
         "",
@@ -231,7 +233,8 @@ def markdown(results: list[tuple[str, dict]], args, m: dict[str, str]) -> str:
             f"{r['cables']:,} | "
             + " | ".join(f"{st[s]['seconds']:.2f}" for s in stage_names)
             + f" | {r['total_seconds']:.2f} | {r['peak_mib']:,.0f} | {r['optical']:,} | "
-              f"{r['lower_bound']:,.0f} ({r['lower_bound_kind']}) | {100 * r['gap']:.1f} % | "
+              f"{r['lower_bound']:,.0f} ({r['lower_bound_kind']}) | {100 * r['gap']:.1f} %"
+              f"{' (time-capped)' if r['time_capped'] else ''} | "
               f"{r['output_mib']:.1f} |")
     out += ["", "Peak resident memory during each stage (MiB):", "",
             "| target | configuration | " + " | ".join(stage_names) + " |",
@@ -259,7 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-radix", type=int, default=128)
     p.add_argument("--catalog", default="sc14-40g")
     p.add_argument("--floor", default="pn-500")
-    p.add_argument("--time-limit", type=float, default=60.0)
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="placement time limit in seconds (default: planner plan's default)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--blas-threads", type=int, metavar="N",
                    help="set OMP/OPENBLAS/MKL_NUM_THREADS=N in each run (default: library "
@@ -268,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--one", metavar="SPEC", help=argparse.SUPPRESS)
     p.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.time_limit is None:
+        from planner.plan import DEFAULT_TIME_LIMIT_S
+
+        args.time_limit = DEFAULT_TIME_LIMIT_S
     args.argv = [a for a in argv]
     if args.one:
         print(json.dumps(run_one(args.one, args.catalog, args.floor, args.time_limit,
