@@ -19,7 +19,7 @@ import pytest
 from planner.exports import anynet
 from test_exports_plans import get_plan
 
-PLANS = ["slimfly-hot", "dragonfly-hot"]
+PLANS = ["slimfly-hot", "dragonfly-hot", "dragonfly-trunk"]
 
 
 class AnynetError(ValueError):
@@ -124,6 +124,20 @@ def test_multiplicity_side_file_restores_every_cable(written):
     graph, _ = parse_anynet((out / anynet.NETLIST).read_text())
     assert [graph[u][v]["cycles"] for u, v in zip(side["u"], side["v"])] == \
         side["cycles"].tolist()
+
+
+def test_parallel_cables_are_one_channel_counted_in_the_side_file(tmp_path):
+    plan = get_plan("dragonfly-trunk")
+    anynet.write(plan, tmp_path)
+    graph, _ = parse_anynet((tmp_path / anynet.NETLIST).read_text())
+    side = pd.read_csv(tmp_path / anynet.MULTIPLICITY)
+    trunks = side[side["multiplicity"] > 1]
+    assert len(trunks) == 12 and set(trunks["multiplicity"]) == {2}
+    assert graph.number_of_edges() == len(side) < (plan.cables["kind"] == "network").sum()
+    for u, v, labels in zip(trunks["u"], trunks["v"], trunks["labels"]):
+        pair = plan.cables[((plan.cables["a_router"] == u) & (plan.cables["b_router"] == v)) |
+                           ((plan.cables["a_router"] == v) & (plan.cables["b_router"] == u))]
+        assert sorted(labels.split(" ")) == sorted(pair["label"])
 
 
 def test_booksim_config_runs_the_netlist(written):

@@ -12,10 +12,10 @@ from planner.exports import codes
 from test_exports_plans import get_plan
 
 
-@pytest.fixture(scope="module")
-def written(tmp_path_factory):
-    plan = get_plan("dragonfly-hot")
-    out = tmp_path_factory.mktemp("codes")
+@pytest.fixture(scope="module", params=["dragonfly-hot", "dragonfly-trunk"])
+def written(request, tmp_path_factory):
+    plan = get_plan(request.param)
+    out = tmp_path_factory.mktemp(request.param)
     codes.write(plan, out)
     return plan, out / codes.FOLDER
 

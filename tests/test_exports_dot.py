@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pydot
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from planner.exports import dot
 from test_exports_plans import get_plan
 
-PLANS = ["slimfly-hot", "dragonfly-hot"]
+PLANS = ["slimfly-hot", "dragonfly-hot", "dragonfly-trunk"]
 # pydot's grammar still calls pyparsing's deprecated camelCase API
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:pydot")
 EDGE = re.compile(r'^  "([^"]+)":"([^"]+)" -- "([^"]+)":"([^"]+)" \[label="([^"]+)"\];$')
@@ -24,9 +25,10 @@ def written(request, tmp_path_factory):
     return plan, (out / dot.FILENAME).read_text(encoding="utf-8")
 
 
-def test_parses_with_pydot_and_has_one_edge_per_cable(tmp_path):
-    # pydot's parser is slow (seconds per hundred edges): one plan here, all plans below
-    plan = get_plan("dragonfly-hot")
+@pytest.mark.parametrize("name", ["dragonfly-hot", "dragonfly-trunk"])
+def test_parses_with_pydot_and_has_one_edge_per_cable(tmp_path, name):
+    # pydot's parser is slow: the two small plans here (the second with parallel cables)
+    plan = get_plan(name)
     dot.write(plan, tmp_path)
     text = (tmp_path / dot.FILENAME).read_text(encoding="utf-8")
     (graph,) = pydot.graph_from_dot_data(text)
@@ -36,6 +38,11 @@ def test_parses_with_pydot_and_has_one_edge_per_cable(tmp_path):
     first = plan.cables.iloc[0]
     assert edges[0].get_source() == f'"{first.a_device}":"{first.a_port}"'
     assert edges[0].get_destination() == f'"{first.b_device}":"{first.b_port}"'
+    pairs = Counter(frozenset((e.get_source().split(":")[0], e.get_destination().split(":")[0]))
+                    for e in edges)
+    cables = Counter(frozenset((f'"{a}"', f'"{b}"'))
+                     for a, b in zip(plan.cables["a_device"], plan.cables["b_device"]))
+    assert pairs == cables                       # parallel cables stay separate edges
 
 
 def test_every_edge_is_a_cable_in_prescriptive_form(written):

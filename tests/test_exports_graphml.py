@@ -9,7 +9,7 @@ import pytest
 from planner.exports import graphml
 from test_exports_plans import get_plan
 
-PLANS = ["slimfly-hot", "dragonfly-hot", "slimfly-abstract"]
+PLANS = ["slimfly-hot", "dragonfly-hot", "dragonfly-trunk", "slimfly-abstract"]
 
 
 @pytest.fixture(scope="module", params=PLANS)

@@ -7,9 +7,11 @@ import math
 import pandas as pd
 import pytest
 from pypdf import PdfReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from planner.exports import labels
 from test_exports_plans import get_plan
+from test_exports_wiring_pdf import drawing
 
 PLANS = ["slimfly-hot", "slimfly-abstract"]
 
@@ -64,6 +66,25 @@ def test_pdf_has_one_label_per_cable_end(written):
     assert text.count("#" + plan.cables["cable_id"].iloc[-1] + " ") == 2
     width_mm = float(reader.pages[0].mediabox.width) * 25.4 / 72
     assert width_mm == pytest.approx(210, abs=0.5)
+
+
+def test_every_text_line_fits_its_label(written):
+    """Each line lies inside one Avery L7651 label, measured in the wider bold face."""
+    plan, out = written
+    reader = PdfReader(out / labels.PDF_NAME)
+    sheet = labels.SHEET
+    height = float(reader.pages[0].mediabox.height)
+    texts, _ = drawing(reader, reader.pages[-1])
+    texts += drawing(reader, reader.pages[0])[0]
+    for x, y, size, text in texts:
+        col = int((x - sheet["left"]) // sheet["pitch_x"])
+        row = int((height - sheet["top"] - y) // sheet["pitch_y"])
+        assert 0 <= col < sheet["cols"] and 0 <= row < sheet["rows"], text
+        left = sheet["left"] + col * sheet["pitch_x"]
+        bottom = height - sheet["top"] - (row + 1) * sheet["pitch_y"]
+        assert x + stringWidth(text, "Helvetica-Bold", size) <= left + sheet["width"], text
+        assert y - 0.25 * size >= bottom and y + size <= bottom + sheet["height"], text
+    assert len(texts) >= 4 * 2
 
 
 def test_same_plan_gives_identical_files(tmp_path):

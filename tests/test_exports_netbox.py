@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from types import SimpleNamespace
+
 import pandas as pd
 import pytest
 import yaml
 
+from planner.catalog import list_catalogs, load_catalog
 from planner.exports import netbox
 from test_exports_plans import get_plan
 
@@ -31,6 +35,8 @@ ROLE_FIELDS = {"name", "slug", "color", "vm_role", "description", "tags"}
 CABLE_TYPES = set("""cat3 cat5 cat5e cat6 cat6a cat7 cat7a cat8 mrj21-trunk dac-active
 dac-passive coaxial rg-6 rg-8 rg-11 rg-59 rg-62 rg-213 lmr-100 lmr-200 lmr-400 mmf mmf-om1
 mmf-om2 mmf-om3 mmf-om4 mmf-om5 smf smf-os1 smf-os2 aoc power usb""".split())
+# rg-/lmr- coax came with 4.5 and usb after 3.7: a 3.7 import rejects them
+CABLE_TYPES_37 = {t for t in CABLE_TYPES if not t.startswith(("rg-", "lmr-")) and t != "usb"}
 STATUSES = {"racks": {"reserved", "available", "planned", "active", "deprecated"},
             "devices": {"offline", "active", "planned", "staged", "failed", "inventory",
                         "decommissioning"},
@@ -40,7 +46,7 @@ FILES = [("racks.csv", RACK_FIELDS), ("devices.csv", DEVICE_FIELDS),
          ("cables.csv", CABLE_FIELDS), ("sites.csv", SITE_FIELDS),
          ("locations.csv", LOCATION_FIELDS), ("manufacturers.csv", MANUFACTURER_FIELDS),
          ("device_roles.csv", ROLE_FIELDS)]
-PLANS = ["slimfly-hot", "dragonfly-hot", "slimfly-abstract"]
+PLANS = ["slimfly-hot", "dragonfly-hot", "dragonfly-trunk", "slimfly-abstract"]
 
 
 @pytest.fixture(scope="module", params=PLANS)
@@ -67,7 +73,7 @@ def test_headers_come_from_the_import_forms(bundle, name, allowed):
 def test_choices_are_valid(bundle):
     _, _, tables, _ = bundle
     cables = tables["cables.csv"]
-    assert set(cables["type"]) <= CABLE_TYPES
+    assert set(cables["type"]) <= CABLE_TYPES_37
     assert set(cables["side_a_type"]) | set(cables["side_b_type"]) == {"dcim.interface"}
     assert set(cables["length_unit"]) == {"m"}
     assert cables["color"].str.fullmatch(r"[0-9a-f]{6}").all()
@@ -110,12 +116,42 @@ def test_every_reference_resolves(bundle):
     assert [readme.index(f) for f in order] == sorted(readme.index(f) for f in order)
 
 
+# devicetype-library schema/devicetype.json and components.json#interface (additionalProperties:
+# false), and the interface types of its generated_schema.json that a fabric port can take
+DEVICETYPE_REQUIRED = {"manufacturer", "model", "slug", "u_height", "is_full_depth"}
+DEVICETYPE_PROPERTIES = DEVICETYPE_REQUIRED | set("""part_number airflow weight weight_unit
+front_image rear_image subdevice_role is_powered console-ports console-server-ports power-ports
+power-outlets interfaces front-ports rear-ports module-bays device-bays inventory-items
+description comments""".split())
+INTERFACE_PROPERTIES = set("""name label type enabled mgmt_only description bridge poe_mode
+poe_type rf_role""".split())
+INTERFACE_TYPES = set("""10gbase-x-sfpp 25gbase-x-sfp28 40gbase-x-qsfpp 50gbase-x-sfp56
+100gbase-x-qsfp28 200gbase-x-qsfp56 400gbase-x-qsfp112 400gbase-x-osfp 800gbase-x-osfp
+infiniband-qdr infiniband-fdr infiniband-edr infiniband-hdr infiniband-ndr infiniband-xdr
+other""".split())
+
+
 def test_device_types_follow_the_library_format(bundle):
-    plan, _, _, types = bundle
+    plan, folder, _, types = bundle
+    for path in sorted(folder.glob("device-types/*/*.yaml")):      # the library's own checks
+        text = path.read_text(encoding="utf-8")
+        doc = yaml.safe_load(text)
+        assert text.isascii() and text.endswith("\n"), path
+        assert path.parent.name == doc["manufacturer"]
+        assert path.stem == doc["model"].casefold().replace(" ", "-").replace("/", "-")
+        assert all(v != "" for v in doc.values())
     for doc in types:
-        assert {"manufacturer", "model", "slug", "u_height", "interfaces"} <= set(doc)
+        assert DEVICETYPE_REQUIRED <= set(doc) <= DEVICETYPE_PROPERTIES, set(doc)
+        assert re.fullmatch(r"[-a-z0-9_]+", doc["slug"]) and len(doc["slug"]) <= 100
         assert doc["slug"] == netbox.slug(f"{doc['manufacturer']}-{doc['model']}")
-        assert all(set(i) == {"name", "type"} for i in doc["interfaces"])
+        assert doc["u_height"] >= 0 and (doc["u_height"] * 2) % 1 == 0
+        assert isinstance(doc["is_full_depth"], bool)
+        assert len(doc.get("part_number", "")) <= 50
+        names = [i["name"] for i in doc["interfaces"]]
+        assert len(names) == len(set(names)) and all(isinstance(n, str) for n in names)
+        for interface in doc["interfaces"]:
+            assert {"name", "type"} <= set(interface) <= INTERFACE_PROPERTIES
+            assert interface["type"] in INTERFACE_TYPES
     router = next(t for t in types if t["model"] == plan.router_model.sku)
     assert len(router["interfaces"]) == plan.router_model.radix
     assert {i["type"] for i in router["interfaces"]} == {"100gbase-x-qsfp28"}
@@ -150,3 +186,14 @@ def test_colours_become_netbox_hex(colour, expected):
 def test_unknown_colour_is_an_input_error():
     with pytest.raises(netbox.InputError, match="field 'color'"):
         netbox.hex_color("mauve", "SKU-1")
+
+
+@pytest.mark.parametrize("name", list_catalogs())
+def test_every_shipped_catalog_maps_to_netbox_choices(name):
+    catalog = load_catalog(name)
+    for model in catalog.routers:
+        plan = SimpleNamespace(router_model=model, catalog=catalog)
+        assert netbox.interface_type(plan) in INTERFACE_TYPES - {"other"}, model.sku
+    for cable in catalog.cables:
+        assert cable.netbox_type in CABLE_TYPES_37, cable.sku
+        assert re.fullmatch(r"[0-9a-f]{6}", netbox.hex_color(cable.color, cable.sku))

@@ -4,6 +4,8 @@
   25 cabinets, copper and optical cables, endpoints in rack units.
 - ``slimfly-abstract``: the same topology on the abstract ``sc14`` racks (one rack).
 - ``dragonfly-hot``: Dragonfly a=4, h=2, p=2 (9 groups, 36 routers) on ``hot-aisle``.
+- ``dragonfly-trunk``: Dragonfly a=4, h=4, p=2, g=3 (12 routers): 12 router pairs joined by two
+  parallel global cables, which the netlists must merge or repeat.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ SPECS = {
     "slimfly-hot": (lambda: slimfly(q=5), "hot-aisle"),
     "slimfly-abstract": (lambda: slimfly(q=5), "sc14"),
     "dragonfly-hot": (lambda: dragonfly(a=4, h=2, p=2), "hot-aisle"),
+    "dragonfly-trunk": (lambda: dragonfly(a=4, h=4, p=2, g=3), "hot-aisle"),
 }
 
 

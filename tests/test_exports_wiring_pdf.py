@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
 import pytest
 from pypdf import PdfReader
+from pypdf.generic import ContentStream
+from reportlab.pdfgen.canvas import Canvas
 
 from planner.exports import wiring_pdf
+from planner.floor import cabinet_name
 from test_exports_plans import get_plan
 
 PLANS = ["slimfly-hot", "slimfly-abstract", "dragonfly-hot"]
@@ -61,6 +69,110 @@ def test_floor_plan_page_shows_every_cabinet(pdfs, name):
     groups = set(re.findall(r"\bg(\d+)\b", floor))
     assert {str(g) for g in plan.cabinets["group"]} <= groups
     assert re.search(r"1 : [\d,]+ on A4", floor)
+
+
+def drawing(reader: PdfReader, page) -> tuple[list, list]:
+    """(texts, boxes) of a page read from its content stream with pypdf's parser: texts as
+    (x, y, font size, text) at each ``Tj``/``'``, boxes as (x, y, w, h) of stroked rectangles."""
+    texts, boxes, pending = [], [], []
+    x = y = size = leading = 0.0
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"Tf":
+            size = float(operands[1])
+        elif op == b"TL":
+            leading = float(operands[0])
+        elif op == b"Tm":
+            x, y = float(operands[4]), float(operands[5])
+        elif op == b"Tj":
+            texts.append((x, y, size, str(operands[0])))
+        elif op == b"'":
+            y -= leading
+            texts.append((x, y, size, str(operands[0])))
+        elif op == b"re":
+            pending.append(tuple(float(v) for v in operands))
+        elif op in (b"B", b"b", b"S", b"s"):
+            boxes += pending
+            pending = []
+        elif op in (b"f", b"F", b"f*", b"n"):
+            pending = []
+    return texts, boxes
+
+
+@pytest.mark.parametrize("name", PLANS)
+def test_floor_plan_draws_one_box_per_cabinet_to_scale(pdfs, name):
+    plan, reader, texts = pdfs[name]
+    page = reader.pages[next(i for i, t in enumerate(texts) if heading(t) == "Floor plan")]
+    words, boxes = drawing(reader, page)
+    cab = plan.cabinets
+    found = {}
+    for x, y, _, text in words:
+        if text in set(cab["name"]):
+            assert text not in found, f"cabinet {text} named twice on the overview"
+            inside = [b for b in boxes if b[0] <= x <= b[0] + b[2] and b[1] <= y <= b[1] + b[3]]
+            assert len(inside) == 1, (text, inside)
+            found[text] = inside[0]
+    assert set(found) == set(cab["name"])
+    assert len(set(found.values())) == len(cab)
+    sizes = {(round(w, 2), round(h, 2)) for _, _, w, h in found.values()}
+    assert len(sizes) == 1
+    ((w, h),) = sizes
+    assert sum(1 for b in boxes if (round(b[2], 2), round(b[3], 2)) == (w, h)) == len(cab)
+    scale = w / plan.floor.cabinet_width_m                       # points per metre
+    assert h / plan.floor.cabinet_depth_m == pytest.approx(scale, rel=1e-2)
+    left = np.array([found[n][0] for n in cab["name"]]) - cab["x_m"].to_numpy() * scale
+    top = np.array([found[n][1] + found[n][3] for n in cab["name"]]) + cab["y_m"].to_numpy() * scale
+    assert np.ptp(left) < 0.05 and np.ptp(top) < 0.05          # every box where the floor puts it
+    denominator = int(re.search(r"1 : ([\d,]+) on A4", texts[reader.get_page_number(page)])
+                      .group(1).replace(",", ""))
+    assert denominator == pytest.approx(1000 / (scale * 25.4 / 72), abs=1)
+
+
+def test_tall_floor_overview_stays_clear_of_the_legend(tmp_path):
+    """40 rows of 2 cabinets: the overview is height-bound and must end above the scale bar."""
+    rows, cols = np.divmod(np.arange(80), 2)
+    floor = SimpleNamespace(name="tall", cabinet_width_m=0.6, cabinet_depth_m=1.2, aisle_m=1.2,
+                            pitch_m=0.6)
+    plan = SimpleNamespace(floor=floor, cabinets=pd.DataFrame({
+        "name": cabinet_name(rows, cols), "row": rows, "col": cols, "group": rows // 2,
+        "x_m": cols * 0.6, "y_m": rows * 2.4}))
+    overview = wiring_pdf.floor_section(plan).blocks[0]
+    canvas = Canvas(str(tmp_path / "floor.pdf"))
+    overview.draw(canvas, wiring_pdf.MARGIN_X, wiring_pdf.CONTENT_TOP - 22, wiring_pdf.CONTENT_W)
+    canvas.save()
+    reader = PdfReader(tmp_path / "floor.pdf")
+    words, boxes = drawing(reader, reader.pages[0])
+    cabinets = [b for b in boxes if (round(b[2], 3), round(b[3], 3)) != (8.0, 8.0)]
+    assert len(cabinets) == 80
+    legend_top = max(y + size for _, y, size, text in words if text.endswith(" m"))
+    assert min(y for _, y, _, _ in cabinets) > legend_top
+
+
+def test_cover_gives_the_totals(pdfs):
+    plan, _, texts = pdfs["slimfly-hot"]
+    cover = texts[0]
+    assert "Totals" in cover
+    assert f"{len(plan.cabinets):,} in {plan.cabinets['row'].nunique()} rows" in cover
+    for (sku, length), k in Counter(zip(plan.cables["sku"], plan.cables["order_length_m"])).items():
+        assert f"{k:,} x {sku}, {length:g} m" in cover
+    assert f"${plan.summary['cost']['total']:,.2f} total" in cover
+
+
+@pytest.mark.parametrize("name", PLANS)
+def test_schedule_type_is_readable(pdfs, name):
+    plan, reader, texts = pdfs[name]
+    labels = set(plan.cables["label"])
+    sizes = [size for i, t in enumerate(texts) if heading(t).startswith("Cabinet ")
+             for _, _, size, text in drawing(reader, reader.pages[i])[0] if text in labels]
+    assert len(sizes) >= len(labels)
+    assert min(sizes) >= 7.5                  # >= 7 pt even when A4 is shrunk onto Letter
+
+
+def test_many_groups_list_pairs_row_by_row():
+    m = np.array([[4, 9, 0], [9, 1, 2], [0, 2, 0]])
+    table = wiring_pdf.pair_table(m)
+    cells = [c for row in zip(*table.columns) for c in row if c]
+    assert cells == ["g0 inside: 4", "g0 \u2013 g1: 9", "g1 inside: 1", "g1 \u2013 g2: 2"]
+    assert len(table.columns) == wiring_pdf.PAIRS_PER_ROW
 
 
 def contents_entries(texts: list[str]) -> list[tuple[str, int]]:

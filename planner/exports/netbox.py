@@ -3,9 +3,11 @@
 Files, in import order (also written to ``netbox/README.md``):
 
 1. ``manufacturers.csv`` (name, slug), 2. ``device_roles.csv`` (name, slug, color),
-3. ``device-types/<Manufacturer>/<model>.yaml`` in the netbox-community devicetype-library
-   format (DeviceTypes have no CSV import; their YAML creates the interface templates, so the
-   devices get their interfaces on creation), 4. ``sites.csv``, 5. ``locations.csv``,
+3. ``device-types/<Manufacturer>/<model slug>.yaml`` in the netbox-community devicetype-library
+   format (its JSON schema; ASCII, no empty strings, file named by the model's slug as the
+   library's tests require). DeviceTypes have no CSV import; their YAML creates the interface
+   templates, so the devices get their interfaces on creation. 4. ``sites.csv``, 5.
+   ``locations.csv``,
 6. ``racks.csv``, 7. ``devices.csv``, 8. ``cables.csv``.
 
 Only columns that the import forms have had since NetBox 3.7 are written (``RackImportForm``,
@@ -77,6 +79,11 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9_]+", "-", str(text).lower()).strip("-") or "x"
 
 
+def path_part(text: str) -> str:
+    """A manufacturer name as a folder name (the library's ``device-types/<Manufacturer>/``)."""
+    return re.sub(r'[\\/:*?"<>|\x00-\x1f]+', "-", str(text)).strip(" .-") or "x"
+
+
 def hex_color(color: str, sku: str) -> str:
     """A catalog cable colour as NetBox's 6-digit hex (colour names as in ColorChoices)."""
     text = str(color).strip().lower()
@@ -108,10 +115,11 @@ def device_types(plan) -> list[dict]:
     used_ports = pd.concat([plan.cables.loc[plan.cables["a_router"] >= 0, "a_port"],
                             plan.cables.loc[plan.cables["b_router"] >= 0, "b_port"]])
     radix = max(int(model.radix), int(pd.to_numeric(used_ports).max()) if len(used_ports) else 0)
+    comments = str(getattr(model, "description", "")).strip()
     docs = [{"manufacturer": str(model.vendor), "model": str(model.sku),
              "slug": slug(f"{model.vendor}-{model.sku}"), "part_number": str(model.sku),
              "u_height": _number(model.rack_units), "is_full_depth": True,
-             "comments": str(getattr(model, "description", "")),
+             **({"comments": comments} if comments else {}),
              "interfaces": [{"name": str(p), "type": port_type} for p in range(1, radix + 1)]}]
     endpoints = plan.devices[plan.devices["kind"] == "endpoint"]
     for name, rows in endpoints.groupby("model", sort=True):
@@ -238,9 +246,9 @@ def write(plan, out_dir: Path) -> None:
     docs = device_types(plan)
     paths = []
     for doc in docs:
-        rel = Path("device-types") / slug(doc["manufacturer"]) / f"{slug(doc['model'])}.yaml"
+        rel = Path("device-types") / path_part(doc["manufacturer"]) / f"{slug(doc['model'])}.yaml"
         (folder / rel.parent).mkdir(parents=True, exist_ok=True)
-        (folder / rel).write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True),
+        (folder / rel).write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=False),
                                   encoding="utf-8")
         paths.append(rel.as_posix())
     makers = sorted({d["manufacturer"] for d in docs})

@@ -1,9 +1,11 @@
 """``wiring.pdf``: the installer's document (reportlab).
 
-Contents, in order: a cover page with the system summary and totals; a table of contents; the
-floor plan drawn to scale (rows, aisles, cabinets named ``A01``..., electrical groups coloured,
-a scale bar); the matrix of cables between electrical groups (a list of group pairs when there
-are too many groups for a readable matrix); the bill of materials; then one section per cabinet:
+Contents, in order: a cover page with the totals in plain language (routers, cabinets, cables by
+kind and media, cables to order by SKU and stock length, cost, power), then every
+``summary.json`` value; a table of contents; the floor plan drawn to scale (rows, aisles,
+cabinets named ``A01``..., electrical groups coloured, a scale bar); the matrix of cables between
+electrical groups (group pairs, five per row, when there are too many groups for a readable
+matrix); the bill of materials; then one section per cabinet:
 its rack elevation (devices by rack unit, U1 at the bottom) and its cable schedule
 ``device·port → device·port, label, media, SKU, ordered length`` with peer cabinet and unit.
 Every page has a running header and ``page i of N``; the PDF outline mirrors the contents.
@@ -368,7 +370,42 @@ def flatten(prefix: str, value, out: list[tuple[str, str]]) -> None:
 
 # ----------------------------------------------------------------------------- sections
 
+def totals_rows(plan) -> list[tuple[str, str]]:
+    """The cover's plain-language totals (from ``plan.summary`` and the cable table)."""
+    s = plan.summary
+    top, cab, model = plan.topology, plan.cabinets, plan.router_model
+    dev = s.get("devices", {})
+    rows = [("System", f"{top.family} ({', '.join(f'{k}={v}' for k, v in top.params.items())})"),
+            ("Routers", f"{top.num_routers:,} x {model.sku} ({int(model.radix)} ports; "
+                        f"{num(dev.get('router_ports_used', 0))} of "
+                        f"{num(dev.get('router_ports', 0))} ports cabled)"),
+            ("Endpoints", f"{top.num_endpoints:,}"),
+            ("Cabinets", f"{len(cab):,} in {cab['row'].nunique():,} rows, "
+                         f"{cab['group'].nunique():,} electrical groups (floor {plan.floor.name})")]
+    for kind in ("network", "endpoint"):
+        c = s["cables"].get(kind, {})
+        if c.get("count"):
+            rows.append((f"{kind.capitalize()} cables",
+                         f"{num(c['count'])}: {num(c['electrical'])} electrical, "
+                         f"{num(c['optical'])} optical; {num(c['length_m'])} m estimated, "
+                         f"{num(c['order_length_m'])} m ordered, "
+                         f"longest {num(c['max_length_m'])} m"))
+    order = plan.cables.groupby(["sku", "order_length_m"], sort=True).size()
+    rows += [("Cables to order" if i == 0 else "", f"{k:,} x {sku}, {length:g} m")
+             for i, ((sku, length), k) in enumerate(order.items())]
+    cost, power = s.get("cost", {}), s.get("power", {})
+    if cost:
+        rows.append(("Cost", f"${money(cost['total'])} total, ${money(cost['per_endpoint'])} per "
+                             f"endpoint (routers ${money(cost['routers'])}, cables "
+                             f"${money(cost['cables'])})"))
+    if power:
+        rows.append(("Power", f"{num(power['total_w'])} W total, "
+                              f"{num(power['per_endpoint_w'])} W per endpoint"))
+    return rows
+
+
 def cover_section(plan) -> Section:
+    """Title, the totals in plain language, then every ``summary.json`` value."""
     top = plan.topology
     params = ", ".join(f"{k}={v}" for k, v in top.params.items())
     lines: list[tuple[str, str]] = []
@@ -386,9 +423,13 @@ def cover_section(plan) -> Section:
         canvas.drawString(x, y - 80, f"catalog {plan.catalog.name}, floor {plan.floor.name}, "
                                      f"router {plan.router_model.sku}")
 
-    table = Table(["summary", "value"], [[k for k, _ in lines], [v for _, v in lines]],
-                  ["l", "l"], size=8.0, leading=10.5).fit()
-    return Section("Summary", [Figure(92.0, draw), table], "summary")
+    totals = totals_rows(plan)
+    blocks = [Figure(92.0, draw),
+              Table(["Totals", ""], [[k for k, _ in totals], [v for _, v in totals]], ["l", "l"],
+                    size=9.0, leading=12.0, shade=False).fit(),
+              Table(["summary.json", "value"], [[k for k, _ in lines], [v for _, v in lines]],
+                    ["l", "l"], size=8.0, leading=10.5).fit()]
+    return Section("Summary", blocks, "summary")
 
 
 TOC_ROWS = int((CONTENT_TOP - CONTENT_BOTTOM - 40.0) // 9.6)
@@ -428,6 +469,8 @@ def toc_chunks(entries: list[tuple[str, int, int, str]]) -> list[Section]:
 
 
 FLOOR_HEIGHT = CONTENT_TOP - CONTENT_BOTTOM - 40.0
+LEGEND_H = 74.0
+"""Height kept free under the overview drawing for the scale bar and the group legend."""
 DETAIL_MAX_PT_PER_M = 40.0
 """Detail floor pages are drawn at most at this scale (a 0.6 m cabinet = 24 pt wide)."""
 
@@ -443,7 +486,7 @@ def floor_section(plan) -> Section:
     margin_m = 1.0
     span_w = (x.max() - x.min() + cw) + 2 * margin_m
     avail_w = CONTENT_W - 18.0
-    overview = _floor_scale(x, y, cw, cd, margin_m, avail_w, FLOOR_HEIGHT - 56.0)
+    overview = _floor_scale(x, y, cw, cd, margin_m, avail_w, FLOOR_HEIGHT - 16.0 - LEGEND_H)
     blocks = [Figure(FLOOR_HEIGHT, _floor_drawer(plan, np.ones(len(cab), bool), overview,
                                                  legend=True))]
     detail = min(avail_w / span_w, DETAIL_MAX_PT_PER_M)
@@ -579,6 +622,24 @@ def group_matrix(plan) -> np.ndarray:
     return off
 
 
+PAIRS_PER_ROW = 5
+
+
+def pair_table(m: np.ndarray) -> Table:
+    """Group pairs with cables, ``PAIRS_PER_ROW`` per row (read left to right), for floors with
+    too many groups for a matrix: cells ``g3 \u2013 g17: 2`` and ``g3 inside: 4``."""
+    iu, ju = np.nonzero(np.triu(m))
+    names = np.array([f"g{i}" for i in range(len(m))], dtype=object)
+    pairs = np.where(iu == ju, names[iu] + " inside", names[iu] + " \u2013 " + names[ju])
+    counts = np.array([f": {k:,}" for k in m[iu, ju].tolist()], dtype=object)
+    cells = (pairs + counts).tolist()
+    rows = -(-len(cells) // PAIRS_PER_ROW)
+    cells += [""] * (rows * PAIRS_PER_ROW - len(cells))
+    columns = [cells[k::PAIRS_PER_ROW] for k in range(PAIRS_PER_ROW)]
+    return Table(["groups: cables"] * PAIRS_PER_ROW, columns, ["l"] * PAIRS_PER_ROW,
+                 size=8.0, leading=10.0).fit()
+
+
 def groups_section(plan) -> Section:
     m = group_matrix(plan)
     g = len(m)
@@ -614,11 +675,7 @@ def groups_section(plan) -> Section:
                               "the two groups (diagonal: inside the group).")
         blocks.append(Figure((g + 1) * cell + 16.0, draw_matrix))
     else:
-        iu, ju = np.nonzero(np.triu(m))
-        blocks.append(Table(["group", "group", "cables"],
-                            [[f"g{i}" for i in iu], [f"g{j}" for j in ju],
-                             [f"{m[i, j]:,}" for i, j in zip(iu, ju)]],
-                            ["l", "l", "r"], size=7.5, leading=9.5).fit(CONTENT_W / 2))
+        blocks.append(pair_table(m))
     return Section("Cables between electrical groups", blocks, "groups")
 
 
@@ -657,6 +714,9 @@ SCHEDULE_HEADERS = ["cable", "from (this cabinet)", "", "to", "peer cab-U", "lab
                     "SKU", "order m"]
 SCHEDULE_ALIGN = ["l", "l", "l", "l", "l", "l", "l", "l", "r"]
 SCHEDULE_FONTS = [FONT, FONT, SYMBOL, FONT, FONT, FONT, FONT, FONT, FONT]
+SCHEDULE_SIZE, SCHEDULE_LEADING = 8.0, 10.0
+"""Schedule type: 8 pt (7.5 pt when an A4 page is printed on Letter), smaller only when the
+widest cells would not fit the page width (``Table.fit``)."""
 
 
 def schedule_rows(plan) -> dict[str, np.ndarray]:
@@ -760,12 +820,12 @@ def elevation_figure(rack: Rack, cabinet_height_ru: int) -> Figure:
         bottom = y - 12.0 - unit * height_ru
         fill_rects(canvas, [(rx, bottom, rack_w, unit * height_ru)], (0.97, 0.97, 0.97), True)
         step = 1 if unit >= 7 else 5
-        text_at(canvas, FONT, min(5.5, unit * 0.8),
+        text_at(canvas, FONT, min(6.5, unit * 0.72),
                 [(x + 2.0, bottom + (u - 1) * unit + unit * 0.25, f"U{u}")
                  for u in range(1, height_ru + 1) if u % step == 0 or u == 1])
         boxes: dict[str, list] = {"router": [], "endpoint": []}
         texts = []
-        size = min(6.0, unit * 0.75)
+        size = min(7.0, unit * 0.78)
         for name, kind, model, ru, h in rack.devices:
             yy = bottom + (ru - 1) * unit
             boxes["router" if kind == "router" else "endpoint"].append(
@@ -795,7 +855,8 @@ def cabinet_sections(plan) -> list[Section]:
     columns = [rows[k].tolist() for k in ["cable", "from", "to", "to", "peer", "label", "media",
                                            "sku", "order"]]
     columns[2] = ["\u2192"] * len(rows["cable"])
-    template = Table(SCHEDULE_HEADERS, columns, SCHEDULE_ALIGN, fonts=SCHEDULE_FONTS).fit()
+    template = Table(SCHEDULE_HEADERS, columns, SCHEDULE_ALIGN, size=SCHEDULE_SIZE,
+                     leading=SCHEDULE_LEADING, fonts=SCHEDULE_FONTS).fit()
     template.prepare()
     by_sku: dict[int, dict] = {}
     for (i, media, sku), k in Counter(zip(rows["cab_order"].tolist(), rows["media"].tolist(),
