@@ -2,7 +2,8 @@
 
 A group needs at least as many cabinets as first-fit-decreasing packing of its routers gives
 under ``router_slots`` / ``endpoint_slots``. With one cabinet there is nothing to decide. With
-two, CP-SAT bisects the group exactly (small groups) or improves a KaMinPar split; with more,
+two, CP-SAT bisects the group exactly (straight from the first-fit split for tiny groups, else
+from a KaMinPar split); with more,
 KaMinPar under the cabinet capacity plus the move/swap local search. Any split that breaks a
 cabinet limit falls back to the first-fit packing, which always holds.
 """
@@ -18,6 +19,7 @@ from planner.placement.local_search import local_search
 from planner.placement.partition import KaMinParRunner, relabel
 
 EXACT_SPLIT_MAX_ROUTERS = 64
+SMALL_SPLIT_ROUTERS = 16  # two cabinets this small: CP-SAT straight from the first-fit split
 
 
 def _fits(sub: Graph, part: np.ndarray, n_cab: int, cap: Capacity) -> bool:
@@ -40,6 +42,9 @@ def split_group(sub: Graph, cap: Capacity, seed: int = 0) -> np.ndarray:
     if int(w.sum()) > n_cab * c:
         return ffd
     best = ffd if _fits(sub, ffd, n_cab, cap) else None
+    if best is not None and n_cab == 2 and sub.n <= SMALL_SPLIT_ROUTERS:
+        res = bisect(sub, np.arange(sub.n), best, w, c, seed=seed)
+        return relabel(best if res is None else res[0])
     part = KaMinParRunner(sub, w).run(seed, n_cab, c)
     if _fits(sub, part, n_cab, cap):
         part = local_search(sub, part, w, c, n_cab)

@@ -33,6 +33,7 @@ PAIR_DETERMINISTIC_TIME = 1.0
 def _solver(det_time: float, seed: int, wall_s: float) -> cp_model.CpSolver:
     s = cp_model.CpSolver()
     s.parameters.num_workers = 1
+    s.parameters.catch_sigint_signal = False  # Ctrl-C stops the plan, not just this solve
     s.parameters.random_seed = int(seed)
     s.parameters.max_deterministic_time = float(det_time)
     s.parameters.max_time_in_seconds = max(0.01, float(wall_s))

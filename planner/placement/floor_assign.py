@@ -13,8 +13,9 @@ small length term, so flat paper-mode prices still prefer short cables (layout_o
   ``linear_sum_assignment`` of the embedding onto slot coordinates for the 8 reflections of the
   grid, then best-improvement 2-opt swaps with the vectorised delta
   H[a,pi_b] - H[a,pi_a] + H[b,pi_a] - H[b,pi_b] + 2 F_ab D[pi_a,pi_b], H = F D[:, pi]^T
-  (Taillard 1991-style pair exchange). Row-major order is kept as a candidate, so the result
-  is never worse than the naive layout. With at most ``CPSAT_MAX_GROUPS`` groups the best
+  (Taillard 1991-style pair exchange), at most ``TWO_OPT_WORK / k^2`` swaps per start (one
+  start only above ``MANY_GROUPS`` groups). Row-major order is kept as a candidate, so the
+  result is never worse than the naive layout. With at most ``CPSAT_MAX_GROUPS`` groups the best
   assignment is then polished by the CP-SAT slot model (``cpsat.qap_polish``), kept only when
   strictly cheaper.
 """
@@ -22,12 +23,15 @@ small length term, so flat paper-mode prices still prefer short cables (layout_o
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 from scipy.optimize import linear_sum_assignment
 
 from planner.errors import InputError
 from planner.placement.cpsat import qap_polish
 
 LENGTH_WEIGHT = 1e-3
+TWO_OPT_WORK = 1e8  # swap-delta entries evaluated per start (k^2 per swap): about 1 s here
+MANY_GROUPS = 400  # above this, one spectral start instead of the 8 grid reflections
 CPSAT_MAX_GROUPS = 16
 CPSAT_DETERMINISTIC_TIME = 0.5
 
@@ -60,9 +64,10 @@ def slot_costs(floor, catalog, rows: np.ndarray, cols: np.ndarray, width: int) -
     if catalog is not None:
         from planner.media import choose_media
 
+        distinct, index = np.unique(length, return_inverse=True)  # a grid has few lengths
         try:
-            _, _, price = choose_media(catalog, floor, length.ravel(), False)
-            cost = cost + price.reshape(length.shape)
+            _, _, price = choose_media(catalog, floor, distinct, False)
+            cost = cost + price[index].reshape(length.shape)
         except InputError:
             pass
     np.fill_diagonal(cost, 0.0)
@@ -77,36 +82,51 @@ def two_opt(flows: np.ndarray, dist: np.ndarray, perm: np.ndarray, max_iter: int
     """Best-improvement pair exchange until no swap lowers the cost (or ``max_iter`` swaps)."""
     perm = perm.copy()
     f = flows.astype(float)
-    h = f @ dist[perm].T  # h[a, s] = sum_c F_ac D[s, pi_c]
+    dp = dist[np.ix_(perm, perm)]  # dp[a, b] = D[pi_a, pi_b]
+    m = f @ dp  # m[a, b] = sum_c F_ac D[pi_b, pi_c]: group a's cost if it sat at b's slot
+    pair = 2.0 * f * dp
+    delta = np.empty_like(m)
     for _ in range(max_iter):
-        m = h[:, perm]
-        d = np.diag(m)
-        delta = m - d[:, None] + m.T - d[None, :] + 2.0 * f * dist[np.ix_(perm, perm)]
+        d = np.diag(m).copy()
+        np.add(m, m.T, out=delta)
+        delta -= d[:, None]
+        delta -= d[None, :]
+        delta += pair
         np.fill_diagonal(delta, 0.0)
         i = int(np.argmin(delta))
         a, b = divmod(i, len(perm))
         if delta[a, b] >= -1e-9:
             break
-        pa, pb = perm[a], perm[b]
-        h += np.outer(f[:, a], dist[:, pb] - dist[:, pa]) + np.outer(f[:, b], dist[:, pa] - dist[:, pb])
-        perm[a], perm[b] = pb, pa
+        # swap a and b: update m for the changed slots of a and b, then swap a's and b's
+        # rows/columns of dp and pair and columns of m (the slots they now hold)
+        m += np.multiply.outer(f[:, a] - f[:, b], dp[:, b] - dp[:, a])
+        m[:, [a, b]] = m[:, [b, a]]
+        for x in (dp, pair):
+            x[[a, b], :] = x[[b, a], :]
+            x[:, [a, b]] = x[:, [b, a]]
+        pair[[a, b], :] = 2.0 * f[[a, b], :] * dp[[a, b], :]
+        pair[:, [a, b]] = 2.0 * f[:, [a, b]] * dp[:, [a, b]]
+        perm[a], perm[b] = perm[b], perm[a]
     return perm
 
 
-def spectral_starts(flows: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> list[np.ndarray]:
-    """Assignments of the spectral embedding onto the slots, one per grid reflection."""
+def spectral_starts(flows: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+                    reflections: bool = True) -> list[np.ndarray]:
+    """Assignments of the spectral embedding onto the slots, one per grid reflection (or only
+    the embedding as it is, ``reflections=False``)."""
     k = len(flows)
     lap = np.diag(flows.sum(axis=1)) - flows
-    _, vecs = np.linalg.eigh(lap.astype(float))
+    _, vecs = scipy.linalg.eigh(lap.astype(float), subset_by_index=[0, min(2, k - 1)])
     emb = vecs[:, 1:3] if k >= 3 else np.column_stack([vecs[:, -1], np.zeros(k)])
     emb = (emb - emb.mean(axis=0)) / np.maximum(emb.std(axis=0), 1e-12)
     pts = np.column_stack([cols, rows]).astype(float)
     pts = (pts - pts.mean(axis=0)) / np.maximum(pts.std(axis=0), 1e-12)
     starts = []
-    for swap in (False, True):
+    signs = (1.0, -1.0) if reflections else (1.0,)
+    for swap in (False, True) if reflections else (False,):
         e = emb[:, ::-1] if swap else emb
-        for sx in (1.0, -1.0):
-            for sy in (1.0, -1.0):
+        for sx in signs:
+            for sy in signs:
                 q = e * np.array([sx, sy])
                 cost = ((q[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)
                 _, slot = linear_sum_assignment(cost)
@@ -122,8 +142,9 @@ def assign_slots(flows: np.ndarray, dist: np.ndarray, rows: np.ndarray, cols: np
     if k <= 2 or off.min(initial=0) == off.max(initial=0):
         return identity
     best, best_cost = identity, qap_cost(flows, dist, identity)
-    for start in [identity] + spectral_starts(flows, rows, cols):
-        perm = two_opt(flows, dist, start, max_iter=20 * k)
+    swaps = min(20 * k, max(1, int(TWO_OPT_WORK // (k * k))))
+    for start in [identity] + spectral_starts(flows, rows, cols, reflections=k <= MANY_GROUPS):
+        perm = two_opt(flows, dist, start, max_iter=swaps)
         cost = qap_cost(flows, dist, perm)
         if cost < best_cost - 1e-9:
             best, best_cost = perm, cost
