@@ -2,7 +2,8 @@
 
 Each command lives in its own module under ``planner/commands/`` and exposes ``NAME``,
 ``HELP``, ``ORDER`` (position in ``--help``), ``add_arguments(parser)`` and ``run(args) -> int``.
-Bad input (``InputError``) prints one line and exits 2; anything else is an internal error (1).
+Bad input (``InputError``) prints one line and exits 2; Ctrl-C prints one line and exits 130;
+anything else is an internal error (1).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 from planner.errors import InputError
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,19 +45,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
-        parser.print_help()
-        return EXIT_BAD_INPUT
+    command = "planner"
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "_run", None):
+            parser.print_help()
+            return EXIT_BAD_INPUT
+        command = f"planner {args.command}"
         return int(args._run(args) or EXIT_OK)
     except InputError as err:
-        print(f"planner {args.command}: error: {err}", file=sys.stderr)
+        print(f"{command}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print(f"planner {args.command}: interrupted; nothing was written", file=sys.stderr)
-        return 130
+        print(f"{command}: interrupted; nothing was written", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # output piped into a reader that stopped early (``| head``)
         # Python docs, "Note on SIGPIPE": point stdout at devnull so the exit flush stays quiet
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -2,13 +2,15 @@
 
 Every writer writes into a fresh temporary folder beside ``--out`` (large plans: several writers
 at once, each in a forked process); only when all of them succeeded is it swapped into place
-(rename the old folder aside, rename the new one in, delete the old one). On any error (or
-Ctrl-C) the temporary folder is removed and the previous contents of ``--out`` stay exactly as
-they were.
+(rename the old folder aside, rename the new one in, delete the old one; Ctrl-C is ignored
+during the swap). On any error (or Ctrl-C) the temporary folder is removed and the previous
+contents of ``--out`` stay exactly as they were. The folder lists its files in ``MANIFEST``.
 
 ``--out`` may be a new path, an empty folder or the folder of a previous plan (it holds a
-``summary.json`` with a ``topology`` block); an existing file or any other non-empty folder is
-refused with a one-line InputError before anything is planned.
+``summary.json`` with a ``topology`` block, and nothing the manifest does not list). Refused with
+a one-line InputError before anything is planned: an existing file, a symbolic link, any other
+non-empty folder, the current folder or one of its parents, and a folder holding an input file
+(replacing the folder would delete it).
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import traceback
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
@@ -29,6 +33,8 @@ from pathlib import Path
 from planner.errors import InputError
 
 SUMMARY = "summary.json"
+MANIFEST = ".planner-manifest"
+"""Sorted relative paths of the files a plan wrote, one per line (this file not included)."""
 
 
 def progress_bar(total: int, desc: str):
@@ -50,17 +56,65 @@ def _is_previous_plan(folder: Path) -> bool:
     return isinstance(data, dict) and isinstance(data.get("topology"), dict)
 
 
-def check_out(out: Path | str) -> Path:
-    """The absolute output folder, or InputError when ``out`` must not be replaced."""
+def _foreign(folder: Path) -> str | None:
+    """The first entry of a previous plan folder that its manifest does not list (a file the
+    user added there), or None. Folders written before manifests existed are taken whole."""
+    try:
+        listed = set((folder / MANIFEST).read_text(encoding="utf-8").splitlines())
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError):
+        return MANIFEST
+    parents = {str(p) for name in listed for p in Path(name).parents}
+    for path in sorted(folder.rglob("*")):
+        rel = str(path.relative_to(folder))
+        if rel == MANIFEST:
+            continue
+        if path.is_symlink() or (path.is_file() and rel not in listed) or (
+                path.is_dir() and rel not in parents) or not (path.is_file() or path.is_dir()):
+            return rel
+    return None
+
+
+def _within(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or lies inside it (both absolute and resolved)."""
+    return path == folder or folder in path.parents
+
+
+def check_out(out: Path | str, inputs: Iterable[Path | str] = ()) -> Path:
+    """The absolute output folder, or InputError when ``out`` must not be replaced (see the
+    module docstring); ``inputs`` are the input files of the run."""
     out = Path(out).expanduser()
-    if out.exists() or out.is_symlink():
+    if out.is_symlink():
+        raise InputError(f"--out '{out}' is a symbolic link (to '{os.readlink(out)}'); give the "
+                         "real folder path, or a new folder")
+    if out.exists():
         if not out.is_dir():
             raise InputError(f"--out '{out}' is an existing file; give a folder path (new, "
                              "empty, or a previous plan's output folder)")
-        if any(out.iterdir()) and not _is_previous_plan(out):
-            raise InputError(f"--out '{out}' is a non-empty folder that does not hold a previous "
-                             f"plan (no {SUMMARY}); give a new or empty folder so nothing is "
-                             "overwritten")
+        if any(out.iterdir()):
+            if not _is_previous_plan(out):
+                raise InputError(f"--out '{out}' is a non-empty folder that does not hold a "
+                                 f"previous plan (no {SUMMARY}); give a new or empty folder so "
+                                 "nothing is overwritten")
+            extra = _foreign(out)
+            if extra is not None:
+                raise InputError(f"--out '{out}' holds a previous plan and also '{extra}', which "
+                                 "a plan did not write and replacing the folder would delete; "
+                                 "move it away or give another folder")
+    real = out.absolute().resolve()
+    try:
+        cwd = Path.cwd().resolve()
+    except OSError:  # the working folder was deleted
+        cwd = None
+    if cwd is not None and _within(cwd, real):
+        raise InputError(f"--out '{out}' is the current folder or one of its parents, which "
+                         "would be replaced; give a subfolder such as 'plan'")
+    for item in inputs:
+        path = Path(item).expanduser().absolute().resolve()
+        if _within(path, real):
+            raise InputError(f"--out '{out}' holds the input file '{item}', which replacing "
+                             "the folder would delete; give another output folder")
     parent = out.absolute().parent
     for ancestor in (parent, *parent.parents):
         if ancestor.exists():
@@ -91,12 +145,15 @@ def write_folder(out: Path | str,
 
     ``jobs`` > 1 runs up to that many writers at once, each in a forked process (``fork``
     platforms only; the writers must write only inside the folder). Returns the names of the
-    files written (sorted, relative to ``out``)."""
+    files written (sorted, relative to ``out``; the manifest not included)."""
     out = check_out(out)
     writers = list(writers)
-    created = _make_parents(out.parent)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    restore_ctrl_c()
+    created: list[Path] = []
+    tmp = None
     try:
+        created = _make_parents(out.parent)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
         bar = progress_bar(len(writers), "exports") if progress else None
         try:
             with _gc_paused():
@@ -109,9 +166,12 @@ def write_folder(out: Path | str,
                 bar.set_description_str("exports: done")
                 bar.close()
         files = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*") if p.is_file())
-        _swap(tmp, out)
+        (tmp / MANIFEST).write_text("".join(f"{name}\n" for name in files), encoding="utf-8")
+        with _sigint_held():
+            _swap(tmp, out)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
         for path in created:
             try:
                 path.rmdir()
@@ -119,6 +179,32 @@ def write_folder(out: Path | str,
                 break
         raise
     return files
+
+
+def restore_ctrl_c() -> None:
+    """Re-install Python's Ctrl-C handler (KeyboardInterrupt) at the OS level. OR-Tools' CP-SAT
+    (``catch_sigint_signal``, on by default) leaves SIGINT at the OS default after a solve while
+    Python still reports its own handler, so a later Ctrl-C would kill the process with no
+    clean-up (a temporary folder left beside ``--out``). Main thread only; a handler someone
+    else installed is left alone."""
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@contextmanager
+def _sigint_held():
+    """Ctrl-C (SIGINT) is ignored during the block: the swap of the output folder (two renames,
+    milliseconds) is never cut in half, and once it ran the new plan is complete. Only the main
+    thread can change signal handlers; elsewhere this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager
@@ -149,7 +235,11 @@ def can_fork() -> bool:
 
 
 def _child(fn: Callable[[Path], None], folder: Path, conn) -> None:
-    """Run one writer in a forked process; send back ``None`` or the exception."""
+    """Run one writer in a forked process; send back ``None`` or the exception. Ctrl-C is the
+    parent's to handle (it stops every writer): here SIGINT is ignored, so a writer that is
+    already finishing never prints a KeyboardInterrupt traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by _start
     try:
         fn(folder)
         conn.send(None)
@@ -162,6 +252,17 @@ def _child(fn: Callable[[Path], None], folder: Path, conn) -> None:
             conn.send(RuntimeError(f"{type(err).__name__}: {err}\n{traceback.format_exc()}"))
     finally:
         conn.close()
+
+
+def _start(process) -> None:
+    """``process.start()`` with Ctrl-C blocked during the fork: a SIGINT that arrives inside
+    ``os.fork()`` is raised in CPython's at-fork hooks, which discard it ("Exception ignored"),
+    and the interrupted plan would go on. Blocked, it is delivered right after the fork."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _run_forked(writers, folder: Path, jobs: int, bar) -> None:
@@ -178,7 +279,7 @@ def _run_forked(writers, folder: Path, jobs: int, bar) -> None:
                 name, fn = pending.pop(0)
                 receive, send = ctx.Pipe(duplex=False)
                 process = ctx.Process(target=_child, args=(fn, folder, send), daemon=True)
-                process.start()
+                _start(process)
                 send.close()
                 running[receive] = (name, process)
                 if bar is not None:

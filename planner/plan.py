@@ -25,11 +25,12 @@ import pandas as pd
 
 import planner
 from planner import bom as boms
-from planner import cabling, costing
+from planner import cabling, costing, guards
 from planner import floor as floors
 from planner.catalog import Catalog, RouterModel, load_catalog
 from planner.errors import InputError
 from planner.floor import Floor, load_floor
+from planner.output import restore_ctrl_c
 from planner.placement.result import Placement
 from planner.topologies.base import Topology
 
@@ -134,6 +135,9 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     if topology.num_routers == 0:
         raise InputError(f"topology '{topology.family}' has no routers; nothing to plan")
     router_model = catalog.router_for(topology.radix)
+    guards.check_counts(f"topology '{_describe(topology)}'", topology.num_links,
+                        topology.num_endpoints, topology.num_routers, router_model.radix,
+                        endpoint_cables)
     floors.check_capacity(floor, topology, router_model)
 
     stages = _Stages(["placement", "cabling", "costing", "summary"], progress)
@@ -144,6 +148,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 placement = place(topology, floor, catalog, strategy=strategy,
                                   time_limit_s=time_limit_s, seed=seed,
                                   group_endpoints=group_endpoints)
+                restore_ctrl_c()  # CP-SAT leaves SIGINT at the OS default
         with stages.run("cabling"):
             cable_plan = cabling.build(topology, placement, floor, catalog, router_model,
                                        endpoint_cables=endpoint_cables)
@@ -164,6 +169,11 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     return Plan(topology=topology, catalog=catalog, floor=floor, placement=placement,
                 router_model=router_model, cables=cable_plan.cables, devices=cable_plan.devices,
                 cabinets=cable_plan.cabinets, ports=cable_plan.ports, bom=bom, summary=summary)
+
+
+def _describe(topology: Topology) -> str:
+    """``family:k=v,...`` of a topology (``import:path=...`` for a file), for messages."""
+    return f"{topology.family}:" + ",".join(f"{k}={v}" for k, v in topology.params.items())
 
 
 def _totals(catalog: Catalog, router_model: RouterModel, topology: Topology,
@@ -231,7 +241,8 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
                       "candidates": {k: int(v) for k, v in placement.candidates.items()},
                       "stage_seconds": {k: round(float(v), 3)
                                         for k, v in placement.stage_seconds.items()},
-                      "runtime_s": round(float(sum(placement.stage_seconds.values())), 3)},
+                      "runtime_s": round(float(sum(placement.stage_seconds.values())), 3),
+                      "time_capped": bool(placement.time_capped)},
         "cables": {"network": _cable_block(cables, "network", True),
                    "endpoint": _cable_block(cables, "endpoint",
                                             bool(catalog.count_endpoint_cables)),

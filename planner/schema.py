@@ -78,14 +78,20 @@ def read_yaml(path: Path, what: str) -> dict[str, Any]:
         raise InputError(f"{what} '{path}': file is {len(raw)} bytes; the limit is {MAX_BYTES}")
     try:
         data = yaml.load(raw.decode("utf-8"), Loader=_StrictSafeLoader)  # noqa: S506 - strict safe loader
-    except UnicodeDecodeError:
-        raise InputError(f"{what} '{path}': not UTF-8 text") from None
+    except UnicodeDecodeError as err:
+        raise InputError(f"{what} '{path}': not UTF-8 text (byte 0x{err.object[err.start]:02x} "
+                         f"at offset {err.start}); save it as UTF-8") from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
         where = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
-        raise InputError(f"{what} '{path}': not valid YAML{where}: {err.problem}") from None
+        fix = ("; tags such as !!python/... are not allowed, use plain values"
+               if "constructor for the tag" in str(err.problem) else "")
+        raise InputError(f"{what} '{path}': not valid YAML{where}: {err.problem}{fix}") from None
     except yaml.YAMLError as err:
         raise InputError(f"{what} '{path}': not valid YAML: {err}") from None
+    if data is None:
+        raise InputError(f"{what} '{path}': the file is empty; give its fields (name: ..., "
+                         "description: ...), as the built-in files do")
     if not isinstance(data, dict):
         raise InputError(f"{what} '{path}': the top level must be a mapping of fields "
                          f"(name: ..., description: ...), got {type(data).__name__}")

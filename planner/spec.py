@@ -73,6 +73,8 @@ def load_spec(path: str | Path) -> Spec:
                          "topology, catalog, floor, out, ...")
     data = schema.read_yaml(path, "spec")
     spec = schema.validate(Spec, data, str(path), "spec")
+    if isinstance(spec.topology, dict):
+        _check_topology_mapping(spec.topology, f"spec '{path}'")
     base = path.parent
     update: dict[str, Any] = {}
     if isinstance(spec.topology, str) and spec.topology.startswith("file:"):
@@ -99,22 +101,28 @@ def merge(spec: Spec, overrides: dict[str, Any]) -> Spec:
                          ) from None
 
 
+def _check_topology_mapping(topology: dict[str, Any], where: str) -> tuple[str, dict]:
+    """(family, parameters) of a ``{family: ..., k: v}`` topology; InputError naming ``where``."""
+    params = dict(topology)
+    family = params.pop("family", None)
+    nested = params.pop("params", None)
+    if nested is not None:
+        if not isinstance(nested, dict):
+            raise InputError(f"{where}: field 'topology.params' must be a mapping of "
+                             f"parameters, got {nested!r}")
+        params.update(nested)
+    if not isinstance(family, str):
+        raise InputError(f"{where}: field 'topology.family' is missing; give e.g. "
+                         "{family: slimfly, q: 19, p: 15} or 'slimfly:q=19,p=15'")
+    return family, params
+
+
 def topology_of(spec: Spec):
     """Build the spec's topology (``family:k=v,...``, ``file:PATH`` or a mapping)."""
     from planner import topologies
     if isinstance(spec.topology, str):
         return topologies.parse_spec(spec.topology)
-    params = dict(spec.topology)
-    family = params.pop("family", None)
-    nested = params.pop("params", None)
-    if nested is not None:
-        if not isinstance(nested, dict):
-            raise InputError("spec: field 'topology.params' must be a mapping of parameters, "
-                             f"got {nested!r}")
-        params.update(nested)
-    if not isinstance(family, str):
-        raise InputError("spec: field 'topology.family' is missing; give e.g. "
-                         "{family: slimfly, q: 19, p: 15} or 'slimfly:q=19,p=15'")
+    family, params = _check_topology_mapping(spec.topology, "spec")
     return topologies.build(family, **params)
 
 

@@ -14,8 +14,10 @@ topology" practice; shared/reference/ecosystem.md §5 end, §7). Three observed 
   ``{device: lldpctl_output, ...}``, or a directory of ``DEVICE.json`` files.
 * **InfiniBand** ``ibnetdiscover`` topology output: ``Switch``/``Ca``/``Rt`` blocks whose
   port lines ``[17] "S-<guid>"[3] # "r045" lid 7 4xHDR`` name the local port, the peer GUID and
-  port; device names are the first word of the node description (``"n0001 mlx5_0"`` ->
-  ``n0001``; Mellanox ``"MF0;r012:MQM8700/U1"`` -> ``r012``).
+  port (the shapes of infiniband-diags' ``out_switch_port``/``out_ca_port``, ``-g`` ``[ext N]``
+  included); device names are the first word of the node description (``"n0001 mlx5_0"`` ->
+  ``n0001``; Mellanox ``"MF0;r012:MQM8700/U1"`` -> ``r012``). SHARP aggregation nodes
+  ("Mellanox Technologies Aggregation Node") show up as extra links; ``--ignore 'Mellanox*'``.
 
 Names: a device matches a plan device after trimming whitespace, case-insensitively on the
 letter prefix and ignoring zero padding (``r12`` == ``r012`` == ``R0012``); a fully qualified
@@ -440,9 +442,9 @@ def parse_lldp(path, device: str | None = None) -> list[RawLink]:
 # --------------------------------------------------------------------------- observed: ibnetdiscover
 
 _IB_NODE_RE = re.compile(r'^(Switch|Ca|Rt)\s+(\d+)\s+"([SHR]-[0-9A-Fa-f]+)"\s*(?:#\s*"([^"]*)")?')
-_IB_PORT_RE = re.compile(
+_IB_PORT_RE = re.compile(  # infiniband-diags out_switch_port / out_ca_port
     r'^\[(\d+)\](?:\[ext \d+\]|\([0-9A-Fa-f]+\))*\s+"([SHR]-[0-9A-Fa-f]+)"\[(\d+)\]'
-    r'(?:\[ext \d+\]|\([0-9A-Fa-f]+\))*\s*(?:#(.*))?$')
+    r'(?:\s*\[ext \d+\]|\s*\([0-9A-Fa-f]+\))*\s*(?:#(.*))?$')
 _MELLANOX_DESC_RE = re.compile(r"^MF0;([^:]+):")
 
 

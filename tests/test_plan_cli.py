@@ -102,12 +102,23 @@ def test_summary_table_on_stdout(tmp_path, capsys):
 def test_rerun_replaces_a_previous_plan(tmp_path):
     out = tmp_path / "p"
     assert main(["plan", *SMALL, "--out", str(out)]) == 0
-    (out / "stale.txt").write_text("old")
     assert main(["plan", *SMALL, "--out", str(out), "--no-endpoint-cables"]) == 0
-    assert not (out / "stale.txt").exists()
     summary = json.loads((out / "summary.json").read_text())
     assert summary["cables"]["endpoint"]["count"] == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p"]
+
+
+def test_rerun_keeps_a_plan_folder_that_holds_other_files(tmp_path, capsys):
+    """A file the user put into an earlier plan folder is never deleted: the run is refused."""
+    out = tmp_path / "p"
+    assert main(["plan", *SMALL, "--out", str(out)]) == 0
+    (out / "notes.txt").write_text("mine")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    capsys.readouterr()
+    assert main(["plan", *SMALL, "--out", str(out), "--no-endpoint-cables"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "notes.txt" in err[0]
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
 def test_spec_file_and_overrides(tmp_path):

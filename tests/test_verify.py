@@ -13,6 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from planner.cli import main
 from planner.errors import InputError
@@ -302,6 +304,29 @@ def test_ibnetdiscover_fixture(fabric):
     assert {r.device for r in raw} == {"r00", "r01", "n0"}
 
 
+def test_ibnetdiscover_real_port_line_shapes(fabric):
+    """Port lines as infiniband-diags' ibnetdiscover.c prints them (out_switch_port, out_ca_port):
+    a CA cabled to a CA (peer '"H-..."[1] (guid) ', with a space), grouped switch ports with
+    '[ext N]' (-g), an IB router ('Rt', peer 'R-...'), and '# Chassis' / 'Spine Nodes' lines."""
+    text = "\n".join([
+        "# Topology file: generated on Tue Mar  4 10:12:44 2025",
+        "Chassis 1 (guid 0x2c9000100d050)",
+        "# Spine Nodes",
+        "vendid=0x15b3", "devid=0x101b", "caguid=0x0c42a10300000010",
+        'Ca\t1 "H-0c42a10300000010"\t\t# "n0 mlx5_0"',
+        '[1](c42a10300000010) \t"H-0c42a10300000011"[1] (c42a10300000011) \t\t# lid 21 lmc 0 '
+        '"n1 mlx5_0" lid 22 4xHDR',
+        "switchguid=0x2c90000000001(2c90000000001)\t# ISR9288/ISR9096 Voltaire sLB-24D",
+        'Switch\t24 "S-0002c90000000001"\t\t# "r00" base port 0 lid 6 lmc 0',
+        '[1][ext 1]\t"S-0002c90000000002"[13][ext 4]\t\t# "r01" lid 7 4xSDR s=1 w=2 v=4',
+        '[2]\t"R-0002c90000000009"[1](2c90000000009) \t\t# "rt0 router" lid 9 4xQDR',
+        'Rt\t1 "R-0002c90000000009"\t\t# "rt0 router"',
+        '[1](2c90000000009) \t"S-0002c90000000001"[2]\t\t# lid 9 lmc 0 "r00" lid 6 4xQDR'])
+    links = resolve(parse_ibnetdiscover(text, "grouped"), fabric)
+    assert sorted((o.a, o.b) for o in links) == [
+        (("n0", 1), ("n1", 1)), (("r00", 1), ("r01", 13)), (("r00", 2), ("rt0", 1))]
+
+
 @pytest.mark.parametrize("name, fmt", [
     ("fabric.ibnetdiscover", "ibnetdiscover"), ("lldp_r00.json", "lldp"), ("cables.csv", "csv"),
 ])
@@ -460,3 +485,74 @@ def test_real_slimfly_plan_roundtrip(tmp_path):
         assert verify(tmp_path / "plan", WRITERS[writer](plan_links(fabric), good)).ok
         report = verify(tmp_path / "plan", WRITERS[writer](links, bad))
         assert Counter((f.kind, f.label) for f in report.findings) == expected, writer
+
+
+# --------------------------------------------------------------------------- random miswirings
+
+@pytest.fixture(scope="module")
+def sf_fabric(tmp_path_factory):
+    """The cables of a Slim Fly q=5 plan (375 cables) as ``planner verify`` reads them."""
+    from planner.exports import cables_csv
+    from planner.plan import plan as make_plan
+    from planner.topologies.slimfly import slimfly
+    folder = tmp_path_factory.mktemp("sf5")
+    cables_csv.write(make_plan(slimfly(5), "modern-100g", "sc14", strategy="hint"), folder)
+    return load_plan(folder)
+
+
+@st.composite
+def miswirings(draw, fabric):
+    """Disjoint sets of cables removed, swapped at a shared device, moved to a free port of a
+    third device, moved onto the port of an unrelated cable (displacing it), renumbered at both
+    ends, plus extra cables between free ports; the expected findings come from the same
+    miswiring functions as the table above."""
+    cables = fabric.cables
+    order = draw(st.permutations(range(len(cables))))
+    free = {d: iter(range(100, 200)) for c in cables for d in (c.a[0], c.b[0])}
+    devices = sorted(free)
+    touched, steps = set(), []
+    for i in order[:draw(st.integers(0, 12))]:
+        if i in touched:
+            continue
+        c = cables[i]
+        kind = draw(st.sampled_from(["remove", "swap", "move", "displace", "renumber"]))
+        if kind == "swap":
+            j = next((j for j in order if j not in touched and j != i
+                      and {c.a[0], c.b[0]} & {cables[j].a[0], cables[j].b[0]}), None)
+            if j is None:
+                continue
+            steps.append((swap_one_end, (i, j)))
+            touched |= {i, j}
+        elif kind == "move":
+            third = draw(st.sampled_from([d for d in devices if d not in (c.a[0], c.b[0])]))
+            steps.append((move_end, (i, (third, next(free[third])))))
+            touched.add(i)
+        elif kind == "displace":   # onto the port of cable j, whose devices are both others
+            j = next((j for j in order if j not in touched and j != i
+                      and not {c.a[0], c.b[0]} & {cables[j].a[0], cables[j].b[0]}), None)
+            if j is None:
+                continue
+            steps.append((move_end, (i, cables[j].a)))
+            touched |= {i, j}
+        elif kind == "renumber":
+            steps.append((renumber_both, (i, next(free[c.a[0]]), next(free[c.b[0]]))))
+            touched.add(i)
+        else:
+            steps.append((remove, (i,)))
+            touched.add(i)
+    for _ in range(draw(st.integers(0, 3))):
+        a, b = draw(st.lists(st.sampled_from(devices), min_size=2, max_size=2, unique=True))
+        steps.append((add_extra, ((a, next(free[a])), (b, next(free[b])))))
+    return steps
+
+
+@settings(max_examples=40, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_miswirings_each_reported_once(sf_fabric, data):
+    steps = data.draw(miswirings(sf_fabric))
+    links, expected, extras = combine(*steps)(plan_links(sf_fabric), sf_fabric)
+    report = compare(sf_fabric, [ObservedLink(*sorted((a, b)), "t") for a, b in links])
+    assert Counter((f.kind, f.label) for f in report.findings if f.kind != "extra") == expected
+    assert report.counts()["extra"] == extras
+    assert report.matched == len(sf_fabric.cables) - sum(expected.values())

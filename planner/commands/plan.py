@@ -6,9 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from planner import output
+from planner import guards, output
 from planner import spec as specs
 from planner.catalog import load_catalog
+from planner.errors import InputError
 from planner.floor import load_floor
 
 NAME = "plan"
@@ -89,19 +90,45 @@ def summary_table(result, out: Path, files: list[str]) -> str:
     return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
+def input_files(args: argparse.Namespace, spec: specs.Spec) -> list[Path]:
+    """The files this run reads (spec, catalog and floor paths, an imported topology), which
+    ``--out`` must not hold."""
+    paths = [Path(args.spec)] if args.spec else []
+    if isinstance(spec.topology, str) and spec.topology.strip().startswith("file:"):
+        paths.append(Path(spec.topology.strip()[len("file:"):].partition("?")[0]))
+    paths += [Path(value) for value in (spec.catalog, spec.floor) if Path(value).is_file()]
+    return paths
+
+
+def _from_spec(args: argparse.Namespace, field: str, load):
+    """``load()``; an InputError about a value that came from the spec file names the file
+    and the field."""
+    try:
+        return load()
+    except InputError as err:
+        if args.spec and getattr(args, field) is None and not str(err).startswith("spec "):
+            raise InputError(f"spec '{args.spec}': field '{field}': {err}") from None
+        raise
+
+
 def run(args: argparse.Namespace) -> int:
     from planner.plan import check_options, plan
     spec = resolve_spec(args)
     check_options(spec.strategy, spec.time_limit, spec.spares)
-    out = output.check_out(spec.out)
-    topology = specs.topology_of(spec)
-    catalog = load_catalog(spec.catalog)
-    floor = load_floor(spec.floor)
+    out = _from_spec(args, "out", lambda: output.check_out(spec.out, input_files(args, spec)))
+
+    def build_topology():
+        guards.check_topology_spec(spec.topology, spec.endpoint_cables)  # before building
+        return specs.topology_of(spec)
+
+    topology = _from_spec(args, "topology", build_topology)
+    catalog = _from_spec(args, "catalog", lambda: load_catalog(spec.catalog))
+    floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))
     progress = sys.stderr.isatty()
     result = plan(topology, catalog, floor, strategy=spec.strategy,
                   time_limit_s=spec.time_limit, seed=spec.seed,
                   group_endpoints=spec.group_endpoints, endpoint_cables=spec.endpoint_cables,
                   spares_pct=spec.spares, progress=progress)
     files = output.write_plan(result, out, progress=progress)
-    print(summary_table(result, Path(spec.out), files))
+    print(summary_table(result, Path(spec.out), files), flush=True)
     return 0

@@ -22,7 +22,7 @@ ARRANGEMENTS = ("palmtree", "relative", "absolute")
 def resolve(a=None, p=None, h=None, g=None) -> tuple[int, int, int, int]:
     """(a, p, h, g) with balanced defaults a = 2p = 2h, g = a·h + 1 from whichever is given."""
     fam = "dragonfly"
-    h = None if h is None else integer(fam, "h", h, minimum=0)
+    h = None if h is None else integer(fam, "h", h, minimum=1)
     p = None if p is None else integer(fam, "p", p, minimum=1)
     a = None if a is None else integer(fam, "a", a, minimum=1)
     if h is None and p is None and a is None:

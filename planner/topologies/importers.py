@@ -95,8 +95,25 @@ def _uniform_or_fail(path: Path, uniform: int | None, what: str) -> int:
 
 # ----------------------------------------------------------------------------- GraphML
 
+def _refuse_dtd(path: Path) -> None:
+    """GraphML has no document type: a ``<!DOCTYPE>`` or ``<!ENTITY>`` before the root element
+    can only expand entities (XML "billion laughs", external files), so it is refused."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1 << 20)
+    except OSError as err:
+        raise InputError(f"topology file '{path}': cannot read ({err.strerror})") from None
+    root = head.find(b"<graphml")
+    prolog = head[:root] if root >= 0 else head
+    if b"<!DOCTYPE" in prolog or b"<!ENTITY" in prolog:
+        raise InputError(f"topology file '{path}': has a <!DOCTYPE>/<!ENTITY> declaration, "
+                         "which GraphML does not use (entities could expand without bound or "
+                         "read other files); remove it")
+
+
 def read_graphml(path: Path, uniform: int | None = None) -> Topology:
     """GraphML with node attribute ``endpoints`` and optional edge attribute ``multiplicity``."""
+    _refuse_dtd(path)
     try:
         g = nx.read_graphml(path)
         declared = _declared_nodes(path)
@@ -104,8 +121,8 @@ def read_graphml(path: Path, uniform: int | None = None) -> Topology:
         raise InputError(f"topology file '{path}': a <data> value does not match the attr.type "
                          f"of its <key> ({err})".replace("\n", " ")) from None
     except Exception as err:  # the reader raises many types on malformed XML
-        raise InputError(f"topology file '{path}': not valid GraphML ({err})".replace("\n", " ")) \
-            from None
+        raise InputError(f"topology file '{path}': not valid GraphML ({err}); check that the "
+                         f"file is complete XML".replace("\n", " ")) from None
     nodes = list(g.nodes)
     if not nodes:
         raise InputError(f"topology file '{path}': the graph has no nodes")

@@ -1,5 +1,7 @@
 """``planner size``: per family, the feasible configurations nearest a target endpoint count
-within a router radix, from closed-form counts (no graph is built).
+within a router radix, from closed-form counts (no graph is built). ``estimate`` gives the same
+counts for one ``family:k=v,...`` configuration, so ``planner plan`` can refuse a plan beyond its
+size budget before building anything (``planner.guards``).
 
 Counts follow the constructions (cost_models.md D1-D9) and equal what the builders produce
 (tests/test_topologies.py checks that). Ports per endpoint = radix·routers / endpoints (router
@@ -18,7 +20,9 @@ import numpy as np
 from planner.errors import InputError
 from planner.gf import prime_powers
 from planner.topologies import canonical_family
-from planner.topologies.checks import MAX_LINKS, MAX_ROUTERS
+from planner.topologies.checks import (MAX_LINKS, MAX_ROUTERS, endpoints_per_router, int_list,
+                                       integer, prime_power_q)
+from planner.topologies.dragonfly import resolve as dragonfly_resolve
 from planner.topologies.fattree import shape as fattree_shape
 from planner.topologies.galaxyfly import supernode_links
 from planner.topologies.projective import plane_size, pn_default_p
@@ -230,3 +234,121 @@ def nearest(endpoints: int, max_radix: int, families: list[str] | None = None,
         result[name] = sorted(unique.values(), key=lambda o: (abs(o.endpoints - endpoints),
                                                                o.routers, o.radix))[:count]
     return result
+
+
+# ----------------------------------------------------------------------------- one configuration
+
+def _slimfly(q, p=None) -> SizeOption:
+    q = prime_power_q("slimfly", q, minimum=3)
+    k = network_degree(q)
+    p = endpoints_per_router("slimfly", p, sf_default_p(q))
+    r = 2 * q * q
+    return SizeOption("slimfly", {"q": q, "p": p}, r * p, r, k + p, r * k // 2)
+
+
+def _dragonfly(a=None, p=None, h=None, g=None, arrangement=None) -> SizeOption:
+    a, p, h, g = dragonfly_resolve(a, p, h, g)
+    return SizeOption("dragonfly", {"a": a, "p": p, "h": h, "g": g}, a * g * p, a * g,
+                      p + a - 1 + h, dragonfly_links(a, h, g))
+
+
+def _fattree(k, levels=3, p=None) -> SizeOption:
+    k = integer("fattree", "k", k, minimum=2)
+    levels = integer("fattree", "levels", levels, minimum=2, maximum=3)
+    e, a = fattree_shape(k)
+    if levels == 2:
+        p = endpoints_per_router("fattree", p, e)
+        return SizeOption("fattree", {"k": k, "levels": 2, "p": p}, k * p, k + a, k, k * a)
+    endpoints = k ** 3 // 4 if p is None else k * e * integer("fattree", "p", p, minimum=1)
+    return SizeOption("fattree", {"k": k, "levels": 3}, endpoints, k * k + a * e, k, k * k * a)
+
+
+def _hyperx(S, p=None) -> SizeOption:
+    sizes = int_list("hyperx", "S", S, minimum=2)
+    p = endpoints_per_router("hyperx", p, min(sizes))
+    r = math.prod(sizes)
+    degree = sum(s - 1 for s in sizes)
+    return SizeOption("hyperx", {"S": sizes, "p": p}, r * p, r, degree + p, r * degree // 2)
+
+
+def _oft(q, p=None) -> SizeOption:
+    q = prime_power_q("oft", q)
+    p = endpoints_per_router("oft", p, q + 1)
+    pts = plane_size(q)
+    return SizeOption("oft", {"q": q, "p": p}, 2 * pts * p, 3 * pts,
+                      (q + 1) + max(q + 1, p), 2 * (q + 1) * pts)
+
+
+def _mlfm(h, p=None) -> SizeOption:
+    h = integer("mlfm", "h", h, minimum=1)
+    p = endpoints_per_router("mlfm", p, h)
+    return SizeOption("mlfm", {"h": h, "p": p}, p * h * (h + 1), 3 * h * (h + 1) // 2,
+                      h + max(h, p), h * h * (h + 1))
+
+
+def _pn(q, p=None) -> SizeOption:
+    q = prime_power_q("pn", q)
+    p = endpoints_per_router("pn", p, pn_default_p(q))
+    pts = plane_size(q)
+    return SizeOption("pn", {"q": q, "p": p}, 2 * pts * p, 2 * pts, q + 1 + p, (q + 1) * pts)
+
+
+def _demipn(q, p=None) -> SizeOption:
+    q = prime_power_q("demipn", q)
+    p = endpoints_per_router("demipn", p, (q + 1) // 2)
+    pts = plane_size(q)
+    return SizeOption("demipn", {"q": q, "p": p}, pts * p, pts, q + 1 + p,
+                      q * (q + 1) ** 2 // 2)
+
+
+def _galaxyfly(n, q, a, h, p=None) -> SizeOption:
+    n, q = integer("galaxyfly", "n", n, minimum=1), integer("galaxyfly", "q", q, minimum=1)
+    q = q if q == 1 else prime_power_q("galaxyfly", q, minimum=3)
+    a, h = integer("galaxyfly", "a", a, minimum=1), integer("galaxyfly", "h", h, minimum=1)
+    p = endpoints_per_router("galaxyfly", p, h)
+    sn = n * q
+    links = sn * a * (a - 1) // 2 + sn * supernode_links(q) // 2 + n * (n - 1) // 2 * q
+    return SizeOption("galaxyfly", {"n": n, "q": q, "a": a, "h": h, "p": p}, sn * a * p, sn * a,
+                      p + a - 1 + h, links)
+
+
+def _jellyfish(routers, degree, p=None, seed=0) -> SizeOption:
+    r = integer("jellyfish", "routers", routers, minimum=2)
+    degree = integer("jellyfish", "degree", degree, minimum=1, maximum=r - 1)
+    p = endpoints_per_router("jellyfish", p, max(1, degree // 3))
+    return SizeOption("jellyfish", {"routers": r, "degree": degree, "p": p}, r * p, r,
+                      degree + p, r * degree // 2)
+
+
+def _torus(dims, p=None) -> SizeOption:
+    sizes = int_list("torus", "dims", dims, minimum=2)
+    p = endpoints_per_router("torus", p, 1)
+    r = math.prod(sizes)
+    degree = sum(1 if s == 2 else 2 for s in sizes)  # a ring of two is one link
+    return SizeOption("torus", {"dims": sizes, "p": p}, r * p, r, degree + p, r * degree // 2)
+
+
+def _hypercube(d, p=None) -> SizeOption:
+    d = integer("hypercube", "d", d, minimum=1, maximum=64)
+    p = endpoints_per_router("hypercube", p, 1)
+    return SizeOption("hypercube", {"d": d, "p": p}, 2 ** d * p, 2 ** d, d + p,
+                      d * 2 ** (d - 1))
+
+
+COUNTS: dict[str, Callable[..., SizeOption]] = {
+    "slimfly": _slimfly, "dragonfly": _dragonfly, "fattree": _fattree, "hyperx": _hyperx,
+    "oft": _oft, "mlfm": _mlfm, "pn": _pn, "demipn": _demipn, "galaxyfly": _galaxyfly,
+    "jellyfish": _jellyfish, "torus": _torus, "hypercube": _hypercube,
+}
+
+
+def estimate(family: str, params: dict[str, Any]) -> SizeOption | None:
+    """Routers, router-router links, endpoints and radix of ``build(family, **params)`` from the
+    closed forms (no graph built; upper bounds where a builder leaves ports free). None when the
+    family or a parameter is not valid: the builder then names the problem."""
+    try:
+        given = {k: v for k, v in params.items()
+                 if not (isinstance(v, str) and v.strip().lower() in ("", "none", "default"))}
+        return COUNTS[canonical_family(family)](**given)
+    except (InputError, TypeError, ValueError, OverflowError):
+        return None

@@ -1,0 +1,479 @@
+"""Bad input never crashes or corrupts (issue 8, parts 1 and 4).
+
+A table of bad inputs across the command line, spec files, catalogs, floors, imported
+topologies, output folders and the size budget. Every case runs the real command line
+(``planner.cli.main``) from a scratch workspace holding a copy of ``fixtures/bad_inputs`` and
+must give exit code 2, exactly one line on stderr (no traceback) holding the words that name the
+input, the field and the fix, nothing on stdout, and leave every file and folder of the
+workspace byte for byte as it was (nothing written, nothing half-written beside ``--out``).
+Plans over the size budget are refused before the topology is built (its builder is replaced by
+one that fails the test). Ctrl-C sent to a real ``planner plan`` process group, during placement
+or while the (forked) export writers run, exits 130 and leaves the workspace as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from planner import guards, output, topologies
+from planner.cli import main
+from planner.plan import plan
+from planner.topologies.slimfly import slimfly
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FX = str(FIXTURES)
+PLAN = ("plan", "--topology", "slimfly:q=5", "--strategy", "hint", "--out", "out")
+
+
+def _plan(*extra: str) -> tuple[str, ...]:
+    """``planner plan`` of a small Slim Fly into ./out; later options override earlier ones."""
+    return PLAN + extra
+
+
+# ----------------------------------------------------------------------------- workspace set-ups
+
+def _out_file(ws: Path, previous: Path) -> None:
+    (ws / "out").write_text("my notes\n")
+
+
+def _out_foreign(ws: Path, previous: Path) -> None:
+    (ws / "out").mkdir()
+    (ws / "out" / "notes.txt").write_text("keep me\n")
+
+
+def _out_previous_plus_file(ws: Path, previous: Path) -> None:
+    shutil.copytree(previous, ws / "out")
+    (ws / "out" / "notes.txt").write_text("keep me\n")
+
+
+def _out_previous_plus_folder(ws: Path, previous: Path) -> None:
+    shutil.copytree(previous, ws / "out")
+    (ws / "out" / "photos").mkdir()
+
+
+def _out_symlink(ws: Path, previous: Path) -> None:
+    shutil.copytree(previous, ws / "real")
+    (ws / "out").symlink_to("real", target_is_directory=True)
+
+
+def _previous_as(name: str) -> Callable[[Path, Path], None]:
+    return lambda ws, previous: shutil.copytree(previous, ws / name)
+
+
+def _out_parent_is_file(ws: Path, previous: Path) -> None:
+    (ws / "report").write_text("a file, not a folder\n")
+
+
+def _spec_out_escapes(ws: Path, previous: Path) -> None:
+    (ws / "specs").mkdir()
+    (ws / "specs" / "escape.yaml").write_text("topology: slimfly:q=5\nstrategy: hint\nout: ..\n")
+
+
+def _spec_demipn_q6(ws: Path, previous: Path) -> None:
+    (ws / "specs").mkdir()
+    (ws / "specs" / "demipn.yaml").write_text("topology: {family: demipn, q: 6}\nout: plan\n")
+
+
+def _must_not_build(**params):
+    raise AssertionError("the topology was built although its size is over the budget")
+
+
+# ----------------------------------------------------------------------------- the cases
+
+@dataclass(frozen=True)
+class Case:
+    argv: tuple[str, ...]
+    words: tuple[str, ...]
+    """Substrings of the one error line: the input, the field and the fix."""
+    setup: Callable[[Path, Path], None] | None = None
+    cwd: str = "."
+    patch: tuple[tuple[object, str, object], ...] = field(default=())
+    """(object, attribute or key, value) set for the run (budgets, builders)."""
+
+
+CASES: dict[str, Case] = {
+    # --- command line: topology parameters
+    "family unknown": Case(_plan("--topology", "slimflyy:q=5"),
+                           ("unknown topology family 'slimflyy'", "valid families", "slimfly")),
+    "q not a prime power": Case(_plan("--topology", "slimfly:q=6"),
+                                ("slimfly", "'q'=6 is not a prime power", "nearest valid values")),
+    "q negative": Case(_plan("--topology", "slimfly:q=-5"),
+                       ("slimfly", "'q'", "must be between 3 and", "got -5")),
+    "q wrong type": Case(_plan("--topology", "slimfly:q=five"),
+                         ("slimfly", "'q'", "must be an integer", "'five'")),
+    "p not an integer": Case(_plan("--topology", "slimfly:q=5,p=1.5"),
+                             ("slimfly", "'p'", "must be an integer", "'1.5'")),
+    "p zero": Case(_plan("--topology", "slimfly:q=5,p=0"), ("slimfly", "'p'", "must be >= 1")),
+    "parameter unknown": Case(_plan("--topology", "slimfly:q=5,k=3"),
+                              ("slimfly", "unknown parameter 'k'", "valid parameters: q, p")),
+    "parameter missing": Case(_plan("--topology", "hyperx:p=2"),
+                              ("hyperx", "missing parameter 'S'", "required: S")),
+    "parameter twice": Case(_plan("--topology", "slimfly:q=5,q=7"),
+                            ("slimfly:q=5,q=7", "'q' given twice")),
+    "dragonfly g too large": Case(_plan("--topology", "dragonfly:h=2,g=99"),
+                                  ("dragonfly", "'g'=99 exceeds a*h+1", "use g <= 9")),
+    "galaxyfly too few ports": Case(_plan("--topology", "galaxyfly:n=9,q=5,a=2,h=1"),
+                                    ("galaxyfly", "a*h = 2", "use h >= ")),
+    "torus ring of one": Case(_plan("--topology", "torus:dims=4x1"),
+                              ("torus", "'dims'", "must be >= 2", "got 1")),
+    "fat tree disconnected": Case(_plan("--topology", "fattree:k=3"),
+                                  ("fattree", "disconnected", "every router must be reachable")),
+    # --- command line: options
+    "option unknown": Case(_plan("--colour", "red"),
+                           ("unrecognized arguments: --colour", "planner --help")),
+    "strategy unknown": Case(_plan("--strategy", "fastest"),
+                             ("--strategy", "invalid choice: 'fastest'", "optimize")),
+    "time limit wrong type": Case(_plan("--time-limit", "soon"),
+                                  ("--time-limit", "invalid float value: 'soon'", "--help")),
+    "time limit negative": Case(_plan("--time-limit", "-3"),
+                                ("--time-limit", "must be greater than 0", "-3")),
+    "time limit infinite": Case(_plan("--time-limit", "inf"),
+                                ("--time-limit", "must be a positive number of seconds", "inf")),
+    "seed negative": Case(_plan("--seed", "-1"), ("--seed", "greater than or equal to 0", "-1")),
+    "spares too many": Case(_plan("--spares", "2000"), ("--spares", "less than or equal to 1000")),
+    "group endpoints zero": Case(_plan("--group-endpoints", "0"),
+                                 ("--group-endpoints", "must be greater than 0", "got 0")),
+    "spec file missing": Case(("plan", "in/nosuch.yaml"),
+                              ("spec file 'in/nosuch.yaml' does not exist", "give a YAML file")),
+    # --- spec files
+    "spec wrong type": Case(("plan", "in/spec_wrong_type.yaml", "--out", "out"),
+                            ("spec 'in/spec_wrong_type.yaml'", "field 'seed'", "valid integer")),
+    "spec unknown field": Case(("plan", "in/spec_unknown_field.yaml", "--out", "out"),
+                               ("in/spec_unknown_field.yaml", "unknown field 'ouput'",
+                                "valid fields here", "out")),
+    "spec missing family": Case(("plan", "in/spec_missing_family.yaml", "--out", "out"),
+                                ("in/spec_missing_family.yaml", "'topology.family' is missing",
+                                 "give e.g.")),
+    "spec negative number": Case(("plan", "in/spec_negative_time.yaml", "--out", "out"),
+                                 ("in/spec_negative_time.yaml", "field 'time_limit'",
+                                  "greater than 0")),
+    "spec unknown catalog": Case(("plan", "in/spec_unknown_catalog.yaml", "--out", "out"),
+                                 ("in/spec_unknown_catalog.yaml", "field 'catalog'",
+                                  "unknown catalog 'modern-1000g'", "choose one of")),
+    "spec not a mapping": Case(("plan", "in/spec_not_mapping.yaml", "--out", "out"),
+                               ("in/spec_not_mapping.yaml", "top level must be a mapping",
+                                "got list")),
+    "spec python tag": Case(("plan", "in/spec_python_tag.yaml", "--out", "out"),
+                            ("in/spec_python_tag.yaml", "line 2", "python/object/apply",
+                             "not allowed, use plain values")),
+    "spec custom tag": Case(("plan", "in/spec_custom_tag.yaml", "--out", "out"),
+                            ("in/spec_custom_tag.yaml", "tag '!include' is not allowed",
+                             "use plain values")),
+    "spec anchor bomb": Case(("plan", "in/spec_anchor_bomb.yaml", "--out", "out"),
+                             ("in/spec_anchor_bomb.yaml", "aliases (*name) are not allowed",
+                              "write the value out")),
+    "spec out escapes to the working folder": Case(
+        ("plan", "specs/escape.yaml"),
+        ("spec 'specs/escape.yaml'", "field 'out'", "non-empty folder", "give a new or empty"),
+        setup=_spec_out_escapes),
+    "spec topology not a prime power": Case(
+        ("plan", "specs/demipn.yaml"),
+        ("spec 'specs/demipn.yaml'", "field 'topology'", "demipn", "'q'=6 is not a prime power",
+         "nearest valid values"), setup=_spec_demipn_q6),
+    # --- catalogs
+    "catalog unknown name": Case(_plan("--catalog", "modern-1000g"),
+                                 ("unknown catalog 'modern-1000g'", "choose one of",
+                                  "modern-100g")),
+    "catalog wrong type": Case(_plan("--catalog", f"{FX}/bad_catalogs/string_radix.yaml"),
+                               ("string_radix.yaml", "'routers[0].radix'", "valid integer")),
+    "catalog missing field": Case(_plan("--catalog", f"{FX}/bad_catalogs/missing_radix.yaml"),
+                                  ("missing_radix.yaml", "'routers[0].radix'", "is missing",
+                                   "add it")),
+    "catalog negative reach": Case(_plan("--catalog", f"{FX}/bad_catalogs/negative_reach.yaml"),
+                                   ("negative_reach.yaml", "'cables[1].max_reach_m'",
+                                    "greater than 0", "-5")),
+    "catalog duplicate sku": Case(_plan("--catalog", f"{FX}/bad_catalogs/duplicate_sku.yaml"),
+                                  ("duplicate_sku.yaml", "'cables[1].sku' 'C1' repeats cables[0]",
+                                   "needs its own SKU")),
+    "catalog unknown field": Case(_plan("--catalog", f"{FX}/bad_catalogs/unknown_field.yaml"),
+                                  ("unknown_field.yaml", "unknown field 'cables[0].lenght'",
+                                   "valid fields here")),
+    "catalog alias bomb": Case(_plan("--catalog", f"{FX}/bad_catalogs/alias_bomb.yaml"),
+                               ("alias_bomb.yaml", "aliases (*name) are not allowed",
+                                "write the value out")),
+    "catalog python tag": Case(_plan("--catalog", f"{FX}/bad_catalogs/python_tag.yaml"),
+                               ("python_tag.yaml", "python/object/apply", "use plain values")),
+    "catalog broken yaml": Case(_plan("--catalog", f"{FX}/bad_catalogs/broken_yaml.yaml"),
+                                ("broken_yaml.yaml", "not valid YAML at line 3")),
+    "catalog empty": Case(_plan("--catalog", "in/catalog_empty.yaml"),
+                          ("in/catalog_empty.yaml", "the file is empty", "give its fields")),
+    "catalog not utf-8": Case(_plan("--catalog", "in/catalog_latin1.yaml"),
+                              ("in/catalog_latin1.yaml", "not UTF-8", "0xe9", "save it as UTF-8")),
+    "radix too small": Case(_plan("--catalog", "in/catalog_radix8.yaml"),
+                            ("in/catalog_radix8.yaml", "needs routers with 11 ports",
+                             "'routers[].radix'", "add a router model")),
+    "cable reach impossible": Case(_plan("--catalog", "in/catalog_short_reach.yaml"),
+                                   ("in/catalog_short_reach.yaml", "no optical cable reaches",
+                                    "longest available 3 m", "add a longer optical model")),
+    # --- floors
+    "floor unknown name": Case(_plan("--floor", "warm-aisle"),
+                               ("unknown floor 'warm-aisle'", "choose one of", "hot-aisle")),
+    "floor too small": Case(_plan("--floor", "in/floor_tiny.yaml"),
+                            ("in/floor_tiny.yaml", "need at least 25 cabinets",
+                             "field 'max_cabinets' is 3", "raise max_cabinets")),
+    "floor wrong type": Case(_plan("--floor", "in/floor_wrong_type.yaml"),
+                             ("in/floor_wrong_type.yaml", "field 'aisle_m'", "valid number",
+                              "'wide'")),
+    "floor negative number": Case(_plan("--floor", "in/floor_negative_overhead.yaml"),
+                                  ("floor_negative_overhead.yaml", "'overhead_per_end_m'",
+                                   "greater than or equal to 0")),
+    "floor missing field": Case(_plan("--floor", f"{FX}/bad_floors/missing_pitch.yaml"),
+                                ("missing_pitch.yaml", "field 'pitch_m' is missing", "add it")),
+    "floor unknown base": Case(_plan("--floor", "in/floor_unknown_base.yaml"),
+                               ("in/floor_unknown_base.yaml", "field 'extends'",
+                                "unknown floor 'warm-aisle'", "choose one of")),
+    "floor anchor bomb": Case(_plan("--floor", "in/floor_anchor_bomb.yaml"),
+                              ("in/floor_anchor_bomb.yaml", "aliases (*name) are not allowed")),
+    "floor router slots above top": Case(
+        _plan("--floor", f"{FX}/bad_floors/routers_above_top.yaml"),
+        ("routers_above_top.yaml", "'router_slots'", "lower one of them")),
+    # --- imported topologies
+    "topology file missing": Case(_plan("--topology", "file:in/nosuch.graphml"),
+                                  ("topology file 'in/nosuch.graphml' does not exist",)),
+    "topology file extension": Case(_plan("--topology", "file:in/spec_wrong_type.yaml"),
+                                    ("in/spec_wrong_type.yaml", "unknown extension '.yaml'",
+                                     "use one of .graphml, .csv, .anynet")),
+    "topology file option": Case(_plan("--topology", f"file:{FX}/topologies/ring4.csv?q=3"),
+                                 ("ring4.csv?q=3", "unknown option 'q'", "'?p=N'")),
+    "graphml truncated": Case(_plan("--topology", "file:in/truncated.graphml"),
+                              ("in/truncated.graphml", "not valid GraphML", "line 6",
+                               "complete XML")),
+    "graphml entity bomb": Case(_plan("--topology", "file:in/entity_bomb.graphml"),
+                                ("in/entity_bomb.graphml", "<!DOCTYPE>/<!ENTITY>", "remove it")),
+    "graphml external entity": Case(_plan("--topology", "file:in/external_entity.graphml"),
+                                    ("in/external_entity.graphml", "<!DOCTYPE>/<!ENTITY>",
+                                     "remove it")),
+    "graphml undeclared node": Case(
+        _plan("--topology", f"file:{FX}/topologies/bad_unknown_node.graphml"),
+        ("bad_unknown_node.graphml", "has no <node id=", "declare every router as a node")),
+    "graphml endpoints wrong type": Case(
+        _plan("--topology", f"file:{FX}/topologies/bad_endpoints.graphml"),
+        ("bad_endpoints.graphml", "attribute 'endpoints'", "must be an integer", "'two'")),
+    "csv negative id": Case(_plan("--topology", "file:in/negative_id.csv?p=1"),
+                            ("in/negative_id.csv' line 3", "'-2' is not a non-negative integer",
+                             "rows are a,b[,count]")),
+    "csv count wrong type": Case(_plan("--topology", "file:in/bad_count.csv?p=1"),
+                                 ("in/bad_count.csv' line 3", "'many'", "rows are a,b[,count]")),
+    "csv self-loop": Case(_plan("--topology", f"file:{FX}/topologies/bad_selfloop.csv"),
+                          ("bad_selfloop.csv' line 4", "self-loop on router 2",
+                           "cannot be cabled to itself")),
+    "csv without endpoints": Case(_plan("--topology", "file:in/too_many_fields.csv"),
+                                  ("in/too_many_fields.csv", "line 1", "'extra'")),
+    "anynet keyword unknown": Case(_plan("--topology", "file:in/unknown_keyword.anynet"),
+                                   ("in/unknown_keyword.anynet' line 2",
+                                    "unexpected token 'switch'", "expected 'router', 'node'")),
+    "anynet node on two routers": Case(_plan("--topology", "file:in/node_two_routers.anynet"),
+                                       ("in/node_two_routers.anynet' line 2",
+                                        "node 0 is attached to routers 0 and 1",
+                                        "attaches to one router")),
+    "anynet id wrong type": Case(
+        _plan("--topology", f"file:{FX}/topologies/bad_nonnumeric.anynet"),
+        ("bad_nonnumeric.anynet' line 2", "non-negative integer id", "'two'")),
+    # --- the output folder
+    "out is a file": Case(_plan(), ("--out 'out' is an existing file", "give a folder path"),
+                          setup=_out_file),
+    "out holds other files": Case(_plan(), ("--out 'out' is a non-empty folder",
+                                            "give a new or empty folder"), setup=_out_foreign),
+    "out holds a plan and another file": Case(
+        _plan(), ("--out 'out' holds a previous plan and also 'notes.txt'", "move it away"),
+        setup=_out_previous_plus_file),
+    "out holds a plan and another folder": Case(
+        _plan(), ("--out 'out'", "also 'photos'", "move it away"),
+        setup=_out_previous_plus_folder),
+    "out is a symbolic link": Case(_plan(), ("--out 'out' is a symbolic link", "'real'",
+                                             "give the real folder path"), setup=_out_symlink),
+    "out is the working folder": Case(_plan("--out", "."),
+                                      ("--out '.' is the current folder",
+                                       "give a subfolder such as 'plan'"),
+                                      setup=_previous_as("prev"), cwd="prev"),
+    "out is a parent folder": Case(_plan("--out", ".."),
+                                   ("--out '..'", "non-empty folder", "give a new or empty"),
+                                   setup=_previous_as("prev"), cwd="prev"),
+    "out holds the input": Case(_plan("--topology", "file:out/topology.graphml"),
+                                ("--out 'out' holds the input file 'out/topology.graphml'",
+                                 "give another output folder"), setup=_previous_as("out")),
+    "out below a file": Case(_plan("--out", "report/plan"),
+                             ("--out 'report/plan'", "is a file, not a folder"),
+                             setup=_out_parent_is_file),
+    # --- size budget (refused before the topology is built)
+    "over the cable budget": Case(
+        _plan("--topology", "slimfly:q=181"),
+        ("--topology 'slimfly:q=181'", "17,789,223 cables", "budget is 10,000,000 cables",
+         "choose smaller parameters", "--no-endpoint-cables"),
+        patch=((topologies.FAMILIES, "slimfly", _must_not_build),)),
+    "over the memory budget": Case(
+        _plan("--topology", "slimfly:q=13"),
+        ("--topology 'slimfly:q=13'", "of memory", "only 64 MiB of memory is available",
+         "choose smaller parameters"),
+        patch=((guards, "available_memory", lambda: 64 * 2 ** 20),
+               (topologies.FAMILIES, "slimfly", _must_not_build))),
+    "imported file over the budget": Case(
+        _plan("--topology", f"file:{FX}/topologies/ring4.csv"),
+        ("topology 'import:path=", "12 cables (5 router-router + 7 endpoint)",
+         "budget is 5 cables"),
+        patch=((guards, "MAX_CABLES", 5),)),
+    # --- other commands
+    "topology radix above max": Case(("topology", "slimfly", "q=5", "--max-radix", "8"),
+                                     ("slimfly", "need radix 11", "above --max-radix 8",
+                                      "choose smaller parameters")),
+    "topology word without =": Case(("topology", "slimfly", "q"),
+                                    ("parameter 'q' must be written k=v", "e.g. q=19")),
+    "topology graphml truncated": Case(("topology", "file:in/truncated.graphml"),
+                                       ("in/truncated.graphml", "not valid GraphML")),
+    "size endpoints negative": Case(("size", "--endpoints", "-5", "--max-radix", "48"),
+                                    ("--endpoints must be a positive integer", "got -5")),
+    "size radix too small": Case(("size", "--endpoints", "1000", "--max-radix", "1"),
+                                 ("--max-radix must be an integer between 2 and", "got 1")),
+    "size family unknown": Case(("size", "--endpoints", "1000", "--max-radix", "48",
+                                 "--families", "slimflyy"),
+                                ("unknown topology family 'slimflyy'", "valid families")),
+    "verify plan missing": Case(("verify", "--plan", "nowhere", "--observed", "in/x.csv"),
+                                ("plan 'nowhere", "file not found",
+                                 "a plan folder written by 'planner plan'")),
+    "verify observed missing": Case(("verify", "--plan", f"{FX}/verify", "--observed",
+                                     "in/nosuch.csv"),
+                                    ("observed 'in/nosuch.csv'", "file not found")),
+}
+
+
+# ----------------------------------------------------------------------------- the test
+
+def snapshot(root: Path) -> dict[str, object]:
+    """Every entry under ``root`` (hidden ones too): file bytes, folder, or link target."""
+    state: dict[str, object] = {}
+    for path in sorted(root.rglob("*")):
+        rel = str(path.relative_to(root))
+        if path.is_symlink():
+            state[rel] = ("link", os.readlink(path))
+        elif path.is_dir():
+            state[rel] = ("dir",)
+        else:
+            state[rel] = ("file", path.read_bytes())
+    return state
+
+
+@pytest.fixture(scope="module")
+def previous(tmp_path_factory) -> Path:
+    """A real previous plan folder (written by ``planner plan``'s writers)."""
+    out = tmp_path_factory.mktemp("previous") / "plan"
+    output.write_plan(plan(slimfly(3), "modern-100g", "hot-aisle", strategy="hint"), out)
+    return out
+
+
+def test_enough_cases():
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bad_input(name, tmp_path, previous, capsys, monkeypatch):
+    case = CASES[name]
+    ws = tmp_path / "ws"
+    shutil.copytree(FIXTURES / "bad_inputs", ws / "in")
+    if case.setup is not None:
+        case.setup(ws, previous)
+    for target, key, value in case.patch:
+        if isinstance(target, dict):
+            monkeypatch.setitem(target, key, value)
+        else:
+            monkeypatch.setattr(target, key, value)
+    monkeypatch.chdir(ws / case.cwd)
+    before = snapshot(tmp_path)
+    try:
+        code = main(list(case.argv))
+    except SystemExit as stop:          # argparse usage errors
+        code = stop.code
+    captured = capsys.readouterr()
+    err = captured.err
+    assert code == 2, err
+    assert captured.out == ""
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    assert err.startswith("planner"), err
+    for word in case.words:
+        assert word in err, (word, err)
+    assert snapshot(tmp_path) == before
+
+
+def test_fixture_payloads_stay_inert(tmp_path, monkeypatch):
+    """The YAML payload would create ./pwned under an unsafe loader; the spec is refused and the
+    file never appears."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["plan", str(FIXTURES / "bad_inputs" / "spec_python_tag.yaml")]) == 2
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_every_bad_inputs_fixture_is_used():
+    used = " ".join(" ".join(case.argv) for case in CASES.values())
+    names = {p.name for p in (FIXTURES / "bad_inputs").iterdir()}
+    assert {n for n in names if n not in used} == set()
+
+
+def test_a_good_rerun_over_a_previous_plan_still_works(tmp_path, previous, monkeypatch):
+    """The refusals above are not over-eager: a previous plan folder is replaced, and the
+    output folder lists exactly the files written."""
+    shutil.copytree(previous, tmp_path / "out")
+    monkeypatch.chdir(tmp_path)
+    assert main(list(_plan())) == 0
+    listed = (tmp_path / "out" / output.MANIFEST).read_text().splitlines()
+    files = sorted(str(p.relative_to(tmp_path / "out")) for p in (tmp_path / "out").rglob("*")
+                   if p.is_file() and p.name != output.MANIFEST)
+    assert listed == files
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["topology"]["routers"] == 50
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+# ----------------------------------------------------------------------------- Ctrl-C
+
+def _interrupt(ws: Path, argv: list[str], when: Callable[[], bool]) -> subprocess.CompletedProcess:
+    """Run ``planner`` in its own process group and send SIGINT to the whole group (as a
+    terminal's Ctrl-C does, forked writers included) once ``when()`` holds."""
+    proc = subprocess.Popen([sys.executable, "-m", "planner.cli", *argv], cwd=ws,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not when() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert proc.poll() is None, "planner finished before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def _check_interrupted(done: subprocess.CompletedProcess, ws: Path, before: dict) -> None:
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "planner plan: interrupted; nothing was written\n"
+    assert done.stdout == ""
+    assert snapshot(ws) == before
+
+
+def test_ctrl_c_during_the_exports_leaves_the_previous_plan(tmp_path, previous):
+    """6,591 cables: the writers run in forked processes; SIGINT arrives while they write."""
+    ws = tmp_path / "ws"
+    shutil.copytree(previous, ws / "out")
+    before = snapshot(ws)
+    done = _interrupt(ws, list(_plan("--topology", "slimfly:q=13")),
+                      lambda: any(p.name.startswith(".out.tmp-") for p in ws.iterdir()))
+    _check_interrupted(done, ws, before)
+
+
+def test_ctrl_c_during_placement_writes_nothing(tmp_path, previous):
+    """A long optimize run (annealing budget of a 30 s limit) interrupted in its second second
+    of work."""
+    ws = tmp_path / "ws"
+    shutil.copytree(previous, ws / "out")
+    before = snapshot(ws)
+    start = time.monotonic()
+    done = _interrupt(ws, list(_plan("--strategy", "optimize", "--time-limit", "30")),
+                      lambda: time.monotonic() - start > 4)
+    _check_interrupted(done, ws, before)
