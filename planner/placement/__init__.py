@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 from planner.errors import InputError
-from planner.placement.anneal import anneal
+from planner.placement.anneal import anneal, compile_kernels
 from planner.placement.bounds import lower_bound
 from planner.placement.cabinets import split_groups
 from planner.placement.capacity import Capacity, capacity_from_floor
@@ -178,6 +178,8 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
     ``group_endpoints`` overrides the floor's electrical-group rule (``--group-endpoints``).
     """
     _validate(strategy, time_limit_s)
+    if strategy == "optimize":
+        compile_kernels()
     clock = _Clock(time_limit_s)
     graph = Graph.from_topology(topology)
     capacity = capacity_from_floor(floor, graph.endpoints, group_endpoints)

@@ -154,6 +154,13 @@ def _run(indptr, indices, data, weights, cap, part, w, load, members, count, pos
     return cut, best_cut
 
 
+def compile_kernels() -> None:
+    """Compile (first run after install, a few seconds) or load (from numba's cache) the
+    kernels on a 4-router ring, so that a time limit measures annealing, not the compiler."""
+    ring = Graph.from_edges(4, [(0, 1), (1, 2), (2, 3), (3, 0)])
+    anneal(ring, np.array([0, 0, 1, 1]), np.ones(4, dtype=np.int64), 2, 2, steps=10)
+
+
 def anneal(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, k: int, *, steps: int,
            seed: int = 0, lower_bound: float = 0, deadline: float | None = None) -> np.ndarray:
     """Best grouping found by ``steps`` annealing steps from ``part`` (never worse, capacity kept);
