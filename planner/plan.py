@@ -32,10 +32,10 @@ from planner.errors import InputError
 from planner.floor import Floor, load_floor
 from planner.output import restore_ctrl_c
 from planner.placement.result import Placement
+from planner.spec import DEFAULT_TIME_LIMIT_S
 from planner.topologies.base import Topology
 
 STRATEGIES = ("hint", "partition", "optimize")
-DEFAULT_TIME_LIMIT_S = 5.0
 
 
 @dataclass(frozen=True, eq=False)

@@ -6,7 +6,7 @@ catalog: modern-100g             # built-in name or path to a catalog YAML
 floor: hot-aisle                 # built-in name or path to a floor YAML
 out: plan                        # output folder
 strategy: optimize               # hint | partition | optimize
-time_limit: 5                    # seconds for placement (wall-clock cap)
+time_limit: 10                   # seconds for placement: sizes its budgets, caps the wall clock
 seed: 0
 group_endpoints: null            # override the floor's electrical group size (endpoints)
 endpoint_cables: true            # false = router-router cables only (the papers' tables)
@@ -30,6 +30,8 @@ from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, PositiveFl
 from planner import schema
 from planner.errors import InputError
 
+DEFAULT_TIME_LIMIT_S = 10.0  # placement budgets scale with it; ~10K endpoints use about a third
+
 DEFAULT_TOPOLOGY = "slimfly:q=19,p=15"
 DEFAULT_CATALOG = "modern-100g"
 DEFAULT_FLOOR = "hot-aisle"
@@ -45,7 +47,7 @@ class Spec(BaseModel):
     floor: str = DEFAULT_FLOOR
     out: str = DEFAULT_OUT
     strategy: Literal["hint", "partition", "optimize"] = "optimize"
-    time_limit: PositiveFloat = 5.0
+    time_limit: PositiveFloat = DEFAULT_TIME_LIMIT_S
     seed: int = Field(0, ge=0)
     group_endpoints: PositiveInt | None = None
     endpoint_cables: bool = True

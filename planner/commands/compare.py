@@ -8,7 +8,7 @@ from pathlib import Path
 
 from planner import compare as cmp
 from planner.errors import InputError
-from planner.plan import DEFAULT_TIME_LIMIT_S
+from planner.spec import DEFAULT_TIME_LIMIT_S
 
 NAME = "compare"
 HELP = ("plan the nearest configuration of several topology families (or listed ones) and "

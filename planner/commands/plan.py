@@ -10,6 +10,7 @@ from planner import guards, output
 from planner import spec as specs
 from planner.catalog import load_catalog
 from planner.errors import InputError
+from planner.spec import DEFAULT_TIME_LIMIT_S
 from planner.floor import load_floor
 
 NAME = "plan"
@@ -39,7 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="placement: the topology's natural groups, a graph partition, or the "
                         "best of several candidates improved by OR-Tools (default optimize)")
     p.add_argument("--time-limit", dest="time_limit", type=float, metavar="S",
-                   help="placement time limit in seconds (default 5)")
+                   help=f"placement time limit in seconds (default {DEFAULT_TIME_LIMIT_S:g}); "
+                        "the placement's work budgets grow with it")
     p.add_argument("--seed", type=int, metavar="N", help="random seed (default 0)")
     p.add_argument("--group-endpoints", dest="group_endpoints", type=int, metavar="N",
                    help="about N endpoints per electrical group (overrides the floor)")

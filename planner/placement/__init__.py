@@ -7,8 +7,8 @@
    order when the topology has no hint.
 3. ``partition``: KaMinPar (exact block capacity; "strong" and "4xjet" contexts) and METIS
    (ufactor 30 and 100, + repair), each with one seed per 10 s of the time limit (1 to 4;
-   fewer above 5,000 routers), every candidate improved by the move/swap local search, the
-   best also by Kernighan–Lin passes.
+   fewer above 5,000 routers), every distinct candidate (the two best above 80 groups)
+   improved by the move/swap local search, the best also by Kernighan–Lin passes.
 4. ``polish`` (strategy "optimize"): simulated annealing (``anneal``) with a step budget of
    ``ANNEAL_STEPS_PER_SECOND`` x ``time_limit_s``, the local search, then CP-SAT pair-bisection
    LNS with one call per second of the time limit (at most 20) and the local search again.
@@ -50,6 +50,8 @@ PORTFOLIO_SEEDS = 4  # per partitioner setting, one per SECONDS_PER_SEED of the 
 SECONDS_PER_SEED = 10
 METIS_UFACTORS = (30, 100)
 LARGE_N = 5000
+LS_ALL_MAX_GROUPS = 80  # above this, only the LS_CANDIDATES best raw partitions get local search
+LS_CANDIDATES = 2
 KL_MAX_GROUPS = 80
 KL_CANDIDATES = 1
 KL_ROUNDS = 3
@@ -123,7 +125,7 @@ def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, c
         for i in range(seeds if graph.n <= LARGE_N else 1):
             s = 1000 * seed + i
             runs.append((f"metis-uf{uf}[seed={s}]", lambda s=s, uf=uf: metis_partition(graph, weights, k, s, uf)))
-    seen: set[bytes] = set()
+    raw: dict[bytes, tuple[str, np.ndarray]] = {}
     for name, run in runs:
         if clock.passed(clock.deadline):
             break
@@ -132,10 +134,12 @@ def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, c
             part = repair(graph, part, weights, cap, k)
         part = relabel(part)
         counts[name] = graph.cut(part)
-        key = part.tobytes()
-        if key in seen:
-            continue
-        seen.add(key)
+        raw.setdefault(part.tobytes(), (name, part))
+    # local search on every distinct candidate, or on the best few when there are many groups
+    ranked = sorted(raw.values(), key=lambda c: (counts[c[0]], c[0]))
+    for name, part in ranked if k <= LS_ALL_MAX_GROUPS else ranked[:LS_CANDIDATES]:
+        if clock.passed(clock.deadline):
+            break
         improved = local_search(graph, part, weights, cap, int(part.max()) + 1)
         cands[name + "+ls"] = improved
         counts[name + "+ls"] = graph.cut(improved)
@@ -201,8 +205,9 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
 
     if strategy != "hint" and counts[base] > lb:
         _portfolio(graph, weights, cap, k, seed, clock, time_limit_s, cands, counts)
-        hinted = local_search(graph, cands[base], weights, cap, int(cands[base].max()) + 1)
-        cands[base + "+ls"], counts[base + "+ls"] = hinted, graph.cut(hinted)
+        if hint is not None or k <= LS_ALL_MAX_GROUPS:  # id order is a poor start for many groups
+            hinted = local_search(graph, cands[base], weights, cap, int(cands[base].max()) + 1)
+            cands[base + "+ls"], counts[base + "+ls"] = hinted, graph.cut(hinted)
         clock.lap("partition")
     method = min(cands, key=lambda name: counts[name])
     part = cands[method]
