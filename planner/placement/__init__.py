@@ -9,8 +9,9 @@
    (ufactor 30 and 100, + repair), each with one seed per 10 s of the time limit (1 to 4;
    fewer above 5,000 routers), every distinct candidate (the two best above 80 groups)
    improved by the move/swap local search, the best also by Kernighan–Lin passes.
-4. ``polish`` (strategy "optimize"): simulated annealing (``anneal``) with a step budget of
-   ``ANNEAL_STEPS_PER_SECOND`` x ``time_limit_s``, the local search, then CP-SAT pair-bisection
+4. ``polish`` (strategy "optimize"): simulated annealing (``anneal``) with a budget of
+   ``ANNEAL_WORK_PER_SECOND`` x ``time_limit_s`` adjacency entries (a step touches about one
+   router's neighbours, so steps = work / mean degree), the local search, then CP-SAT pair-bisection
    LNS with one call per second of the time limit (at most 20) and the local search again.
    Skipped when the best candidate meets the lower bound.
 5. ``cabinets``: each group split into its cabinets; ``floor``: groups to grid slots;
@@ -55,7 +56,7 @@ LS_CANDIDATES = 2
 KL_MAX_GROUPS = 80
 KL_CANDIDATES = 1
 KL_ROUNDS = 3
-ANNEAL_STEPS_PER_SECOND = 5_000_000  # ~1/9 of the time limit at ~4.5e7 steps/s on this machine
+ANNEAL_WORK_PER_SECOND = 120_000_000  # 5M steps per second of limit at degree 24: ~1/9 of it here
 ANNEAL_SHARE = 0.8  # safety nets: annealing stops at 80 % of the time limit, the LNS at 90 %
 LNS_SHARE = 0.9
 LNS_MAX_CALLS = 20  # and at most one call per second of the time limit
@@ -158,7 +159,8 @@ def _optimize(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, lb:
               clock: _Clock, time_limit_s: float) -> tuple[str, np.ndarray]:
     """Annealing + local search, then the CP-SAT LNS + local search; returns (suffix, part)."""
     k = int(part.max()) + 1
-    annealed = anneal(graph, part, weights, cap, k, steps=int(ANNEAL_STEPS_PER_SECOND * time_limit_s),
+    steps = int(ANNEAL_WORK_PER_SECOND * time_limit_s * graph.n / max(graph.adjacency.nnz, 1))
+    annealed = anneal(graph, part, weights, cap, k, steps=steps,
                       seed=seed, lower_bound=lb, deadline=clock.at(ANNEAL_SHARE))
     clock.passed(clock.at(ANNEAL_SHARE))
     annealed = local_search(graph, annealed, weights, cap, k)
