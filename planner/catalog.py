@@ -321,9 +321,4 @@ def list_catalogs() -> list[str]:
 
 def load_catalog(name_or_path: str | Path) -> Catalog:
     """A built-in catalog by name, or a catalog YAML file; InputError with file + field."""
-    path = schema.resolve(name_or_path, FOLDER, "catalog")
-    data = schema.load_data(path, FOLDER, "catalog")
-    shown = path.stem if path.parent == schema.builtin_dir(FOLDER) else str(path)
-    catalog = schema.validate(Catalog, data, shown, "catalog")
-    catalog._source = shown
-    return catalog
+    return schema.load(Catalog, name_or_path, FOLDER, "catalog")

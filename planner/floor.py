@@ -135,12 +135,7 @@ def list_floors() -> list[str]:
 
 def load_floor(name_or_path: str | Path) -> Floor:
     """A built-in floor by name, or a floor YAML file; InputError with file + field."""
-    path = schema.resolve(name_or_path, FOLDER, "floor")
-    data = schema.load_data(path, FOLDER, "floor")
-    shown = path.stem if path.parent == schema.builtin_dir(FOLDER) else str(path)
-    floor = schema.validate(Floor, data, shown, "floor")
-    floor._source = shown
-    return floor
+    return schema.load(Floor, name_or_path, FOLDER, "floor")
 
 
 # ----------------------------------------------------------------------------- capacities

@@ -193,3 +193,14 @@ def validate(model: type[BaseModel], data: dict[str, Any], path: Path | str, wha
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         raise InputError(f"{what} '{path}': {_describe(first, model, data)}") from None
+
+
+def load(model: type[BaseModel], name_or_path: str | Path, folder: str, what: str):
+    """A built-in (by name) or a YAML file validated into ``model``; the result's ``_source`` is
+    the name or path that its error messages give."""
+    path = resolve(name_or_path, folder, what)
+    data = load_data(path, folder, what)
+    shown = path.stem if path.parent == builtin_dir(folder) else str(path)
+    loaded = validate(model, data, shown, what)
+    loaded._source = shown
+    return loaded
