@@ -219,6 +219,35 @@ def test_floor_qap_never_worse_than_row_major():
     assert qap_cost(flows, dist, perm) < qap_cost(flows, dist, np.arange(k))
 
 
+def test_many_groups_land_near_their_grid_layout():
+    """450 groups whose flows form the slot grid itself (neighbours only), labels shuffled: above
+    MANY_GROUPS the sorted spectral mapping + 2-opt must get close to the grid optimum."""
+    k = 450
+    floor = make_floor()
+    rows, cols = slot_grid(floor, k, 1)
+    near = np.abs(rows[:, None] - rows[None, :]) + np.abs(cols[:, None] - cols[None, :]) == 1
+    optimum = np.random.default_rng(0).permutation(k)  # group a sits at slot optimum[a]
+    flows = (3 * near.astype(np.int64))[np.ix_(optimum, optimum)]
+    dist = slot_costs(floor, None, rows, cols, 1)
+    perm = assign_slots(flows, dist, rows, cols)
+    assert sorted(perm.tolist()) == list(range(k))
+    best = qap_cost(flows, dist, optimum)
+    assert qap_cost(flows, dist, perm) <= 1.5 * best
+    assert qap_cost(flows, dist, perm) <= 0.3 * qap_cost(flows, dist, np.arange(k))
+
+
+@pytest.mark.parametrize("top", [jellyfish(routers=60, degree=5, p=2, seed=1),
+                                 dragonfly(a=4, p=2, h=4, g=3)], ids=["jellyfish", "trunked-dragonfly"])
+def test_parts_are_the_induced_subgraphs(top):
+    g = Graph.from_topology(top)
+    part = np.random.default_rng(0).integers(0, 7, g.n)
+    for i, (members, sub) in enumerate(g.parts(part)):
+        ref = g.subgraph(np.flatnonzero(part == i))
+        assert np.array_equal(members, np.flatnonzero(part == i)) and sub.n == ref.n
+        assert np.array_equal(sub.links, ref.links) and np.array_equal(sub.weights, ref.weights)
+        assert np.array_equal(sub.endpoints, ref.endpoints)
+
+
 def test_cpsat_floor_polish_finds_the_optimum_of_a_small_qap():
     """A chain of 6 groups (flows only between neighbours) on a 1 x 6 row: the optimum lays the
     chain out in order, cost 5 x one-pitch price; the polish reaches it from a scrambled start."""

@@ -5,10 +5,11 @@
 1. ``bounds``: lower bound on optical links (density / Fiedler / Donath–Hoffman, ``bounds``).
 2. ``hint``: the topology's natural groups packed whole (the papers' layouts), or routers in id
    order when the topology has no hint.
-3. ``partition``: KaMinPar (exact block capacity; "strong" and "4xjet" contexts) and METIS
-   (ufactor 30 and 100, + repair), each with one seed per 10 s of the time limit (1 to 4;
-   fewer above 5,000 routers), every distinct candidate (the two best above 80 groups)
-   improved by the move/swap local search, the best also by Kernighan–Lin passes.
+3. ``partition``: KaMinPar (exact block capacity; "strong" and "4xjet" contexts, "default"
+   above 5,000 routers) and METIS (ufactor 30 and 100, + repair), each with one seed per 10 s
+   of the time limit (1 to 4; fewer above 5,000 routers), every distinct candidate (the two best above 80 groups, none
+   above ``LS_MAX_CELLS`` routers x groups) improved by the move/swap local search, the best
+   also by Kernighan–Lin passes.
 4. ``polish`` (strategy "optimize"): simulated annealing (``anneal``) with a budget of
    ``ANNEAL_WORK_PER_SECOND`` x ``time_limit_s`` adjacency entries (a step touches about one
    router's neighbours, so steps = work / mean degree), the local search, then CP-SAT pair-bisection
@@ -53,6 +54,7 @@ METIS_UFACTORS = (30, 100)
 LARGE_N = 5000
 LS_ALL_MAX_GROUPS = 80  # above this, only the LS_CANDIDATES best raw partitions get local search
 LS_CANDIDATES = 2
+LS_MAX_CELLS = 20_000_000  # routers x groups of the local search's dense W; annealing goes beyond
 KL_MAX_GROUPS = 80
 KL_CANDIDATES = 1
 KL_ROUNDS = 3
@@ -117,7 +119,7 @@ def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, c
     seeds = max(1, min(PORTFOLIO_SEEDS, int(time_limit_s // SECONDS_PER_SEED)))
     runs: list[tuple[str, object]] = []
     runner = KaMinParRunner(graph, weights)
-    contexts = ("strong", "4xjet") if graph.n <= LARGE_N else ("strong",)
+    contexts = ("strong", "4xjet") if graph.n <= LARGE_N else ("default",)  # strong: 13 s at 16K
     for ctx in contexts:
         for i in range(seeds):
             s = 1000 * seed + i
@@ -138,6 +140,9 @@ def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, c
         raw.setdefault(part.tobytes(), (name, part))
     # local search on every distinct candidate, or on the best few when there are many groups
     ranked = sorted(raw.values(), key=lambda c: (counts[c[0]], c[0]))
+    if graph.n * k > LS_MAX_CELLS:
+        cands.update({name: part for name, part in ranked[:1]})
+        return
     for name, part in ranked if k <= LS_ALL_MAX_GROUPS else ranked[:LS_CANDIDATES]:
         if clock.passed(clock.deadline):
             break
@@ -163,14 +168,16 @@ def _optimize(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, lb:
     annealed = anneal(graph, part, weights, cap, k, steps=steps,
                       seed=seed, lower_bound=lb, deadline=clock.at(ANNEAL_SHARE))
     clock.passed(clock.at(ANNEAL_SHARE))
-    annealed = local_search(graph, annealed, weights, cap, k)
+    if graph.n * k <= LS_MAX_CELLS:
+        annealed = local_search(graph, annealed, weights, cap, k)
     suffix = "+anneal" if graph.cut(annealed) < graph.cut(part) else ""
     if graph.cut(annealed) <= lb:
         return suffix, annealed
     polished, _ = lns(graph, annealed, weights, cap, k, lower_bound=lb, max_calls=min(k, LNS_MAX_CALLS, math.ceil(time_limit_s)),
                       seed=seed, deadline=clock.at(LNS_SHARE), det_time=LNS_DETERMINISTIC_TIME)
     clock.passed(clock.at(LNS_SHARE))
-    polished = local_search(graph, polished, weights, cap, k)
+    if graph.n * k <= LS_MAX_CELLS:
+        polished = local_search(graph, polished, weights, cap, k)
     if graph.cut(polished) < graph.cut(annealed):
         return suffix + "+cpsat", polished
     return suffix, annealed
@@ -207,7 +214,8 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
 
     if strategy != "hint" and counts[base] > lb:
         _portfolio(graph, weights, cap, k, seed, clock, time_limit_s, cands, counts)
-        if hint is not None or k <= LS_ALL_MAX_GROUPS:  # id order is a poor start for many groups
+        # id order is a poor start for many groups; the dense W of huge instances costs seconds
+        if (hint is not None or k <= LS_ALL_MAX_GROUPS) and graph.n * k <= LS_MAX_CELLS:
             hinted = local_search(graph, cands[base], weights, cap, int(cands[base].max()) + 1)
             cands[base + "+ls"], counts[base + "+ls"] = hinted, graph.cut(hinted)
         clock.lap("partition")

@@ -65,9 +65,8 @@ def split_groups(graph: Graph, group: np.ndarray, cap: Capacity, seed: int = 0) 
     """(router_cabinet, cabinet_group): cabinets numbered group by group."""
     router_cabinet = np.empty(graph.n, dtype=np.int64)
     cabinet_group: list[int] = []
-    for g in range(int(group.max()) + 1 if graph.n else 0):
-        members = np.flatnonzero(group == g)
-        local = split_group(graph.subgraph(members), cap, seed)
+    for g, (members, sub) in enumerate(graph.parts(group)):
+        local = split_group(sub, cap, seed)
         router_cabinet[members] = len(cabinet_group) + local
         cabinet_group.extend([g] * (int(local.max()) + 1))
     return router_cabinet, np.asarray(cabinet_group, dtype=np.int64)

@@ -13,8 +13,8 @@ small length term, so flat paper-mode prices still prefer short cables (layout_o
   ``linear_sum_assignment`` of the embedding onto slot coordinates for the 8 reflections of the
   grid, then best-improvement 2-opt swaps with the vectorised delta
   H[a,pi_b] - H[a,pi_a] + H[b,pi_a] - H[b,pi_b] + 2 F_ab D[pi_a,pi_b], H = F D[:, pi]^T
-  (Taillard 1991-style pair exchange), at most ``TWO_OPT_WORK / k^2`` swaps per start (one
-  start only above ``MANY_GROUPS`` groups). Row-major order is kept as a candidate, so the
+  (Taillard 1991-style pair exchange), at most ``TWO_OPT_WORK / k^2`` swaps per start. Above
+  ``MANY_GROUPS`` groups the embedding is mapped by sorting (``band_assignment``) instead. Row-major order is kept as a candidate, so the
   result is never worse than the naive layout. With at most ``CPSAT_MAX_GROUPS`` groups the best
   assignment is then polished by the CP-SAT slot model (``cpsat.qap_polish``), kept only when
   strictly cheaper.
@@ -31,7 +31,7 @@ from planner.placement.cpsat import qap_polish
 
 LENGTH_WEIGHT = 1e-3
 TWO_OPT_WORK = 1e8  # swap-delta entries evaluated per start (k^2 per swap): about 1 s here
-MANY_GROUPS = 400  # above this, one spectral start instead of the 8 grid reflections
+MANY_GROUPS = 400  # above this, one band assignment instead of 8 linear_sum_assignment starts
 CPSAT_MAX_GROUPS = 16
 CPSAT_DETERMINISTIC_TIME = 0.5
 
@@ -110,10 +110,26 @@ def two_opt(flows: np.ndarray, dist: np.ndarray, perm: np.ndarray, max_iter: int
     return perm
 
 
+def band_assignment(emb: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Slot of each group, O(k log k): groups sorted by their first embedding coordinate fill
+    the slot columns left to right, and inside a column go by the second coordinate."""
+    slot_order = np.lexsort((pts[:, 1], pts[:, 0]))
+    _, per_column = np.unique(pts[slot_order, 0], return_counts=True)
+    group_order = np.argsort(emb[:, 0], kind="stable")
+    slot = np.empty(len(emb), dtype=np.int64)
+    start = 0
+    for size in per_column.tolist():
+        band = group_order[start:start + size]
+        slot[band[np.argsort(emb[band, 1], kind="stable")]] = slot_order[start:start + size]
+        start += size
+    return slot
+
+
 def spectral_starts(flows: np.ndarray, rows: np.ndarray, cols: np.ndarray,
-                    reflections: bool = True) -> list[np.ndarray]:
-    """Assignments of the spectral embedding onto the slots, one per grid reflection (or only
-    the embedding as it is, ``reflections=False``)."""
+                    many: bool = False) -> list[np.ndarray]:
+    """Assignments of the spectral embedding onto the slots: ``linear_sum_assignment`` on
+    squared distance for each of the 8 grid reflections, or (``many`` groups, where that
+    O(k^3) assignment would take seconds to minutes) one ``band_assignment``."""
     k = len(flows)
     lap = np.diag(flows.sum(axis=1)) - flows
     _, vecs = scipy.linalg.eigh(lap.astype(float), subset_by_index=[0, min(2, k - 1)])
@@ -121,12 +137,13 @@ def spectral_starts(flows: np.ndarray, rows: np.ndarray, cols: np.ndarray,
     emb = (emb - emb.mean(axis=0)) / np.maximum(emb.std(axis=0), 1e-12)
     pts = np.column_stack([cols, rows]).astype(float)
     pts = (pts - pts.mean(axis=0)) / np.maximum(pts.std(axis=0), 1e-12)
+    if many:
+        return [band_assignment(emb, pts)]
     starts = []
-    signs = (1.0, -1.0) if reflections else (1.0,)
-    for swap in (False, True) if reflections else (False,):
+    for swap in (False, True):
         e = emb[:, ::-1] if swap else emb
-        for sx in signs:
-            for sy in signs:
+        for sx in (1.0, -1.0):
+            for sy in (1.0, -1.0):
                 q = e * np.array([sx, sy])
                 cost = ((q[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)
                 _, slot = linear_sum_assignment(cost)
@@ -143,7 +160,7 @@ def assign_slots(flows: np.ndarray, dist: np.ndarray, rows: np.ndarray, cols: np
         return identity
     best, best_cost = identity, qap_cost(flows, dist, identity)
     swaps = min(20 * k, max(1, int(TWO_OPT_WORK // (k * k))))
-    for start in [identity] + spectral_starts(flows, rows, cols, reflections=k <= MANY_GROUPS):
+    for start in [identity] + spectral_starts(flows, rows, cols, many=k > MANY_GROUPS):
         perm = two_opt(flows, dist, start, max_iter=swaps)
         cost = qap_cost(flows, dist, perm)
         if cost < best_cost - 1e-9:

@@ -68,6 +68,28 @@ class Graph:
         np.add.at(f, (pu, pv), self.weights)
         return f + f.T - np.diag(np.diag(f))
 
+    def parts(self, part: np.ndarray):
+        """(members, induced sub-graph) of every part 0..k-1, members in id order: the same as
+        ``subgraph(np.flatnonzero(part == g))`` for each g, in one pass over the links."""
+        part = np.asarray(part, dtype=np.int64)
+        k = int(part.max()) + 1 if self.n else 0
+        order = np.argsort(part, kind="stable")
+        bounds = np.searchsorted(part[order], np.arange(k + 1))
+        local = np.empty(self.n, dtype=np.int64)
+        local[order] = np.arange(self.n) - np.repeat(bounds[:-1], np.diff(bounds))
+        pu = part[self.links[:, 0]]
+        inside = np.flatnonzero(pu == part[self.links[:, 1]])
+        inside = inside[np.argsort(pu[inside], kind="stable")]
+        link_bounds = np.searchsorted(pu[inside], np.arange(k + 1))
+        for g in range(k):
+            members = order[bounds[g]:bounds[g + 1]]
+            idx = inside[link_bounds[g]:link_bounds[g + 1]]
+            u, v = local[self.links[idx, 0]], local[self.links[idx, 1]]
+            lo, hi = np.minimum(u, v), np.maximum(u, v)
+            o = np.lexsort((hi, lo))
+            yield members, Graph(n=len(members), links=np.stack([lo[o], hi[o]], axis=1).reshape(-1, 2),
+                                 weights=self.weights[idx][o], endpoints=self.endpoints[members])
+
     def subgraph(self, nodes: np.ndarray) -> "Graph":
         """Induced sub-graph on ``nodes`` (relabelled 0..len-1 in the given order)."""
         nodes = np.asarray(nodes, dtype=np.int64)
