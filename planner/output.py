@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from planner.errors import InputError
+from planner.interrupts import ctrl_c_deferred
 
 SUMMARY = "summary.json"
 MANIFEST = ".planner-manifest"
@@ -239,7 +240,6 @@ def _child(fn: Callable[[Path], None], folder: Path, conn) -> None:
     parent's to handle (it stops every writer): here SIGINT is ignored, so a writer that is
     already finishing never prints a KeyboardInterrupt traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by _start
     try:
         fn(folder)
         conn.send(None)
@@ -255,14 +255,9 @@ def _child(fn: Callable[[Path], None], folder: Path, conn) -> None:
 
 
 def _start(process) -> None:
-    """``process.start()`` with Ctrl-C blocked during the fork: a SIGINT that arrives inside
-    ``os.fork()`` is raised in CPython's at-fork hooks, which discard it ("Exception ignored"),
-    and the interrupted plan would go on. Blocked, it is delivered right after the fork."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
+    """``process.start()`` with Ctrl-C deferred past the fork (``planner.interrupts``)."""
+    with ctrl_c_deferred():
         process.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _run_forked(writers, folder: Path, jobs: int, bar) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 from planner.catalog import Catalog, list_catalogs, load_catalog
-from planner.errors import InputError
-from planner.schema import resolve
+from planner.commands._builtins import list_or_show, table
 
 NAME = "catalogs"
 HELP = "list the built-in router/cable catalogs, or show one (catalogs show NAME|PATH)"
@@ -19,12 +18,6 @@ def add_arguments(parser) -> None:
                         help="built-in catalog name or a catalog YAML file")
     parser.add_argument("--yaml", action="store_true",
                         help="with show: print the YAML file itself (with its source comments)")
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    return [fmt.format(*header).rstrip(), *(fmt.format(*map(str, r)).rstrip() for r in rows)]
 
 
 def _router_rule(model) -> str:
@@ -61,7 +54,7 @@ def describe(cat: Catalog) -> str:
     lines.append(f"NIC: {nic}; endpoint cables costed: "
                  f"{'yes' if cat.count_endpoint_cables else 'no'}")
     lines += ["", "routers:"]
-    lines += _table(["sku", "vendor", "Gb/s", "radix", "lanes", "W/lane", "W/port", "RU",
+    lines += table(["sku", "vendor", "Gb/s", "radix", "lanes", "W/lane", "W/port", "RU",
                      "price rule $ (k = ports)", "at radix $"],
                     [[m.sku, m.vendor, f"{m.rate_gbps:g}", m.radix, m.lanes_per_port,
                       f"{m.watts_per_lane:g}", f"{m.power_w(1):g}", f"{m.rack_units:g}",
@@ -72,26 +65,12 @@ def describe(cat: Catalog) -> str:
         stock = ",".join(f"{x:g}" for x in m.stock_lengths) or "cut to length"
         rows.append([m.sku, m.media, m.kind, f"{m.rate_gbps:g}", f"{m.max_reach_m:g}", stock,
                      f"{m.watts_per_end:g}", m.netbox_type, m.color, _cable_rule(m)])
-    lines += _table(["sku", "media", "kind", "Gb/s", "reach m", "stock m", "W/end", "netbox",
+    lines += table(["sku", "media", "kind", "Gb/s", "reach m", "stock m", "W/end", "netbox",
                      "colour", "price $"], rows)
     return "\n".join(lines)
 
 
 def run(args) -> int:
-    if args.action is None:
-        if args.catalog is not None:
-            raise InputError(f"unexpected argument '{args.catalog}'; use "
-                             "'planner catalogs show NAME|PATH'")
-        rows = [[name, load_catalog(name).description] for name in list_catalogs()]
-        print("\n".join(_table(["name", "description"], rows)))
-        return 0
-    if args.catalog is None:
-        raise InputError("catalogs show needs a catalog NAME or PATH; built-ins: "
-                         + ", ".join(list_catalogs()))
-    cat = load_catalog(args.catalog)
-    if args.yaml:
-        path = resolve(args.catalog, "catalogs", "catalog")
-        print(path.read_text(encoding="utf-8"), end="")
-    else:
-        print(describe(cat))
-    return 0
+    return list_or_show(args.action, args.catalog, args.yaml, command=NAME, kind="catalog",
+                        folder="catalogs", names=list_catalogs, load=load_catalog,
+                        describe=describe)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from planner.commands.catalogs import _table
-from planner.errors import InputError
+from planner.commands._builtins import list_or_show, table
 from planner.floor import Floor, list_floors, load_floor
-from planner.schema import resolve
 
 NAME = "floors"
 HELP = "list the built-in floor layouts, or show one (floors show NAME|PATH)"
@@ -43,23 +41,9 @@ def describe(floor: Floor) -> str:
         ["media rule", floor.media_rule],
     ]
     lines = [f"floor {floor.name}: {floor.description}".rstrip(), ""]
-    return "\n".join(lines + _table(["field", "value"], rows))
+    return "\n".join(lines + table(["field", "value"], rows))
 
 
 def run(args) -> int:
-    if args.action is None:
-        if args.floor is not None:
-            raise InputError(f"unexpected argument '{args.floor}'; use "
-                             "'planner floors show NAME|PATH'")
-        rows = [[name, load_floor(name).description] for name in list_floors()]
-        print("\n".join(_table(["name", "description"], rows)))
-        return 0
-    if args.floor is None:
-        raise InputError("floors show needs a floor NAME or PATH; built-ins: "
-                         + ", ".join(list_floors()))
-    floor = load_floor(args.floor)
-    if args.yaml:
-        print(resolve(args.floor, "layouts", "floor").read_text(encoding="utf-8"), end="")
-    else:
-        print(describe(floor))
-    return 0
+    return list_or_show(args.action, args.floor, args.yaml, command=NAME, kind="floor",
+                        folder="layouts", names=list_floors, load=load_floor, describe=describe)

@@ -103,6 +103,11 @@ def sequential(weights: np.ndarray, cap: int) -> np.ndarray:
     return part
 
 
+def _dense_search_fits(graph: Graph, k: int) -> bool:
+    """Whether the local search's dense routers x groups matrix is small enough to be worth it."""
+    return graph.n * k <= LS_MAX_CELLS
+
+
 def _validate(strategy: str, time_limit_s) -> None:
     if strategy not in STRATEGIES:
         raise InputError(f"--strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
@@ -140,7 +145,7 @@ def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, c
         raw.setdefault(part.tobytes(), (name, part))
     # local search on every distinct candidate, or on the best few when there are many groups
     ranked = sorted(raw.values(), key=lambda c: (counts[c[0]], c[0]))
-    if graph.n * k > LS_MAX_CELLS:
+    if not _dense_search_fits(graph, k):
         cands.update({name: part for name, part in ranked[:1]})
         return
     for name, part in ranked if k <= LS_ALL_MAX_GROUPS else ranked[:LS_CANDIDATES]:
@@ -164,21 +169,24 @@ def _optimize(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, lb:
               clock: _Clock, time_limit_s: float) -> tuple[str, np.ndarray]:
     """Annealing + local search, then the CP-SAT LNS + local search; returns (suffix, part)."""
     k = int(part.max()) + 1
+    dense = _dense_search_fits(graph, k)
     steps = int(ANNEAL_WORK_PER_SECOND * time_limit_s * graph.n / max(graph.adjacency.nnz, 1))
     annealed = anneal(graph, part, weights, cap, k, steps=steps,
                       seed=seed, lower_bound=lb, deadline=clock.at(ANNEAL_SHARE))
     clock.passed(clock.at(ANNEAL_SHARE))
-    if graph.n * k <= LS_MAX_CELLS:
+    if dense:
         annealed = local_search(graph, annealed, weights, cap, k)
-    suffix = "+anneal" if graph.cut(annealed) < graph.cut(part) else ""
-    if graph.cut(annealed) <= lb:
+    annealed_cut = graph.cut(annealed)
+    suffix = "+anneal" if annealed_cut < graph.cut(part) else ""
+    if annealed_cut <= lb:
         return suffix, annealed
-    polished, _ = lns(graph, annealed, weights, cap, k, lower_bound=lb, max_calls=min(k, LNS_MAX_CALLS, math.ceil(time_limit_s)),
-                      seed=seed, deadline=clock.at(LNS_SHARE), det_time=LNS_DETERMINISTIC_TIME)
+    calls = min(k, LNS_MAX_CALLS, math.ceil(time_limit_s))
+    polished, _ = lns(graph, annealed, weights, cap, k, lower_bound=lb, max_calls=calls, seed=seed,
+                      deadline=clock.at(LNS_SHARE), det_time=LNS_DETERMINISTIC_TIME)
     clock.passed(clock.at(LNS_SHARE))
-    if graph.n * k <= LS_MAX_CELLS:
+    if dense:
         polished = local_search(graph, polished, weights, cap, k)
-    if graph.cut(polished) < graph.cut(annealed):
+    if graph.cut(polished) < annealed_cut:
         return suffix + "+cpsat", polished
     return suffix, annealed
 
@@ -215,7 +223,7 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
     if strategy != "hint" and counts[base] > lb:
         _portfolio(graph, weights, cap, k, seed, clock, time_limit_s, cands, counts)
         # id order is a poor start for many groups; the dense W of huge instances costs seconds
-        if (hint is not None or k <= LS_ALL_MAX_GROUPS) and graph.n * k <= LS_MAX_CELLS:
+        if (hint is not None or k <= LS_ALL_MAX_GROUPS) and _dense_search_fits(graph, k):
             hinted = local_search(graph, cands[base], weights, cap, int(cands[base].max()) + 1)
             cands[base + "+ls"], counts[base + "+ls"] = hinted, graph.cut(hinted)
         clock.lap("partition")

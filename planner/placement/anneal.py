@@ -13,11 +13,12 @@ read from W[v, g] = link weight from v into block g:
 A step is accepted when the gain is >= 0, else with probability exp(gain / T); T falls
 geometrically from ``T_START`` to ``T_END`` (in links) over the step budget. Measured on PN
 q=23 in groups of 44 routers (2e8 steps from an 11,084-link METIS+LS grouping): 0.3 -> 0.15
-gives 10,987; 1.0 -> 0.15 gives 11,013; fixed T = 0.2 hovers at 11,044 and 0.3 at ~11,100. The best grouping
-seen is returned, so the result is never worse than the start.
+gives 10,987; 1.0 -> 0.15 gives 11,013; fixed T = 0.2 hovers at 11,044 and 0.3 at ~11,100.
+The best grouping seen is returned, so the result is never worse than the start.
 
-The kernel is compiled with numba (about 45 million steps per second here with an inline xorshift generator) and runs in
-chunks, so the wall-clock deadline and Ctrl-C are honoured between chunks. The step budget,
+The kernel is compiled with numba (about 45 million steps per second here, with an inline
+xorshift generator) and runs in chunks, so the wall-clock deadline and Ctrl-C are honoured
+between chunks. The step budget,
 not the clock, sets the answer: a seed gives one grouping.
 """
 
@@ -28,6 +29,7 @@ import time
 import numba
 import numpy as np
 
+from planner.interrupts import ctrl_c_deferred
 from planner.placement.graph import Graph
 
 T_START = 0.3
@@ -156,9 +158,11 @@ def _run(indptr, indices, data, weights, cap, part, w, load, members, count, pos
 
 def compile_kernels() -> None:
     """Compile (first run after install, a few seconds) or load (from numba's cache) the
-    kernels on a 4-router ring, so that a time limit measures annealing, not the compiler."""
+    kernels on a 4-router ring, so that a time limit measures annealing, not the compiler.
+    Ctrl-C waits until they are loaded (``planner.interrupts``)."""
     ring = Graph.from_edges(4, [(0, 1), (1, 2), (2, 3), (3, 0)])
-    anneal(ring, np.array([0, 0, 1, 1]), np.ones(4, dtype=np.int64), 2, 2, steps=10)
+    with ctrl_c_deferred():
+        anneal(ring, np.array([0, 0, 1, 1]), np.ones(4, dtype=np.int64), 2, 2, steps=10)
 
 
 def anneal(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, k: int, *, steps: int,

@@ -97,13 +97,12 @@ def two_opt(flows: np.ndarray, dist: np.ndarray, perm: np.ndarray, max_iter: int
         a, b = divmod(i, len(perm))
         if delta[a, b] >= -1e-9:
             break
-        # swap a and b: update m for the changed slots of a and b, then swap a's and b's
-        # rows/columns of dp and pair and columns of m (the slots they now hold)
+        # swap a and b: update m for the changed slots of a and b, swap a's and b's columns of
+        # m and rows/columns of dp (the slots they now hold), recompute pair on those rows/columns
         m += np.multiply.outer(f[:, a] - f[:, b], dp[:, b] - dp[:, a])
         m[:, [a, b]] = m[:, [b, a]]
-        for x in (dp, pair):
-            x[[a, b], :] = x[[b, a], :]
-            x[:, [a, b]] = x[:, [b, a]]
+        dp[[a, b], :] = dp[[b, a], :]
+        dp[:, [a, b]] = dp[:, [b, a]]
         pair[[a, b], :] = 2.0 * f[[a, b], :] * dp[[a, b], :]
         pair[:, [a, b]] = 2.0 * f[:, [a, b]] * dp[:, [a, b]]
         perm[a], perm[b] = perm[b], perm[a]

@@ -150,7 +150,7 @@ class LocalSearch:
         nodes = np.concatenate([np.flatnonzero(self.part == a), np.flatnonzero(self.part == b)])
         if len(nodes) < 2:
             return 0
-        loc = self.a[nodes][:, nodes].toarray().astype(np.int64)
+        loc = self._links_between(nodes, nodes)
         side = (self.part[nodes] == b).astype(np.int64)
         wt = self.weights[nodes]
         locked = np.zeros(len(nodes), dtype=bool)
