@@ -1,4 +1,4 @@
-"""Router and cable catalogs: schema, built-ins (``planner/catalogs/*.yaml``) and loading.
+"""Router and cable catalogs: schema, built-ins (``catalogs/*.yaml``) and loading.
 
 A catalog lists the router models one may buy and the cable models that connect them, all at
 one port rate (one fabric). Prices are list prices in US dollars, lengths in metres, power in
@@ -68,6 +68,7 @@ class RouterModel(BaseModel):
     radix: PositiveInt
     price_rule: RouterPrice = Field(alias="price")
     watts_per_lane: float = Field(ge=0)
+    base_watts: float = Field(0.0, ge=0)  # chassis: fans, CPU, ASIC core, whatever ports are used
     rack_units: float = Field(gt=0)
 
     @model_validator(mode="after")
@@ -214,6 +215,7 @@ class Catalog(BaseModel):
     cables: list[CableModel] = Field(min_length=1)
     optical_average_length_m: PositiveFloat | None = None
     nic: NicModel | None = None
+    endpoint_watts: float = Field(0.0, ge=0)  # one server without its NIC, for cabinet kW
     count_endpoint_cables: bool = True
     _source: str | None = PrivateAttr(None)
 

@@ -1,4 +1,4 @@
-"""Floor layouts: schema, built-ins (``planner/layouts/*.yaml``), geometry and capacities.
+"""Floor layouts: schema, built-ins (``layouts/*.yaml``), geometry and capacities.
 
 A floor is a grid of cabinets. Cabinet ``i`` (row-major) sits in row ``i // cols`` and column
 ``i % cols``; its centre is at ``x = col * pitch_m`` along the row and ``y = row * row_pitch_m``

@@ -2,7 +2,7 @@
 
 - ``read_yaml`` parses with PyYAML's safe loader, refuses aliases (so "billion laughs" anchor
   bombs cannot expand), refuses tags and files over 1 MB, and wants a mapping at the top.
-- ``resolve`` turns ``NAME|PATH`` into a built-in file (``planner/<folder>/NAME.yaml``) or a path.
+- ``resolve`` turns ``NAME|PATH`` into a built-in file (``<folder>/NAME.yaml``) or a path.
 - ``validate`` builds a pydantic model and turns the first ``ValidationError`` into an
   ``InputError`` naming the file, the field (``cables[2].stock_lengths``), what is wrong and the fix.
 - ``extends: NAME`` at the top of a file starts from a built-in (or a path relative to the file)
@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import typing
 from pathlib import Path
@@ -43,12 +44,20 @@ class _StrictSafeLoader(yaml.SafeLoader):
 
 
 def builtin_dir(folder: str) -> Path:
-    """``planner/<folder>`` (package data)."""
-    return Path(__file__).resolve().parent / folder
+    """The built-in files: ``catalogs/`` or ``layouts/`` at the top of the repository, shipped
+    in the package as ``planner.catalogs`` / ``planner.layouts`` (pyproject.toml)."""
+    try:
+        spec = importlib.util.find_spec(f"planner.{folder}")
+    except ModuleNotFoundError:
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if Path(location).is_dir():
+            return Path(location)
+    return Path(__file__).resolve().parents[1] / folder  # a source tree that is not installed
 
 
 def builtin_names(folder: str) -> list[str]:
-    """Sorted names of the ``*.yaml`` files shipped in ``planner/<folder>``."""
+    """Sorted names of the ``*.yaml`` files of ``builtin_dir(folder)``."""
     return sorted(p.stem for p in builtin_dir(folder).glob("*.yaml"))
 
 

@@ -89,7 +89,7 @@ def test_stock_lengths_follow_ecosystem_section_7(name, kind, prefix):
 @pytest.mark.parametrize("name", ["modern-100g", "hdr-200g", "ndr-400g", "sc14-40g"])
 def test_every_price_and_power_figure_says_where_it_comes_from(name):
     """Each price/W/reach line carries a comment, or sits under a comment line (multi-line)."""
-    lines = (Path(__file__).parents[1] / "planner" / "catalogs" / f"{name}.yaml").read_text()
+    lines = (Path(__file__).parents[1] / "catalogs" / f"{name}.yaml").read_text()
     lines = lines.splitlines()
     keys = ("price:", "watts_per_lane:", "watts_per_end:", "max_reach_m:", "stock_lengths:")
     for i, line in enumerate(lines):
@@ -148,7 +148,7 @@ def test_a_catalog_file_with_extends(tmp_path):
 def test_builtin_files_round_trip_through_plain_yaml():
     """Every built-in is plain YAML (no tags/aliases) that PyYAML reads on its own."""
     for name in BUILTINS:
-        path = Path(__file__).parents[1] / "planner" / "catalogs" / f"{name}.yaml"
+        path = Path(__file__).parents[1] / "catalogs" / f"{name}.yaml"
         assert isinstance(yaml.safe_load(path.read_text()), dict)
 
 

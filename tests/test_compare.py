@@ -106,7 +106,10 @@ def test_every_row_equals_its_plan_folder(local_run):
             assert (folder / name).is_file(), name
         expect = _folder_numbers(folder)
         for key, value in expect.items():
-            assert row[key] == pytest.approx(value, rel=1e-12, abs=1e-6), (row["family"], key)
+            if isinstance(value, str):
+                assert row[key] == value, (row["family"], key)
+            else:
+                assert row[key] == pytest.approx(value, rel=1e-12, abs=1e-6), (row["family"], key)
         # the configuration is the one `planner size` answers first for this family
         size = sized[row["family"]]
         assert (row["endpoints"], row["routers"], row["radix"], row["links"]) == (
