@@ -69,6 +69,7 @@ class RouterModel(BaseModel):
     price_rule: RouterPrice = Field(alias="price")
     watts_per_lane: float = Field(ge=0)
     base_watts: float = Field(0.0, ge=0)  # chassis: fans, CPU, ASIC core, whatever ports are used
+    latency_ns: PositiveFloat | None = None  # port-to-port forwarding delay, for performance
     rack_units: float = Field(gt=0)
 
     @model_validator(mode="after")
