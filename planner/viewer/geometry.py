@@ -1,0 +1,136 @@
+"""What the viewer draws: the floor (halls, rows, aisles, trays, cabinets) and every cable's route.
+
+Two functions of the plan, each the one place its picture comes from:
+
+- ``floor_geometry(plan)``: halls, rows, aisles (hot / cold), overhead trays and hall
+  connections as rectangles and segments, and every cabinet's centre and front, in metres in
+  one frame for the whole floor (x along the rows, y across them; screen y grows downwards).
+- ``cable_routes(plan)``: the polyline of every cable in that frame (empty inside a cabinet)
+  and its route kind (cabinet / row / cross-row / cross-hall).
+
+Fallback for a floor without halls or trays (the papers' abstract racks, a plain grid): one
+hall around the cabinet grid; on a physical floor with aisles the rows face alternately
+(row A's front towards row B), so the aisles alternate cold (two fronts) and hot (two backs);
+the route is the Manhattan path the length model measures (``planner.floor.cable_length_m``):
+along the row of the A end, then across the rows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+ROUTE_KINDS = ("cabinet", "row", "cross-row", "cross-hall")
+"""Route kinds in the order of their codes (the ``route_kind`` column of ``cables.csv``)."""
+
+FRONT_UP, FRONT_NONE, FRONT_DOWN = -1, 0, 1
+"""Which way a cabinet's front faces: towards smaller y, not drawn, towards larger y."""
+
+
+@dataclass(frozen=True)
+class Routes:
+    """Every cable's route: ``points[offsets[i]:offsets[i + 1]]`` (x, y in metres) is cable
+    i's polyline; ``kind`` indexes ``ROUTE_KINDS``."""
+
+    offsets: np.ndarray   # int64 (cables + 1,)
+    points: np.ndarray    # float64 (P, 2)
+    kind: np.ndarray      # int8 (cables,)
+
+
+def _row_names(names, rows) -> dict[int, str]:
+    """Row letters of each row, from its cabinets' names (``B07`` -> ``B``)."""
+    out: dict[int, str] = {}
+    for name, row in zip(names, rows):
+        if int(row) not in out:
+            match = re.match(r"^(.*?)\d+$", str(name))
+            out[int(row)] = match.group(1) if match and match.group(1) else str(row + 1)
+    return out
+
+
+def floor_geometry(plan) -> dict:
+    """Halls, rows, aisles, trays, hall links and cabinet centres/fronts of ``plan``'s floor
+    (module doc). Lists of plain numbers (JSON-ready) except ``cabinets``, whose arrays are
+    numpy arrays with one entry per row of ``plan.cabinets``."""
+    return _grid_geometry(plan)
+
+
+def _grid_geometry(plan) -> dict:
+    floor, cabinets = plan.floor, plan.cabinets
+    w, d = float(floor.cabinet_width_m), float(floor.cabinet_depth_m)
+    x = cabinets["x_m"].to_numpy(dtype=float)
+    y = cabinets["y_m"].to_numpy(dtype=float)
+    row = cabinets["row"].to_numpy(dtype=np.int64)
+    aisle = float(floor.aisle_m)
+    faced = not floor.abstract and aisle > 0
+    front = np.where(row % 2 == 0, FRONT_DOWN, FRONT_UP) if faced else np.zeros(len(row))
+    names = _row_names(cabinets["name"], row)
+    rows, aisles = [], []
+    margin = aisle if faced else 0.25 * min(w, d)
+    if len(x):
+        y_of = {}
+        for r in np.unique(row).tolist():
+            on = row == r
+            y_of[r] = float(y[on][0])
+            rows.append({"hall": 0, "name": names[r], "x0": float(x[on].min() - w / 2),
+                         "x1": float(x[on].max() + w / 2), "y0": y_of[r] - d / 2,
+                         "y1": y_of[r] + d / 2,
+                         "front": int(front[on][0]) if faced else FRONT_NONE})
+        x0, x1 = float(x.min() - w / 2), float(x.max() + w / 2)
+        hall = {"name": floor.name, "x0": x0 - margin, "y0": float(y.min() - d / 2) - margin,
+                "x1": x1 + margin, "y1": float(y.max() + d / 2) + margin}
+        if faced:
+            edges = [hall["y0"]] + [v for r in sorted(y_of) for v in (y_of[r] - d / 2,
+                                                                       y_of[r] + d / 2)]
+            edges.append(hall["y1"])
+            fronts = [FRONT_NONE, *(int(front[row == r][0]) for r in sorted(y_of)), FRONT_NONE]
+            for i in range(len(edges) // 2):
+                top, bottom = edges[2 * i], edges[2 * i + 1]
+                if bottom - top > 1e-9:
+                    # the aisle between two rows is cold when the row above faces down into it
+                    kind = "cold" if (fronts[i] == FRONT_DOWN
+                                      or fronts[i + 1] == FRONT_UP) else "hot"
+                    aisles.append({"hall": 0, "kind": kind, "x0": x0, "x1": x1,
+                                   "y0": top, "y1": bottom})
+        halls = [hall]
+    else:
+        halls = [{"name": floor.name, "x0": 0.0, "y0": 0.0, "x1": 1.0, "y1": 1.0}]
+    return {"halls": halls, "rows": rows, "aisles": aisles, "trays": [], "links": [],
+            "cabinet_width_m": w, "cabinet_depth_m": d,
+            "cabinets": {"x": x, "y": y, "hall": np.zeros(len(x), dtype=np.int64),
+                         "front": np.asarray(front, dtype=np.int64)}}
+
+
+def cable_routes(plan, geometry: dict | None = None) -> Routes:
+    """Route of every cable of ``plan`` (module doc), in the frame of ``floor_geometry``."""
+    geometry = floor_geometry(plan) if geometry is None else geometry
+    return _manhattan_routes(plan, geometry)
+
+
+def _cabinet_index(plan, column: str) -> np.ndarray:
+    """Index into ``plan.cabinets`` of every cable's cabinet in ``column``."""
+    index = {name: i for i, name in enumerate(plan.cabinets["name"].tolist())}
+    codes, uniques = np.unique(plan.cables[column].to_numpy(dtype=object).astype(str),
+                               return_inverse=True)
+    return np.array([index[c] for c in codes.tolist()], dtype=np.int64)[uniques]
+
+
+def _manhattan_routes(plan, geometry: dict) -> Routes:
+    """Along the A end's row to the B end's column, then across the rows (module doc)."""
+    a, b = _cabinet_index(plan, "a_cabinet"), _cabinet_index(plan, "b_cabinet")
+    cx, cy = geometry["cabinets"]["x"], geometry["cabinets"]["y"]
+    row = plan.cabinets["row"].to_numpy(dtype=np.int64)
+    same_cab, same_row = a == b, row[a] == row[b]
+    kind = np.where(same_cab, 0, np.where(same_row, 1, 2)).astype(np.int8)
+    count = np.where(same_cab, 0, np.where(same_row, 2, 3))
+    offsets = np.r_[0, np.cumsum(count)].astype(np.int64)
+    points = np.empty((int(offsets[-1]), 2), dtype=float)
+    start = offsets[:-1]
+    moving = ~same_cab
+    points[start[moving], 0], points[start[moving], 1] = cx[a[moving]], cy[a[moving]]
+    corner = count == 3
+    points[start[corner] + 1, 0], points[start[corner] + 1, 1] = cx[b[corner]], cy[a[corner]]
+    last = offsets[1:][moving] - 1
+    points[last, 0], points[last, 1] = cx[b[moving]], cy[b[moving]]
+    return Routes(offsets=offsets, points=points, kind=kind)
