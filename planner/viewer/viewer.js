@@ -522,7 +522,7 @@
     const pointers = new Map();
     let moved = 0, pinch = null;
     canvas.addEventListener("pointerdown", (e) => {
-      canvas.setPointerCapture(e.pointerId);
+      try { canvas.setPointerCapture(e.pointerId); } catch (err) { /* pointer already gone */ }
       pointers.set(e.pointerId, [e.offsetX, e.offsetY]);
       moved = 0;
       if (pointers.size === 2) {
@@ -1155,11 +1155,14 @@
     window.addEventListener("hashchange", route);
     draw();
     window.plannerViewer = {
-      // for tests and scripts: the screen position (CSS px) of a cabinet's centre, and the
-      // cabinet drawn under a screen position
-      screenOf: (name) => {
+      // for tests and scripts: a cabinet's rectangle on the screen (CSS px from the canvas's
+      // top left), and the cabinet drawn under a screen position
+      cabinetBox: (name) => {
         const c = P.cabIndex.get(name);
-        return c === undefined ? null : [P.x[c] * cam.s + cam.ox, P.y[c] * cam.s + cam.oy];
+        if (c === undefined) return null;
+        const w = P.geo.cabinet_width_m / 2, d = P.geo.cabinet_depth_m / 2;
+        return [(P.x[c] - w) * cam.s + cam.ox, (P.y[c] - d) * cam.s + cam.oy,
+          (P.x[c] + w) * cam.s + cam.ox, (P.y[c] + d) * cam.s + cam.oy];
       },
       cabinetAt: (px, py) => { const c = cabinetAt(px, py); return c < 0 ? null : P.cab.text("name", c); },
       fit: fitAll,

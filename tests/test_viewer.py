@@ -1,0 +1,285 @@
+"""``index.html`` without a browser: the data block read back by an independent reader of its
+documented format equals the port map, the floor geometry and routes match the floor's length
+model, and the page holds no markup from the inputs and loads nothing from outside.
+
+(The page in a real browser: tests/test_viewer_browser.py.)
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import html
+import json
+import re
+import zlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from planner.cabling import CSV_COLUMNS
+from planner.exports import cables_csv, summary_json, viewer
+from planner.viewer import geometry, payload
+from tests.test_exports_plans import get_plan
+
+PLANS = ["slimfly-hot", "slimfly-abstract", "dragonfly-hot", "dragonfly-trunk"]
+
+# ---------------------------------------------------------------- an independent block reader
+
+DTYPES = {"u1": "<u1", "i1": "<i1", "u2": "<u2", "i2": "<i2", "i4": "<i4", "f8": "<f8"}
+
+
+def read_block(text: str) -> tuple[dict, dict[str, dict[str, list]]]:
+    """(meta, {table: {column: values}}) of a page, read as payload's docstring describes the
+    block: base64 -> zlib -> 4-byte length, JSON header, columns at 8-byte aligned offsets."""
+    match = re.search(r'<script id="plan-data" type="application/octet-stream">([^<]*)</script>',
+                      text)
+    raw = zlib.decompress(base64.b64decode(match.group(1)))
+    n = int.from_bytes(raw[:4], "little")
+    header = json.loads(raw[4:4 + n].decode("utf-8"))
+    base = (4 + n + 7) // 8 * 8
+    tables: dict[str, dict[str, list]] = {}
+    for name, spec in header["tables"].items():
+        rows, columns = spec["rows"], {}
+        for col in spec["columns"]:
+            stored = None
+            if "dtype" in col:
+                assert (base + col["offset"]) % 8 == 0
+                stored = np.frombuffer(raw, DTYPES[col["dtype"]], rows, base + col["offset"])
+            if col["type"] == "num":
+                values = stored.astype(float)
+                if "null" in col:
+                    values[stored == col["null"]] = np.nan
+                columns[col["name"]] = list(values / col.get("scale", 1))
+            elif col["type"] == "str":
+                values = col["values"]
+                columns[col["name"]] = values if stored is None else [values[c] for c in stored]
+            else:
+                target = tables[col["table"]][col["column"]]
+                columns[col["name"]] = ["" if c < 0 else target[c] for c in stored]
+        tables[name] = columns
+    return header["meta"], tables
+
+
+@pytest.fixture(scope="module", params=PLANS)
+def written(request, tmp_path_factory):
+    """(plan, folder) with index.html, cables.csv and summary.json written by their writers."""
+    out = tmp_path_factory.mktemp(request.param)
+    plan = get_plan(request.param)
+    for writer in (viewer, cables_csv, summary_json):
+        writer.write(plan, out)
+    return plan, out
+
+
+def test_cables_in_the_page_equal_cables_csv(written):
+    """Every column of every cable, as cables.csv holds it (read back with the csv module)."""
+    plan, out = written
+    _, tables = read_block((out / "index.html").read_text(encoding="utf-8"))
+    with open(out / "cables.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    page = tables["cables"]
+    assert list(page) == list(CSV_COLUMNS)
+    for column in CSV_COLUMNS:
+        got = page[column]
+        assert len(got) == len(rows)
+        for value, row in zip(got, rows):
+            want = row[column]
+            if isinstance(value, str):
+                assert value == want, column
+            elif want == "":
+                assert np.isnan(value), column
+            else:
+                assert value == float(want), column
+
+
+def test_devices_and_cabinets_in_the_page(written):
+    plan, out = written
+    meta, tables = read_block((out / "index.html").read_text(encoding="utf-8"))
+    devices = tables["devices"]
+    assert devices["name"] == plan.devices["name"].tolist()
+    assert devices["cabinet"] == plan.devices["cabinet"].tolist()
+    ru = plan.devices["ru"].to_numpy(dtype=float, na_value=np.nan)
+    np.testing.assert_array_equal(np.array(devices["ru"]), ru)
+    assert tables["cabinets"]["name"] == plan.cabinets["name"].tolist()
+    assert meta["summary"] == json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    bom = tables["bom"]
+    assert bom["sku"] == plan.bom["sku"].tolist()
+    assert bom["extended_price"] == pytest.approx(plan.bom["extended_price"].tolist(), abs=0)
+
+
+# ---------------------------------------------------------------- column encoding
+
+COLUMNS = {
+    "small ints": (pd.Series([0, 3, 255]), "u1"),
+    "negative ints": (pd.Series([-5, 0, 120]), "i1"),
+    "ports": (pd.Series([1, 64, 1000]), "u2"),
+    "big ints": (pd.Series([0, 2**40]), "f8"),
+    "metres to the mm": (pd.Series([1.65, 2.42, 83.6, 0.001]), "i4"),
+    "half units": (pd.Series([12.5, 40.0]), "u2"),
+    "thirds": (pd.Series([1 / 3, 2.0]), "f8"),
+    "infinite": (pd.Series([np.inf, 1.0]), "f8"),
+    "rack units with gaps": (pd.Series(pd.array([40, None, 2], dtype="Int64")), "u1"),
+    "float gaps": (pd.Series([1.5, np.nan]), "u1"),
+    "all missing": (pd.Series([np.nan, np.nan]), "i1"),
+    "booleans": (pd.Series([True, False, True]), "u1"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COLUMNS))
+def test_numeric_columns_round_trip_exactly(name):
+    """A column comes back bit for bit (NaN where missing) in the narrowest type that holds it."""
+    series, dtype = COLUMNS[name]
+    frame = pd.DataFrame({"v": series})
+    block = payload.encode({"t": frame}, {})
+    text = f'<script id="plan-data" type="application/octet-stream">{payload.pack(block)}</script>'
+    _, tables = read_block(text)
+    spec = json.loads(block[4:4 + int.from_bytes(block[:4], "little")])["tables"]["t"]
+    assert spec["columns"][0]["dtype"] == dtype
+    want = series.to_numpy(dtype=float, na_value=np.nan)
+    np.testing.assert_array_equal(np.array(tables["t"]["v"]), want)
+
+
+@pytest.mark.parametrize("values, coded", [
+    (["optical", "electrical", "optical", "optical"], True),
+    (["C1", "C2", "C3", "C4"], False),
+    (["</script>", "<img src=x onerror=alert(1)>", "", "ü"], False),
+])
+def test_text_columns_round_trip(values, coded):
+    frame = pd.DataFrame({"s": pd.array(values, dtype="str")})
+    block = payload.encode({"t": frame}, {})
+    _, tables = read_block('<script id="plan-data" type="application/octet-stream">'
+                           f'{payload.pack(block)}</script>')
+    spec = json.loads(block[4:4 + int.from_bytes(block[:4], "little")])["tables"]["t"]
+    assert ("dtype" in spec["columns"][0]) is coded
+    assert tables["t"]["s"] == values
+
+
+# ---------------------------------------------------------------- floor and routes
+
+def test_hall_fallback_rows_face_alternately_with_cold_and_hot_aisles():
+    """hot-aisle floor (1.2 m deep cabinets, 1.2 m aisles): row A faces row B across a cold
+    aisle, B and C turn their backs to a hot aisle, and so on; one aisle before the first row
+    and one after the last, each 1.2 m wide."""
+    plan = get_plan("slimfly-hot")
+    shapes = geometry.floor_geometry(plan)
+    rows = shapes["rows"]
+    n = plan.cabinets["row"].nunique()
+    assert [r["name"] for r in rows] == [chr(ord("A") + i) for i in range(n)]
+    assert [r["front"] for r in rows] == [1 if i % 2 == 0 else -1 for i in range(n)]
+    aisles = shapes["aisles"]
+    assert len(aisles) == n + 1
+    assert [a["kind"] for a in aisles] == ["hot"] + ["cold" if i % 2 == 0 else "hot"
+                                                     for i in range(n)]
+    assert all(a["y1"] - a["y0"] == pytest.approx(plan.floor.aisle_m) for a in aisles)
+    for a, b in zip(rows, rows[1:]):
+        assert b["y0"] - a["y1"] == pytest.approx(plan.floor.aisle_m)
+    front = shapes["cabinets"]["front"]
+    assert list(front) == [1 if r % 2 == 0 else -1 for r in plan.cabinets["row"]]
+
+
+def test_abstract_racks_have_no_aisles_or_fronts():
+    shapes = geometry.floor_geometry(get_plan("slimfly-abstract"))
+    assert shapes["aisles"] == [] and all(r["front"] == 0 for r in shapes["rows"])
+    assert not shapes["cabinets"]["front"].any()
+
+
+@pytest.mark.parametrize("name", PLANS)
+def test_route_on_the_floor_gives_the_cable_length(name):
+    """The drawn route of every cable between cabinets, plus the floor's overheads, times its
+    slack, is the length in cables.csv (to the millimetre); a cable inside one cabinet has no
+    route and the floor's intra-cabinet length."""
+    plan = get_plan(name)
+    floor = plan.floor
+    routes = geometry.cable_routes(plan)
+    lengths = plan.cables["length_m"].to_numpy()
+    same = (plan.cables["a_cabinet"] == plan.cables["b_cabinet"]).to_numpy()
+    slack = 1 + floor.slack_pct / 100
+    for i in range(len(plan.cables)):
+        pts = routes.points[routes.offsets[i]:routes.offsets[i + 1]]
+        if same[i]:
+            assert len(pts) == 0
+            assert lengths[i] == pytest.approx(floor.intra_cabinet_m * slack, abs=5e-4)
+            continue
+        steps = np.diff(pts, axis=0)
+        assert (steps == 0).any(axis=1).all()             # straight runs along x or y
+        run = np.abs(steps).sum()
+        want = (run + floor.overhead_per_cable_m + 2 * floor.overhead_per_end_m) * slack
+        assert lengths[i] == pytest.approx(want, abs=5e-4)
+
+
+def test_route_kinds_follow_the_cabinet_rows():
+    plan = get_plan("dragonfly-hot")
+    kinds = np.asarray(geometry.ROUTE_KINDS)[geometry.cable_routes(plan).kind]
+    row = dict(zip(plan.cabinets["name"], plan.cabinets["row"]))
+    for a, b, kind in zip(plan.cables["a_cabinet"], plan.cables["b_cabinet"], kinds):
+        want = "cabinet" if a == b else "row" if row[a] == row[b] else "cross-row"
+        assert kind == want
+    assert {"cabinet", "row", "cross-row"} <= set(kinds)
+
+
+# ---------------------------------------------------------------- the page itself
+
+def test_page_loads_nothing_and_runs_only_its_own_script(written):
+    """No URL to fetch anywhere in the page; the Content-Security-Policy forbids every
+    network access and allows exactly the inline script and style (by their SHA-256)."""
+    _, out = written
+    text = (out / "index.html").read_text(encoding="utf-8")
+    assert not re.search(r"https?:|//[a-z]", re.sub(r'<script id="plan-data"[^<]*</script>',
+                                                    "", text), re.I)
+    policy = html.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"',
+                                     text).group(1))
+    assert "default-src 'none'" in policy
+    scripts = re.findall(r"<script>(.*?)</script>", text, re.S)
+    styles = re.findall(r"<style>(.*?)</style>", text, re.S)
+    assert len(scripts) == 1 and len(styles) == 1
+    for body, directive in ((scripts[0], "script-src"), (styles[0], "style-src")):
+        digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+        assert f"{directive} 'sha256-{digest}'" in policy
+
+
+HOSTILE = "</script><script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
+
+
+def test_names_from_inputs_never_become_markup(tmp_path):
+    """A floor and a catalog whose names, SKUs and descriptions hold markup: the page's markup
+    (everything outside the base64 data block) holds none of it, only its escaped form in the
+    title, and the data block gives the text back unchanged."""
+    plan = hostile_plan(tmp_path)
+    viewer.write(plan, tmp_path)
+    text = (tmp_path / "index.html").read_text(encoding="utf-8")
+    markup = re.sub(r'<script id="plan-data"[^<]*</script>', "", text)
+    assert "pwned" not in markup.replace(html.escape(HOSTILE), "")
+    assert markup.count("<script") == 1 and "<img" not in markup
+    assert html.escape(HOSTILE) in re.search(r"<title>(.*)</title>", markup).group(1)
+    meta, tables = read_block(text)
+    assert HOSTILE in meta["title"] and meta["summary"]["floor"]["name"] == HOSTILE
+    assert all(sku.startswith(HOSTILE) for sku in tables["cables"]["sku"])
+    assert all(sku.startswith(HOSTILE) for sku in tables["bom"]["sku"])
+    assert tables["bom"]["description"][0] == HOSTILE
+
+
+def hostile_plan(folder):
+    """A small plan on a floor file and a catalog file named with markup (``HOSTILE``)."""
+    import yaml
+
+    from planner.plan import plan
+    from planner.schema import builtin_dir
+    from planner.topologies.slimfly import slimfly
+    catalog = yaml.safe_load((builtin_dir("catalogs") / "modern-100g.yaml").read_text())
+    catalog["name"] = HOSTILE
+    for i, model in enumerate(catalog["routers"] + catalog["cables"]):
+        model["sku"] = f"{HOSTILE} {i}"
+        model["description"] = HOSTILE
+    floor = yaml.safe_load((builtin_dir("layouts") / "hot-aisle.yaml").read_text())
+    floor["name"] = HOSTILE
+    for name, data in (("catalog.yaml", catalog), ("floor.yaml", floor)):
+        (folder / name).write_text(yaml.safe_dump(data), encoding="utf-8")
+    return plan(slimfly(q=5), str(folder / "catalog.yaml"), str(folder / "floor.yaml"),
+                strategy="hint", time_limit_s=5, seed=0)
+
+
+def test_writer_is_deterministic(written):
+    plan, out = written
+    assert viewer.page(plan) == (out / "index.html").read_text(encoding="utf-8")
