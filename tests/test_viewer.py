@@ -53,6 +53,10 @@ def read_block(text: str) -> tuple[dict, dict[str, dict[str, list]]]:
                 if "null" in col:
                     values[stored == col["null"]] = np.nan
                 columns[col["name"]] = list(values / col.get("scale", 1))
+            elif col["type"] == "seq":
+                columns[col["name"]] = [f"{prefix}{first + k:0{width}d}"
+                                        for prefix, width, first, count in col["runs"]
+                                        for k in range(count)]
             elif col["type"] == "str":
                 values = col["values"]
                 columns[col["name"]] = values if stored is None else [values[c] for c in stored]
@@ -141,18 +145,36 @@ def test_numeric_columns_round_trip_exactly(name):
     np.testing.assert_array_equal(np.array(tables["t"]["v"]), want)
 
 
-@pytest.mark.parametrize("values, coded", [
-    (["optical", "electrical", "optical", "optical"], True),
-    (["C1", "C2", "C3", "C4"], False),
-    (["</script>", "<img src=x onerror=alert(1)>", "", "ü"], False),
-])
-def test_text_columns_round_trip(values, coded):
+TEXTS = {
+    "media": (["optical", "electrical", "optical", "optical"], "str", 2),
+    "markup": (["</script>", "<img src=x onerror=alert(1)>", "", "ü"], "str", None),
+    "cable ids": ([f"C{k:06d}" for k in range(1, 3001)], "seq", 1),
+    "routers then endpoints": ([f"r{k:03d}" for k in range(722)]
+                               + [f"n{k:05d}" for k in range(10830)], "seq", 2),
+    "unpadded past 9": (["x8", "x9", "x10", "x11"], "seq", 1),
+    "a gap": ([f"C{k}" for k in (1, 2, 3, 5, 6)], "seq", 2),
+    "too many runs": ([f"p{k}" for k in range(0, 40, 2)], "str", None),
+    "labels": (["A01-40:17/C07-40:03", "A01-40:18/A02-40:03", "A01-40:19/B07-40:03"], "str",
+               None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TEXTS))
+def test_text_columns_round_trip(name):
+    """Text comes back unchanged: few distinct values dictionary-coded, runs of numbered
+    names as runs (at most payload.MAX_RUNS of them), anything else as it is."""
+    values, kind, parts = TEXTS[name]
     frame = pd.DataFrame({"s": pd.array(values, dtype="str")})
     block = payload.encode({"t": frame}, {})
     _, tables = read_block('<script id="plan-data" type="application/octet-stream">'
                            f'{payload.pack(block)}</script>')
     spec = json.loads(block[4:4 + int.from_bytes(block[:4], "little")])["tables"]["t"]
-    assert ("dtype" in spec["columns"][0]) is coded
+    column = spec["columns"][0]
+    assert column["type"] == kind and ("dtype" in column) is (name == "media")
+    if kind == "seq":
+        assert len(column["runs"]) == parts
+    elif parts:
+        assert len(column["values"]) == parts
     assert tables["t"]["s"] == values
 
 

@@ -52,11 +52,12 @@ def title(plan) -> str:
 def _routes_tables(plan, routes: geo.Routes) -> dict[str, pd.DataFrame]:
     """Routes as three tables: per cable its point count and route kind, the points as node
     numbers, and the nodes (distinct points, to the millimetre)."""
-    points = np.round(routes.points, 3)
-    if len(points):
-        nodes, node_of = np.unique(points, axis=0, return_inverse=True)
-    else:
-        nodes, node_of = np.zeros((0, 2)), np.zeros(0, dtype=np.int64)
+    mm = np.round(routes.points * 1000).astype(np.int64).reshape(-1, 2)
+    low = mm.min(axis=0) if len(mm) else np.zeros(2, np.int64)
+    span = (mm[:, 1].max() - low[1] + 1) if len(mm) else 1
+    keys, node_of = np.unique((mm[:, 0] - low[0]) * span + (mm[:, 1] - low[1]),
+                              return_inverse=True)
+    nodes = np.c_[keys // span + low[0], keys % span + low[1]] / 1000.0
     if "route_kind" in plan.cables.columns:
         kind = plan.cables["route_kind"].astype(str).to_numpy(dtype=object)
     else:

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 ROUTE_KINDS = ("cabinet", "row", "cross-row", "cross-hall")
 """Route kinds in the order of their codes (the ``route_kind`` column of ``cables.csv``)."""
@@ -110,10 +111,10 @@ def cable_routes(plan, geometry: dict | None = None) -> Routes:
 
 def _cabinet_index(plan, column: str) -> np.ndarray:
     """Index into ``plan.cabinets`` of every cable's cabinet in ``column``."""
-    index = {name: i for i, name in enumerate(plan.cabinets["name"].tolist())}
-    codes, uniques = np.unique(plan.cables[column].to_numpy(dtype=object).astype(str),
-                               return_inverse=True)
-    return np.array([index[c] for c in codes.tolist()], dtype=np.int64)[uniques]
+    found = pd.Index(plan.cabinets["name"]).get_indexer(plan.cables[column])
+    if (found < 0).any():
+        raise ValueError(f"a cable's {column} is not a cabinet of the plan")
+    return found.astype(np.int64)
 
 
 def _manhattan_routes(plan, geometry: dict) -> Routes:

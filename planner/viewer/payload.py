@@ -16,6 +16,9 @@ column is one of
   stored value that stands for a missing value;
 - ``{"name", "type": "str", "values": [...], "dtype"?, "offset"?}``: text; with ``dtype`` the
   column is dictionary-coded (codes into ``values``), without it ``values`` holds every row;
+- ``{"name", "type": "seq", "runs": [[prefix, width, first, count], ...]}``: text that is
+  runs of numbered names: the run's k-th row (from 0) is prefix + (first + k) zero-padded to
+  width digits (cable ids, device names);
 - ``{"name", "type": "ref", "table", "column", "dtype", "offset"}``: text coded as row
   numbers of another table's text column (a cable's cabinet as a row of the cabinets table);
   -1 is missing.
@@ -25,21 +28,25 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import zlib
 
 import numpy as np
 import pandas as pd
 
 COMPRESSION_LEVEL = 6
-"""zlib level of the block. On the 10K default plan's page, level 6 gives a block about 10 %
-smaller than level 1 at about twice the time (a few tenths of a second on 250K cables); the
-writer runs beside wiring.pdf, which takes several times longer."""
+"""zlib level of the block. On the 100K-endpoint Dragonfly of benchmarks/bench_viewer.py (an
+18.7 MB block): level 1 gives 3.08 MB in 0.14 s, level 6 2.50 MB in 0.69 s, level 9 2.56 MB
+in 2.4 s. The writer runs beside wiring.pdf, which takes about 20 s there."""
 
 _INT_TYPES = (("u1", np.uint8), ("i1", np.int8), ("u2", np.uint16), ("i2", np.int16),
               ("i4", np.int32))
 _SCALES = (1, 10, 100, 1000)
 DICTIONARY_SHARE = 0.5
 """Text columns with at most this share of distinct values are dictionary-coded."""
+MAX_RUNS = 8
+"""Most runs of numbered names a ``seq`` column holds."""
+_NUMBERED = re.compile(r"(.*?)(\d+)", re.S)
 
 
 def _int_dtype(low: int, high: int):
@@ -106,23 +113,50 @@ def _codes(codes: np.ndarray, out: _Writer) -> tuple[str, int]:
     return name, out.add(codes.astype(kind))
 
 
-def _text(series: pd.Series) -> list[str]:
-    return ["" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v)
-            for v in series.to_numpy(dtype=object).tolist()]
+def _text(values) -> list[str]:
+    """Text of every value; missing values as ``""``."""
+    return pd.Series(values, dtype=object).astype("str").fillna("").tolist()
 
 
-def encode_column(series: pd.Series, out: _Writer, refs: dict[str, tuple[str, str, dict]]
-                  ) -> dict:
+def numbered_runs(texts: list[str]) -> list[list] | None:
+    """``[[prefix, width, first, count], ...]`` when ``texts`` are at most ``MAX_RUNS`` runs
+    (of two texts each on average, at least) of a prefix and consecutive numbers zero-padded
+    to ``width`` (cable ids ``C000001 ..``; devices ``r0000 .. r6271, n000000 ..``), else None. Each run is checked in chunks that
+    double in size, so a column that is no such run is given up after a few thousand texts."""
+    runs, i, n = [], 0, len(texts)
+    while i < n:
+        match = _NUMBERED.fullmatch(texts[i]) if len(runs) < MAX_RUNS else None
+        if match is None or len(match.group(2)) > 15:      # JavaScript counts exactly to 2^53
+            return None
+        prefix, digits = match.groups()
+        width, first = len(digits), int(digits)
+        count, step = 1, 1024
+        while i + count < n:
+            stop = min(n, i + count + step)
+            want = np.array([f"{prefix}{first + k:0{width}d}" for k in range(count, stop - i)],
+                            dtype=object)
+            same = np.array(texts[i + count:stop], dtype=object) == want
+            if not same.all():
+                count += int(np.argmin(same))
+                break
+            count, step = stop - i, 2 * step
+        runs.append([prefix, width, first, count])
+        i += count
+    return runs if 2 * len(runs) <= max(n, 2) else None
+
+
+def encode_column(series: pd.Series, out: _Writer,
+                  refs: dict[str, tuple[str, str, pd.Index]]) -> dict:
     """The header entry of one column, its data added to ``out`` (module doc). ``refs`` maps a
-    column name to (table, column, {text: row}) for columns coded as rows of another table."""
+    column name to (table, column, that column's index) for text coded as rows of another
+    table (which must hold each text once)."""
     name = str(series.name)
     dtype = series.dtype
     if name in refs:
         table, column, index = refs[name]
-        codes, uniques = pd.factorize(series, use_na_sentinel=True)
-        lookup = np.array([index.get(str(u), -1) for u in uniques] + [-1], dtype=np.int64)
-        if (lookup[:-1] >= 0).all():
-            kind, offset = _codes(lookup[codes], out)
+        rows = index.get_indexer(series)
+        if ((rows >= 0) | series.isna().to_numpy()).all():
+            kind, offset = _codes(rows, out)
             return {"name": name, "type": "ref", "table": table, "column": column,
                     "dtype": kind, "offset": offset}
     if dtype.kind in "biuf":
@@ -134,9 +168,13 @@ def encode_column(series: pd.Series, out: _Writer, refs: dict[str, tuple[str, st
     codes, uniques = pd.factorize(series, use_na_sentinel=False)
     if len(uniques) <= max(1, DICTIONARY_SHARE * len(series)):
         kind, offset = _codes(codes, out)
-        return {"name": name, "type": "str", "values": _text(pd.Series(uniques)),
+        return {"name": name, "type": "str", "values": _text(uniques),
                 "dtype": kind, "offset": offset}
-    return {"name": name, "type": "str", "values": _text(series)}
+    texts = _text(series)
+    runs = numbered_runs(texts)
+    if runs is not None:
+        return {"name": name, "type": "seq", "runs": runs}
+    return {"name": name, "type": "str", "values": texts}
 
 
 def encode(tables: dict[str, pd.DataFrame], meta: dict,
@@ -147,15 +185,14 @@ def encode(tables: dict[str, pd.DataFrame], meta: dict,
     refs = refs or {}
     out = _Writer()
     header: dict = {"meta": meta, "tables": {}}
-    indexes: dict[tuple[str, str], dict] = {}
+    indexes: dict[tuple[str, str], pd.Index] = {}
     for table_name, frame in tables.items():
         wanted = refs.get(table_name, {})
         table_refs = {}
         for column, (other, other_column) in wanted.items():
             key = (other, other_column)
             if key not in indexes:
-                names = tables[other][other_column].astype(str).tolist()
-                indexes[key] = {n: i for i, n in enumerate(names)}
+                indexes[key] = pd.Index(tables[other][other_column].astype(str))
             table_refs[column] = (other, other_column, indexes[key])
         columns = [encode_column(frame[c].rename(str(c)), out, table_refs)
                    for c in frame.columns]

@@ -73,6 +73,21 @@
       return { type: "ref", codes: view, table: spec.table,
         text: (i) => view[i] < 0 ? "" : other.text(view[i]) };
     }
+    if (spec.type === "seq") {
+      // runs of numbered names: row k of a run is prefix + (first + k) padded to width digits
+      const runs = [];
+      let from = 0;
+      for (const [prefix, width, first, count] of spec.runs) {
+        runs.push([from, from + count, prefix, width, first]);
+        from += count;
+      }
+      return { type: "seq", codes: null, text: (i) => {
+        for (const [lo, hi, prefix, width, first] of runs) {
+          if (i >= lo && i < hi) return prefix + String(first + i - lo).padStart(width, "0");
+        }
+        return "";
+      } };
+    }
     const values = spec.values;
     if (!view) return { type: "str", values, codes: null, text: (i) => values[i] };
     return { type: "str", values, codes: view, text: (i) => values[view[i]] };
@@ -302,7 +317,10 @@
     }
   }
 
+  const stats = { drawMs: 0, draws: 0, indexMs: null };   // read by benchmarks/bench_viewer.py
+
   function draw() {
+    const started = performance.now();
     const dpr = window.devicePixelRatio || 1, W = canvas.clientWidth, H = canvas.clientHeight;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = "#e4e7eb";
@@ -430,6 +448,8 @@
     }
     if (view.traced >= 0) drawTrace(view.traced, X, Y, w, d, pw, pd);
     legendFor(legend);
+    stats.drawMs = performance.now() - started;
+    stats.draws++;
   }
 
   function drawTrace(i, X, Y, w, d, pw, pd) {
@@ -971,6 +991,7 @@
   // ------------------------------------------------------------------ search
   function buildIndex() {
     if (P.searchIndex) return P.searchIndex;
+    const started = performance.now();
     const index = new Map(), c = P.cables, d = P.dev;
     const put = (key, hit) => { const k = key.toUpperCase(); if (!index.has(k)) index.set(k, hit); };
     for (let i = 0; i < P.nCab; i++) put(P.cab.text("name", i), ["cabinet", i]);
@@ -978,6 +999,7 @@
     for (let i = 0; i < P.nCables; i++) put(c.text("cable_id", i), ["cable", i]);
     for (let i = 0; i < P.nCables; i++) put(c.text("label", i), ["cable", i]);
     P.searchIndex = index;
+    stats.indexMs = performance.now() - started;
     return index;
   }
 
@@ -1166,6 +1188,7 @@
       },
       cabinetAt: (px, py) => { const c = cabinetAt(px, py); return c < 0 ? null : P.cab.text("name", c); },
       fit: fitAll,
+      stats,
     };
     document.body.dataset.ready = "1";
     document.body.dataset.readyMs = String(Math.round(performance.now()));
