@@ -435,8 +435,9 @@
       ctx.strokeStyle = "rgba(29, 78, 216, 0.25)";
       ctx.lineWidth = 1;
       ctx.beginPath();
-      const m = Math.min(matches.length, ROUTE_CAP);
-      for (let k = 0; k < m; k++) drawRoute(matches[k]);
+      // at most ROUTE_CAP routes, spread evenly over the filtered cables
+      const step = Math.max(1, matches.length / ROUTE_CAP);
+      for (let k = 0; k < matches.length; k += step) drawRoute(matches[Math.floor(k)]);
       ctx.stroke();
     }
     // selection and the traced cable
@@ -738,11 +739,19 @@
   function renderBom(highlight) {
     const b = P.bom, panel = $("panel-bom");
     const money2 = new Set(["unit_price", "extended_price"]);
-    const head = el("tr", null, ...b.names.map((n) => el("th", { text: n.replace(/_/g, " ") })), el("th"));
+    // the description goes under the part number; every other column as it is
+    const names = b.names.filter((n) => n !== "description");
+    const title = (n) => n === "sku" ? "part number" : n === "length_m" ? "length m" : n.replace(/_/g, " ");
+    const head = el("tr", null, ...names.map((n) => el("th", { class: b.cols[n].type === "num" ? "n" : "",
+      text: title(n) })), el("th"));
     const rows = [];
     for (let i = 0; i < b.rows; i++) {
-      const cells = b.names.map((n) => {
+      const cells = names.map((n) => {
         const col = b.cols[n];
+        if (n === "sku" && b.has("description")) {
+          return el("td", null, el("div", { class: "sku", text: col.text(i) }),
+            el("div", { class: "desc", text: b.text("description", i) }));
+        }
         if (col.type !== "num") return el("td", { text: col.text(i) });
         const v = col.data[i];
         return el("td", { class: "n", text: money2.has(n) ? money(v) : num(v) });
@@ -1172,6 +1181,7 @@
     }
     renderSummary();
     resize();
+    draw();            // fills the legend, whose height the fit leaves free
     fitAll();
     route();
     window.addEventListener("hashchange", route);
