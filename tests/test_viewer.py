@@ -209,9 +209,11 @@ def test_abstract_racks_have_no_aisles_or_fronts():
 
 @pytest.mark.parametrize("name", PLANS)
 def test_route_on_the_floor_gives_the_cable_length(name):
-    """The drawn route of every cable between cabinets, plus the floor's overheads, times its
-    slack, is the length in cables.csv (to the millimetre); a cable inside one cabinet has no
-    route and the floor's intra-cabinet length."""
+    """Every cable between cabinets: its route's steps, plus the floor's per-cable overhead,
+    times its slack, are the length in cables.csv (to the millimetre); the steps that move on
+    the plan run straight along x or y and are as long as they are drawn, and the others are
+    the rise and drop of ``overhead_per_end_m``. A cable inside one cabinet has no route and
+    the floor's intra-cabinet length."""
     plan = get_plan(name)
     floor = plan.floor
     routes = geometry.cable_routes(plan)
@@ -219,16 +221,25 @@ def test_route_on_the_floor_gives_the_cable_length(name):
     same = (plan.cables["a_cabinet"] == plan.cables["b_cabinet"]).to_numpy()
     slack = 1 + floor.slack_pct / 100
     for i in range(len(plan.cables)):
-        pts = routes.points[routes.offsets[i]:routes.offsets[i + 1]]
+        part = slice(routes.offsets[i], routes.offsets[i + 1])
+        pts, metres = routes.points[part], routes.step_m[part]
+        kinds = [routes.step_kinds[k] for k in routes.step[part][1:]]
         if same[i]:
             assert len(pts) == 0
             assert lengths[i] == pytest.approx(floor.intra_cabinet_m * slack, abs=5e-4)
             continue
-        steps = np.diff(pts, axis=0)
-        assert (steps == 0).any(axis=1).all()             # straight runs along x or y
-        run = np.abs(steps).sum()
-        want = (run + floor.overhead_per_cable_m + 2 * floor.overhead_per_end_m) * slack
+        assert routes.step[part][0] == -1 and metres[0] == 0
+        steps = np.abs(np.diff(pts, axis=0))
+        assert (steps.min(axis=1) == 0).all()                  # straight along x or y
+        drawn = steps.sum(axis=1)
+        for kind, plan_m, m in zip(kinds, drawn, metres[1:]):
+            if kind in ("rise", "drop"):
+                assert plan_m == 0 and m == floor.overhead_per_end_m
+            else:
+                assert m == pytest.approx(plan_m, abs=1e-9)
+        want = (metres.sum() + floor.overhead_per_cable_m) * slack
         assert lengths[i] == pytest.approx(want, abs=5e-4)
+        assert kinds[0] == "rise" if floor.overhead_per_end_m else kinds[0] != "rise"
 
 
 def test_route_kinds_follow_the_cabinet_rows():

@@ -50,8 +50,9 @@ def title(plan) -> str:
 
 
 def _routes_tables(plan, routes: geo.Routes) -> dict[str, pd.DataFrame]:
-    """Routes as three tables: per cable its point count and route kind, the points as node
-    numbers, and the nodes (distinct points, to the millimetre)."""
+    """Routes as three tables: per cable its point count and route kind; per point its node
+    number, the kind and metres of the step reaching it; the nodes (distinct points, to the
+    millimetre)."""
     mm = np.round(routes.points * 1000).astype(np.int64).reshape(-1, 2)
     low = mm.min(axis=0) if len(mm) else np.zeros(2, np.int64)
     span = (mm[:, 1].max() - low[1] + 1) if len(mm) else 1
@@ -63,7 +64,11 @@ def _routes_tables(plan, routes: geo.Routes) -> dict[str, pd.DataFrame]:
     else:
         kind = np.asarray(geo.ROUTE_KINDS, dtype=object)[routes.kind]
     return {"routes": pd.DataFrame({"points": np.diff(routes.offsets), "kind": kind}),
-            "route_points": pd.DataFrame({"node": np.asarray(node_of).reshape(-1)}),
+            "route_points": pd.DataFrame({
+                "node": np.asarray(node_of).reshape(-1),
+                "step": pd.Categorical.from_codes(routes.step, categories=routes.step_kinds)
+                .astype(object),
+                "metres": np.round(routes.step_m, 3)}),
             "route_nodes": pd.DataFrame({"x": nodes[:, 0], "y": nodes[:, 1]})}
 
 
@@ -81,6 +86,9 @@ def data_block(plan) -> str:
     meta = {"format": PAGE_FORMAT, "title": title(plan),
             "summary": json.loads(summary_json.dumps(plan.summary)), "floor": shapes,
             "cabinet_height_ru": int(floor.cabinet_height_ru),
+            "length_model": {"intra_cabinet_m": floor.intra_cabinet_m,
+                             "overhead_per_cable_m": floor.overhead_per_cable_m,
+                             "slack_pct": floor.slack_pct},
             "abstract": bool(floor.abstract)}
     refs = {"devices": {"cabinet": ("cabinets", "name")},
             "cables": {"a_device": ("devices", "name"), "b_device": ("devices", "name"),

@@ -33,10 +33,17 @@ FRONT_UP, FRONT_NONE, FRONT_DOWN = -1, 0, 1
 @dataclass(frozen=True)
 class Routes:
     """Every cable's route: ``points[offsets[i]:offsets[i + 1]]`` (x, y in metres) is cable
-    i's polyline; ``kind`` indexes ``ROUTE_KINDS``."""
+    i's polyline, each point reached by a step of kind ``step_kinds[step[p]]`` (-1 at the first
+    point) and ``step_m[p]`` metres (a rise or drop, or a hall link, moves little or nothing on
+    the plan but has its length); ``kind`` indexes ``ROUTE_KINDS``. A cable's steps add up to
+    its length before the per-cable overhead and the slack; a cable inside one cabinet has no
+    steps."""
 
     offsets: np.ndarray   # int64 (cables + 1,)
     points: np.ndarray    # float64 (P, 2)
+    step: np.ndarray      # int8 (P,)
+    step_m: np.ndarray    # float64 (P,)
+    step_kinds: tuple[str, ...]
     kind: np.ndarray      # int8 (cables,)
 
 
@@ -117,21 +124,30 @@ def _cabinet_index(plan, column: str) -> np.ndarray:
     return found.astype(np.int64)
 
 
+MANHATTAN_STEPS = ("rise", "along the row", "across the rows", "drop")
+
+
 def _manhattan_routes(plan, geometry: dict) -> Routes:
-    """Along the A end's row to the B end's column, then across the rows (module doc)."""
+    """Up from the A end (``overhead_per_end_m``), along its row to the B end's column, across
+    the rows, down at the B end (module doc): ``planner.floor.cable_length_m``'s path."""
     a, b = _cabinet_index(plan, "a_cabinet"), _cabinet_index(plan, "b_cabinet")
     cx, cy = geometry["cabinets"]["x"], geometry["cabinets"]["y"]
+    end_m = float(plan.floor.overhead_per_end_m)
+    xa, ya, xb, yb = cx[a], cy[a], cx[b], cy[b]
     row = plan.cabinets["row"].to_numpy(dtype=np.int64)
     same_cab, same_row = a == b, row[a] == row[b]
     kind = np.where(same_cab, 0, np.where(same_row, 1, 2)).astype(np.int8)
-    count = np.where(same_cab, 0, np.where(same_row, 2, 3))
-    offsets = np.r_[0, np.cumsum(count)].astype(np.int64)
-    points = np.empty((int(offsets[-1]), 2), dtype=float)
-    start = offsets[:-1]
-    moving = ~same_cab
-    points[start[moving], 0], points[start[moving], 1] = cx[a[moving]], cy[a[moving]]
-    corner = count == 3
-    points[start[corner] + 1, 0], points[start[corner] + 1, 1] = cx[b[corner]], cy[a[corner]]
-    last = offsets[1:][moving] - 1
-    points[last, 0], points[last, 1] = cx[b[moving]], cy[b[moving]]
-    return Routes(offsets=offsets, points=points, kind=kind)
+    # points: start, top of the rise, corner, bottom of the drop (then the B end)
+    xs = np.c_[xa, xa, xb, xb, xb]
+    ys = np.c_[ya, ya, ya, yb, yb]
+    step = np.tile(np.array([-1, 0, 1, 2, 3], dtype=np.int8), (len(a), 1))
+    step_m = np.c_[np.zeros(len(a)), np.full(len(a), end_m), np.abs(xb - xa), np.abs(yb - ya),
+                   np.full(len(a), end_m)]
+    keep = np.ones_like(step, dtype=bool)
+    keep[:, 1] = keep[:, 4] = end_m > 0
+    keep[:, 3] = ~same_row
+    keep[same_cab] = False
+    count = keep.sum(axis=1)
+    return Routes(offsets=np.r_[0, np.cumsum(count)].astype(np.int64),
+                  points=np.c_[xs[keep], ys[keep]], step=step[keep], step_m=step_m[keep],
+                  step_kinds=MANHATTAN_STEPS, kind=kind)

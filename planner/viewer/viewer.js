@@ -182,6 +182,7 @@
       meta, summary: meta.summary, geo: meta.floor, cab, shape, cables, dev, bom: t.bom,
       nCab, nCables, aCab, bCab, cabStart: start, cabList: list, devCab, devStart, devList,
       routeStart, routeNode: t.route_points.cols.node.data, nodeX: t.route_nodes.num("x"),
+      routeStep: t.route_points.dict("step"), routeMetres: t.route_points.num("metres"),
       nodeY: t.route_nodes.num("y"), routeKind: t.routes.dict("kind"), cabIndex,
       x: shape.num("x"), y: shape.num("y"), front: shape.num("front"),
       group: cab.has("group") ? cab.num("group") : null,
@@ -909,20 +910,35 @@
       ["latency", c.text("latency_ns", i) + " ns"],
       ["route", P.routeKind.values[P.routeKind.codes[i]]]];
     for (const n of c.names) if (!known.has(n) && n !== "route_kind") rows.push([n.replace(/_/g, " "), c.text(n, i)]);
-    const steps = P.routeStart[i + 1] - P.routeStart[i];
-    let run = 0;
-    for (let k = P.routeStart[i] + 1; k < P.routeStart[i + 1]; k++) {
-      const a = P.routeNode[k - 1], b = P.routeNode[k];
-      run += Math.abs(P.nodeX[a] - P.nodeX[b]) + Math.abs(P.nodeY[a] - P.nodeY[b]);
-    }
     panel.replaceChildren(
       el("h2", { text: c.text("label", i), data: { cable: c.text("cable_id", i) } }),
       el("div", { class: "ends" }, end("a"), end("b")),
       el("h3", { text: "Cable" }), kvTable(rows),
-      el("p", { class: "sub", text: steps ? "Route on the floor: " + num(run, 2) + " m across the floor plan, " +
-        (steps - 1) + " straight runs (rise, drop, overheads and slack come on top)." :
-        "Both ends in one cabinet: no run across the floor." }),
+      el("h3", { text: "Route and length" }), routeTable(i),
       el("p", null, link("Zoom to the route", "#", { on: { click: (e) => { e.preventDefault(); zoomToRoute(i); } } })));
+  }
+
+  function routeTable(i) {
+    // the route's steps, then the floor's per-cable overhead and slack: how length_m is made
+    const model = P.meta.length_model, from = P.routeStart[i], to = P.routeStart[i + 1];
+    const slack = 1 + model.slack_pct / 100, rows = [];
+    let sum = 0;
+    if (to === from) {
+      rows.push(["inside the cabinet", num(model.intra_cabinet_m, 3) + " m"]);
+      sum = model.intra_cabinet_m;
+    }
+    for (let k = from + 1; k < to; k++) {
+      const m = P.routeMetres[k];
+      sum += m;
+      rows.push([P.routeStep.values[P.routeStep.codes[k]], num(m, 3) + " m"]);
+    }
+    if (to > from && model.overhead_per_cable_m) {
+      rows.push(["overhead per cable", num(model.overhead_per_cable_m, 3) + " m"]);
+      sum += model.overhead_per_cable_m;
+    }
+    if (model.slack_pct) rows.push(["slack " + num(model.slack_pct) + " %", num(sum * (slack - 1), 3) + " m"]);
+    rows.push(["length", num(sum * slack, 3) + " m (cables.csv: " + P.cables.text("length_m", i) + " m)"]);
+    return kvTable(rows);
   }
 
   function setFilter(spec) {
