@@ -687,7 +687,7 @@
         tile("cost per endpoint", money(cost.per_endpoint)),
         tile("power", num(power.total_w / 1000, 1) + " kW"),
         tile("W per endpoint", num(power.per_endpoint_w, 1)),
-        tile("optical vs bound", num(place.optical) + " / " + num(place.optical_lower_bound))),
+        tile("links between groups (bound)", num(place.optical) + " (" + num(place.optical_lower_bound) + ")")),
       el("h3", { text: "Cost" }),
       kvTable([["routers", bomLink(money(cost.routers), routerLines)],
         ["cables", bomLink(money(cost.cables), cableLines)],
@@ -878,8 +878,16 @@
       return P.cables.num(side(i) + "_port")[i] - P.cables.num(side(j) + "_port")[j];
     });
     const title = devSel >= 0 ? "Cables of " + dev.text("name", devSel) : "Cables leaving this cabinet";
+    const where = [];
+    if (P.geo.halls.length > 1) where.push("hall " + P.geo.halls[P.shape.num("hall")[c]].name);
+    const row = P.geo.rows.find((r) => r.hall === P.shape.num("hall")[c] &&
+      Math.abs((r.y0 + r.y1) / 2 - P.y[c]) < 1e-6);
+    if (row) where.push("row " + row.name);
+    if (P.group) where.push("electrical group " + P.group[c]);
+    if (P.front[c]) where.push("front towards the " + (P.geo.aisles.length ? "cold aisle" : "aisle"));
     panel.replaceChildren(
       el("h2", { text: "Cabinet " + cab.text("name", c) }),
+      el("p", { class: "sub", text: where.join(" · ") }),
       kvTable(fields),
       el("h3", { text: "Elevation (U1 at the bottom)" }),
       el("div", { class: "rack-wrap" }, rack, notes),
