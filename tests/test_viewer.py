@@ -181,24 +181,23 @@ def test_text_columns_round_trip(name):
 # ---------------------------------------------------------------- floor and routes
 
 def test_hall_fallback_rows_face_alternately_with_cold_and_hot_aisles():
-    """hot-aisle floor (1.2 m deep cabinets, 1.2 m aisles): row A faces row B across a cold
-    aisle, B and C turn their backs to a hot aisle, and so on; one aisle before the first row
-    and one after the last, each 1.2 m wide."""
+    """hot-aisle floor (1.2 m deep cabinets, 1.2 m aisles): row A faces the cold aisle in
+    front of it, A and B turn their backs to a hot aisle, B and C face each other across a cold
+    one, and so on; one aisle before the first row and one after the last, each 1.2 m wide."""
     plan = get_plan("slimfly-hot")
     shapes = geometry.floor_geometry(plan)
     rows = shapes["rows"]
     n = plan.cabinets["row"].nunique()
     assert [r["name"] for r in rows] == [chr(ord("A") + i) for i in range(n)]
-    assert [r["front"] for r in rows] == [1 if i % 2 == 0 else -1 for i in range(n)]
+    assert [r["front"] for r in rows] == [-1 if i % 2 == 0 else 1 for i in range(n)]
     aisles = shapes["aisles"]
     assert len(aisles) == n + 1
-    assert [a["kind"] for a in aisles] == ["hot"] + ["cold" if i % 2 == 0 else "hot"
-                                                     for i in range(n)]
+    assert [a["kind"] for a in aisles] == ["cold" if i % 2 == 0 else "hot" for i in range(n + 1)]
     assert all(a["y1"] - a["y0"] == pytest.approx(plan.floor.aisle_m) for a in aisles)
     for a, b in zip(rows, rows[1:]):
         assert b["y0"] - a["y1"] == pytest.approx(plan.floor.aisle_m)
     front = shapes["cabinets"]["front"]
-    assert list(front) == [1 if r % 2 == 0 else -1 for r in plan.cabinets["row"]]
+    assert list(front) == [-1 if r % 2 == 0 else 1 for r in plan.cabinets["row"]]
 
 
 def test_abstract_racks_have_no_aisles_or_fronts():

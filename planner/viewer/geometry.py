@@ -9,8 +9,9 @@ Two functions of the plan, each the one place its picture comes from:
   and its route kind (cabinet / row / cross-row / cross-hall).
 
 Fallback for a floor without halls or trays (the papers' abstract racks, a plain grid): one
-hall around the cabinet grid; on a physical floor with aisles the rows face alternately
-(row A's front towards row B), so the aisles alternate cold (two fronts) and hot (two backs);
+hall around the cabinet grid; on a physical floor with aisles the rows face alternately (row
+A towards the aisle in front of it, row B towards row C, ...), so the aisles alternate cold
+(fronts) and hot (backs), the first one cold;
 the route is the Manhattan path the length model measures (``planner.floor.cable_length_m``):
 along the row of the A end, then across the rows.
 """
@@ -72,7 +73,7 @@ def _grid_geometry(plan) -> dict:
     row = cabinets["row"].to_numpy(dtype=np.int64)
     aisle = float(floor.aisle_m)
     faced = not floor.abstract and aisle > 0
-    front = np.where(row % 2 == 0, FRONT_DOWN, FRONT_UP) if faced else np.zeros(len(row))
+    front = np.where(row % 2 == 0, FRONT_UP, FRONT_DOWN) if faced else np.zeros(len(row))
     names = _row_names(cabinets["name"], row)
     rows, aisles = [], []
     margin = aisle if faced else 0.25 * min(w, d)
