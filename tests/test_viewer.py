@@ -14,6 +14,8 @@ import html
 import json
 import re
 import zlib
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -180,24 +182,75 @@ def test_text_columns_round_trip(name):
 
 # ---------------------------------------------------------------- floor and routes
 
-def test_hall_fallback_rows_face_alternately_with_cold_and_hot_aisles():
-    """hot-aisle floor (1.2 m deep cabinets, 1.2 m aisles): row A faces the cold aisle in
+GRID_FLOOR = {   # a physical floor without halls: rows of 6 cabinets, 1.2 m aisles
+    "name": "grid-rows", "cabinet_width_m": 0.6, "cabinet_depth_m": 1.2,
+    "cabinet_height_ru": 42, "pitch_m": 0.6, "aisle_m": 1.2, "cabinets_per_row": 6,
+    "router_slots": 2, "endpoint_slots": 32, "group_cabinets": 2, "intra_cabinet_m": 1.5,
+    "overhead_per_end_m": 0.5, "slack_pct": 10, "first_router_ru": 39,
+    "first_endpoint_ru": 1, "endpoint_ru": 1, "media_rule": "reach"}
+
+
+@lru_cache(maxsize=None)
+def grid_plan():
+    """Slim Fly q=5 on ``GRID_FLOOR`` (a floor file), 25 cabinets in rows A-E."""
+    import tempfile
+
+    import yaml
+
+    from planner.plan import plan
+    from planner.topologies.slimfly import slimfly
+    path = Path(tempfile.mkdtemp(prefix="viewer-grid-")) / "grid.yaml"
+    path.write_text(yaml.safe_dump(GRID_FLOOR), encoding="utf-8")
+    return plan(slimfly(q=5), "modern-100g", str(path), strategy="hint", time_limit_s=5, seed=0)
+
+
+def test_grid_floor_rows_face_alternately_with_cold_and_hot_aisles():
+    """A floor without halls (1.2 m deep cabinets, 1.2 m aisles): row A faces the cold aisle in
     front of it, A and B turn their backs to a hot aisle, B and C face each other across a cold
     one, and so on; one aisle before the first row and one after the last, each 1.2 m wide."""
-    plan = get_plan("slimfly-hot")
+    plan = grid_plan()
     shapes = geometry.floor_geometry(plan)
     rows = shapes["rows"]
     n = plan.cabinets["row"].nunique()
-    assert [r["name"] for r in rows] == [chr(ord("A") + i) for i in range(n)]
-    assert [r["front"] for r in rows] == [-1 if i % 2 == 0 else 1 for i in range(n)]
+    assert n == 5
+    assert [r["name"] for r in rows] == list("ABCDE")
+    assert [r["front"] for r in rows] == [-1, 1, -1, 1, -1]
     aisles = shapes["aisles"]
-    assert len(aisles) == n + 1
-    assert [a["kind"] for a in aisles] == ["cold" if i % 2 == 0 else "hot" for i in range(n + 1)]
-    assert all(a["y1"] - a["y0"] == pytest.approx(plan.floor.aisle_m) for a in aisles)
+    assert [a["kind"] for a in aisles] == ["cold", "hot", "cold", "hot", "cold", "hot"]
+    assert all(a["y1"] - a["y0"] == pytest.approx(1.2) for a in aisles)
     for a, b in zip(rows, rows[1:]):
-        assert b["y0"] - a["y1"] == pytest.approx(plan.floor.aisle_m)
-    front = shapes["cabinets"]["front"]
-    assert list(front) == [-1 if r % 2 == 0 else 1 for r in plan.cabinets["row"]]
+        assert b["y0"] - a["y1"] == pytest.approx(1.2)
+    assert shapes["trays"] == [] and shapes["links"] == []
+
+
+def physical_plans():
+    return [("grid-rows", grid_plan()), *((n, get_plan(n)) for n in
+                                           ("slimfly-hot", "dragonfly-hot"))]
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_every_cabinet_faces_a_cold_aisle_with_its_back_to_a_hot_one(index):
+    """Every cabinet lies inside its hall on its row's band, the aisle along its front is cold
+    and the one along its back is hot (the hot-aisle/cold-aisle layout)."""
+    _, plan = physical_plans()[index]
+    shapes = geometry.floor_geometry(plan)
+    cabs = shapes["cabinets"]
+    d = shapes["cabinet_depth_m"]
+    for x, y, hall, front in zip(cabs["x"], cabs["y"], cabs["hall"], cabs["front"]):
+        box = shapes["halls"][hall]
+        assert box["x0"] < x < box["x1"] and box["y0"] < y < box["y1"]
+        assert any(r["hall"] == hall and r["y0"] == pytest.approx(y - d / 2)
+                   and r["x0"] < x < r["x1"] for r in shapes["rows"])
+        assert front in (-1, 1)
+
+        def aisle_at(edge):
+            found = [a["kind"] for a in shapes["aisles"] if a["hall"] == hall
+                     and a["x0"] < x < a["x1"] and (a["y0"] == pytest.approx(edge)
+                                                    or a["y1"] == pytest.approx(edge))]
+            assert len(found) == 1
+            return found[0]
+        assert aisle_at(y + front * d / 2) == "cold"
+        assert aisle_at(y - front * d / 2) == "hot"
 
 
 def test_abstract_racks_have_no_aisles_or_fronts():

@@ -18,6 +18,7 @@ along the row of the A end, then across the rows.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -62,7 +63,88 @@ def floor_geometry(plan) -> dict:
     """Halls, rows, aisles, trays, hall links and cabinet centres/fronts of ``plan``'s floor
     (module doc). Lists of plain numbers (JSON-ready) except ``cabinets``, whose arrays are
     numpy arrays with one entry per row of ``plan.cabinets``."""
+    if getattr(plan.floor, "hall", None) is not None:
+        return _hall_geometry(plan)
     return _grid_geometry(plan)
+
+
+HALL_GAP_M = 6.0
+"""Space drawn between halls (their real distance is the hall connection's length)."""
+
+
+def _room(plan):
+    from planner import floor as floors
+    cab = plan.cabinets
+    return floors.room_of(plan.floor, cab["hall"], cab["row"], cab["col"])
+
+
+def hall_origins(room) -> np.ndarray:
+    """(halls, 2) offsets of each hall's frame in the drawing: halls on a near-square grid of
+    ceil(sqrt(halls)) columns, HALL_GAP_M apart."""
+    per_row = math.isqrt(room.halls - 1) + 1
+    h = np.arange(room.halls)
+    return np.c_[(h % per_row) * (room.width_m + HALL_GAP_M),
+                 (h // per_row) * (room.depth_m + HALL_GAP_M)]
+
+
+def _hall_geometry(plan) -> dict:
+    """Halls of ``planner.floor`` (its module doc): in each hall's frame the cabinet of row r,
+    column c sits at (c × pitch, r × row pitch); aisle i runs in front of row i (cold when i is
+    even, ``floor.aisle_is_cold``), row r faces ``floor.front_aisle(r)``; trays run over every
+    row between the outer cross trays and across the rows at ``room.cross_x``, the first one
+    on to the entry point where cables leave for other halls."""
+    from planner import floor as floors
+    floor, cab = plan.floor, plan.cabinets
+    room = _room(plan)
+    origin = hall_origins(room)
+    w, d, pitch, aisle = floor.cabinet_width_m, floor.cabinet_depth_m, floor.pitch_m, floor.aisle_m
+    ex, ey = room.entry_xy
+    row_x0, row_x1 = -pitch / 2, (room.cols - 0.5) * pitch
+    wall_x0, wall_y0 = row_x0 - floor.hall.end_aisle_m, ey
+    halls, rows, aisles, trays = [], [], [], []
+    for h, (ox, oy) in enumerate(origin.tolist()):
+        halls.append({"name": f"H{h + 1}" if room.halls > 1 else floor.name,
+                      "x0": ox + wall_x0, "y0": oy + wall_y0,
+                      "x1": ox + wall_x0 + room.width_m, "y1": oy + wall_y0 + room.depth_m})
+        for i in range(room.rows + 1):
+            top = oy + ey + i * floor.row_pitch_m
+            aisles.append({"hall": h, "kind": "cold" if floors.aisle_is_cold(i) else "hot",
+                           "x0": ox + row_x0, "x1": ox + row_x1, "y0": top, "y1": top + aisle})
+        last_y = oy + (room.rows - 1) * floor.row_pitch_m
+        for r in range(room.rows):
+            y = oy + r * floor.row_pitch_m
+            rows.append({"hall": h, "name": floors.row_letters(r), "x0": ox + row_x0,
+                         "x1": ox + row_x1, "y0": y - d / 2, "y1": y + d / 2,
+                         "front": FRONT_UP if floors.front_aisle(r) == r else FRONT_DOWN})
+            trays.append({"hall": h, "kind": "row", "x0": ox + room.cross_x[0], "y0": y,
+                          "x1": ox + room.cross_x[-1], "y1": y})
+        for k, x in enumerate(room.cross_x.tolist()):
+            trays.append({"hall": h, "kind": "cross", "x0": ox + x, "x1": ox + x,
+                          "y0": oy + (ey if k == 0 else 0.0), "y1": last_y})
+    hall = cab["hall"].to_numpy(dtype=np.int64)
+    x, y = floors.cabinet_xy(floor, cab["row"], cab["col"])
+    front = np.where(floors.front_aisle(cab["row"]) == cab["row"].to_numpy(), FRONT_UP,
+                     FRONT_DOWN)
+    return {"halls": halls, "rows": rows, "aisles": aisles, "trays": trays,
+            "links": _hall_links(floor, room, origin), "cabinet_width_m": w,
+            "cabinet_depth_m": d,
+            "cabinets": {"x": x + origin[hall, 0], "y": y + origin[hall, 1], "hall": hall,
+                         "front": front.astype(np.int64)}}
+
+
+def _hall_links(floor, room, origin) -> list[dict]:
+    """The hall connections between the entry points: along a corridor of halls, hall to next
+    hall; through a meet-me room, every hall to the first one's entry (every pair of halls is
+    ``link_m`` apart through it)."""
+    ex, ey = room.entry_xy
+    entries = origin + np.array([ex, ey])
+    links = []
+    for h in range(1, room.halls):
+        a = h - 1 if floor.hall.links == "corridor" else 0
+        links.append({"a": a, "b": h, "x0": float(entries[a, 0]), "y0": float(entries[a, 1]),
+                      "x1": float(entries[h, 0]), "y1": float(entries[h, 1]),
+                      "length_m": float(room.link_m(a, h)), "kind": floor.hall.links})
+    return links
 
 
 def _grid_geometry(plan) -> dict:
@@ -114,7 +196,64 @@ def _grid_geometry(plan) -> dict:
 def cable_routes(plan, geometry: dict | None = None) -> Routes:
     """Route of every cable of ``plan`` (module doc), in the frame of ``floor_geometry``."""
     geometry = floor_geometry(plan) if geometry is None else geometry
+    if getattr(plan.floor, "hall", None) is not None:
+        return _tray_routes(plan)
     return _manhattan_routes(plan, geometry)
+
+
+TRAY_STEPS = ("rise", "row tray", "cross tray", "hall link", "drop")
+
+
+def _tray_routes(plan) -> Routes:
+    """``planner.routes.route_segments`` for every cable at once (its polylines, step by step:
+    rise, row tray, cross tray, hall link, cross tray, row tray, drop; pieces of no length
+    left out but the hall link), in the drawing's frame (``hall_origins``)."""
+    from planner import floor as floors
+    floor, cab = plan.floor, plan.cabinets
+    room = _room(plan)
+    origin = hall_origins(room)
+    a, b = _cabinet_index(plan, "a_cabinet"), _cabinet_index(plan, "b_cabinet")
+    hall = cab["hall"].to_numpy(dtype=np.int64)
+    row = cab["row"].to_numpy(dtype=np.int64)
+    x, y = floors.cabinet_xy(floor, row, cab["col"].to_numpy(dtype=np.int64))
+    ha, hb, xa, ya, xb, yb = hall[a], hall[b], x[a], y[a], x[b], y[b]
+    same_cab, across = a == b, ha != hb
+    same_row = ~across & (row[a] == row[b])
+    rows_apart = ~across & ~same_row
+    trays = np.asarray(room.cross_x, dtype=float)
+    tray = trays[np.argmin(np.abs(xa[:, None] - trays) + np.abs(xb[:, None] - trays), axis=1)]
+    ex, ey = room.entry_xy
+    n, rise = len(a), float(floor.overhead_per_end_m)
+    # eight slots: start, rise, row tray, cross tray, hall link, cross tray, row tray, drop
+    px = np.empty((n, 8))
+    py = np.empty((n, 8))
+    px[:, :2], py[:, :2] = xa[:, None], ya[:, None]
+    px[:, 2] = np.where(across, ex, np.where(same_row, xb, tray))
+    py[:, 2] = ya
+    px[:, 3] = np.where(across, ex, tray)
+    py[:, 3] = np.where(across, ey, yb)
+    px[:, 4], py[:, 4] = ex, ey
+    px[:, 5], py[:, 5] = np.where(across, ex, tray), yb      # between rows: at slot 3 again
+    px[:, 6:], py[:, 6:] = xb[:, None], yb[:, None]
+    in_hall = np.c_[np.repeat(ha[:, None], 4, axis=1), np.repeat(hb[:, None], 4, axis=1)]
+    metres = np.abs(np.diff(px, axis=1)) + np.abs(np.diff(py, axis=1))
+    metres = np.c_[np.zeros(n), metres]
+    metres[:, 1] = metres[:, 7] = rise
+    metres[:, 4] = room.link_m(ha, hb)
+    keep = metres > 1e-9
+    keep[:, 0] = True
+    keep[:, 3] &= across | rows_apart
+    keep[:, 4] = across
+    keep[:, 5] &= across
+    keep[:, 6] &= across | rows_apart
+    keep[same_cab] = False
+    step = np.tile(np.array([-1, 0, 1, 2, 3, 2, 1, 4], dtype=np.int8), (n, 1))
+    count = keep.sum(axis=1)
+    wx, wy = px + origin[in_hall, 0], py + origin[in_hall, 1]
+    kind = np.where(same_cab, 0, np.where(same_row, 1, np.where(across, 3, 2))).astype(np.int8)
+    return Routes(offsets=np.r_[0, np.cumsum(count)].astype(np.int64),
+                  points=np.c_[wx[keep], wy[keep]], step=step[keep], step_m=metres[keep],
+                  step_kinds=TRAY_STEPS, kind=kind)
 
 
 def _cabinet_index(plan, column: str) -> np.ndarray:

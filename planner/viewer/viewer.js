@@ -252,7 +252,7 @@
   function fitTo(x0, y0, x1, y1, maxScale) {
     // fit a world box into the canvas below the tool bar and above the legend
     const w = canvas.clientWidth, pad = 24;
-    const top = $("floor-tools").offsetHeight + 16, bottom = $("legend").offsetHeight + 16;
+    const top = $("floor-tools").offsetHeight + 34, bottom = $("legend").offsetHeight + 16;
     const h = Math.max(canvas.clientHeight - top - bottom, 40);
     const s = Math.min((w - 2 * pad) / Math.max(x1 - x0, 1e-6),
       h / Math.max(y1 - y0, 1e-6), maxScale || Infinity);
@@ -350,13 +350,6 @@
         ctx.fillText(a.kind + " aisle", X(a.x1) + 4, Y((a.y0 + a.y1) / 2));
       }
     }
-    if (geo.trays.length) {
-      ctx.strokeStyle = "#94a3b8";
-      ctx.lineWidth = Math.max(1, Math.min(4, 0.3 * s));
-      ctx.beginPath();
-      for (const t of geo.trays) { ctx.moveTo(X(t.x0), Y(t.y0)); ctx.lineTo(X(t.x1), Y(t.y1)); }
-      ctx.stroke();
-    }
     for (const l of geo.links) {
       ctx.strokeStyle = "#7c3aed";
       ctx.setLineDash([6, 4]);
@@ -407,6 +400,14 @@
         ctx.moveTo(X(x[c] - w / 2) + gap + 1, fy);
         ctx.lineTo(X(x[c] + w / 2) - gap - 1, fy);
       }
+      ctx.stroke();
+    }
+    // overhead trays over the cabinets, see-through
+    if (geo.trays.length) {
+      ctx.strokeStyle = "rgba(71, 85, 105, 0.55)";
+      ctx.lineWidth = Math.max(1, Math.min(6, 0.3 * s));
+      ctx.beginPath();
+      for (const t of geo.trays) { ctx.moveTo(X(t.x0), Y(t.y0)); ctx.lineTo(X(t.x1), Y(t.y1)); }
       ctx.stroke();
     }
     canvas.dataset.cabinetsDrawn = String(visible.length);
