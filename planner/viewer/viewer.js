@@ -698,6 +698,7 @@
       el("h3", { text: "Power" }),
       kvTable(Object.entries(power).map(([k, v]) => [k.replace(/_w$/, " (W)").replace(/_/g, " "),
         num(v, 1)])),
+      ...room(s.floor || {}, power),
       el("h3", { text: "Cable mix" }), cableMix(cab),
       el("h3", { text: "Placement quality" }),
       kvTable([["method", place.method], ["strategy", place.strategy],
@@ -718,6 +719,18 @@
     panel.replaceChildren(...parts);
   }
 
+  function room(f, power) {
+    // the halls the plan fills, where the plan's summary describes them
+    if (!f.halls) return [];
+    return [el("h3", { text: "Room" }), kvTable([
+      ["halls", num(f.halls)],
+      ["hall size", num(f.hall_rows) + " rows × " + num(f.hall_cabinets_per_row) + " cabinets, " +
+        num(f.hall_width_m, 1) + " × " + num(f.hall_depth_m, 1) + " m"],
+      ["footprint", num(f.footprint_m2, 0) + " m²"],
+      power.peak_cabinet_kw !== undefined ? ["peak cabinet", num(power.peak_cabinet_kw, 2) + " kW" +
+        (f.cabinet_kw_budget ? " of " + num(f.cabinet_kw_budget) + " kW budget" : "")] : null])];
+  }
+
   function cableMix(c) {
     const head = el("tr", null, ...["", "cables", "electrical", "optical", "length (m)",
       "longest (m)"].map((h, k) => el("th", { class: k ? "n" : "", text: h })));
@@ -733,9 +746,25 @@
         e.preventDefault(); setFilter({ sku: [sku] }); go("#cables");
       } } })));
     });
+    // route kinds: from the plan's summary where it counts them, else counted here
+    let kinds = c.route_kind;
+    if (!kinds) {
+      kinds = {};
+      for (let i = 0; i < P.nCables; i++) {
+        const k = P.routeKind.values[P.routeKind.codes[i]];
+        kinds[k] = (kinds[k] || 0) + 1;
+      }
+    }
+    const byRoute = Object.entries(kinds).filter(([, n]) => n > 0).map(([kind, count]) => el("tr", null,
+      el("td", { text: kind }), el("td", { class: "n", text: num(count) }),
+      el("td", null, link("show cables", "#cables", { on: { click: (e) => {
+        e.preventDefault(); setFilter({ route: [kind] }); go("#cables");
+      } } }))));
     return el("div", null, el("table", { class: "grid" }, head, ...rows),
       el("table", { class: "grid" }, el("tr", null, el("th", { text: "part number" }),
-        el("th", { class: "n", text: "cables" }), el("th")), ...bySku));
+        el("th", { class: "n", text: "cables" }), el("th")), ...bySku),
+      el("table", { class: "grid" }, el("tr", null, el("th", { text: "route" }),
+        el("th", { class: "n", text: "cables" }), el("th")), ...byRoute));
   }
 
   function renderBom(highlight) {
@@ -839,7 +868,9 @@
 
   function renderCabinet(c, devSel) {
     const panel = $("panel-cabinet"), cab = P.cab, height = P.meta.cabinet_height_ru;
-    const fields = cab.names.filter((n) => n !== "name").map((n) => [n.replace(/_/g, " "), cab.text(n, c)]);
+    const labels = { col: "column", x_m: "x (m)", y_m: "y (m)", ru_used: "rack units used", kw: "kW" };
+    const fields = cab.names.filter((n) => n !== "name").map((n) => [labels[n] || n.replace(/_/g, " "),
+      n === "kw" && P.kwBudget ? cab.text(n, c) + " of " + num(P.kwBudget) + " kW budget" : cab.text(n, c)]);
     fields.push(["cables (all)", num(P.cabStart[c + 1] - P.cabStart[c])]);
     const unit = 12;
     const rack = el("div", { class: "rack" });
@@ -956,6 +987,7 @@
       const d = P.cables.dict("sku");
       filter.sku = new Set(spec.sku.map((s) => d.values.indexOf(s)));
     }
+    if (spec.route) filter.route = new Set(spec.route.map((k) => P.routeKind.values.indexOf(k)));
     if (spec.orderLength !== undefined) filter.orderLength = spec.orderLength;
     else delete filter.orderLength;
     applyFilter();
