@@ -89,7 +89,6 @@ def data_block(plan) -> str:
             "length_model": {"intra_cabinet_m": floor.intra_cabinet_m,
                              "overhead_per_cable_m": floor.overhead_per_cable_m,
                              "slack_pct": floor.slack_pct},
-            "abstract": bool(floor.abstract),
             "kw_budget": getattr(floor, "cabinet_kw_budget", None)}
     refs = {"devices": {"cabinet": ("cabinets", "name")},
             "cables": {"a_device": ("devices", "name"), "b_device": ("devices", "name"),

@@ -126,25 +126,57 @@ def _hall_geometry(plan) -> dict:
     front = np.where(floors.front_aisle(cab["row"]) == cab["row"].to_numpy(), FRONT_UP,
                      FRONT_DOWN)
     return {"halls": halls, "rows": rows, "aisles": aisles, "trays": trays,
-            "links": _hall_links(floor, room, origin), "cabinet_width_m": w,
+            **_hall_links(floor, room, origin), "cabinet_width_m": w,
             "cabinet_depth_m": d,
             "cabinets": {"x": x + origin[hall, 0], "y": y + origin[hall, 1], "hall": hall,
                          "front": front.astype(np.int64)}}
 
 
-def _hall_links(floor, room, origin) -> list[dict]:
-    """The hall connections between the entry points: along a corridor of halls, hall to next
-    hall; through a meet-me room, every hall to the first one's entry (every pair of halls is
-    ``link_m`` apart through it)."""
+def _bus(room, origin) -> tuple[float, float]:
+    """(x of the gap left of all halls, y of the gap above the top halls): the hall
+    connections run there; a meet-me room sits where the two meet."""
     ex, ey = room.entry_xy
-    entries = origin + np.array([ex, ey])
+    return (float(origin[:, 0].min()) + ex - room.floor.hall.end_aisle_m - HALL_GAP_M / 2,
+            float(origin[:, 1].min()) + ey - HALL_GAP_M / 2)
+
+
+def _to_bus(room, origin, h: int) -> list[tuple[float, float]]:
+    """From hall h's entry up into the gap above it and along that gap to the bus column."""
+    bus_x, _ = _bus(room, origin)
+    x, y = (origin[h] + room.entry_xy).tolist()
+    return [(x, y), (x, y - HALL_GAP_M / 2), (bus_x, y - HALL_GAP_M / 2)]
+
+
+def link_path(room, origin, a: int, b: int) -> list[tuple[float, float]]:
+    """How the connection from hall a's entry to hall b's is drawn, through the gaps between
+    the halls only (never across one): up into the gap above hall a, along it to the bus
+    column left of all halls, along that (past the meet-me room at its top, on a meet-me
+    floor) to the gap above hall b, along it and down to b's entry."""
+    path = _to_bus(room, origin, a)
+    if room.floor.hall.links == "meet-me":
+        path.append(_bus(room, origin))
+    path += _to_bus(room, origin, b)[::-1]
+    return [p for i, p in enumerate(path) if i == 0 or p != path[i - 1]]
+
+
+def _hall_links(floor, room, origin) -> dict:
+    """The hall connections as drawn: along a corridor, hall to next hall (``link_path``);
+    through a meet-me room, every hall's spoke to the room, every pair of halls ``link_m``
+    apart through it."""
+    if room.halls < 2:
+        return {"links": [], "meet_me": None}
+    if floor.hall.links == "corridor":
+        links = [{"a": h - 1, "b": h, "points": [list(p) for p in link_path(room, origin, h - 1, h)],
+                  "length_m": float(room.link_m(h - 1, h))} for h in range(1, room.halls)]
+        return {"links": links, "meet_me": None}
+    room_xy = _bus(room, origin)
     links = []
-    for h in range(1, room.halls):
-        a = h - 1 if floor.hall.links == "corridor" else 0
-        links.append({"a": a, "b": h, "x0": float(entries[a, 0]), "y0": float(entries[a, 1]),
-                      "x1": float(entries[h, 0]), "y1": float(entries[h, 1]),
-                      "length_m": float(room.link_m(a, h)), "kind": floor.hall.links})
-    return links
+    for h in range(room.halls):
+        spoke = _to_bus(room, origin, h) + [room_xy]
+        spoke = [p for i, p in enumerate(spoke) if i == 0 or p != spoke[i - 1]]
+        links.append({"a": h, "b": None, "points": [list(p) for p in spoke], "length_m": None})
+    return {"links": links, "meet_me": {"x": room_xy[0], "y": room_xy[1],
+                                        "link_m": float(floor.hall.link_m)}}
 
 
 def _grid_geometry(plan) -> dict:
@@ -188,6 +220,7 @@ def _grid_geometry(plan) -> dict:
     else:
         halls = [{"name": floor.name, "x0": 0.0, "y0": 0.0, "x1": 1.0, "y1": 1.0}]
     return {"halls": halls, "rows": rows, "aisles": aisles, "trays": [], "links": [],
+            "meet_me": None,
             "cabinet_width_m": w, "cabinet_depth_m": d,
             "cabinets": {"x": x, "y": y, "hall": np.zeros(len(x), dtype=np.int64),
                          "front": np.asarray(front, dtype=np.int64)}}
@@ -248,12 +281,41 @@ def _tray_routes(plan) -> Routes:
     keep[:, 6] &= across | rows_apart
     keep[same_cab] = False
     step = np.tile(np.array([-1, 0, 1, 2, 3, 2, 1, 4], dtype=np.int8), (n, 1))
-    count = keep.sum(axis=1)
     wx, wy = px + origin[in_hall, 0], py + origin[in_hall, 1]
+    # a hall link is drawn through the gaps between halls (link_path): its inner points are
+    # reached by "hall link" steps of 0 m, the far hall's entry by the link's length
+    via_x, via_y, via = _link_points(room, origin, ha, hb, across)
+    wx = np.c_[wx[:, :4], via_x, wx[:, 4:]]
+    wy = np.c_[wy[:, :4], via_y, wy[:, 4:]]
+    keep = np.c_[keep[:, :4], via, keep[:, 4:]]
+    metres = np.c_[metres[:, :4], np.zeros(via.shape), metres[:, 4:]]
+    step = np.c_[step[:, :4], np.full(via.shape, 3, dtype=np.int8), step[:, 4:]]
+    count = keep.sum(axis=1)
     kind = np.where(same_cab, 0, np.where(same_row, 1, np.where(across, 3, 2))).astype(np.int8)
     return Routes(offsets=np.r_[0, np.cumsum(count)].astype(np.int64),
                   points=np.c_[wx[keep], wy[keep]], step=step[keep], step_m=metres[keep],
                   step_kinds=TRAY_STEPS, kind=kind)
+
+
+def _link_points(room, origin, ha, hb, across):
+    """(x, y, kept) of the inner points of ``link_path`` for every cable between halls (one
+    column per point, as many as the longest path has)."""
+    n = len(ha)
+    if not across.any():
+        return np.zeros((n, 0)), np.zeros((n, 0)), np.zeros((n, 0), dtype=bool)
+    pairs, which = np.unique(np.c_[ha[across], hb[across]], axis=0, return_inverse=True)
+    inner = [link_path(room, origin, int(a), int(b))[1:-1] for a, b in pairs]
+    width = max(len(p) for p in inner)
+    table = np.zeros((len(pairs), width, 2))
+    kept = np.zeros((len(pairs), width), dtype=bool)
+    for k, points in enumerate(inner):
+        table[k, :len(points)] = points
+        kept[k, :len(points)] = True
+    x, y, via = np.zeros((n, width)), np.zeros((n, width)), np.zeros((n, width), dtype=bool)
+    rows = np.flatnonzero(across)
+    which = np.asarray(which).reshape(-1)
+    x[rows], y[rows], via[rows] = table[which, :, 0], table[which, :, 1], kept[which]
+    return x, y, via
 
 
 def _cabinet_index(plan, column: str) -> np.ndarray:

@@ -246,6 +246,11 @@
       x0 = Math.min(x0, h.x0); y0 = Math.min(y0, h.y0);
       x1 = Math.max(x1, h.x1); y1 = Math.max(y1, h.y1);
     }
+    for (const l of P.geo.links) {
+      for (const [x, y] of l.points) {
+        x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+      }
+    }
     return [x0, y0, x1, y1];
   }
 
@@ -350,15 +355,27 @@
         ctx.fillText(a.kind + " aisle", X(a.x1) + 4, Y((a.y0 + a.y1) / 2));
       }
     }
+    // hall connections, through the gaps between halls; the meet-me room where they meet
+    ctx.strokeStyle = "#7c3aed";
+    ctx.fillStyle = "#5b21b6";
+    ctx.font = "12px system-ui, sans-serif";
+    ctx.textBaseline = "bottom";
+    ctx.lineWidth = 2;
     for (const l of geo.links) {
-      ctx.strokeStyle = "#7c3aed";
       ctx.setLineDash([6, 4]);
-      ctx.lineWidth = 2;
-      ctx.beginPath(); ctx.moveTo(X(l.x0), Y(l.y0)); ctx.lineTo(X(l.x1), Y(l.y1)); ctx.stroke();
+      ctx.beginPath();
+      l.points.forEach(([px, py], k) => (k ? ctx.lineTo(X(px), Y(py)) : ctx.moveTo(X(px), Y(py))));
+      ctx.stroke();
       ctx.setLineDash([]);
-      ctx.fillStyle = "#5b21b6";
-      ctx.font = "12px system-ui, sans-serif";
-      ctx.fillText(num(l.length_m) + " m", X((l.x0 + l.x1) / 2) + 4, Y((l.y0 + l.y1) / 2) - 8);
+      if (l.length_m !== null) {
+        const [px, py] = l.points[Math.floor(l.points.length / 2)];
+        ctx.fillText(num(l.length_m) + " m", X(px) + 4, Y(py) - 2);
+      }
+    }
+    if (geo.meet_me) {
+      const m = geo.meet_me;
+      ctx.fillRect(X(m.x) - 6, Y(m.y) - 6, 12, 12);
+      ctx.fillText("meet-me room: " + num(m.link_m) + " m hall to hall", X(m.x) + 10, Y(m.y) - 4);
     }
     // cabinets, batched by colour; only those on screen
     const { colour, legend } = cabinetColours();
@@ -429,8 +446,13 @@
       ctx.textAlign = "left";
       ctx.textBaseline = "bottom";
       ctx.font = "600 13px system-ui, sans-serif";
-      ctx.fillStyle = "#243b53";
-      for (const h of geo.halls) ctx.fillText(h.name, X(h.x0) + 2, Y(h.y0) - 3);
+      for (const h of geo.halls) {      // on a white tab, clear of the hall connections
+        const tw = ctx.measureText(h.name).width;
+        ctx.fillStyle = "rgba(255, 255, 255, 0.9)";
+        ctx.fillRect(X(h.x1) - tw - 8, Y(h.y0) - 18, tw + 6, 16);
+        ctx.fillStyle = "#243b53";
+        ctx.fillText(h.name, X(h.x1) - tw - 5, Y(h.y0) - 3);
+      }
     }
     // routes of the filtered cables
     if (view.routes && matches) {
@@ -967,10 +989,15 @@
       rows.push(["inside the cabinet", num(model.intra_cabinet_m, 3) + " m"]);
       sum = model.intra_cabinet_m;
     }
+    let last = null, run = 0;
     for (let k = from + 1; k < to; k++) {
-      const m = P.routeMetres[k];
+      // a step drawn in several pieces (a hall link through the gaps) is listed once
+      const kind = P.routeStep.values[P.routeStep.codes[k]], m = P.routeMetres[k];
       sum += m;
-      rows.push([P.routeStep.values[P.routeStep.codes[k]], num(m, 3) + " m"]);
+      run = kind === last && kind === "hall link" ? run + m : m;
+      if (kind === last && kind === "hall link") rows[rows.length - 1][1] = num(run, 3) + " m";
+      else rows.push([kind, num(m, 3) + " m"]);
+      last = kind;
     }
     if (to > from && model.overhead_per_cable_m) {
       rows.push(["overhead per cable", num(model.overhead_per_cable_m, 3) + " m"]);
