@@ -197,37 +197,56 @@
   let matches = null;        // Int32Array of cable rows passing the filter
   let cabCount = null;       // filtered cables per cabinet
 
+  function field(key, title, dicts) {
+    // a filter over one or more text columns with one list of values: part numbers are the
+    // cable's (or its fibre's) and the transceivers' at each end; "" (no part) is no value
+    const values = [], index = new Map();
+    const columns = dicts.map((d) => [d.codes, Int32Array.from(d.values, (v) => {
+      if (v === "") return -1;
+      let k = index.get(v);
+      if (k === undefined) { k = values.length; index.set(v, k); values.push(v); }
+      return k;
+    })]);
+    const counts = new Int32Array(values.length), seen = [];
+    for (let i = 0; i < P.nCables; i++) {
+      seen.length = 0;
+      for (const [codes, map] of columns) {
+        const k = map[codes[i]];
+        if (k >= 0 && !seen.includes(k)) { counts[k]++; seen.push(k); }
+      }
+    }
+    return { key, title, values, columns, counts };
+  }
+
   function filterFields() {
-    const c = P.cables;
-    const fields = [["media", "Media", c.dict("media")], ["kind", "Kind", c.dict("kind")],
-      ["sku", "Part number", c.dict("sku")], ["route", "Route kind", P.routeKind]];
-    return fields.filter((f) => f[2].values.length > 0);
+    if (!P.fields) {
+      const c = P.cables, parts = P.meta.part_columns.filter((n) => c.has(n));
+      P.fields = [field("media", "Media", [c.dict("media")]), field("kind", "Kind", [c.dict("kind")]),
+        field("sku", "Part number", parts.map((n) => c.dict(n))),
+        field("route", "Route kind", [P.routeKind])].filter((f) => f.values.length > 0);
+    }
+    return P.fields;
   }
 
   function applyFilter() {
-    const c = P.cables, n = P.nCables, length = c.num("length_m");
-    const tests = [];
-    for (const [key, , d] of filterFields()) {
-      const allowed = filter[key];
-      if (allowed) tests.push([d.codes, allowed]);
-    }
+    const n = P.nCables, length = P.cables.num("length_m");
+    const tests = filterFields().filter((f) => filter[f.key]).map((f) => [f.columns, filter[f.key]]);
     const lo = filter.min === null ? -Infinity : filter.min;
     const hi = filter.max === null ? Infinity : filter.max;
     const out = new Int32Array(n);
     let m = 0;
     outer: for (let i = 0; i < n; i++) {
-      for (const [codes, allowed] of tests) if (!allowed.has(codes[i])) continue outer;
+      for (const [columns, allowed] of tests) {
+        let hit = false;
+        for (const [codes, map] of columns) if (allowed.has(map[codes[i]])) { hit = true; break; }
+        if (!hit) continue outer;
+      }
       const len = length[i];
       if (len < lo || len > hi) continue;
       out[m++] = i;
     }
     matches = out.subarray(0, m);
-    cabCount = new Int32Array(P.nCab);
-    for (let k = 0; k < m; k++) {
-      const i = matches[k];
-      cabCount[P.aCab[i]]++;
-      if (P.bCab[i] !== P.aCab[i]) cabCount[P.bCab[i]]++;
-    }
+    recount();
   }
 
   // ------------------------------------------------------------------ floor view
@@ -797,7 +816,7 @@
     const title = (n) => n === "sku" ? "part number" : n === "length_m" ? "length m" : n.replace(/_/g, " ");
     const head = el("tr", null, ...names.map((n) => el("th", { class: b.cols[n].type === "num" ? "n" : "",
       text: title(n) })), el("th"));
-    const rows = [];
+    const rows = [], parts = new Set((filterFields().find((f) => f.key === "sku") || { values: [] }).values);
     for (let i = 0; i < b.rows; i++) {
       const cells = names.map((n) => {
         const col = b.cols[n];
@@ -809,10 +828,11 @@
         const v = col.data[i];
         return el("td", { class: "n", text: money2.has(n) ? money(v) : num(v) });
       });
-      const action = b.text("item", i) === "cable" ? link("cables", "#cables", { on: { click: (e) => {
+      // the cables that use this line's part (at this ordered length, for lengths)
+      const part = b.text("sku", i), len = b.has("length_m") ? b.num("length_m")[i] : NaN;
+      const action = parts.has(part) ? link("cables", "#cables", { on: { click: (e) => {
         e.preventDefault();
-        const len = b.num("length_m")[i];
-        setFilter({ sku: [b.text("sku", i)], orderLength: len });
+        setFilter(Number.isNaN(len) ? { sku: [part] } : { sku: [part], orderLength: len });
         go("#cables");
       } } }) : "";
       rows.push(el("tr", { id: "bom-" + i, class: highlight.has(i) ? "hit" : "" }, ...cells,
@@ -1010,11 +1030,9 @@
 
   function setFilter(spec) {
     for (const k of ["media", "sku", "kind", "route", "min", "max"]) filter[k] = null;
-    if (spec.sku) {
-      const d = P.cables.dict("sku");
-      filter.sku = new Set(spec.sku.map((s) => d.values.indexOf(s)));
+    for (const f of filterFields()) {
+      if (spec[f.key]) filter[f.key] = new Set(spec[f.key].map((v) => f.values.indexOf(v)));
     }
-    if (spec.route) filter.route = new Set(spec.route.map((k) => P.routeKind.values.indexOf(k)));
     if (spec.orderLength !== undefined) filter.orderLength = spec.orderLength;
     else delete filter.orderLength;
     applyFilter();
@@ -1035,11 +1053,10 @@
 
   function renderCables() {
     const panel = $("panel-cables"), c = P.cables;
-    const groups = filterFields().map(([key, title, d]) => {
-      const counts = new Int32Array(d.values.length);
-      for (let i = 0; i < P.nCables; i++) counts[d.codes[i]]++;
+    const groups = filterFields().map(({ key, title, values, counts }) => {
+      const d = { values };
       const box = el("fieldset", { data: { field: key } }, el("legend", { text: title }));
-      d.values.forEach((v, code) => {
+      values.forEach((v, code) => {
         const input = el("input", { type: "checkbox", value: String(code), data: { value: v } });
         input.checked = !filter[key] || filter[key].has(code);
         input.addEventListener("change", () => {
