@@ -200,13 +200,9 @@
   function field(key, title, dicts) {
     // a filter over one or more text columns with one list of values: part numbers are the
     // cable's (or its fibre's) and the transceivers' at each end; "" (no part) is no value
-    const values = [], index = new Map();
-    const columns = dicts.map((d) => [d.codes, Int32Array.from(d.values, (v) => {
-      if (v === "") return -1;
-      let k = index.get(v);
-      if (k === undefined) { k = values.length; index.set(v, k); values.push(v); }
-      return k;
-    })]);
+    const values = [...new Set(dicts.flatMap((d) => d.values))].filter((v) => v !== "").sort();
+    const index = new Map(values.map((v, k) => [v, k]));
+    const columns = dicts.map((d) => [d.codes, Int32Array.from(d.values, (v) => index.has(v) ? index.get(v) : -1)]);
     const counts = new Int32Array(values.length), seen = [];
     for (let i = 0; i < P.nCables; i++) {
       seen.length = 0;
@@ -716,8 +712,11 @@
     const cab = s.cables || {}, place = s.placement || {};
     const tile = (k, v) => el("div", { class: "tile" }, el("div", { class: "v", text: v }),
       el("div", { class: "k", text: k }));
-    const routerLines = bomRowsOf((i) => P.bom.text("item", i) === "router");
-    const cableLines = bomRowsOf((i) => P.bom.text("item", i) === "cable");
+    // BOM lines: the router model's, and those of the parts cables are made of
+    const partSet = new Set((filterFields().find((f) => f.key === "sku") || { values: [] }).values);
+    const routerSku = (s.catalog || {}).router_sku;
+    const routerLines = bomRowsOf((i) => P.bom.text("sku", i) === routerSku);
+    const cableLines = bomRowsOf((i) => partSet.has(P.bom.text("sku", i)));
     const bomLink = (text, rows) => rows.length ?
       link(text, hashOf("bom", rows.join(",")), { class: "bom-link" }) : text;
     const parts = [
