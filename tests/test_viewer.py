@@ -357,6 +357,8 @@ def hostile_plan(folder):
     for i, model in enumerate(catalog["routers"] + catalog["cables"]):
         model["sku"] = f"{HOSTILE} {i}"
         model["description"] = HOSTILE
+        if "part_numbers" in model:               # part numbers per stock length
+            model["part_numbers"] = f"{HOSTILE} {i} {model['part_numbers']}"
     floor = yaml.safe_load((builtin_dir("layouts") / "hot-aisle.yaml").read_text())
     floor["name"] = HOSTILE
     for name, data in (("catalog.yaml", catalog), ("floor.yaml", floor)):

@@ -321,3 +321,28 @@ def test_names_with_markup_stay_text(browser, tmp_path):
     assert HOSTILE in browser.title
     bom = browser.execute_script("return document.getElementById('panel-bom').textContent")
     assert HOSTILE in bom
+
+
+def test_bom_line_lists_the_cables_of_its_part_and_length(browser):
+    """Every BOM line of a part that cables use links to exactly the cables of that part
+    (and ordered length, for parts sold by length), as cables.csv counts them."""
+    plan, folder = plan_folder("slimfly-hot")
+    rows = cables_rows(folder)
+    open_page(browser, folder, "#bom")
+    lines = browser.execute_script("""
+        return Array.from(document.querySelectorAll('#panel-bom tr[id^="bom-"]'))
+          .filter((tr) => tr.querySelector('a[href="#cables"]')).map((tr) => tr.id);""")
+    assert lines
+    for line in lines:
+        i = int(line.split("-")[1])
+        sku, length = plan.bom["sku"].iloc[i], plan.bom["length_m"].iloc[i]
+        browser.get((folder / "index.html").as_uri() + "#bom")
+        wait_for(browser, f"return document.getElementById('{line}') !== null")
+        browser.execute_script(f"document.querySelector('#{line} a[href=\"#cables\"]').click()")
+        got = int(wait_for(browser, "return !document.getElementById('panel-cables').hidden && "
+                                    "document.getElementById('filter-count').dataset.count"))
+        want = sum(1 for r in rows if sku in (r["sku"], r.get("a_transceiver"),
+                                               r.get("b_transceiver"))
+                   and (np.isnan(length) or float(r["order_length_m"]) == length))
+        assert got == want, (sku, length)
+    assert errors(browser) == []
