@@ -65,7 +65,8 @@ def load(driver, page: Path) -> float:
     """Milliseconds from navigation start to the page's ready marker."""
     from selenium.webdriver.support.ui import WebDriverWait
     driver.get(page.as_uri())
-    WebDriverWait(driver, 120).until(lambda d: d.execute_script("return document.body.dataset.ready"))
+    WebDriverWait(driver, 120).until(
+        lambda d: d.execute_script("return document.body.dataset.ready"))
     if driver.execute_script("return document.body.dataset.ready") != "1":
         raise RuntimeError(f"the viewer failed to start: {driver.get_log('browser')}")
     return float(driver.execute_script("return document.body.dataset.readyMs"))
@@ -77,7 +78,9 @@ const started = performance.now();
 window.addEventListener('hashchange', () => requestAnimationFrame(() => {
   const panel = document.getElementById('panel-cable'), out = {};
   for (const end of panel.querySelectorAll('.end')) {
-    for (const dd of end.querySelectorAll('dd')) out[end.dataset.end + '_' + dd.dataset.field] = dd.textContent;
+    for (const dd of end.querySelectorAll('dd')) {
+      out[end.dataset.end + '_' + dd.dataset.field] = dd.textContent;
+    }
   }
   done([performance.now() - started, panel.querySelector('h2').dataset.cable, out]);
 }), {once: true});

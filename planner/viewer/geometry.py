@@ -166,7 +166,8 @@ def _hall_links(floor, room, origin) -> dict:
     if room.halls < 2:
         return {"links": [], "meet_me": None}
     if floor.hall.links == "corridor":
-        links = [{"a": h - 1, "b": h, "points": [list(p) for p in link_path(room, origin, h - 1, h)],
+        links = [{"a": h - 1, "b": h,
+                  "points": [list(p) for p in link_path(room, origin, h - 1, h)],
                   "length_m": float(room.link_m(h - 1, h))} for h in range(1, room.halls)]
         return {"links": links, "meet_me": None}
     room_xy = _bus(room, origin)
