@@ -743,13 +743,23 @@
       el("h3", { text: "Placement quality" }),
       kvTable([["method", place.method], ["strategy", place.strategy],
         ["cabinets / groups", num(place.cabinets) + " / " + num(place.groups)],
-        ["optical cables", num(place.optical)],
+        ["links leaving electrical groups", num(place.optical)],
         ["lower bound", num(place.optical_lower_bound) + " (" + place.lower_bound_kind + ")"],
         ["gap", num(100 * (place.gap || 0), 2) + " %"],
         ["placement time", num(place.runtime_s, 1) + " s" + (place.time_capped ? " (time-capped)" : "")]]),
     ];
     if (s.performance && typeof s.performance === "object") {
-      parts.push(el("h3", { text: "Performance" }), kvTable(flatten(s.performance, "", [])));
+      // the headline figures where the plan has them, then every performance value
+      const p = s.performance, get = (...path) => path.reduce((o, k) => (o && typeof o === "object" ? o[k] : undefined), p);
+      const headline = [
+        ["hops (average / diameter)", get("hops", "average"), get("hops", "diameter")],
+        ["zero-load latency ns (average / max)", get("latency_ns", "average"), get("latency_ns", "max")],
+        ["bisection Tb/s", get("bisection", "tbps")],
+        ["uniform throughput θ", get("uniform", "theta"), get("uniform", "kind")],
+      ].filter((r) => r[1] !== undefined && r[1] !== null)
+        .map(([k, a, b]) => [k, num(a) + (b !== undefined && b !== null ? " / " + (typeof b === "number" ? num(b) : b) : "")]);
+      parts.push(el("h3", { text: "Performance" }), kvTable(headline),
+        el("details", null, el("summary", { text: "Every performance value" }), kvTable(flatten(p, "", []))));
     }
     parts.push(el("details", null, el("summary", { text: "Every value of summary.json" }),
       kvTable(flatten(s, "", []))));
@@ -795,7 +805,10 @@
         kinds[k] = (kinds[k] || 0) + 1;
       }
     }
-    const byRoute = Object.entries(kinds).filter(([, n]) => n > 0).map(([kind, count]) => el("tr", null,
+    const order = ["cabinet", "row", "cross-row", "cross-hall"];
+    const rank = (k) => (order.includes(k) ? order.indexOf(k) : order.length);
+    const byRoute = Object.entries(kinds).filter(([, n]) => n > 0).sort((a, b) => rank(a[0]) - rank(b[0]))
+      .map(([kind, count]) => el("tr", null,
       el("td", { text: kind }), el("td", { class: "n", text: num(count) }),
       el("td", null, link("show cables", "#cables", { on: { click: (e) => {
         e.preventDefault(); setFilter({ route: [kind] }); go("#cables");
