@@ -27,6 +27,12 @@ from planner.viewer import geometry, payload
 from tests.test_exports_plans import get_plan
 
 PLANS = ["slimfly-hot", "slimfly-abstract", "dragonfly-hot", "dragonfly-trunk"]
+needs_halls = pytest.mark.skipif(
+    "hall" not in __import__("planner.floor").floor.Floor.model_fields,
+    reason="floors with halls and tray routes (the real-room work) are not on this branch")
+HALLS = {   # three small halls of 3 rows x 8 cabinets, cross trays every 4 cabinets
+    "rows": 3, "cabinets_per_row": 8, "end_aisle_m": 1.2, "cross_tray_every": 4, "count": 4,
+    "link_m": 25}
 
 # ---------------------------------------------------------------- an independent block reader
 
@@ -259,14 +265,15 @@ def test_abstract_racks_have_no_aisles_or_fronts():
     assert not shapes["cabinets"]["front"].any()
 
 
-@pytest.mark.parametrize("name", PLANS)
+@pytest.mark.parametrize("name", PLANS + [pytest.param(n, marks=needs_halls)
+                                           for n in ("corridor", "meet-me")])
 def test_route_on_the_floor_gives_the_cable_length(name):
     """Every cable between cabinets: its route's steps, plus the floor's per-cable overhead,
     times its slack, are the length in cables.csv (to the millimetre); the steps that move on
     the plan run straight along x or y and are as long as they are drawn, and the others are
     the rise and drop of ``overhead_per_end_m``. A cable inside one cabinet has no route and
     the floor's intra-cabinet length."""
-    plan = get_plan(name)
+    plan = get_plan(name) if name in PLANS else halls_plan(name)
     floor = plan.floor
     routes = geometry.cable_routes(plan)
     lengths = plan.cables["length_m"].to_numpy()
@@ -282,16 +289,109 @@ def test_route_on_the_floor_gives_the_cable_length(name):
             continue
         assert routes.step[part][0] == -1 and metres[0] == 0
         steps = np.abs(np.diff(pts, axis=0))
-        assert (steps.min(axis=1) == 0).all()                  # straight along x or y
+        straight = np.array([k != "hall link" for k in kinds])
+        assert (steps[straight].min(axis=1) == 0).all()        # straight along x or y
         drawn = steps.sum(axis=1)
         for kind, plan_m, m in zip(kinds, drawn, metres[1:]):
             if kind in ("rise", "drop"):
                 assert plan_m == 0 and m == floor.overhead_per_end_m
+            elif kind == "hall link":
+                continue                      # drawn through the gaps; its metres in the sum
             else:
                 assert m == pytest.approx(plan_m, abs=1e-9)
         want = (metres.sum() + floor.overhead_per_cable_m) * slack
         assert lengths[i] == pytest.approx(want, abs=5e-4)
         assert kinds[0] == "rise" if floor.overhead_per_end_m else kinds[0] != "rise"
+
+
+@lru_cache(maxsize=None)
+def halls_plan(links: str, kw_budget: float | None = None):
+    """Slim Fly q=7 (98 routers, 49 cabinets) on ``GRID_FLOOR`` with three ``HALLS`` (and a
+    cabinet kW budget)."""
+    import tempfile
+
+    import yaml
+
+    from planner.plan import plan
+    from planner.topologies.slimfly import slimfly
+    floor = {k: v for k, v in GRID_FLOOR.items() if k != "cabinets_per_row"}
+    floor.update(name=f"halls-{links}", hall={**HALLS, "links": links})
+    if kw_budget is not None:
+        floor["cabinet_kw_budget"] = kw_budget
+    path = Path(tempfile.mkdtemp(prefix="viewer-halls-")) / "halls.yaml"
+    path.write_text(yaml.safe_dump(floor), encoding="utf-8")
+    return plan(slimfly(q=7), "modern-100g", str(path), strategy="hint", time_limit_s=5, seed=0)
+
+
+@needs_halls
+@pytest.mark.parametrize("name", ["slimfly-hot", "corridor", "meet-me"])
+def test_drawn_routes_are_the_plans_tray_routes(name):
+    """Every cable's route as drawn is ``planner.routes.route_segments`` of its two cabinets,
+    step for step (kind, metres, end point in its hall moved to where the hall is drawn); the
+    three-hall plans cross halls, rows and stay in rows."""
+    from planner import routes as plan_routes
+    plan = get_plan(name) if name == "slimfly-hot" else halls_plan(name)
+    drawn = geometry.cable_routes(plan)
+    room = geometry._room(plan)
+    origin = geometry.hall_origins(room)
+    cab = plan.cabinets.set_index("name")
+    kinds = set()
+    for i, (a, b) in enumerate(zip(plan.cables["a_cabinet"], plan.cables["b_cabinet"])):
+        ha, hb = int(cab.at[a, "hall"]), int(cab.at[b, "hall"])
+        segments = [s for s in plan_routes.route_segments(
+            room, (ha, int(cab.at[a, "row"]), int(cab.at[a, "col"])),
+            (hb, int(cab.at[b, "row"]), int(cab.at[b, "col"])), a == b) if s.kind != "cabinet"]
+        part = slice(drawn.offsets[i], drawn.offsets[i + 1])
+        steps = [drawn.step_kinds[k] for k in drawn.step[part][1:]]
+        # a hall link is drawn as several pieces through the gaps: its last one has its length
+        last = np.array([k == len(steps) - 1 or steps[k + 1] != "hall link" or s != "hall link"
+                         for k, s in enumerate(steps)], dtype=bool)
+        assert [s for s, keep in zip(steps, last) if keep] == [s.kind for s in segments]
+        assert drawn.step_m[part][1:][last] == pytest.approx([s.length_m for s in segments],
+                                                             abs=1e-9)
+        assert not drawn.step_m[part][1:][~last].any()
+        for s, point in zip(segments, drawn.points[part][1:][last]):
+            h = hb if s.hall is None else s.hall
+            assert point == pytest.approx(np.add(s.end[:2], origin[h]), abs=1e-9)
+        kinds.add(geometry.ROUTE_KINDS[drawn.kind[i]])
+        assert geometry.ROUTE_KINDS[drawn.kind[i]] == plan.cables["route_kind"].iloc[i]
+    if name != "slimfly-hot":
+        assert room.halls == 3 and kinds == set(geometry.ROUTE_KINDS)
+
+
+@needs_halls
+@pytest.mark.parametrize("links", ["corridor", "meet-me"])
+def test_halls_are_drawn_apart_with_their_connections(links):
+    """Three halls side by side without overlapping; the connections join the hall entries:
+    hall to next hall along a corridor, every hall to the first through a meet-me room, each
+    with its length."""
+    plan = halls_plan(links)
+    shapes = geometry.floor_geometry(plan)
+    halls = shapes["halls"]
+    assert [h["name"] for h in halls] == ["H1", "H2", "H3"]
+    for a, b in zip(halls, halls[1:]):
+        assert a["x1"] <= b["x0"] or a["y1"] <= b["y0"]
+    pairs = [(link["a"], link["b"]) for link in shapes["links"]]
+    if links == "corridor":
+        assert pairs == [(0, 1), (1, 2)] and shapes["meet_me"] is None
+        assert all(link["length_m"] == 25 for link in shapes["links"])
+    else:
+        assert pairs == [(0, None), (1, None), (2, None)]
+        room = shapes["meet_me"]
+        assert room["link_m"] == 25
+        assert all(link["points"][-1] == [room["x"], room["y"]] for link in shapes["links"])
+    for link in shapes["links"]:
+        points = np.array(link["points"])
+        for h, (x, y) in ((link["a"], points[0]), (link["b"], points[-1])):
+            if h is not None:                                    # at the hall's entry corner
+                assert x == pytest.approx(halls[h]["x0"] + HALLS["end_aisle_m"])
+                assert y == pytest.approx(halls[h]["y0"])
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            assert x0 == x1 or y0 == y1                          # straight pieces
+            for box in halls:                                    # none crosses a hall
+                inside_x = max(min(x0, x1), box["x0"]) < min(max(x0, x1), box["x1"])
+                inside_y = max(min(y0, y1), box["y0"]) < min(max(y0, y1), box["y1"])
+                assert not (inside_x and inside_y)
 
 
 def test_route_kinds_follow_the_cabinet_rows():

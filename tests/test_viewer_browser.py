@@ -27,12 +27,13 @@ from planner.exports import cables_csv, summary_json, viewer
 from planner.exports.wiring_pdf import GROUP_COLOURS
 from planner.viewer import geometry
 from tests.test_exports_plans import get_plan
-from tests.test_viewer import HOSTILE, hostile_plan
+from tests.test_viewer import HOSTILE, halls_plan, hostile_plan, needs_halls
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1400,900", "--force-device-scale-factor=1"]
+KW_BUDGET = 0.5        # kW per cabinet of the "halls" plan: a few tenths of it are used
 READY_TIMEOUT_S = 60   # generous: a busy machine; the budget itself is measured in benchmarks/
 
 
@@ -67,6 +68,8 @@ def plan_folder(name: str) -> tuple[object, Path]:
         from planner.plan import plan
         built = plan("slimfly:q=19,p=15", "modern-100g", "hot-aisle", strategy="hint",
                      time_limit_s=5, seed=0)
+    elif name == "halls":
+        built = halls_plan("meet-me", KW_BUDGET)
     else:
         built = get_plan(name)
     out = Path(tempfile.mkdtemp(prefix=f"viewer-{name}-"))
@@ -99,6 +102,9 @@ def wait_for(driver, script: str):
 
 
 SIZES = ["slimfly-hot", "10k"]
+YLORRD = ["#ffffcc", "#ffeda0", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c",
+          "#bd0026", "#800026"]
+"""ColorBrewer YlOrRd, 9 classes (Brewer, colorbrewer2.org): the kW and cable-count ramp."""
 
 
 @pytest.mark.parametrize("name", SIZES + ["slimfly-abstract"])
@@ -321,6 +327,59 @@ def test_names_with_markup_stay_text(browser, tmp_path):
     assert HOSTILE in browser.title
     bom = browser.execute_script("return document.getElementById('panel-bom').textContent")
     assert HOSTILE in bom
+
+
+def pixels(driver, names, fronts) -> list[list[int]]:
+    """The canvas colour inside each cabinet, away from its front bar and its name."""
+    return driver.execute_script("""
+        const ctx = document.getElementById('floor').getContext('2d'), out = [];
+        const dpr = window.devicePixelRatio || 1;
+        arguments[0].forEach((name, k) => {
+          const [x0, y0, x1, y1] = window.plannerViewer.cabinetBox(name);
+          const x = (x0 + x1) / 2, y = y0 + (y1 - y0) * (arguments[1][k] < 0 ? 0.7 : 0.3);
+          out.push(Array.from(ctx.getImageData(Math.floor(x * dpr), Math.floor(y * dpr), 1, 1)
+            .data.slice(0, 3)));
+        });
+        return out;""", names, fronts)
+
+
+@needs_halls
+def test_cabinets_coloured_by_kw_against_the_budget(browser):
+    """Colour by cabinet kW: each cabinet takes the YlOrRd class of its kW share of the floor's
+    budget (cabinets.kw / cabinet_kw_budget in ninths), and its panel says both."""
+    plan, folder = plan_folder("halls")
+    open_page(browser, folder)
+    browser.execute_script("""const s = document.getElementById('colour-by');
+        s.value = 'kw'; s.dispatchEvent(new Event('change'));""")
+    wait_for(browser, "return new Promise((r) => requestAnimationFrame(() => r(true)))")
+    cabinets = plan.cabinets
+    front = geometry.floor_geometry(plan)["cabinets"]["front"]
+    got = pixels(browser, cabinets["name"].tolist(), [int(f) for f in front])
+    for rgb, name, kw in zip(got, cabinets["name"], cabinets["kw"]):
+        k = min(8, int(kw / KW_BUDGET * 9))
+        want = [int(YLORRD[k][i:i + 2], 16) for i in (1, 3, 5)]
+        assert np.abs(np.array(rgb) - want).max() <= 2, (name, kw, rgb, want)
+    name = cabinets["name"].iloc[0]
+    find(browser, name)
+    text = wait_for(browser, "return document.querySelector('#panel-cabinet table').textContent")
+    assert f"{cabinets['kw'].iloc[0]:g} of {KW_BUDGET:g} kW budget" in text
+    assert errors(browser) == []
+
+
+@needs_halls
+def test_route_kind_filter_counts_as_summary_and_cables_csv(browser):
+    plan, folder = plan_folder("halls")
+    import json
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    rows = cables_rows(folder)
+    open_page(browser, folder, "#cables")
+    wait_for(browser, "return !document.getElementById('panel-cables').hidden")
+    kinds = summary["cables"]["route_kind"]
+    assert set(kinds) == set(geometry.ROUTE_KINDS) and all(kinds.values())
+    for kind, count in kinds.items():
+        assert filter_count(browser, "route", {kind}) == count
+        assert count == sum(1 for r in rows if r["route_kind"] == kind)
+    assert errors(browser) == []
 
 
 def test_bom_line_lists_the_cables_of_its_part_and_length(browser):
