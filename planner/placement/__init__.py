@@ -15,7 +15,7 @@
    router's neighbours, so steps = work / mean degree), the local search, then CP-SAT pair-bisection
    LNS with one call per second of the time limit (at most 20) and the local search again.
    Skipped when the best candidate meets the lower bound.
-5. ``cabinets``: each group split into its cabinets; ``floor``: groups to grid slots;
+5. ``cabinets``: each group split into its cabinets; ``floor``: groups to slots in the halls;
    ``verify``: the full CP-SAT model with every router fixed must be FEASIBLE (small and medium
    instances).
 The winner is the candidate with fewest optical links (earliest on ties, so the hint wins ties
@@ -247,23 +247,23 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
 
     flows = graph.flows(part, int(part.max()) + 1)
     np.fill_diagonal(flows, 0)
-    rows, cols = place_on_floor(floor, catalog, flows, cabinet_group)
-    order = np.lexsort((cols, rows))
+    halls, rows, cols = place_on_floor(floor, catalog, flows, cabinet_group)
+    order = np.lexsort((cols, rows, halls))
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
     router_cabinet = rank[router_cabinet]
-    rows, cols, cabinet_group = rows[order], cols[order], cabinet_group[order]
+    halls, rows, cols, cabinet_group = halls[order], rows[order], cols[order], cabinet_group[order]
     clock.lap("floor")
 
     optical = graph.cut(part)
     _verify(graph, router_cabinet, cabinet_group, capacity, optical)
     clock.lap("verify")
 
-    from planner.floor import cabinet_name
+    from planner.floor import cabinet_names
 
     return Placement(router_cabinet=router_cabinet, cabinet_row=rows, cabinet_col=cols,
-                     cabinet_group=cabinet_group,
-                     cabinet_names=tuple(str(cabinet_name(int(r), int(c))) for r, c in zip(rows, cols)),
+                     cabinet_group=cabinet_group, cabinet_hall=halls,
+                     cabinet_names=cabinet_names(halls, rows, cols),
                      strategy=strategy, method=method, optical=optical, lower_bound=float(lb),
                      lower_bound_kind=lb_kind, candidates=counts, stage_seconds=clock.stages,
                      time_capped=clock.capped)
