@@ -25,7 +25,7 @@ import pandas as pd
 
 import planner
 from planner import bom as boms
-from planner import cabling, costing, guards
+from planner import cabling, costing, guards, power, routes
 from planner import floor as floors
 from planner.catalog import Catalog, RouterModel, load_catalog
 from planner.errors import InputError
@@ -43,8 +43,8 @@ class Plan:
     """Everything ``planner plan`` knows about one system (INTERFACES.md).
 
     cables:   one row per physical cable: ``cabling.CSV_COLUMNS`` then ``cabling.EXTRA_COLUMNS``.
-    devices:  name, kind ("router" | "endpoint"), id, cabinet, ru, height_ru, model.
-    cabinets: name, row, col, group, x_m, y_m, routers, endpoints, ru_used.
+    devices:  name, kind ("router" | "endpoint"), id, cabinet, ru, height_ru, model, watts.
+    cabinets: name, hall, row, col, group, x_m, y_m, routers, endpoints, ru_used, kw.
     ports:    one row per router port 1..radix: device, port, used, peer_device, peer_port,
               cable_id, label.
     bom:      item, sku, description, length_m, quantity, spares, unit_price, extended_price.
@@ -139,13 +139,14 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                         topology.num_endpoints, topology.num_routers, router_model.radix,
                         endpoint_cables)
     floors.check_capacity(floor, topology, router_model)
+    within_budget = power.fit_budget(floor, topology, catalog, router_model, endpoint_cables)
 
     stages = _Stages(["placement", "cabling", "costing", "summary"], progress)
     try:
         with stages.run("placement"):
             if placement is None:
                 from planner.placement import place
-                placement = place(topology, floor, catalog, strategy=strategy,
+                placement = place(topology, within_budget, catalog, strategy=strategy,
                                   time_limit_s=time_limit_s, seed=seed,
                                   group_endpoints=group_endpoints)
                 restore_ctrl_c()  # CP-SAT leaves SIGINT at the OS default
@@ -156,19 +157,27 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
                              cable_plan.cables, spares_pct, topology.num_endpoints)
             totals = _totals(catalog, router_model, topology, cable_plan.cables)
+            watts = power.plan_power(topology, catalog, router_model, cable_plan.cables,
+                                     placement.router_cabinet, placement.num_cabinets)
+            power.check_budget(floor, placement.cabinet_names, watts.cabinet_kw)
+            devices = cable_plan.devices.assign(
+                watts=np.round(np.r_[watts.router_w, watts.endpoint_w], 3))
+            cabinets = cable_plan.cabinets.assign(kw=np.round(watts.cabinet_kw, 6))
         with stages.run("summary"):
             summary = _summary(topology, catalog, floor, placement, router_model, cable_plan,
                                bom, totals, dict(strategy=strategy, seed=seed,
                                                  time_limit_s=time_limit_s,
                                                  endpoint_cables=endpoint_cables,
                                                  spares_pct=spares_pct))
+            _room_summary(summary, floor, within_budget, placement, cable_plan.cables, watts,
+                          topology.num_endpoints)
     finally:
         stages.close()
     summary["runtime"] = {f"{k}_s": round(v, 3) for k, v in stages.seconds.items()}
     summary["runtime"]["total_s"] = round(time.perf_counter() - started, 3)
     return Plan(topology=topology, catalog=catalog, floor=floor, placement=placement,
-                router_model=router_model, cables=cable_plan.cables, devices=cable_plan.devices,
-                cabinets=cable_plan.cabinets, ports=cable_plan.ports, bom=bom, summary=summary)
+                router_model=router_model, cables=cable_plan.cables, devices=devices,
+                cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary)
 
 
 def _describe(topology: Topology) -> str:
@@ -256,6 +265,47 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
                     "router_ports": int(topology.num_routers * router_model.radix),
                     "router_ports_used": int(cable_plan.ports["used"].sum())},
     }
+
+
+LENGTH_BINS_M = (1, 2, 3, 5, 10, 20, 50, 100)
+"""Upper edges of the cable length histogram of summary.json (the common stock lengths)."""
+
+
+def _length_distribution(lengths: np.ndarray) -> dict[str, Any]:
+    """Percentiles and a histogram (``"2-3 m"``: cables longer than 2 m, at most 3 m)."""
+    if not lengths.size:
+        return {"p50_m": 0.0, "p90_m": 0.0, "p99_m": 0.0, "histogram": {}}
+    p50, p90, p99 = np.percentile(lengths, [50, 90, 99])
+    edges = np.asarray(LENGTH_BINS_M, dtype=float)
+    counts = np.bincount(np.searchsorted(edges, lengths, side="left"), minlength=len(edges) + 1)
+    names = [f"{lo:g}-{hi:g} m" for lo, hi in zip((0,) + LENGTH_BINS_M, LENGTH_BINS_M)]
+    names.append(f"> {LENGTH_BINS_M[-1]:g} m")
+    return {"p50_m": round(float(p50), 3), "p90_m": round(float(p90), 3),
+            "p99_m": round(float(p99), 3),
+            "histogram": {name: int(n) for name, n in zip(names, counts.tolist())}}
+
+
+def _room_summary(summary: dict[str, Any], floor: Floor, within_budget: Floor,
+                  placement: Placement, cables: pd.DataFrame, watts: power.PlanPower,
+                  num_endpoints: int) -> None:
+    """Halls and footprint, cable route kinds and lengths, power from the cabinets."""
+    room = floors.room_of(floor, placement.cabinet_hall, placement.cabinet_row,
+                          placement.cabinet_col)
+    summary["floor"].update({
+        "halls": room.halls, "hall_rows": room.rows, "hall_cabinets_per_row": room.cols,
+        "hall_width_m": round(room.width_m, 3), "hall_depth_m": round(room.depth_m, 3),
+        "footprint_m2": round(room.footprint_m2, 3),
+        "cabinet_kw_budget": floor.cabinet_kw_budget,
+        "router_slots_within_budget": within_budget.router_slots})
+    lengths = cables["length_m"].to_numpy(float)
+    kinds = cables["route_kind"].value_counts()
+    summary["cables"].update({
+        "longest_m": round(float(lengths.max()), 3) if lengths.size else 0.0,
+        "route_kind": {kind: int(kinds.get(kind, 0)) for kind in routes.KINDS},
+        "length_distribution": _length_distribution(lengths)})
+    power_block = watts.summary(num_endpoints, floor.cabinet_kw_budget)
+    power_block["per_router_port_w"] = summary["power"]["per_router_port_w"]
+    summary["power"] = power_block
 
 
 def _number(value: float):
