@@ -225,3 +225,28 @@ def test_capacity_errors_name_the_floor_file(tmp_path):
 def test_unknown_floor_name():
     with pytest.raises(InputError, match=r"unknown floor 'hall9'; choose one of: cascade,"):
         load_floor("hall9")
+
+
+DOCS = Path(__file__).parents[1] / "docs" / "floors.md"
+
+
+def test_docs_describe_every_floor_field():
+    from planner.floor import Floor, Hall
+
+    text = DOCS.read_text(encoding="utf-8")
+    fields = [f"`{name}`" for name in Floor.model_fields if name != "hall"]
+    fields += [f"`hall.{name}`" for name in Hall.model_fields]
+    assert [f for f in fields if f not in text] == []
+
+
+def test_docs_floor_examples_load(tmp_path):
+    """The YAML examples of docs/floors.md are valid floors (the first extends hot-aisle)."""
+    import re
+
+    blocks = re.findall(r"```yaml\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == 2
+    for i, block in enumerate(blocks):
+        path = tmp_path / f"example{i}.yaml"
+        path.write_text(block)
+        floor = load_floor(str(path))
+        assert floor.hall is not None and floor.cabinet_kw_budget is not None
