@@ -70,6 +70,8 @@ FIBRE_NS_PER_M = 4.9
 
 MIN_ASPECT = 0.5
 """An "auto" hall's footprint stays within MIN_ASPECT..1/MIN_ASPECT (width / depth)."""
+MAX_HALL_SIDE = 1000
+"""Most rows, cabinets per row and halls a floor may give (hall sizing tries every shape)."""
 
 
 class Hall(BaseModel):
@@ -78,11 +80,11 @@ class Hall(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
     rows: int | Literal["auto"] = "auto"
     cabinets_per_row: int | Literal["auto"] = "auto"
-    max_rows: PositiveInt = 20
-    max_cabinets_per_row: PositiveInt = 30
+    max_rows: PositiveInt = Field(20, le=MAX_HALL_SIDE)
+    max_cabinets_per_row: PositiveInt = Field(30, le=MAX_HALL_SIDE)
     end_aisle_m: NonNegativeFloat = 1.2
     cross_tray_every: NonNegativeInt = 0
-    count: PositiveInt = 1
+    count: PositiveInt = Field(1, le=MAX_HALL_SIDE)
     link_m: float | None = None
     links: Literal["meet-me", "corridor"] = "meet-me"
 
@@ -91,10 +93,11 @@ class Hall(BaseModel):
     def _whole_or_auto(cls, value, info):
         if value == "auto":
             return value
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if (isinstance(value, bool) or not isinstance(value, int) or value < 1
+                or value > MAX_HALL_SIDE):
             what = "rows" if info.field_name == "rows" else "cabinets"
-            raise ValueError(f"must be a whole number of {what} >= 1 or 'auto' (sized to the "
-                             f"system), got {value!r}")
+            raise ValueError(f"must be a whole number of {what} from 1 to {MAX_HALL_SIDE} or "
+                             f"'auto' (sized to the system), got {value!r}")
         return value
 
     @field_validator("link_m", mode="before")

@@ -179,10 +179,11 @@ BAD_FLOORS = [
     ("bad_media_rule", "field 'media_rule' must be 'membership' or 'reach', got 'price'"),
     ("negative_slack", "field 'slack_pct' must be greater than or equal to 0, got -10"),
     ("bad_row_rounding", "field 'row_rounding' must be 'ceil' or 'floor', got 'nearest'"),
-    ("hall_zero_rows", "field 'hall.rows' must be a whole number of rows >= 1 or 'auto' (sized "
-                       "to the system), got 0"),
+    ("hall_zero_rows", "field 'hall.rows' must be a whole number of rows from 1 to 1000 or "
+                       "'auto' (sized to the system), got 0"),
     ("hall_zero_cabinets", "field 'hall.cabinets_per_row' must be a whole number of cabinets "
-                           ">= 1 or 'auto' (sized to the system), got 0"),
+                           "from 1 to 1000 or 'auto' (sized to the system), got 0"),
+    ("hall_huge", "field 'hall.max_rows' must be less than or equal to 1000, got 100000"),
     ("hall_negative_link", "field 'hall.link_m' must be a finite number of metres >= 0 (the "
                            "cable path between the entry points of two halls), got -5"),
     ("hall_infinite_link", "field 'hall.link_m' must be a finite number of metres >= 0 (the "

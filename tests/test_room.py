@@ -291,6 +291,9 @@ def test_wiring_pdf_has_a_floor_page_per_hall(tmp_path):
         assert all(name in page for name in names)
         for word in ("cold aisle", "hot aisle", "entry", "overhead cable tray", "cabinet front"):
             assert word in page
+    last = p.cabinets.iloc[-1]
+    sheet = next(t for t in texts if f"Cabinet {last['name']}" in t.splitlines()[:3])
+    assert f"hall H{int(last['hall']) + 1}, row" in sheet and f"{last['kw']:.2f} kW" in sheet
 
 
 # ----------------------------------------------------------------------------- bad input

@@ -955,6 +955,8 @@ class Rack:
 
 def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict]) -> list[Rack]:
     """One ``Rack`` per cabinet, in ``plan.cabinets`` order."""
+    from planner.floor import row_letters
+
     cab = plan.cabinets.reset_index(drop=True)
     names = cab["name"].astype(str).tolist()
     index = {n: i for i, n in enumerate(names)}
@@ -974,11 +976,14 @@ def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict]) -> list[Ra
         else:
             placed[i].append((name, kind, model, u, h))
     racks = []
+    several_halls = "hall" in cab and len(cab) and int(cab["hall"].max()) > 0
     for i, rec in enumerate(cab.to_dict("records")):
-        info = [f"row {names[i].rstrip('0123456789')}, column {int(rec['col']) + 1}, "
+        hall = f"hall H{int(rec['hall']) + 1}, " if several_halls else ""
+        info = [f"{hall}row {row_letters(rec['row'])}, column {int(rec['col']) + 1}, "
                 f"electrical group g{int(rec['group'])}",
                 f"position x {float(rec['x_m']):.2f} m, y {float(rec['y_m']):.2f} m",
-                f"{int(rec['routers'])} routers, {int(rec['endpoints'])} endpoints",
+                f"{int(rec['routers'])} routers, {int(rec['endpoints'])} endpoints"
+                + (f", {float(rec['kw']):.2f} kW" if "kw" in rec else ""),
                 f"{ends.get(i, 0)} cable ends in this cabinet"]
         racks.append(Rack(names[i], info, placed[i], unplaced[i], by_sku.get(i, {}),
                           ends.get(i, 0)))
