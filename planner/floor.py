@@ -328,8 +328,9 @@ def cabinet_positions(floor: Floor, n_cabinets: int) -> tuple[np.ndarray, np.nda
     return (idx // cols, idx % cols) if cols else (idx, idx)
 
 
-def _row_letters(row: int) -> str:
-    """0 -> A, 25 -> Z, 26 -> AA (bijective base 26, as spreadsheet columns)."""
+def row_letters(row) -> str:
+    """The letters of a row as in the cabinet names: 0 -> A, 25 -> Z, 26 -> AA (bijective base
+    26, as spreadsheet columns)."""
     text, n = "", int(row) + 1
     while n:
         n, rem = divmod(n - 1, 26)
@@ -342,7 +343,7 @@ def cabinet_name(row, col):
     if np.ndim(row) == 0 and np.ndim(col) == 0:
         if int(row) < 0 or int(col) < 0:
             raise ValueError("cabinet row and column must be >= 0")
-        return f"{_row_letters(row)}{int(col) + 1:02d}"
+        return f"{row_letters(row)}{int(col) + 1:02d}"
     rows, cols = np.broadcast_arrays(np.asarray(row), np.asarray(col))
     return np.array([cabinet_name(r, c) for r, c in zip(rows.ravel(), cols.ravel())],
                     dtype=object).reshape(rows.shape)
@@ -356,11 +357,6 @@ def cabinet_names(hall, row, col) -> tuple[str, ...]:
     if hall.size and int(hall.max()) > 0:
         names = [f"H{h + 1}-{n}" for h, n in zip(hall.tolist(), names)]
     return tuple(names)
-
-
-def row_letters(row) -> str:
-    """The letters of a row (``A``, ``AB``), as in the cabinet names."""
-    return _row_letters(int(row))
 
 
 def cabinet_xy(floor: Floor, rows, cols) -> tuple[np.ndarray, np.ndarray]:
