@@ -22,7 +22,8 @@ as in ``bench.py``) and reports:
 
     python benchmarks/bench_room.py                       # writes benchmarks/RESULTS_room.md
     python benchmarks/bench_room.py --sizes 1k,10k        # a subset
-    python benchmarks/bench_room.py --busy 2 --results /tmp/busy.md
+    python benchmarks/bench_room.py --sizes 1k,10k --busy 2 \
+        --results benchmarks/RESULTS_room_busy.md --against benchmarks/RESULTS_room.json
 """
 
 from __future__ import annotations
@@ -211,6 +212,20 @@ def markdown(results: list[tuple[str, dict]], args, m: dict[str, str]) -> str:
             f"{' (capped)' if r['time_capped'] else ''} |")
     out += ["", "Checks per run: " + "; ".join(
         next((r["checks"] for _, r in results if "checks" in r), {}).keys()) + "."]
+    if args.against:
+        before = {r["spec"]: r for r in json.loads(args.against.read_text()) if "error" not in r}
+        out += ["", f"Against `{args.against.name}` (same inputs and seed):", "",
+                "| configuration | cables.csv | summary.json | capped there / here | "
+                "total s there / here |", "|---|---|---|---|---|"]
+        for _, r in results:
+            q = before.get(r.get("spec"))
+            if q is None or "error" in r:
+                continue
+            same = {k: "same" if r[f"digest_{k}"] == q[f"digest_{k}"] else "differs"
+                    for k in ("cables", "summary")}
+            out.append(f"| `{r['spec']}` | {same['cables']} | {same['summary']} | "
+                       f"{q['time_capped']} / {r['time_capped']} | "
+                       f"{q['total_s']:.1f} / {r['total_s']:.1f} |")
     return "\n".join(out) + "\n"
 
 
@@ -223,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--busy", type=int, default=0, metavar="N",
                    help="run N busy-loop processes during the benchmark")
     p.add_argument("--results", type=Path, default=HERE / "RESULTS_room.md")
+    p.add_argument("--against", type=Path, metavar="JSON",
+                   help="compare the digests with an earlier run's RESULTS_room.json")
     p.add_argument("--one", metavar="SPEC", help=argparse.SUPPRESS)
     p.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
