@@ -251,3 +251,20 @@ def test_docs_floor_examples_load(tmp_path):
         path.write_text(block)
         floor = load_floor(str(path))
         assert floor.hall is not None and floor.cabinet_kw_budget is not None
+
+
+@pytest.mark.parametrize("name,lines", [
+    ("hot-aisle", ["halls                up to 16, meet-me link 40 m between hall entries",
+                   "hall size            auto <= 16 rows x auto <= 30 cabinets; largest 20.4 x "
+                   "39.6 m", "cross trays          at both row ends and every 10 cabinets",
+                   "power budget         30 kW per cabinet"]),
+    ("sc14", ["room                 abstract grid (no hall block): unbounded rows, Manhattan "
+              "lengths", "power budget         none"]),
+])
+def test_floors_show_gives_the_hall_fields(name, lines, capsys):
+    from planner.cli import main
+
+    assert main(["floors", "show", name]) == 0
+    out = capsys.readouterr().out
+    for line in lines:
+        assert line in out, line
