@@ -200,7 +200,7 @@ WRITE_ERRORS = {
 """Errors of a write the user can fix, and the fix."""
 
 
-def write_error(err: OSError, out: Path, tmp: Path | None) -> InputError | None:
+def write_error(err: OSError, out: Path | str, tmp: Path | None) -> InputError | None:
     """The one-line InputError for a failed write the user can fix, else None."""
     fix = WRITE_ERRORS.get(err.errno)
     if fix is None:
@@ -226,7 +226,7 @@ def write_folder(out: Path | str,
     written (sorted, relative to ``out``; the manifest not included)."""
     from planner.progress import Stages
 
-    out = check_out(out)
+    given, out = out, check_out(out)
     writers = list(writers)
     restore_ctrl_c()
     created: list[Path] = []
@@ -254,7 +254,7 @@ def write_folder(out: Path | str,
             except OSError:
                 break
         if isinstance(err, OSError):
-            plain = write_error(err, out, tmp)
+            plain = write_error(err, given, tmp)
             if plain is not None:
                 raise plain from None
         raise

@@ -132,6 +132,6 @@ def run(args: argparse.Namespace) -> int:
                   time_limit_s=spec.time_limit, seed=spec.seed,
                   group_endpoints=spec.group_endpoints, endpoint_cables=spec.endpoint_cables,
                   spares_pct=spec.spares, progress=mode)
-    files = output.write_plan(result, out, progress=mode)
+    files = output.write_plan(result, spec.out, progress=mode)  # as given, for messages
     print(summary_table(result, Path(spec.out), files), flush=True)
     return 0
