@@ -172,8 +172,8 @@ def free_bytes(folder: Path) -> int | None:
 def check_space(out: Path | str, cables: int) -> None:
     """InputError before anything is planned when the disk of ``out`` cannot hold the files of a
     plan of ``cables`` cables (the estimate above)."""
-    out = Path(out).absolute()
-    folder = next((p for p in (out, *out.parents) if p.is_dir()), None)
+    absolute = Path(out).absolute()
+    folder = next((p for p in (absolute, *absolute.parents) if p.is_dir()), None)
     free = free_bytes(folder) if folder is not None else None
     need = OUTPUT_BASE_BYTES + OUTPUT_BYTES_PER_CABLE * int(cables)
     if free is not None and free < need:

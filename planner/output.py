@@ -205,7 +205,7 @@ def write_error(err: OSError, out: Path | str, tmp: Path | None) -> InputError |
     fix = WRITE_ERRORS.get(err.errno)
     if fix is None:
         return None
-    where = ""
+    where = f" the {err.writer} files" if getattr(err, "writer", None) else ""
     if err.filename:
         name = Path(os.fsdecode(err.filename))
         if tmp is not None and _within(name.absolute(), tmp.absolute()):
@@ -239,7 +239,7 @@ def write_folder(out: Path | str,
                 _run_forked(writers, tmp, jobs, stages)
             else:
                 for name, fn in writers:
-                    with stages.run(name):
+                    with stages.run(name), _named_errors(name):
                         fn(tmp)
         files = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*") if p.is_file())
         (tmp / MANIFEST).write_text("".join(f"{name}\n" for name in files), encoding="utf-8")
@@ -270,6 +270,16 @@ def restore_ctrl_c() -> None:
     if (threading.current_thread() is threading.main_thread()
             and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@contextmanager
+def _named_errors(writer: str):
+    """An OSError leaving the block remembers the writer it came from (for ``write_error``)."""
+    try:
+        yield
+    except OSError as err:
+        err.writer = writer
+        raise
 
 
 @contextmanager
@@ -353,7 +363,8 @@ def _run_forked(writers, folder: Path, jobs: int, stages) -> None:
                 if error is None and process.exitcode != 0:
                     error = _died(name, process)
                 if error is not None:
-                    raise error
+                    with _named_errors(name):
+                        raise error
                 stages.done(name, time.perf_counter() - started)
     finally:
         for conn, (_, process, _) in running.items():

@@ -975,3 +975,37 @@ def test_sigterm_at_random_points(tmp_path, previous, after, delay):
         assert "summary.json" in listed
     else:
         _check_stopped(done, ws, before, signal.SIGTERM, proc.pid)
+
+
+# ----------------------------------------------------------------------------- a real full disk
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 400 KiB tmpfs (root with CAP_SYS_ADMIN only; skipped elsewhere)."""
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=400k", "tmpfs", str(mount)],
+                          capture_output=True)
+    if done.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+@pytest.mark.parametrize("topology", ["slimfly:q=5", "slimfly:q=13"])
+def test_a_disk_that_fills_up_while_writing(tiny_disk, capsys, monkeypatch, topology):
+    """The disk fills up half-way through the exports (the space check before planning is
+    switched off, as if another program took the space meanwhile), in the planner's process
+    (375 cables) or in forked writers (6,591 cables, above output.PARALLEL_MIN_CABLES): one
+    line, exit 2, nothing left on the disk."""
+    monkeypatch.setattr(guards, "check_space", lambda out, cables: None)
+    monkeypatch.chdir(tiny_disk)
+    code = main(["plan", "--topology", topology, "--strategy", "hint", "--out", "plan"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "--out 'plan': cannot write" in err and "No space left on device" in err
+    assert "free some space" in err and "nothing was written" in err
+    assert list(tiny_disk.iterdir()) == []

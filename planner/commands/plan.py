@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     catalog = _from_spec(args, "catalog", lambda: load_catalog(spec.catalog))
     floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))
     cables = topology.num_links + (topology.num_endpoints if spec.endpoint_cables else 0)
-    _from_spec(args, "out", lambda: guards.check_space(out, cables))
+    _from_spec(args, "out", lambda: guards.check_space(spec.out, cables))
     mode = progress.auto()
     result = plan(topology, catalog, floor, strategy=spec.strategy,
                   time_limit_s=spec.time_limit, seed=spec.seed,
