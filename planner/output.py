@@ -40,7 +40,6 @@ from pathlib import Path
 from planner import interrupts
 from planner.errors import InputError
 
-SUMMARY = "summary.json"
 MANIFEST = ".planner-manifest"
 """Sorted relative paths of the files a plan wrote, one per line (this file not included)."""
 

@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     from planner.plan import check_options, plan
     spec = resolve_spec(args)
     check_options(spec.strategy, spec.time_limit, spec.spares, spec.seed)
-    out = _from_spec(args, "out", lambda: output.check_out(spec.out, input_files(args, spec)))
+    _from_spec(args, "out", lambda: output.check_out(spec.out, input_files(args, spec)))
 
     def build_topology():
         guards.check_topology_spec(spec.topology, spec.endpoint_cables)  # before building
@@ -132,6 +132,6 @@ def run(args: argparse.Namespace) -> int:
                   time_limit_s=spec.time_limit, seed=spec.seed,
                   group_endpoints=spec.group_endpoints, endpoint_cables=spec.endpoint_cables,
                   spares_pct=spec.spares, progress=mode)
-    files = output.write_plan(result, spec.out, progress=mode)  # as given, for messages
+    files = output.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
     print(summary_table(result, Path(spec.out), files), flush=True)
     return 0
