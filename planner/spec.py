@@ -122,6 +122,10 @@ def _check_topology_mapping(topology: dict[str, Any], where: str) -> tuple[str, 
         if not isinstance(nested, dict):
             raise InputError(f"{where}: field 'topology.params' must be a mapping of "
                              f"parameters, got {nested!r}")
+        twice = sorted(set(params) & set(nested), key=str)
+        if twice:
+            raise InputError(f"{where}: parameter {twice[0]!r} is given twice, in "
+                             "'topology' and in 'topology.params'; give it once")
         params.update(nested)
     if not isinstance(family, str):
         raise InputError(f"{where}: field 'topology.family' is missing; give e.g. "

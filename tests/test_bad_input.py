@@ -526,6 +526,10 @@ CASES: dict[str, Case] = {
     "spec duplicate topology parameter": Case(
         ("plan", "in/s.yaml"), ("spec 'in/s.yaml'", "key 'q' given twice", "give each key once"),
         setup=_write("s.yaml", "topology: {family: slimfly, q: 5, q: 7}\nout: out\n")),
+    "spec topology parameter in two places": Case(
+        ("plan", "in/s.yaml"), ("spec 'in/s.yaml'", "parameter 'q' is given twice",
+                                "'topology.params'", "give it once"),
+        setup=_write("s.yaml", "topology: {family: slimfly, params: {q: 5}, q: 7}\nout: out\n")),
     "spec nested too deeply": Case(("plan", "in/s.yaml"),
                                    ("spec 'in/s.yaml'", "nesting deeper than 32 levels",
                                     "flatten the file"),
