@@ -111,9 +111,9 @@ def _check_names(out: Path, absolute: Path, existing: Path) -> None:
                          f"{name_max - TEMP_NAME_EXTRA} bytes")
     path_max = _limit(existing, "PC_PATH_MAX", 4096)
     if len(os.fsencode(str(absolute))) + TEMP_NAME_EXTRA + 100 > path_max:
-        raise InputError(f"--out '{str(out)[:40]}...': the path is {len(os.fsencode(str(absolute)))}"
-                         f" bytes; the file system allows {path_max} for the files inside it, so "
-                         "give a shorter path")
+        size = len(os.fsencode(str(absolute)))
+        raise InputError(f"--out '{str(out)[:40]}...': the path is {size} bytes; the file system "
+                         f"allows {path_max} for the files inside it, so give a shorter path")
 
 
 def check_out(out: Path | str, inputs: Iterable[Path | str] = ()) -> Path:
@@ -210,8 +210,8 @@ def write_error(err: OSError, out: Path | str, tmp: Path | None) -> InputError |
         if tmp is not None and _within(name.absolute(), tmp.absolute()):
             name = name.absolute().relative_to(tmp.absolute())
         where = f" '{name}'"
-    return InputError(f"--out '{out}': cannot write{where} ({err.strerror or os.strerror(err.errno)}"
-                      f"); {fix}; nothing was written")
+    reason = err.strerror or os.strerror(err.errno)
+    return InputError(f"--out '{out}': cannot write{where} ({reason}); {fix}; nothing was written")
 
 
 def write_folder(out: Path | str,

@@ -696,7 +696,8 @@ class _Comparison:
                     self.cabinet_of.get(o.b[0], "?"), "not planned", fmt_link(o.a, o.b))))
 
 
-def compare(fabric: PlannedFabric, observed: list[ObservedLink], scope: str = "all") -> VerifyReport:
+def compare(fabric: PlannedFabric, observed: list[ObservedLink],
+            scope: str = "all") -> VerifyReport:
     """Classify every planned cable and observed link (passes in the module docstring): each
     physical mistake is one finding, ordered by kind, then by the first cable in plan order."""
     if scope not in SCOPES:

@@ -106,7 +106,8 @@ def _write(name: str, text: str) -> Callable[[Path, Path], None]:
     return lambda ws, previous: (ws / "in" / name).write_text(text)
 
 
-def _variant(name: str, builtin: str, folder: str, field: str, value) -> Callable[[Path, Path], None]:
+def _variant(name: str, builtin: str, folder: str, field: str,
+             value) -> Callable[[Path, Path], None]:
     """Set-up: ``in/NAME``, the built-in catalog/floor ``builtin`` with ``field`` (dotted path,
     list indexes as numbers) set to ``value``, written as YAML (``.nan``, ``true``, ``'32'``)."""
     def setup(ws: Path, previous: Path) -> None:
@@ -533,7 +534,7 @@ CASES: dict[str, Case] = {
     "spec nested too deeply": Case(("plan", "in/s.yaml"),
                                    ("spec 'in/s.yaml'", "nesting deeper than 32 levels",
                                     "flatten the file"),
-                                   setup=_write("s.yaml", SPEC + "topology: " + _nested(40) + "\n")),
+                                   setup=_write("s.yaml", f"{SPEC}floor: {_nested(40)}\n")),
     "spec nested 100,000 deep": Case(("plan", "in/s.yaml"), ("nesting deeper than 32 levels",),
                                      setup=_write("s.yaml", "a: " + _nested(100_000) + "\n")),
     "spec is a named pipe": Case(("plan", "in/s.yaml"),
