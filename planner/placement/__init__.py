@@ -67,7 +67,8 @@ VERIFY_MAX_WORK = 120_000
 
 
 class _Clock:
-    def __init__(self, time_limit_s: float):
+    def __init__(self, time_limit_s: float, on_stage=None):
+        self.on_stage = on_stage  # called with (stage name, seconds) as each stage ends
         self.start = time.perf_counter()
         self.deadline = self.start + float(time_limit_s)
         self.stages: dict[str, float] = {}
@@ -77,6 +78,8 @@ class _Clock:
     def lap(self, name: str) -> None:
         now = time.perf_counter()
         self.stages[name] = round(self.stages.get(name, 0.0) + now - self._mark, 4)
+        if self.on_stage is not None:
+            self.on_stage(name, now - self._mark)
         self._mark = now
 
     def at(self, fraction: float) -> float:
@@ -192,16 +195,17 @@ def _optimize(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, lb:
 
 
 def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_limit_s: float = 60,
-          seed: int = 0, group_endpoints: int | None = None) -> Placement:
+          seed: int = 0, group_endpoints: int | None = None, on_stage=None) -> Placement:
     """Place ``topology``'s routers on ``floor`` (see the module docstring and issue 4).
 
     ``catalog`` prices the optical cables between groups on the floor (None: length only).
     ``group_endpoints`` overrides the floor's electrical-group rule (``--group-endpoints``).
+    ``on_stage(name, seconds)`` is called as each stage ends (progress reporting).
     """
     _validate(strategy, time_limit_s)
     if strategy == "optimize":
         compile_kernels()
-    clock = _Clock(time_limit_s)
+    clock = _Clock(time_limit_s, on_stage)
     graph = Graph.from_topology(topology)
     capacity = capacity_from_floor(floor, graph.endpoints, group_endpoints)
     weights, cap = capacity.folded_weights(graph.endpoints)
