@@ -10,6 +10,7 @@ from planner.floor import Floor, group_capacity, load_floor
 from planner.placement import place
 from planner.placement.anneal import anneal
 from planner.placement.bounds import density_bound, lower_bound
+from planner.placement.capacity import Limits
 from planner.placement.cpsat import full_model_check, qap_polish
 from planner.placement.floor_assign import assign_slots, qap_cost, slot_costs, slot_grid
 from planner.placement.graph import Graph
@@ -81,14 +82,15 @@ def test_annealing_escapes_local_optima_to_the_rack_optimum(q):
     """From a random balanced grouping of MMS(q) into q groups of 2q, the greedy search stalls
     above the optimum q^2(q-1) (= the spectral bound, layout_opt.md §2); annealing reaches it."""
     g = Graph.from_topology(strip_hint(slimfly(q=q, p=1)))
-    weights, cap = np.ones(g.n, dtype=np.int64), 2 * q
+    cap = 2 * q
+    limits = Limits.single(np.ones(g.n, dtype=np.int64), cap)
     start = np.random.default_rng(0).permutation(np.arange(g.n) % q)
-    greedy = local_search(g, start, weights, cap, q)
-    annealed = anneal(g, start, weights, cap, q, steps=2_000_000, seed=0)
+    greedy = local_search(g, start, limits, q)
+    annealed = anneal(g, start, limits, q, steps=2_000_000, seed=0)
     assert g.cut(greedy) > q * q * (q - 1)
     assert g.cut(annealed) == q * q * (q - 1)
     assert np.bincount(annealed, minlength=q).max() <= cap
-    assert np.array_equal(annealed, anneal(g, start, weights, cap, q, steps=2_000_000, seed=0))
+    assert np.array_equal(annealed, anneal(g, start, limits, q, steps=2_000_000, seed=0))
 
 
 def test_annealing_keeps_weighted_capacity_and_never_gets_worse():
@@ -103,7 +105,7 @@ def test_annealing_keeps_weighted_capacity_and_never_gets_worse():
             block, load = block + 1, 0
         start[v], load = block, load + weights[v]
     k = int(start.max()) + 1
-    annealed = anneal(g, start, weights, cap, k, steps=500_000, seed=2)
+    annealed = anneal(g, start, Limits.single(weights, cap), k, steps=500_000, seed=2)
     assert np.bincount(annealed, weights=weights, minlength=k).max() <= cap
     assert g.cut(annealed) < g.cut(start)
 
@@ -193,7 +195,8 @@ def test_dragonfly_groups_larger_than_electrical_groups(s_max):
     bound still holds (and is computed) when whole Dragonfly groups do not fit."""
     top = dragonfly(a=8, p=4, h=4)
     pl = place(top, make_floor(router_slots=s_max), strategy="partition", time_limit_s=30)
-    lb, _ = lower_bound(Graph.from_topology(top), s_max, top.groups)
+    g = Graph.from_topology(top)
+    lb, _ = lower_bound(g, Limits.single(np.ones(g.n), s_max), top.groups)
     assert 0 < lb == pl.lower_bound <= pl.optical
 
 
@@ -201,7 +204,8 @@ def test_dragonfly_groups_larger_than_electrical_groups(s_max):
 def test_lower_bound_never_above_achieved(q, s_max):
     top = slimfly(q=q)
     pl = place(top, make_floor(router_slots=s_max), strategy="partition", time_limit_s=30)
-    lb, _ = lower_bound(Graph.from_topology(top), s_max, top.groups)
+    g = Graph.from_topology(top)
+    lb, _ = lower_bound(g, Limits.single(np.ones(g.n), s_max), top.groups)
     assert lb == pl.lower_bound <= pl.optical
 
 

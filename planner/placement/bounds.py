@@ -24,12 +24,15 @@ import math
 import warnings
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from planner.placement.budget import LOBPCG_ITERATIONS, dense_eigen_fits, lobpcg_fits
+from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 
-DONATH_HOFFMAN_MAX_N = 3000
+EIGEN_MARGIN = 1e-12
 C4_CHECK_MAX_WORK = 20_000_000
 CLIQUE_DP_MAX_S = 160
 
@@ -143,56 +146,33 @@ def laplacian(graph: Graph) -> sp.csr_matrix:
     return (sp.diags(np.asarray(a.sum(axis=1)).ravel()) - a).tocsr()
 
 
-def eigenvalues_below(lap: sp.csr_matrix, sigma: float) -> int:
-    """Number of eigenvalues of ``lap`` below ``sigma`` (Sylvester's law of inertia: negative
-    pivots of a symmetric LDL^T of L - sigma I, here SuperLU in symmetric mode)."""
-    shifted = (lap - sigma * sp.identity(lap.shape[0], format="csr")).tocsc()
-    lu = spla.splu(shifted, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
-                   options=dict(SymmetricMode=True))
-    return int(np.sum(lu.U.diagonal() < 0))
-
-
 def smallest_eigenvalues(graph: Graph, k: int) -> np.ndarray:
     """Certified lower bounds on the k smallest Laplacian eigenvalues (ascending).
 
-    Shift-invert Lanczos (ARPACK ``eigsh``) proposes values; Lanczos can miss copies of a
-    multiple eigenvalue (Slim Fly and projective graphs have eigenvalues of multiplicity in the
-    hundreds), so each proposed level sigma is certified by an inertia count: when fewer than
-    i + 1 eigenvalues lie below sigma, lambda_i >= sigma. lambda_0 = 0 always.
-    """
-    lap = laplacian(graph)
-    k = min(k, graph.n - 1)
-    vals, vecs = spla.eigsh(lap.tocsc(), k=k, sigma=-0.5, which="LM", tol=1e-10,
-                            v0=np.ones(graph.n) + np.arange(graph.n) / graph.n)
-    resid = np.linalg.norm(lap @ vecs - vecs * vals, axis=0)
-    levels = np.sort(vals - resid - 1e-7 * max(1.0, float(vals.max())))
-    bounds = np.zeros(k)
-    tested = -np.inf
-    for sigma in levels:
-        if sigma <= 0 or sigma - tested < 1e-6:
-            continue
-        tested = sigma
-        below = eigenvalues_below(lap, float(sigma))
-        if below >= k:
-            break
-        bounds[below:] = np.maximum(bounds[below:], sigma)
-    return bounds
+    Dense symmetric eigensolver (LAPACK ``syevr``): the computed values are exact for L + E with
+    ||E||_2 <= p(n) eps ||L||_2 (backward stability), so by Weyl's inequality subtracting
+    ``EIGEN_MARGIN`` n ||L||_2, with ||L||_2 <= 2 x largest degree, leaves lower bounds.
+    lambda_0 = 0 always."""
+    k = min(k, graph.n)
+    lap = laplacian(graph).toarray()
+    vals = scipy.linalg.eigh(lap, eigvals_only=True, subset_by_index=[0, k - 1], driver="evr")
+    margin = EIGEN_MARGIN * graph.n * 2.0 * max(float(graph.degree.max(initial=0)), 1.0)
+    out = np.maximum(np.sort(vals) - margin, 0.0)
+    out[0] = 0.0
+    return out
 
 
-def fiedler_value(graph: Graph, seed: int = 0) -> float:
-    """Certified lower estimate of lambda_2(L) (Ritz value minus residual norm), 0 if disconnected."""
+def fiedler_value(graph: Graph) -> float:
+    """Lower estimate of lambda_2(L) for graphs too large for the dense solver: LOBPCG with a
+    fixed iteration count from a fixed start, Ritz value minus residual norm, 0 if disconnected."""
     n = graph.n
-    if n < 3:
-        return 0.0
-    if n <= DONATH_HOFFMAN_MAX_N:
-        return float(smallest_eigenvalues(graph, 2)[1])
     lap = laplacian(graph)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(0)
     x = rng.standard_normal((n, 2))
     ones = np.ones((n, 1)) / math.sqrt(n)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # unconverged is fine: the residual is subtracted
-        vals, vecs = spla.lobpcg(lap, x, Y=ones, largest=False, tol=1e-7, maxiter=200)
+        vals, vecs = spla.lobpcg(lap, x, Y=ones, largest=False, tol=1e-7, maxiter=LOBPCG_ITERATIONS)
     i = int(np.argmin(vals))
     v = vecs[:, i] / np.linalg.norm(vecs[:, i])
     theta = float(v @ (lap @ v))
@@ -211,17 +191,20 @@ def donath_hoffman_bound(graph: Graph, s_max: int, eigenvalues: np.ndarray) -> f
     return 0.5 * float(np.sum(sizes[: len(eigenvalues)] * eigenvalues[: len(sizes)]))
 
 
-def lower_bound(graph: Graph, s_max: int, hint: np.ndarray | None = None, seed: int = 0) -> tuple[int, str]:
-    """Best of density, Fiedler and (n <= 3000) Donath–Hoffman bounds, rounded up: (value, kind)."""
+def lower_bound(graph: Graph, limits: Limits, hint: np.ndarray | None = None,
+                seconds: float = math.inf) -> tuple[int, str]:
+    """Best of the bounds that fit ``seconds`` (estimated on the reference machine, see
+    ``budget``; the density bound always runs), rounded up: (value, kind)."""
+    s_max = limits.max_count()
     if s_max >= graph.n:
         return 0, "trivial (one group)"
     cands: list[tuple[float, str]] = [density_bound(graph, s_max, hint)]
     k = len(concentrated_sizes(graph.n, s_max))
-    if graph.n <= DONATH_HOFFMAN_MAX_N and graph.n >= 3:
+    if graph.n >= 3 and dense_eigen_fits(graph.n, seconds):
         eig = smallest_eigenvalues(graph, max(k, 2))
         cands.append((fiedler_bound(graph, s_max, float(eig[1])), "Fiedler"))
         cands.append((donath_hoffman_bound(graph, s_max, eig), "Donath-Hoffman"))
-    else:
-        cands.append((fiedler_bound(graph, s_max, fiedler_value(graph, seed)), "Fiedler"))
+    elif graph.n >= 3 and lobpcg_fits(graph.adjacency.nnz + graph.n, seconds):
+        cands.append((fiedler_bound(graph, s_max, fiedler_value(graph)), "Fiedler"))
     value, kind = max(cands, key=lambda c: c[0])
     return max(0, math.ceil(value - 1e-6)), kind
