@@ -3,13 +3,13 @@
 * ``bisect``: free the routers of two blocks a, b; z_v = 1 puts v in b. Every limit (routers,
   endpoints, ...) on both sides, c_e >= |z_u - z_v| on the links inside the pair, minimise
   sum m_e c_e. Links leaving the pair are cut either way, so the sub-problem is exact for that
-  neighbourhood (layout_opt.md §5.1, after Henzinger, Noe & Schulz, "ILP-based local search for
-  graph partitioning", SEA'18). The incumbent is a complete hint; only strict gains are kept.
+  neighbourhood (after Henzinger, Noe & Schulz, "ILP-based local search for graph
+  partitioning", SEA'18). The incumbent is a complete hint; only strict gains are kept.
 * ``lns``: pairs by decreasing inter-block links; a pair is retried only after one of its blocks
   changed. The budget is a number of solver calls, each with a deterministic-time limit and one
   worker, so a seed gives one answer; the wall-clock limit of a call is only the hard cap
   (``budget.WallClockCap``), far above what a call needs.
-* ``qap_polish``: groups -> floor slots as a CP-SAT model (layout_opt.md §5.1 "QAP"): one slot
+* ``qap_polish``: groups -> floor slots as a CP-SAT model (quadratic assignment): one slot
   variable per group, ``AddAllDifferent``, and for every pair of groups with links an element
   constraint reading the priced distance of their two slots. Warm-started with the 2-opt
   assignment as a complete hint; used on small instances only, kept only when strictly better.

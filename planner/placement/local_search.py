@@ -1,4 +1,4 @@
-"""Capacity-respecting move/swap local search on a grouping (layout_opt.md §7).
+"""Capacity-respecting move/swap local search on a grouping (Fiduccia–Mattheyses-style gains).
 
 State: W[v, g] = link weight from router v into block g (dense int32, n x k), block loads per
 resource (``capacity.Limits``: every move and swap keeps every resource within its limit).
