@@ -34,6 +34,7 @@ import math
 import time
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from planner.errors import InputError
 from planner.placement.anneal import anneal, compile_kernels
@@ -159,8 +160,16 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
 
     ``catalog`` prices the optical cables between groups on the floor (None: length only).
     ``group_endpoints`` overrides the floor's electrical-group rule (``--group-endpoints``).
+    BLAS runs on one thread meanwhile: the work budgets assume it, and several BLAS threads on
+    a busy machine slow dense linear algebra down a hundredfold.
     """
     _validate(strategy, time_limit_s)
+    with threadpool_limits(limits=1):
+        return _place(topology, floor, catalog, strategy, float(time_limit_s), int(seed), group_endpoints)
+
+
+def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: int,
+           group_endpoints: int | None) -> Placement:
     if strategy == "optimize":
         compile_kernels()
     timer = _StageTimer()

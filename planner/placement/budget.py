@@ -54,9 +54,9 @@ ANNEAL_STEPS_PER_ROUTER = 1_000_000
 LNS_DETERMINISTIC_TIME = 0.1
 LNS_CALL_S = 0.25
 LNS_MAX_CALLS = 20
-# Dense symmetric eigenvalues (LAPACK via scipy.linalg.eigh): about c x n^3 seconds
-# (n = 1000: 0.34 s, 2000: 1.9 s, 4000: 14 s).
-DENSE_EIG_S_PER_CUBE = 2.5e-10
+# Dense symmetric eigenvalues (LAPACK via scipy.linalg.eigh, one BLAS thread): about c x n^3
+# seconds (n = 1000: 0.11 s, 2000: 0.51 s, 3000: 2.3 s on a loaded machine).
+DENSE_EIG_S_PER_CUBE = 1.0e-10
 # LOBPCG Fiedler vector of a large Laplacian: about c x entries x iterations.
 LOBPCG_S_PER_ENTRY_ITER = 2e-8
 LOBPCG_ITERATIONS = 200
