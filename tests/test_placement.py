@@ -9,17 +9,20 @@ from planner.errors import InputError
 from planner.floor import Floor, group_capacity, load_floor
 from planner.placement import place
 from planner.placement.anneal import anneal
-from planner.placement.bounds import density_bound, lower_bound
+from planner.placement.bounds import composition_bound, density_bound, lower_bound
 from planner.placement.capacity import Limits
 from planner.placement.cpsat import full_model_check, qap_polish
 from planner.placement.floor_assign import assign_slots, qap_cost, slot_costs, slot_grid
 from planner.placement.graph import Graph
 from planner.placement.local_search import local_search
+from planner.placement.partition import KaMinParRunner, metis_partition, repair, sequential
 from planner.topologies.base import Topology
 from planner.topologies.dragonfly import dragonfly
 from planner.topologies.fattree import fattree
 from planner.topologies.hyperx import hyperx
 from planner.topologies.jellyfish import jellyfish
+from planner.topologies.mlfm import mlfm
+from planner.topologies.oft import oft
 from planner.topologies.slimfly import slimfly
 
 
@@ -288,3 +291,116 @@ def test_bad_input(kwargs, floor_kw, match):
     with pytest.raises(InputError, match=match) as err:
         place(top, make_floor(**floor_kw), **kwargs)
     assert "\n" not in str(err.value)
+
+
+# ----------------------------------------------------------------- issue 16: separate capacities
+
+def test_separate_limits_need_fewer_groups_than_one_folded_weight():
+    """MLFM h=5: 30 leaves of 5 endpoints, 15 spines without. Groups of one cabinet with 9 router
+    slots and 25 endpoint slots hold at most 5 leaves, so 6 groups suffice by both counts
+    (45/9 = 5, 150/25 = 6); one folded weight max(25, 9 e) per router against 9 x 25 would need
+    ceil((30 x 45 + 15 x 25) / 225) = 8. Every group and cabinet keeps both limits."""
+    top = mlfm(h=5)
+    floor = make_floor(router_slots=9, endpoint_slots=25, group_cabinets=1)
+    limits = Limits.of({"routers": (1, 9), "endpoints": (top.endpoints, 25)}, top.num_routers)
+    assert limits.min_blocks() == 6
+    pl = place(top, floor, time_limit_s=2, seed=1)
+    check_capacity(top, floor, pl)
+    assert 6 <= pl.num_groups <= 7
+    groups = pl.router_group
+    assert np.bincount(groups).max() <= 9
+    assert np.bincount(groups, weights=top.endpoints).max() <= 25
+    assert pl.optical == optical_of(top, pl) == min(pl.candidates.values())
+
+
+def test_repair_keeps_every_limit():
+    """A partition that breaks the endpoint limit (all leaves in block 0) is repaired to one in
+    which every block holds <= 4 routers and <= 6 endpoints."""
+    g = Graph.from_topology(mlfm(h=3, p=2))          # 12 leaves of 2 endpoints, 6 spines
+    limits = Limits.of({"routers": (1, 4), "endpoints": (g.endpoints, 6)}, g.n)
+    start = np.where(g.endpoints > 0, 0, 1 + np.arange(g.n) % 5)
+    fixed = repair(g, start, limits)
+    assert limits.fits(fixed)
+    assert np.bincount(fixed, weights=g.endpoints).max() <= 6 and np.bincount(fixed).max() <= 4
+
+
+def test_annealing_and_local_search_keep_two_limits():
+    g = Graph.from_topology(mlfm(h=4))                # 20 leaves of 4 endpoints, 10 spines
+    limits = Limits.of({"routers": (1, 6), "endpoints": (g.endpoints, 12)}, g.n)
+    start = sequential(limits)
+    k = int(start.max()) + 1
+    for part in (local_search(g, start, limits, k), anneal(g, start, limits, k, steps=300_000, seed=1)):
+        assert limits.fits(part, k) and g.cut(part) <= g.cut(start)
+        assert np.bincount(part, weights=g.endpoints, minlength=k).max() <= 12
+
+
+# ----------------------------------------------------------------- issue 16: composition bound
+
+def test_composition_bound_is_tight_on_an_unbalanced_complete_bipartite_graph():
+    """K_{4,8} in groups of 6 routers. A group with x of the 4 and y of the 8 keeps x y links;
+    the best grouping is two groups of (2, 4): 32 - 2 x 8 = 16 optical. The spectral bounds give
+    12 (Laplacian eigenvalues 0, 4 x7, 8 x3, 12: Donath-Hoffman 1/2 (6 x 0 + 6 x 4)) and the
+    density bound 32 - 2 x 15 = 2; the composition LP gives 16."""
+    edges = [(a, 4 + b) for a in range(4) for b in range(8)]
+    top = Topology.from_edges("import", {}, 12, edges, 1)
+    g = Graph.from_topology(top)
+    limits = Limits.single(np.ones(12, dtype=np.int64), 6)
+    assert composition_bound(g, limits) == pytest.approx(16, abs=1e-3)
+    assert lower_bound(g, limits) == (16, "composition LP")
+    pl = place(top, make_floor(router_slots=6), time_limit_s=2)
+    assert pl.optical == pl.lower_bound == 16
+
+
+@pytest.mark.parametrize("top,router_slots,endpoint_slots", [
+    (mlfm(h=4), 8, 20), (mlfm(h=5, p=3), 10, None), (fattree(k=4), 4, None),
+], ids=["mlfm4", "mlfm5", "fattree4"])
+def test_composition_bound_never_above_an_achieved_grouping(top, router_slots, endpoint_slots):
+    """Small indirect networks (leaves with endpoints, spines without) under both limits: the
+    composition bound applies (two or three classes) and no grouping the planner finds beats it."""
+    floor = make_floor(router_slots=router_slots, endpoint_slots=endpoint_slots)
+    g = Graph.from_topology(top)
+    limits = Limits.of({"routers": (1, router_slots), "endpoints": (g.endpoints, endpoint_slots)}, g.n)
+    bound = composition_bound(g, limits)
+    pl = place(top, floor, time_limit_s=2)
+    assert bound is not None and bound <= pl.optical
+
+
+# ----------------------------------------------------------------- issue 16: never worse
+
+@pytest.mark.parametrize("top,floor_kw", [
+    (jellyfish(routers=80, degree=6, p=2, seed=5), dict(router_slots=7)),
+    (mlfm(h=6), dict(router_slots=10, endpoint_slots=30)),
+    (fattree(k=8), dict(router_slots=9, endpoint_slots=20)),
+    (slimfly(q=7), dict(router_slots=9)),
+], ids=["jellyfish", "mlfm", "fattree", "slimfly-mismatched"])
+def test_never_worse_than_a_plain_partitioner_with_the_same_limits(top, floor_kw):
+    """KaMinPar and METIS alone (4 seeds each, the fewest groups the limits allow, repaired to
+    the limits: both single-weight tools need it) and the natural grouping are upper bounds on
+    the planner's result, which is its best candidate."""
+    floor = make_floor(**floor_kw)
+    g = Graph.from_topology(top)
+    limits = Limits.of({"routers": (1, floor.router_slots), "endpoints": (g.endpoints, floor.endpoint_slots)}, g.n)
+    w, cap = limits.scalar()
+    k = limits.min_blocks()
+    alone = []
+    for seed in range(4):
+        for part in (KaMinParRunner(g, w).run(seed, k, cap, "strong"), metis_partition(g, w, k, seed)):
+            fixed = repair(g, part, limits)
+            assert limits.fits(fixed)
+            alone.append(g.cut(fixed))
+    pl = place(top, floor, time_limit_s=3, seed=0)
+    assert pl.optical <= min(alone)
+    if top.groups is not None:
+        assert pl.optical <= pl.candidates["hint"]
+    assert pl.optical == min(pl.candidates.values())
+    assert pl.candidates[pl.method] == pl.optical
+
+
+def test_a_tiny_time_limit_still_runs_the_partitioners():
+    """However short the limit, the first KaMinPar and METIS runs happen: the answer never falls
+    back to routers in id order (OFT q=3 in groups of 8 routers)."""
+    top = oft(q=3)
+    pl = place(top, make_floor(router_slots=8), time_limit_s=1e-4)
+    assert any(name.startswith("kaminpar") for name in pl.candidates)
+    assert any(name.startswith("metis") for name in pl.candidates)
+    assert pl.optical < pl.candidates["sequential"]

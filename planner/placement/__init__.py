@@ -100,12 +100,14 @@ def _validate(strategy: str, time_limit_s) -> None:
 
 def _portfolio(graph: Graph, limits: Limits, budget: Budget, seed: int, pool: _Candidates,
                base: str, wall: WallClockCap) -> None:
-    """Partitioner candidates (each repaired to the limits), then the local search."""
+    """Partitioner candidates (each repaired to the limits), then the local search. The first
+    KaMinPar and METIS runs and the local search of the best of them happen even after the hard
+    cap fired, so a tiny limit never falls back to routers in id order."""
     weights, cap = limits.scalar()
     runner = None
     raw: dict[bytes, str] = {}
-    for run in budget.partition_runs:
-        if wall.expired():
+    for i, run in enumerate(budget.partition_runs):
+        if i >= budget.guaranteed_runs and wall.expired():
             break
         s = 1000 * seed + run.seed
         if run.tool == "kaminpar":
@@ -119,8 +121,8 @@ def _portfolio(graph: Graph, limits: Limits, budget: Budget, seed: int, pool: _C
     if not budget.dense_search:
         return
     ranked = sorted(raw.values(), key=lambda c: (pool.costs[c], c))[:budget.ls_candidates]
-    for name in [base] + ranked:
-        if wall.expired():
+    for i, name in enumerate(ranked + [base]):
+        if i >= 1 and wall.expired():
             break
         part = pool.parts[name]
         pool.add(name + "+ls", local_search(graph, part, limits, int(part.max()) + 1))

@@ -101,6 +101,7 @@ class Budget:
     anneal_steps: int
     lns_calls: int
     lns_deterministic_time: float = LNS_DETERMINISTIC_TIME
+    guaranteed_runs: int = 2   # the first KaMinPar and METIS runs: never skipped
 
     @classmethod
     def of(cls, graph: Graph, limits: Limits, time_limit_s: float) -> "Budget":
