@@ -404,3 +404,18 @@ def test_a_tiny_time_limit_still_runs_the_partitioners():
     assert any(name.startswith("kaminpar") for name in pl.candidates)
     assert any(name.startswith("metis") for name in pl.candidates)
     assert pl.optical < pl.candidates["sequential"]
+
+
+def test_tiny_group_bisection_is_the_exhaustive_optimum():
+    """Every 2-way split of a 10-router group, enumerated here independently with itertools,
+    against the cabinet split: same fewest links between the cabinets, limits kept."""
+    import itertools
+
+    from planner.placement.cabinets import enumerate_bisection
+
+    g = Graph.from_topology(jellyfish(routers=10, degree=4, p=2, seed=3))
+    limits = Limits.of({"routers": (1, 6), "endpoints": (g.endpoints, 12)}, g.n)
+    best = min(g.cut(np.array((0,) + bits)) for bits in itertools.product((0, 1), repeat=g.n - 1)
+               if 4 <= sum(bits) <= 6)
+    side = enumerate_bisection(g, limits)
+    assert g.cut(side) == best and limits.fits(side, 2)

@@ -99,10 +99,11 @@ def _validate(strategy: str, time_limit_s) -> None:
 
 
 def _portfolio(graph: Graph, limits: Limits, budget: Budget, seed: int, pool: _Candidates,
-               base: str, wall: WallClockCap) -> None:
+               base: str, lb: int, wall: WallClockCap) -> None:
     """Partitioner candidates (each repaired to the limits), then the local search. The first
     KaMinPar and METIS runs and the local search of the best of them happen even after the hard
-    cap fired, so a tiny limit never falls back to routers in id order."""
+    cap fired, so a tiny limit never falls back to routers in id order. Stops once a candidate
+    meets the lower bound."""
     weights, cap = limits.scalar()
     runner = None
     raw: dict[bytes, str] = {}
@@ -118,15 +119,17 @@ def _portfolio(graph: Graph, limits: Limits, budget: Budget, seed: int, pool: _C
         name = f"{run.tool}-{run.setting}[k={run.k},seed={s}]"
         pool.add(name, repair(graph, part, limits, max(run.k, int(part.max()) + 1)))
         raw.setdefault(pool.parts[name].tobytes(), name)
+        if i + 1 >= budget.guaranteed_runs and pool.best_cost <= lb:
+            return
     if not budget.dense_search:
         return
     ranked = sorted(raw.values(), key=lambda c: (pool.costs[c], c))[:budget.ls_candidates]
     for i, name in enumerate(ranked + [base]):
-        if i >= 1 and wall.expired():
-            break
+        if pool.best_cost <= lb or (i >= 1 and wall.expired()):
+            return
         part = pool.parts[name]
         pool.add(name + "+ls", local_search(graph, part, limits, int(part.max()) + 1))
-    if budget.kl_rounds:
+    if budget.kl_rounds and pool.best_cost > lb:
         name, part = pool.best([c for c in pool.costs if c.endswith("+ls")] or None)
         if not wall.expired() and name.endswith("+ls"):
             pool.add(name + "+kl", local_search(graph, part, limits, int(part.max()) + 1,
@@ -193,7 +196,7 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     timer.lap("hint")
 
     if strategy != "hint" and pool.best_cost > lb:
-        _portfolio(graph, limits, budget, seed, pool, base, wall)
+        _portfolio(graph, limits, budget, seed, pool, base, lb, wall)
         timer.lap("partition")
     if strategy == "optimize" and pool.best_cost > lb and not wall.expired():
         _optimize(graph, limits, budget, lb, seed, pool, wall)

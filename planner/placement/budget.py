@@ -32,19 +32,22 @@ SEARCH_SHARE = 0.06        # local search on the partitioners' candidates
 ANNEAL_SHARE = 0.15
 LNS_SHARE = 0.03
 
-# Reference-machine speeds (seconds per unit), measured with benchmarks/bench_placement.py
-# instances: PN q=23, MLFM h=21, Jellyfish 1000, Slim Fly q=29, OFT q=37, Dragonfly a=32 h=16.
-# A KaMinPar or METIS run costs about c x (adjacency entries + routers) x log2(groups); the
-# largest c seen per setting (KaMinPar "strong" 0.07-1.65 s, METIS 0.03-0.71 s on those).
+# Reference-machine speeds (seconds per unit), measured on PN q=23, MLFM h=21, Jellyfish 1000,
+# Slim Fly q=19 and q=29, OFT q=16 and q=37, Dragonfly a=32 h=16. A KaMinPar or METIS run costs
+# about c x (adjacency entries + routers) x log2(groups) + c_k x groups^2 (many small blocks:
+# OFT q=16 in 273 groups takes 0.7-1.1 s whatever the context); the largest c seen per setting.
 PARTITIONER_S_PER_ENTRY = {("kaminpar", "strong"): 1.0e-6, ("kaminpar", "4xjet"): 8e-7,
                            ("kaminpar", "default"): 4e-7, ("metis", "uf30"): 6e-7,
                            ("metis", "uf100"): 6e-7}
+PARTITIONER_S_PER_GROUP2 = {"kaminpar": 1.5e-5, "metis": 6e-6}
 LARGE_N = 5000             # above: KaMinPar "default" context, METIS ufactor 30 only
 MAX_SEEDS = 4
-# The local search costs about c x routers x groups per candidate (dense W, a few rounds).
+# The local search costs about c x routers x groups (dense W) + c_k x groups^2 (the swap pass
+# visits block pairs: 0.94 s for OFT q=16 in 273 groups) per candidate.
 SEARCH_S_PER_CELL = 4e-7
+SEARCH_S_PER_GROUP2 = 1.2e-5
 SEARCH_MAX_CELLS = 20_000_000   # routers x groups of the dense W; annealing goes beyond
-SEARCH_MIN_CANDIDATES = 2
+SEARCH_MIN_CANDIDATES = 1
 KL_MAX_GROUPS = 80
 KL_ROUNDS = 3
 # Annealing: one step touches about one router's adjacency; ~1.1e9 entries per second
@@ -113,7 +116,7 @@ class Budget:
         runs = partition_runs(graph.n, entries, (k_min, k_min + 1), PARTITION_SHARE * t)
         k = k_min + 1
         dense = graph.n * k <= SEARCH_MAX_CELLS
-        per_candidate = SEARCH_S_PER_CELL * graph.n * k
+        per_candidate = SEARCH_S_PER_CELL * graph.n * k + SEARCH_S_PER_GROUP2 * k * k
         ls = max(SEARCH_MIN_CANDIDATES, int(SEARCH_SHARE * t // max(per_candidate, 1e-9)))
         mean_degree = max(graph.adjacency.nnz / max(graph.n, 1), 1.0)
         steps = min(ANNEAL_SHARE * t * ANNEAL_ENTRIES_PER_S / mean_degree, ANNEAL_STEPS_PER_ROUTER * graph.n)
@@ -133,7 +136,8 @@ def partition_runs(n: int, entries: int, ks: tuple[int, ...], seconds: float) ->
     for seed in range(MAX_SEEDS):
         for k in ks:
             for tool, setting in settings:
-                cost = PARTITIONER_S_PER_ENTRY[tool, setting] * entries * math.log2(max(k, 2))
+                cost = (PARTITIONER_S_PER_ENTRY[tool, setting] * entries * math.log2(max(k, 2))
+                        + PARTITIONER_S_PER_GROUP2[tool] * k * k)
                 if len(runs) >= 2 and spent + cost > seconds:
                     return tuple(runs)
                 runs.append(PartitionRun(tool, setting, int(k), seed))

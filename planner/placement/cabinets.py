@@ -2,8 +2,9 @@
 
 A group gets as many cabinets as first-fit-decreasing packing of its routers gives under
 ``router_slots`` and ``endpoint_slots`` (separate limits, ``capacity.Limits``). With one cabinet
-there is nothing to decide. With two, CP-SAT bisects the group exactly (straight from the
-first-fit split for tiny groups, else from a KaMinPar split); with more, KaMinPar (repaired to
+there is nothing to decide. With two, every split of a tiny group is tried; else CP-SAT bisects
+the group exactly (straight from the first-fit split for small groups, else from a KaMinPar
+split); with more, KaMinPar (repaired to
 the cabinet limits) plus the move/swap local search and CP-SAT pair LNS. A split is kept only
 when it fits the same number of cabinets and leaves fewer links between them than the
 first-fit packing, which always holds.
@@ -20,7 +21,24 @@ from planner.placement.local_search import local_search
 from planner.placement.partition import KaMinParRunner, relabel, repair
 
 EXACT_SPLIT_MAX_ROUTERS = 64
-SMALL_SPLIT_ROUTERS = 16  # two cabinets this small: CP-SAT straight from the first-fit split
+SMALL_SPLIT_ROUTERS = 16  # two cabinets this small: exact straight from the first-fit split
+ENUMERATE_MAX_ROUTERS = 12  # up to here every 2-way split is tried in numpy (2^11 of them)
+
+
+def enumerate_bisection(sub: Graph, limits: Limits) -> np.ndarray | None:
+    """The 2-way split with fewest links between the sides that keeps every limit, by trying
+    them all (router 0 stays on side 0; ties: the smallest bit pattern), or None if none fits."""
+    n = sub.n
+    codes = np.arange(1 << (n - 1), dtype=np.int64) << 1          # bit v = side of router v
+    side = (codes[:, None] >> np.arange(n)) & 1                    # (splits, n)
+    load1 = side @ limits.demand                                   # (splits, resources)
+    load0 = limits.demand.sum(axis=0) - load1
+    ok = np.all(load1 <= limits.limit, axis=1) & np.all(load0 <= limits.limit, axis=1)
+    if not ok.any():
+        return None
+    cut = (side[:, sub.links[:, 0]] != side[:, sub.links[:, 1]]) @ sub.weights
+    best = int(np.argmin(np.where(ok, cut, np.iinfo(np.int64).max)))
+    return side[best].astype(np.int64)
 
 
 def _fits(part: np.ndarray, n_cab: int, limits: Limits) -> bool:
@@ -35,6 +53,9 @@ def split_group(sub: Graph, cap: Capacity, seed: int = 0) -> np.ndarray:
     if n_cab <= 1 or len(sub.links) == 0:
         return ffd
     best = ffd
+    if n_cab == 2 and sub.n <= ENUMERATE_MAX_ROUTERS:
+        exact = enumerate_bisection(sub, limits)
+        return relabel(best if exact is None else exact)
     if n_cab == 2 and sub.n <= SMALL_SPLIT_ROUTERS:
         res = bisect(sub, np.arange(sub.n), best, limits, seed=seed)
         return relabel(best if res is None else res[0])
