@@ -43,14 +43,15 @@ import scipy.sparse.linalg as spla
 from scipy.optimize import linprog
 from scipy.sparse import csgraph
 
-from planner.placement.budget import LOBPCG_ITERATIONS, dense_eigen_fits, lobpcg_fits
+from planner.placement.budget import (LOBPCG_ITERATIONS, SPARSE_PRODUCT_S_PER_ENTRY, dense_eigen_fits,
+                                      lobpcg_fits)
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 
 EIGEN_MARGIN = 1e-12
 COMPOSITION_MAX_CLASSES = 3
 COMPOSITIONS_MAX = 300_000  # count vectors of the composition LP (fat tree k=34: 57K, 1.5 s)
-C4_CHECK_MAX_WORK = 20_000_000
+C4_CHECK_MAX_WORK = 20_000_000  # entries of A^2 (sum of squared degrees) a product may have
 CLIQUE_DP_MAX_S = 160
 
 
@@ -82,11 +83,11 @@ def degree_cap(graph: Graph, s_max: int) -> np.ndarray:
     return np.minimum(half, s * (s - 1) // 2 * mult).astype(float)
 
 
-def is_c4_free(graph: Graph) -> bool:
+def is_c4_free(graph: Graph, max_work: float = C4_CHECK_MAX_WORK) -> bool:
     """Simple graph in which two routers share at most one neighbour (no 4-cycle)."""
     if len(graph.weights) and graph.weights.max() > 1:
         return False
-    if float(np.sum(graph.degree.astype(float) ** 2)) > C4_CHECK_MAX_WORK:
+    if float(np.sum(graph.degree.astype(float) ** 2)) > max_work:
         return False
     a = graph.adjacency.astype(np.int32)
     a2 = (a @ a).tocoo()
@@ -146,14 +147,15 @@ def clique_groups_cap(graph: Graph, hint: np.ndarray | None, s_max: int) -> np.n
     return best
 
 
-def density_bound(graph: Graph, s_max: int, hint: np.ndarray | None) -> tuple[float, str]:
+def density_bound(graph: Graph, s_max: int, hint: np.ndarray | None,
+                  max_work: float = C4_CHECK_MAX_WORK) -> tuple[float, str]:
     m = graph.total_weight
     cap = degree_cap(graph, s_max)
     kind = "density"
     dragon = clique_groups_cap(graph, hint, s_max)
     if dragon is not None:
         cap, kind = np.minimum(cap, dragon), "density (clique groups)"
-    elif is_c4_free(graph):
+    elif is_c4_free(graph, max_work):
         cap, kind = np.minimum(cap, reiman_cap(s_max)), "density (C4-free, Reiman)"
     return m - max_sum_over_parts(cap, graph.n), kind
 
@@ -187,17 +189,17 @@ def router_classes(graph: Graph, limits: Limits) -> tuple[np.ndarray, np.ndarray
     return cls, demand.reshape(int(cls.max()) + 1, -1)
 
 
-def _common_neighbours(graph: Graph, rows: np.ndarray, cols: np.ndarray) -> float:
+def _common_neighbours(graph: Graph, rows: np.ndarray, cols: np.ndarray, max_work: float) -> float:
     """Most neighbours in ``cols`` shared by two distinct routers of ``rows`` (inf if too costly)."""
     b = graph.adjacency[rows][:, cols]
-    if float(np.sum(np.diff(b.tocsc().indptr).astype(float) ** 2)) > C4_CHECK_MAX_WORK:
+    if float(np.sum(np.diff(b.tocsc().indptr).astype(float) ** 2)) > max_work:
         return math.inf
     c = (b @ b.T).tocoo()
     off = c.row != c.col
     return float(c.data[off].max()) if off.any() else 0.0
 
 
-def composition_bound(graph: Graph, limits: Limits) -> float | None:
+def composition_bound(graph: Graph, limits: Limits, max_work: float = C4_CHECK_MAX_WORK) -> float | None:
     """The composition LP bound (module docstring), or None for one class or too many vectors."""
     cls, demand = router_classes(graph, limits)
     classes = len(demand)
@@ -222,12 +224,12 @@ def composition_bound(graph: Graph, limits: Limits) -> float | None:
         for p in range(classes):
             for q in range(p, classes):
                 xp, xq = x[:, p], x[:, q]
-                lam = _common_neighbours(graph, members[p], members[q]) if mu == 1 else math.inf
+                lam = _common_neighbours(graph, members[p], members[q], max_work) if mu == 1 else math.inf
                 if p == q:
                     cap = np.minimum(xp * d[p, p] / 2, mu * xp * (xp - 1) / 2)
                     kst = xp / 4 * (1 + np.sqrt(1 + 4 * lam * np.maximum(xp - 1, 0)))
                 else:
-                    lam_back = _common_neighbours(graph, members[q], members[p]) if mu == 1 else math.inf
+                    lam_back = _common_neighbours(graph, members[q], members[p], max_work) if mu == 1 else math.inf
                     cap = np.minimum.reduce([xp * d[p, q], xq * d[q, p], mu * xp * xq])
                     kst = np.minimum(
                         np.where(xq > 0, xq / 2 * (1 + np.sqrt(1 + 4 * lam * xp * (xp - 1) / xq)), 0.0),
@@ -305,8 +307,10 @@ def lower_bound(graph: Graph, limits: Limits, hint: np.ndarray | None = None,
     s_max = limits.max_count()
     if s_max >= graph.n:
         return 0, "trivial (one group)"
-    cands: list[tuple[float, str]] = [density_bound(graph, s_max, hint)]
-    composed = composition_bound(graph, limits)
+    # the sparse products of the C4 and common-neighbour counts share a fifth of the time each
+    max_work = min(C4_CHECK_MAX_WORK, seconds / 5 / SPARSE_PRODUCT_S_PER_ENTRY)
+    cands: list[tuple[float, str]] = [density_bound(graph, s_max, hint, max_work)]
+    composed = composition_bound(graph, limits, max_work)
     if composed is not None:
         cands.append((composed, "composition LP"))
     k = len(concentrated_sizes(graph.n, s_max))

@@ -62,6 +62,9 @@ LNS_MAX_CALLS = 20
 # Dense symmetric eigenvalues (LAPACK via scipy.linalg.eigh, one BLAS thread): about c x n^3
 # seconds (n = 1000: 0.11 s, 2000: 0.51 s, 3000: 2.3 s on a loaded machine).
 DENSE_EIG_S_PER_CUBE = 1.0e-10
+# Sparse products of the counting bounds (A^2 for the C4 test, B B^T for common neighbours):
+# about c x entries of the product (OFT q=37: 8M entries per product, ~0.2 s each here).
+SPARSE_PRODUCT_S_PER_ENTRY = 5e-8
 # LOBPCG Fiedler vector of a large Laplacian: about c x entries x iterations.
 LOBPCG_S_PER_ENTRY_ITER = 2e-8
 LOBPCG_ITERATIONS = 200
