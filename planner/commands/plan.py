@@ -76,7 +76,9 @@ def summary_table(result, out: Path, files: list[str]) -> str:
         ("floor", f"{s['floor']['name']}: {place['cabinets']:,} cabinets, "
                   f"{place['groups']:,} electrical groups"),
         ("placement", f"{place['strategy']}/{place['method']}: {place['optical']:,} optical "
-                      f"links, lower bound {place['optical_lower_bound']:,} (gap {gap})"),
+                      f"links, lower bound {place['optical_lower_bound']:,} (gap {gap})"
+                      + (" - time-capped: the wall-clock safety cap cut placement short, so this "
+                         "result depends on the machine's load" if place.get("time_capped") else "")),
         ("network cables", f"{net['count']:,} ({net['electrical']:,} electrical, "
                            f"{net['optical']:,} optical), {net['length_m']:,.1f} m"),
         ("endpoint cables", f"{end['count']:,} ({end['electrical']:,} electrical, "

@@ -20,12 +20,12 @@ class Placement:
     cabinet_hall: int64 (C,), hall of each cabinet (0 = the first; None given = all in hall 0).
     strategy: "hint" | "partition" | "optimize"; method: the candidate that won.
     optical: links leaving electrical groups in the final layout.
-    candidates: optical links per candidate tried (name -> count).
+    candidates: optical links per candidate tried (name -> count); ``method`` is the cheapest.
     lower_bound, lower_bound_kind: best proven lower bound on optical links and which bound.
     stage_seconds: wall time per stage (name -> seconds).
-    time_capped: True when the wall-clock time limit cut a stage short; every budget is
-        otherwise counted in deterministic units, so only then can the same seed give another
-        placement on a slower or busier machine.
+    time_capped: True when the hard wall-clock cap (``budget.HARD_CAP_FACTOR`` x the time
+        limit) cut a stage short; every budget is otherwise counted in deterministic units, so
+        only then can the same seed give another placement on a slower or busier machine.
     """
 
     router_cabinet: np.ndarray
