@@ -1,6 +1,6 @@
 """Cabling: every physical cable of a placed topology, with ports, rack units, labels and media.
 
-Rules (DESIGN.md "Contracts"; shared/reference/ecosystem.md §7):
+Rules (DESIGN.md "Contracts"; TIA-606 labelling conventions):
 
 - **Devices.** Routers are named ``r<id>``, endpoints ``n<id>``, ids zero-padded to the width of
   the largest id (``r000`` .. ``r721``). Endpoints are numbered in router order: router ``i``
@@ -14,7 +14,7 @@ Rules (DESIGN.md "Contracts"; shared/reference/ecosystem.md §7):
   endpoints rack units (``endpoint_ru > 0``). On a physical (non-``abstract``) floor no unit
   holds two devices and nothing rises above the cabinet; otherwise InputError names the cabinet.
   With ``endpoint_ru == 0`` (the papers' abstract racks) endpoints have no rack unit.
-- **Labels** (TIA-606 style, ecosystem.md §7): ``<cabinet>-<RU>:<port>`` per end and
+- **Labels** (TIA-606 style): ``<cabinet>-<RU>:<port>`` per end and
   ``A01-40:17/C07-40:03`` per cable, A end first. RU and port are zero-padded to at least two
   digits (wider when the cabinet height or radix needs it). An endpoint end without a rack unit
   names the device instead of the unit: ``A01-40:05/A01-N04711:01`` (device upper-case, as
@@ -22,10 +22,11 @@ Rules (DESIGN.md "Contracts"; shared/reference/ecosystem.md §7):
 - **Cables.** Router-router cables come first, one per topology link times its multiplicity,
   in link order (A = lower router id); then one router-endpoint cable per endpoint in endpoint
   order (A = router, B = endpoint) unless ``endpoint_cables=False``. Ids are ``C`` + a
-  zero-padded running number. Lengths come from ``floor.cable_length_m`` (endpoint cables stay
-  inside the cabinet), media, SKU, ordered stock length and price from
-  ``planner.media.choose_media``, latency from ``planner.media.latency_ns`` over the ordered
-  (installed) length.
+  zero-padded running number. Lengths and route kinds (cabinet | row | cross-row | cross-hall)
+  come from ``planner.routes`` (along the hall's trays; endpoint cables stay inside the
+  cabinet), media, SKU, ordered stock length and price from ``planner.media.choose_media``,
+  latency from ``planner.media.latency_ns`` over the ordered (installed) length, and the watts
+  drawn at each end (``a_watts``, ``b_watts``) from the chosen model's ``watts_per_end``.
 
 Everything per cable or per port is computed with numpy array operations.
 """
@@ -38,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from planner import floor as floors
+from planner import routes
 from planner.catalog import Catalog, RouterModel
 from planner.errors import InputError
 from planner.floor import Floor
@@ -49,10 +51,11 @@ MAX_LABEL = 100
 
 CSV_COLUMNS = ["cable_id", "label", "kind", "a_device", "a_port", "a_cabinet", "a_ru",
                "b_device", "b_port", "b_cabinet", "b_ru", "media", "sku", "length_m",
-               "order_length_m", "latency_ns"]
-"""cables.csv columns, in order (DESIGN.md)."""
+               "order_length_m", "latency_ns", "route_kind"]
+"""cables.csv columns, in order (DESIGN.md; ``route_kind`` after ``latency_ns``)."""
 
-EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price"]
+EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price",
+                 "a_watts", "b_watts"]
 """Further columns of ``Plan.cables`` (INTERFACES.md), after the CSV ones."""
 
 
@@ -258,18 +261,19 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     b_cab = np.r_[cab[net_b], cab[ep_router[:n_ep]]]
     a_ru = router_ru[a_router]
     b_ru = np.r_[router_ru[net_b], ep_ru[:n_ep]]
-    row = np.asarray(placement.cabinet_row, dtype=np.int64)
-    col = np.asarray(placement.cabinet_col, dtype=np.int64)
     group = np.asarray(placement.cabinet_group, dtype=np.int64)
     group_a, group_b = group[a_cab], group[b_cab]
 
-    raw = floors.cable_length_m(floor, row[a_cab], col[a_cab], row[b_cab], col[b_cab],
-                                a_cab == b_cab)
+    room = floors.room_of(floor, placement.cabinet_hall, placement.cabinet_row,
+                          placement.cabinet_col)
+    raw, kind = routes.cable_routes(room, placement.cabinet_hall, placement.cabinet_row,
+                                    placement.cabinet_col, a_cab, b_cab)
     length = np.round(np.asarray(raw, dtype=float), 3)   # mm: what cables.csv shows
     sku, order_len, price = choose_media(catalog, floor, length, group_a == group_b)
     media = media_of(catalog, sku)
     order_len = np.round(order_len, 3)
     skus = np.array([m.sku for m in catalog.cables], dtype=object)
+    end_watts = np.array([m.watts_per_end for m in catalog.cables], dtype=float)[sku]
 
     cab_names = np.asarray(placement.cabinet_names, dtype=object)
     ru_width = label_width(max(floor.cabinet_height_ru, np.nanmax(np.r_[router_ru, ep_ru, 0])))
@@ -308,12 +312,15 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
         "length_m": length,
         "order_length_m": order_len,
         "latency_ns": np.round(latency_ns(media.astype(str), order_len), 2),
+        "route_kind": np.asarray(routes.KINDS, dtype=object)[kind],
         "a_router": a_router,
         "b_router": b_router,
         "b_endpoint": b_endpoint,
         "group_a": group_a,
         "group_b": group_b,
         "unit_price": price,
+        "a_watts": end_watts,
+        "b_watts": end_watts.copy(),
     })
     return CablePlan(cables=cables,
                      devices=_devices(placement, floor, router_model, rnames, enames, router_ru,
@@ -347,6 +354,7 @@ def _cabinets(placement, floor, router_model, ep_router) -> pd.DataFrame:
     x, y = floors.cabinet_xy(floor, placement.cabinet_row, placement.cabinet_col)
     return pd.DataFrame({
         "name": list(placement.cabinet_names),
+        "hall": np.asarray(placement.cabinet_hall, dtype=np.int64),
         "row": np.asarray(placement.cabinet_row, dtype=np.int64),
         "col": np.asarray(placement.cabinet_col, dtype=np.int64),
         "group": np.asarray(placement.cabinet_group, dtype=np.int64),

@@ -2,8 +2,10 @@
 
 Each command lives in its own module under ``planner/commands/`` and exposes ``NAME``,
 ``HELP``, ``ORDER`` (position in ``--help``), ``add_arguments(parser)`` and ``run(args) -> int``.
-Bad input (``InputError``) prints one line and exits 2; Ctrl-C prints one line and exits 130;
-anything else is an internal error (1).
+Bad input (``InputError``) prints one line and exits 2; Ctrl-C, SIGTERM and SIGHUP print one
+line and exit 128 + the signal number (130, 143, 129; ``planner.interrupts``); anything else is
+an internal error (1). Command modules import their heavy libraries (pandas, SciPy, OR-Tools,
+numba) inside ``run``, so ``planner --help`` and the light commands start fast.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ import os
 import pkgutil
 import sys
 
+from planner import interrupts
 from planner.errors import InputError
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,6 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    with interrupts.handled():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     command = "planner"
     try:
         parser = build_parser()
@@ -57,9 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as err:
         print(f"{command}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        print(f"{command}: interrupted; nothing was written", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as stop:
+        signum = interrupts.signal_of(stop)
+        print(f"{command}: {interrupts.describe(signum)}; nothing was written", file=sys.stderr)
+        return interrupts.exit_code(signum)
     except BrokenPipeError:  # output piped into a reader that stopped early (``| head``)
         # Python docs, "Note on SIGPIPE": point stdout at devnull so the exit flush stays quiet
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

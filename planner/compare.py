@@ -22,7 +22,6 @@ import math
 import os
 import re
 import shutil
-import sys
 import tarfile
 import tempfile
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -321,8 +320,8 @@ def run_jobs(jobs: Sequence[Job], out_dir: Path | None = None, *, workers: int |
 
     ``scheduler``: address of a running Dask scheduler (``tcp://host:8786``); plans run on its
     workers and their folders come back packed. Otherwise ``workers`` processes on this machine
-    (default: one per job up to the CPU count; 1 = in this process). ``progress``: a bar on
-    stderr counting finished plans.
+    (default: one per job up to the CPU count; 1 = in this process). ``progress``: a
+    ``planner.progress`` mode counting finished plans (a bar, or one line per plan in a log).
     """
     out = str(out_dir) if out_dir is not None else None
     bar = _bar(len(jobs), progress)
@@ -354,11 +353,11 @@ def run_jobs(jobs: Sequence[Job], out_dir: Path | None = None, *, workers: int |
         bar.close()
 
 
-def _bar(total: int, enabled: bool):
-    from tqdm import tqdm
+def _bar(total: int, progress):
+    """Finished plans counted on a bar, or one line each in a log (``planner.progress``)."""
+    from planner.progress import Counter
 
-    return tqdm(total=total, desc="compare: plans", unit="plan", file=sys.stderr,
-                disable=not enabled)
+    return Counter("compare", "plans", total, progress)
 
 
 def _without_archive(o: Outcome) -> Outcome:

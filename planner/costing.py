@@ -1,9 +1,9 @@
 """Cost and power of a plan: routers, cables, SerDes, active cable ends, NICs.
 
-Model (cost_models.md A1, A2, C4): cost = Σ router price(ports) + Σ cable price + NIC price per
-endpoint (catalogs with a ``nic`` model); power =
-Σ router SerDes (ports × lanes × W/lane) + Σ active cable ends (2 × watts_per_end per cable)
-+ NIC watts per endpoint (Galaxyfly §6.3 adds 10 W). With the ``sc14-40g`` catalog in paper
+Model (Slim Fly, SC14; Projective Networks §5.3): cost = Σ router price(ports) + Σ cable price + NIC price per
+endpoint (catalogs with a ``nic`` model); power (``planner.power``) =
+Σ router base + SerDes (ports × lanes × W/lane) + Σ active cable ends (2 × watts_per_end per
+cable) + server and NIC watts per endpoint (Galaxyfly §6.3 adds 10 W). With the ``sc14-40g`` catalog in paper
 mode, router-router cables only, and ``ports`` = the topology radix on every router, this is
 exactly Projective Networks §5.3:
 ``C_node = [N_r·(350.4·R − 892.3) + 40·(0.985·E + c̄_o·O)] / T``, ``W_node = 2.8·R·N_r / T``.
@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from planner import power
 from planner.catalog import CableModel, Catalog, RouterModel
 
 
@@ -25,7 +26,7 @@ def router_cost(model: RouterModel, ports):
 
 def serdes_power_w(model: RouterModel, ports):
     """SerDes power of one router: ports × lanes_per_port × watts_per_lane."""
-    return model.power_w(ports)
+    return power.serdes_watts(model, ports)
 
 
 def cable_cost(model: CableModel, order_length_m):
@@ -35,8 +36,7 @@ def cable_cost(model: CableModel, order_length_m):
 
 def cable_power_w(catalog: Catalog, sku_index) -> float:
     """Active cable power: 2 ends × watts_per_end of each chosen model (0 for passive DAC)."""
-    per_end = np.array([m.watts_per_end for m in catalog.cables], dtype=float)
-    return float(2.0 * per_end[np.asarray(sku_index, dtype=np.int64)].sum())
+    return power.cable_power_w(catalog, sku_index)
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,7 @@ class Totals:
     nic_w: float
     total_w: float
     per_endpoint_w: float
+    endpoint_w: float = 0.0
 
     def summary(self) -> dict[str, dict[str, float]]:
         """The ``cost`` and ``power`` blocks of summary.json (rounded to cents / milliwatts)."""
@@ -60,6 +61,7 @@ class Totals:
         return {
             "cost": {k: round(d[k], 2) for k in ("routers", "cables", "nics", "total", "per_endpoint")},
             "power": {"routers_w": round(self.router_w, 3), "cables_w": round(self.cable_w, 3),
+                      "endpoints_w": round(self.endpoint_w, 3),
                       "nics_w": round(self.nic_w, 3), "total_w": round(self.total_w, 3),
                       "per_endpoint_w": round(self.per_endpoint_w, 3)},
         }
@@ -81,11 +83,12 @@ def totals(catalog: Catalog, router_model: RouterModel, router_ports, num_endpoi
         ports = np.full(int(num_routers), float(ports))
     routers = float(np.sum(router_model.price(ports))) if ports.size else 0.0
     cables = float(np.sum(np.asarray(cable_prices, dtype=float)))
-    router_w = float(np.sum(router_model.power_w(ports))) if ports.size else 0.0
+    router_w = float(np.sum(power.router_watts(router_model, ports))) if ports.size else 0.0
     cable_w = cable_power_w(catalog, cable_skus) if cable_skus is not None else 0.0
     nics, nic_w = catalog.nic_price * num_endpoints, catalog.nic_watts * num_endpoints
-    total, total_w = routers + cables + nics, router_w + cable_w + nic_w
+    endpoint_w = catalog.endpoint_watts * num_endpoints
+    total, total_w = routers + cables + nics, router_w + cable_w + nic_w + endpoint_w
     per = 1.0 / num_endpoints if num_endpoints else 0.0
     return Totals(routers=routers, cables=cables, nics=nics, total=total, per_endpoint=total * per,
                   router_w=router_w, cable_w=cable_w, nic_w=nic_w, total_w=total_w,
-                  per_endpoint_w=total_w * per)
+                  per_endpoint_w=total_w * per, endpoint_w=endpoint_w)

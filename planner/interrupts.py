@@ -1,11 +1,18 @@
-"""Ctrl-C held back across a step that must not be cut half-way.
+"""Stop signals: Ctrl-C (SIGINT), SIGTERM and SIGHUP end a run the same way.
 
-CPython discards a KeyboardInterrupt raised inside a C callback ("Exception ignored ..."): in
+``timeout``, systemd and batch schedulers stop a job with SIGTERM; closing its terminal sends
+SIGHUP. While the command line runs (``handled``), both raise ``Interrupted``, a
+``KeyboardInterrupt``, so every clean-up written for Ctrl-C (temporary folders removed, forked
+writers stopped, the previous output left as it was) runs for them too, and the command prints
+one line and exits 128 + the signal number. A signal the parent process set to "ignore" (SIGHUP
+under ``nohup``, SIGINT of a background job) stays ignored.
+
+CPython discards an exception raised inside a C callback ("Exception ignored ..."): in
 ``os.fork()``'s at-fork hooks, or in llvmlite's object-cache callback while numba loads or
 compiles a kernel. The interrupted plan would then go on, with a traceback on stderr. During
-such a step a Ctrl-C is only recorded, and raised once the step is over. (Blocking the signal
-with ``pthread_sigmask`` is not enough: the kernel hands a process-wide SIGINT to any thread
-that does not block it, such as a solver's worker threads.)
+such a step (``ctrl_c_deferred``) a stop signal is only recorded, and delivered once the step is
+over. (Blocking the signal with ``pthread_sigmask`` is not enough: the kernel hands a
+process-wide signal to any thread that does not block it, such as a solver's worker threads.)
 """
 
 from __future__ import annotations
@@ -14,20 +21,109 @@ import signal
 import threading
 from contextlib import contextmanager
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_NAMES = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated (SIGTERM)",
+          signal.SIGHUP: "hung up (SIGHUP)"}
+
+
+class Interrupted(KeyboardInterrupt):
+    """A stop signal other than Ctrl-C, raised where Python raises KeyboardInterrupt."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = int(signum)
+
+
+def signal_of(stop: KeyboardInterrupt) -> int:
+    """The signal that raised ``stop`` (SIGINT for Python's own KeyboardInterrupt)."""
+    return getattr(stop, "signum", signal.SIGINT)
+
+
+def describe(signum: int) -> str:
+    """``interrupted`` / ``terminated (SIGTERM)`` / ``hung up (SIGHUP)``."""
+    return _NAMES.get(signum, f"stopped by signal {signum}")
+
+
+def exit_code(signum: int) -> int:
+    """128 + the signal number, as shells report a command a signal stopped (130, 143, 129)."""
+    return 128 + int(signum)
+
+
+def _raise(signum, frame):
+    raise Interrupted(signum)
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
 
 @contextmanager
-def ctrl_c_deferred():
-    """Record SIGINT during the block and pass it to the previous handler after it (Python's
-    default raises KeyboardInterrupt there). Only the main thread owns signal handlers:
-    elsewhere this does nothing."""
-    if threading.current_thread() is not threading.main_thread():
+def handled():
+    """SIGTERM and SIGHUP raise ``Interrupted`` during the block (SIGINT keeps Python's
+    KeyboardInterrupt); the previous handlers come back after it. Main thread only."""
+    if not _main_thread():
         yield
         return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    previous = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            previous[sig] = signal.signal(sig, _raise)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught and callable(previous):
-        previous(signal.SIGINT, None)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _active() -> list[int]:
+    """The stop signals that are not ignored."""
+    return [sig for sig in STOP_SIGNALS if signal.getsignal(sig) is not signal.SIG_IGN]
+
+
+@contextmanager
+def ctrl_c_deferred():
+    """Record every stop signal during the block and deliver it after the block to the handler
+    it had before (Python's raises KeyboardInterrupt; ``handled``'s raises Interrupted; the
+    default handler ends the process). Main thread only; elsewhere this does nothing."""
+    if not _main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {sig: signal.signal(sig, lambda signum, frame: caught.append(signum))
+                for sig in _active()}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught:
+        handler = previous[caught[0]]
+        if callable(handler):
+            handler(caught[0], None)
+        else:
+            signal.raise_signal(caught[0])
+
+
+@contextmanager
+def stop_signals_ignored():
+    """The stop signals are ignored during the block: a step of milliseconds that must not be
+    cut in half (the swap of the output folder; once it ran the new output is complete).
+    Main thread only; elsewhere this does nothing."""
+    if not _main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in _active()}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def in_forked_writer() -> None:
+    """Signal dispositions of a forked writer process: Ctrl-C and SIGHUP are the parent's to
+    handle (it stops every writer), SIGTERM (the parent's ``terminate()``, or a stop sent to
+    the whole process group) ends the writer at once, without a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)

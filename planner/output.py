@@ -6,17 +6,23 @@ at once, each in a forked process); only when all of them succeeded is it swappe
 during the swap). On any error (or Ctrl-C) the temporary folder is removed and the previous
 contents of ``--out`` stay exactly as they were. The folder lists its files in ``MANIFEST``.
 
-``--out`` may be a new path, an empty folder or the folder of a previous plan (it holds a
-``summary.json`` with a ``topology`` block, and nothing the manifest does not list). Refused with
-a one-line InputError before anything is planned: an existing file, a symbolic link, any other
-non-empty folder, the current folder or one of its parents, and a folder holding an input file
-(replacing the folder would delete it).
+``--out`` may be a new path, an empty folder or the folder of a previous plan (it holds the
+``MANIFEST`` a plan writes, and nothing the manifest does not list). Refused with a one-line
+InputError before anything is planned: an existing file, a symbolic link, any other non-empty
+folder (whatever it holds: without a manifest the planner did not make it), the current folder
+or one of its parents, a folder holding an input file (replacing the folder would delete it), a
+path below a file or a dangling symbolic link, a folder that is not writable, and names longer
+than the file system allows (the temporary folder's name is ``TEMP_NAME_EXTRA`` bytes longer).
+
+A write that fails for a reason the user can fix (disk full, quota, name too long, permission,
+read-only file system) is an InputError naming ``--out``, the file and the fix; the temporary
+folder is removed first, so nothing is half-written.
 """
 
 from __future__ import annotations
 
+import errno
 import gc
-import json
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -25,45 +31,24 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
 
+from planner import interrupts
 from planner.errors import InputError
-from planner.interrupts import ctrl_c_deferred
 
-SUMMARY = "summary.json"
 MANIFEST = ".planner-manifest"
 """Sorted relative paths of the files a plan wrote, one per line (this file not included)."""
 
 
-def progress_bar(total: int, desc: str):
-    """A tqdm bar over ``total`` stages on stderr, as wide as the terminal (80 if unknown)."""
-    from tqdm import tqdm
-    width = min(shutil.get_terminal_size((80, 24)).columns or 80, 120)
-    return tqdm(total=total, desc=desc, file=sys.stderr, ncols=width, nrows=24, leave=True,
-                bar_format="{desc:<22} {bar} {n_fmt}/{total_fmt} [{elapsed}]")
-
-
-def _is_previous_plan(folder: Path) -> bool:
-    summary = folder / SUMMARY
-    if not summary.is_file():
-        return False
-    try:
-        data = json.loads(summary.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return False
-    return isinstance(data, dict) and isinstance(data.get("topology"), dict)
-
-
 def _foreign(folder: Path) -> str | None:
     """The first entry of a previous plan folder that its manifest does not list (a file the
-    user added there), or None. Folders written before manifests existed are taken whole."""
+    user added there), or None."""
     try:
         listed = set((folder / MANIFEST).read_text(encoding="utf-8").splitlines())
-    except FileNotFoundError:
-        return None
     except (OSError, UnicodeDecodeError):
         return MANIFEST
     parents = {str(p) for name in listed for p in Path(name).parents}
@@ -82,22 +67,89 @@ def _within(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+TEMP_NAME_EXTRA = len(".") + len(".tmp-") + 8
+"""Bytes the temporary folder's name (``.NAME.tmp-XXXXXXXX``) adds to the name of ``--out``."""
+
+
+def _limit(folder: Path, name: str, default: int) -> int:
+    """``os.pathconf`` of the file system holding ``folder`` (NAME_MAX, PATH_MAX)."""
+    try:
+        return int(os.pathconf(folder, name))
+    except (OSError, ValueError, AttributeError):
+        return default
+
+
+def _existing_ancestor(out: Path, absolute: Path) -> Path:
+    """The nearest existing folder above ``absolute``; InputError for a file or a dangling
+    symbolic link on the way."""
+    for ancestor in absolute.parents:
+        if ancestor.is_symlink() and not ancestor.exists():
+            raise InputError(f"--out '{out}': '{ancestor}' is a symbolic link to "
+                             f"'{os.readlink(ancestor)}', which does not exist; create its "
+                             "target or give another folder")
+        if ancestor.exists():
+            if not ancestor.is_dir():
+                raise InputError(f"--out '{out}': '{ancestor}' is a file, not a folder")
+            return ancestor
+    return Path(absolute.anchor)
+
+
+def _check_names(out: Path, absolute: Path, existing: Path) -> None:
+    """Every name still to be created, and the temporary folder's, within the file system's
+    NAME_MAX; the whole path within PATH_MAX."""
+    name_max = _limit(existing, "PC_NAME_MAX", 255)
+    for part in absolute.relative_to(existing).parts[:-1]:
+        if len(os.fsencode(part)) > name_max:
+            raise InputError(f"--out '{out}': the folder name '{part[:40]}...' is "
+                             f"{len(os.fsencode(part))} bytes; the file system allows "
+                             f"{name_max}; give a shorter path")
+    size = len(os.fsencode(absolute.name))
+    if size + TEMP_NAME_EXTRA > name_max:
+        raise InputError(f"--out '{str(out)[:40]}...': the folder name is {size} bytes; the file "
+                         f"system allows {name_max} and the planner's temporary folder beside it "
+                         f"adds {TEMP_NAME_EXTRA}, so give a name of at most "
+                         f"{name_max - TEMP_NAME_EXTRA} bytes")
+    path_max = _limit(existing, "PC_PATH_MAX", 4096)
+    if len(os.fsencode(str(absolute))) + TEMP_NAME_EXTRA + 100 > path_max:
+        size = len(os.fsencode(str(absolute)))
+        raise InputError(f"--out '{str(out)[:40]}...': the path is {size} bytes; the file system "
+                         f"allows {path_max} for the files inside it, so give a shorter path")
+
+
 def check_out(out: Path | str, inputs: Iterable[Path | str] = ()) -> Path:
-    """The absolute output folder, or InputError when ``out`` must not be replaced (see the
-    module docstring); ``inputs`` are the input files of the run."""
-    out = Path(out).expanduser()
+    """The absolute output folder, or InputError when ``out`` must not be replaced or cannot be
+    written (see the module docstring); ``inputs`` are the input files of the run."""
+    try:
+        return _check_out(Path(out).expanduser(), inputs)
+    except OSError as err:  # looking at the path itself failed (name too long, permission)
+        shown = str(out) if len(str(out)) <= 60 else str(out)[:40] + "..."
+        fix = ("a name in it is longer than the file system allows; give a shorter path"
+               if err.errno == errno.ENAMETOOLONG else WRITE_ERRORS.get(err.errno,
+                                                                         "give another folder"))
+        raise InputError(f"--out '{shown}': {err.strerror or err}; {fix}") from None
+
+
+def _check_out(out: Path, inputs: Iterable[Path | str]) -> Path:
     if out.is_symlink():
         raise InputError(f"--out '{out}' is a symbolic link (to '{os.readlink(out)}'); give the "
                          "real folder path, or a new folder")
+    absolute = Path(os.path.abspath(out))
+    existing = _existing_ancestor(out, absolute)
+    _check_names(out, absolute, existing)
     if out.exists():
         if not out.is_dir():
             raise InputError(f"--out '{out}' is an existing file; give a folder path (new, "
                              "empty, or a previous plan's output folder)")
-        if any(out.iterdir()):
-            if not _is_previous_plan(out):
+        try:
+            empty = not any(out.iterdir())
+        except OSError as err:
+            raise InputError(f"--out '{out}': cannot list the folder ({err.strerror}); give a "
+                             "folder you can read and write") from None
+        if not empty:
+            if not (out / MANIFEST).is_file():
                 raise InputError(f"--out '{out}' is a non-empty folder that does not hold a "
-                                 f"previous plan (no {SUMMARY}); give a new or empty folder so "
-                                 "nothing is overwritten")
+                                 f"previous plan (no {MANIFEST}: a plan did not write it); give "
+                                 "a new or empty folder so nothing of yours is overwritten")
             extra = _foreign(out)
             if extra is not None:
                 raise InputError(f"--out '{out}' holds a previous plan and also '{extra}', which "
@@ -116,14 +168,9 @@ def check_out(out: Path | str, inputs: Iterable[Path | str] = ()) -> Path:
         if _within(path, real):
             raise InputError(f"--out '{out}' holds the input file '{item}', which replacing "
                              "the folder would delete; give another output folder")
-    parent = out.absolute().parent
-    for ancestor in (parent, *parent.parents):
-        if ancestor.exists():
-            if not ancestor.is_dir():
-                raise InputError(f"--out '{out}': '{ancestor}' is a file, not a folder")
-            if not os.access(ancestor, os.W_OK | os.X_OK):
-                raise InputError(f"--out '{out}': folder '{ancestor}' is not writable")
-            break
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise InputError(f"--out '{out}': folder '{existing}' is not writable; give a folder "
+                         "you can write to")
     return out.absolute()
 
 
@@ -139,15 +186,46 @@ def _make_parents(folder: Path) -> list[Path]:
     return created
 
 
+WRITE_ERRORS = {
+    errno.ENOSPC: "the disk is full; free some space or give an --out folder on another disk",
+    errno.EDQUOT: "the disk quota is used up; free some space or give an --out folder on "
+                  "another disk",
+    errno.ENAMETOOLONG: "a name is longer than the file system allows; give a shorter --out "
+                        "path (or shorter names in the catalog)",
+    errno.EACCES: "permission denied; give an --out folder you can write to",
+    errno.EPERM: "permission denied; give an --out folder you can write to",
+    errno.EROFS: "the file system is read-only; give an --out folder on a writable disk",
+}
+"""Errors of a write the user can fix, and the fix."""
+
+
+def write_error(err: OSError, out: Path | str, tmp: Path | None) -> InputError | None:
+    """The one-line InputError for a failed write the user can fix, else None."""
+    fix = WRITE_ERRORS.get(err.errno)
+    if fix is None:
+        return None
+    where = f" the {err.writer} files" if getattr(err, "writer", None) else ""
+    if err.filename:
+        name = Path(os.fsdecode(err.filename))
+        if tmp is not None and _within(name.absolute(), tmp.absolute()):
+            name = name.absolute().relative_to(tmp.absolute())
+        where = f" '{name}'"
+    reason = err.strerror or os.strerror(err.errno)
+    return InputError(f"--out '{out}': cannot write{where} ({reason}); {fix}; nothing was written")
+
+
 def write_folder(out: Path | str,
                  writers: Iterable[tuple[str, Callable[[Path], None]]],
                  progress: bool = False, jobs: int = 1) -> list[str]:
     """Run ``writers`` (name, fn(tmp_dir)) into a temp folder, then swap it in as ``out``.
 
     ``jobs`` > 1 runs up to that many writers at once, each in a forked process (``fork``
-    platforms only; the writers must write only inside the folder). Returns the names of the
-    files written (sorted, relative to ``out``; the manifest not included)."""
-    out = check_out(out)
+    platforms only; the writers must write only inside the folder). ``progress``: a
+    ``planner.progress`` mode (``"bar"``, ``"lines"``) or False. Returns the names of the files
+    written (sorted, relative to ``out``; the manifest not included)."""
+    from planner.progress import Stages
+
+    given, out = out, check_out(out)
     writers = list(writers)
     restore_ctrl_c()
     created: list[Path] = []
@@ -155,22 +233,18 @@ def write_folder(out: Path | str,
     try:
         created = _make_parents(out.parent)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-        bar = progress_bar(len(writers), "exports") if progress else None
-        try:
-            with _gc_paused():
-                if jobs > 1 and len(writers) > 1 and can_fork():
-                    _run_forked(writers, tmp, jobs, bar)
-                else:
-                    _run_serial(writers, tmp, bar)
-        finally:
-            if bar is not None:
-                bar.set_description_str("exports: done")
-                bar.close()
+        with Stages("exports", [name for name, _ in writers], progress) as stages, _gc_paused():
+            if jobs > 1 and len(writers) > 1 and can_fork():
+                _run_forked(writers, tmp, jobs, stages)
+            else:
+                for name, fn in writers:
+                    with stages.run(name), _named_errors(name):
+                        fn(tmp)
         files = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*") if p.is_file())
         (tmp / MANIFEST).write_text("".join(f"{name}\n" for name in files), encoding="utf-8")
-        with _sigint_held():
+        with interrupts.stop_signals_ignored():
             _swap(tmp, out)
-    except BaseException:
+    except BaseException as err:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
         for path in created:
@@ -178,6 +252,10 @@ def write_folder(out: Path | str,
                 path.rmdir()
             except OSError:
                 break
+        if isinstance(err, OSError):
+            plain = write_error(err, given, tmp)
+            if plain is not None:
+                raise plain from None
         raise
     return files
 
@@ -194,18 +272,13 @@ def restore_ctrl_c() -> None:
 
 
 @contextmanager
-def _sigint_held():
-    """Ctrl-C (SIGINT) is ignored during the block: the swap of the output folder (two renames,
-    milliseconds) is never cut in half, and once it ran the new plan is complete. Only the main
-    thread can change signal handlers; elsewhere this does nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _named_errors(writer: str):
+    """An OSError leaving the block remembers the writer it came from (for ``write_error``)."""
     try:
         yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    except OSError as err:
+        err.writer = writer
+        raise
 
 
 @contextmanager
@@ -221,25 +294,16 @@ def _gc_paused():
             gc.enable()
 
 
-def _run_serial(writers, folder: Path, bar) -> None:
-    for name, fn in writers:
-        if bar is not None:
-            bar.set_description_str(f"exports: {name}")
-        fn(folder)
-        if bar is not None:
-            bar.update(1)
-
-
 def can_fork() -> bool:
     """Whether writers can run in forked processes (Linux: fork is safe and cheap there)."""
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
 def _child(fn: Callable[[Path], None], folder: Path, conn) -> None:
-    """Run one writer in a forked process; send back ``None`` or the exception. Ctrl-C is the
-    parent's to handle (it stops every writer): here SIGINT is ignored, so a writer that is
-    already finishing never prints a KeyboardInterrupt traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Run one writer in a forked process; send back ``None`` or the exception. Stop signals
+    are the parent's to handle (``interrupts.in_forked_writer``), so a writer that is already
+    finishing never prints a KeyboardInterrupt traceback."""
+    interrupts.in_forked_writer()
     try:
         fn(folder)
         conn.send(None)
@@ -255,12 +319,22 @@ def _child(fn: Callable[[Path], None], folder: Path, conn) -> None:
 
 
 def _start(process) -> None:
-    """``process.start()`` with Ctrl-C deferred past the fork (``planner.interrupts``)."""
-    with ctrl_c_deferred():
+    """``process.start()`` with stop signals deferred past the fork (``planner.interrupts``)."""
+    with interrupts.ctrl_c_deferred():
         process.start()
 
 
-def _run_forked(writers, folder: Path, jobs: int, bar) -> None:
+def _died(name: str, process) -> BaseException:
+    """What a writer that sent nothing back stands for: a stop signal that reached it (the
+    whole process group was stopped) is the run's interruption; anything else is a crash."""
+    if process.exitcode is not None and process.exitcode < 0:
+        signum = -process.exitcode
+        if signum in (*interrupts.STOP_SIGNALS, signal.SIGKILL):
+            return interrupts.Interrupted(signum)
+    return RuntimeError(f"export writer '{name}' died (exit code {process.exitcode})")
+
+
+def _run_forked(writers, folder: Path, jobs: int, stages) -> None:
     """Writers in forked processes, at most ``jobs`` at a time, in the given order; the first
     failure is raised here after the other running writers were stopped."""
     ctx = multiprocessing.get_context("fork")
@@ -276,24 +350,25 @@ def _run_forked(writers, folder: Path, jobs: int, bar) -> None:
                 process = ctx.Process(target=_child, args=(fn, folder, send), daemon=True)
                 _start(process)
                 send.close()
-                running[receive] = (name, process)
-                if bar is not None:
-                    bar.set_description_str(f"exports: {name}")
+                running[receive] = (name, process, time.perf_counter())
             for conn in multiprocessing.connection.wait(list(running)):
-                name, process = running.pop(conn)
+                name, process, started = running.pop(conn)
                 try:
                     error = conn.recv()
                 except EOFError:
-                    error = RuntimeError(f"export writer '{name}' died")
+                    error = None
                 conn.close()
                 process.join()
+                if error is None and process.exitcode != 0:
+                    error = _died(name, process)
                 if error is not None:
-                    raise error
-                if bar is not None:
-                    bar.update(1)
+                    with _named_errors(name):
+                        raise error
+                stages.done(name, time.perf_counter() - started)
     finally:
-        for conn, (_, process) in running.items():
+        for conn, (_, process, _) in running.items():
             process.terminate()
+        for conn, (_, process, _) in running.items():
             process.join()
             conn.close()
 
@@ -328,7 +403,7 @@ def export_jobs(plan) -> int:
                       else os.cpu_count() or 1))
 
 
-def write_plan(plan, out: Path | str, progress: bool = False,
+def write_plan(plan, out: Path | str, progress=False,
                jobs: int | None = None) -> list[str]:
     """Every export writer of ``planner.exports`` into ``out``, atomically; ``jobs`` writer
     processes (default ``export_jobs``), the slowest writers first when there are several."""

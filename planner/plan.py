@@ -15,7 +15,6 @@ from __future__ import annotations
 import sys
 import time
 import types
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,14 +24,15 @@ import pandas as pd
 
 import planner
 from planner import bom as boms
-from planner import cabling, costing, guards
+from planner import cabling, costing, guards, power, routes
 from planner import floor as floors
 from planner.catalog import Catalog, RouterModel, load_catalog
 from planner.errors import InputError
 from planner.floor import Floor, load_floor
 from planner.output import restore_ctrl_c
 from planner.placement.result import Placement
-from planner.spec import DEFAULT_TIME_LIMIT_S
+from planner.progress import Stages
+from planner.spec import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
 from planner.topologies.base import Topology
 
 STRATEGIES = ("hint", "partition", "optimize")
@@ -43,8 +43,8 @@ class Plan:
     """Everything ``planner plan`` knows about one system (INTERFACES.md).
 
     cables:   one row per physical cable: ``cabling.CSV_COLUMNS`` then ``cabling.EXTRA_COLUMNS``.
-    devices:  name, kind ("router" | "endpoint"), id, cabinet, ru, height_ru, model.
-    cabinets: name, row, col, group, x_m, y_m, routers, endpoints, ru_used.
+    devices:  name, kind ("router" | "endpoint"), id, cabinet, ru, height_ru, model, watts.
+    cabinets: name, hall, row, col, group, x_m, y_m, routers, endpoints, ru_used, kw.
     ports:    one row per router port 1..radix: device, port, used, peer_device, peer_port,
               cable_id, label.
     bom:      item, sku, description, length_m, quantity, spares, unit_price, extended_price.
@@ -64,32 +64,6 @@ class Plan:
     summary: dict[str, Any]
 
 
-class _Stages:
-    """Wall time per stage, and a tqdm bar over the stages when ``progress`` is on."""
-
-    def __init__(self, names: list[str], progress: bool):
-        self.seconds: dict[str, float] = {}
-        self.bar = None
-        if progress:
-            from planner.output import progress_bar
-            self.bar = progress_bar(len(names), "plan")
-
-    @contextmanager
-    def run(self, name: str):
-        if self.bar is not None:
-            self.bar.set_description_str(f"plan: {name}")
-        start = time.perf_counter()
-        yield
-        self.seconds[name] = time.perf_counter() - start
-        if self.bar is not None:
-            self.bar.update(1)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.set_description_str("plan: done")
-            self.bar.close()
-
-
 def _as_topology(topology) -> Topology:
     if isinstance(topology, Topology):
         return topology
@@ -105,70 +79,94 @@ def _as_floor(floor) -> Floor:
     return floor if isinstance(floor, Floor) else load_floor(floor)
 
 
-def check_options(strategy: str, time_limit_s: float, spares_pct: float) -> None:
-    """InputError for a bad strategy, time limit or spares percentage."""
+def check_options(strategy: str, time_limit_s: float, spares_pct: float, seed: int = 0) -> None:
+    """InputError for a bad strategy, time limit, spares percentage or seed (the bounds of
+    ``planner.spec.Spec``)."""
     if strategy not in STRATEGIES:
         raise InputError(f"--strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
-    if not (isinstance(time_limit_s, (int, float)) and np.isfinite(time_limit_s)
-            and time_limit_s > 0):
-        raise InputError(f"--time-limit must be a positive number of seconds, got {time_limit_s!r}")
-    if not (isinstance(spares_pct, (int, float)) and 0 <= spares_pct <= 1000):
-        raise InputError(f"--spares must be a percentage within 0..1000, got {spares_pct!r}")
+    if not (_real(time_limit_s) and np.isfinite(time_limit_s)
+            and 0 < time_limit_s <= MAX_TIME_LIMIT_S):
+        raise InputError(f"--time-limit must be a positive number of seconds up to "
+                         f"{MAX_TIME_LIMIT_S:g}, got {time_limit_s!r}")
+    if not (_real(spares_pct) and 0 <= spares_pct <= MAX_SPARES_PCT):
+        raise InputError(f"--spares must be a percentage within 0..{MAX_SPARES_PCT:g}, got "
+                         f"{spares_pct!r}")
+    if not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+            and 0 <= seed <= MAX_SEED):
+        raise InputError(f"--seed must be an integer within 0..{MAX_SEED:,}, got {seed!r}")
+
+
+def _real(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
 def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *,
          strategy: str = "optimize", time_limit_s: float = DEFAULT_TIME_LIMIT_S, seed: int = 0,
          group_endpoints: int | None = None, endpoint_cables: bool = True,
-         spares_pct: float = 0.0, progress: bool = False,
+         spares_pct: float = 0.0, progress=False,
          placement: Placement | None = None) -> Plan:
     """Plan a system without writing files.
 
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
     ``"modern-100g"``, ``"hot-aisle"``). ``placement`` skips the placement stage and uses the
-    given layout (hand-made layouts, re-costing a layout under another catalog).
+    given layout (hand-made layouts, re-costing a layout under another catalog). ``progress``:
+    a ``planner.progress`` mode (``"bar"``, ``"lines"``; True = bar), placement's own stages
+    included.
     """
     started = time.perf_counter()
     topology, catalog, floor = _as_topology(topology), _as_catalog(catalog), _as_floor(floor)
-    check_options(strategy, time_limit_s, spares_pct)
+    check_options(strategy, time_limit_s, spares_pct, seed)
     if group_endpoints is not None:
         floor = floor.with_group_endpoints(group_endpoints)
     if topology.num_routers == 0:
         raise InputError(f"topology '{topology.family}' has no routers; nothing to plan")
     router_model = catalog.router_for(topology.radix)
+    guards.check_router_model(catalog, router_model)
     guards.check_counts(f"topology '{_describe(topology)}'", topology.num_links,
                         topology.num_endpoints, topology.num_routers, router_model.radix,
                         endpoint_cables)
     floors.check_capacity(floor, topology, router_model)
+    within_budget = power.fit_budget(floor, topology, catalog, router_model, endpoint_cables)
 
-    stages = _Stages(["placement", "cabling", "costing", "summary"], progress)
-    try:
-        with stages.run("placement"):
+    with Stages("plan", ["placement", "cabling", "costing", "summary"], progress) as stages:
+        with stages.run("placement", lambda: _placement_detail(placement)):
             if placement is None:
                 from planner.placement import place
-                placement = place(topology, floor, catalog, strategy=strategy,
+                placement = place(topology, within_budget, catalog, strategy=strategy,
                                   time_limit_s=time_limit_s, seed=seed,
-                                  group_endpoints=group_endpoints)
+                                  group_endpoints=group_endpoints, on_stage=stages.note)
                 restore_ctrl_c()  # CP-SAT leaves SIGINT at the OS default
-        with stages.run("cabling"):
+        with stages.run("cabling", lambda: f"{len(cable_plan.cables):,} cables"):
             cable_plan = cabling.build(topology, placement, floor, catalog, router_model,
                                        endpoint_cables=endpoint_cables)
-        with stages.run("costing"):
+        with stages.run("costing", lambda: f"{len(bom):,} BOM lines"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
                              cable_plan.cables, spares_pct, topology.num_endpoints)
             totals = _totals(catalog, router_model, topology, cable_plan.cables)
+            watts = power.plan_power(topology, catalog, router_model, cable_plan.cables,
+                                     placement.router_cabinet, placement.num_cabinets)
+            power.check_budget(floor, placement.cabinet_names, watts.cabinet_kw)
+            devices = cable_plan.devices.assign(
+                watts=np.round(np.r_[watts.router_w, watts.endpoint_w], 3))
+            cabinets = cable_plan.cabinets.assign(kw=np.round(watts.cabinet_kw, 6))
         with stages.run("summary"):
             summary = _summary(topology, catalog, floor, placement, router_model, cable_plan,
                                bom, totals, dict(strategy=strategy, seed=seed,
                                                  time_limit_s=time_limit_s,
                                                  endpoint_cables=endpoint_cables,
                                                  spares_pct=spares_pct))
-    finally:
-        stages.close()
+            _room_summary(summary, floor, within_budget, placement, cable_plan.cables, watts,
+                          topology.num_endpoints)
     summary["runtime"] = {f"{k}_s": round(v, 3) for k, v in stages.seconds.items()}
     summary["runtime"]["total_s"] = round(time.perf_counter() - started, 3)
     return Plan(topology=topology, catalog=catalog, floor=floor, placement=placement,
-                router_model=router_model, cables=cable_plan.cables, devices=cable_plan.devices,
-                cabinets=cable_plan.cabinets, ports=cable_plan.ports, bom=bom, summary=summary)
+                router_model=router_model, cables=cable_plan.cables, devices=devices,
+                cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary)
+
+
+def _placement_detail(placement: Placement) -> str:
+    return (f"{placement.optical:,} optical links, lower bound "
+            f"{_number(placement.lower_bound):,}; {placement.num_cabinets:,} cabinets")
 
 
 def _describe(topology: Topology) -> str:
@@ -256,6 +254,47 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
                     "router_ports": int(topology.num_routers * router_model.radix),
                     "router_ports_used": int(cable_plan.ports["used"].sum())},
     }
+
+
+LENGTH_BINS_M = (1, 2, 3, 5, 10, 20, 50, 100)
+"""Upper edges of the cable length histogram of summary.json (the common stock lengths)."""
+
+
+def _length_distribution(lengths: np.ndarray) -> dict[str, Any]:
+    """Percentiles and a histogram (``"2-3 m"``: cables longer than 2 m, at most 3 m)."""
+    if not lengths.size:
+        return {"p50_m": 0.0, "p90_m": 0.0, "p99_m": 0.0, "histogram": {}}
+    p50, p90, p99 = np.percentile(lengths, [50, 90, 99])
+    edges = np.asarray(LENGTH_BINS_M, dtype=float)
+    counts = np.bincount(np.searchsorted(edges, lengths, side="left"), minlength=len(edges) + 1)
+    names = [f"{lo:g}-{hi:g} m" for lo, hi in zip((0,) + LENGTH_BINS_M, LENGTH_BINS_M)]
+    names.append(f"> {LENGTH_BINS_M[-1]:g} m")
+    return {"p50_m": round(float(p50), 3), "p90_m": round(float(p90), 3),
+            "p99_m": round(float(p99), 3),
+            "histogram": {name: int(n) for name, n in zip(names, counts.tolist())}}
+
+
+def _room_summary(summary: dict[str, Any], floor: Floor, within_budget: Floor,
+                  placement: Placement, cables: pd.DataFrame, watts: power.PlanPower,
+                  num_endpoints: int) -> None:
+    """Halls and footprint, cable route kinds and lengths, power from the cabinets."""
+    room = floors.room_of(floor, placement.cabinet_hall, placement.cabinet_row,
+                          placement.cabinet_col)
+    summary["floor"].update({
+        "halls": room.halls, "hall_rows": room.rows, "hall_cabinets_per_row": room.cols,
+        "hall_width_m": round(room.width_m, 3), "hall_depth_m": round(room.depth_m, 3),
+        "footprint_m2": round(room.footprint_m2, 3),
+        "cabinet_kw_budget": floor.cabinet_kw_budget,
+        "router_slots_within_budget": within_budget.router_slots})
+    lengths = cables["length_m"].to_numpy(float)
+    kinds = cables["route_kind"].value_counts()
+    summary["cables"].update({
+        "longest_m": round(float(lengths.max()), 3) if lengths.size else 0.0,
+        "route_kind": {kind: int(kinds.get(kind, 0)) for kind in routes.KINDS},
+        "length_distribution": _length_distribution(lengths)})
+    power_block = watts.summary(num_endpoints, floor.cabinet_kw_budget)
+    power_block["per_router_port_w"] = summary["power"]["per_router_port_w"]
+    summary["power"] = power_block
 
 
 def _number(value: float):

@@ -1,10 +1,17 @@
-"""Shared loading of the YAML input files (catalogs, floors): safe parsing and one-line errors.
+"""Shared loading of the YAML input files (catalogs, floors, specs): safe parsing, strict
+numbers and one-line errors.
 
 - ``read_yaml`` parses with PyYAML's safe loader, refuses aliases (so "billion laughs" anchor
-  bombs cannot expand), refuses tags and files over 1 MB, and wants a mapping at the top.
+  bombs cannot expand), tags, duplicate keys (YAML 1.2 forbids them; PyYAML keeps the last),
+  nesting deeper than ``MAX_DEPTH`` and anything but a regular file of at most 1 MB, and wants a
+  mapping at the top. ``1e3`` is a number, as in YAML 1.2 and JSON (YAML 1.1 wants ``1.0e3``).
 - ``resolve`` turns ``NAME|PATH`` into a built-in file (``<folder>/NAME.yaml``) or a path.
-- ``validate`` builds a pydantic model and turns the first ``ValidationError`` into an
-  ``InputError`` naming the file, the field (``cables[2].stock_lengths``), what is wrong and the fix.
+- ``validate`` first walks the parsed data against the model (``check_values``): every number
+  must be finite and within ``MAX_NUMBER``, and a field the model types as a number takes a
+  number only (no ``true``, no quoted text). So every numeric field of every model, including
+  fields added later, is checked without code of its own. Then it builds the pydantic model and
+  turns the first ``ValidationError`` into an ``InputError`` naming the file, the field
+  (``cables[2].stock_lengths``), what is wrong and the fix.
 - ``extends: NAME`` at the top of a file starts from a built-in (or a path relative to the file)
   and replaces the listed top-level keys, so a variant does not copy the whole file.
 """
@@ -12,35 +19,79 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 import re
 import typing
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ValidationError
+from yaml.constructor import ConstructorError
 
+from planner import guards
 from planner.errors import InputError
 
 MAX_BYTES = 1_000_000
 MAX_EXTENDS_DEPTH = 4
+MAX_DEPTH = 32
+"""Nesting of mappings and lists in an input file (the built-in files use 4)."""
+MAX_NUMBER = 1e15
+"""Magnitude of any number in an input file: far above any price, length, power or count the
+planner takes, far below where sums of them lose precision or overflow (1e308 -> inf)."""
+
+_FLOAT_TEXT = re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+"
+                         r"|\.?(?:inf|infinity|nan))$", re.IGNORECASE)
+_FLOAT_1_2 = re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$")
 
 
 class _StrictSafeLoader(yaml.SafeLoader):
-    """Safe loader that rejects aliases (anchor bombs) and every explicit tag."""
+    """Safe loader that rejects aliases (anchor bombs), every explicit tag, duplicate keys and
+    deep nesting, and reads ``1e3`` as a number."""
+
+    _depth = 0
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             mark = self.peek_event().start_mark
             raise yaml.YAMLError(f"aliases (*name) are not allowed, line {mark.line + 1}; "
                                  "write the value out")
-        return super().compose_node(parent, index)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise yaml.YAMLError(f"nesting deeper than {MAX_DEPTH} levels at line "
+                                     f"{mark.line + 1}; flatten the file")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
     def construct_object(self, node, deep=False):
         if node.tag and node.tag.startswith("!"):
             raise yaml.YAMLError(f"YAML tag {node.tag!r} is not allowed, line "
                                  f"{node.start_mark.line + 1}; use plain values")
         return super().construct_object(node, deep)
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            first: dict[Any, Any] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    mark = first.setdefault(key, key_node.start_mark)
+                except TypeError:       # an unhashable key: the base class reports it
+                    continue
+                if mark is not key_node.start_mark:
+                    raise ConstructorError(None, None, f"key {key!r} given twice (first at line "
+                                           f"{mark.line + 1}); give each key once",
+                                           key_node.start_mark)
+        return super().construct_mapping(node, deep)
+
+
+_StrictSafeLoader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT_1_2,
+                                        list("-+0123456789"))
 
 
 def builtin_dir(folder: str) -> Path:
@@ -67,8 +118,8 @@ def resolve(name_or_path: str | Path, folder: str, what: str) -> Path:
     if text in builtin_names(folder):
         return builtin_dir(folder) / f"{text}.yaml"
     path = Path(text)
-    if path.is_file():
-        return path
+    if path.exists():
+        return guards.regular_file(path, f"{what} file '{text}'")
     names = ", ".join(builtin_names(folder))
     if path.suffix.lower() in (".yaml", ".yml") or "/" in text or "\\" in text:
         raise InputError(f"{what} file '{text}' does not exist; give an existing YAML file "
@@ -79,12 +130,7 @@ def resolve(name_or_path: str | Path, folder: str, what: str) -> Path:
 
 def read_yaml(path: Path, what: str) -> dict[str, Any]:
     """Parse one YAML file into a dict with the strict safe loader; InputError on any problem."""
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise InputError(f"{what} '{path}': cannot read ({err.strerror})") from None
-    if len(raw) > MAX_BYTES:
-        raise InputError(f"{what} '{path}': file is {len(raw)} bytes; the limit is {MAX_BYTES}")
+    raw = guards.read_input(path, f"{what} '{path}'", MAX_BYTES)
     try:
         data = yaml.load(raw.decode("utf-8"), Loader=_StrictSafeLoader)  # noqa: S506 - strict safe loader
     except UnicodeDecodeError as err:
@@ -98,6 +144,9 @@ def read_yaml(path: Path, what: str) -> dict[str, Any]:
         raise InputError(f"{what} '{path}': not valid YAML{where}: {err.problem}{fix}") from None
     except yaml.YAMLError as err:
         raise InputError(f"{what} '{path}': not valid YAML: {err}") from None
+    except RecursionError:
+        raise InputError(f"{what} '{path}': not valid YAML: nested too deeply; flatten the "
+                         "file") from None
     if data is None:
         raise InputError(f"{what} '{path}': the file is empty; give its fields (name: ..., "
                          "description: ...), as the built-in files do")
@@ -195,8 +244,123 @@ def _describe(error: dict[str, Any], root: type[BaseModel], data: dict[str, Any]
     return f"{_named(path, sku)} {msg}, got {given!r}"
 
 
+# ----------------------------------------------------------------------------- strict numbers
+
+def _strip(annotation: Any) -> Any:
+    """``X`` of ``Annotated[X, ...]`` (pydantic's PositiveInt, NonNegativeFloat, ...)."""
+    while typing.get_origin(annotation) is Annotated:
+        annotation = typing.get_args(annotation)[0]
+    return annotation
+
+
+def _number_kind(annotation: Any) -> str | None:
+    """``"an integer"`` / ``"a number"`` when the annotation takes only numbers (and None)."""
+    annotation = _strip(annotation)
+    if annotation is int:
+        return "an integer"
+    if annotation is float:
+        return "a number"
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or str(origin) == "<class 'types.UnionType'>":
+        kinds = {_number_kind(a) for a in typing.get_args(annotation) if a is not type(None)}
+        if kinds and None not in kinds:
+            return "an integer" if kinds == {"an integer"} else "a number"
+    return None
+
+
+def _bad_number(value: Any, kind: str | None) -> str | None:
+    """What is wrong with ``value`` where a field of ``kind`` (None: any type) stands."""
+    if isinstance(value, bool):
+        return f"must be {kind}, got {str(value).lower()} (a yes/no value)" if kind else None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return f"must be a finite number, got {value}"
+        if abs(value) > MAX_NUMBER:
+            return f"is {value:g}, out of range (at most {MAX_NUMBER:g} in magnitude)"
+        return None
+    if isinstance(value, int):
+        if abs(value) > MAX_NUMBER:
+            return f"is {guards._amount(abs(value))}, out of range (at most {MAX_NUMBER:g} in " \
+                   "magnitude)"
+        return None
+    if kind and isinstance(value, str) and _FLOAT_TEXT.match(value.strip()):
+        return f"must be {kind}, got {value!r} (text); write the number without quotes"
+    return None  # other text: pydantic says it is not a valid number
+
+
+def _resolve(annotation: Any, value: Any) -> Any:
+    """The option of a union annotation (``Model | None``, ``str | dict[str, Any]``) that a
+    mapping or list ``value`` takes; the annotation itself otherwise."""
+    annotation = _strip(annotation)
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or str(origin) == "<class 'types.UnionType'>":
+        shape = dict if isinstance(value, dict) else list
+        fits = [a for a in map(_strip, typing.get_args(annotation))
+                if (shape is dict and ((isinstance(a, type) and issubclass(a, BaseModel))
+                                       or a is dict or typing.get_origin(a) is dict))
+                or (shape is list and (a in (list, tuple, set)
+                                       or typing.get_origin(a) in (list, tuple, set)))]
+        return fits[0] if len(fits) == 1 else None
+    return annotation
+
+
+def _item_types(annotation: Any) -> tuple[Any, Any]:
+    """(key type, value type) of ``dict[K, V]``; (None, X) of ``list[X]``, ``tuple[X, ...]``;
+    (None, None) when unknown."""
+    args = typing.get_args(annotation)
+    origin = typing.get_origin(annotation)
+    if origin is dict and len(args) == 2:
+        return args[0], args[1]
+    if origin in (list, set, frozenset) and args:
+        return None, args[0]
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return None, args[0]
+    return None, None
+
+
+def _walk(annotation: Any, value: Any, loc: tuple) -> tuple[tuple, str] | None:
+    """(location, problem) of the first bad number in ``value`` read as ``annotation``."""
+    problem = _bad_number(value, _number_kind(annotation))
+    if problem:
+        return loc, problem
+    if not isinstance(value, (dict, list)):
+        return None
+    annotation = _resolve(annotation, value)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if not isinstance(value, dict):
+            return None
+        fields = {name: f.annotation for name, f in annotation.model_fields.items()}
+        fields.update({f.alias: f.annotation for f in annotation.model_fields.values() if f.alias})
+        items = [(key, None, fields.get(key), item) for key, item in value.items()]
+    elif isinstance(value, dict):
+        key_type, item_type = _item_types(annotation)
+        items = [(key, key_type, item_type, item) for key, item in value.items()]
+    else:
+        item_type = _item_types(annotation)[1]
+        items = [(index, None, item_type, item) for index, item in enumerate(value)]
+    for key, key_type, item_type, item in items:
+        found = ((_walk(key_type, key, (*loc, key)) if key_type is not None else None)
+                 or _walk(item_type, item, (*loc, key)))
+        if found:
+            return found
+    return None
+
+
+def check_values(model: type[BaseModel], data: dict[str, Any], path: Path | str,
+                 what: str) -> None:
+    """InputError naming the file and the field of the first number of ``data`` that is not
+    finite, out of range (``MAX_NUMBER``), or not a number where ``model`` wants one."""
+    found = _walk(model, data, ())
+    if found:
+        loc, problem = found
+        field, sku = _field_path(loc, data)
+        raise InputError(f"{what} '{path}': {_named(field, sku)} {problem}")
+
+
 def validate(model: type[BaseModel], data: dict[str, Any], path: Path | str, what: str):
-    """``model.model_validate(data)``; the first error becomes a one-line InputError."""
+    """``check_values``, then ``model.model_validate(data)``; the first error becomes a one-line
+    InputError."""
+    check_values(model, data, path, what)
     try:
         return model.model_validate(data)
     except ValidationError as err:

@@ -27,10 +27,17 @@ from typing import Any, Literal
 from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, PositiveFloat, PositiveInt,
                       ValidationError)
 
-from planner import schema
+from planner import guards, schema
 from planner.errors import InputError
 
 DEFAULT_TIME_LIMIT_S = 10.0  # placement budgets scale with it; ~10K endpoints use about a third
+MAX_TIME_LIMIT_S = 86_400.0
+"""A day: placement budgets grow with the limit (annealing steps, partitioner seeds), so a
+larger one only makes a run longer than any use of it, and 1e308 overflows the budgets."""
+MAX_SEED = 1_000_000
+"""Placement derives partitioner seeds 1000 x seed + i, and KaMinPar, METIS and CP-SAT take
+32-bit seeds."""
+MAX_SPARES_PCT = 1000.0
 
 DEFAULT_TOPOLOGY = "slimfly:q=19,p=15"
 DEFAULT_CATALOG = "modern-100g"
@@ -41,17 +48,17 @@ DEFAULT_OUT = "plan"
 class Spec(BaseModel):
     """Everything ``planner plan`` needs; field names match the command-line options."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
     topology: str | dict[str, Any] = DEFAULT_TOPOLOGY
     catalog: str = DEFAULT_CATALOG
     floor: str = DEFAULT_FLOOR
     out: str = DEFAULT_OUT
     strategy: Literal["hint", "partition", "optimize"] = "optimize"
-    time_limit: PositiveFloat = DEFAULT_TIME_LIMIT_S
-    seed: int = Field(0, ge=0)
-    group_endpoints: PositiveInt | None = None
+    time_limit: PositiveFloat = Field(DEFAULT_TIME_LIMIT_S, le=MAX_TIME_LIMIT_S)
+    seed: int = Field(0, ge=0, le=MAX_SEED)
+    group_endpoints: PositiveInt | None = Field(None, le=guards.MAX_CABLES)
     endpoint_cables: bool = True
-    spares: NonNegativeFloat = Field(0.0, le=1000)
+    spares: NonNegativeFloat = Field(0.0, le=MAX_SPARES_PCT)
 
 
 def _relative(value: str, base: Path, prefix: str = "") -> str:
@@ -70,9 +77,10 @@ def _looks_like_path(text: str) -> bool:
 def load_spec(path: str | Path) -> Spec:
     """Read and validate a spec file; InputError with the file and the field otherwise."""
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"spec file '{path}' does not exist; give a YAML file with the fields "
                          "topology, catalog, floor, out, ...")
+    guards.regular_file(path, f"spec file '{path}'")
     data = schema.read_yaml(path, "spec")
     spec = schema.validate(Spec, data, str(path), "spec")
     if isinstance(spec.topology, dict):
@@ -99,8 +107,10 @@ def merge(spec: Spec, overrides: dict[str, Any]) -> Spec:
         first = err.errors(include_url=False)[0]
         field = str(first["loc"][0]) if first["loc"] else "?"
         msg = first["msg"].removeprefix("Value error, ").replace("Input should", "must")
-        raise InputError(f"--{field.replace('_', '-')} {msg}, got {first.get('input')!r}"
-                         ) from None
+        given = first.get("input")
+        shown = guards._amount(given) if isinstance(given, int) and given > 10 ** 15 else \
+            repr(given)
+        raise InputError(f"--{field.replace('_', '-')} {msg}, got {shown}") from None
 
 
 def _check_topology_mapping(topology: dict[str, Any], where: str) -> tuple[str, dict]:
@@ -112,6 +122,10 @@ def _check_topology_mapping(topology: dict[str, Any], where: str) -> tuple[str, 
         if not isinstance(nested, dict):
             raise InputError(f"{where}: field 'topology.params' must be a mapping of "
                              f"parameters, got {nested!r}")
+        twice = sorted(set(params) & set(nested), key=str)
+        if twice:
+            raise InputError(f"{where}: parameter {twice[0]!r} is given twice, in "
+                             "'topology' and in 'topology.params'; give it once")
         params.update(nested)
     if not isinstance(family, str):
         raise InputError(f"{where}: field 'topology.family' is missing; give e.g. "

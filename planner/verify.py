@@ -25,41 +25,53 @@ name matches by its first label (``r012.fabric.example`` -> ``r012``). Ports are
 integer in the port name (``swp17``, ``Ethernet1/17``, ``eth17``, ``p17``, ``17``, ``[17]`` ->
 17), so they must use the plan's port numbering.
 
-Classification (every faulty planned cable is reported exactly once, every observed link
-is used at most once), in passes over what is still unexplained:
+Classification: each physical mistake is reported once, with its kind (every planned cable and
+every observed link is explained by at most one finding), in passes over what is still
+unexplained:
 
 1. exact: the observed link joins the planned cable's two ports -> matched;
-2. swapped-port: one end on the planned port and the other on the planned peer device but a
-   different port (two cables exchanged at one end give one finding per cable);
-3. wrong-peer: one end on the planned port, the other on a different device; an observed
-   link whose two ends sit on ports of two different planned cables explains both;
-4. swapped-port: the planned device pair, both port numbers different;
+2. swap: two planned cables (a, b) and (c, d) seen as (a, d) and (c, b), two ends exchanged
+   (at one device, or the far ends of two cables): one finding for both cables;
+3. wrong-port / wrong-device: an observed link with one end on a planned port and the other
+   elsewhere: on another port of the planned peer device (wrong-port) or on another device
+   (wrong-device). When its two ends sit on the ports of two planned cables it explains one of
+   them (the one it misses by a port rather than a device, else the first in the plan);
+4. wrong-port: the planned device pair, both port numbers different;
 5. whatever planned cable is left is missing, whatever observed link is left is extra.
+
+A finding's ``cable_id`` and ``label`` name its cable, or both cables of a swap joined by " + ".
 """
 
 from __future__ import annotations
 
 import csv
 import fnmatch
+import io
 import json
 import re
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
+from planner import guards
 from planner.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FORMATS = ("csv", "lldp", "ibnetdiscover")
 SCOPES = ("all", "network", "endpoint")
-KINDS = ("missing", "extra", "swapped-port", "wrong-peer")
+KINDS = ("swap", "wrong-port", "wrong-device", "missing", "extra")
 PLAN_COLUMNS = ("cable_id", "label", "kind", "a_device", "a_port", "a_cabinet",
                 "b_device", "b_port", "b_cabinet")
 CSV_COLUMNS = ("device", "port", "peer_device", "peer_port")
+MAX_BYTES = 512 * 2 ** 20
+"""Size of a plan's cables.csv or an observed file: a 1M-endpoint plan's cables.csv is about
+250 MB (2.1 M cables, benchmarks/RESULTS.md)."""
 
 End = tuple[str, int]
 
@@ -110,7 +122,8 @@ class ObservedLink(NamedTuple):
 
 @dataclass(frozen=True)
 class Finding:
-    """One faulty cable: what was planned against what was seen."""
+    """One physical mistake: the cable(s) it concerns, what was planned against what was
+    seen."""
 
     kind: str
     cable_id: str
@@ -149,7 +162,8 @@ class VerifyReport:
         if self.ok:
             return f"{head}: the fabric matches the plan"
         detail = ", ".join(f"{n} {k}" for k, n in self.counts().items() if n)
-        return f"{head}; {len(self.findings)} faulty: {detail}"
+        noun = "mistake" if len(self.findings) == 1 else "mistakes"
+        return f"{head}; {len(self.findings)} {noun}: {detail}"
 
     def to_dict(self) -> dict:
         return {"ok": self.ok, "planned": self.planned, "observed": self.observed,
@@ -226,25 +240,26 @@ def _plan_path(path: Path) -> Path:
     path = Path(path)
     if path.is_dir():
         path = path / "cables.csv"
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"plan '{path}': file not found; --plan must be a plan folder "
                          f"written by 'planner plan' (holding cables.csv) or a cables.csv file")
-    return path
+    return guards.regular_file(path, f"plan '{path}'")
 
 
 def _read_text(path: Path, what: str) -> str:
+    raw = guards.read_input(path, f"{what} '{path}'", MAX_BYTES)
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise InputError(f"{what} '{path}': not UTF-8 text ({err.reason} at byte "
                          f"{err.start})") from None
-    except OSError as err:
-        raise InputError(f"{what} '{path}': cannot read ({err.strerror})") from None
 
 
 def planned_fabric(table: pd.DataFrame, source: str) -> PlannedFabric:
     """Build the planned fabric from a cables table (PLAN_COLUMNS, as strings or numbers);
     InputError naming the line for an empty device, a non-integer port or a reused port."""
+    import pandas as pd
+
     t = table[list(PLAN_COLUMNS)].astype(str).apply(lambda col: col.str.strip())
     line = np.arange(len(t)) + 2
     for side in ("a", "b"):
@@ -279,9 +294,12 @@ def planned_fabric(table: pd.DataFrame, source: str) -> PlannedFabric:
 
 def load_plan(path) -> PlannedFabric:
     """Read ``DIR/cables.csv`` (or a cables.csv path) of a plan written by ``planner plan``."""
+    import pandas as pd
+
     path = _plan_path(path)
+    text = _read_text(path, "plan")
     try:
-        table = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+        table = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     except (ValueError, pd.errors.ParserError) as err:
         raise InputError(f"plan '{path}': not a readable CSV ({str(err).splitlines()[0]})") from None
     missing = [c for c in PLAN_COLUMNS if c not in table.columns]
@@ -408,6 +426,9 @@ def _load_json(path: Path):
     except json.JSONDecodeError as err:
         raise InputError(f"observed '{path}': invalid JSON at line {err.lineno} column "
                          f"{err.colno}: {err.msg}") from None
+    except RecursionError:
+        raise InputError(f"observed '{path}': JSON nested too deeply to be lldpctl output; "
+                         "collect it again with 'lldpctl -f json'") from None
 
 
 def parse_lldp(path, device: str | None = None) -> list[RawLink]:
@@ -518,6 +539,8 @@ def read_observed(path, fmt: str | None = None, device: str | None = None) -> li
     path = Path(path)
     if not path.exists():
         raise InputError(f"observed '{path}': file not found")
+    if not path.is_dir():
+        guards.regular_file(path, f"observed '{path}'")
     fmt = fmt or detect_format(path)
     if fmt not in FORMATS:
         raise InputError(f"--format: unknown format {fmt!r}; valid: {', '.join(FORMATS)}")
@@ -577,72 +600,120 @@ def _oriented(c: PlannedCable, o: ObservedLink) -> str:
     return fmt_link(a, b)
 
 
-def compare(fabric: PlannedFabric, observed: list[ObservedLink], scope: str = "all") -> VerifyReport:
-    """Classify every planned cable and observed link (passes in the module docstring).
+def _wrong_end(c: PlannedCable, right: End, seen: End) -> str:
+    """``wrong-port`` when ``seen`` is on the device planned opposite ``right``, else
+    ``wrong-device``."""
+    planned = c.b if right == c.a else c.a
+    return "wrong-port" if seen[0] == planned[0] else "wrong-device"
 
-    Each planned cable gets at most one finding; each end of an observed link explains at most
-    one planned cable, so a cable moved onto a port planned for another cable reports both
-    displaced cables once and nothing as extra.
-    """
+
+class _Comparison:
+    """The passes of ``compare`` over the planned cables and observed links still open."""
+
+    def __init__(self, planned: list[PlannedCable], obs: list[ObservedLink], cabinet_of):
+        self.planned, self.obs, self.cabinet_of = planned, obs, cabinet_of
+        self.owner = {end: i for i, c in enumerate(planned) for end in (c.a, c.b)}
+        self.open_cable = [True] * len(planned)
+        self.open_link = [True] * len(obs)
+        self.link_at = {frozenset((o.a, o.b)): j for j, o in enumerate(obs)}
+        self.findings: list[tuple[int, int, Finding]] = []
+        self.matched = 0
+
+    def _open_owner(self, end: End) -> int | None:
+        i = self.owner.get(end)
+        return i if i is not None and self.open_cable[i] else None
+
+    def _report(self, kind: str, cables: list[int], links: list[ObservedLink | None]) -> None:
+        cs = [self.planned[i] for i in cables]
+        observed = [_oriented(c, o) if o else "not seen" for c, o in zip(cs, links)]
+        self.findings.append((KINDS.index(kind), min(cables), Finding(
+            kind, " + ".join(c.cable_id for c in cs), " + ".join(c.label for c in cs),
+            cs[0].a_cabinet, cs[0].b_cabinet, ", ".join(fmt_link(c.a, c.b) for c in cs),
+            ", ".join(observed))))
+        for i in cables:
+            self.open_cable[i] = False
+
+    def exact(self) -> None:
+        for j, o in enumerate(self.obs):
+            i = self._open_owner(o.a)
+            if i is not None and i == self.owner.get(o.b):
+                self.open_cable[i] = self.open_link[j] = False
+                self.matched += 1
+
+    def swaps(self) -> None:
+        for j, o in enumerate(self.obs):
+            i, k = self._open_owner(o.a), self._open_owner(o.b)
+            if not self.open_link[j] or i is None or k is None or i == k:
+                continue
+            ci, ck = self.planned[i], self.planned[k]
+            rest = frozenset((ci.b if o.a == ci.a else ci.a, ck.b if o.b == ck.a else ck.a))
+            other = self.link_at.get(rest)
+            if other is None or not self.open_link[other]:
+                continue
+            pair = sorted((i, k))
+            links = (o, self.obs[other])
+            holding_a = [next(link for link in links if self.planned[c].a in (link.a, link.b))
+                         for c in pair]
+            self._report("swap", pair, holding_a)
+            self.open_link[j] = self.open_link[other] = False
+
+    def one_end_right(self) -> None:
+        for j, o in enumerate(self.obs):
+            if not self.open_link[j]:
+                continue
+            options = []
+            for right, seen in ((o.a, o.b), (o.b, o.a)):
+                i = self._open_owner(right)
+                if i is not None:
+                    kind = _wrong_end(self.planned[i], right, seen)
+                    options.append((kind != "wrong-port", i, kind))
+            if options:
+                _, i, kind = min(options)
+                self._report(kind, [i], [o])
+                self.open_link[j] = False
+
+    def both_ports_wrong(self) -> None:
+        by_pair = defaultdict(list)
+        for i in range(len(self.planned) - 1, -1, -1):
+            if self.open_cable[i]:
+                by_pair[_pair(self.planned[i].a, self.planned[i].b)].append(i)
+        for j, o in enumerate(self.obs):
+            candidates = by_pair.get(_pair(o.a, o.b))
+            while candidates and not self.open_cable[candidates[-1]]:
+                candidates.pop()
+            if self.open_link[j] and candidates:
+                self._report("wrong-port", [candidates.pop()], [o])
+                self.open_link[j] = False
+
+    def leftovers(self) -> None:
+        for i, still in enumerate(self.open_cable):
+            if still:
+                self._report("missing", [i], [None])
+        for j, o in enumerate(self.obs):
+            if self.open_link[j]:
+                self.findings.append((KINDS.index("extra"), len(self.planned) + j, Finding(
+                    "extra", "", "", self.cabinet_of.get(o.a[0], "?"),
+                    self.cabinet_of.get(o.b[0], "?"), "not planned", fmt_link(o.a, o.b))))
+
+
+def compare(fabric: PlannedFabric, observed: list[ObservedLink],
+            scope: str = "all") -> VerifyReport:
+    """Classify every planned cable and observed link (passes in the module docstring): each
+    physical mistake is one finding, ordered by kind, then by the first cable in plan order."""
     if scope not in SCOPES:
         raise InputError(f"--cables: unknown scope {scope!r}; valid: {', '.join(SCOPES)}")
     endpoints = frozenset(fabric.cabinet_of) - fabric.routers
     planned = [c for c in fabric.cables if scope in ("all", c.kind)]
     obs = sorted((o for o in observed if _in_scope(o, scope, endpoints)),
                  key=lambda o: (o.a, o.b))
-    owner = {end: i for i, c in enumerate(planned) for end in (c.a, c.b)}
-    pairs = [_pair(c.a, c.b) for c in planned]
-    open_c = [True] * len(planned)
-    used = [[False] * len(obs), [False] * len(obs)]   # end k of link j explains a cable
-    findings: list[tuple[int, int, Finding]] = []
-
-    def report(kind: str, i: int, o: ObservedLink | None) -> None:
-        c = planned[i]
-        findings.append((KINDS.index(kind), i, Finding(
-            kind, c.cable_id, c.label, c.a_cabinet, c.b_cabinet, fmt_link(c.a, c.b),
-            _oriented(c, o) if o else "not seen")))
-        open_c[i] = False
-
-    def untouched(j: int) -> bool:
-        return not (used[0][j] or used[1][j])
-
-    matched = 0
-    for j, o in enumerate(obs):                                       # 1. exact
-        i = owner.get(o.a)
-        if i is not None and i == owner.get(o.b) and open_c[i]:
-            open_c[i], used[0][j], used[1][j] = False, True, True
-            matched += 1
-    for j, o in enumerate(obs):                                       # 2. one port right
-        for k, end in enumerate((o.a, o.b)):
-            i = owner.get(end)
-            if untouched(j) and i is not None and open_c[i] and pairs[i] == _pair(o.a, o.b):
-                report("swapped-port", i, o)
-                used[k][j] = True
-    for j, o in enumerate(obs):                                       # 3. port on wrong peer
-        for k, end in enumerate((o.a, o.b)):
-            i = owner.get(end)
-            if not used[k][j] and i is not None and open_c[i]:
-                report("swapped-port" if pairs[i] == _pair(o.a, o.b) else "wrong-peer", i, o)
-                used[k][j] = True
-    by_pair = defaultdict(list)                                       # 4. both ports wrong
-    for i in range(len(planned) - 1, -1, -1):
-        if open_c[i]:
-            by_pair[pairs[i]].append(i)
-    for j, o in enumerate(obs):
-        candidates = by_pair.get(_pair(o.a, o.b))
-        if untouched(j) and candidates:
-            report("swapped-port", candidates.pop(), o)
-            used[0][j] = True
-    for i in range(len(planned)):                                     # 5. leftovers
-        if open_c[i]:
-            report("missing", i, None)
-    for j, o in enumerate(obs):
-        if untouched(j):
-            findings.append((KINDS.index("extra"), len(planned) + j, Finding(
-                "extra", "", "", fabric.cabinet_of.get(o.a[0], "?"),
-                fabric.cabinet_of.get(o.b[0], "?"), "not planned", fmt_link(o.a, o.b))))
-    findings.sort(key=lambda f: f[:2])
-    return VerifyReport(len(planned), len(obs), matched, tuple(f for _, _, f in findings))
+    run = _Comparison(planned, obs, fabric.cabinet_of)
+    run.exact()
+    run.swaps()
+    run.one_end_right()
+    run.both_ports_wrong()
+    run.leftovers()
+    run.findings.sort(key=lambda f: f[:2])
+    return VerifyReport(len(planned), len(obs), run.matched, tuple(f for _, _, f in run.findings))
 
 
 def verify(plan_dir, observed_path, fmt: str | None = None, device: str | None = None,

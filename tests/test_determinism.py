@@ -1,12 +1,13 @@
-"""Determinism (issue 8, part 3): same inputs and seed -> the same bytes.
+"""Determinism (issues 8 and 16): same inputs and seed -> the same bytes, on a quiet or busy machine.
 
-``planner plan`` runs three times in fresh interpreters, two with ``PYTHONHASHSEED=0`` and one
-with another hash seed, with strategy ``optimize`` (partitioners, annealing, CP-SAT LNS). The
-placement budgets are counted in deterministic units (annealing steps, CP-SAT deterministic time)
-and the wall-clock limit is only a safety net: the runs use a limit well above what they need and
-check that it never fired (``placement.time_capped`` is false). ``cables.csv``,
-``netlist.anynet``, every NetBox CSV and ``summary.json`` without its runtimes must then be
-byte-identical. A tiny limit, on the other hand, must fire and say so.
+``planner plan`` runs four times in fresh interpreters with strategy ``optimize`` (partitioners,
+annealing, CP-SAT LNS): two with ``PYTHONHASHSEED=0``, one with another hash seed, and one while
+two busy loops (``python -c 'while True: pass'``) compete for the CPU. Placement counts its work
+in deterministic units sized from the time limit (``planner.placement.budget``), never by the
+clock, so ``cables.csv``, ``netlist.anynet``, every NetBox CSV and ``summary.json`` without its
+runtimes must be byte-identical across all four. The hard wall-clock cap (ten times the limit)
+is a safety net only: a limit far below what placement needs makes it fire, and the plan says
+so in ``summary.json`` and on stdout.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from planner.commands.plan import summary_table
 from planner.placement import place
 from planner.plan import plan
 from planner.topologies.slimfly import slimfly
@@ -26,13 +28,19 @@ from test_plan_invariants import without_runtimes
 
 ARGS = ["plan", "--topology", "slimfly:q=5", "--catalog", "modern-100g", "--floor", "hot-aisle",
         "--strategy", "optimize", "--time-limit", "4", "--seed", "7"]
-HASH_SEEDS = ("0", "0", "4242")
+RUNS = (("0", 0), ("0", 0), ("4242", 0), ("0", 2))  # (PYTHONHASHSEED, busy loops running)
 
 
-def run_plan(out: Path, hash_seed: str) -> None:
+def run_plan(out: Path, hash_seed: str, busy_loops: int) -> None:
     env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-    done = subprocess.run([sys.executable, "-m", "planner.cli", *ARGS, "--out", str(out)],
-                          env=env, capture_output=True, text=True, timeout=300)
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy_loops)]
+    try:
+        done = subprocess.run([sys.executable, "-m", "planner.cli", *ARGS, "--out", str(out)],
+                              env=env, capture_output=True, text=True, timeout=600)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
     assert done.returncode == 0, done.stderr
 
 
@@ -51,21 +59,21 @@ def compared_files(out: Path) -> dict[str, bytes]:
 def runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("determinism")
     outs = []
-    for k, hash_seed in enumerate(HASH_SEEDS):
+    for k, (hash_seed, busy) in enumerate(RUNS):
         out = base / f"run{k}"
-        run_plan(out, hash_seed)
+        run_plan(out, hash_seed, busy)
         outs.append(out)
     return outs
 
 
-def test_the_wall_clock_limit_never_fired(runs):
-    for out in runs:
-        placement = json.loads((out / "summary.json").read_text())["placement"]
-        assert placement["time_capped"] is False
-        assert "polish" in placement["stage_seconds"]   # annealing + CP-SAT did run
+def test_every_placement_stage_ran(runs):
+    """The compared runs exercise the whole placement: partitioners, annealing + CP-SAT."""
+    placement = json.loads((runs[0] / "summary.json").read_text())["placement"]
+    assert "polish" in placement["stage_seconds"]
+    assert any(name.startswith("kaminpar") for name in placement["candidates"])
 
 
-def test_same_bytes_across_runs_and_hash_seeds(runs):
+def test_same_bytes_across_runs_hash_seeds_and_load(runs):
     first = compared_files(runs[0])
     assert len([n for n in first if n.startswith("netbox/")]) >= 5
     for out in runs[1:]:
@@ -75,15 +83,18 @@ def test_same_bytes_across_runs_and_hash_seeds(runs):
             assert again[name] == first[name], f"{name} differs in {out.name}"
 
 
-def test_summary_reports_time_capped_when_the_limit_fires():
-    """A limit far below what placement needs cuts it short, and the plan says so."""
+def test_a_capped_plan_says_so():
+    """A limit far below what placement needs lets the hard cap fire; summary.json and the
+    table ``planner plan`` prints say so, and a plan whose cap did not fire does not."""
     top = slimfly(5)
     placement = place(top, _floor(), strategy="optimize", time_limit_s=1e-4, seed=0)
     assert placement.time_capped is True
     capped = plan(top, "modern-100g", _floor(), placement=placement)
     assert capped.summary["placement"]["time_capped"] is True
+    assert "time-capped" in summary_table(capped, Path("out"), [])
     relaxed = plan(top, "modern-100g", _floor(), strategy="hint", time_limit_s=60)
     assert relaxed.summary["placement"]["time_capped"] is False
+    assert "time-capped" not in summary_table(relaxed, Path("out"), [])
 
 
 def _floor():

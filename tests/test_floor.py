@@ -28,6 +28,14 @@ def test_hot_aisle_dimensions():
     assert (f.cabinet_width_m, f.cabinet_depth_m, f.cabinet_height_ru) == (0.6, 1.2, 42)
     assert f.aisle_m == 1.2 and f.row_pitch_m == pytest.approx(2.4)
     assert f.media_rule == "reach"
+    assert (f.hall.rows, f.hall.cabinets_per_row) == ("auto", "auto")
+    assert (f.hall.max_rows, f.hall.max_cabinets_per_row, f.hall.count) == (16, 30, 16)
+    assert f.cabinets_per_row is None and f.cabinet_kw_budget == 30
+
+
+@pytest.mark.parametrize("name", ["sc14", "pn-500", "galaxyfly", "cascade"])
+def test_paper_floors_stay_abstract_grids(name):
+    assert load_floor(name).hall is None
 
 
 @pytest.mark.parametrize("row,col,name", [(0, 0, "A01"), (1, 11, "B12"), (25, 0, "Z01"),
@@ -41,13 +49,19 @@ def test_cabinet_name_vectorised():
     assert list(cabinet_name(np.array([0, 1]), np.array([4, 0]))) == ["A05", "B01"]
 
 
+def grid_hall() -> "Floor":
+    """The hot-aisle cabinets on a grid of rows of 12 (no hall block: Manhattan lengths)."""
+    return load_floor("hot-aisle").model_copy(update={"hall": None, "cabinets_per_row": 12})
+
+
 @pytest.mark.parametrize("floor,n,shape", [("sc14", 20, (4, 5)), ("sc14", 22, (5, 5)),
-                                           ("sc14", 1, (1, 1)), ("hot-aisle", 30, (3, 12)),
+                                           ("sc14", 1, (1, 1)), ("grid-hall", 30, (3, 12)),
                                            ("cascade", 10, (3, 4)), ("cascade", 26, (5, 6)),
                                            ("cascade", 17, (3, 6)), ("sc14", 0, (0, 0)),
                                            ("galaxyfly", 22, (6, 4)), ("galaxyfly", 3, (3, 1))])
 def test_grid_shape(floor, n, shape):
-    assert grid_shape(load_floor(floor), n) == shape
+    f = grid_hall() if floor == "grid-hall" else load_floor(floor)
+    assert grid_shape(f, n) == shape
 
 
 # Galaxyfly §6.2 published cabinet grids x*y+z (cost_models.md A3): (cabinets, cabinets per
@@ -66,7 +80,7 @@ def test_galaxyfly_floor_reproduces_the_published_xyz_grids(n, block, x, y, z):
 
 
 def test_positions_are_row_major_and_xy_uses_pitches():
-    f = load_floor("hot-aisle")
+    f = grid_hall()
     rows, cols = cabinet_positions(f, 14)
     assert (rows[11], cols[11], rows[12], cols[12]) == (0, 11, 1, 0)
     x, y = cabinet_xy(f, rows[[0, 13]], cols[[0, 13]])
@@ -80,14 +94,15 @@ LENGTHS = [
     ("sc14", 0, 0, 2, 3, False, 5.0 + 2.0),        # Manhattan 5 + 2 m per cable
     ("galaxyfly", 0, 0, 0, 0, True, 1.5),          # 1.5 m intra-cabinet (S001)
     ("galaxyfly", 1, 1, 0, 3, False, 3.0 + 4.0),   # + 2 m per end
-    ("hot-aisle", 0, 0, 1, 2, False, (1.2 + 2.4 + 1.0) * 1.1),
-    ("hot-aisle", 0, 0, 0, 0, True, 1.5 * 1.1),
+    ("grid-hall", 0, 0, 1, 2, False, (1.2 + 2.4 + 1.0) * 1.1),
+    ("grid-hall", 0, 0, 0, 0, True, 1.5 * 1.1),
 ]
 
 
 @pytest.mark.parametrize("floor,ra,ca,rb,cb,same,length", LENGTHS)
 def test_cable_length(floor, ra, ca, rb, cb, same, length):
-    got = cable_length_m(load_floor(floor), ra, ca, rb, cb, same)
+    f = grid_hall() if floor == "grid-hall" else load_floor(floor)
+    got = cable_length_m(f, ra, ca, rb, cb, same)
     assert float(got) == pytest.approx(length)
 
 
@@ -164,6 +179,24 @@ BAD_FLOORS = [
     ("bad_media_rule", "field 'media_rule' must be 'membership' or 'reach', got 'price'"),
     ("negative_slack", "field 'slack_pct' must be greater than or equal to 0, got -10"),
     ("bad_row_rounding", "field 'row_rounding' must be 'ceil' or 'floor', got 'nearest'"),
+    ("hall_zero_rows", "field 'hall.rows' must be a whole number of rows from 1 to 1000 or "
+                       "'auto' (sized to the system), got 0"),
+    ("hall_zero_cabinets", "field 'hall.cabinets_per_row' must be a whole number of cabinets "
+                           "from 1 to 1000 or 'auto' (sized to the system), got 0"),
+    ("hall_huge", "field 'hall.max_rows' must be less than or equal to 1000, got 100000"),
+    ("hall_negative_link", "field 'hall.link_m' must be a finite number of metres >= 0 (the "
+                           "cable path between the entry points of two halls), got -5"),
+    # non-finite numbers are refused for every field by the schema's value check
+    ("hall_infinite_link", "field 'hall.link_m' must be a finite number, got inf"),
+    ("hall_nan_link", "field 'hall.link_m' must be a finite number, got nan"),
+    ("hall_without_link", "field 'hall.link_m' is missing; with count > 1 give the cable path "
+                          "between the entry points of two halls in metres"),
+    ("hall_row_not_multiple_of_group", "field 'hall.cabinets_per_row' must be a multiple of "
+                                       "group_cabinets (2), got 9"),
+    ("hall_and_grid_row", "field 'cabinets_per_row' belongs to the abstract grid; with a 'hall' "
+                          "block give hall.cabinets_per_row instead"),
+    ("zero_kw_budget", "field 'cabinet_kw_budget' must be greater than 0, got 0"),
+    ("unknown_hall_field", "unknown field 'hall.aisles'; valid fields here: rows,"),
 ]
 
 
@@ -192,3 +225,45 @@ def test_capacity_errors_name_the_floor_file(tmp_path):
 def test_unknown_floor_name():
     with pytest.raises(InputError, match=r"unknown floor 'hall9'; choose one of: cascade,"):
         load_floor("hall9")
+
+
+DOCS = Path(__file__).parents[1] / "docs" / "floors.md"
+
+
+def test_docs_describe_every_floor_field():
+    from planner.floor import Floor, Hall
+
+    text = DOCS.read_text(encoding="utf-8")
+    fields = [f"`{name}`" for name in Floor.model_fields if name != "hall"]
+    fields += [f"`hall.{name}`" for name in Hall.model_fields]
+    assert [f for f in fields if f not in text] == []
+
+
+def test_docs_floor_examples_load(tmp_path):
+    """The YAML examples of docs/floors.md are valid floors (the first extends hot-aisle)."""
+    import re
+
+    blocks = re.findall(r"```yaml\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == 2
+    for i, block in enumerate(blocks):
+        path = tmp_path / f"example{i}.yaml"
+        path.write_text(block)
+        floor = load_floor(str(path))
+        assert floor.hall is not None and floor.cabinet_kw_budget is not None
+
+
+@pytest.mark.parametrize("name,lines", [
+    ("hot-aisle", ["halls                up to 16, meet-me link 40 m between hall entries",
+                   "hall size            auto <= 16 rows x auto <= 30 cabinets; largest 20.4 x "
+                   "39.6 m", "cross trays          at both row ends and every 10 cabinets",
+                   "power budget         30 kW per cabinet"]),
+    ("sc14", ["room                 abstract grid (no hall block): unbounded rows, Manhattan "
+              "lengths", "power budget         none"]),
+])
+def test_floors_show_gives_the_hall_fields(name, lines, capsys):
+    from planner.cli import main
+
+    assert main(["floors", "show", name]) == 0
+    out = capsys.readouterr().out
+    for line in lines:
+        assert line in out, line

@@ -9,16 +9,20 @@ from planner.errors import InputError
 from planner.floor import Floor, group_capacity, load_floor
 from planner.placement import place
 from planner.placement.anneal import anneal
-from planner.placement.bounds import density_bound, lower_bound
+from planner.placement.bounds import composition_bound, density_bound, lower_bound
+from planner.placement.capacity import Limits
 from planner.placement.cpsat import full_model_check, qap_polish
 from planner.placement.floor_assign import assign_slots, qap_cost, slot_costs, slot_grid
 from planner.placement.graph import Graph
 from planner.placement.local_search import local_search
+from planner.placement.partition import KaMinParRunner, metis_partition, repair, sequential
 from planner.topologies.base import Topology
 from planner.topologies.dragonfly import dragonfly
 from planner.topologies.fattree import fattree
 from planner.topologies.hyperx import hyperx
 from planner.topologies.jellyfish import jellyfish
+from planner.topologies.mlfm import mlfm
+from planner.topologies.oft import oft
 from planner.topologies.slimfly import slimfly
 
 
@@ -81,14 +85,15 @@ def test_annealing_escapes_local_optima_to_the_rack_optimum(q):
     """From a random balanced grouping of MMS(q) into q groups of 2q, the greedy search stalls
     above the optimum q^2(q-1) (= the spectral bound, layout_opt.md §2); annealing reaches it."""
     g = Graph.from_topology(strip_hint(slimfly(q=q, p=1)))
-    weights, cap = np.ones(g.n, dtype=np.int64), 2 * q
+    cap = 2 * q
+    limits = Limits.single(np.ones(g.n, dtype=np.int64), cap)
     start = np.random.default_rng(0).permutation(np.arange(g.n) % q)
-    greedy = local_search(g, start, weights, cap, q)
-    annealed = anneal(g, start, weights, cap, q, steps=2_000_000, seed=0)
+    greedy = local_search(g, start, limits, q)
+    annealed = anneal(g, start, limits, q, steps=2_000_000, seed=0)
     assert g.cut(greedy) > q * q * (q - 1)
     assert g.cut(annealed) == q * q * (q - 1)
     assert np.bincount(annealed, minlength=q).max() <= cap
-    assert np.array_equal(annealed, anneal(g, start, weights, cap, q, steps=2_000_000, seed=0))
+    assert np.array_equal(annealed, anneal(g, start, limits, q, steps=2_000_000, seed=0))
 
 
 def test_annealing_keeps_weighted_capacity_and_never_gets_worse():
@@ -103,7 +108,7 @@ def test_annealing_keeps_weighted_capacity_and_never_gets_worse():
             block, load = block + 1, 0
         start[v], load = block, load + weights[v]
     k = int(start.max()) + 1
-    annealed = anneal(g, start, weights, cap, k, steps=500_000, seed=2)
+    annealed = anneal(g, start, Limits.single(weights, cap), k, steps=500_000, seed=2)
     assert np.bincount(annealed, weights=weights, minlength=k).max() <= cap
     assert g.cut(annealed) < g.cut(start)
 
@@ -193,7 +198,8 @@ def test_dragonfly_groups_larger_than_electrical_groups(s_max):
     bound still holds (and is computed) when whole Dragonfly groups do not fit."""
     top = dragonfly(a=8, p=4, h=4)
     pl = place(top, make_floor(router_slots=s_max), strategy="partition", time_limit_s=30)
-    lb, _ = lower_bound(Graph.from_topology(top), s_max, top.groups)
+    g = Graph.from_topology(top)
+    lb, _ = lower_bound(g, Limits.single(np.ones(g.n), s_max), top.groups)
     assert 0 < lb == pl.lower_bound <= pl.optical
 
 
@@ -201,7 +207,8 @@ def test_dragonfly_groups_larger_than_electrical_groups(s_max):
 def test_lower_bound_never_above_achieved(q, s_max):
     top = slimfly(q=q)
     pl = place(top, make_floor(router_slots=s_max), strategy="partition", time_limit_s=30)
-    lb, _ = lower_bound(Graph.from_topology(top), s_max, top.groups)
+    g = Graph.from_topology(top)
+    lb, _ = lower_bound(g, Limits.single(np.ones(g.n), s_max), top.groups)
     assert lb == pl.lower_bound <= pl.optical
 
 
@@ -284,3 +291,131 @@ def test_bad_input(kwargs, floor_kw, match):
     with pytest.raises(InputError, match=match) as err:
         place(top, make_floor(**floor_kw), **kwargs)
     assert "\n" not in str(err.value)
+
+
+# ----------------------------------------------------------------- issue 16: separate capacities
+
+def test_separate_limits_need_fewer_groups_than_one_folded_weight():
+    """MLFM h=5: 30 leaves of 5 endpoints, 15 spines without. Groups of one cabinet with 9 router
+    slots and 25 endpoint slots hold at most 5 leaves, so 6 groups suffice by both counts
+    (45/9 = 5, 150/25 = 6); one folded weight max(25, 9 e) per router against 9 x 25 would need
+    ceil((30 x 45 + 15 x 25) / 225) = 8. Every group and cabinet keeps both limits."""
+    top = mlfm(h=5)
+    floor = make_floor(router_slots=9, endpoint_slots=25, group_cabinets=1)
+    limits = Limits.of({"routers": (1, 9), "endpoints": (top.endpoints, 25)}, top.num_routers)
+    assert limits.min_blocks() == 6
+    pl = place(top, floor, time_limit_s=2, seed=1)
+    check_capacity(top, floor, pl)
+    assert 6 <= pl.num_groups <= 7
+    groups = pl.router_group
+    assert np.bincount(groups).max() <= 9
+    assert np.bincount(groups, weights=top.endpoints).max() <= 25
+    assert pl.optical == optical_of(top, pl) == min(pl.candidates.values())
+
+
+def test_repair_keeps_every_limit():
+    """A partition that breaks the endpoint limit (all leaves in block 0) is repaired to one in
+    which every block holds <= 4 routers and <= 6 endpoints."""
+    g = Graph.from_topology(mlfm(h=3, p=2))          # 12 leaves of 2 endpoints, 6 spines
+    limits = Limits.of({"routers": (1, 4), "endpoints": (g.endpoints, 6)}, g.n)
+    start = np.where(g.endpoints > 0, 0, 1 + np.arange(g.n) % 5)
+    fixed = repair(g, start, limits)
+    assert limits.fits(fixed)
+    assert np.bincount(fixed, weights=g.endpoints).max() <= 6 and np.bincount(fixed).max() <= 4
+
+
+def test_annealing_and_local_search_keep_two_limits():
+    g = Graph.from_topology(mlfm(h=4))                # 20 leaves of 4 endpoints, 10 spines
+    limits = Limits.of({"routers": (1, 6), "endpoints": (g.endpoints, 12)}, g.n)
+    start = sequential(limits)
+    k = int(start.max()) + 1
+    for part in (local_search(g, start, limits, k), anneal(g, start, limits, k, steps=300_000, seed=1)):
+        assert limits.fits(part, k) and g.cut(part) <= g.cut(start)
+        assert np.bincount(part, weights=g.endpoints, minlength=k).max() <= 12
+
+
+# ----------------------------------------------------------------- issue 16: composition bound
+
+def test_composition_bound_is_tight_on_an_unbalanced_complete_bipartite_graph():
+    """K_{4,8} in groups of 6 routers. A group with x of the 4 and y of the 8 keeps x y links;
+    the best grouping is two groups of (2, 4): 32 - 2 x 8 = 16 optical. The spectral bounds give
+    12 (Laplacian eigenvalues 0, 4 x7, 8 x3, 12: Donath-Hoffman 1/2 (6 x 0 + 6 x 4)) and the
+    density bound 32 - 2 x 15 = 2; the composition LP gives 16."""
+    edges = [(a, 4 + b) for a in range(4) for b in range(8)]
+    top = Topology.from_edges("import", {}, 12, edges, 1)
+    g = Graph.from_topology(top)
+    limits = Limits.single(np.ones(12, dtype=np.int64), 6)
+    assert composition_bound(g, limits) == pytest.approx(16, abs=1e-3)
+    assert lower_bound(g, limits) == (16, "composition LP")
+    pl = place(top, make_floor(router_slots=6), time_limit_s=2)
+    assert pl.optical == pl.lower_bound == 16
+
+
+@pytest.mark.parametrize("top,router_slots,endpoint_slots", [
+    (mlfm(h=4), 8, 20), (mlfm(h=5, p=3), 10, None), (fattree(k=4), 4, None),
+], ids=["mlfm4", "mlfm5", "fattree4"])
+def test_composition_bound_never_above_an_achieved_grouping(top, router_slots, endpoint_slots):
+    """Small indirect networks (leaves with endpoints, spines without) under both limits: the
+    composition bound applies (two or three classes) and no grouping the planner finds beats it."""
+    floor = make_floor(router_slots=router_slots, endpoint_slots=endpoint_slots)
+    g = Graph.from_topology(top)
+    limits = Limits.of({"routers": (1, router_slots), "endpoints": (g.endpoints, endpoint_slots)}, g.n)
+    bound = composition_bound(g, limits)
+    pl = place(top, floor, time_limit_s=2)
+    assert bound is not None and bound <= pl.optical
+
+
+# ----------------------------------------------------------------- issue 16: never worse
+
+@pytest.mark.parametrize("top,floor_kw", [
+    (jellyfish(routers=80, degree=6, p=2, seed=5), dict(router_slots=7)),
+    (mlfm(h=6), dict(router_slots=10, endpoint_slots=30)),
+    (fattree(k=8), dict(router_slots=9, endpoint_slots=20)),
+    (slimfly(q=7), dict(router_slots=9)),
+], ids=["jellyfish", "mlfm", "fattree", "slimfly-mismatched"])
+def test_never_worse_than_a_plain_partitioner_with_the_same_limits(top, floor_kw):
+    """KaMinPar and METIS alone (4 seeds each, the fewest groups the limits allow, repaired to
+    the limits: both single-weight tools need it) and the natural grouping are upper bounds on
+    the planner's result, which is its best candidate."""
+    floor = make_floor(**floor_kw)
+    g = Graph.from_topology(top)
+    limits = Limits.of({"routers": (1, floor.router_slots), "endpoints": (g.endpoints, floor.endpoint_slots)}, g.n)
+    w, cap = limits.scalar()
+    k = limits.min_blocks()
+    alone = []
+    for seed in range(4):
+        for part in (KaMinParRunner(g, w).run(seed, k, cap, "strong"), metis_partition(g, w, k, seed)):
+            fixed = repair(g, part, limits)
+            assert limits.fits(fixed)
+            alone.append(g.cut(fixed))
+    pl = place(top, floor, time_limit_s=3, seed=0)
+    assert pl.optical <= min(alone)
+    if top.groups is not None:
+        assert pl.optical <= pl.candidates["hint"]
+    assert pl.optical == min(pl.candidates.values())
+    assert pl.candidates[pl.method] == pl.optical
+
+
+def test_a_tiny_time_limit_still_runs_the_partitioners():
+    """However short the limit, the first KaMinPar and METIS runs happen: the answer never falls
+    back to routers in id order (OFT q=3 in groups of 8 routers)."""
+    top = oft(q=3)
+    pl = place(top, make_floor(router_slots=8), time_limit_s=1e-4)
+    assert any(name.startswith("kaminpar") for name in pl.candidates)
+    assert any(name.startswith("metis") for name in pl.candidates)
+    assert pl.optical < pl.candidates["sequential"]
+
+
+def test_tiny_group_bisection_is_the_exhaustive_optimum():
+    """Every 2-way split of a 10-router group, enumerated here independently with itertools,
+    against the cabinet split: same fewest links between the cabinets, limits kept."""
+    import itertools
+
+    from planner.placement.cabinets import enumerate_bisection
+
+    g = Graph.from_topology(jellyfish(routers=10, degree=4, p=2, seed=3))
+    limits = Limits.of({"routers": (1, 6), "endpoints": (g.endpoints, 12)}, g.n)
+    best = min(g.cut(np.array((0,) + bits)) for bits in itertools.product((0, 1), repeat=g.n - 1)
+               if 4 <= sum(bits) <= 6)
+    side = enumerate_bisection(g, limits)
+    assert g.cut(side) == best and limits.fits(side, 2)

@@ -103,7 +103,7 @@ def check_summary_against_csv(p, out: Path) -> None:
     assert list(cables.columns) == ["cable_id", "label", "kind", "a_device", "a_port",
                                     "a_cabinet", "a_ru", "b_device", "b_port", "b_cabinet",
                                     "b_ru", "media", "sku", "length_m", "order_length_m",
-                                    "latency_ns"]
+                                    "latency_ns", "route_kind"]
     catalog, top, model = p.catalog, p.topology, p.router_model
     prices = np.array([_price(catalog, s, m, o) for s, m, o in
                        zip(cables["sku"], cables["media"], cables["order_length_m"])])

@@ -1,8 +1,9 @@
 """``planner verify``: observed-format parsers, miswiring classification, CLI exit codes.
 
 As-built files are written from a plan's cables (CSV per link and per end, lldpctl JSON per
-device, ibnetdiscover text), then every kind of miswiring is injected and each faulty cable
-must be reported exactly once with the right kind and label.
+device, ibnetdiscover text), then mistakes of every kind are planted (swap, wrong port, wrong
+device, missing, extra) and each one must be reported exactly once, with its kind and the
+label(s) of its cable(s): the count of findings is the count of planted mistakes.
 """
 
 from __future__ import annotations
@@ -112,7 +113,8 @@ def _find(links, a, b):
     return next(k for k, (x, y) in enumerate(links) if {x, y} == {a, b})
 
 
-# Miswirings keep ``links[k]`` aligned with cable k (None = unplugged) so they compose.
+# Miswirings keep ``links[k]`` aligned with cable k (None = unplugged) so they compose. Each
+# returns (links, expected Counter of (kind, label), extra links added).
 
 def remove(links, fabric, idx):
     new = list(links)
@@ -124,47 +126,82 @@ def add_extra(links, fabric, free_a, free_b):
     return links + [(free_a, free_b)], Counter(), 1
 
 
+def _swap_label(fabric, i, j):
+    return " + ".join(fabric.cables[k].label for k in sorted((i, j)))
+
+
 def swap_one_end(links, fabric, i, j):
-    """Exchange the ports of cables i and j at the device they share."""
+    """Exchange the ports of cables i and j at the device they share: one swap."""
     ci, cj = fabric.cables[i], fabric.cables[j]
-    shared = ({ci.a[0], ci.b[0]} & {cj.a[0], cj.b[0]}).pop()
+    shared = min({ci.a[0], ci.b[0]} & {cj.a[0], cj.b[0]})
     ei = ci.a if ci.a[0] == shared else ci.b
     ej = cj.a if cj.a[0] == shared else cj.b
     new = list(links)
     new[i] = (ej, ci.b if ei == ci.a else ci.a)
     new[j] = (ei, cj.b if ej == cj.a else cj.a)
-    return new, Counter({("swapped-port", ci.label): 1, ("swapped-port", cj.label): 1}), 0
+    return new, Counter({("swap", _swap_label(fabric, i, j)): 1}), 0
+
+
+def swap_far_ends(links, fabric, i, j):
+    """Cables (a, b) and (c, d) built as (a, d) and (c, b): one swap, even across four
+    devices (the issue's case: not two wrong peers and an extra)."""
+    ci, cj = fabric.cables[i], fabric.cables[j]
+    new = list(links)
+    new[i], new[j] = (ci.a, cj.b), (cj.a, ci.b)
+    return new, Counter({("swap", _swap_label(fabric, i, j)): 1}), 0
+
+
+def _wrong(c, right, seen):
+    planned = c.b if right == c.a else c.a
+    return "wrong-port" if seen[0] == planned[0] else "wrong-device"
+
+
+def _one_link_two_cables(fabric, link, i, j):
+    """A link from a port of cable i to a port of cable j (j unplugged): it stands for the
+    cable it misses by a port rather than a device (else the first in the plan); the other
+    cable is missing."""
+    ci, cj = fabric.cables[i], fabric.cables[j]
+    end_i = link[0] if link[0] in (ci.a, ci.b) else link[1]
+    end_j = link[1] if end_i == link[0] else link[0]
+    options = sorted([(_wrong(ci, end_i, end_j) != "wrong-port", i, _wrong(ci, end_i, end_j)),
+                      (_wrong(cj, end_j, end_i) != "wrong-port", j, _wrong(cj, end_j, end_i))])
+    (_, chosen, kind), (_, other, _) = options
+    return Counter({(kind, fabric.cables[chosen].label): 1,
+                    ("missing", fabric.cables[other].label): 1})
 
 
 def move_end(links, fabric, i, new_end):
-    """Move the b-end of cable i to ``new_end``; a cable planned there is unplugged."""
+    """Move the b-end of cable i to ``new_end``: wrong-port (same device) or wrong-device; a
+    cable planned at ``new_end`` is unplugged and then missing."""
     c = fabric.cables[i]
-    new, expected = list(links), Counter({("wrong-peer", c.label): 1})
+    new = list(links)
     new[i] = (c.a, new_end)
     other = next((k for k, d in enumerate(fabric.cables) if new_end in (d.a, d.b)), None)
-    if other is not None:
-        new[other] = None
-        expected[("wrong-peer", fabric.cables[other].label)] = 1
-    return new, expected, 0
+    if other is None:
+        return new, Counter({(_wrong(c, c.a, new_end), c.label): 1}), 0
+    new[other] = None
+    return new, _one_link_two_cables(fabric, new[i], i, other), 0
 
 
 def renumber_both(links, fabric, i, pa, pb):
-    """Same device pair, both ports off-plan."""
+    """Same device pair, both ports off-plan: wrong-port."""
     c = fabric.cables[i]
     new = list(links)
     new[i] = ((c.a[0], pa), (c.b[0], pb))
-    return new, Counter({("swapped-port", c.label): 1}), 0
+    return new, Counter({("wrong-port", c.label): 1}), 0
 
 
 def bridge(links, fabric, i, j):
-    """One cable joins the a-end of cable i to the b-end of cable j; both planned cables are
-    gone (same device pair: both swapped-port; different pairs: both wrong-peer)."""
+    """One cable joins the a-end of cable i to the b-end of cable j; j is unplugged."""
     ci, cj = fabric.cables[i], fabric.cables[j]
-    same = {ci.a[0], ci.b[0]} == {cj.a[0], cj.b[0]}
-    kind = "swapped-port" if same else "wrong-peer"
     new = list(links)
     new[i], new[j] = (ci.a, cj.b), None
-    return new, Counter({(kind, ci.label): 1, (kind, cj.label): 1}), 0
+    return new, _one_link_two_cables(fabric, new[i], i, j), 0
+
+
+def cables_in(expected: Counter) -> int:
+    """Planned cables concerned by the expected findings (a swap concerns two)."""
+    return sum(n * (label.count(" + ") + 1) for (_, label), n in expected.items())
 
 
 def combine(*cases):
@@ -187,6 +224,8 @@ MISWIRINGS = {
     "extra-unknown-device": combine((add_extra, (("r03", 41), ("mgmt01", 7)))),
     "swap-parallel-pair": combine((swap_one_end, (3, 4))),        # r01:2,3 - r07:1,2
     "swap-different-peers": combine((swap_one_end, (0, 2))),      # r00:1-r01, r00:3-r06
+    "swap-far-ends": combine((swap_far_ends, (0, 12))),           # r00-r01, r09-r10
+    "swap-far-ends-same-cabinet": combine((swap_far_ends, (7, 10))),  # r04-r05, r06-r11
     "move-to-free-port": combine((move_end, (9, ("r08", 30)))),
     "move-onto-used-port": combine((move_end, (0, ("r11", 2)))),  # displaces cable 14
     "both-ports-wrong": combine((renumber_both, (7, 20, 21))),
@@ -195,6 +234,9 @@ MISWIRINGS = {
     "everything": combine((remove, (5,)), (add_extra, (("r02", 40), ("r09", 40))),
                           (swap_one_end, (12, 13)), (move_end, (10, ("r04", 33))),
                           (renumber_both, (16, 30, 2))),
+    "one-of-each": combine((swap_far_ends, (0, 12)), (move_end, (3, ("r07", 30))),
+                           (move_end, (7, ("r09", 30))), (remove, (16,)),
+                           (add_extra, (("r02", 40), ("r09", 41)))),
 }
 
 
@@ -211,9 +253,28 @@ def test_each_miswiring_reported_once(fabric, tmp_path, writer, case):
     got = Counter((f.kind, f.label) for f in report.findings if f.kind != "extra")
     assert got == expected
     assert report.counts()["extra"] == extras
+    assert len(report.findings) == sum(expected.values()) + extras    # one per mistake
     assert report.ok == (not expected and not extras)
-    assert report.matched == len(fabric.cables) - sum(expected.values())
+    assert report.matched == len(fabric.cables) - cables_in(expected)
     assert report.observed == len(links)
+
+
+def test_each_kind_once_in_one_fabric(fabric):
+    """One mistake of every kind planted together: five findings, one of each kind."""
+    links, expected, extras = MISWIRINGS["one-of-each"](plan_links(fabric), fabric)
+    report = compare(fabric, [ObservedLink(*sorted((a, b)), "t") for a, b in links])
+    assert report.counts() == {"swap": 1, "wrong-port": 1, "wrong-device": 1, "missing": 1,
+                               "extra": 1}
+    assert Counter((f.kind, f.label) for f in report.findings if f.kind != "extra") == expected
+
+
+def test_swap_finding_names_both_cables(fabric):
+    links, _, _ = swap_far_ends(plan_links(fabric), fabric, 0, 12)
+    (f,) = compare(fabric, [ObservedLink(*sorted((a, b)), "t") for a, b in links]).findings
+    assert (f.kind, f.cable_id, f.label) == ("swap", "1 + 13", "A01-40:01/A01-39:01 + "
+                                             "A02-37:02/A02-36:02")
+    assert f.expected == "r00:1 - r01:1, r09:2 - r10:2"
+    assert f.observed == "r00:1 - r10:2, r09:2 - r01:1"
 
 
 def test_finding_fields_name_cabinets_and_both_links(fabric):
@@ -221,7 +282,7 @@ def test_finding_fields_name_cabinets_and_both_links(fabric):
     report = compare(fabric, [ObservedLink(a, b, "t") for a, b in links])
     (f,) = report.findings
     assert (f.kind, f.cable_id, f.label, f.a_cabinet, f.b_cabinet) == (
-        "wrong-peer", "10", "A01-35:02/A02-36:01", "A01", "A02")
+        "wrong-device", "10", "A01-35:02/A02-36:01", "A01", "A02")
     assert (f.expected, f.observed) == ("r05:2 - r10:1", "r05:2 - r08:30")
 
 
@@ -367,7 +428,8 @@ def test_cli_mismatch_exits_3_with_table(fabric, tmp_path, capsys):
     assert lines[0].split() == ["KIND", "CABLE", "A", "CAB", "B", "CAB", "EXPECTED", "OBSERVED"]
     assert any(line.split()[:4] == ["missing", "A01-38:02/A01-37:01", "A01", "A01"]
                for line in lines)
-    assert lines[-1].endswith("1 missing, 1 extra, 3 swapped-port, 1 wrong-peer")
+    assert lines[-1].endswith("5 mistakes: 1 swap, 1 wrong-port, 1 wrong-device, 1 missing, "
+                              "1 extra")
 
 
 def test_cli_json_report(fabric, tmp_path, capsys):
@@ -502,10 +564,10 @@ def sf_fabric(tmp_path_factory):
 
 @st.composite
 def miswirings(draw, fabric):
-    """Disjoint sets of cables removed, swapped at a shared device, moved to a free port of a
-    third device, moved onto the port of an unrelated cable (displacing it), renumbered at both
-    ends, plus extra cables between free ports; the expected findings come from the same
-    miswiring functions as the table above."""
+    """Disjoint sets of cables removed, swapped at a shared device, swapped at their far ends,
+    moved to a free port of a third device, moved onto the port of an unrelated cable
+    (displacing it), renumbered at both ends, plus extra cables between free ports; the
+    expected findings come from the same miswiring functions as the table above."""
     cables = fabric.cables
     order = draw(st.permutations(range(len(cables))))
     free = {d: iter(range(100, 200)) for c in cables for d in (c.a[0], c.b[0])}
@@ -515,8 +577,15 @@ def miswirings(draw, fabric):
         if i in touched:
             continue
         c = cables[i]
-        kind = draw(st.sampled_from(["remove", "swap", "move", "displace", "renumber"]))
-        if kind == "swap":
+        kind = draw(st.sampled_from(["remove", "swap", "far", "move", "displace", "renumber"]))
+        if kind == "far":          # with a cable on two other devices
+            j = next((j for j in order if j not in touched and j != i
+                      and not {c.a[0], c.b[0]} & {cables[j].a[0], cables[j].b[0]}), None)
+            if j is None:
+                continue
+            steps.append((swap_far_ends, (i, j)))
+            touched |= {i, j}
+        elif kind == "swap":
             j = next((j for j in order if j not in touched and j != i
                       and {c.a[0], c.b[0]} & {cables[j].a[0], cables[j].b[0]}), None)
             if j is None:
@@ -555,4 +624,5 @@ def test_random_miswirings_each_reported_once(sf_fabric, data):
     report = compare(sf_fabric, [ObservedLink(*sorted((a, b)), "t") for a, b in links])
     assert Counter((f.kind, f.label) for f in report.findings if f.kind != "extra") == expected
     assert report.counts()["extra"] == extras
-    assert report.matched == len(sf_fabric.cables) - sum(expected.values())
+    assert len(report.findings) == sum(expected.values()) + extras
+    assert report.matched == len(sf_fabric.cables) - cables_in(expected)

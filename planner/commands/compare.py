@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from planner import compare as cmp
+from planner import progress
 from planner.errors import InputError
 from planner.spec import DEFAULT_TIME_LIMIT_S
 
@@ -63,6 +62,7 @@ def _pick(args_value, spec_value, default):
 
 def resolve(args: argparse.Namespace):
     """Spec file + options -> (configurations, catalog, floor, keyword options, out, title)."""
+    from planner import compare as cmp  # pandas: imported when the command runs, not for --help
     from planner.catalog import load_catalog
     from planner.floor import load_floor
 
@@ -108,10 +108,12 @@ def _families(values: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from planner import compare as cmp
+
     configs, catalog, floor, options, out, title = resolve(args)
     outcomes = cmp.compare(configs, catalog, floor, out_dir=out, workers=args.jobs,
                            scheduler=args.dask_scheduler, title=title,
-                           progress=sys.stderr.isatty(), **options)
+                           progress=progress.auto(), **options)
     print(title)
     print(cmp.format_table(outcomes))
     print(f"\nwrote {out / 'compare.xlsx'}, {out / 'compare.pdf'} and "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from planner.commands._builtins import list_or_show, table
-from planner.floor import Floor, list_floors, load_floor
+from planner.floor import Floor, hall_footprint_m, list_floors, load_floor
 
 NAME = "floors"
 HELP = "list the built-in floor layouts, or show one (floors show NAME|PATH)"
@@ -18,24 +18,55 @@ def add_arguments(parser) -> None:
                         help="with show: print the YAML file itself (with its source comments)")
 
 
+def _hall_rows(floor: Floor) -> list[list[str]]:
+    """Rows of the table for the ``hall`` block (or the abstract grid)."""
+    hall = floor.hall
+    if hall is None:
+        return [["room", "abstract grid (no hall block): unbounded rows, Manhattan lengths"],
+                ["cabinets per row", floor.cabinets_per_row
+                 or f"near-square x*y+z grid, rows of {floor.row_rounding}(sqrt(n))"]]
+    rows = hall.rows if hall.rows != "auto" else f"auto <= {hall.max_rows}"
+    per_row = (hall.cabinets_per_row if hall.cabinets_per_row != "auto"
+               else f"auto <= {hall.max_cabinets_per_row}")
+    width, depth = hall_footprint_m(floor, hall.max_rows if hall.rows == "auto" else hall.rows,
+                                    hall.max_cabinets_per_row if hall.cabinets_per_row == "auto"
+                                    else hall.cabinets_per_row)
+    link = ("" if hall.count == 1 else f", {hall.links} link {hall.link_m:g} m between hall "
+            "entries" + (" per step" if hall.links == "corridor" else ""))
+    trays = "at both row ends" + (f" and every {hall.cross_tray_every} cabinets"
+                                  if hall.cross_tray_every else "")
+    return [["halls", f"up to {hall.count}{link}"],
+            ["hall size", f"{rows} rows x {per_row} cabinets; largest {float(width):g} x "
+                          f"{float(depth):g} m" + ("; auto: near-square (aspect 1:2..2:1), sized to the system"
+                                                   if "auto" in (hall.rows, hall.cabinets_per_row)
+                                                   else "")],
+            ["end aisles", f"{hall.end_aisle_m:g} m at both row ends"],
+            ["cross trays", trays],
+            ["aisles", "cold in front of row A, then hot/cold alternating; rows face cold "
+                       "aisles"]]
+
+
 def describe(floor: Floor) -> str:
     """Human-readable summary of a floor layout."""
     group = (f"{floor.group_cabinets} adjacent cabinet(s)" if floor.group_cabinets
              else f"about {floor.group_endpoints} endpoints")
+    route = ("up to the tray, along the rows and cross trays (between halls through the "
+             "entries and the hall link), down" if floor.hall is not None else "Manhattan")
     rows = [
         ["cabinet", f"{floor.cabinet_width_m:g} x {floor.cabinet_depth_m:g} m, "
                     f"{floor.cabinet_height_ru}U" + (" (abstract)" if floor.abstract else "")],
         ["pitch along row", f"{floor.pitch_m:g} m"],
         ["row pitch", f"{floor.row_pitch_m:g} m (aisle {floor.aisle_m:g} m)"],
-        ["cabinets per row", floor.cabinets_per_row
-         or f"near-square x*y+z grid, rows of {floor.row_rounding}(sqrt(n))"],
+        *_hall_rows(floor),
         ["max cabinets", floor.max_cabinets or "no limit"],
         ["router slots", f"{floor.router_slots} from RU {floor.first_router_ru}"],
         ["endpoint slots", "no limit" if floor.endpoint_slots is None
          else f"{floor.endpoint_slots} x {floor.endpoint_ru:g}U from RU {floor.first_endpoint_ru}"],
+        ["power budget", "none" if floor.cabinet_kw_budget is None
+         else f"{floor.cabinet_kw_budget:g} kW per cabinet"],
         ["electrical group", group],
         ["intra-cabinet cable", f"{floor.intra_cabinet_m:g} m"],
-        ["inter-cabinet cable", f"Manhattan + {floor.overhead_per_cable_m:g} m per cable + "
+        ["inter-cabinet cable", f"{route} + {floor.overhead_per_cable_m:g} m per cable + "
                                 f"{floor.overhead_per_end_m:g} m per end, "
                                 f"+{floor.slack_pct:g} % slack"],
         ["media rule", floor.media_rule],

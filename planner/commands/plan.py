@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from planner import guards, output
+from planner import guards, output, progress
 from planner import spec as specs
-from planner.catalog import load_catalog
 from planner.errors import InputError
 from planner.spec import DEFAULT_TIME_LIMIT_S
-from planner.floor import load_floor
 
 NAME = "plan"
 HELP = ("plan a system: placement, every cable with ports and labels, the priced BOM and the "
@@ -79,7 +76,9 @@ def summary_table(result, out: Path, files: list[str]) -> str:
         ("floor", f"{s['floor']['name']}: {place['cabinets']:,} cabinets, "
                   f"{place['groups']:,} electrical groups"),
         ("placement", f"{place['strategy']}/{place['method']}: {place['optical']:,} optical "
-                      f"links, lower bound {place['optical_lower_bound']:,} (gap {gap})"),
+                      f"links, lower bound {place['optical_lower_bound']:,} (gap {gap})"
+                      + (" - time-capped: the wall-clock safety cap cut placement short, so this "
+                         "result depends on the machine's load" if place.get("time_capped") else "")),
         ("network cables", f"{net['count']:,} ({net['electrical']:,} electrical, "
                            f"{net['optical']:,} optical), {net['length_m']:,.1f} m"),
         ("endpoint cables", f"{end['count']:,} ({end['electrical']:,} electrical, "
@@ -114,10 +113,12 @@ def _from_spec(args: argparse.Namespace, field: str, load):
 
 
 def run(args: argparse.Namespace) -> int:
+    from planner.catalog import load_catalog
+    from planner.floor import load_floor
     from planner.plan import check_options, plan
     spec = resolve_spec(args)
-    check_options(spec.strategy, spec.time_limit, spec.spares)
-    out = _from_spec(args, "out", lambda: output.check_out(spec.out, input_files(args, spec)))
+    check_options(spec.strategy, spec.time_limit, spec.spares, spec.seed)
+    _from_spec(args, "out", lambda: output.check_out(spec.out, input_files(args, spec)))
 
     def build_topology():
         guards.check_topology_spec(spec.topology, spec.endpoint_cables)  # before building
@@ -126,11 +127,13 @@ def run(args: argparse.Namespace) -> int:
     topology = _from_spec(args, "topology", build_topology)
     catalog = _from_spec(args, "catalog", lambda: load_catalog(spec.catalog))
     floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))
-    progress = sys.stderr.isatty()
+    cables = topology.num_links + (topology.num_endpoints if spec.endpoint_cables else 0)
+    _from_spec(args, "out", lambda: guards.check_space(spec.out, cables))
+    mode = progress.auto()
     result = plan(topology, catalog, floor, strategy=spec.strategy,
                   time_limit_s=spec.time_limit, seed=spec.seed,
                   group_endpoints=spec.group_endpoints, endpoint_cables=spec.endpoint_cables,
-                  spares_pct=spec.spares, progress=progress)
-    files = output.write_plan(result, out, progress=progress)
+                  spares_pct=spec.spares, progress=mode)
+    files = output.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
     print(summary_table(result, Path(spec.out), files), flush=True)
     return 0

@@ -1,7 +1,8 @@
 """``planner verify --plan DIR --observed FILE``: check the as-built cabling against a plan.
 
-Prints one row per faulty cable (kind, cable label, both cabinets, expected and observed
-link) and a summary line. Exit 0 when the fabric matches, 3 when it does not, 2 for bad input.
+Prints one row per physical mistake (kind: swap, wrong-port, wrong-device, missing, extra;
+cable label(s), cabinets, expected and observed links) and a summary line. Exit 0 when the
+fabric matches, 3 when it does not, 2 for bad input.
 Formats and matching rules: ``planner.verify``.
 """
 

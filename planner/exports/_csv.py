@@ -6,7 +6,9 @@ Columns are formatted with array operations, exactly as pandas formats them for 
 ``False``), and the rows are joined in C. Fields holding a comma or a double quote are quoted as
 the ``csv`` module that pandas itself uses quotes them (minimal quoting); text with line breaks
 goes through the ``csv`` module itself. So the output is the same byte for byte; column types
-outside that list fall back to ``to_csv``.
+outside that list fall back to ``to_csv``. Text cells (``str`` values of object and string
+columns) are written formula-safe (``planner.exports.cells.neutralise``): they may hold input
+text such as SKUs and names.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from planner.exports.cells import neutralise, neutralise_all
 
 _SEPARATOR = re.compile(r'[,"]')
 _BREAK = re.compile(r"[\r\n]")
@@ -81,11 +85,24 @@ def join_rows(header: list[str], columns: list[list[str]], lineterminator: str =
     return lineterminator.join(lines) + lineterminator
 
 
+def safe_text(values: pd.Series, text: list[str]) -> list[str]:
+    """``text`` (the column's CSV text) with the cells that hold text neutralised; numbers,
+    also in object columns, are left as they are."""
+    if isinstance(values.dtype, pd.StringDtype):
+        return neutralise_all(text)
+    if values.dtype != object or neutralise_all(text) is text:
+        return text
+    return [neutralise(t) if isinstance(v, str) else t for v, t in zip(values.tolist(), text)]
+
+
 def csv_text(frame: pd.DataFrame, lineterminator: str = "\n") -> str:
-    """``frame.to_csv(index=False, lineterminator=...)`` as a string."""
+    """``frame.to_csv(index=False, lineterminator=...)`` as a string, text cells formula-safe."""
     columns = [column_text(frame[name]) for name in frame.columns]
     if any(c is None for c in columns):
+        frame = frame.apply(lambda col: col.map(lambda v: neutralise(v) if isinstance(v, str)
+                                                else v) if col.dtype == object else col)
         return frame.to_csv(index=False, lineterminator=lineterminator)
+    columns = [safe_text(frame[name], text) for name, text in zip(frame.columns, columns)]
     return join_rows([str(name) for name in frame.columns], columns, lineterminator)
 
 

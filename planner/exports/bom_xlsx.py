@@ -42,6 +42,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from planner.exports._csv import column_text
+from planner.exports.cells import neutralise, neutralise_all
 
 FILENAME = "bom.xlsx"
 MAX_ROWS = 1_048_576
@@ -146,13 +147,18 @@ def _plain(value):
     return value
 
 
+def _text(value):
+    """Text from the inputs (SKUs, descriptions) formula-safe; other values as they are."""
+    return neutralise(value) if isinstance(value, str) else value
+
+
 def _bom_sheet(wb: Workbook, bom: pd.DataFrame) -> int:
     """BOM lines with live extended prices and a total line; returns the last line's row."""
     ws = _new_sheet(wb, "BOM", BOM)
     last = len(bom) + 1
     for r, record in enumerate(bom[[c.key for c in BOM]].itertuples(index=False, name=None),
                                start=2):
-        cells = [_cell(ws, _plain(v), c.fmt) for v, c in zip(record[:-1], BOM[:-1])]
+        cells = [_cell(ws, _text(_plain(v)), c.fmt) for v, c in zip(record[:-1], BOM[:-1])]
         cells.append(_cell(ws, f"=(E{r}+F{r})*G{r}", CURRENCY))
         ws.append(cells)
     ws.append([])
@@ -178,9 +184,10 @@ def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
     net, end = cables["network"], cables["endpoint"]
     place = s["placement"]
     return [
-        ("Topology", f"{top['family']} ({params})", None, ""),
-        ("Catalog / floor", f"{cab['name']} / {s['floor']['name']}", None, ""),
-        ("Router model", f"{cab['router_sku']} ({cab['router_radix']} ports)", None, ""),
+        ("Topology", neutralise(f"{top['family']} ({params})"), None, ""),
+        ("Catalog / floor", neutralise(f"{cab['name']} / {s['floor']['name']}"), None, ""),
+        ("Router model", neutralise(f"{cab['router_sku']} ({cab['router_radix']} ports)"), None,
+         ""),
         ("Routers", by_item("router", "E"), COUNT, "from the BOM sheet"),
         ("Endpoints", top["endpoints"], COUNT, ""),
         ("Router cost", by_item("router", "H"), CURRENCY, "from the BOM sheet"),
@@ -259,7 +266,7 @@ def _column_field(values: pd.Series, col: Column, letter: str, style: str) -> tu
     if col.kind == "text":
         text = column_text(values) if isinstance(values.dtype, pd.StringDtype) else \
             values.astype(object).where(~missing, "").astype(str).tolist()
-        text = np.asarray(_escape(text), dtype=object)
+        text = np.asarray(_escape(neutralise_all(text)), dtype=object)
         missing = missing | (text == "")
         if not missing.any():
             return head + ' t="inlineStr"><is><t>{}</t></is></c>', text.tolist()

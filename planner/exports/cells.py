@@ -9,9 +9,20 @@ spreadsheet shows as plain text. Numbers are written as numbers and never pass t
 
 from __future__ import annotations
 
+import re
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_ANY_FORMULA_START = re.compile(r"(?:^|\n)[=+\-@\t\r]")
 
 
 def neutralise(text: str) -> str:
     """``text``, or ``'`` + ``text`` when it would start a formula."""
     return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def neutralise_all(texts: list[str]) -> list[str]:
+    """``neutralise`` of every text of a column; one scan in C when none needs it (columns of
+    10^5-10^6 cells)."""
+    if not texts or not _ANY_FORMULA_START.search("\n".join(texts)):
+        return texts
+    return [neutralise(t) for t in texts]

@@ -4,7 +4,7 @@ Both ends of every cable get a label (ANSI/TIA-606, ecosystem.md §7). ``labels.
 rows per cable, A end then B end (the shumoku PR #202 layout, §6): ``cable_id, end,
 this_device, this_port, this_cabinet, this_ru, peer_device, peer_port, peer_cabinet, peer_ru,
 label, media, sku, length_m, order_length_m``; UTF-8 with a byte-order mark so spreadsheet and
-label-printer software detect the encoding.
+label-printer software detect the encoding; text cells formula-safe (``exports.cells``).
 
 ``labels.pdf`` prints one label per cable end on A4 sheets of Avery L7651 geometry
 (38.1 x 21.2 mm, 5 x 13 = 65 labels): the cable label in bold, this end's and the peer's
@@ -24,6 +24,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
 from planner.exports._csv import column_text, float_text, join_rows, write_text
+from planner.exports.cells import neutralise_all
 from planner.exports.wiring_pdf import (binary_streams, font_ref, pdf_strings, string_widths,
                                         text_at)
 
@@ -32,6 +33,8 @@ PDF_NAME = "labels.pdf"
 CSV_COLUMNS = ["cable_id", "end", "this_device", "this_port", "this_cabinet", "this_ru",
                "peer_device", "peer_port", "peer_cabinet", "peer_ru", "label", "media", "sku",
                "length_m", "order_length_m"]
+TEXT_COLUMNS = {"this_device", "this_cabinet", "peer_device", "peer_cabinet", "label", "media",
+                "sku"}
 
 # Avery L7651 (A4): 5 columns x 13 rows of 38.1 x 21.2 mm labels.
 SHEET = dict(page=A4, cols=5, rows=13, width=38.1 * mm, height=21.2 * mm,
@@ -76,7 +79,8 @@ def _text(values: pd.Series) -> np.ndarray:
 
 
 def write_csv(rows: dict[str, np.ndarray], path: Path) -> None:
-    text = join_rows(CSV_COLUMNS, [rows[c].tolist() for c in CSV_COLUMNS], "\r\n")
+    text = join_rows(CSV_COLUMNS, [neutralise_all(rows[c].tolist()) if c in TEXT_COLUMNS
+                                   else rows[c].tolist() for c in CSV_COLUMNS], "\r\n")
     write_text(text, path, encoding="utf-8-sig")
 
 

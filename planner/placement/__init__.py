@@ -1,29 +1,31 @@
-"""Placement: routers -> cabinets -> electrical groups -> floor positions (issue 4).
+"""Placement: routers -> cabinets -> electrical groups -> floor positions (issues 4 and 16).
 
 ``place`` runs, in order (each stage timed into ``Placement.stage_seconds``):
 
-1. ``bounds``: lower bound on optical links (density / Fiedler / Donath–Hoffman, ``bounds``).
+1. ``bounds``: lower bound on optical links (``bounds``), its solvers chosen by size so the
+   stage fits its share of the budget.
 2. ``hint``: the topology's natural groups packed whole (the papers' layouts), or routers in id
    order when the topology has no hint.
-3. ``partition``: KaMinPar (exact block capacity; "strong" and "4xjet" contexts, "default"
-   above 5,000 routers) and METIS (ufactor 30 and 100, + repair), each with one seed per 10 s
-   of the time limit (1 to 4; fewer above 5,000 routers), every distinct candidate (the two best above 80 groups, none
-   above ``LS_MAX_CELLS`` routers x groups) improved by the move/swap local search, the best
-   also by Kernighan–Lin passes.
-4. ``polish`` (strategy "optimize"): simulated annealing (``anneal``) with a budget of
-   ``ANNEAL_WORK_PER_SECOND`` x ``time_limit_s`` adjacency entries (a step touches about one
-   router's neighbours, so steps = work / mean degree), the local search, then CP-SAT pair-bisection
-   LNS with one call per second of the time limit (at most 20) and the local search again.
+3. ``partition``: KaMinPar and METIS runs on the scalarised capacities, each repaired to the
+   real limits (``partition.repair``), with the fewest groups the capacities allow and one
+   more; then the move/swap local search on the best distinct candidates and Kernighan–Lin
+   passes on the best of those.
+4. ``polish`` (strategy "optimize"): simulated annealing (``anneal``) from the best candidate,
+   the local search, then CP-SAT pair-bisection LNS (``cpsat.lns``) and the local search again.
    Skipped when the best candidate meets the lower bound.
-5. ``cabinets``: each group split into its cabinets; ``floor``: groups to grid slots;
-   ``verify``: the full CP-SAT model with every router fixed must be FEASIBLE (small and medium
-   instances).
-The winner is the candidate with fewest optical links (earliest on ties, so the hint wins ties
-and the result is never worse than the hint or any partitioner). Runs are deterministic for a
-seed: partitioners run single-threaded with derived seeds, CP-SAT uses one worker and
-deterministic-time limits, annealing counts steps: ``time_limit_s`` sizes these budgets (about
-half of it is used on this 2-core machine) and otherwise only caps the wall clock as a safety
-net (``Placement.time_capped`` says when it fired).
+5. ``cabinets``: each group split into its cabinets; ``floor``: groups to slots in the halls;
+   ``verify``: every limit, and the full CP-SAT model with every router fixed must be FEASIBLE
+   (small and medium instances).
+
+Capacities stay separate resources throughout (``capacity.Limits``). Every grouping found is a
+candidate and the winner is the cheapest one under the objective (``objective``; ties go to the
+earliest, so the hint wins ties): the result is never worse than the natural grouping or any
+partitioner run alone. Results depend only on the inputs, the seed and ``time_limit_s``: the
+limit sizes deterministic work budgets (``budget.Budget``: partitioner runs, local-search
+candidates, annealing steps, CP-SAT calls of fixed deterministic time, eigen-solver sizes),
+partitioners run single-threaded with derived seeds. Only the hard wall-clock cap
+(``budget.HARD_CAP_FACTOR`` times the limit) can cut a stage short; ``Placement.time_capped``
+then says so.
 """
 
 from __future__ import annotations
@@ -32,80 +34,63 @@ import math
 import time
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from planner.errors import InputError
 from planner.placement.anneal import anneal, compile_kernels
 from planner.placement.bounds import lower_bound
+from planner.placement.budget import HARD_CAP_FACTOR, Budget, WallClockCap
 from planner.placement.cabinets import split_groups
-from planner.placement.capacity import Capacity, capacity_from_floor
+from planner.placement.capacity import Capacity, Limits, capacity_from_floor
 from planner.placement.cpsat import full_model_check, lns
 from planner.placement.floor_assign import place_on_floor
 from planner.placement.graph import Graph
 from planner.placement.local_search import local_search
-from planner.placement.partition import KaMinParRunner, metis_partition, pack_hint, relabel, repair
+from planner.placement.objective import OpticalLinks
+from planner.placement.partition import KaMinParRunner, metis_partition, pack_hint, relabel, repair, sequential
 from planner.placement.result import Placement
 
 __all__ = ["place", "Placement", "STRATEGIES"]
 
 STRATEGIES = ("hint", "partition", "optimize")
-PORTFOLIO_SEEDS = 4  # per partitioner setting, one per SECONDS_PER_SEED of the time limit
-SECONDS_PER_SEED = 10
-METIS_UFACTORS = (30, 100)
-LARGE_N = 5000
-LS_ALL_MAX_GROUPS = 80  # above this, only the LS_CANDIDATES best raw partitions get local search
-LS_CANDIDATES = 2
-LS_MAX_CELLS = 20_000_000  # routers x groups of the local search's dense W; annealing goes beyond
-KL_MAX_GROUPS = 80
-KL_CANDIDATES = 1
-KL_ROUNDS = 3
-ANNEAL_WORK_PER_SECOND = 120_000_000  # 5M steps per second of limit at degree 24: ~1/9 of it here
-ANNEAL_SHARE = 0.8  # safety nets: annealing stops at 80 % of the time limit, the LNS at 90 %
-LNS_SHARE = 0.9
-LNS_MAX_CALLS = 20  # and at most one call per second of the time limit
-LNS_DETERMINISTIC_TIME = 0.1
 VERIFY_MAX_WORK = 120_000
 
 
-class _Clock:
-    def __init__(self, time_limit_s: float):
-        self.start = time.perf_counter()
-        self.deadline = self.start + float(time_limit_s)
+class _StageTimer:
+    def __init__(self, on_stage=None):
+        self.on_stage = on_stage  # called with (stage name, seconds) as each stage ends
         self.stages: dict[str, float] = {}
-        self.capped = False
-        self._mark = self.start
+        self._mark = time.perf_counter()
 
     def lap(self, name: str) -> None:
         now = time.perf_counter()
         self.stages[name] = round(self.stages.get(name, 0.0) + now - self._mark, 4)
+        if self.on_stage is not None:
+            self.on_stage(name, now - self._mark)
         self._mark = now
 
-    def at(self, fraction: float) -> float:
-        """The wall-clock time ``fraction`` of the way from start to deadline."""
-        return self.start + fraction * (self.deadline - self.start)
 
-    def passed(self, when: float) -> bool:
-        """True (and remembered in ``capped``) once the clock is past ``when``: a safety net
-        fired, so the answer may depend on the machine's speed and load."""
-        late = time.perf_counter() >= when
-        self.capped = self.capped or late
-        return late
+class _Candidates:
+    """Every grouping found, by name, with its cost; ``best`` is the cheapest (earliest on ties)."""
 
+    def __init__(self, objective: OpticalLinks):
+        self.objective = objective
+        self.parts: dict[str, np.ndarray] = {}
+        self.costs: dict[str, int] = {}
 
-def sequential(weights: np.ndarray, cap: int) -> np.ndarray:
-    """Routers in id order, a new group whenever the next one does not fit."""
-    part = np.empty(len(weights), dtype=np.int64)
-    g, load = 0, 0
-    for v, w in enumerate(weights.tolist()):
-        if load + w > cap:
-            g, load = g + 1, 0
-        part[v] = g
-        load += w
-    return part
+    def add(self, name: str, part: np.ndarray) -> int:
+        part = relabel(np.asarray(part, dtype=np.int64))
+        self.parts[name], self.costs[name] = part, self.objective.cost(part)
+        return self.costs[name]
 
+    def best(self, names=None) -> tuple[str, np.ndarray]:
+        order = {name: i for i, name in enumerate(self.costs)}
+        name = min(self.costs if names is None else names, key=lambda c: (self.costs[c], order[c]))
+        return name, self.parts[name]
 
-def _dense_search_fits(graph: Graph, k: int) -> bool:
-    """Whether the local search's dense routers x groups matrix is small enough to be worth it."""
-    return graph.n * k <= LS_MAX_CELLS
+    @property
+    def best_cost(self) -> int:
+        return min(self.costs.values())
 
 
 def _validate(strategy: str, time_limit_s) -> None:
@@ -116,176 +101,158 @@ def _validate(strategy: str, time_limit_s) -> None:
         raise InputError(f"--time-limit must be a positive number of seconds, got {time_limit_s!r}")
 
 
-def _portfolio(graph: Graph, weights: np.ndarray, cap: int, k: int, seed: int, clock: _Clock,
-               time_limit_s: float, cands: dict[str, np.ndarray], counts: dict[str, int]) -> None:
-    """KaMinPar and METIS candidates (raw counts recorded, then improved by local search)."""
-    if k < 2:
-        return
-    seeds = max(1, min(PORTFOLIO_SEEDS, int(time_limit_s // SECONDS_PER_SEED)))
-    runs: list[tuple[str, object]] = []
-    runner = KaMinParRunner(graph, weights)
-    contexts = ("strong", "4xjet") if graph.n <= LARGE_N else ("default",)  # strong: 13 s at 16K
-    for ctx in contexts:
-        for i in range(seeds):
-            s = 1000 * seed + i
-            runs.append((f"kaminpar-{ctx}[seed={s}]", lambda s=s, ctx=ctx: runner.run(s, k, cap, ctx)))
-    for uf in METIS_UFACTORS if graph.n <= LARGE_N else METIS_UFACTORS[:1]:
-        for i in range(seeds if graph.n <= LARGE_N else 1):
-            s = 1000 * seed + i
-            runs.append((f"metis-uf{uf}[seed={s}]", lambda s=s, uf=uf: metis_partition(graph, weights, k, s, uf)))
-    raw: dict[bytes, tuple[str, np.ndarray]] = {}
-    for name, run in runs:
-        if clock.passed(clock.deadline):
+def _portfolio(graph: Graph, limits: Limits, budget: Budget, seed: int, pool: _Candidates,
+               base: str, lb: int, wall: WallClockCap) -> None:
+    """Partitioner candidates (each repaired to the limits), then the local search. The first
+    KaMinPar and METIS runs and the local search of the best of them happen even after the hard
+    cap fired, so a tiny limit never falls back to routers in id order. Stops once a candidate
+    meets the lower bound."""
+    weights, cap = limits.scalar()
+    runner = None
+    raw: dict[bytes, str] = {}
+    for i, run in enumerate(budget.partition_runs):
+        if i >= budget.guaranteed_runs and wall.expired():
             break
-        part = run()
-        if np.bincount(part, weights=weights, minlength=k).max() > cap:
-            part = repair(graph, part, weights, cap, k)
-        part = relabel(part)
-        counts[name] = graph.cut(part)
-        raw.setdefault(part.tobytes(), (name, part))
-    # local search on every distinct candidate, or on the best few when there are many groups
-    ranked = sorted(raw.values(), key=lambda c: (counts[c[0]], c[0]))
-    if not _dense_search_fits(graph, k):
-        cands.update({name: part for name, part in ranked[:1]})
+        s = 1000 * seed + run.seed
+        if run.tool == "kaminpar":
+            runner = runner or KaMinParRunner(graph, weights)
+            part = runner.run(s, run.k, cap, run.setting)
+        else:
+            part = metis_partition(graph, weights, run.k, s, int(run.setting[2:]))
+        name = f"{run.tool}-{run.setting}[k={run.k},seed={s}]"
+        pool.add(name, repair(graph, part, limits, max(run.k, int(part.max()) + 1)))
+        raw.setdefault(pool.parts[name].tobytes(), name)
+        if i + 1 >= budget.guaranteed_runs and pool.best_cost <= lb:
+            return
+    if not budget.dense_search:
         return
-    for name, part in ranked if k <= LS_ALL_MAX_GROUPS else ranked[:LS_CANDIDATES]:
-        if clock.passed(clock.deadline):
-            break
-        improved = local_search(graph, part, weights, cap, int(part.max()) + 1)
-        cands[name + "+ls"] = improved
-        counts[name + "+ls"] = graph.cut(improved)
-    if k <= KL_MAX_GROUPS:
-        for name in sorted(cands, key=lambda c: (counts[c], c))[:KL_CANDIDATES]:
-            if clock.passed(clock.deadline) or not name.endswith("+ls"):
-                continue
-            part = cands[name]
-            improved = local_search(graph, part, weights, cap, int(part.max()) + 1, max_rounds=KL_ROUNDS,
-                                    kl=True)
-            cands[name + "+kl"] = improved
-            counts[name + "+kl"] = graph.cut(improved)
+    ranked = sorted(raw.values(), key=lambda c: (pool.costs[c], c))[:budget.ls_candidates]
+    for i, name in enumerate(ranked + [base]):
+        if pool.best_cost <= lb or (i >= 1 and wall.expired()):
+            return
+        part = pool.parts[name]
+        pool.add(name + "+ls", local_search(graph, part, limits, int(part.max()) + 1))
+    if budget.kl_rounds and pool.best_cost > lb:
+        name, part = pool.best([c for c in pool.costs if c.endswith("+ls")] or None)
+        if not wall.expired() and name.endswith("+ls"):
+            pool.add(name + "+kl", local_search(graph, part, limits, int(part.max()) + 1,
+                                                max_rounds=budget.kl_rounds, kl=True))
 
 
-def _optimize(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, lb: int, seed: int,
-              clock: _Clock, time_limit_s: float) -> tuple[str, np.ndarray]:
-    """Annealing + local search, then the CP-SAT LNS + local search; returns (suffix, part)."""
+def _optimize(graph: Graph, limits: Limits, budget: Budget, lb: int, seed: int, pool: _Candidates,
+              wall: WallClockCap) -> None:
+    """Annealing + local search from the best candidate, then the CP-SAT LNS + local search."""
+    name, part = pool.best()
     k = int(part.max()) + 1
-    dense = _dense_search_fits(graph, k)
-    steps = int(ANNEAL_WORK_PER_SECOND * time_limit_s * graph.n / max(graph.adjacency.nnz, 1))
-    annealed = anneal(graph, part, weights, cap, k, steps=steps,
-                      seed=seed, lower_bound=lb, deadline=clock.at(ANNEAL_SHARE))
-    clock.passed(clock.at(ANNEAL_SHARE))
-    if dense:
-        annealed = local_search(graph, annealed, weights, cap, k)
-    annealed_cut = graph.cut(annealed)
-    suffix = "+anneal" if annealed_cut < graph.cut(part) else ""
-    if annealed_cut <= lb:
-        return suffix, annealed
-    calls = min(k, LNS_MAX_CALLS, math.ceil(time_limit_s))
-    polished, _ = lns(graph, annealed, weights, cap, k, lower_bound=lb, max_calls=calls, seed=seed,
-                      deadline=clock.at(LNS_SHARE), det_time=LNS_DETERMINISTIC_TIME)
-    clock.passed(clock.at(LNS_SHARE))
-    if dense:
-        polished = local_search(graph, polished, weights, cap, k)
-    if graph.cut(polished) < annealed_cut:
-        return suffix + "+cpsat", polished
-    return suffix, annealed
+    annealed = anneal(graph, part, limits, k, steps=budget.anneal_steps, seed=seed, lower_bound=lb,
+                      wall_cap=wall)
+    if budget.dense_search:
+        annealed = local_search(graph, annealed, limits, k)
+    if pool.objective.cost(annealed) < pool.costs[name]:
+        name += "+anneal"
+        pool.add(name, annealed)
+        part = pool.parts[name]
+    if pool.costs[name] <= lb or budget.lns_calls == 0 or wall.expired():
+        return
+    polished, _ = lns(graph, part, limits, k, lower_bound=lb, max_calls=budget.lns_calls, seed=seed,
+                      wall_cap=wall, det_time=budget.lns_deterministic_time)
+    if budget.dense_search:
+        polished = local_search(graph, polished, limits, k)
+    if pool.objective.cost(polished) < pool.costs[name]:
+        pool.add(name + "+cpsat", polished)
 
 
 def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_limit_s: float = 60,
-          seed: int = 0, group_endpoints: int | None = None) -> Placement:
+          seed: int = 0, group_endpoints: int | None = None, on_stage=None) -> Placement:
     """Place ``topology``'s routers on ``floor`` (see the module docstring and issue 4).
 
     ``catalog`` prices the optical cables between groups on the floor (None: length only).
     ``group_endpoints`` overrides the floor's electrical-group rule (``--group-endpoints``).
+    ``on_stage(name, seconds)`` is called as each stage ends (progress reporting).
+    BLAS runs on one thread meanwhile: the work budgets assume it, and several BLAS threads on
+    a busy machine slow dense linear algebra down a hundredfold.
     """
     _validate(strategy, time_limit_s)
+    with threadpool_limits(limits=1):
+        return _place(topology, floor, catalog, strategy, float(time_limit_s), int(seed),
+                      group_endpoints, on_stage)
+
+
+def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: int,
+           group_endpoints: int | None, on_stage) -> Placement:
     if strategy == "optimize":
         compile_kernels()
-    clock = _Clock(time_limit_s)
+    timer = _StageTimer(on_stage)
+    wall = WallClockCap(HARD_CAP_FACTOR * time_limit_s)
     graph = Graph.from_topology(topology)
-    capacity = capacity_from_floor(floor, graph.endpoints, group_endpoints)
-    weights, cap = capacity.folded_weights(graph.endpoints)
     if graph.n == 0:
         raise InputError("topology has no routers; nothing to place")
-    k = max(1, math.ceil(int(weights.sum()) / cap))
+    capacity = capacity_from_floor(floor, graph.endpoints, group_endpoints)
+    limits = capacity.group_limits(graph.endpoints)
     hint = None if topology.groups is None else np.asarray(topology.groups, dtype=np.int64)
+    budget = Budget.of(graph, limits, time_limit_s)
 
-    lb, lb_kind = lower_bound(graph, capacity.max_group_routers(graph.endpoints), hint, seed)
-    clock.lap("bounds")
+    lb, lb_kind = lower_bound(graph, limits, hint, budget.bounds_s)
+    timer.lap("bounds")
 
-    cands: dict[str, np.ndarray] = {}
-    counts: dict[str, int] = {}
+    pool = _Candidates(OpticalLinks(graph))
     base = "hint" if hint is not None else "sequential"
-    cands[base] = pack_hint(graph, hint, weights, cap) if hint is not None else sequential(weights, cap)
-    counts[base] = graph.cut(cands[base])
-    clock.lap("hint")
+    pool.add(base, pack_hint(graph, hint, limits) if hint is not None else sequential(limits))
+    timer.lap("hint")
 
-    if strategy != "hint" and counts[base] > lb:
-        _portfolio(graph, weights, cap, k, seed, clock, time_limit_s, cands, counts)
-        # id order is a poor start for many groups; the dense W of huge instances costs seconds
-        if (hint is not None or k <= LS_ALL_MAX_GROUPS) and _dense_search_fits(graph, k):
-            hinted = local_search(graph, cands[base], weights, cap, int(cands[base].max()) + 1)
-            cands[base + "+ls"], counts[base + "+ls"] = hinted, graph.cut(hinted)
-        clock.lap("partition")
-    method = min(cands, key=lambda name: counts[name])
-    part = cands[method]
+    if strategy != "hint" and pool.best_cost > lb:
+        _portfolio(graph, limits, budget, seed, pool, base, lb, wall)
+        timer.lap("partition")
+    if strategy == "optimize" and pool.best_cost > lb and not wall.expired():
+        _optimize(graph, limits, budget, lb, seed, pool, wall)
+        timer.lap("polish")
+    method, part = pool.best()
 
-    if strategy == "optimize" and counts[method] > lb and not clock.passed(clock.deadline):
-        suffix, polished = _optimize(graph, part, weights, cap, lb, seed, clock, time_limit_s)
-        if suffix:
-            method, part = method + suffix, polished
-            counts[method] = graph.cut(part)
-        clock.lap("polish")
-
-    part = relabel(part)
     router_cabinet, cabinet_group = split_groups(graph, part, capacity, seed)
     if capacity.max_cabinets is not None and len(cabinet_group) > capacity.max_cabinets:
         raise InputError(f"floor '{floor.source}': the placement needs {len(cabinet_group)} cabinets for "
                          f"{graph.n} routers but field 'max_cabinets' is {capacity.max_cabinets}; "
                          f"raise max_cabinets or the slots per cabinet")
-    clock.lap("cabinets")
+    timer.lap("cabinets")
 
     flows = graph.flows(part, int(part.max()) + 1)
     np.fill_diagonal(flows, 0)
-    rows, cols = place_on_floor(floor, catalog, flows, cabinet_group)
-    order = np.lexsort((cols, rows))
+    halls, rows, cols = place_on_floor(floor, catalog, flows, cabinet_group)
+    order = np.lexsort((cols, rows, halls))
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
     router_cabinet = rank[router_cabinet]
-    rows, cols, cabinet_group = rows[order], cols[order], cabinet_group[order]
-    clock.lap("floor")
+    halls, rows, cols, cabinet_group = halls[order], rows[order], cols[order], cabinet_group[order]
+    timer.lap("floor")
 
-    optical = graph.cut(part)
+    optical = pool.costs[method]
     _verify(graph, router_cabinet, cabinet_group, capacity, optical)
-    clock.lap("verify")
+    timer.lap("verify")
 
-    from planner.floor import cabinet_name
+    from planner.floor import cabinet_names
 
     return Placement(router_cabinet=router_cabinet, cabinet_row=rows, cabinet_col=cols,
-                     cabinet_group=cabinet_group,
-                     cabinet_names=tuple(str(cabinet_name(int(r), int(c))) for r, c in zip(rows, cols)),
+                     cabinet_group=cabinet_group, cabinet_hall=halls,
+                     cabinet_names=cabinet_names(halls, rows, cols),
                      strategy=strategy, method=method, optical=optical, lower_bound=float(lb),
-                     lower_bound_kind=lb_kind, candidates=counts, stage_seconds=clock.stages,
-                     time_capped=clock.capped)
+                     lower_bound_kind=lb_kind, candidates=dict(pool.costs), stage_seconds=timer.stages,
+                     time_capped=wall.fired)
 
 
 def _verify(graph: Graph, router_cabinet: np.ndarray, cabinet_group: np.ndarray, capacity: Capacity,
             optical: int) -> None:
-    """Capacity check always; the full CP-SAT model on small and medium instances."""
+    """Every limit always; the full CP-SAT model on small and medium instances."""
     n_cab = len(cabinet_group)
-    routers = np.bincount(router_cabinet, minlength=n_cab)
-    endpoints = np.bincount(router_cabinet, weights=graph.endpoints, minlength=n_cab)
     group = cabinet_group[router_cabinet]
     k = int(cabinet_group.max()) + 1
     problems = []
-    if routers.max() > capacity.cabinet_routers:
-        problems.append("cabinet router slots")
-    if capacity.cabinet_endpoints is not None and endpoints.max() > capacity.cabinet_endpoints:
-        problems.append("cabinet endpoint slots")
-    if np.bincount(group, minlength=k).max() > capacity.group_routers:
-        problems.append("group routers")
-    if np.bincount(group, weights=graph.endpoints, minlength=k).max() > capacity.group_endpoints:
-        problems.append("group endpoints")
+    cabinet_limits, group_limits = capacity.cabinet_limits(graph.endpoints), capacity.group_limits(graph.endpoints)
+    for what, limits, part, blocks in (("cabinet", cabinet_limits, router_cabinet, n_cab),
+                                       ("group", group_limits, group, k)):
+        over = np.any(limits.loads(part, blocks) > limits.limit, axis=0)
+        problems += [f"{what} {name}" for name, bad in zip(limits.names, over) if bad]
+    if graph.cut(group) != optical:
+        problems.append(f"optical count ({graph.cut(group)} links leave groups, {optical} reported)")
     if capacity.fixed_group_cabinets and np.bincount(cabinet_group, minlength=k).max() > capacity.group_cabinets:
         problems.append("group cabinets")
     if not problems and graph.n * n_cab + len(graph.links) * k <= VERIFY_MAX_WORK:

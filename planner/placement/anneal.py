@@ -7,7 +7,8 @@ dense clusters (projective planes, random graphs) annealing walks across many of
 
 One step picks a random router v (block a) and a random neighbour's block b != a, then either
 moves v to b (when b has room, half of the time) or swaps v with a router u of b (a random one,
-or half of the time one adjacent to a router of a), under both blocks' capacity. The gain is
+or half of the time one adjacent to a router of a), keeping both blocks within every limit
+(routers, endpoints, ...: ``capacity.Limits``). The gain is
 read from W[v, g] = link weight from v into block g:
   move  W[v,b] - W[v,a];  swap  W[v,b] - W[v,a] + W[u,a] - W[u,b] - 2 A[u,v].
 A step is accepted when the gain is >= 0, else with probability exp(gain / T); T falls
@@ -17,19 +18,18 @@ gives 10,987; 1.0 -> 0.15 gives 11,013; fixed T = 0.2 hovers at 11,044 and 0.3 a
 The best grouping seen is returned, so the result is never worse than the start.
 
 The kernel is compiled with numba (about 45 million steps per second here, with an inline
-xorshift generator) and runs in chunks, so the wall-clock deadline and Ctrl-C are honoured
-between chunks. The step budget,
-not the clock, sets the answer: a seed gives one grouping.
+xorshift generator) and runs in chunks, so the hard wall-clock cap and Ctrl-C are honoured
+between chunks. The step budget, not the clock, sets the answer: a seed gives one grouping.
 """
 
 from __future__ import annotations
-
-import time
 
 import numba
 import numpy as np
 
 from planner.interrupts import ctrl_c_deferred
+from planner.placement.budget import WallClockCap
+from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 
 T_START = 0.3
@@ -63,20 +63,20 @@ def _uniform(rng):
 
 
 @numba.njit(cache=True)
-def _state(indptr, indices, data, weights, part, k):
-    """W matrix, block loads and per-block member lists of ``part``."""
+def _state(indptr, indices, data, demand, part, k):
+    """W matrix, block loads (k x resources) and per-block member lists of ``part``."""
     n = len(part)
     w = np.zeros((n, k), np.int32)
     for v in range(n):
         for j in range(indptr[v], indptr[v + 1]):
             w[v, part[indices[j]]] += data[j]
-    load = np.zeros(k, np.int64)
+    load = np.zeros((k, demand.shape[1]), np.int64)
     members = np.empty((k, n), np.int32)
     count = np.zeros(k, np.int64)
     pos = np.empty(n, np.int64)
     for v in range(n):
         b = part[v]
-        load[b] += weights[v]
+        load[b] += demand[v]
         members[b, count[b]] = v
         pos[v] = count[b]
         count[b] += 1
@@ -84,7 +84,19 @@ def _state(indptr, indices, data, weights, part, k):
 
 
 @numba.njit(cache=True)
-def _relocate(x, dst, indptr, indices, data, part, w, load, weights, members, count, pos):
+def _fits(load, demand, limit, b, add, remove):
+    """Block b within every limit after router ``add`` joins and ``remove`` (-1: none) leaves."""
+    for r in range(limit.shape[0]):
+        x = load[b, r] + demand[add, r]
+        if remove >= 0:
+            x -= demand[remove, r]
+        if x > limit[r]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _relocate(x, dst, indptr, indices, data, part, w, load, demand, members, count, pos):
     src = part[x]
     for j in range(indptr[x], indptr[x + 1]):
         w[indices[j], src] -= data[j]
@@ -96,13 +108,13 @@ def _relocate(x, dst, indptr, indices, data, part, w, load, weights, members, co
     members[dst, count[dst]] = x
     pos[x] = count[dst]
     count[dst] += 1
-    load[src] -= weights[x]
-    load[dst] += weights[x]
+    load[src] -= demand[x]
+    load[dst] += demand[x]
     part[x] = dst
 
 
 @numba.njit(cache=True)
-def _run(indptr, indices, data, weights, cap, part, w, load, members, count, pos,
+def _run(indptr, indices, data, demand, limit, part, w, load, members, count, pos,
          cut, best_cut, best_part, first, last, total, t_start, t_end, rng):
     """Steps [first, last) of a ``total``-step schedule; returns (cut, best_cut)."""
     n = len(part)
@@ -122,7 +134,7 @@ def _run(indptr, indices, data, weights, cap, part, w, load, members, count, pos
         if b == a:
             continue
         u = -1
-        if load[b] + weights[v] <= cap and _uniform(rng) < 0.5:
+        if _fits(load, demand, limit, b, v, -1) and _uniform(rng) < 0.5:
             gain = w[v, b] - w[v, a]
         else:
             u = members[b, _below(rng, count[b])]
@@ -133,7 +145,7 @@ def _run(indptr, indices, data, weights, cap, part, w, load, members, count, pos
                     cand = indices[indptr[y] + _below(rng, dy)]
                     if part[cand] == b:
                         u = cand
-            if load[b] - weights[u] + weights[v] > cap or load[a] - weights[v] + weights[u] > cap:
+            if not (_fits(load, demand, limit, b, v, u) and _fits(load, demand, limit, a, u, v)):
                 continue
             gain = w[v, b] - w[v, a] + w[u, a] - w[u, b]
         # draw once; a step rejected before the u-v links are subtracted stays rejected after
@@ -146,9 +158,9 @@ def _run(indptr, indices, data, weights, cap, part, w, load, members, count, pos
                     gain -= 2 * data[j]
             if gain < 0 and (-gain >= ACCEPT_TABLE or r >= accept[-gain]):
                 continue
-        _relocate(v, b, indptr, indices, data, part, w, load, weights, members, count, pos)
+        _relocate(v, b, indptr, indices, data, part, w, load, demand, members, count, pos)
         if u >= 0:
-            _relocate(u, a, indptr, indices, data, part, w, load, weights, members, count, pos)
+            _relocate(u, a, indptr, indices, data, part, w, load, demand, members, count, pos)
         cut -= gain
         if cut < best_cut:
             best_cut = cut
@@ -162,27 +174,30 @@ def compile_kernels() -> None:
     Ctrl-C waits until they are loaded (``planner.interrupts``)."""
     ring = Graph.from_edges(4, [(0, 1), (1, 2), (2, 3), (3, 0)])
     with ctrl_c_deferred():
-        anneal(ring, np.array([0, 0, 1, 1]), np.ones(4, dtype=np.int64), 2, 2, steps=10)
+        anneal(ring, np.array([0, 0, 1, 1]), Limits.single(np.ones(4), 2), 2, steps=10)
 
 
-def anneal(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, k: int, *, steps: int,
-           seed: int = 0, lower_bound: float = 0, deadline: float | None = None) -> np.ndarray:
-    """Best grouping found by ``steps`` annealing steps from ``part`` (never worse, capacity kept);
-    stops early, between chunks, once the cut meets ``lower_bound`` or the clock passes ``deadline``."""
+def anneal(graph: Graph, part: np.ndarray, limits: Limits, k: int, *, steps: int, seed: int = 0,
+           lower_bound: float = 0, wall_cap: WallClockCap | None = None) -> np.ndarray:
+    """Best grouping found by ``steps`` annealing steps from ``part`` (never worse, every limit
+    kept); stops early, between chunks, once the cut meets ``lower_bound`` or the hard
+    ``wall_cap`` fires."""
     part = np.asarray(part, dtype=np.int64).copy()
     if graph.n < 2 or k < 2 or steps <= 0 or len(graph.links) == 0:
         return part
     a = graph.adjacency
     indptr, indices = a.indptr.astype(np.int64), a.indices.astype(np.int64)
-    data, wts = a.data.astype(np.int64), np.asarray(weights, dtype=np.int64)
-    w, load, members, count, pos = _state(indptr, indices, data, wts, part, int(k))
+    data = a.data.astype(np.int64)
+    demand = np.ascontiguousarray(limits.demand, dtype=np.int64)
+    limit = np.ascontiguousarray(limits.limit, dtype=np.int64)
+    w, load, members, count, pos = _state(indptr, indices, data, demand, part, int(k))
     cut = best_cut = graph.cut(part)
     best_part = part.copy()
     rng = np.array([(int(seed) * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) % 2**64 or 1], dtype=np.uint64)
     for first in range(0, int(steps), CHUNK_STEPS):
-        if best_cut <= lower_bound or (deadline is not None and time.perf_counter() >= deadline):
+        if best_cut <= lower_bound or (wall_cap is not None and wall_cap.expired()):
             break
         last = min(int(steps), first + CHUNK_STEPS)
-        cut, best_cut = _run(indptr, indices, data, wts, int(cap), part, w, load, members, count, pos,
+        cut, best_cut = _run(indptr, indices, data, demand, limit, part, w, load, members, count, pos,
                              cut, best_cut, best_part, first, last, int(steps), T_START, T_END, rng)
     return best_part

@@ -1,6 +1,6 @@
 """Lower bounds on the optical cables (links leaving electrical groups) of any feasible grouping.
 
-Every bound is taken over all part-size vectors allowed by the capacity: parts hold at most
+Each group is within every capacity limit (``capacity.Limits``); in particular it holds at most
 ``s_max`` routers. For the spectral bounds the most concentrated size vector
 (s_max, s_max, ..., remainder) is the worst case: it majorises every other feasible vector and
 both bounds are Schur-concave in the sizes.
@@ -8,14 +8,26 @@ both bounds are Schur-concave in the sizes.
 * Density: cut = m - sum_i in(P_i) >= m - max sum_i M(s_i), M(s) = most links inside any
   s-router set; the maximum over size vectors is a knapsack solved by dynamic programming.
   M(s) <= min(C(s,2) * max multiplicity, half the s largest degrees) always; for C4-free graphs
-  the Reiman / Kővári–Sós–Turán bound M(s) <= s/4 (1 + sqrt(4s-3)); for Dragonfly-like hints
-  (each hint group a clique, at most one link between two groups) M(s) = max over the number t
-  of groups touched of (most clique links with t groups) + min(C(t,2), s h / 2)
-  (layout_opt.md §2.1; Kim et al., ISCA'08 for the structure).
-* Fiedler: cut >= 1/2 lambda_2(L) sum_i s_i (n - s_i) / n (Fiedler 1973; layout_opt.md §2.2).
+  the Reiman / Kővári–Sós–Turán bound M(s) <= s/4 (1 + sqrt(4s-3)) (Reiman, Acta Math. Acad.
+  Sci. Hungar. 9, 1958); for Dragonfly-like hints (each hint group a clique, at most one link
+  between two groups) M(s) = max over the number t of groups touched of (most clique links
+  with t groups) + min(C(t,2), s h / 2) (the structure of Kim et al., ISCA'08).
+* Composition LP (indirect and bipartite networks: leaves and spines, points and lines): routers
+  fall into classes by bipartition side and by demand (endpoints). A group holding n_P routers of
+  each class P fits the limits only for some count vectors, and holds at most M(n) links:
+  between classes P and Q at most min(n_P d_PQ, n_Q d_QP, mu n_P n_Q) (d_PQ = most links from
+  one router of P into Q) and, with single links, the Kővári–Sós–Turán count
+  n_Q/2 (1 + sqrt(1 + 4 lambda_PQ n_P (n_P - 1) / n_Q)) (lambda_PQ = most common Q-neighbours
+  of two routers of P; Kővári, Sós & Turán, Colloq. Math. 3, 1954), both orientations; inside
+  a class the same with half degrees; in all at most half the largest degrees. Any grouping is
+  a non-negative combination of feasible count vectors summing to the class sizes, so the LP
+  max sum_c M(c) z_c, sum_c c z_c = class sizes, z >= 0 (HiGHS) bounds the links kept inside.
+* Fiedler: cut >= 1/2 lambda_2(L) sum_i s_i (n - s_i) / n (Fiedler, Czech. Math. J. 23, 1973).
 * Donath–Hoffman: cut >= 1/2 sum_i s_(i) lambda_i(L), sizes descending, eigenvalues ascending
-  (Donath & Hoffman, IBM J. Res. Dev. 1973; layout_opt.md §2.3), for n <= 3000.
-Eigenvalues are rounded down by their residual norm, so the bounds stay valid.
+  (Donath & Hoffman, IBM J. Res. Dev. 17, 1973).
+The eigenvalues come from a dense solver, lowered by its backward-error margin, when the
+matrix fits the bounds' share of the time limit (``budget``); larger graphs get LOBPCG's Fiedler
+value less its residual norm, or only the counting bounds.
 """
 
 from __future__ import annotations
@@ -24,13 +36,22 @@ import math
 import warnings
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from scipy.optimize import linprog
+from scipy.sparse import csgraph
+
+from planner.placement.budget import (LOBPCG_ITERATIONS, SPARSE_PRODUCT_S_PER_ENTRY, dense_eigen_fits,
+                                      lobpcg_fits)
+from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 
-DONATH_HOFFMAN_MAX_N = 3000
-C4_CHECK_MAX_WORK = 20_000_000
+EIGEN_MARGIN = 1e-12
+COMPOSITION_MAX_CLASSES = 3
+COMPOSITIONS_MAX = 300_000  # count vectors of the composition LP (fat tree k=34: 57K, 1.5 s)
+C4_CHECK_MAX_WORK = 20_000_000  # entries of A^2 (sum of squared degrees) a product may have
 CLIQUE_DP_MAX_S = 160
 
 
@@ -62,11 +83,11 @@ def degree_cap(graph: Graph, s_max: int) -> np.ndarray:
     return np.minimum(half, s * (s - 1) // 2 * mult).astype(float)
 
 
-def is_c4_free(graph: Graph) -> bool:
+def is_c4_free(graph: Graph, max_work: float = C4_CHECK_MAX_WORK) -> bool:
     """Simple graph in which two routers share at most one neighbour (no 4-cycle)."""
     if len(graph.weights) and graph.weights.max() > 1:
         return False
-    if float(np.sum(graph.degree.astype(float) ** 2)) > C4_CHECK_MAX_WORK:
+    if float(np.sum(graph.degree.astype(float) ** 2)) > max_work:
         return False
     a = graph.adjacency.astype(np.int32)
     a2 = (a @ a).tocoo()
@@ -126,16 +147,104 @@ def clique_groups_cap(graph: Graph, hint: np.ndarray | None, s_max: int) -> np.n
     return best
 
 
-def density_bound(graph: Graph, s_max: int, hint: np.ndarray | None) -> tuple[float, str]:
+def density_bound(graph: Graph, s_max: int, hint: np.ndarray | None,
+                  max_work: float = C4_CHECK_MAX_WORK) -> tuple[float, str]:
     m = graph.total_weight
     cap = degree_cap(graph, s_max)
     kind = "density"
     dragon = clique_groups_cap(graph, hint, s_max)
     if dragon is not None:
         cap, kind = np.minimum(cap, dragon), "density (clique groups)"
-    elif is_c4_free(graph):
+    elif is_c4_free(graph, max_work):
         cap, kind = np.minimum(cap, reiman_cap(s_max)), "density (C4-free, Reiman)"
     return m - max_sum_over_parts(cap, graph.n), kind
+
+
+def bipartition(graph: Graph) -> np.ndarray | None:
+    """Side (0/1) of every router if the graph is bipartite, else None."""
+    side = np.full(graph.n, -1, dtype=np.int64)
+    a = graph.adjacency
+    _, label = csgraph.connected_components(a, directed=False)
+    _, roots = np.unique(label, return_index=True)
+    for root in roots.tolist():
+        nodes, pred = csgraph.breadth_first_order(a, root, directed=False, return_predecessors=True)
+        side[root] = 0
+        for v in nodes[1:].tolist():
+            side[v] = 1 - side[pred[v]]
+    if len(graph.links) and np.any(side[graph.links[:, 0]] == side[graph.links[:, 1]]):
+        return None
+    return side
+
+
+def router_classes(graph: Graph, limits: Limits) -> tuple[np.ndarray, np.ndarray]:
+    """(class of every router, demand row of every class): bipartition side x demand row, or
+    the sides alone with each side's smallest demand (a relaxation) if that makes too many."""
+    side = bipartition(graph)
+    side = np.zeros(graph.n, dtype=np.int64) if side is None else side
+    _, cls = np.unique(np.column_stack([side, limits.demand]), axis=0, return_inverse=True)
+    cls = cls.ravel()
+    if cls.max(initial=0) + 1 > COMPOSITION_MAX_CLASSES:
+        cls = side
+    demand = np.array([limits.demand[cls == c].min(axis=0) for c in range(int(cls.max()) + 1)])
+    return cls, demand.reshape(int(cls.max()) + 1, -1)
+
+
+def _common_neighbours(graph: Graph, rows: np.ndarray, cols: np.ndarray, max_work: float) -> float:
+    """Most neighbours in ``cols`` shared by two distinct routers of ``rows`` (inf if too costly)."""
+    b = graph.adjacency[rows][:, cols]
+    if float(np.sum(np.diff(b.tocsc().indptr).astype(float) ** 2)) > max_work:
+        return math.inf
+    c = (b @ b.T).tocoo()
+    off = c.row != c.col
+    return float(c.data[off].max()) if off.any() else 0.0
+
+
+def composition_bound(graph: Graph, limits: Limits, max_work: float = C4_CHECK_MAX_WORK) -> float | None:
+    """The composition LP bound (module docstring), or None for one class or too many vectors."""
+    cls, demand = router_classes(graph, limits)
+    classes = len(demand)
+    if classes < 2:
+        return None
+    sizes = np.bincount(cls, minlength=classes)
+    s_max = limits.max_count()
+    counts = [np.arange(min(int(x), s_max) + 1) for x in sizes]
+    if math.prod(len(c) for c in counts) > COMPOSITIONS_MAX:
+        return None
+    comps = np.stack(np.meshgrid(*counts, indexing="ij"), axis=-1).reshape(-1, classes)
+    comps = comps[np.all(comps @ demand <= limits.limit, axis=1) & (comps.sum(axis=1) > 0)]
+    a = graph.adjacency.tocoo()
+    into = np.zeros((graph.n, classes), dtype=np.int64)
+    np.add.at(into, (a.row, cls[a.col]), a.data.astype(np.int64))
+    d = np.array([into[cls == c].max(axis=0) for c in range(classes)], dtype=float)
+    mu = float(graph.weights.max(initial=1))
+    members = [np.flatnonzero(cls == c) for c in range(classes)]
+    x = comps.astype(float)
+    links = np.zeros(len(comps))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for p in range(classes):
+            for q in range(p, classes):
+                xp, xq = x[:, p], x[:, q]
+                lam = _common_neighbours(graph, members[p], members[q], max_work) if mu == 1 else math.inf
+                if p == q:
+                    cap = np.minimum(xp * d[p, p] / 2, mu * xp * (xp - 1) / 2)
+                    kst = xp / 4 * (1 + np.sqrt(1 + 4 * lam * np.maximum(xp - 1, 0)))
+                else:
+                    lam_back = _common_neighbours(graph, members[q], members[p], max_work) if mu == 1 else math.inf
+                    cap = np.minimum.reduce([xp * d[p, q], xq * d[q, p], mu * xp * xq])
+                    kst = np.minimum(
+                        np.where(xq > 0, xq / 2 * (1 + np.sqrt(1 + 4 * lam * xp * (xp - 1) / xq)), 0.0),
+                        np.where(xp > 0, xp / 2 * (1 + np.sqrt(1 + 4 * lam_back * xq * (xq - 1) / xp)), 0.0))
+                links += np.minimum(cap, np.where(np.isfinite(kst), kst, np.inf))
+    degree_sums = [np.concatenate([[0], np.cumsum(np.sort(graph.degree[m])[::-1])]) for m in members]
+    half = sum(ds[comps[:, c]] for c, ds in enumerate(degree_sums)) / 2.0
+    kept = np.floor(np.minimum(links, half) + 1e-9)
+    res = linprog(-kept, A_eq=comps.T.astype(float), b_eq=sizes.astype(float), bounds=(0, None),
+                  method="highs")
+    if res.status != 0:
+        return None
+    # the LP's optimum is an upper bound on links kept inside groups; HiGHS's dual bound is
+    # within its tolerance of it, so round the kept links up by that much
+    return graph.total_weight - (-res.fun) * (1 + 1e-6) - 1e-6
 
 
 def laplacian(graph: Graph) -> sp.csr_matrix:
@@ -143,56 +252,36 @@ def laplacian(graph: Graph) -> sp.csr_matrix:
     return (sp.diags(np.asarray(a.sum(axis=1)).ravel()) - a).tocsr()
 
 
-def eigenvalues_below(lap: sp.csr_matrix, sigma: float) -> int:
-    """Number of eigenvalues of ``lap`` below ``sigma`` (Sylvester's law of inertia: negative
-    pivots of a symmetric LDL^T of L - sigma I, here SuperLU in symmetric mode)."""
-    shifted = (lap - sigma * sp.identity(lap.shape[0], format="csr")).tocsc()
-    lu = spla.splu(shifted, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
-                   options=dict(SymmetricMode=True))
-    return int(np.sum(lu.U.diagonal() < 0))
-
-
 def smallest_eigenvalues(graph: Graph, k: int) -> np.ndarray:
     """Certified lower bounds on the k smallest Laplacian eigenvalues (ascending).
 
-    Shift-invert Lanczos (ARPACK ``eigsh``) proposes values; Lanczos can miss copies of a
-    multiple eigenvalue (Slim Fly and projective graphs have eigenvalues of multiplicity in the
-    hundreds), so each proposed level sigma is certified by an inertia count: when fewer than
-    i + 1 eigenvalues lie below sigma, lambda_i >= sigma. lambda_0 = 0 always.
-    """
-    lap = laplacian(graph)
-    k = min(k, graph.n - 1)
-    vals, vecs = spla.eigsh(lap.tocsc(), k=k, sigma=-0.5, which="LM", tol=1e-10,
-                            v0=np.ones(graph.n) + np.arange(graph.n) / graph.n)
-    resid = np.linalg.norm(lap @ vecs - vecs * vals, axis=0)
-    levels = np.sort(vals - resid - 1e-7 * max(1.0, float(vals.max())))
-    bounds = np.zeros(k)
-    tested = -np.inf
-    for sigma in levels:
-        if sigma <= 0 or sigma - tested < 1e-6:
-            continue
-        tested = sigma
-        below = eigenvalues_below(lap, float(sigma))
-        if below >= k:
-            break
-        bounds[below:] = np.maximum(bounds[below:], sigma)
-    return bounds
+    Dense symmetric eigensolver (LAPACK ``syevd``/``syevr``): the computed values are exact for L + E with
+    ||E||_2 <= p(n) eps ||L||_2 (backward stability), so by Weyl's inequality subtracting
+    ``EIGEN_MARGIN`` n ||L||_2, with ||L||_2 <= 2 x largest degree, leaves lower bounds.
+    lambda_0 = 0 always."""
+    k = min(k, graph.n)
+    lap = laplacian(graph).toarray()
+    if k > graph.n // 8:  # divide and conquer on all eigenvalues is faster than a large subset
+        vals = scipy.linalg.eigh(lap, eigvals_only=True, driver="evd")[:k]
+    else:
+        vals = scipy.linalg.eigh(lap, eigvals_only=True, subset_by_index=[0, k - 1], driver="evr")
+    margin = EIGEN_MARGIN * graph.n * 2.0 * max(float(graph.degree.max(initial=0)), 1.0)
+    out = np.maximum(np.sort(vals) - margin, 0.0)
+    out[0] = 0.0
+    return out
 
 
-def fiedler_value(graph: Graph, seed: int = 0) -> float:
-    """Certified lower estimate of lambda_2(L) (Ritz value minus residual norm), 0 if disconnected."""
+def fiedler_value(graph: Graph) -> float:
+    """Lower estimate of lambda_2(L) for graphs too large for the dense solver: LOBPCG with a
+    fixed iteration count from a fixed start, Ritz value minus residual norm, 0 if disconnected."""
     n = graph.n
-    if n < 3:
-        return 0.0
-    if n <= DONATH_HOFFMAN_MAX_N:
-        return float(smallest_eigenvalues(graph, 2)[1])
     lap = laplacian(graph)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(0)
     x = rng.standard_normal((n, 2))
     ones = np.ones((n, 1)) / math.sqrt(n)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # unconverged is fine: the residual is subtracted
-        vals, vecs = spla.lobpcg(lap, x, Y=ones, largest=False, tol=1e-7, maxiter=200)
+        vals, vecs = spla.lobpcg(lap, x, Y=ones, largest=False, tol=1e-7, maxiter=LOBPCG_ITERATIONS)
     i = int(np.argmin(vals))
     v = vecs[:, i] / np.linalg.norm(vecs[:, i])
     theta = float(v @ (lap @ v))
@@ -211,17 +300,25 @@ def donath_hoffman_bound(graph: Graph, s_max: int, eigenvalues: np.ndarray) -> f
     return 0.5 * float(np.sum(sizes[: len(eigenvalues)] * eigenvalues[: len(sizes)]))
 
 
-def lower_bound(graph: Graph, s_max: int, hint: np.ndarray | None = None, seed: int = 0) -> tuple[int, str]:
-    """Best of density, Fiedler and (n <= 3000) Donath–Hoffman bounds, rounded up: (value, kind)."""
+def lower_bound(graph: Graph, limits: Limits, hint: np.ndarray | None = None,
+                seconds: float = math.inf) -> tuple[int, str]:
+    """Best of the bounds that fit ``seconds`` (estimated on the reference machine, see
+    ``budget``; the density bound always runs), rounded up: (value, kind)."""
+    s_max = limits.max_count()
     if s_max >= graph.n:
         return 0, "trivial (one group)"
-    cands: list[tuple[float, str]] = [density_bound(graph, s_max, hint)]
+    # the sparse products of the C4 and common-neighbour counts share a fifth of the time each
+    max_work = min(C4_CHECK_MAX_WORK, seconds / 5 / SPARSE_PRODUCT_S_PER_ENTRY)
+    cands: list[tuple[float, str]] = [density_bound(graph, s_max, hint, max_work)]
+    composed = composition_bound(graph, limits, max_work)
+    if composed is not None:
+        cands.append((composed, "composition LP"))
     k = len(concentrated_sizes(graph.n, s_max))
-    if graph.n <= DONATH_HOFFMAN_MAX_N and graph.n >= 3:
+    if graph.n >= 3 and dense_eigen_fits(graph.n, seconds):
         eig = smallest_eigenvalues(graph, max(k, 2))
         cands.append((fiedler_bound(graph, s_max, float(eig[1])), "Fiedler"))
         cands.append((donath_hoffman_bound(graph, s_max, eig), "Donath-Hoffman"))
-    else:
-        cands.append((fiedler_bound(graph, s_max, fiedler_value(graph, seed)), "Fiedler"))
+    elif graph.n >= 3 and lobpcg_fits(graph.adjacency.nnz + graph.n, seconds):
+        cands.append((fiedler_bound(graph, s_max, fiedler_value(graph)), "Fiedler"))
     value, kind = max(cands, key=lambda c: c[0])
     return max(0, math.ceil(value - 1e-6)), kind

@@ -1,63 +1,76 @@
 """Split each electrical group into its cabinets (second objective: fewest links leaving cabinets).
 
-A group needs at least as many cabinets as first-fit-decreasing packing of its routers gives
-under ``router_slots`` / ``endpoint_slots``. With one cabinet there is nothing to decide. With
-two, CP-SAT bisects the group exactly (straight from the first-fit split for tiny groups, else
-from a KaMinPar split); with more,
-KaMinPar under the cabinet capacity plus the move/swap local search. Any split that breaks a
-cabinet limit falls back to the first-fit packing, which always holds.
+A group gets as many cabinets as first-fit-decreasing packing of its routers gives under
+``router_slots`` and ``endpoint_slots`` (separate limits, ``capacity.Limits``). With one cabinet
+there is nothing to decide. With two, every split of a tiny group is tried; else CP-SAT bisects
+the group exactly (straight from the first-fit split for small groups, else from a KaMinPar
+split); with more, KaMinPar (repaired to
+the cabinet limits) plus the move/swap local search and CP-SAT pair LNS. A split is kept only
+when it fits the same number of cabinets and leaves fewer links between them than the
+first-fit packing, which always holds.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from planner.placement.capacity import Capacity, split_cabinets_ffd
+from planner.placement.capacity import Capacity, Limits, pack_first_fit
 from planner.placement.cpsat import bisect, lns
 from planner.placement.graph import Graph
 from planner.placement.local_search import local_search
-from planner.placement.partition import KaMinParRunner, relabel
+from planner.placement.partition import KaMinParRunner, relabel, repair
 
 EXACT_SPLIT_MAX_ROUTERS = 64
-SMALL_SPLIT_ROUTERS = 16  # two cabinets this small: CP-SAT straight from the first-fit split
+SMALL_SPLIT_ROUTERS = 16  # two cabinets this small: exact straight from the first-fit split
+ENUMERATE_MAX_ROUTERS = 12  # up to here every 2-way split is tried in numpy (2^11 of them)
 
 
-def _fits(sub: Graph, part: np.ndarray, n_cab: int, cap: Capacity) -> bool:
-    counts = np.bincount(part, minlength=n_cab)
-    ep = np.bincount(part, weights=sub.endpoints, minlength=n_cab)
-    ok = len(counts) == n_cab and counts.max(initial=0) <= cap.cabinet_routers
-    return bool(ok and (cap.cabinet_endpoints is None or ep.max(initial=0) <= cap.cabinet_endpoints))
+def enumerate_bisection(sub: Graph, limits: Limits) -> np.ndarray | None:
+    """The 2-way split with fewest links between the sides that keeps every limit, by trying
+    them all (router 0 stays on side 0; ties: the smallest bit pattern), or None if none fits."""
+    n = sub.n
+    codes = np.arange(1 << (n - 1), dtype=np.int64) << 1          # bit v = side of router v
+    side = (codes[:, None] >> np.arange(n)) & 1                    # (splits, n)
+    load1 = side @ limits.demand                                   # (splits, resources)
+    load0 = limits.demand.sum(axis=0) - load1
+    ok = np.all(load1 <= limits.limit, axis=1) & np.all(load0 <= limits.limit, axis=1)
+    if not ok.any():
+        return None
+    cut = (side[:, sub.links[:, 0]] != side[:, sub.links[:, 1]]) @ sub.weights
+    best = int(np.argmin(np.where(ok, cut, np.iinfo(np.int64).max)))
+    return side[best].astype(np.int64)
+
+
+def _fits(part: np.ndarray, n_cab: int, limits: Limits) -> bool:
+    return int(part.max(initial=-1)) + 1 == n_cab and limits.fits(part, n_cab)
 
 
 def split_group(sub: Graph, cap: Capacity, seed: int = 0) -> np.ndarray:
     """Cabinet index (0..c-1) of each router of one group's sub-graph."""
-    bins = split_cabinets_ffd(sub.endpoints, cap.cabinet_routers, cap.cabinet_endpoints)
-    ffd = np.empty(sub.n, dtype=np.int64)
-    for i, b in enumerate(bins):
-        ffd[b] = i
-    n_cab = len(bins)
-    if n_cab == 1 or len(sub.links) == 0:
+    limits = cap.cabinet_limits(sub.endpoints)
+    ffd = pack_first_fit(limits, np.argsort(-sub.endpoints, kind="stable"))
+    n_cab = int(ffd.max()) + 1 if sub.n else 0
+    if n_cab <= 1 or len(sub.links) == 0:
         return ffd
-    w, c = cap.cabinet_folded_weights(sub.endpoints)
-    if int(w.sum()) > n_cab * c:
-        return ffd
-    best = ffd if _fits(sub, ffd, n_cab, cap) else None
-    if best is not None and n_cab == 2 and sub.n <= SMALL_SPLIT_ROUTERS:
-        res = bisect(sub, np.arange(sub.n), best, w, c, seed=seed)
+    best = ffd
+    if n_cab == 2 and sub.n <= ENUMERATE_MAX_ROUTERS:
+        exact = enumerate_bisection(sub, limits)
+        return relabel(best if exact is None else exact)
+    if n_cab == 2 and sub.n <= SMALL_SPLIT_ROUTERS:
+        res = bisect(sub, np.arange(sub.n), best, limits, seed=seed)
         return relabel(best if res is None else res[0])
-    part = KaMinParRunner(sub, w).run(seed, n_cab, c)
-    if _fits(sub, part, n_cab, cap):
-        part = local_search(sub, part, w, c, n_cab)
+    w, c = limits.scalar()
+    part = repair(sub, KaMinParRunner(sub, w).run(seed, n_cab, c), limits, n_cab)
+    if _fits(part, n_cab, limits):
+        part = local_search(sub, part, limits, n_cab)
         if n_cab == 2 and sub.n <= EXACT_SPLIT_MAX_ROUTERS:
-            res = bisect(sub, np.arange(sub.n), part, w, c, seed=seed)
+            res = bisect(sub, np.arange(sub.n), part, limits, seed=seed)
             if res is not None:
                 part = res[0]
         elif sub.n <= 4 * EXACT_SPLIT_MAX_ROUTERS:
-            part, _ = lns(sub, part, w, c, n_cab, lower_bound=0, max_calls=2 * n_cab, seed=seed)
-        if best is None or sub.cut(part) < sub.cut(best):
+            part, _ = lns(sub, part, limits, n_cab, lower_bound=0, max_calls=2 * n_cab, seed=seed)
+        if sub.cut(part) < sub.cut(best):
             best = part
-    if best is None or not _fits(sub, best, n_cab, cap):
-        return ffd
     return relabel(best)
 
 

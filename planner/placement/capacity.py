@@ -1,26 +1,119 @@
-"""Capacity rules of a floor, reduced to the numbers the placement algorithms use.
+"""Capacity rules of a floor, as the separate limits every placement algorithm checks.
 
 A cabinet holds at most ``router_slots`` routers and ``endpoint_slots`` endpoints (None = no
 limit); endpoints sit in their router's cabinet. Group limits come from
 ``planner.floor.group_capacity`` (``group_cabinets`` adjacent cabinets, or "about N endpoints"
 per group), so placement and the floor agree on one definition.
 
-Partitioners take one vertex weight and one block capacity. Both resources are folded into
-one exact-or-safe weight: with router capacity R and endpoint capacity E per group,
-w_v = max(E, R * e_v) and capacity R * E. A block of total weight <= R * E satisfies both
-limits (a sum of maxima bounds the maximum of the sums); when every router carries the same
-number of endpoints the fold is exact. Every later step keeps this folded weight within
-capacity, and the final check in the full CP-SAT model verifies the real limits.
+The limits are never folded into one weight. ``Limits`` holds one column per resource (routers,
+endpoints; a cabinet kW budget would be a third column of watts per router): ``demand[v, j]``
+is what router v takes of resource j and ``limit[j]`` what one block (group or cabinet) holds. A
+block is feasible when every column's sum stays within its limit. The partitioners, the local
+search, the annealing, the CP-SAT models and the cabinet split all test every column. Only the
+single-weight partitioners (KaMinPar, METIS) see a scalarisation (``Limits.scalar``), and their
+answers are repaired to the real limits before anything else uses them.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from math import gcd
 
 import numpy as np
 
 from planner.errors import InputError
+
+SCALAR_RESOLUTION = 1000  # scalar weights of single-weight partitioners: units per block limit
+
+
+@dataclass(frozen=True, eq=False)
+class Limits:
+    """Resources per router and per block: ``demand`` (n, r) int64, ``limit`` (r,) int64.
+
+    ``names`` says what each column is ("routers", "endpoints", ...)."""
+
+    demand: np.ndarray
+    limit: np.ndarray
+    names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, columns: dict[str, tuple[np.ndarray, int | None]], n: int) -> "Limits":
+        """Limits from named (demand per router, limit) pairs. A column whose limit is None, or
+        that no block can exceed (its ``max_count`` largest demands fit, ``max_count`` being the
+        router limit), is left out; the router column is always kept."""
+        routers = columns.get("routers", (None, None))[1]
+        demand, limit, names = [], [], []
+        for name, (d, cap) in columns.items():
+            if cap is None:
+                continue
+            d = np.broadcast_to(np.asarray(d, dtype=np.int64), (n,))
+            if name != "routers" and routers is not None:
+                if int(np.sort(d)[::-1][:int(routers)].sum()) <= int(cap):
+                    continue
+            demand.append(d)
+            limit.append(int(cap))
+            names.append(name)
+        return cls(demand=np.stack(demand, axis=1) if demand else np.zeros((n, 0), dtype=np.int64),
+                   limit=np.asarray(limit, dtype=np.int64), names=tuple(names))
+
+    @classmethod
+    def single(cls, weights, cap: int) -> "Limits":
+        """One resource: ``weights`` per router, ``cap`` per block."""
+        w = np.asarray(weights, dtype=np.int64)
+        return cls(demand=w.reshape(-1, 1), limit=np.array([int(cap)], dtype=np.int64), names=("weight",))
+
+    @property
+    def n(self) -> int:
+        return len(self.demand)
+
+    def loads(self, part: np.ndarray, k: int) -> np.ndarray:
+        """(k, r) load of every block."""
+        out = np.zeros((int(k), len(self.limit)), dtype=np.int64)
+        np.add.at(out, np.asarray(part, dtype=np.int64), self.demand)
+        return out
+
+    def excess(self, part: np.ndarray, k: int) -> int:
+        """Total amount by which blocks exceed their limits (0 = feasible)."""
+        return int(np.maximum(self.loads(part, k) - self.limit, 0).sum())
+
+    def fits(self, part: np.ndarray, k: int | None = None) -> bool:
+        part = np.asarray(part, dtype=np.int64)
+        k = int(part.max()) + 1 if k is None and len(part) else int(k or 0)
+        return self.excess(part, k) == 0
+
+    def room(self, loads: np.ndarray, v: int) -> np.ndarray:
+        """Blocks (rows of ``loads``) that can take router v."""
+        return np.all(loads + self.demand[v] <= self.limit, axis=1)
+
+    def min_blocks(self) -> int:
+        """No partition has fewer blocks than the fullest resource needs."""
+        total = self.demand.sum(axis=0)
+        return max([1] + [math.ceil(int(t) / int(c)) for t, c in zip(total, self.limit)])
+
+    def max_count(self) -> int:
+        """Most routers one block can hold (those with the smallest demands first)."""
+        most = self.n
+        for col, cap in zip(self.demand.T, self.limit.tolist()):
+            most = min(most, int(np.searchsorted(np.cumsum(np.sort(col)), cap, side="right")))
+        return max(1, most)
+
+    def subset(self, nodes: np.ndarray) -> "Limits":
+        return Limits(demand=self.demand[np.asarray(nodes, dtype=np.int64)], limit=self.limit, names=self.names)
+
+    def scalar(self) -> tuple[np.ndarray, int]:
+        """One weight per router and one block capacity for single-weight partitioners: each
+        resource in units of ``SCALAR_RESOLUTION`` per block limit, summed; the capacity is a
+        block at every limit. A block within all limits is within the capacity, not conversely:
+        the partitioners' answers go through ``partition.repair``."""
+        if len(self.limit) == 0:
+            return np.ones(self.n, dtype=np.int64), max(self.n, 1)
+        scaled = np.ceil(self.demand * (SCALAR_RESOLUTION / self.limit.astype(float)) - 1e-9)
+        w = np.maximum(scaled.sum(axis=1).astype(np.int64), 1)
+        return w, SCALAR_RESOLUTION * len(self.limit)
+
+    def describe(self, loads: np.ndarray) -> str:
+        """'routers 40/36, endpoints 520/504' for one block's loads."""
+        return ", ".join(f"{name} {int(x)}/{int(c)}" for name, x, c in zip(self.names, loads, self.limit))
 
 
 @dataclass(frozen=True)
@@ -35,45 +128,36 @@ class Capacity:
     max_cabinets: int | None = None
     fixed_group_cabinets: bool = True
 
-    def folded_weights(self, endpoints: np.ndarray) -> tuple[np.ndarray, int]:
-        """One integer weight per router and one block capacity (see module docstring)."""
+    def group_limits(self, endpoints: np.ndarray) -> Limits:
+        """Limits of one electrical group: routers and endpoints, kept apart."""
         e = np.asarray(endpoints, dtype=np.int64)
-        r_cap, e_cap = self.group_routers, max(self.group_endpoints, 1)
-        w, cap = np.maximum(e_cap, r_cap * e), r_cap * e_cap
-        g = gcd(int(cap), *(int(x) for x in np.unique(w)))
-        return w // g, int(cap) // g
+        return Limits.of({"routers": (1, self.group_routers), "endpoints": (e, self.group_endpoints)}, len(e))
 
-    def cabinet_folded_weights(self, endpoints: np.ndarray) -> tuple[np.ndarray, int]:
-        """The same fold for one cabinet's limits."""
+    def cabinet_limits(self, endpoints: np.ndarray) -> Limits:
+        """Limits of one cabinet: router slots and endpoint slots."""
         e = np.asarray(endpoints, dtype=np.int64)
-        e_cap = self.cabinet_endpoints if self.cabinet_endpoints is not None else max(int(e.max(initial=0)), 1) * self.cabinet_routers
-        w, cap = np.maximum(e_cap, self.cabinet_routers * e), self.cabinet_routers * max(e_cap, 1)
-        g = gcd(int(cap), *(int(x) for x in np.unique(w)))
-        return w // g, int(cap) // g
-
-    def max_group_routers(self, endpoints: np.ndarray) -> int:
-        """Most routers one group can hold (routers with fewest endpoints first)."""
-        cum = np.cumsum(np.sort(np.asarray(endpoints, dtype=np.int64)))
-        by_endpoints = int(np.searchsorted(cum, self.group_endpoints, side="right"))
-        return max(1, min(len(cum), self.group_routers, by_endpoints))
+        return Limits.of({"routers": (1, self.cabinet_routers), "endpoints": (e, self.cabinet_endpoints)}, len(e))
 
 
-def split_cabinets_ffd(endpoints: np.ndarray, router_slots: int, endpoint_slots: int | None) -> list[list[int]]:
-    """First-fit-decreasing bin packing of routers (index lists) into cabinets."""
-    order = np.argsort(-np.asarray(endpoints), kind="stable")
-    bins: list[list[int]] = []
-    load_e: list[int] = []
-    for v in order.tolist():
-        e = int(endpoints[v])
-        for b in range(len(bins)):
-            if len(bins[b]) < router_slots and (endpoint_slots is None or load_e[b] + e <= endpoint_slots):
-                bins[b].append(v)
-                load_e[b] += e
-                break
+def pack_first_fit(limits: Limits, order: np.ndarray | None = None) -> np.ndarray:
+    """Block of each router: routers in ``order`` (default: largest demand first, first-fit
+    decreasing) each go to the first block with room for every resource."""
+    n = limits.n
+    if order is None:
+        key = (limits.demand / np.maximum(limits.limit, 1)).sum(axis=1) if len(limits.limit) else np.zeros(n)
+        order = np.argsort(-key, kind="stable")
+    part = np.empty(n, dtype=np.int64)
+    loads = np.zeros((0, len(limits.limit)), dtype=np.int64)
+    for v in np.asarray(order, dtype=np.int64).tolist():
+        fit = np.flatnonzero(limits.room(loads, v))
+        if len(fit):
+            b = int(fit[0])
         else:
-            bins.append([v])
-            load_e.append(e)
-    return bins
+            b = len(loads)
+            loads = np.vstack([loads, np.zeros((1, len(limits.limit)), dtype=np.int64)])
+        part[v] = b
+        loads[b] += limits.demand[v]
+    return part
 
 
 def capacity_from_floor(floor, endpoints: np.ndarray, group_endpoints: int | None = None) -> Capacity:

@@ -1,14 +1,15 @@
 """OR-Tools CP-SAT models: pair-of-groups LNS polish, group -> cabinet split, full-model check.
 
-* ``pair_bisection``: free the routers of two blocks a, b; z_v = 1 puts v in b. Capacity on the
-  folded weights of both sides, c_e >= |z_u - z_v| on the links inside the pair, minimise
+* ``bisect``: free the routers of two blocks a, b; z_v = 1 puts v in b. Every limit (routers,
+  endpoints, ...) on both sides, c_e >= |z_u - z_v| on the links inside the pair, minimise
   sum m_e c_e. Links leaving the pair are cut either way, so the sub-problem is exact for that
-  neighbourhood (layout_opt.md §5.1, after Henzinger, Noe & Schulz, "ILP-based local search for
-  graph partitioning", SEA'18). The incumbent is a complete hint; only strict gains are kept.
+  neighbourhood (after Henzinger, Noe & Schulz, "ILP-based local search for graph
+  partitioning", SEA'18). The incumbent is a complete hint; only strict gains are kept.
 * ``lns``: pairs by decreasing inter-block links; a pair is retried only after one of its blocks
   changed. The budget is a number of solver calls, each with a deterministic-time limit and one
-  worker, so a seed gives one answer; the wall-clock limit is only a safety cap.
-* ``qap_polish``: groups -> floor slots as a CP-SAT model (layout_opt.md §5.1 "QAP"): one slot
+  worker, so a seed gives one answer; the wall-clock limit of a call is only the hard cap
+  (``budget.WallClockCap``), far above what a call needs.
+* ``qap_polish``: groups -> floor slots as a CP-SAT model (quadratic assignment): one slot
   variable per group, ``AddAllDifferent``, and for every pair of groups with links an element
   constraint reading the priced distance of their two slots. Warm-started with the 2-opt
   assignment as a complete hint; used on small instances only, kept only when strictly better.
@@ -20,17 +21,18 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from ortools.sat.python import cp_model
 
+from planner.placement.budget import WallClockCap
+from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 
 PAIR_DETERMINISTIC_TIME = 1.0
+CALL_WALL_S = 600.0  # a call without a hard cap: far above any deterministic-time limit used here
 
 
-def _solver(det_time: float, seed: int, wall_s: float) -> cp_model.CpSolver:
+def _solver(det_time: float, seed: int, wall_s: float = CALL_WALL_S) -> cp_model.CpSolver:
     s = cp_model.CpSolver()
     s.parameters.num_workers = 1
     s.parameters.catch_sigint_signal = False  # Ctrl-C stops the plan, not just this solve
@@ -40,9 +42,10 @@ def _solver(det_time: float, seed: int, wall_s: float) -> cp_model.CpSolver:
     return s
 
 
-def bisect(graph: Graph, nodes: np.ndarray, side: np.ndarray, weights: np.ndarray, cap: int,
-           seed: int = 0, det_time: float = PAIR_DETERMINISTIC_TIME, wall_s: float = 10.0):
-    """Best 2-way split of ``nodes`` (hint ``side`` in {0,1}) with both sides' weight <= cap.
+def bisect(graph: Graph, nodes: np.ndarray, side: np.ndarray, limits: Limits, seed: int = 0,
+           det_time: float = PAIR_DETERMINISTIC_TIME, wall_s: float = CALL_WALL_S):
+    """Best 2-way split of ``nodes`` (hint ``side`` in {0,1}) with both sides within every limit
+    (``limits`` rows are the whole graph's routers).
 
     Returns (new_side, cut inside nodes) or None when the solver found nothing strictly better.
     """
@@ -55,10 +58,10 @@ def bisect(graph: Graph, nodes: np.ndarray, side: np.ndarray, weights: np.ndarra
         return None
     m = cp_model.CpModel()
     z = [m.NewBoolVar(f"z{i}") for i in range(sub.n)]
-    w = [int(x) for x in weights[nodes]]
     m.Add(z[0] == 0)  # the two sides are interchangeable
-    m.Add(sum(wi * zi for wi, zi in zip(w, z)) <= cap)
-    m.Add(sum(wi * (1 - zi) for wi, zi in zip(w, z)) <= cap)
+    for col, cap in zip(limits.demand[nodes].T.tolist(), limits.limit.tolist()):
+        m.Add(sum(wi * zi for wi, zi in zip(col, z) if wi) <= cap)
+        m.Add(sum(wi * (1 - zi) for wi, zi in zip(col, z) if wi) <= cap)
     cuts = []
     for (u, v), mult in zip(sub.links.tolist(), sub.weights.tolist()):
         c = m.NewBoolVar("")
@@ -80,8 +83,8 @@ def bisect(graph: Graph, nodes: np.ndarray, side: np.ndarray, weights: np.ndarra
     return (1 - new if flip else new), value
 
 
-def lns(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, k: int, *, lower_bound: int,
-        max_calls: int, seed: int = 0, deadline: float | None = None,
+def lns(graph: Graph, part: np.ndarray, limits: Limits, k: int, *, lower_bound: int, max_calls: int,
+        seed: int = 0, wall_cap: WallClockCap | None = None,
         det_time: float = PAIR_DETERMINISTIC_TIME) -> tuple[np.ndarray, int]:
     """Pair-bisection LNS; returns (part, solver calls used). Never increases the cut."""
     part = np.asarray(part, dtype=np.int64).copy()
@@ -101,14 +104,16 @@ def lns(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, k: int, *
                 break
         if pick is None:
             break
-        if deadline is not None and time.perf_counter() >= deadline:
+        if wall_cap is not None and wall_cap.expired():
             break
         a, b = pick
         tried[pick] = (version[a], version[b])
         nodes = np.flatnonzero((part == a) | (part == b))
-        wall = 10.0 if deadline is None else max(0.05, deadline - time.perf_counter())
-        res = bisect(graph, nodes, (part[nodes] == b).astype(np.int64), weights, cap,
+        wall = CALL_WALL_S if wall_cap is None else max(0.05, wall_cap.remaining())
+        res = bisect(graph, nodes, (part[nodes] == b).astype(np.int64), limits,
                      seed=seed + calls, det_time=det_time, wall_s=wall)
+        if wall_cap is not None:
+            wall_cap.expired()  # records a call the cap cut short
         calls += 1
         if res is not None:
             new_side, _ = res
@@ -120,7 +125,7 @@ def lns(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, k: int, *
 
 
 def qap_polish(flows: np.ndarray, dist: np.ndarray, perm: np.ndarray, *, seed: int = 0,
-               det_time: float = PAIR_DETERMINISTIC_TIME, wall_s: float = 10.0) -> np.ndarray | None:
+               det_time: float = PAIR_DETERMINISTIC_TIME, wall_s: float = CALL_WALL_S) -> np.ndarray | None:
     """Slot per group minimising sum_{a<b} F_ab D[slot_a, slot_b], hinted with ``perm``.
 
     ``dist`` is scaled to integer cents for the model; returns the new assignment or None when
@@ -155,7 +160,7 @@ def qap_polish(flows: np.ndarray, dist: np.ndarray, perm: np.ndarray, *, seed: i
 
 def full_model_check(graph: Graph, router_cabinet: np.ndarray, cabinet_group: np.ndarray, *,
                      cabinet_routers: int, cabinet_endpoints: int | None, group_routers: int,
-                     group_endpoints: int, wall_s: float = 30.0) -> tuple[str, int | None]:
+                     group_endpoints: int, wall_s: float = CALL_WALL_S) -> tuple[str, int | None]:
     """Solve the full assignment model with every router fixed to its cabinet.
 
     Returns (status name, objective = optical links) — "FEASIBLE"/"OPTIMAL" certifies that the

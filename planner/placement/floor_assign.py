@@ -1,23 +1,26 @@
-"""Electrical groups and their cabinets -> grid positions on the floor (a quadratic assignment).
+"""Electrical groups and their cabinets -> positions on the floor (a quadratic assignment).
 
 Each group gets a slot of ``width`` adjacent cabinets in one row (its cabinets side by side);
-slots fill a near-square grid row by row (``planner.floor.grid_shape``), the first k slots in
-row-major order (the x*y+z footprint of Galaxyfly §6.2). The cost of an assignment pi is
+``planner.floor.slot_layout`` lays the k slots out: the first k of a near-square grid in
+row-major order on the papers' abstract floors (the x*y+z footprint of Galaxyfly §6.2), or
+compact blocks in as many halls as needed on hall floors. The cost of an assignment pi is
 sum_{a<b} F_ab D[pi(a), pi(b)], F = optical links between groups, D = priced distance between
-slot centres: the catalog price of the optical cable of that length (``planner.media``) plus a
-small length term, so flat paper-mode prices still prefer short cables (layout_opt.md §6).
+slot centres: the catalog price of the optical cable of the routed length between them
+(``planner.routes.route_length_m``: along the trays, through the hall connection between halls,
+so groups that talk a lot share a hall and nearby rows) plus a small length term, so flat
+paper-mode prices still prefer short cables.
 
 * Uniform flows (Slim Fly racks, Dragonfly groups): every permutation costs the same; the
   compact footprint is all that matters, groups keep their order.
 * Otherwise: spectral embedding (eigenvectors 2-3 of the quotient Laplacian diag(F1) - F),
-  ``linear_sum_assignment`` of the embedding onto slot coordinates for the 8 reflections of the
-  grid, then best-improvement 2-opt swaps with the vectorised delta
+  ``linear_sum_assignment`` of the embedding onto slot coordinates (halls side by side) for
+  the 8 reflections of the grid, then best-improvement 2-opt swaps with the vectorised delta
   H[a,pi_b] - H[a,pi_a] + H[b,pi_a] - H[b,pi_b] + 2 F_ab D[pi_a,pi_b], H = F D[:, pi]^T
   (Taillard 1991-style pair exchange), at most ``TWO_OPT_WORK / k^2`` swaps per start. Above
-  ``MANY_GROUPS`` groups the embedding is mapped by sorting (``band_assignment``) instead. Row-major order is kept as a candidate, so the
-  result is never worse than the naive layout. With at most ``CPSAT_MAX_GROUPS`` groups the best
-  assignment is then polished by the CP-SAT slot model (``cpsat.qap_polish``), kept only when
-  strictly cheaper.
+  ``MANY_GROUPS`` groups the embedding is mapped by sorting (``band_assignment``) instead.
+  Row-major order is kept as a candidate, so the result is never worse than the naive layout.
+  With at most ``CPSAT_MAX_GROUPS`` groups the best assignment is then polished by the CP-SAT
+  slot model (``cpsat.qap_polish``), kept only when strictly cheaper.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ import numpy as np
 import scipy.linalg
 from scipy.optimize import linear_sum_assignment
 
+from planner import floor as floors
 from planner.errors import InputError
 from planner.placement.cpsat import qap_polish
+from planner.routes import route_length_m
 
 LENGTH_WEIGHT = 1e-3
 TWO_OPT_WORK = 1e8  # swap-delta entries evaluated per start (k^2 per swap): about 1 s here
@@ -37,29 +42,24 @@ CPSAT_DETERMINISTIC_TIME = 0.5
 
 
 def slot_grid(floor, k: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """(row, first column) of the first k group slots of ``width`` cabinets."""
-    from planner.floor import grid_shape
-
-    if floor.cabinets_per_row is not None:
-        if width > floor.cabinets_per_row:
-            raise InputError(f"floor '{floor.source}': an electrical group spans {width} cabinets but "
-                             f"field 'cabinets_per_row' is {floor.cabinets_per_row}; raise it to >= {width}")
-        per_row = floor.cabinets_per_row // width
-    else:
-        _, cols = grid_shape(floor, k * width)
-        per_row = max(1, -(-cols // width))
-    s = np.arange(k)
-    return s // per_row, (s % per_row) * width
+    """(row, first column) of the first k group slots of ``width`` cabinets in their halls
+    (``planner.floor.slot_layout``, which also gives the hall)."""
+    layout = floors.slot_layout(floor, k, width)
+    return layout.row, layout.col
 
 
-def slot_costs(floor, catalog, rows: np.ndarray, cols: np.ndarray, width: int) -> np.ndarray:
-    """Priced distance between slot centres (k x k, zero diagonal)."""
-    from planner.floor import cable_length_m
-
+def slot_costs(floor, catalog, rows: np.ndarray, cols: np.ndarray, width: int,
+               halls: np.ndarray | None = None, room=None) -> np.ndarray:
+    """Priced routed distance between slot centres (k x k, zero diagonal); ``halls`` default
+    to one hall, ``room`` to the room the slots span."""
+    rows, cols = np.asarray(rows), np.asarray(cols)
+    halls = np.zeros(len(rows), dtype=np.int64) if halls is None else np.asarray(halls)
+    if room is None:
+        room = floors.room_of(floor, halls, rows, cols + width - 1)
     centre = cols + (width - 1) / 2.0
-    ra, rb = np.meshgrid(rows, rows, indexing="ij")
-    ca, cb = np.meshgrid(centre, centre, indexing="ij")
-    length = cable_length_m(floor, ra, ca, rb, cb, np.zeros(ra.shape, dtype=bool))
+    length = route_length_m(room, halls[:, None], rows[:, None], centre[:, None],
+                            halls[None, :], rows[None, :], centre[None, :])
+    length = np.broadcast_to(length, (len(rows), len(rows)))
     cost = LENGTH_WEIGHT * length
     if catalog is not None:
         from planner.media import choose_media
@@ -72,6 +72,13 @@ def slot_costs(floor, catalog, rows: np.ndarray, cols: np.ndarray, width: int) -
             pass
     np.fill_diagonal(cost, 0.0)
     return cost
+
+
+def slot_points(layout) -> tuple[np.ndarray, np.ndarray]:
+    """(row, column) coordinates of the slots for the spectral starts, halls side by side
+    one hall width apart."""
+    gap = 2 * max(layout.room.cols, 1)
+    return layout.row, layout.col + layout.hall * gap
 
 
 def qap_cost(flows: np.ndarray, dist: np.ndarray, perm: np.ndarray) -> float:
@@ -172,15 +179,17 @@ def assign_slots(flows: np.ndarray, dist: np.ndarray, rows: np.ndarray, cols: np
 
 
 def place_on_floor(floor, catalog, flows: np.ndarray, cabinet_group: np.ndarray):
-    """(cabinet_row, cabinet_col) for cabinets numbered group by group."""
+    """(cabinet_hall, cabinet_row, cabinet_col) for cabinets numbered group by group."""
     k = len(flows)
     counts = np.bincount(cabinet_group, minlength=k)
     width = int(counts.max(initial=1))
     if floor.group_cabinets is not None:
         width = max(width, int(floor.group_cabinets))
-    rows, cols = slot_grid(floor, k, width)
-    dist = slot_costs(floor, catalog, rows, cols, width)
-    slot = assign_slots(flows, dist, rows, cols)
+    layout = floors.slot_layout(floor, k, width)
+    dist = slot_costs(floor, catalog, layout.row, layout.col, width, layout.hall, layout.room)
+    slot = assign_slots(flows, dist, *slot_points(layout))
     first = np.concatenate([[0], np.cumsum(counts)[:-1]])
     offset = np.arange(len(cabinet_group)) - first[cabinet_group]
-    return rows[slot][cabinet_group].astype(np.int64), (cols[slot][cabinet_group] + offset).astype(np.int64)
+    at = slot[cabinet_group]
+    return (layout.hall[at].astype(np.int64), layout.row[at].astype(np.int64),
+            (layout.col[at] + offset).astype(np.int64))

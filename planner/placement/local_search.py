@@ -1,8 +1,9 @@
-"""Capacity-respecting move/swap local search on a grouping (layout_opt.md §7).
+"""Capacity-respecting move/swap local search on a grouping (Fiduccia–Mattheyses-style gains).
 
-State: W[v, g] = link weight from router v into block g (dense int32, n x k), block loads.
+State: W[v, g] = link weight from router v into block g (dense int32, n x k), block loads per
+resource (``capacity.Limits``: every move and swap keeps every resource within its limit).
 * Move pass: every router's best block with room, by gain W[v,g] - W[v,p(v)], applied in order
-  of decreasing gain with the gain re-checked before each move.
+  of decreasing gain with the gain and the room re-checked before each move.
 * Swap pass: for block pairs (a, b) whose best one-sided gains can add up to a positive
   value, the top candidates of each side are paired; the swap gain is
   W[v,b] - W[v,a] + W[u,a] - W[u,b] - 2 A[u,v]. The best positive swap is applied and the pair
@@ -15,17 +16,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 
 SWAP_CANDIDATES = 12
 
 
 class LocalSearch:
-    def __init__(self, graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, k: int):
-        self.graph, self.weights, self.cap, self.k = graph, np.asarray(weights, dtype=np.int64), int(cap), int(k)
+    def __init__(self, graph: Graph, part: np.ndarray, limits: Limits, k: int):
+        self.graph, self.limits, self.k = graph, limits, int(k)
+        self.demand, self.limit = limits.demand, limits.limit
         self.part = np.asarray(part, dtype=np.int64).copy()
         self.a = graph.adjacency
-        self.loads = np.bincount(self.part, weights=self.weights, minlength=k).astype(np.int64)
+        self.loads = limits.loads(self.part, self.k)
         self.W = self._w_matrix()
         self._column = np.full(graph.n, -1, dtype=np.int64)  # scratch for _links_between
 
@@ -62,14 +65,16 @@ class LocalSearch:
         np.subtract.at(self.W[:, old], nb, wt)
         np.add.at(self.W[:, g], nb, wt)
         self.part[v] = g
-        self.loads[old] -= self.weights[v]
-        self.loads[g] += self.weights[v]
+        self.loads[old] -= self.demand[v]
+        self.loads[g] += self.demand[v]
 
     def move_pass(self) -> int:
         n = self.graph.n
         own = self.W[np.arange(n), self.part].astype(np.int64)
         gain = self.W.astype(np.int64) - own[:, None]
-        room = self.loads[None, :] + self.weights[:, None] <= self.cap
+        room = np.ones((n, self.k), dtype=bool)
+        for j, cap in enumerate(self.limit.tolist()):
+            room &= self.loads[None, :, j] + self.demand[:, j, None] <= cap
         gain = np.where(room, gain, -1)
         gain[np.arange(n), self.part] = -1
         target = np.argmax(gain, axis=1)
@@ -81,7 +86,7 @@ class LocalSearch:
             g = int(target[v])
             p = int(self.part[v])
             gv = int(self.W[v, g]) - int(self.W[v, p])
-            if g != p and gv > 0 and self.loads[g] + self.weights[v] <= self.cap:
+            if g != p and gv > 0 and np.all(self.loads[g] + self.demand[v] <= self.limit):
                 self._move(v, g)
                 total += gv
         return total
@@ -112,9 +117,9 @@ class LocalSearch:
             if ga_t[0] + gb_t[0] <= 0:
                 return total
             gain = ga_t[:, None] + gb_t[None, :] - 2 * self._links_between(ta, tb)
-            wa, wb = self.weights[ta], self.weights[tb]
-            ok = ((self.loads[a] - wa[:, None] + wb[None, :] <= self.cap)
-                  & (self.loads[b] - wb[None, :] + wa[:, None] <= self.cap))
+            da, db = self.demand[ta], self.demand[tb]
+            ok = (np.all(self.loads[a] - da[:, None, :] + db[None, :, :] <= self.limit, axis=2)
+                  & np.all(self.loads[b] - db[None, :, :] + da[:, None, :] <= self.limit, axis=2))
             gain = np.where(ok, gain, -1)
             i, j = np.unravel_index(int(np.argmax(gain)), gain.shape)
             if gain[i, j] <= 0:
@@ -145,14 +150,15 @@ class LocalSearch:
 
     def kl_pair(self, a: int, b: int) -> int:
         """One Kernighan–Lin pass on blocks a, b (Kernighan & Lin, Bell Syst. Tech. J. 1970):
-        swap the best pair of equal-weight unlocked routers even at a loss, lock them, and keep
+        swap the best pair of unlocked routers of equal demand even at a loss, lock them, and keep
         the best prefix of the sequence if its total gain is positive. Returns the gain."""
         nodes = np.concatenate([np.flatnonzero(self.part == a), np.flatnonzero(self.part == b)])
         if len(nodes) < 2:
             return 0
         loc = self._links_between(nodes, nodes)
         side = (self.part[nodes] == b).astype(np.int64)
-        wt = self.weights[nodes]
+        _, wt = np.unique(self.demand[nodes], axis=0, return_inverse=True)
+        wt = wt.ravel()
         locked = np.zeros(len(nodes), dtype=bool)
         total, best, best_len, seq = 0, 0, 0, []
         for _ in range(min(int((side == 0).sum()), int((side == 1).sum()))):
@@ -198,11 +204,11 @@ class LocalSearch:
         return self.part
 
 
-def local_search(graph: Graph, part: np.ndarray, weights: np.ndarray, cap: int, k: int,
+def local_search(graph: Graph, part: np.ndarray, limits: Limits, k: int,
                  max_rounds: int = 50, kl: bool = False) -> np.ndarray:
-    """Improve ``part`` (never worse, capacity kept); ``kl`` adds Kernighan–Lin pair passes
+    """Improve ``part`` (never worse, every limit kept); ``kl`` adds Kernighan–Lin pair passes
     once moves and swaps are exhausted. Returns the new part array."""
     if graph.n == 0 or k < 2:
         return np.asarray(part, dtype=np.int64).copy()
-    return LocalSearch(graph, part, weights, cap, k).run(max_rounds, kl)
+    return LocalSearch(graph, part, limits, k).run(max_rounds, kl)
 

@@ -12,17 +12,20 @@ class Placement:
     """Router -> cabinet, cabinet -> (row, column, electrical group), plus provenance.
 
     router_cabinet: int64 (R,), cabinet index of each router.
-    cabinet_row, cabinet_col: int64 (C,), grid position of each cabinet (row 0 = "A", col 0 = "01").
+    cabinet_row, cabinet_col: int64 (C,), position of each cabinet in its hall (row 0 = "A",
+        col 0 = "01").
     cabinet_group: int64 (C,), electrical group of each cabinet.
-    cabinet_names: tuple of C names, row letter(s) + zero-padded column ("A01", "B12").
+    cabinet_names: tuple of C names, row letter(s) + zero-padded column ("A01", "B12"), with a
+        hall prefix when the cabinets fill several halls ("H2-A01").
+    cabinet_hall: int64 (C,), hall of each cabinet (0 = the first; None given = all in hall 0).
     strategy: "hint" | "partition" | "optimize"; method: the candidate that won.
     optical: links leaving electrical groups in the final layout.
-    candidates: optical links per candidate tried (name -> count).
+    candidates: optical links per candidate tried (name -> count); ``method`` is the cheapest.
     lower_bound, lower_bound_kind: best proven lower bound on optical links and which bound.
     stage_seconds: wall time per stage (name -> seconds).
-    time_capped: True when the wall-clock time limit cut a stage short; every budget is
-        otherwise counted in deterministic units, so only then can the same seed give another
-        placement on a slower or busier machine.
+    time_capped: True when the hard wall-clock cap (``budget.HARD_CAP_FACTOR`` x the time
+        limit) cut a stage short; every budget is otherwise counted in deterministic units, so
+        only then can the same seed give another placement on a slower or busier machine.
     """
 
     router_cabinet: np.ndarray
@@ -38,6 +41,11 @@ class Placement:
     candidates: dict[str, int] = field(default_factory=dict)
     stage_seconds: dict[str, float] = field(default_factory=dict)
     time_capped: bool = False
+    cabinet_hall: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.cabinet_hall is None:
+            object.__setattr__(self, "cabinet_hall", np.zeros(len(self.cabinet_names), np.int64))
 
     @property
     def num_cabinets(self) -> int:

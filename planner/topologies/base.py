@@ -13,10 +13,10 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
 
 if TYPE_CHECKING:
     import networkx as nx
+    import scipy.sparse as sp
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,6 +100,8 @@ class Topology:
     @cached_property
     def adjacency(self) -> sp.csr_matrix:
         """Symmetric R x R sparse matrix, entry = multiplicity of the router pair."""
+        import scipy.sparse as sp  # imported here: SciPy costs ~0.3 s at start-up
+
         r = self.num_routers
         u, v = self.links[:, 0], self.links[:, 1]
         m = sp.coo_matrix((np.concatenate([self.multiplicity, self.multiplicity]),

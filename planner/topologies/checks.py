@@ -17,14 +17,16 @@ def integer(family: str, name: str, value, minimum: int | None = None,
     if isinstance(value, str):
         text = value.strip()
         try:
-            value = int(text)
+            value = int(text) if len(text) <= 40 else None
         except ValueError:
-            raise InputError(f"{family}: parameter '{name}' must be an integer, got {text!r}") \
-                from None
+            value = None
+        if value is None:
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            raise InputError(f"{family}: parameter '{name}' must be an integer, got {shown!r}")
     if not isinstance(value, int):
         try:
             as_int = int(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # inf is a float that int() refuses
             as_int = None
         if as_int is None or as_int != value:
             raise InputError(f"{family}: parameter '{name}' must be an integer, got {value!r}")
@@ -32,7 +34,7 @@ def integer(family: str, name: str, value, minimum: int | None = None,
     if minimum is not None and value < minimum or maximum is not None and value > maximum:
         bounds = (f"between {minimum} and {maximum}" if minimum is not None and maximum is not None
                   else f">= {minimum}" if minimum is not None else f"<= {maximum}")
-        raise InputError(f"{family}: parameter '{name}' must be {bounds}, got {value}")
+        raise InputError(f"{family}: parameter '{name}' must be {bounds}, got {_amount(value)}")
     return value
 
 
@@ -45,9 +47,17 @@ def prime_power_q(family: str, value, minimum: int = 2, name: str = "q") -> int:
     return q
 
 
+MAX_ENDPOINTS_PER_ROUTER = 100_000
+"""Far above any router's ports, and small enough that counts of endpoints stay exact in
+64-bit arrays (routers x p)."""
+
+
 def endpoints_per_router(family: str, p, default: int, name: str = "p") -> int:
     """Endpoints per (leaf) router: ``default`` when p is None, else an integer >= 1."""
-    return default if p is None else integer(family, name, p, minimum=1)
+    if p is None:
+        return default
+    return integer(family, name, integer(family, name, p, minimum=1),
+                   maximum=MAX_ENDPOINTS_PER_ROUTER)
 
 
 def int_list(family: str, name: str, value, minimum: int = 1) -> list[int]:
@@ -82,4 +92,4 @@ def size_limit(family: str, routers: int, links: int, params: str) -> None:
 
 def _amount(n: int) -> str:
     """n in full up to 15 digits, else its order of magnitude (huge ints do not print)."""
-    return str(n) if n < 10 ** 15 else f"about 10^{int(n.bit_length() * math.log10(2))}"
+    return str(n) if abs(n) < 10 ** 15 else f"about 10^{int(abs(n).bit_length() * math.log10(2))}"

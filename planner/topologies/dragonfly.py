@@ -10,11 +10,10 @@ from __future__ import annotations
 from math import gcd
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from planner.errors import InputError
 from planner.topologies.base import Topology
-from planner.topologies.checks import integer, size_limit
+from planner.topologies.checks import endpoints_per_router, integer, size_limit
 
 ARRANGEMENTS = ("palmtree", "relative", "absolute")
 
@@ -23,7 +22,7 @@ def resolve(a=None, p=None, h=None, g=None) -> tuple[int, int, int, int]:
     """(a, p, h, g) with balanced defaults a = 2p = 2h, g = a·h + 1 from whichever is given."""
     fam = "dragonfly"
     h = None if h is None else integer(fam, "h", h, minimum=1)
-    p = None if p is None else integer(fam, "p", p, minimum=1)
+    p = None if p is None else endpoints_per_router(fam, p, 0)
     a = None if a is None else integer(fam, "a", a, minimum=1)
     if h is None and p is None and a is None:
         raise InputError("dragonfly: give at least one of 'h', 'p' or 'a' (balanced: a = 2p = 2h)")
@@ -87,6 +86,8 @@ def _cheapest_ports(cost: np.ndarray, busy: np.ndarray, ports: int) -> np.ndarra
     nothing anywhere and take the remaining targets in order."""
     slot = np.full(cost.shape[1], -1, dtype=np.int64)
     if len(busy):
+        from scipy.optimize import linear_sum_assignment  # SciPy costs ~0.3 s to import
+
         rows, cols = linear_sum_assignment(cost)
         slot[cols] = busy[rows]
     open_cols = slot < 0

@@ -20,7 +20,9 @@ Formats (chosen by extension):
 Text files are UTF-8 (a byte-order mark is skipped). GraphML edge direction is ignored: every
 ``<edge>`` is one cable, so a directed file listing both 0->1 and 1->0 has two. Limits: router
 ids below checks.MAX_ROUTERS, at most MAX_PER_ROUTER endpoints per router and cables per router
-pair, checks.MAX_LINKS cables in all.
+pair, checks.MAX_LINKS cables in all (counted while the file streams, so reading stops at the
+first line beyond), and a regular file of at most ``MAX_BYTES`` of its format: pipes, devices and
+folders are refused before they are opened.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from xml.etree import ElementTree
 import networkx as nx
 import numpy as np
 
+from planner import guards
 from planner.errors import InputError
 from planner.topologies.base import Topology
 from planner.topologies.checks import MAX_LINKS, MAX_ROUTERS
@@ -43,6 +46,10 @@ MAX_PER_ROUTER = 10_000
 """Most endpoints on one router, and most cables between one router pair, a file may give."""
 MAX_NODES = MAX_ROUTERS * 100
 """Most endpoint (BookSim ``node``) ids an anynet file may number."""
+MAX_BYTES = {".csv": 32 * 2 ** 20, ".anynet": 64 * 2 ** 20, ".graphml": 192 * 2 ** 20}
+"""File size per format: about twice the file of the largest network planned in
+benchmarks/RESULTS.md (Slim Fly q=89, 15,842 routers, 1.05 M links, 1 M endpoints: edge list
+13.4 MB, anynet 26 MB, GraphML 87 MB); larger files would take longer to plan than to doubt."""
 _INT = re.compile(r"^[+]?\d+$")
 
 
@@ -55,8 +62,9 @@ def load(path: str | Path, p=None) -> Topology:
     if suffix not in FORMATS:
         raise InputError(f"topology file '{path}': unknown extension {suffix or '(none)'!r}; "
                          f"use one of {', '.join(FORMATS)}")
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"topology file '{path}' does not exist")
+    guards.regular_file(path, f"topology file '{path}'")
     uniform = None
     if p is not None:
         text = str(p).strip()
@@ -86,6 +94,12 @@ def _topology(path: Path, r: int, u, v, count, endpoints, fmt: str) -> Topology:
                                np.asarray(endpoints, np.int64))
 
 
+def _open_text(path: Path):
+    """The file as UTF-8 text (a byte-order mark skipped), within its format's MAX_BYTES."""
+    raw = guards.open_input(path, f"topology file '{path}'", MAX_BYTES[path.suffix.lower()])
+    return io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+
+
 def _uniform_or_fail(path: Path, uniform: int | None, what: str) -> int:
     if uniform is None:
         raise InputError(f"topology file '{path}': {what}; add it or give a uniform number "
@@ -113,6 +127,7 @@ def _refuse_dtd(path: Path) -> None:
 
 def read_graphml(path: Path, uniform: int | None = None) -> Topology:
     """GraphML with node attribute ``endpoints`` and optional edge attribute ``multiplicity``."""
+    guards.open_input(path, f"topology file '{path}'", MAX_BYTES[".graphml"]).close()
     _refuse_dtd(path)
     try:
         g = nx.read_graphml(path)
@@ -188,7 +203,8 @@ def read_edge_csv(path: Path, uniform: int | None = None) -> Topology:
     links: list[tuple[int, int, int, int]] = []
     ep: dict[int, int] = {}
     section = "links"
-    with open(path, newline="", encoding="utf-8-sig") as fh:
+    cables = 0
+    with _open_text(path) as fh:
         for lineno, row in enumerate(csv.reader(fh), start=1):
             cells = [c.strip() for c in row]
             if not any(cells) or cells[0].startswith("#"):
@@ -220,6 +236,10 @@ def read_edge_csv(path: Path, uniform: int | None = None) -> Topology:
                                      f"cabled to itself")
                 if count < 1:
                     raise InputError(f"{where}: count must be >= 1, got {count}")
+                cables += count
+                if cables > MAX_LINKS:
+                    raise InputError(f"{where}: the file has more than {MAX_LINKS:,} cables so "
+                                     "far, beyond the supported number; give a smaller network")
                 links.append((a, b, count, lineno))
             else:
                 if len(vals) != 2:
@@ -277,7 +297,7 @@ def read_anynet(path: Path, uniform: int | None = None) -> Topology:
     pairs: set[tuple[int, int]] = set()
     node_router: dict[int, int] = {}
     routers: set[int] = set()
-    with open(path, encoding="utf-8-sig") as fh:
+    with _open_text(path) as fh:
         for lineno, line in enumerate(fh, start=1):
             tokens = line.split()
             if not tokens:
@@ -298,6 +318,10 @@ def read_anynet(path: Path, uniform: int | None = None) -> Topology:
                         raise InputError(f"{where}: self-loop on router {ident}")
                     routers.update((head_id, ident))
                     pairs.add((min(head_id, ident), max(head_id, ident)))
+                    if len(pairs) > MAX_LINKS:
+                        raise InputError(f"{where}: the file has more than {MAX_LINKS:,} links "
+                                         "so far, beyond the supported number; give a smaller "
+                                         "network")
                 else:
                     node, router = (ident, head_id) if head_kind == "router" else (head_id, ident)
                     routers.add(router)
@@ -327,10 +351,11 @@ def read_anynet(path: Path, uniform: int | None = None) -> Topology:
 def _side_multiplicity(side: Path, pairs: np.ndarray) -> np.ndarray:
     """Cables per router pair from the exporter's side table, 1 where it is absent."""
     count = np.ones(len(pairs), dtype=np.int64)
-    if not side.is_file():
+    if not side.exists():
         return count
     index = {(int(u), int(v)): i for i, (u, v) in enumerate(pairs.tolist())}
-    with open(side, newline="", encoding="utf-8-sig") as fh:
+    raw = guards.open_input(side, f"multiplicity file '{side}'", MAX_BYTES[".csv"])
+    with io.TextIOWrapper(raw, encoding="utf-8-sig", newline="") as fh:
         reader = csv.DictReader(fh)
         if not {"u", "v", "multiplicity"} <= set(reader.fieldnames or ()):
             raise InputError(f"multiplicity file '{side}': header must contain u,v,multiplicity")

@@ -4,13 +4,15 @@ Direct networks: over all ordered pairs of distinct routers. Indirect networks (
 roles): leaf-to-leaf, i.e. over routers that carry endpoints (Kathareios SC15 §2; the k̄ of
 Projective Networks §2.1, e.g. SF q=19 -> 1.9598). Exact breadth-first search from every
 source, bit-parallel: 64 sources per machine word over the CSR adjacency, batched so the
-gathered frontier stays under 64 MiB; the cost is O(sources·links·diameter/64).
+gathered frontier stays under 64 MiB; the cost is O(sources·links·diameter/64). The adjacency
+is built here with numpy (``planner topology`` does not import SciPy).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
-from scipy.sparse.csgraph import connected_components
 
 from planner.errors import InputError
 from planner.topologies.base import Topology
@@ -27,6 +29,53 @@ def measured_routers(top: Topology) -> np.ndarray:
     leaves = top.leaves()
     return leaves if len(leaves) else np.flatnonzero(
         np.isin(np.array(top.roles), ("leaf", "edge")))
+
+
+class _Csr(NamedTuple):
+    """The symmetric adjacency as compressed rows (the neighbours of v are
+    ``indices[indptr[v]:indptr[v + 1]]``)."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.indptr) - 1, len(self.indptr) - 1
+
+    @property
+    def nnz(self) -> int:
+        return len(self.indices)
+
+
+def _csr(top: Topology) -> _Csr:
+    u, v = top.links[:, 0], top.links[:, 1]
+    source, target = np.concatenate([u, v]), np.concatenate([v, u])
+    order = np.argsort(source, kind="stable")
+    indptr = np.zeros(top.num_routers + 1, dtype=np.int64)
+    np.cumsum(np.bincount(source, minlength=top.num_routers), out=indptr[1:])
+    return _Csr(indptr, target[order])
+
+
+def _reached(adj: _Csr, source: int) -> np.ndarray:
+    """Boolean mask of the routers reachable from ``source`` (level-synchronous BFS)."""
+    seen = np.zeros(adj.shape[0], dtype=bool)
+    seen[source] = True
+    frontier = np.array([source], dtype=np.int64)
+    while frontier.size:
+        starts, lengths = adj.indptr[frontier], np.diff(adj.indptr)[frontier]
+        offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+        neighbours = adj.indices[offsets + np.arange(int(lengths.sum()))]
+        frontier = np.unique(neighbours[~seen[neighbours]])
+        seen[frontier] = True
+    return seen
+
+
+def _components(top: Topology, nodes: np.ndarray) -> int:
+    """Connected components the measured routers fall into (for the error message)."""
+    from scipy.sparse.csgraph import connected_components
+
+    _, labels = connected_components(top.adjacency, directed=False)
+    return len(np.unique(labels[nodes]))
 
 
 def _bitset_bfs(adj, sources: np.ndarray, targets: np.ndarray) -> tuple[int, int]:
@@ -65,12 +114,11 @@ def distance_stats(top: Topology) -> tuple[int, float]:
     nodes = measured_routers(top)
     if len(nodes) < 2:
         return 0, 0.0
-    adj = top.adjacency
-    _, labels = connected_components(adj, directed=False)
-    parts = len(np.unique(labels[nodes]))
-    if parts > 1:
+    adj = _csr(top)
+    if not _reached(adj, int(nodes[0]))[nodes].all():
         raise InputError(f"topology '{top.family}' is disconnected: its routers form "
-                         f"{parts} separate components; every router must be reachable")
+                         f"{_components(top, nodes)} separate components; every router must "
+                         "be reachable")
     batch = 64 * max(1, _GATHER_WORDS // max(adj.nnz, 1))
     diameter, total = 0, 0
     for start in range(0, len(nodes), batch):
