@@ -27,9 +27,6 @@ from planner.viewer import geometry, payload
 from tests.test_exports_plans import get_plan
 
 PLANS = ["slimfly-hot", "slimfly-abstract", "dragonfly-hot", "dragonfly-trunk"]
-needs_halls = pytest.mark.skipif(
-    "hall" not in __import__("planner.floor").floor.Floor.model_fields,
-    reason="floors with halls and tray routes (the real-room work) are not on this branch")
 HALLS = {   # three small halls of 3 rows x 8 cabinets, cross trays every 4 cabinets
     "rows": 3, "cabinets_per_row": 8, "end_aisle_m": 1.2, "cross_tray_every": 4, "count": 4,
     "link_m": 25}
@@ -265,8 +262,7 @@ def test_abstract_racks_have_no_aisles_or_fronts():
     assert not shapes["cabinets"]["front"].any()
 
 
-@pytest.mark.parametrize("name", PLANS + [pytest.param(n, marks=needs_halls)
-                                           for n in ("corridor", "meet-me")])
+@pytest.mark.parametrize("name", PLANS + ["corridor", "meet-me"])
 def test_route_on_the_floor_gives_the_cable_length(name):
     """Every cable between cabinets: its route's steps, plus the floor's per-cable overhead,
     times its slack, are the length in cables.csv (to the millimetre); the steps that move on
@@ -323,7 +319,6 @@ def halls_plan(links: str, kw_budget: float | None = None):
     return plan(slimfly(q=7), "modern-100g", str(path), strategy="hint", time_limit_s=5, seed=0)
 
 
-@needs_halls
 @pytest.mark.parametrize("name", ["slimfly-hot", "corridor", "meet-me"])
 def test_drawn_routes_are_the_plans_tray_routes(name):
     """Every cable's route as drawn is ``planner.routes.route_segments`` of its two cabinets,
@@ -359,7 +354,6 @@ def test_drawn_routes_are_the_plans_tray_routes(name):
         assert room.halls == 3 and kinds == set(geometry.ROUTE_KINDS)
 
 
-@needs_halls
 @pytest.mark.parametrize("links", ["corridor", "meet-me"])
 def test_halls_are_drawn_apart_with_their_connections(links):
     """Three halls side by side without overlapping; the connections join the hall entries:

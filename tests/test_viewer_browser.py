@@ -27,7 +27,7 @@ from planner.exports import cables_csv, summary_json, viewer
 from planner.exports.wiring_pdf import GROUP_COLOURS
 from planner.viewer import geometry
 from tests.test_exports_plans import get_plan
-from tests.test_viewer import HOSTILE, halls_plan, hostile_plan, needs_halls
+from tests.test_viewer import HOSTILE, halls_plan, hostile_plan
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -343,7 +343,6 @@ def pixels(driver, names, fronts) -> list[list[int]]:
         return out;""", names, fronts)
 
 
-@needs_halls
 def test_cabinets_coloured_by_kw_against_the_budget(browser):
     """Colour by cabinet kW: each cabinet takes the YlOrRd class of its kW share of the floor's
     budget (cabinets.kw / cabinet_kw_budget in ninths), and its panel says both."""
@@ -366,7 +365,6 @@ def test_cabinets_coloured_by_kw_against_the_budget(browser):
     assert errors(browser) == []
 
 
-@needs_halls
 def test_route_kind_filter_counts_as_summary_and_cables_csv(browser):
     plan, folder = plan_folder("halls")
     import json

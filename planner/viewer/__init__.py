@@ -89,7 +89,7 @@ def data_block(plan) -> str:
             "length_model": {"intra_cabinet_m": floor.intra_cabinet_m,
                              "overhead_per_cable_m": floor.overhead_per_cable_m,
                              "slack_pct": floor.slack_pct},
-            "kw_budget": getattr(floor, "cabinet_kw_budget", None),
+            "kw_budget": floor.cabinet_kw_budget,
             "part_columns": ["sku", *(c for c in getattr(cabling, "PART_COLUMNS", ())
                                       if c in cabling.CSV_COLUMNS)]}
     refs = {"devices": {"cabinet": ("cabinets", "name")},

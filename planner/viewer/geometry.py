@@ -5,25 +5,29 @@ Two functions of the plan, each the one place its picture comes from:
 - ``floor_geometry(plan)``: halls, rows, aisles (hot / cold), overhead trays and hall
   connections as rectangles and segments, and every cabinet's centre and front, in metres in
   one frame for the whole floor (x along the rows, y across them; screen y grows downwards).
-- ``cable_routes(plan)``: the polyline of every cable in that frame (empty inside a cabinet)
-  and its route kind (cabinet / row / cross-row / cross-hall).
+- ``cable_routes(plan)``: the polyline of every cable in that frame (empty inside a cabinet),
+  step by step with the metres of each step, and its route kind (cabinet / row / cross-row /
+  cross-hall).
 
-Fallback for a floor without halls or trays (the papers' abstract racks, a plain grid): one
-hall around the cabinet grid; on a physical floor with aisles the rows face alternately (row
-A towards the aisle in front of it, row B towards row C, ...), so the aisles alternate cold
-(fronts) and hot (backs), the first one cold;
-the route is the Manhattan path the length model measures (``planner.floor.cable_length_m``):
-along the row of the A end, then across the rows.
+On a floor with halls (``planner.floor``'s ``hall`` block) these are the planner's own room and
+tray routes (``planner.floor.room_of``, ``planner.routes.route_segments``), the halls drawn
+side by side with their connections through the gaps between them. Fallback for a floor
+without halls (the papers' abstract racks, a plain grid): one hall around the cabinet grid;
+on a physical grid with aisles the rows face as in a hall (``planner.floor.front_aisle``: row
+A towards the cold aisle in front of it, then backs to backs, fronts to fronts); the route is
+the Manhattan path the grid's length model measures (``planner.floor.cable_length_m``): up,
+along the row of the A end, across the rows, down.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from planner import floor as floors
 
 ROUTE_KINDS = ("cabinet", "row", "cross-row", "cross-hall")
 """Route kinds in the order of their codes (the ``route_kind`` column of ``cables.csv``)."""
@@ -49,21 +53,11 @@ class Routes:
     kind: np.ndarray      # int8 (cables,)
 
 
-def _row_names(names, rows) -> dict[int, str]:
-    """Row letters of each row, from its cabinets' names (``B07`` -> ``B``)."""
-    out: dict[int, str] = {}
-    for name, row in zip(names, rows):
-        if int(row) not in out:
-            match = re.match(r"^(.*?)\d+$", str(name))
-            out[int(row)] = match.group(1) if match and match.group(1) else str(row + 1)
-    return out
-
-
 def floor_geometry(plan) -> dict:
     """Halls, rows, aisles, trays, hall links and cabinet centres/fronts of ``plan``'s floor
     (module doc). Lists of plain numbers (JSON-ready) except ``cabinets``, whose arrays are
     numpy arrays with one entry per row of ``plan.cabinets``."""
-    if getattr(plan.floor, "hall", None) is not None:
+    if plan.floor.hall is not None:
         return _hall_geometry(plan)
     return _grid_geometry(plan)
 
@@ -73,7 +67,6 @@ HALL_GAP_M = 6.0
 
 
 def _room(plan):
-    from planner import floor as floors
     cab = plan.cabinets
     return floors.room_of(plan.floor, cab["hall"], cab["row"], cab["col"])
 
@@ -93,7 +86,6 @@ def _hall_geometry(plan) -> dict:
     even, ``floor.aisle_is_cold``), row r faces ``floor.front_aisle(r)``; trays run over every
     row between the outer cross trays and across the rows at ``room.cross_x``, the first one
     on to the entry point where cables leave for other halls."""
-    from planner import floor as floors
     floor, cab = plan.floor, plan.cabinets
     room = _room(plan)
     origin = hall_origins(room)
@@ -181,6 +173,8 @@ def _hall_links(floor, room, origin) -> dict:
 
 
 def _grid_geometry(plan) -> dict:
+    """One hall around the abstract grid's cabinets; rows, aisles and fronts as in a hall
+    when the floor is physical and has aisles (module doc)."""
     floor, cabinets = plan.floor, plan.cabinets
     w, d = float(floor.cabinet_width_m), float(floor.cabinet_depth_m)
     x = cabinets["x_m"].to_numpy(dtype=float)
@@ -188,49 +182,41 @@ def _grid_geometry(plan) -> dict:
     row = cabinets["row"].to_numpy(dtype=np.int64)
     aisle = float(floor.aisle_m)
     faced = not floor.abstract and aisle > 0
-    front = np.where(row % 2 == 0, FRONT_UP, FRONT_DOWN) if faced else np.zeros(len(row))
-    names = _row_names(cabinets["name"], row)
-    rows, aisles = [], []
+    front = (np.where(floors.front_aisle(row) == row, FRONT_UP, FRONT_DOWN) if faced
+             else np.full(len(row), FRONT_NONE))
+    if not len(x):
+        hall = {"name": floor.name, "x0": 0.0, "y0": 0.0, "x1": 1.0, "y1": 1.0}
+        return {"halls": [hall], "rows": [], "aisles": [], "trays": [], "links": [],
+                "meet_me": None, "cabinet_width_m": w, "cabinet_depth_m": d,
+                "cabinets": {"x": x, "y": y, "hall": np.zeros(0, dtype=np.int64),
+                             "front": front.astype(np.int64)}}
     margin = aisle if faced else 0.25 * min(w, d)
-    if len(x):
-        y_of = {}
-        for r in np.unique(row).tolist():
-            on = row == r
-            y_of[r] = float(y[on][0])
-            rows.append({"hall": 0, "name": names[r], "x0": float(x[on].min() - w / 2),
-                         "x1": float(x[on].max() + w / 2), "y0": y_of[r] - d / 2,
-                         "y1": y_of[r] + d / 2,
-                         "front": int(front[on][0]) if faced else FRONT_NONE})
-        x0, x1 = float(x.min() - w / 2), float(x.max() + w / 2)
-        hall = {"name": floor.name, "x0": x0 - margin, "y0": float(y.min() - d / 2) - margin,
-                "x1": x1 + margin, "y1": float(y.max() + d / 2) + margin}
-        if faced:
-            edges = [hall["y0"]] + [v for r in sorted(y_of) for v in (y_of[r] - d / 2,
-                                                                       y_of[r] + d / 2)]
-            edges.append(hall["y1"])
-            fronts = [FRONT_NONE, *(int(front[row == r][0]) for r in sorted(y_of)), FRONT_NONE]
-            for i in range(len(edges) // 2):
-                top, bottom = edges[2 * i], edges[2 * i + 1]
-                if bottom - top > 1e-9:
-                    # the aisle between two rows is cold when the row above faces down into it
-                    kind = "cold" if (fronts[i] == FRONT_DOWN
-                                      or fronts[i + 1] == FRONT_UP) else "hot"
-                    aisles.append({"hall": 0, "kind": kind, "x0": x0, "x1": x1,
-                                   "y0": top, "y1": bottom})
-        halls = [hall]
-    else:
-        halls = [{"name": floor.name, "x0": 0.0, "y0": 0.0, "x1": 1.0, "y1": 1.0}]
-    return {"halls": halls, "rows": rows, "aisles": aisles, "trays": [], "links": [],
-            "meet_me": None,
-            "cabinet_width_m": w, "cabinet_depth_m": d,
+    x0, x1 = float(x.min() - w / 2), float(x.max() + w / 2)
+    hall = {"name": floor.name, "x0": x0 - margin, "y0": float(y.min() - d / 2) - margin,
+            "x1": x1 + margin, "y1": float(y.max() + d / 2) + margin}
+    rows, aisles = [], []
+    for r in np.unique(row).tolist():
+        on = row == r
+        centre = float(y[on][0])
+        rows.append({"hall": 0, "name": floors.row_letters(r), "x0": float(x[on].min() - w / 2),
+                     "x1": float(x[on].max() + w / 2), "y0": centre - d / 2,
+                     "y1": centre + d / 2, "front": int(front[on][0])})
+    if faced:
+        # aisle i runs in front of row i (the last one behind the last row)
+        for i in range(len(rows) + 1):
+            top = rows[i]["y0"] - aisle if i < len(rows) else rows[-1]["y1"]
+            aisles.append({"hall": 0, "kind": "cold" if floors.aisle_is_cold(i) else "hot",
+                           "x0": x0, "x1": x1, "y0": top, "y1": top + aisle})
+    return {"halls": [hall], "rows": rows, "aisles": aisles, "trays": [], "links": [],
+            "meet_me": None, "cabinet_width_m": w, "cabinet_depth_m": d,
             "cabinets": {"x": x, "y": y, "hall": np.zeros(len(x), dtype=np.int64),
-                         "front": np.asarray(front, dtype=np.int64)}}
+                         "front": front.astype(np.int64)}}
 
 
 def cable_routes(plan, geometry: dict | None = None) -> Routes:
     """Route of every cable of ``plan`` (module doc), in the frame of ``floor_geometry``."""
     geometry = floor_geometry(plan) if geometry is None else geometry
-    if getattr(plan.floor, "hall", None) is not None:
+    if plan.floor.hall is not None:
         return _tray_routes(plan)
     return _manhattan_routes(plan, geometry)
 
@@ -242,7 +228,6 @@ def _tray_routes(plan) -> Routes:
     """``planner.routes.route_segments`` for every cable at once (its polylines, step by step:
     rise, row tray, cross tray, hall link, cross tray, row tray, drop; pieces of no length
     left out but the hall link), in the drawing's frame (``hall_origins``)."""
-    from planner import floor as floors
     floor, cab = plan.floor, plan.cabinets
     room = _room(plan)
     origin = hall_origins(room)
