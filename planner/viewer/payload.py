@@ -1,0 +1,210 @@
+"""The viewer's data: tables as typed columns in one compressed, base64-encoded block.
+
+Layout of the block before compression (``encode``): a 4-byte little-endian length, that many
+bytes of UTF-8 JSON (the header), zero padding to a multiple of 8, then the numeric columns,
+each starting at a multiple of 8 (so the page reads them as typed arrays without copying).
+The block is zlib-compressed (the page inflates it with the browser's ``DecompressionStream
+("deflate")``) and base64-encoded, so it sits in the page as plain ASCII that no browser parses
+as markup.
+
+Header: ``{"meta": {...}, "tables": {name: {"rows": n, "columns": [...]}}}`` where every
+column is one of
+
+- ``{"name", "type": "num", "dtype": "u1|i1|u2|i2|i4|f8", "offset", "scale"?, "null"?}``:
+  value = stored / scale (scale a power of ten, chosen only when that division gives back
+  every value exactly, so lengths like 1.65 m travel as the integer 165); ``null`` is the
+  stored value that stands for a missing value;
+- ``{"name", "type": "str", "values": [...], "dtype"?, "offset"?}``: text; with ``dtype`` the
+  column is dictionary-coded (codes into ``values``), without it ``values`` holds every row;
+- ``{"name", "type": "seq", "runs": [[prefix, width, first, count], ...]}``: text that is
+  runs of numbered names: the run's k-th row (from 0) is prefix + (first + k) zero-padded to
+  width digits (cable ids, device names);
+- ``{"name", "type": "ref", "table", "column", "dtype", "offset"}``: text coded as row
+  numbers of another table's text column (a cable's cabinet as a row of the cabinets table);
+  -1 is missing.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import zlib
+
+import numpy as np
+import pandas as pd
+
+COMPRESSION_LEVEL = 6
+"""zlib level of the block. On the 100K-endpoint Dragonfly of benchmarks/bench_viewer.py (an
+18.7 MB block): level 1 gives 3.08 MB in 0.14 s, level 6 2.50 MB in 0.69 s, level 9 2.56 MB
+in 2.4 s. The writer runs beside wiring.pdf, which takes about 20 s there."""
+
+_INT_TYPES = (("u1", np.uint8), ("i1", np.int8), ("u2", np.uint16), ("i2", np.int16),
+              ("i4", np.int32))
+_SCALES = (1, 10, 100, 1000)
+DICTIONARY_SHARE = 0.5
+"""Text columns with at most this share of distinct values are dictionary-coded."""
+MAX_RUNS = 8
+"""Most runs of numbered names a ``seq`` column holds."""
+_NUMBERED = re.compile(r"(.*?)(\d+)", re.S)
+
+
+def _int_dtype(low: int, high: int):
+    """The narrowest (name, numpy type) of ``_INT_TYPES`` holding ``low..high``, or None."""
+    for name, kind in _INT_TYPES:
+        info = np.iinfo(kind)
+        if info.min <= low and high <= info.max:
+            return name, kind
+    return None
+
+
+class _Writer:
+    """Collects binary sections, each aligned to 8 bytes."""
+
+    def __init__(self):
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def add(self, array: np.ndarray) -> int:
+        data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"),
+                                                  copy=False).tobytes()
+        offset = self.size
+        self.parts.append(data)
+        self.size += len(data)
+        pad = -self.size % 8
+        if pad:
+            self.parts.append(b"\0" * pad)
+            self.size += pad
+        return offset
+
+
+def _numeric(values: np.ndarray, missing: np.ndarray, out: _Writer) -> dict:
+    """A numeric column: the narrowest integer type (after an exact decimal scale), else f8."""
+    present = values[~missing]
+    if present.dtype.kind == "f" and not np.isfinite(present).all():
+        return {"type": "num", "dtype": "f8", "offset": out.add(values.astype(float))}
+    for scale in _SCALES:
+        scaled = np.round(present * scale) if present.dtype.kind == "f" else present
+        if present.dtype.kind == "f" and not np.array_equal(scaled / scale, present):
+            continue
+        low = int(scaled.min()) if scaled.size else 0
+        high = int(scaled.max()) if scaled.size else 0
+        chosen = _int_dtype(low - 1 if missing.any() else low, high)
+        if chosen is None:
+            break
+        name, kind = chosen
+        stored = np.zeros(len(values), dtype=kind)
+        stored[~missing] = scaled
+        spec = {"type": "num", "dtype": name}
+        if missing.any():
+            stored[missing] = low - 1
+            spec["null"] = low - 1
+        if scale != 1:
+            spec["scale"] = scale
+        spec["offset"] = out.add(stored)
+        return spec
+    stored = np.where(missing, np.nan, values.astype(float))
+    return {"type": "num", "dtype": "f8", "offset": out.add(stored)}
+
+
+def _codes(codes: np.ndarray, out: _Writer) -> tuple[str, int]:
+    name, kind = _int_dtype(int(codes.min()) if codes.size else 0,
+                            int(codes.max()) if codes.size else 0)
+    return name, out.add(codes.astype(kind))
+
+
+def _text(values) -> list[str]:
+    """Text of every value; missing values as ``""``."""
+    return pd.Series(values, dtype=object).astype("str").fillna("").tolist()
+
+
+def numbered_runs(texts: list[str]) -> list[list] | None:
+    """``[[prefix, width, first, count], ...]`` when ``texts`` are at most ``MAX_RUNS`` runs
+    (of two texts each on average, at least) of a prefix and consecutive numbers zero-padded
+    to ``width`` (cable ids ``C000001 ..``; devices ``r0000 .. r6271, n000000 ..``), else
+    None. Each run is checked in chunks that double in size, so a column that is no such run
+    is given up after a few thousand texts."""
+    runs, i, n = [], 0, len(texts)
+    while i < n:
+        match = _NUMBERED.fullmatch(texts[i]) if len(runs) < MAX_RUNS else None
+        if match is None or len(match.group(2)) > 15:      # JavaScript counts exactly to 2^53
+            return None
+        prefix, digits = match.groups()
+        width, first = len(digits), int(digits)
+        count, step = 1, 1024
+        while i + count < n:
+            stop = min(n, i + count + step)
+            want = np.array([f"{prefix}{first + k:0{width}d}" for k in range(count, stop - i)],
+                            dtype=object)
+            same = np.array(texts[i + count:stop], dtype=object) == want
+            if not same.all():
+                count += int(np.argmin(same))
+                break
+            count, step = stop - i, 2 * step
+        runs.append([prefix, width, first, count])
+        i += count
+    return runs if 2 * len(runs) <= max(n, 2) else None
+
+
+def encode_column(series: pd.Series, out: _Writer,
+                  refs: dict[str, tuple[str, str, pd.Index]]) -> dict:
+    """The header entry of one column, its data added to ``out`` (module doc). ``refs`` maps a
+    column name to (table, column, that column's index) for text coded as rows of another
+    table (which must hold each text once)."""
+    name = str(series.name)
+    dtype = series.dtype
+    if name in refs:
+        table, column, index = refs[name]
+        rows = index.get_indexer(series)
+        if ((rows >= 0) | series.isna().to_numpy()).all():
+            kind, offset = _codes(rows, out)
+            return {"name": name, "type": "ref", "table": table, "column": column,
+                    "dtype": kind, "offset": offset}
+    if dtype.kind in "biuf":
+        missing = series.isna().to_numpy()
+        values = series.to_numpy(dtype=float, na_value=np.nan)
+        if dtype.kind in "biu" and not missing.any():
+            values = series.to_numpy(dtype=np.int64)
+        return {"name": name, **_numeric(values, missing, out)}
+    codes, uniques = pd.factorize(series, use_na_sentinel=False)
+    if len(uniques) <= max(1, DICTIONARY_SHARE * len(series)):
+        kind, offset = _codes(codes, out)
+        return {"name": name, "type": "str", "values": _text(uniques),
+                "dtype": kind, "offset": offset}
+    texts = _text(series)
+    runs = numbered_runs(texts)
+    if runs is not None:
+        return {"name": name, "type": "seq", "runs": runs}
+    return {"name": name, "type": "str", "values": texts}
+
+
+def encode(tables: dict[str, pd.DataFrame], meta: dict,
+           refs: dict[str, dict[str, tuple[str, str]]] | None = None) -> bytes:
+    """The uncompressed block (module doc) of ``tables`` and the JSON-ready ``meta``.
+    ``refs[table][column] = (other table, its column)`` codes a text column as row numbers of
+    the other table (whose column must come earlier in ``tables``)."""
+    refs = refs or {}
+    out = _Writer()
+    header: dict = {"meta": meta, "tables": {}}
+    indexes: dict[tuple[str, str], pd.Index] = {}
+    for table_name, frame in tables.items():
+        wanted = refs.get(table_name, {})
+        table_refs = {}
+        for column, (other, other_column) in wanted.items():
+            key = (other, other_column)
+            if key not in indexes:
+                indexes[key] = pd.Index(tables[other][other_column].astype(str))
+            table_refs[column] = (other, other_column, indexes[key])
+        columns = [encode_column(frame[c].rename(str(c)), out, table_refs)
+                   for c in frame.columns]
+        header["tables"][table_name] = {"rows": int(len(frame)), "columns": columns}
+    text = json.dumps(header, ensure_ascii=False, separators=(",", ":"),
+                      allow_nan=False).encode("utf-8")
+    head = len(text).to_bytes(4, "little") + text
+    head += b"\0" * (-len(head) % 8)
+    return head + b"".join(out.parts)
+
+
+def pack(block: bytes) -> str:
+    """``block`` zlib-compressed and base64-encoded (ASCII)."""
+    return base64.b64encode(zlib.compress(block, COMPRESSION_LEVEL)).decode("ascii")
