@@ -24,6 +24,7 @@ import tempfile
 
 import numpy as np
 
+from planner.interrupts import in_fork
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 
@@ -134,13 +135,20 @@ class KaMinParRunner:
 
 
 def metis_partition(graph: Graph, weights: np.ndarray, k: int, seed: int, ufactor: int = 30) -> np.ndarray:
-    """METIS k-way with one weight per router, imbalance ``ufactor`` (per mille)."""
+    """METIS k-way with one weight per router, imbalance ``ufactor`` (per mille); in a forked
+    child, since METIS traps SIGTERM in a way that can crash or hang the process
+    (``interrupts.in_fork``)."""
+    import pymetis  # noqa: F401 - imported here so that the child need not
+
+    return in_fork(_metis_kway, graph.adjacency, weights, int(k), int(seed), int(ufactor))
+
+
+def _metis_kway(a, weights: np.ndarray, k: int, seed: int, ufactor: int) -> np.ndarray:
     import pymetis
 
-    a = graph.adjacency
     opts = pymetis.Options()
-    opts.ufactor, opts.seed = int(ufactor), int(seed)
-    _, part = pymetis.part_graph(int(k), adjacency=pymetis.CSRAdjacency(a.indptr, a.indices),
+    opts.ufactor, opts.seed = ufactor, seed
+    _, part = pymetis.part_graph(k, adjacency=pymetis.CSRAdjacency(a.indptr, a.indices),
                                  vweights=np.maximum(weights, 1).tolist(), eweights=a.data.tolist(),
                                  options=opts)
     return np.asarray(part, dtype=np.int64)
