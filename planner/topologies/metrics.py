@@ -29,9 +29,11 @@ def measured_routers(top: Topology) -> np.ndarray:
         np.isin(np.array(top.roles), ("leaf", "edge")))
 
 
-def _bitset_bfs(adj, sources: np.ndarray, targets: np.ndarray) -> tuple[int, int]:
+def _bitset_bfs(adj, sources: np.ndarray, targets: np.ndarray,
+                target_weights: np.ndarray | None = None) -> tuple[int, int]:
     """BFS from up to 64·W sources at once; reached[v] holds one bit per source.
-    Returns (max distance, sum of distances) from the sources to the targets."""
+    Returns (max distance, sum of distances) from the sources to the targets, each target's
+    distances weighted by ``target_weights`` when given."""
     r = adj.shape[0]
     words = (len(sources) + 63) // 64
     reached = np.zeros((r, words), dtype=np.uint64)
@@ -51,8 +53,12 @@ def _bitset_bfs(adj, sources: np.ndarray, targets: np.ndarray) -> tuple[int, int
             return diameter, total
         reached |= nxt
         frontier = nxt
-        found = int(np.bitwise_count(nxt[targets]).sum())
-        if found:
+        counts = np.bitwise_count(nxt[targets])
+        found = int(counts.sum())
+        if found and target_weights is not None:
+            diameter = level
+            total += level * int(counts.sum(axis=1, dtype=np.int64) @ target_weights)
+        elif found:
             diameter, total = level, total + level * found
 
 
@@ -77,3 +83,22 @@ def distance_stats(top: Topology) -> tuple[int, float]:
         d, t = _bitset_bfs(adj, nodes[start:start + batch], nodes)
         diameter, total = max(diameter, d), total + t
     return diameter, total / (len(nodes) * (len(nodes) - 1))
+
+
+def endpoint_distance_sum(top: Topology) -> tuple[int, int]:
+    """(diameter between routers with endpoints, Σ over ordered router pairs of e_s·e_t·d(s, t)):
+    the hop count summed over all endpoint pairs (pairs on one router add 0). Same bit-parallel
+    BFS as ``distance_stats``, sources grouped by their endpoint count."""
+    leaves = top.leaves()
+    if len(leaves) < 2:
+        return 0, 0
+    adj = top.adjacency
+    weights = top.endpoints[leaves].astype(np.int64)
+    batch = 64 * max(1, _GATHER_WORDS // max(adj.nnz, 1))
+    diameter = total = 0
+    for count in np.unique(weights).tolist():
+        sources = leaves[weights == count]
+        for start in range(0, len(sources), batch):
+            d, t = _bitset_bfs(adj, sources[start:start + batch], leaves, weights)
+            diameter, total = max(diameter, d), total + count * t
+    return diameter, total
