@@ -4,10 +4,10 @@
 latency they deliver?" Sized comparisons are like for like (``planner.topologies.sizing.
 like_for_like``): every family at its balanced endpoints per router for the chosen switch, near
 the same endpoint count; families that cannot be sized sanely for that switch are listed with
-the reason and not planned. Configurations can also be listed explicitly in a spec file. Every configuration is planned in full (``planner.plan.plan``), its
-output folder written with the same writer ``planner plan`` uses, and one table row is read
-from the plan's ``summary.json`` values, so every number in the comparison is the number in
-that plan's folder.
+the reason and not planned. Configurations can also be listed explicitly in a spec file.
+Every configuration is planned in full (``planner.plan.plan``), its output folder written with
+the same writer ``planner plan`` uses, and one table row is read from the plan's
+``summary.json`` values, so every number in the comparison is the number in that plan's folder.
 
 Plans run in parallel: in worker processes on this machine (``ProcessPoolExecutor``), or on an
 existing Dask cluster (``dask.distributed``). Results are always in configuration order,

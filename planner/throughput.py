@@ -11,8 +11,8 @@ aggregated per router pair: ``D[s, t]`` = traffic from router s's endpoints to r
 How θ is obtained, by decreasing strength:
 
 - ``exact_theta``: the max concurrent flow LP aggregated by source router (one commodity per
-  router that sends), solved with HiGHS's interior point method (``scipy.optimize.linprog``), when its size fits
-  ``LP_NONZEROS_MAX``;
+  router that sends), solved with HiGHS's interior point method (``scipy.optimize.linprog``),
+  when its size fits ``LP_NONZEROS_MAX``;
 - ``ecmp_theta``: a lower bound, the θ that minimal routing with an even per-hop split over
   the shortest-path next hops (ECMP, split by cable) achieves; any routing is a feasible flow,
   so this bounds the optimum from below, and it is what oblivious minimal routing delivers;

@@ -19,8 +19,8 @@ spines are still in the file for every other reader.
 Node attributes: ``endpoints`` (long), ``name`` and ``label`` (device name, Topology Zoo
 style), ``cabinet``, ``group`` (electrical group, long), ``rack_unit`` (double; absent when the
 router has none), ``role``. Graph attributes: ``name``, ``family``, ``params`` (JSON),
-``catalog``, ``floor``, ``merlin_anytopo`` ("accepted" or why not). Keys are typed as networkx writes them (``long``, ``double``,
-``string``), so ``networkx.read_graphml`` returns ints for ``endpoints``.
+``catalog``, ``floor``, ``merlin_anytopo`` ("accepted" or why not). Keys are typed as networkx
+writes them (``long``, ``double``, ``string``), so ``networkx.read_graphml`` returns ints for ``endpoints``.
 Edge attributes (edge written ``source=u < target=v``): ``multiplicity``, ``source_ports`` and
 ``target_ports`` (port numbers on u and v, comma-separated, one per cable), ``labels``,
 ``length_m`` (longest cable), ``latency_ns`` (slowest cable), ``media`` (``electrical``,
