@@ -224,7 +224,7 @@ def bisection(top: Topology, arcs: thr.Arcs, side: np.ndarray, rate_gbps: float,
     lower, how = 0.0, "none"
     if theta_lower is not None and n >= 2:
         flow = theta_lower * math.floor(n / 2) * math.ceil(n / 2) / (n - 1)
-        lower, how = flow, "uniform flow (θ lower bound x (N/2)²/(N-1))"
+        lower, how = flow, "uniform flow (theta lower bound x (N/2)²/(N-1))"
     if _non_blocking_fat_tree(top):
         lower, how = math.floor(n / 2), ("non-blocking folded Clos: every permutation is "
                                          "routable at full rate, so N/2 cables cross any "
@@ -236,7 +236,7 @@ def bisection(top: Topology, arcs: thr.Arcs, side: np.ndarray, rate_gbps: float,
 
         spectral = fiedler_value(Graph.from_topology(top)) * top.num_routers / 4
         if spectral > lower:
-            lower, how = spectral, "spectral (Fiedler: λ2·R/4)"
+            lower, how = spectral, "spectral (Fiedler: lambda2·R/4)"
     lower = math.ceil(lower - 1e-6)
     exact = lower >= cut
     return {"links": int(cut), "tbps": _round(cut * rate_gbps / 1000, 6),
@@ -410,7 +410,7 @@ def summary_lines(perf: dict, total_cost: float | None = None) -> list[tuple[str
                                                          else "")) if per_tbps else ""
     lower = (f"; ECMP minimal routing {uni['ecmp_minimal']:.3f}"
              if uni.get("ecmp_minimal") is not None else "")
-    lines.append(("uniform θ", f"{theta_text(uni)} of injection bandwidth ({uni['kind']}: "
+    lines.append(("uniform theta", f"{theta_text(uni)} of injection bandwidth ({uni['kind']}: "
                                f"{uni['method']}){lower}; {uni['delivered_tbps']:,.3f} Tb/s "
                                f"delivered{money}"))
     wc = perf.get("worst_case")
@@ -421,5 +421,5 @@ def summary_lines(perf: dict, total_cost: float | None = None) -> list[tuple[str
         if wc.get("optimal") is not None:
             parts.append(f"{wc['optimal']:.3f} with optimal routing")
         parts.append(f"paper: {wc['formula']}")
-        lines.append(("worst-case θ", f"{'; '.join(parts)} ({wc['source']}: {wc['pattern']})"))
+        lines.append(("worst-case theta", f"{'; '.join(parts)} ({wc['source']}: {wc['pattern']})"))
     return lines

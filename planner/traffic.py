@@ -100,8 +100,8 @@ def _greedy_partners(sources, unique: np.ndarray, receiving: np.ndarray) -> dict
 
 LEAF_PAIRS = ("single-path leaf pairs: each leaf sends to a leaf it shares exactly one spine "
               "with", "Kathareios et al. SC15 §4.2")
-OVERLAPPING_PAIRS = ("overlapping distance-2 pairs: A→C and B→D with unique minimal paths "
-                     "A-B-C and B-C-D share link B→C",
+OVERLAPPING_PAIRS = ("overlapping distance-2 pairs: A->C and B->D with unique minimal paths "
+                     "A-B-C and B-C-D share link B->C",
                      "Kathareios et al. SC15 §4.2 Fig. 5 (after Besta & Hoefler SC14)")
 
 
@@ -121,7 +121,7 @@ def leaf_single_path(top: Topology) -> Pattern | None:
 
 def slimfly_overlap(top: Topology) -> Pattern | None:
     """Greedy pairs (A→C, B→D) over the links B–C in order, where A–B–C is the only shortest
-    A→C path and B–C–D the only shortest B→D path, so link B→C carries both pairs' traffic;
+    A→C path and B–C–D the only shortest B→D path, so link B->C carries both pairs' traffic;
     routers left over are paired greedily along single shortest paths."""
     r = top.num_routers
     adj = top.adjacency
@@ -204,7 +204,7 @@ def torus_tornado(top: Topology) -> Pattern | None:
     p = int(top.endpoints.max())
     return Pattern(f"tornado: each router sends {shift} hops along the first dimension",
                    "Dally & Towles, Principles and Practices of Interconnection Networks §3.2",
-                   src, dst, f"1/(p·(⌈k/2⌉-1)) = 1/{p * shift}", min(1.0, 1.0 / (p * shift)))
+                   src, dst, f"1/(p·(ceil(k/2)-1)) = 1/{p * shift}", min(1.0, 1.0 / (p * shift)))
 
 
 WORST_CASE_ROUTERS_MAX = 4_000
