@@ -143,6 +143,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     if topology.num_routers == 0:
         raise InputError(f"topology '{topology.family}' has no routers; nothing to plan")
     router_model = catalog.router_for(topology.radix)
+    performance.router_latency(router_model, router_latency_ns)   # checked before placement
     guards.check_counts(f"topology '{_describe(topology)}'", topology.num_links,
                         topology.num_endpoints, topology.num_routers, router_model.radix,
                         endpoint_cables)

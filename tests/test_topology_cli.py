@@ -139,3 +139,25 @@ def test_real_subprocess():
     assert bad.returncode == 2 and bad.stdout == "" and "Traceback" not in bad.stderr
     assert bad.stderr == ("planner topology: error: pn: parameter 'q'=10 is not a prime power; "
                           "nearest valid values: 9 or 11\n")
+
+
+@pytest.mark.parametrize("argv, notes, absent", [
+    (["topology", "dragonfly:a=20,p=10,h=10", "--no-distances"],
+     ["note: dragonfly: g not given, using g=201: a·h + 1 with a=20, h=10: the most groups",
+      "-> 4,020 routers, 40,200 endpoints"], []),
+    (["topology", "dragonfly", "h=7", "--no-distances"],
+     ["a not given, using a=14", "p not given, using p=7", "g not given, using g=99"], []),
+    (["topology", "slimfly", "q=19", "--no-distances"],
+     ["slimfly: p not given, using p=15: p = ⌈k'/2⌉"], []),
+    (["topology", "dragonfly:a=20,p=10,h=10,g=50", "--no-distances"], [], ["note:"]),
+    (["topology", "slimfly", "q=5", "p=4", "--no-distances"], [], ["note:"]),
+])
+def test_size_changing_defaults_are_printed_with_the_reason(capsys, argv, notes, absent):
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    for note in notes:
+        assert note in out
+    for text in absent:
+        assert text not in out
+    code, out, _ = run(capsys, *argv, "--json")
+    assert (len(json.loads(out)["defaults"]) > 0) == bool(notes)

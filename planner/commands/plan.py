@@ -13,6 +13,7 @@ from planner.errors import InputError
 from planner.spec import DEFAULT_TIME_LIMIT_S
 from planner.floor import load_floor
 from planner.simulators import BOOKSIM_DEFAULTS, BOOKSIM_TRAFFIC
+from planner.topologies import defaults
 
 NAME = "plan"
 HELP = ("plan a system: placement, every cable with ports and labels, the priced BOM and the "
@@ -155,5 +156,7 @@ def run(args: argparse.Namespace) -> int:
                            "injection_rate": args.booksim_rate,
                            "traffic": args.booksim_traffic})
     files = output.write_plan(result, out, progress=progress)
+    for note in defaults.notes(result.topology):
+        print(f"note: {note}")
     print(summary_table(result, Path(spec.out), files), flush=True)
     return 0
