@@ -43,6 +43,10 @@ for HDR InfiniBand Quantum switches); Ethernet data-centre switches are slower (
 MAX_ROUTER_LATENCY_NS = 100_000.0
 """A router delay above 100 µs is not a switch; rejected as a typo."""
 
+SPECTRAL_ROUTERS_MAX = 1_000
+"""Largest router count for the spectral bisection bound (an eigen-solve: 2.4 s at 1,386 routers
+on a loaded machine); above it the flow bound stands alone."""
+
 LATENCY_SAMPLE_SEED = 0
 """Seed of the source-router sample for the latency of plans above ``ECMP_WORK_MAX``."""
 
@@ -129,14 +133,15 @@ def _path_latencies(arcs: thr.Arcs, weight: np.ndarray, sources: np.ndarray):
     r = arcs.num_routers
     starts = np.searchsorted(head, np.arange(r))
     has = np.diff(np.r_[starts, len(head)]) > 0
-    dist = thr.distances_to(arcs, sources).astype(np.int32)      # (S, R); symmetric graph
+    dist = thr.distances_to(arcs, sources)                       # (S, R); symmetric graph
+    at_tail, at_head = dist[:, tail], dist[:, head]
     lat = np.where(dist == 0, 0.0, np.inf)
     for level in range(1, int(dist.max(initial=0)) + 1):
-        ok = (dist[:, tail] == level - 1) & (dist[:, head] == level)
+        ok = (at_head == level) & (at_tail == level - 1)
         cand = np.where(ok, lat[:, tail] + w[None, :], np.inf)
         best = np.minimum.reduceat(cand, starts[has], axis=1)
         lat[:, has] = np.where(dist[:, has] == level, best, lat[:, has])
-    return dist, lat
+    return dist.astype(np.int32), lat
 
 
 def latency(top: Topology, cables: pd.DataFrame, router_ns: float) -> dict:
@@ -216,7 +221,8 @@ def bisection(top: Topology, arcs: thr.Arcs, side: np.ndarray, rate_gbps: float,
               theta_lower: float | None) -> dict:
     """Cables across the partitioner's cut (an upper bound on the minimum endpoint bisection)
     and the best lower bound: spectral (Fiedler, λ2·R/4, direct networks with the same
-    endpoints on every router and an even router count) or from a feasible uniform flow
+    endpoints on every router, an even router count and at most ``SPECTRAL_ROUTERS_MAX``
+    routers), a non-blocking fat tree's N/2, or from a feasible uniform flow
     (θ_lower·(N/2)²/(N-1) must cross any balanced cut)."""
     cut = float(arcs.capacity[side[arcs.tail] & ~side[arcs.head]].sum())
     e = top.endpoints
@@ -230,7 +236,7 @@ def bisection(top: Topology, arcs: thr.Arcs, side: np.ndarray, rate_gbps: float,
                                          "routable at full rate, so N/2 cables cross any "
                                          "balanced cut")
     if top.roles is None and len(set(e.tolist())) == 1 and top.num_routers % 2 == 0 \
-            and top.num_routers >= 4:
+            and 4 <= top.num_routers <= SPECTRAL_ROUTERS_MAX:
         from planner.placement.bounds import fiedler_value
         from planner.placement.graph import Graph
 

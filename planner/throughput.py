@@ -36,10 +36,11 @@ solver on 2 busy cores: Slim Fly q=5 (50 routers, 55,000 nonzeros) 0.45-0.7 s; O
 (144,150) 4-13 s; Dragonfly h=3 (324,900) 28-38 s; Slim Fly q=9 (1.05 M) several minutes
 (dual simplex: 555 s). The LP grows as (sending routers) x (arcs) x 3."""
 
-ECMP_WORK_MAX = 60_000_000
+ECMP_WORK_MAX = 25_000_000
 """Largest (destination routers x arcs) for the ECMP flow and the exact zero-load latency; both
-cost that many array elements per BFS level. Slim Fly q=19 (722 routers, 20,938 arcs, 15 M)
-takes about 1 s; at 100K endpoints (3,362 routers, 205,082 arcs, 690 M) it would take minutes,
+cost that many array elements per BFS level. Measured on 2 cores: Slim Fly q=19 (722 routers,
+20,938 arcs, 15 M) 0.9 s quiet; Jellyfish 1,386 x 21 (40 M) 8 s with the machine loaded 6x;
+at 100K endpoints (Slim Fly q=41: 3,362 routers, 205,082 arcs, 690 M) it would take minutes,
 so large plans get bounds and sampled latencies instead."""
 
 BATCH_ELEMENTS = 4_000_000
@@ -200,18 +201,19 @@ def ecmp_loads(arcs: Arcs, demand: sp.csr_matrix) -> np.ndarray:
     load = np.zeros(a)
     for part in _batches(len(dests), a):
         t = dests[part]
-        dist = distances_to(arcs, t).T.astype(np.int32)          # (R, B)
+        dist = distances_to(arcs, t).T                           # (R, B)
         sent = demand[:, t].toarray()                            # (R, B) traffic leaving v for t
-        nxt = dist[arcs.head] == dist[arcs.tail] - 1             # (A, B) arc on a shortest path
+        at_tail = dist[arcs.tail]
+        nxt = dist[arcs.head] == at_tail - 1                     # (A, B) arc on a shortest path
         weight = np.where(nxt, arcs.capacity[:, None], 0.0)
         split = np.zeros((r, len(t)))
         split[has_arcs] = np.add.reduceat(weight, starts[has_arcs], axis=0)
+        share = weight / np.maximum(split[arcs.tail], 1e-300)    # per-hop ECMP split
         for level in range(int(dist.max()), 0, -1):
-            at = (dist[arcs.tail] == level) & nxt
+            at = (at_tail == level) & nxt
             if not at.any():
                 continue
-            share = np.where(at, weight / np.maximum(split[arcs.tail], 1e-300), 0.0)
-            flow = sent[arcs.tail] * share
+            flow = np.where(at, sent[arcs.tail] * share, 0.0)
             load += flow.sum(axis=1)
             sent += into @ flow
     return load
