@@ -138,10 +138,14 @@ def run_one(spec: str, catalog_name: str, floor_name: str, time_limit: float, se
 # --------------------------------------------------------------------------- driver (parent)
 
 def pick(target: int, max_radix: int, families) -> list[str]:
-    """Specs of the configuration nearest ``target`` per family (``planner size``)."""
-    from planner.compare import nearest_configurations
+    """Specs of the configuration nearest ``target`` per family, among ``planner size``'s
+    options at balanced endpoints per router (nearest, not the one filling the switch best,
+    so the sizes stay comparable across runs)."""
+    from planner.topologies.sizing import nearest
 
-    return [c.spec for c in nearest_configurations(target, max_radix, families)]
+    found = nearest(target, max_radix, list(families), count=1000)
+    return [min(options, key=lambda o: (abs(o.endpoints - target), o.routers, o.radix)).spec()
+            for options in found.values() if options]
 
 
 def run_in_subprocess(spec: str, args) -> dict:

@@ -332,15 +332,19 @@ def uniform_throughput(top: Topology, arcs: thr.Arcs, side: np.ndarray,
 
 def worst_case_throughput(top: Topology, arcs: thr.Arcs) -> dict | None:
     """The ``worst_case`` block, or None for a family without a published pattern."""
-    pattern = traffic.worst_case(top)
+    if top.num_routers * len(arcs) > thr.ECMP_WORK_MAX:        # a permutation's ECMP work
+        pattern = traffic.worst_case(top, build=False)
+    else:
+        pattern = traffic.worst_case(top)
     if pattern is None:
         return None
     out = {"pattern": pattern.name, "source": pattern.source, "pairs": pattern.pairs,
            "formula": pattern.formula, "formula_theta": _round(pattern.formula_theta),
            "ecmp_minimal": None, "optimal": None, "optimal_kind": None}
     if not pattern.pairs:
-        out["note"] = (f"pattern not built above {traffic.WORST_CASE_ROUTERS_MAX:,} routers; "
-                       "the paper's formula only")
+        out["note"] = (f"pattern not routed: {top.num_routers:,} routers x {len(arcs):,} arcs "
+                       f"is above the ECMP budget of {thr.ECMP_WORK_MAX:,}; the paper's formula "
+                       "only")
         return out
     demand = thr.permutation_demand(top.num_routers, pattern.src, pattern.dst,
                                     top.endpoints[pattern.src])

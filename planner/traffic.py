@@ -51,10 +51,10 @@ class Pattern:
 
 def single_path_pairs(top: Topology) -> np.ndarray:
     """Dense (R, R) bool: router pairs at distance 2 joined by exactly one two-hop path (their
-    only shortest path). Dense, so only for the sizes ``WORST_CASE_ROUTERS_MAX`` allows."""
+    only shortest path). Dense: built only for networks small enough to route the pattern."""
     a = top.adjacency.copy()
     a.data[:] = 1
-    two = (a @ a).toarray()
+    two = (a @ a).astype(np.int32).toarray()
     unique = (two == 1) & (a.toarray() == 0)
     np.fill_diagonal(unique, False)
     return unique
@@ -81,8 +81,7 @@ def dragonfly_shift(top: Topology) -> Pattern | None:
     adjacent = [per_pair[min(i, (i + 1) % g) * g + max(i, (i + 1) % g)] for i in range(g)]
     a_p = int(np.bincount(groups, weights=top.endpoints).max())
     m = int(min(adjacent))
-    return Pattern("group shift: every router sends to the same router of the next group",
-                   "Kim, Dally, Scott & Abts, ISCA'08 §4.2", src, dst,
+    return Pattern(*GROUP_SHIFT, src, dst,
                    f"m/(a·p) = {m}/{a_p} (global cables between neighbour groups / endpoints "
                    "of a group)", min(1.0, m / a_p) if a_p else None)
 
@@ -98,6 +97,16 @@ def _greedy_partners(sources, unique: np.ndarray, receiving: np.ndarray) -> dict
     return pairs
 
 
+GROUP_SHIFT = ("group shift: every router sends to the same router of the next group",
+               "Kim, Dally, Scott & Abts, ISCA'08 §4.2")
+POD_SHIFT = ("pod shift: every edge router sends to the same edge router of the next pod",
+             "Lei et al., Galaxyfly, ICS'16 §5")
+LEAF_SHIFT = ("leaf shift: every leaf sends to the next leaf (all traffic through the spines)",
+              "Lei et al., Galaxyfly, ICS'16 §5")
+NEIGHBOUR_SHIFT = ("neighbour shift: each router sends to its neighbour in the first dimension "
+                   "(the direct link is the only minimal path)", "Kim, Dally & Abts, ISCA'07")
+TORNADO = "Dally & Towles, Principles and Practices of Interconnection Networks §3.2"
+FULL_BISECTION = "1 with full bisection (every path crosses the top level)"
 LEAF_PAIRS = ("single-path leaf pairs: each leaf sends to a leaf it shares exactly one spine "
               "with", "Kathareios et al. SC15 §4.2")
 OVERLAPPING_PAIRS = ("overlapping distance-2 pairs: A->C and B->D with unique minimal paths "
@@ -169,14 +178,13 @@ def fattree_pod_shift(top: Topology) -> Pattern | None:
             if target is not None:
                 src.append(leaf)
                 dst.append(target)
-        name = "pod shift: every edge router sends to the same edge router of the next pod"
+        name = POD_SHIFT
     else:
         src, dst = leaves.tolist(), np.roll(leaves, -1).tolist()
-        name = "leaf shift: every leaf sends to the next leaf (all traffic through the spines)"
+        name = LEAF_SHIFT
     if len(src) < 2:
         return None
-    return Pattern(name, "Lei et al., Galaxyfly, ICS'16 §5", np.array(src), np.array(dst),
-                   "1 with full bisection (every path crosses the top level)", None)
+    return Pattern(*name, np.array(src), np.array(dst), FULL_BISECTION, None)
 
 
 def _shift(top: Topology, sizes: list[int], shift: int) -> tuple[np.ndarray, np.ndarray]:
@@ -190,9 +198,7 @@ def hyperx_neighbour(top: Topology) -> Pattern | None:
     sizes = list(top.params["S"])
     src, dst = _shift(top, sizes, 1)
     p = int(top.endpoints.max())
-    return Pattern("neighbour shift: each router sends to its neighbour in the first dimension "
-                   "(the direct link is the only minimal path)",
-                   "Kim, Dally & Abts, ISCA'07", src, dst, f"1/p = 1/{p}", min(1.0, 1.0 / p))
+    return Pattern(*NEIGHBOUR_SHIFT, src, dst, f"1/p = 1/{p}", min(1.0, 1.0 / p))
 
 
 def torus_tornado(top: Topology) -> Pattern | None:
@@ -203,25 +209,20 @@ def torus_tornado(top: Topology) -> Pattern | None:
     src, dst = _shift(top, sizes, shift)
     p = int(top.endpoints.max())
     return Pattern(f"tornado: each router sends {shift} hops along the first dimension",
-                   "Dally & Towles, Principles and Practices of Interconnection Networks §3.2",
-                   src, dst, f"1/(p·(ceil(k/2)-1)) = 1/{p * shift}", min(1.0, 1.0 / (p * shift)))
+                   TORNADO, src, dst, f"1/(p·(ceil(k/2)-1)) = 1/{p * shift}",
+                   min(1.0, 1.0 / (p * shift)))
 
 
-WORST_CASE_ROUTERS_MAX = 4_000
-"""Largest router count whose pattern is built (the single-path search holds two dense R x R
-matrices: 32 MiB at 4,000 routers)."""
-
-
-def worst_case(top: Topology) -> Pattern | None:
-    """The family's published adversarial pattern on this topology, or None (also above
-    ``WORST_CASE_ROUTERS_MAX`` routers for the patterns that need the single-path search)."""
+def worst_case(top: Topology, build: bool = True) -> Pattern | None:
+    """The family's published adversarial pattern on this topology, or None; ``build=False``
+    gives only its name, source and formula (no router pairs), for networks too large to
+    route it."""
     family = top.family
-    if family in ("slimfly", "oft", "mlfm") and top.num_routers > WORST_CASE_ROUTERS_MAX:
+    if not build and family in FORMULA_ONLY:
         p = int(top.endpoints.max())
         none = np.zeros(0, np.int64)
-        if family == "slimfly":
-            return Pattern(*OVERLAPPING_PAIRS, none, none, f"1/(2p) = 1/{2 * p}", 1 / (2 * p))
-        return Pattern(*LEAF_PAIRS, none, none, f"1/p = 1/{p}", 1 / p)
+        name, source, formula, theta = FORMULA_ONLY[family](top, p)
+        return Pattern(name, source, none, none, formula, theta)
     if family == "dragonfly":
         return dragonfly_shift(top)
     if family == "slimfly":
@@ -235,3 +236,17 @@ def worst_case(top: Topology) -> Pattern | None:
     if family == "torus":
         return torus_tornado(top)
     return None
+
+
+FORMULA_ONLY = {
+    "slimfly": lambda top, p: (*OVERLAPPING_PAIRS, f"1/(2p) = 1/{2 * p}", 1 / (2 * p)),
+    "oft": lambda top, p: (*LEAF_PAIRS, f"1/p = 1/{p}", 1 / p),
+    "mlfm": lambda top, p: (*LEAF_PAIRS, f"1/p = 1/{p}", 1 / p),
+    "dragonfly": lambda top, p: (*GROUP_SHIFT, "m/(a·p) with m global cables between "
+                                               "neighbour groups", None),
+    "fattree": lambda top, p: (*POD_SHIFT, FULL_BISECTION, None),
+    "hyperx": lambda top, p: (*NEIGHBOUR_SHIFT, f"1/p = 1/{p}", min(1.0, 1.0 / p)),
+    "torus": lambda top, p: ("tornado along the first dimension", TORNADO,
+                             "1/(p·(ceil(k/2)-1))", None),
+}
+"""Name, source, formula and θ of each pattern without building it (large networks)."""
