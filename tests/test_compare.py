@@ -297,3 +297,18 @@ def test_length_histogram_counts_every_cable_in_bins_that_show_the_spread():
     assert counts[0][:4].tolist() == [1, 2, 0, 1]              # 0.5 | 1.0, 1.2 | - | 2.5
     assert counts[1][4] == 3 and counts[1][-1] == 1             # 3-5 m: three; 500-700 m: one
     assert np.count_nonzero(counts[0] + counts[1]) == 7         # spread over seven bars
+
+
+def test_length_chart_legend_fits_its_drawing():
+    """Ten long plan names wrap into rows inside the chart's width (the legend used to run off
+    the page in one row)."""
+    from reportlab.graphics.charts.legends import Legend
+
+    names = [f"galaxyfly-n{20 + i}-q11-a1-h32-p32-arrangement{i}" for i in range(10)]
+    width = 770.0
+    drawing = cmp._bar_chart("lengths", ["0-1", "1-2"], [[1, 2]] * len(names), names, width,
+                             None)
+    legend = next(c for c in drawing.contents if isinstance(c, Legend))
+    x1, y1, x2, y2 = legend.getBounds()
+    assert x1 >= 0 and x2 <= width and y1 >= 0 and y2 <= drawing.height
+    assert legend.columnMaximum >= 2                      # wrapped into several rows

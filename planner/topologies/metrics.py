@@ -62,6 +62,16 @@ def _bitset_bfs(adj, sources: np.ndarray, targets: np.ndarray,
             diameter, total = level, total + level * found
 
 
+def check_connected(top: Topology, nodes: np.ndarray) -> None:
+    """InputError unless ``nodes`` all lie in one connected component (an imported graph may
+    not)."""
+    _, labels = connected_components(top.adjacency, directed=False)
+    parts = len(np.unique(labels[nodes]))
+    if parts > 1:
+        raise InputError(f"topology '{top.family}' is disconnected: its routers form "
+                         f"{parts} separate components; every router must be reachable")
+
+
 def distance_stats(top: Topology) -> tuple[int, float]:
     """(diameter, average distance) in router hops, exact; leaf-to-leaf for indirect networks.
 
@@ -72,11 +82,7 @@ def distance_stats(top: Topology) -> tuple[int, float]:
     if len(nodes) < 2:
         return 0, 0.0
     adj = top.adjacency
-    _, labels = connected_components(adj, directed=False)
-    parts = len(np.unique(labels[nodes]))
-    if parts > 1:
-        raise InputError(f"topology '{top.family}' is disconnected: its routers form "
-                         f"{parts} separate components; every router must be reachable")
+    check_connected(top, nodes)
     batch = 64 * max(1, _GATHER_WORDS // max(adj.nnz, 1))
     diameter, total = 0, 0
     for start in range(0, len(nodes), batch):
@@ -92,6 +98,7 @@ def endpoint_distance_sum(top: Topology) -> tuple[int, int]:
     leaves = top.leaves()
     if len(leaves) < 2:
         return 0, 0
+    check_connected(top, leaves)
     adj = top.adjacency
     weights = top.endpoints[leaves].astype(np.int64)
     batch = 64 * max(1, _GATHER_WORDS // max(adj.nnz, 1))
