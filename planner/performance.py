@@ -83,17 +83,19 @@ def _round(x: float | None, digits: int = 6):
 
 # ------------------------------------------------------------------------------- latency
 
-def _link_latency(top: Topology, cables: pd.DataFrame) -> np.ndarray:
-    """Per topology link (u < v), the latency of its fastest cable (0 where none is planned)."""
+def link_latency_ns(top: Topology, cables: pd.DataFrame, slowest: bool = False) -> np.ndarray:
+    """Per topology link (u < v), the latency of its fastest (or ``slowest``) cable; 0 where
+    no cable is planned."""
     net = cables[cables["kind"] == "network"]
     a = net["a_router"].to_numpy(np.int64)
     b = net["b_router"].to_numpy(np.int64)
     key = np.minimum(a, b) * top.num_routers + np.maximum(a, b)
     link_key = top.links[:, 0] * top.num_routers + top.links[:, 1]
-    out = np.full(len(link_key), np.inf)
+    out = np.full(len(link_key), -np.inf if slowest else np.inf)
     idx = np.searchsorted(link_key, key)
-    ok = (idx < len(link_key)) & (link_key[np.minimum(idx, len(link_key) - 1)] == key)
-    np.minimum.at(out, idx[ok], net["latency_ns"].to_numpy(float)[ok])
+    ok = (idx < len(link_key)) & (link_key[np.minimum(idx, max(len(link_key) - 1, 0))] == key)
+    (np.maximum if slowest else np.minimum).at(out, idx[ok],
+                                               net["latency_ns"].to_numpy(float)[ok])
     return np.where(np.isfinite(out), out, 0.0)
 
 
@@ -115,14 +117,6 @@ def _endpoint_latency(top: Topology, cables: pd.DataFrame) -> tuple[float, np.nd
     two = two[router[np.minimum(two + 1, len(router) - 1)] == router[two]]
     second[router[two]] = lat[two + 1]
     return float(np.mean(ep["latency_ns"])), first, second, True
-
-
-def arc_links(top: Topology, arcs: thr.Arcs) -> np.ndarray:
-    """Index into ``top.links`` of every arc."""
-    r = top.num_routers
-    link_key = top.links[:, 0] * r + top.links[:, 1]
-    return np.searchsorted(link_key, np.minimum(arcs.tail, arcs.head) * r
-                           + np.maximum(arcs.tail, arcs.head))
 
 
 def _path_latencies(arcs: thr.Arcs, weight: np.ndarray, sources: np.ndarray):
@@ -147,7 +141,7 @@ def _path_latencies(arcs: thr.Arcs, weight: np.ndarray, sources: np.ndarray):
 def latency(top: Topology, cables: pd.DataFrame, router_ns: float) -> dict:
     """The ``latency_ns`` block (see the module docstring)."""
     arcs = thr.Arcs.of(top)
-    weight = _link_latency(top, cables)[arc_links(top, arcs)]
+    weight = link_latency_ns(top, cables)[arcs.link]
     ep_mean, ep_first, ep_second, planned = _endpoint_latency(top, cables)
     e = top.endpoints.astype(float)
     n = e.sum()
@@ -163,7 +157,7 @@ def latency(top: Topology, cables: pd.DataFrame, router_ns: float) -> dict:
                   f"{LATENCY_SAMPLE_SEED}), exact paths from each")
     total = worst = 0.0
     weight_sum = 0.0
-    for part in thr._batches(len(sources), max(len(arcs), top.num_routers)):
+    for part in thr.batches(len(sources), max(len(arcs), top.num_routers)):
         src = sources[part]
         dist, path = _path_latencies(arcs, weight, src)
         pair = np.where(dist > 0, path + router_ns * dist, 0.0)       # router-router part

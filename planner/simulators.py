@@ -106,21 +106,6 @@ class BooksimChannels:
         return self.cable_cycles + self.router_cycles
 
 
-def pair_latency_ns(top: Topology, cables: pd.DataFrame) -> np.ndarray:
-    """Per topology link, the latency of its slowest cable (ns)."""
-    net = cables[cables["kind"] == "network"]
-    a = net["a_router"].to_numpy(np.int64)
-    b = net["b_router"].to_numpy(np.int64)
-    r = top.num_routers
-    key = np.minimum(a, b) * r + np.maximum(a, b)
-    link_key = top.links[:, 0] * r + top.links[:, 1]
-    out = np.zeros(len(link_key))
-    idx = np.searchsorted(link_key, key)
-    ok = (idx < len(link_key)) & (link_key[np.minimum(idx, max(len(link_key) - 1, 0))] == key)
-    np.maximum.at(out, idx[ok], net["latency_ns"].to_numpy(float)[ok])
-    return out
-
-
 def cycles_of(latency_ns: np.ndarray, cycle_ns: float) -> np.ndarray:
     """Whole cycles, rounded up (after rounding away float noise below 1e-6), at least 1."""
     cycles = np.ceil(np.round(np.asarray(latency_ns, float) / cycle_ns, 6))
@@ -129,12 +114,12 @@ def cycles_of(latency_ns: np.ndarray, cycle_ns: float) -> np.ndarray:
 
 def reach_to_leaves(top: Topology) -> int:
     """Largest hop distance from any router to a router with endpoints."""
-    from planner.throughput import Arcs, distances_to, _batches
+    from planner.throughput import Arcs, batches, distances_to
 
     arcs = Arcs.of(top)
     leaves = top.leaves()
     reach = 0
-    for part in _batches(len(leaves), top.num_routers):
+    for part in batches(len(leaves), top.num_routers):
         reach = max(reach, int(distances_to(arcs, leaves[part]).max(initial=0)))
     return reach
 
@@ -142,7 +127,9 @@ def reach_to_leaves(top: Topology) -> int:
 def booksim_channels(top: Topology, cables: pd.DataFrame, router_ns: float,
                      cycle_ns: float) -> BooksimChannels:
     """Channel cycles for a minimal-routing anynet netlist (see the module docstring)."""
-    cable = cycles_of(pair_latency_ns(top, cables), cycle_ns)
+    from planner.performance import link_latency_ns
+
+    cable = cycles_of(link_latency_ns(top, cables, slowest=True), cycle_ns)
     router = int(round(router_ns / cycle_ns))
     reach = reach_to_leaves(top) if len(cable) else 0
     lo, hi = (int(cable.min()), int(cable.max())) if len(cable) else (1, 1)

@@ -50,20 +50,23 @@ BATCH_ELEMENTS = 4_000_000
 @dataclass(frozen=True)
 class Arcs:
     """Directed router-router arcs, both directions of every router pair, sorted by tail then
-    head; ``capacity`` = parallel cables of the pair (one unit each)."""
+    head; ``capacity`` = parallel cables of the pair (one unit each); ``link`` = the pair's
+    row in ``Topology.links``."""
 
     num_routers: int
     tail: np.ndarray
     head: np.ndarray
     capacity: np.ndarray
+    link: np.ndarray
 
     @classmethod
     def of(cls, top: Topology) -> "Arcs":
         u, v = top.links[:, 0], top.links[:, 1]
         tail, head = np.concatenate([u, v]), np.concatenate([v, u])
         cap = np.concatenate([top.multiplicity, top.multiplicity]).astype(float)
+        link = np.tile(np.arange(len(u)), 2)
         order = np.lexsort((head, tail))
-        return cls(int(top.num_routers), tail[order], head[order], cap[order])
+        return cls(int(top.num_routers), tail[order], head[order], cap[order], link[order])
 
     def __len__(self) -> int:
         return len(self.tail)
@@ -176,7 +179,8 @@ def distances_to(arcs: Arcs, targets: np.ndarray) -> np.ndarray:
         frontier = new.astype(np.float32)
 
 
-def _batches(count: int, per_item: int):
+def batches(count: int, per_item: int):
+    """Slices of ``count`` items, each batch about ``BATCH_ELEMENTS / per_item`` items."""
     size = max(1, BATCH_ELEMENTS // max(per_item, 1))
     for start in range(0, count, size):
         yield slice(start, min(count, start + size))
@@ -199,7 +203,7 @@ def ecmp_loads(arcs: Arcs, demand: sp.csr_matrix) -> np.ndarray:
     has_arcs = np.diff(np.r_[starts, a]) > 0
     into = sp.csr_matrix((np.ones(a), (arcs.head, np.arange(a))), shape=(r, a))
     load = np.zeros(a)
-    for part in _batches(len(dests), a):
+    for part in batches(len(dests), a):
         t = dests[part]
         dist = distances_to(arcs, t).T                           # (R, B)
         sent = demand[:, t].toarray()                            # (R, B) traffic leaving v for t
