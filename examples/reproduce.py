@@ -69,9 +69,9 @@ from planner.plan import plan
 PN_COST_TOL, PN_POWER_TOL, GF_POWER_TOL = 0.05, 0.01, 0.05
 SOURCES = ("pipeline", "formula", "count")
 
-SF14_ROUTER = (350.4, -892.3)                 # $ per port, fixed $ (Besta & Hoefler SC14)
-SF14_ELECTRIC = (0.4079, 0.5771)              # $/Gb/s per m, $/Gb/s (40 Gb/s links)
-SF14_OPTICAL = (0.0919, 7.2745)
+SC14_ROUTER = (350.4, -892.3)                 # $ per port, fixed $ (Besta & Hoefler SC14)
+SC14_ELECTRIC = (0.4079, 0.5771)              # $/Gb/s per m, $/Gb/s (40 Gb/s links)
+SC14_OPTICAL = (0.0919, 7.2745)
 
 
 @dataclass(frozen=True)
@@ -123,18 +123,18 @@ def _pn(table: int, size: str, label, family, params, T, R, Nr, E, O, cost, powe
 
 
 def _sf14_cost(N: int, Nr: int, k: int, E: int, O: int, cost: float) -> str:
-    """Why a case-study cost per node cannot be regenerated: what the SF14 prices leave for the
+    """Why a case-study cost per node cannot be regenerated: what the SC14 prices leave for the
     cables, against the cheapest those cables could be (length 0)."""
-    router = (SF14_ROUTER[0] * k + SF14_ROUTER[1]) * Nr / N
+    router = (SC14_ROUTER[0] * k + SC14_ROUTER[1]) * Nr / N
     budget = (cost - router) * N
-    floor_e, floor_o = 40 * SF14_ELECTRIC[1], 40 * SF14_OPTICAL[1]
+    floor_e, floor_o = 40 * SC14_ELECTRIC[1], 40 * SC14_OPTICAL[1]
     cheapest = E * floor_e + O * floor_o
     text = (f"routers (350.4·{k} - 892.3)·{Nr:,}/{N:,} = ${router:,.1f}/node leave "
             f"${budget:,.0f} for {E + O:,} cables (${budget / (E + O):,.1f} each); at 0 m they "
             f"cost at least {E:,} x ${floor_e:.2f} + {O:,} x ${floor_o:.2f} = ${cheapest:,.0f}")
     if budget < cheapest:
         return text + ": impossible with the stated prices, the layout is not described"
-    per_m = 40 * (SF14_ELECTRIC[0] * E + SF14_OPTICAL[0] * O)
+    per_m = 40 * (SC14_ELECTRIC[0] * E + SC14_OPTICAL[0] * O)
     return (text + f", so the cables would average {(budget - cheapest) / per_m:.2f} m; the "
             "paper does not describe that layout")
 

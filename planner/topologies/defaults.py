@@ -36,7 +36,8 @@ def _why(top: Topology, name: str) -> str:
         ("galaxyfly", "p"): "p = h, the Dragonfly balance (Lei et al. ICS'16)",
         ("hyperx", "p"): "p = min(S), the concentration of a flattened butterfly (Kim et al. "
                          "ISCA'07)",
-        ("jellyfish", "p"): "p = degree // 3, as SF14's random rows (degree 21, p = 7)",
+        ("jellyfish", "p"): "p = degree // 3, as the random rows of the Slim Fly case study "
+                             "(degree 21, p = 7)",
         ("torus", "p"): "one endpoint per router",
         ("hypercube", "p"): "one endpoint per router",
     }

@@ -3,15 +3,16 @@ for a switch of a given radix, from closed-form counts (no graph is built). ``es
 the same counts for one ``family:k=v,...`` configuration, so ``planner plan`` can refuse a plan
 beyond its size budget before building anything (``planner.guards``).
 
-Every option puts on each router the endpoints of its family's balance rule (Slim Fly
-p = ⌈k'/2⌉, Besta & Hoefler SC14; Dragonfly a = 2p = 2h, Kim et al. ISCA'08; fat tree k/2;
-OFT q+1 and MLFM h, Kathareios et al. SC15; HyperX p = min(S); demi-PN (q+1)/2 and PN
-⌈2(q+1)/5⌉-ish, Camarero et al.; Galaxyfly p = h; Jellyfish a quarter of the ports, as SF14's
-random rows; torus and hypercube one), so the size of the network, not an oversubscribed
-router, decides how many switch ports are used. Options are ranked so that, among those within
-``SIZE_TOLERANCE`` of the target, the one leaving the fewest switch ports free comes first
-("switches filled"); ``like_for_like`` picks one per family for ``planner compare`` and names
-the families that cannot be sized sanely for that switch.
+Every option puts on each router the endpoints of its family's balance rule (Slim Fly p =
+⌈k'/2⌉, Besta & Hoefler SC14; Dragonfly a = 2p = 2h, Kim et al. ISCA'08; fat tree k/2; OFT q+1
+and MLFM h, Kathareios et al. SC15; HyperX p = min(S), Kim et al. ISCA'07; demi-PN (q+1)/2 and
+PN the Δ0 of Projective Networks eq. 1 (about 2(q+1)/5); Galaxyfly p = h; Jellyfish a quarter
+of the ports, as the Slim Fly case study's random rows; torus and hypercube one), so the size
+of the network, not an oversubscribed router, decides how many switch ports are used. Options
+are ranked so that, among those within ``SIZE_TOLERANCE`` of the target, the one leaving the
+fewest switch ports free comes first ("switches filled"); ``like_for_like`` picks one per
+family for ``planner compare`` and names the families that cannot be sized sanely for that
+switch.
 
 Counts follow the constructions and equal what the builders produce (tests/test_topologies.py
 checks that). Ports per endpoint = radix·routers / endpoints (router ports bought), links per
@@ -192,7 +193,8 @@ def galaxyfly_options(n: int, radix: int) -> Iterator[SizeOption]:
 
 
 def jellyfish_options(n: int, radix: int) -> Iterator[SizeOption]:
-    """p = radix // 4 (SF14's random rows: radix 28, p = 7), the rest network ports."""
+    """p = radix // 4 (the Slim Fly case study's random rows: radix 28, p = 7), the rest
+    network ports."""
     p = max(1, radix // 4)
     degree = radix - p
     if degree >= 1:
