@@ -71,7 +71,7 @@ def test_every_number_says_where_the_planner_value_comes_from(run_10k):
     for name in ("endpoints", "routers", "radix", "electrical cables", "optical cables",
                  "$/endpoint", "W/endpoint"):
         for head, cells in _printed_lines(out, name):
-            published, planner, source, status = cells[1], cells[2], cells[3], cells[6]
+            planner, source, status = cells[2], cells[3], cells[6]
             if planner == "-":
                 assert source == "-" and status == "input", head
                 continue
