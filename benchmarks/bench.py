@@ -12,6 +12,7 @@ Stages (each a pure function of the previous stage's value, DESIGN.md "Data flow
     build   planner.topologies.build
     place   planner.placement.place (partitioning, local search, lower bounds)
     cable   planner.cabling.build (every cable, port, rack unit, label, media, length)
+    perf    planner.performance.evaluate (hops, latency, bisection, throughput θ)
     cost    planner.plan.plan's costing (BOM, totals, summary with distance statistics)
     export  every writer of ``planner plan`` into its folder (the ``planner plan`` writer)
 plus placement quality: optical cables, the proven lower bound and the gap between them.
@@ -91,7 +92,8 @@ def run_one(spec: str, catalog_name: str, floor_name: str, time_limit: float, se
 
     The placement is computed first (``planner.placement.place``) and handed to
     ``planner.plan.plan(placement=...)``, whose own per-stage runtimes split the rest into
-    cabling and costing (BOM, totals, summary with distance statistics)."""
+    cabling, performance (hops, latency, bisection, θ) and costing (BOM, totals, summary with
+    distance statistics)."""
     from planner import topologies
     from planner.catalog import load_catalog
     from planner.compare import Configuration, write_plan_folder
@@ -115,9 +117,10 @@ def run_one(spec: str, catalog_name: str, floor_name: str, time_limit: float, se
         t4 = time.perf_counter()
     run = result.summary["runtime"]
     cost_s = run["costing_s"] + run["summary_s"]
-    t_cable = t3 - cost_s
+    t_perf = t3 - cost_s
+    t_cable = t_perf - run.get("performance_s", 0.0)
     windows = {"build": (t0, t1), "place": (t1, t2), "cable": (t2, t_cable),
-               "cost": (t_cable, t3), "export": (t3, t4)}
+               "perf": (t_cable, t_perf), "cost": (t_perf, t3), "export": (t3, t4)}
     stages = {name: {"seconds": b - a, "peak_mib": rss.peak(a, b)}
               for name, (a, b) in windows.items()}
     files = [f for f in out.rglob("*") if f.is_file()]
@@ -138,10 +141,14 @@ def run_one(spec: str, catalog_name: str, floor_name: str, time_limit: float, se
 # --------------------------------------------------------------------------- driver (parent)
 
 def pick(target: int, max_radix: int, families) -> list[str]:
-    """Specs of the configuration nearest ``target`` per family (``planner size``)."""
-    from planner.compare import nearest_configurations
+    """Specs of the configuration nearest ``target`` per family, among ``planner size``'s
+    options at balanced endpoints per router (nearest, not the one filling the switch best,
+    so the sizes stay comparable across runs)."""
+    from planner.topologies.sizing import nearest
 
-    return [c.spec for c in nearest_configurations(target, max_radix, families)]
+    found = nearest(target, max_radix, list(families), count=1000)
+    return [min(options, key=lambda o: (abs(o.endpoints - target), o.routers, o.radix)).spec()
+            for options in found.values() if options]
 
 
 def run_in_subprocess(spec: str, args) -> dict:
@@ -187,7 +194,7 @@ def machine() -> dict[str, str]:
 
 
 def markdown(results: list[tuple[str, dict]], args, m: dict[str, str]) -> str:
-    stage_names = ("build", "place", "cable", "cost", "export")
+    stage_names = ("build", "place", "cable", "perf", "cost", "export")
     out = [
         "# Planner benchmarks",
         "",

@@ -1,31 +1,38 @@
 #!/usr/bin/env python3
 """Regenerate the published cost/power tables with the planner and check every number.
 
-Targets (shared/reference/cost_models.md section B):
+Tables (the papers are summarised in ``docs/reproduction.md``):
+
 - Projective Networks (Camarero et al.) Tables 4 and 5: direct networks, about 10K and 25K
   nodes, 40 Gb/s SC14 prices, electrical groups of about 500 nodes, router-router cables only,
-  every optical cable priced at one table-wide length (5.1 m / 7.0 m);
-- Projective Networks Table 6: indirect networks, every cable optical;
+  every optical cable priced at one table-wide length (5.1 m / 7.0 m); Table 6: indirect
+  networks, every cable optical;
 - Galaxyfly (Lei et al., ICS'16) Table 3: power per terminal, 2.8 W per port + 10 W per NIC;
-- Slim Fly (Besta & Hoefler, SC14) case-study tables: endpoints, routers, radix, power.
+- the Slim Fly case study (Besta & Hoefler, SC14; the slides "RESULTS: A CASE STUDY": one
+  table of radix-43 networks and one of networks near 10,830 endpoints; the Slim Fly column is
+  the same in both, so 9 columns): endpoints, routers, radix, electric and fibre cables, cost and
+  power per node.
 
-Each row is planned with the published assumptions (catalog ``sc14-40g-pn10k`` /
-``sc14-40g-pn25k`` / ``sc14-40g-galaxyfly``, floor ``pn-500`` or ``galaxyfly``, placement
-strategy ``hint`` = the papers' hand layout, router-router cables only) and every published
-number is printed next to the planner's value with the difference and the tolerance:
-$0.05 and 0.01 W per endpoint for Projective Networks Tables 4-6, exact for counts, 0.05 W for
-Galaxyfly power, half a unit of the last printed digit for the Slim Fly case study.
+Every row is planned through the planner's pipeline (placement -> cabling -> performance ->
+costing; catalog ``sc14-40g*`` and floor ``pn-500``/``sc14``/``galaxyfly`` with the papers'
+assumptions, placement strategy ``hint`` = the papers' hand layout) and every published number
+is printed next to the planner's value with the difference, the tolerance and WHERE THE
+PLANNER'S VALUE COMES FROM:
 
-Rows whose published cable counts cannot be regenerated deterministically (Projective and
-demi-projective partitions are not described in the paper; the Dragonfly h=7 row prints 420
-links fewer than the topology has; cost_models.md C2) are priced from the printed
-electrical/optical counts through the planner's cost model, and say so. The second column is
-the planner's own layout (strategy ``optimize``) with the same group size: its optical cables
-and $/endpoint, and what it saves against the published hand layout.
+- ``pipeline``: read from the plan (its cables, BOM, power): a wrong placement, cabling or
+  costing would miss;
+- ``formula``: the planner's cost model applied to counts the paper prints (Projective Networks
+  rows whose partition the paper does not describe): only the cost model is checked;
+- ``count``: routers, endpoints and radix of the built topology.
 
-Published numbers that contradict their own formulas (Slim Fly case-study radix 43 for
-k'+p = 44, flattened-butterfly radix and power; cost_models.md C3) are shown and explained but
-not counted as misses. Exit status 1 if any checked number misses its tolerance.
+Status: ``ok`` within tolerance, ``MISS`` outside it (exit status 1), ``input`` for a printed
+count fed into the cost formula, ``n/c`` for a published number that contradicts the paper's
+own formulas or cannot be regenerated from what the paper states: the script then prints the
+arithmetic. Tolerances: $0.05 and 0.01 W per endpoint for Projective Networks Tables 4-6, exact
+for counts, 0.05 W for Galaxyfly, half a unit of the last printed digit for the case study.
+
+The second column is the planner's own layout (strategy ``optimize``) with the same group size:
+its optical cables and $/endpoint, and what it saves against the published hand layout.
 
     python examples/reproduce.py                 # every table (several minutes)
     python examples/reproduce.py --rows 10k      # the ~10K-node rows only
@@ -60,6 +67,11 @@ from planner.media import choose_media
 from planner.plan import plan
 
 PN_COST_TOL, PN_POWER_TOL, GF_POWER_TOL = 0.05, 0.01, 0.05
+SOURCES = ("pipeline", "formula", "count")
+
+SC14_ROUTER = (350.4, -892.3)                 # $ per port, fixed $ (Besta & Hoefler SC14)
+SC14_ELECTRIC = (0.4079, 0.5771)              # $/Gb/s per m, $/Gb/s (40 Gb/s links)
+SC14_OPTICAL = (0.0919, 7.2745)
 
 
 @dataclass(frozen=True)
@@ -69,12 +81,15 @@ class Row:
     mode: "layout"      plan with the published hand layout (strategy hint); E/O regenerated;
           "printed"     E/O not regenerable: price the printed E/O through the cost model;
           "all-optical" Table 6: every router-router cable optical;
-          "power"       counts and power only (Galaxyfly, Slim Fly case study).
+          "power"       counts and power (Galaxyfly);
+          "case"        the Slim Fly case study: counts, E/O, cost and power from the plan.
+    ``where``: the table and column the numbers are printed in. ``unchecked``: number ->
+    the arithmetic that shows why the published value cannot be checked.
     """
 
     source: str
     label: str
-    size: str                          # "10k", "25k", "30k", "sf" (--rows selector)
+    size: str                          # "10k", "25k", "30k", "r43" (--rows selector)
     family: str
     params: dict[str, Any]
     endpoints: int
@@ -91,7 +106,9 @@ class Row:
     cost_tol: float = PN_COST_TOL
     power_tol: float = PN_POWER_TOL
     note: str = ""
-    unchecked: dict[str, str] = field(default_factory=dict)   # number -> why not checked
+    where: str = ""
+    endpoint_cables: bool = False
+    unchecked: dict[str, str] = field(default_factory=dict)
 
     @property
     def spec(self) -> str:
@@ -102,10 +119,91 @@ def _pn(table: int, size: str, label, family, params, T, R, Nr, E, O, cost, powe
         mode="layout", note=""):
     return Row(f"PN Table {table}", label, size, family, params, T, Nr, R, power, cost, E, O,
                group, mode, "sc14-40g-pn10k" if size == "10k" else "sc14-40g-pn25k",
-               note=note)
+               note=note, where=f"Camarero et al., Projective Networks, Table {table}")
 
 
-C2 = "partition not described in the paper (cost_models C2)"
+def _sf14_cost(N: int, Nr: int, k: int, E: int, O: int, cost: float) -> str:
+    """Why a case-study cost per node cannot be regenerated: what the SC14 prices leave for the
+    cables, against the cheapest those cables could be (length 0)."""
+    router = (SC14_ROUTER[0] * k + SC14_ROUTER[1]) * Nr / N
+    budget = (cost - router) * N
+    floor_e, floor_o = 40 * SC14_ELECTRIC[1], 40 * SC14_OPTICAL[1]
+    cheapest = E * floor_e + O * floor_o
+    text = (f"routers (350.4·{k} - 892.3)·{Nr:,}/{N:,} = ${router:,.1f}/node leave "
+            f"${budget:,.0f} for {E + O:,} cables (${budget / (E + O):,.1f} each); at 0 m they "
+            f"cost at least {E:,} x ${floor_e:.2f} + {O:,} x ${floor_o:.2f} = ${cheapest:,.0f}")
+    if budget < cheapest:
+        return text + ": impossible with the stated prices, the layout is not described"
+    per_m = 40 * (SC14_ELECTRIC[0] * E + SC14_OPTICAL[0] * O)
+    return (text + f", so the cables would average {(budget - cheapest) / per_m:.2f} m; the "
+            "paper does not describe that layout")
+
+
+def _case(label, size, family, params, N, Nr, k, E, O, cost, power, group, where,
+          unchecked, endpoint_cables=False, power_tol=0.05):
+    text = dict(unchecked)
+    text.setdefault("$/endpoint", _sf14_cost(N, Nr, k, E, O, cost))
+    return Row("SF case study", label, size, family, params, N, Nr, k, power, cost, E, O,
+               group, "case", "sc14-40g", "sc14", cost_tol=0.5, power_tol=power_tol,
+               where=where, endpoint_cables=endpoint_cables, unchecked=text)
+
+
+def _ft_total(k: int, E: int, O: int, N: int) -> str:
+    e, a = k - k // 2, k // 2
+    built = N + k * e * a + k * a * a
+    return (f"printed E + O = {E + O:,} = 3N + {E + O - 3 * N} (three levels of N links, the "
+            f"even-k count); the odd-k tree has N + k·⌈k/2⌉·⌊k/2⌋ + k·⌊k/2⌋² = {N:,} + "
+            f"{k * e * a:,} + {k * a * a:,} = {built:,} cables, and its electric/fibre split "
+            "depends on a rack layout the paper does not give")
+
+
+def _random_split(Nr: int, degree: int, E: int, O: int) -> str:
+    return (f"printed E + O = {E + O:,} = N_r·k'/2 = {Nr:,}·{degree}/2 = {Nr * degree // 2:,} "
+            "router links (the plan has as many); the split depends on the paper's random "
+            "wiring and rack layout, which it does not give")
+
+
+def _df_fibre(g: int) -> str:
+    return (f"printed fibre = ⌊g²/2⌋ = ⌊{g}²/2⌋ = {g * g // 2:,}, but a Dragonfly with g = {g} "
+            f"has g(g-1)/2 = {g * (g - 1) // 2:,} global cables")
+
+
+def _fbf_fibre(s: int, d: int, p: int) -> str:
+    n = s ** d * p
+    other = s ** (d - 1) * s * (s - 1) // 2 * (d - 1)
+    return (f"printed fibre = N = {n:,}, but with one dimension inside a rack the other "
+            f"{d - 1} dimensions have {d - 1}·s^{d - 1}·s(s-1)/2 = {other:,} links")
+
+
+def _fbf_radix(s: int, p: int, printed: int) -> str:
+    return f"published {printed}, but p + 3(s-1) = {p} + 3·{s - 1} = {p + 3 * (s - 1)}"
+
+
+def _fbf_power(s: int, p: int, printed: float) -> str:
+    k = p + 3 * (s - 1)
+    n = s ** 3 * p
+    return (f"published {printed} W; 2.8·k·N_r/N = 2.8·{k}·{s ** 3:,}/{n:,} = "
+            f"{2.8 * k * s ** 3 / n:.2f} W (radix {k}), {2.8 * (k - 4) * s ** 3 / n:.2f} W "
+            f"with the printed radix {k - 4}")
+
+
+SF_ROUTERS = 722
+SF_CASE_UNCHECKED = {
+    "radix": "published 43, but k' + p = 29 + 15 = 44",
+    "W/endpoint": (f"published 8.02 W = 2.8·43·{SF_ROUTERS}/10,830 = "
+                   f"{2.8 * 43 * SF_ROUTERS / 10830:.3f} W (radix 43); with radix 44 it is "
+                   f"{2.8 * 44 * SF_ROUTERS / 10830:.3f} W"),
+    "electrical cables": ("printed E + O = 6,669 + 6,869 = 13,538, but the Slim Fly has "
+                          f"{SF_ROUTERS}·29/2 = {SF_ROUTERS * 29 // 2:,} router links "
+                          f"(+ N = 10,830 endpoint cables would be {SF_ROUTERS * 29 // 2 + 10830:,})"
+                          "; with racks (0,x,·)∪(1,x,·) the plan has q²((q+1)/2+1) = 3,971 "
+                          "electric and q²(q-1) = 6,498 fibre, as Projective Networks Table 4"),
+}
+SF_CASE_UNCHECKED["optical cables"] = SF_CASE_UNCHECKED["electrical cables"]
+CASE_10K = "Slim Fly case study (SC14 slides, 'RESULTS: A CASE STUDY'), N ≈ 10K table"
+CASE_R43 = "Slim Fly case study (SC14 slides, 'RESULTS: A CASE STUDY'), radix-43 table"
+
+C2 = "partition not described in the paper"
 ROWS: tuple[Row, ...] = (
     # Projective Networks Table 4 (about 10,000 nodes; optical at 5.1 m = 7.7432 $/Gb/s).
     _pn(4, "10k", "Hamming K22^2", "hyperx", {"S": "22x22", "p": 22}, 10648, 64, 484,
@@ -118,7 +216,8 @@ ROWS: tuple[Row, ...] = (
         10.27, 396, "printed", C2),
     _pn(4, "10k", "Dragonfly h=7", "dragonfly", {"a": 14, "p": 7, "h": 7, "g": 99}, 9702, 27,
         1386, 8926, 4514, 1404.42, 10.80, 490, "printed",
-        "printed E+O = 13,440 but the topology has 13,860 links (cost_models C2)"),
+        "printed E + O = 8,926 + 4,514 = 13,440, but the topology has 99·14·13/2 + 99·98/2 = "
+        "9,009 + 4,851 = 13,860 links"),
     # Projective Networks Table 5 (about 25,000 nodes; optical at 7.0 m = 7.9178 $/Gb/s).
     _pn(5, "25k", "Hamming K29^2", "hyperx", {"S": "29x29", "p": 29}, 24389, 85, 841, 5684,
         17864, 1237.43, 8.21, 435, note="group = half row (15 + 14 routers)"),
@@ -126,23 +225,25 @@ ROWS: tuple[Row, ...] = (
         1314.29, 8.40, 532, "printed", C2),
     _pn(5, "25k", "Slim Fly MMS q=27", "slimfly", {"q": 27, "p": 18}, 26244, 59, 1458, 10935,
         18954, 1344.11, 9.18, 972,
-        note="printed group 486, but the printed counts are 2-subgroup racks of 972 (C2)"),
+        note="printed group 486, but the printed counts are 2-subgroup racks of 972 "
+             "(54 groups of 486 would give 54·189 = 10,206 electric)"),
     _pn(5, "25k", "PN q=31", "pn", {"q": 31, "p": 13}, 25818, 45, 1986, 3381, 28395, 1497.77,
         9.70, 520, "printed", C2),
     _pn(5, "25k", "Dragonfly h=9", "dragonfly", {"a": 18, "p": 9, "h": 9, "g": 163}, 26406,
         35, 2934, 25101, 13041, 1457.39, 10.89, 486, note="group = 3 Dragonfly groups"),
     # Projective Networks Table 6 (indirect; every cable optical; cables = leaf-spine links).
     _pn(6, "10k", "MLFM 22", "mlfm", {"h": 21}, 9702, 42, 693, 0, 9702, 1297.18, 8.40, 500,
-        "all-optical", "every cable optical (S004 6)"),
+        "all-optical", "every cable optical (Projective Networks §6)"),
     _pn(6, "10k", "OFT 16", "oft", {"q": 16}, 9282, 34, 819, 0, 9282, 1282.19, 8.40, 500,
-        "all-optical", "every cable optical (S004 6)"),
+        "all-optical", "every cable optical (Projective Networks §6)"),
     _pn(6, "25k", "MLFM 30", "mlfm", {"h": 29}, 25230, 58, 1305, 0, 25230, 1321.76, 8.40, 500,
-        "all-optical", "every cable optical (S004 6)"),
+        "all-optical", "every cable optical (Projective Networks §6)"),
     _pn(6, "25k", "OFT 23", "oft", {"q": 23}, 26544, 48, 1659, 0, 26544, 1312.14, 8.40, 500,
-        "all-optical", "every cable optical (S004 6)"),
+        "all-optical", "every cable optical (Projective Networks §6)"),
     # Galaxyfly Table 3 (W per terminal = 2.8 W x ports x routers / terminals + 10 W NIC).
     *(Row("Galaxyfly Table 3", label, "30k", fam, params, T, Nr, R, W, mode="power",
-          catalog="sc14-40g-galaxyfly", floor="galaxyfly", power_tol=GF_POWER_TOL)
+          catalog="sc14-40g-galaxyfly", floor="galaxyfly", power_tol=GF_POWER_TOL,
+          where="Lei et al., Galaxyfly, ICS'16, Table 3")
       for label, fam, params, T, Nr, R, W in (
           ("DF", "dragonfly", {"a": 19, "p": 9, "h": 9, "g": 172}, 29412, 3268, 36, 21.2),
           ("FB-3", "hyperx", {"S": "13x13x13", "p": 13}, 28561, 2197, 49, 20.6),
@@ -154,34 +255,41 @@ ROWS: tuple[Row, ...] = (
            3525, 27, 18.4),
           ("GF k=40,p=20", "galaxyfly", {"n": 21, "q": 37, "a": 2, "h": 19, "p": 20}, 31080,
            1554, 40, 15.6))),
-    # Slim Fly SC14 case study (S000 "RESULTS: A CASE STUDY"): counts and power per endpoint.
-    *(Row("SF case study", label, size, fam, params, T, Nr, R, W, mode="power",
-          catalog="sc14-40g", floor="pn-500", power_tol=tol, note=note, unchecked=unchecked)
-      for label, size, fam, params, T, Nr, R, W, tol, note, unchecked in (
-          ("Fat tree k=35", "10k", "fattree", {"k": 35}, 10718, 1531, 35, 14.0, 0.05,
-           "odd k: N = floor(k^3/4), N_r = floor(5k^2/4) (cost_models D3)", {}),
-          ("Random", "10k", "jellyfish", {"routers": 1386, "degree": 21, "p": 7, "seed": 0},
-           9702, 1386, 28, 11.2, 0.05, "", {}),
-          ("Flattened butterfly 3D", "10k", "hyperx", {"S": "10x10x10", "p": 10}, 10000,
-           1000, 33, 10.8, 0.05, "",
-           {"radix": "published 33, but p + 3(s-1) = 37 (cost_models C3)",
-            "power": "published 10.8 W fits neither radix 33 (9.24 W) nor 37 (C3)"}),
-          ("Dragonfly h=7", "10k", "dragonfly", {"a": 14, "p": 7, "h": 7, "g": 99}, 9702,
-           1386, 27, 10.8, 0.05, "", {}),
-          ("Slim Fly q=19", "10k", "slimfly", {"q": 19, "p": 15}, 10830, 722, 43, 8.02, 0.005,
-           "",
-           {"radix": "published 43, but k' + p = 29 + 15 = 44 (cost_models C3)",
-            "power": "published 8.02 W = 2.8 x 43 x 722 / 10830; with radix 44 it is 8.21 W"}),
-          ("Fat tree k=43", "r43", "fattree", {"k": 43}, 19876, 2311, 43, 14.0, 0.05,
-           "odd k (cost_models D3)", {}),
-          ("Random", "r43", "jellyfish", {"routers": 4020, "degree": 33, "p": 10, "seed": 0},
-           40200, 4020, 43, 12.04, 0.005, "", {}),
-          ("Flattened butterfly 3D", "r43", "hyperx", {"S": "12x12x12", "p": 12}, 20736, 1728,
-           43, 10.8, 0.05, "",
-           {"radix": "published 43, but p + 3(s-1) = 45 (cost_models C3)",
-            "power": "published 10.8 W fits neither radix 43 (10.03 W) nor 45 (C3)"}),
-          ("Dragonfly h=11", "r43", "dragonfly", {"a": 22, "p": 11, "h": 11, "g": 243}, 58806,
-           5346, 43, 10.9, 0.05, "", {}))),
+    # Slim Fly case study, N ≈ 10K table (second table of the slides).
+    _case("Fat tree k=35", "10k", "fattree", {"k": 35}, 10718, 1531, 35, 7350, 24806, 2315,
+          14.0, 306, f"{CASE_10K}, column Fat tree",
+          {"electrical cables": _ft_total(35, 7350, 24806, 10718),
+           "optical cables": _ft_total(35, 7350, 24806, 10718)}, endpoint_cables=True),
+    _case("Random", "10k", "jellyfish", {"routers": 1386, "degree": 21, "p": 7, "seed": 0},
+          9702, 1386, 28, 6837, 7716, 1566, 11.2, 490, f"{CASE_10K}, column Random",
+          {"electrical cables": _random_split(1386, 21, 6837, 7716),
+           "optical cables": _random_split(1386, 21, 6837, 7716)}),
+    _case("Flattened butterfly 3D", "10k", "hyperx", {"S": "10x10x10", "p": 10}, 10000, 1000,
+          33, 4500, 10000, 1535, 10.8, 100, f"{CASE_10K}, column Flat. Butterfly",
+          {"radix": _fbf_radix(10, 10, 33), "W/endpoint": _fbf_power(10, 10, 10.8),
+           "optical cables": _fbf_fibre(10, 3, 10)}),
+    _case("Dragonfly h=7", "10k", "dragonfly", {"a": 14, "p": 7, "h": 7, "g": 99}, 9702,
+          1386, 27, 9009, 4900, 1342, 10.8, 98, f"{CASE_10K}, column Dragonfly",
+          {"optical cables": _df_fibre(99)}),
+    _case("Slim Fly q=19", "10k", "slimfly", {"q": 19, "p": 15}, 10830, SF_ROUTERS, 43, 6669,
+          6869, 1033, 8.02, 570, f"{CASE_10K} and radix-43 table, column Slim Fly",
+          SF_CASE_UNCHECKED, power_tol=0.005),
+    # Slim Fly case study, radix-43 table (first table of the slides; Slim Fly as above).
+    _case("Fat tree k=43", "r43", "fattree", {"k": 43}, 19876, 2311, 43, 19414, 40215, 2346,
+          14.0, 462, f"{CASE_R43}, column Fat tree",
+          {"electrical cables": _ft_total(43, 19414, 40215, 19876),
+           "optical cables": _ft_total(43, 19414, 40215, 19876)}, endpoint_cables=True),
+    _case("Random", "r43", "jellyfish", {"routers": 4020, "degree": 33, "p": 10, "seed": 0},
+          40200, 4020, 43, 32488, 33842, 1743, 12.04, 500, f"{CASE_R43}, column Random",
+          {"electrical cables": _random_split(4020, 33, 32488, 33842),
+           "optical cables": _random_split(4020, 33, 32488, 33842)}, power_tol=0.005),
+    _case("Flattened butterfly 3D", "r43", "hyperx", {"S": "12x12x12", "p": 12}, 20736, 1728,
+          43, 9504, 20736, 1570, 10.8, 144, f"{CASE_R43}, column Flat. Butterfly",
+          {"radix": _fbf_radix(12, 12, 43), "W/endpoint": _fbf_power(12, 12, 10.8),
+           "optical cables": _fbf_fibre(12, 3, 12)}),
+    _case("Dragonfly h=11", "r43", "dragonfly", {"a": 22, "p": 11, "h": 11, "g": 243}, 58806,
+          5346, 43, 56133, 29524, 1438, 10.9, 242, f"{CASE_R43}, column Dragonfly",
+          {"optical cables": _df_fibre(243)}),
 )
 
 SIZES = ("10k", "25k", "30k", "r43")
@@ -191,12 +299,14 @@ SIZES = ("10k", "25k", "30k", "r43")
 
 @dataclass
 class Line:
-    """One printed number: published vs planner, and the optimised layout's value."""
+    """One printed number: published vs planner, where the planner's value comes from, and
+    the optimised layout's value."""
 
     name: str
     published: float | None
     planner: float | None
     tol: float | None                  # None = exact
+    source: str = "count"              # pipeline | formula | count
     fmt: str = "{:,.0f}"
     optimised: float | None = None
     saved: float | None = None
@@ -241,30 +351,37 @@ def _paper_catalog(row: Row):
         catalog = catalog.model_copy(update={
             "name": f"{catalog.name}-all-optical",
             "cables": [c for c in catalog.cables if c.media == "optical"]})
+    if row.endpoint_cables:
+        catalog = catalog.model_copy(update={"count_endpoint_cables": True})
     return catalog
 
 
 def _plan(row: Row, top, catalog, floor, strategy: str, time_limit: float):
     return plan(top, catalog, floor, strategy=strategy, time_limit_s=time_limit, seed=0,
-                group_endpoints=row.group_endpoints, endpoint_cables=False)
+                group_endpoints=row.group_endpoints, endpoint_cables=row.endpoint_cables)
 
 
-def _printed_cost(row: Row, top, catalog, floor) -> tuple[float, float]:
-    """$/endpoint and W/endpoint of the printed E/O counts through the planner's cost model:
-    routers at the topology radix, electrical cables at the intra-cabinet length, optical
-    cables as the catalog prices them (paper mode: at its one average length)."""
+def _printed_cost(row: Row, top, catalog, floor) -> float:
+    """$/endpoint of the printed E/O counts through the planner's cost model: routers at the
+    topology radix, electrical cables at the intra-cabinet length, optical cables as the
+    catalog prices them (paper mode: at its one average length)."""
     inter = floor.intra_cabinet_m + floor.pitch_m + floor.overhead_per_cable_m
     _, _, pe = choose_media(catalog, floor, [floor.intra_cabinet_m], [True])
     _, _, po = choose_media(catalog, floor, [inter], [False])
     prices = np.concatenate([np.full(row.electrical, pe[0]), np.full(row.optical, po[0])])
     model = catalog.router_for(top.radix)
-    t = totals(catalog, model, top.radix, top.num_endpoints, prices,
-               num_routers=top.num_routers)
-    return t.per_endpoint, t.per_endpoint_w
+    return totals(catalog, model, top.radix, top.num_endpoints, prices,
+                  num_routers=top.num_routers).per_endpoint
+
+
+def _cables(summary: dict, endpoint_cables: bool) -> tuple[int, int]:
+    blocks = [summary["cables"]["network"]] + ([summary["cables"]["endpoint"]]
+                                               if endpoint_cables else [])
+    return (sum(b["electrical"] for b in blocks), sum(b["optical"] for b in blocks))
 
 
 def evaluate(row: Row, optimise: bool, time_limit: float) -> tuple[list[Line], str]:
-    """The lines printed for one row, and how the planner value was obtained."""
+    """The lines printed for one row, and how the planner values were obtained."""
     top = topologies.build(row.family, **row.params)
     catalog, floor = _paper_catalog(row), _paper_floor(row)
     lines = [Line("endpoints", row.endpoints, top.num_endpoints, None,
@@ -272,27 +389,28 @@ def evaluate(row: Row, optimise: bool, time_limit: float) -> tuple[list[Line], s
              Line("routers", row.routers, top.num_routers, None,
                   unchecked=row.unchecked.get("routers", "")),
              Line("radix", row.radix, top.radix, None, unchecked=row.unchecked.get("radix", ""))]
-    e = o = None
+    strategy = "partition" if row.mode == "printed" and top.groups is None else "hint"
+    base = _plan(row, top, catalog, floor, strategy, time_limit).summary
+    e, o = _cables(base, row.endpoint_cables)
+    cost, power = base["cost"]["per_endpoint"], base["power"]["per_endpoint_w"]
+    cost_source = "pipeline"
+    how = {"layout": "published hand layout (placement strategy hint)",
+           "all-optical": "every cable optical (catalog without electrical cables)",
+           "power": "published hand layout (placement strategy hint); power from the plan",
+           "case": "SC14 prices (catalog sc14-40g), the papers' racks (floor sc14, strategy "
+                   f"hint, electrical groups of {row.group_endpoints} endpoints)"
+                   + (", endpoint cables counted" if row.endpoint_cables else ""),
+           "printed": f"cost: the printed E/O through the cost model (formula); power: a plan "
+                      f"(strategy {strategy})"}[row.mode]
     if row.mode == "printed":
-        cost, power = _printed_cost(row, top, catalog, floor)
-        how = f"from the printed E/O counts via the cost model; {row.note}"
-    elif row.mode == "power":
-        model = catalog.router_for(top.radix)
-        t = totals(catalog, model, top.radix, top.num_endpoints, [], num_routers=top.num_routers)
-        cost, power = None, t.per_endpoint_w
-        how = ("planner power model (planner.costing.totals: router SerDes at the topology "
-               "radix + NIC watts; independent of the layout)" + (f"; {row.note}" if row.note
-                                                                  else ""))
-    else:
-        base = _plan(row, top, catalog, floor, "hint", time_limit)
-        s = base.summary
-        cost, power = s["cost"]["per_endpoint"], s["power"]["per_endpoint_w"]
-        e, o = s["cables"]["network"]["electrical"], s["cables"]["network"]["optical"]
-        how = {"layout": "published hand layout (placement strategy hint)",
-               "all-optical": "every cable optical (catalog without electrical cables)"}[row.mode]
-        how += f"; {row.note}" if row.note and row.mode != "all-optical" else ""
+        cost, cost_source = _printed_cost(row, top, catalog, floor), "formula"
+        how += f"; {row.note}"
+    elif row.note and row.mode != "all-optical":
+        how += f"; {row.note}"
+    if row.where:
+        how += f"\n  published in: {row.where}"
     opt = None
-    if optimise and row.cost is not None:
+    if optimise and row.cost is not None and row.mode != "case":
         opt = _plan(row, top, load_catalog(row.catalog), floor, "optimize", time_limit).summary
         how += (f"\n  optimised: the planner's own layout (strategy optimize, electrical groups "
                 f"of about {row.group_endpoints} endpoints"
@@ -300,18 +418,25 @@ def evaluate(row: Row, optimise: bool, time_limit: float) -> tuple[list[Line], s
                 + "); saved = published - optimised")
     if row.electrical is not None:
         net = opt["cables"]["network"] if opt else None
-        lines += [Line("electrical cables", row.electrical, e, None,
-                       optimised=net["electrical"] if net else None),
-                  Line("optical cables", row.optical, o, None,
+        printed = row.mode == "printed"
+        lines += [Line("electrical cables", row.electrical, None if printed else e, None,
+                       "pipeline", optimised=net["electrical"] if net else None,
+                       unchecked=row.unchecked.get("electrical cables", "")),
+                  Line("optical cables", row.optical, None if printed else o, None, "pipeline",
                        optimised=net["optical"] if net else None,
-                       saved=row.optical - net["optical"] if net else None)]
+                       saved=row.optical - net["optical"] if net else None,
+                       unchecked=row.unchecked.get("optical cables", ""))]
     if row.cost is not None:
         oc = opt["cost"]["per_endpoint"] if opt else None
-        lines.append(Line("$/endpoint", row.cost, cost, row.cost_tol, "{:,.2f}", oc,
-                          row.cost - oc if opt else None))
-    lines.append(Line("W/endpoint", row.power, power, row.power_tol, "{:.3f}",
+        lines.append(Line("$/endpoint", row.cost, cost, row.cost_tol, cost_source, "{:,.2f}", oc,
+                          row.cost - oc if opt else None,
+                          unchecked=row.unchecked.get("$/endpoint", "")))
+    lines.append(Line("W/endpoint", row.power, power, row.power_tol, "pipeline", "{:.3f}",
                       opt["power"]["per_endpoint_w"] if opt else None,
-                      unchecked=row.unchecked.get("power", "")))
+                      unchecked=row.unchecked.get("W/endpoint", "")))
+    if row.mode == "printed" and row.family == "dragonfly":
+        how += (f"\n  the pipeline's own layout (groups of {row.group_endpoints} endpoints): "
+                f"{e:,} electric + {o:,} optical = ${base['cost']['per_endpoint']:,.2f}/endpoint")
     return lines, how
 
 
@@ -336,16 +461,17 @@ def _signed(value, fmt) -> str:
 
 def render(row: Row, lines: list[Line], how: str, seconds: float) -> str:
     head = f"{row.source} | {row.label} ({row.spec}) [{seconds:.1f} s]\n  planner: {how}"
-    table = [("number", "published", "planner", "diff", "tol", "", "optimised", "saved")]
+    table = [("number", "published", "planner", "from", "diff", "tol", "", "optimised",
+              "saved")]
     for ln in lines:
         tol = "exact" if ln.tol is None else f"{ln.tol:g}"
         table.append((ln.name, _num(ln.published, ln.fmt), _num(ln.planner, ln.fmt),
-                      _signed(ln.diff, ln.fmt), tol, ln.status, _num(ln.optimised, ln.fmt),
-                      _signed(ln.saved, ln.fmt)))
+                      ln.source if ln.planner is not None else "-", _signed(ln.diff, ln.fmt),
+                      tol, ln.status, _num(ln.optimised, ln.fmt), _signed(ln.saved, ln.fmt)))
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
     out = [head]
     for r in table:
-        out.append("  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+        out.append("  " + "  ".join(c.ljust(w) if i in (0, 3) else c.rjust(w)
                                     for i, (c, w) in enumerate(zip(r, widths))).rstrip())
     out += [f"    n/c {ln.name}: {ln.unchecked}" for ln in lines if ln.unchecked]
     return "\n".join(out)
@@ -375,7 +501,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--rows: unknown set(s) {sorted(wanted - set(SIZES))}; "
                      f"choose from {', '.join(SIZES)}, all")
     rows = [r for r in ROWS if r.size in wanted]
-    checked = missed = unchecked = inputs = 0
+    checked = {s: 0 for s in SOURCES}
+    missed = unchecked = inputs = 0
     misses: list[str] = []
     task = partial(_timed, optimise=args.optimise, time_limit=args.time_limit)
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("fork")) as pool:
@@ -384,7 +511,7 @@ def main(argv: list[str] | None = None) -> int:
             print(render(row, lines, how, seconds), end="\n\n", flush=True)
             for ln in lines:
                 if ln.checked:
-                    checked += 1
+                    checked[ln.source] += 1
                     if not ln.ok:
                         missed += 1
                         misses.append(f"{row.source} {row.label}: {ln.name}")
@@ -392,10 +519,15 @@ def main(argv: list[str] | None = None) -> int:
                     unchecked += 1
                 elif ln.status == "input":
                     inputs += 1
-    print(f"summary: {checked} published numbers checked, {checked - missed} within tolerance, "
-          f"{missed} missed; {inputs} printed counts used as input (partitions the papers "
-          f"do not describe); {unchecked} not checked (published values inconsistent with "
-          "their own formulas, n/c)")
+    total = sum(checked.values())
+    print(f"summary: {total} published numbers checked, {total - missed} within tolerance, "
+          f"{missed} missed; by where the planner's value comes from: "
+          f"{checked['pipeline']} pipeline (placement -> cabling -> costing), "
+          f"{checked['formula']} formula (the cost model on printed counts), "
+          f"{checked['count']} topology counts; {inputs} printed counts used as input "
+          f"(partitions the paper does not describe); {unchecked} not checked (n/c: the "
+          "paper's number contradicts its own formulas or cannot be regenerated; arithmetic "
+          "shown)")
     for m in misses:
         print(f"  MISS {m}")
     return 1 if missed else 0

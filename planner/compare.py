@@ -1,12 +1,13 @@
 """Side-by-side plans of several topologies for one target size (the architects' question).
 
-"Slim Fly vs OFT vs Dragonfly for 10K endpoints on 48-port routers: cost, power, cables?"
-For each family the configuration nearest the target that fits the router radix is taken from
-``planner.topologies.sizing`` (the ``planner size`` answer), or configurations are listed
-explicitly in a spec file. Every configuration is planned in full (``planner.plan.plan``), its
-output folder written with the same writer ``planner plan`` uses, and one table row is read
-from the plan's ``summary.json`` values, so every number in the comparison is the number in
-that plan's folder.
+"Slim Fly vs OFT vs Dragonfly for 10K endpoints on 48-port routers: cost for the bandwidth and
+latency they deliver?" Sized comparisons are like for like (``planner.topologies.sizing.
+like_for_like``): every family at its balanced endpoints per router for the chosen switch, near
+the same endpoint count; families that cannot be sized sanely for that switch are listed with
+the reason and not planned. Configurations can also be listed explicitly in a spec file.
+Every configuration is planned in full (``planner.plan.plan``), its output folder written with
+the same writer ``planner plan`` uses, and one table row is read from the plan's
+``summary.json`` values, so every number in the comparison is the number in that plan's folder.
 
 Plans run in parallel: in worker processes on this machine (``ProcessPoolExecutor``), or on an
 existing Dask cluster (``dask.distributed``). Results are always in configuration order,
@@ -44,18 +45,40 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("params", "parameters", "{}"),
     ("endpoints", "endpoints", "{:,}"),
     ("routers", "routers", "{:,}"),
-    ("radix", "radix", "{}"),
+    ("ports", "ports used", "{}"),
+    ("cost_per_endpoint", "$/endpoint", "{:,.2f}"),
+    ("power_per_endpoint_w", "W/endpoint", "{:.3f}"),
+    ("theta_text", "uniform θ", "{}"),
+    ("latency_ns", "latency ns", "{:,.0f}"),
+    ("cost_per_tbps", "$ per Tb/s", "{:,.0f}"),
     ("electrical", "electrical", "{:,}"),
     ("optical", "optical", "{:,}"),
     ("cable_length_m", "cable m", "{:,.0f}"),
-    ("cost_per_endpoint", "$/endpoint", "{:,.2f}"),
-    ("power_per_endpoint_w", "W/endpoint", "{:.3f}"),
     ("diameter", "diameter", "{}"),
     ("avg_distance", "avg dist", "{:.4f}"),
 )
+"""``uniform θ``: saturation throughput under uniform traffic as a fraction of injection bandwidth
+(``<= x`` when only an upper bound is known); ``latency ns``: average zero-load latency between
+endpoints; ``$ per Tb/s``: total cost / (θ x endpoints x port rate), at least this when θ is a
+bound. All from the plan's ``summary.json`` ``performance`` block."""
 
 #: Extra columns kept in compare.xlsx (not in the terminal table).
 DETAIL_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("radix", "radix"),
+    ("router_sku", "router"),
+    ("router_radix", "router ports"),
+    ("ports_free", "ports free"),
+    ("theta", "uniform θ (number)"),
+    ("theta_kind", "uniform θ kind"),
+    ("theta_ecmp", "uniform θ, ECMP minimal routing"),
+    ("worst_case_ecmp", "worst-case θ, ECMP minimal routing"),
+    ("worst_case_optimal", "worst-case θ, optimal routing"),
+    ("worst_case_pattern", "worst-case pattern"),
+    ("latency_max_ns", "worst-pair latency ns"),
+    ("router_latency_ns", "router delay ns"),
+    ("bisection_links", "bisection cables"),
+    ("bisection_kind", "bisection kind"),
+    ("delivered_tbps", "delivered Tb/s"),
     ("network_electrical", "network electrical"),
     ("network_optical", "network optical"),
     ("endpoint_electrical", "endpoint electrical"),
@@ -137,26 +160,23 @@ def _text(value: Any) -> str:
 
 
 def nearest_configurations(endpoints: int, max_radix: int,
-                           families: Sequence[str] | None = None) -> list[Configuration]:
-    """Per family, the feasible configuration nearest ``endpoints`` with radix <= ``max_radix``.
-
-    This is the first answer ``planner size --endpoints N --max-radix R`` gives per family.
-    Families with no feasible configuration under that radix are left out; if none is left,
-    InputError names the radix.
-    """
+                           families: Sequence[str] | None = None
+                           ) -> tuple[list[Configuration], list[tuple[str, str]]]:
+    """Like-for-like configurations for ``endpoints`` on ``max_radix``-port routers (one per
+    family that can be sized sanely, ``sizing.like_for_like``) and (family, reason) for the
+    others. InputError when no family is left."""
     from planner.topologies import sizing
 
     if endpoints <= 0:
         raise InputError(f"--endpoints must be a positive integer, got {endpoints}")
-    found = sizing.nearest(endpoints, max_radix, families=list(families) if families else None,
-                           count=1)
-    configs = [Configuration.of(family, options[0].params)
-               for family, options in found.items() if options]
-    if not configs:
-        raise InputError(f"--max-radix {max_radix}: no configuration of "
-                         f"{', '.join(families or found) or 'any family'} fits; "
-                         f"raise --max-radix or name other --families")
-    return configs
+    chosen, excluded = sizing.like_for_like(endpoints, max_radix,
+                                            list(families) if families else None)
+    if not chosen:
+        reasons = "; ".join(f"{f}: {why}" for f, why in excluded)
+        raise InputError(f"--endpoints {endpoints} on {max_radix}-port routers: no family can "
+                         f"be sized like for like ({reasons}); change --max-radix, --endpoints "
+                         "or --families")
+    return [Configuration.of(o.family, o.params) for o in chosen], excluded
 
 
 class CompareSpec(BaseModel):
@@ -229,19 +249,44 @@ def row_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
                              summary["power"])
     net, end = cab["network"], cab["endpoint"]
     place = summary.get("placement", {})
+    catalog = summary.get("catalog", {})
+    perf = summary.get("performance") or {}
+    uniform = perf.get("uniform", {})
+    worst = perf.get("worst_case") or {}
+    latency = perf.get("latency_ns", {})
+    bis = perf.get("bisection", {})
+    router_radix = catalog.get("router_radix")
     return {
         "family": top["family"],
         "params": ",".join(f"{k}={_text(v)}" for k, v in top["params"].items()),
         "endpoints": int(top["endpoints"]),
         "routers": int(top["routers"]),
-        "radix": int(top["radix"]),
+        "ports": f"{top['radix']}/{router_radix}",
+        "cost_per_endpoint": float(cost["per_endpoint"]),
+        "power_per_endpoint_w": float(power["per_endpoint_w"]),
+        "theta_text": _theta_text(uniform),
+        "latency_ns": latency.get("average"),
+        "cost_per_tbps": perf.get("cost_per_delivered_tbps"),
         "electrical": int(net["electrical"] + end["electrical"]),
         "optical": int(net["optical"] + end["optical"]),
         "cable_length_m": float(net["length_m"] + end["length_m"]),
-        "cost_per_endpoint": float(cost["per_endpoint"]),
-        "power_per_endpoint_w": float(power["per_endpoint_w"]),
         "diameter": int(top["diameter"]),
         "avg_distance": float(top["avg_distance"]),
+        "radix": int(top["radix"]),
+        "router_sku": catalog.get("router_sku"),
+        "router_radix": router_radix,
+        "ports_free": (router_radix - int(top["radix"])) if router_radix else None,
+        "theta": uniform.get("theta"),
+        "theta_kind": uniform.get("kind"),
+        "theta_ecmp": uniform.get("ecmp_minimal"),
+        "worst_case_ecmp": worst.get("ecmp_minimal"),
+        "worst_case_optimal": worst.get("optimal"),
+        "worst_case_pattern": worst.get("pattern"),
+        "latency_max_ns": latency.get("max"),
+        "router_latency_ns": latency.get("router_ns"),
+        "bisection_links": bis.get("links"),
+        "bisection_kind": bis.get("kind"),
+        "delivered_tbps": uniform.get("delivered_tbps"),
         "network_electrical": int(net["electrical"]),
         "network_optical": int(net["optical"]),
         "endpoint_electrical": int(end["electrical"]),
@@ -257,6 +302,17 @@ def row_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
         "cost_total": float(cost["total"]),
         "power_total_w": float(power["total_w"]),
     }
+
+
+def _theta_text(uniform: dict) -> str:
+    from planner.performance import theta_text
+
+    return theta_text(uniform) if uniform else "n/a"
+
+
+def _cell(value: Any, fmt: str) -> str:
+    """``fmt`` applied to a value, ``n/a`` for a missing one."""
+    return "n/a" if value is None else fmt.format(value)
 
 
 def run_job(job: Job, out_dir: str | None = None, ship: bool = False) -> Outcome:
@@ -424,9 +480,11 @@ def compare(configurations: Sequence[Configuration], catalog, floor, *,
             out_dir: Path | None = None, strategy: str = "optimize", time_limit_s: float = 60.0,
             seed: int = 0, group_endpoints: int | None = None, endpoint_cables: bool = True,
             workers: int | None = None, scheduler: str | None = None,
-            title: str | None = None, progress: bool = False) -> list[Outcome]:
+            title: str | None = None, progress: bool = False,
+            excluded: Sequence[tuple[str, str]] = ()) -> list[Outcome]:
     """Plan every configuration and, with ``out_dir``, write the plan folders, compare.xlsx and
-    compare.pdf there. Returns the outcomes in configuration order."""
+    compare.pdf there (``excluded``: (family, reason) of the families not sized, listed in the
+    reports). Returns the outcomes in configuration order."""
     if not configurations:
         raise InputError("nothing to compare: give --endpoints N or configurations "
                          "(--topology FAMILY:k=v, or a spec file's 'configurations')")
@@ -455,7 +513,8 @@ def compare(configurations: Sequence[Configuration], catalog, floor, *,
     try:
         outcomes = run_jobs(jobs, staging, workers=workers, scheduler=scheduler,
                             progress=progress)
-        names = write_reports(outcomes, staging, title or default_title(catalog, floor))
+        names = write_reports(outcomes, staging, title or default_title(catalog, floor),
+                              excluded)
         _move_into_place(staging, out_dir, [o.folder for o in outcomes] + names)
     except BaseException:
         if created:
@@ -467,12 +526,17 @@ def compare(configurations: Sequence[Configuration], catalog, floor, *,
 
 
 def _move_into_place(staging: Path, out_dir: Path, names: Sequence[str]) -> None:
-    """Rename every finished item from the staging folder over its final name."""
+    """Rename every finished item from the staging folder over its final name; plan folders'
+    BookSim configs then name their netlists at the new place."""
+    from planner.exports.anynet import relocate
+
     for name in names:
         target = out_dir / name
         if target.is_dir() and not target.is_symlink():
             target.rename(staging / f".replaced-{name}")
         (staging / name).replace(target)
+        if target.is_dir():
+            relocate(target)
 
 
 def default_title(catalog, floor) -> str:
@@ -481,10 +545,12 @@ def default_title(catalog, floor) -> str:
 
 # --------------------------------------------------------------------------- table
 
-def format_table(outcomes: Sequence[Outcome]) -> str:
-    """Fixed-width text table for the terminal; numbers right-aligned."""
+def format_table(outcomes: Sequence[Outcome],
+                 excluded: Sequence[tuple[str, str]] = ()) -> str:
+    """Fixed-width text table for the terminal; numbers right-aligned; then the families left
+    out of a like-for-like comparison and why."""
     headers = [h for _, h, _ in COLUMNS]
-    cells = [[fmt.format(o.row[k]) for k, _, fmt in COLUMNS] for o in outcomes]
+    cells = [[_cell(o.row.get(k), fmt) for k, _, fmt in COLUMNS] for o in outcomes]
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
               for i, h in enumerate(headers)]
     left = {0, 1}
@@ -493,40 +559,51 @@ def format_table(outcomes: Sequence[Outcome]) -> str:
         return "  ".join(v.ljust(w) if i in left else v.rjust(w)
                          for i, (v, w) in enumerate(zip(values, widths))).rstrip()
 
-    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in cells])
+    text = [line(headers), line(["-" * w for w in widths])] + [line(r) for r in cells]
+    if excluded:
+        text += ["", "not compared (cannot be sized like for like for this switch):"]
+        text += [f"  {family}: {reason}" for family, reason in excluded]
+    return "\n".join(text)
 
 
 # --------------------------------------------------------------------------- reports
 
-def write_reports(outcomes: Sequence[Outcome], out_dir: Path, title: str) -> list[str]:
+def write_reports(outcomes: Sequence[Outcome], out_dir: Path, title: str,
+                  excluded: Sequence[tuple[str, str]] = ()) -> list[str]:
     """compare.xlsx and compare.pdf in ``out_dir``; returns their file names."""
-    write_xlsx(outcomes, out_dir / "compare.xlsx", title)
-    write_pdf(outcomes, out_dir / "compare.pdf", title)
+    write_xlsx(outcomes, out_dir / "compare.xlsx", title, excluded)
+    write_pdf(outcomes, out_dir / "compare.pdf", title, excluded)
     return ["compare.xlsx", "compare.pdf"]
 
 
-def length_histogram(outcomes: Sequence[Outcome],
-                     bins: int = 12) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Common bin edges (m) over all plans and the cable count per bin for each plan."""
+LENGTH_EDGES_M = (0, 0.5, 1, 1.5, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500,
+                  700, 1000, 1500, 2000, 3000, 5000, 10000)
+"""Cable-length bin edges (m): fine where copper and short optics live, coarse beyond, so a few
+long hall-to-hall runs do not squeeze every other cable into one bar."""
+
+
+def length_histogram(outcomes: Sequence[Outcome]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Bin edges (m) from ``LENGTH_EDGES_M`` covering every cable of every plan, with empty bins
+    at the short and long ends dropped, and the cable count per bin for each plan."""
     lengths = [o.lengths_m for o in outcomes]
-    top = max((float(x.max()) for x in lengths if len(x)), default=1.0)
-    step = _nice_step(top / bins)
-    edges = np.arange(0.0, step * (math.ceil(top / step) + 1) - step / 2, step)
-    if len(edges) < 2:
-        edges = np.array([0.0, step])
+    every = np.concatenate([x for x in lengths if len(x)]) if any(len(x) for x in lengths) \
+        else np.zeros(0)
+    ladder = np.asarray(LENGTH_EDGES_M, float)
+    top = float(every.max()) if len(every) else 1.0
+    if top >= ladder[-1]:
+        ladder = np.append(ladder, 10 ** math.ceil(math.log10(top + 1)))
+    counts = np.histogram(every, bins=ladder)[0] if len(every) else np.ones(len(ladder) - 1)
+    used = np.flatnonzero(counts)
+    lo, hi = (int(used[0]), int(used[-1]) + 1) if len(used) else (0, 1)
+    edges = ladder[lo:hi + 1]
     return edges, [np.histogram(x, bins=edges)[0] for x in lengths]
 
 
-def _nice_step(raw: float) -> float:
-    """1, 2 or 5 times a power of ten, at least ``raw``."""
-    if raw <= 0:
-        return 1.0
-    power = 10.0 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
-
-
-def write_xlsx(outcomes: Sequence[Outcome], path: Path, title: str) -> None:
-    """Sheet "Comparison" (every column, one row per plan) and one BOM sheet per plan."""
+def write_xlsx(outcomes: Sequence[Outcome], path: Path, title: str,
+               excluded: Sequence[tuple[str, str]] = ()) -> None:
+    """Sheet "Comparison" (every column, one row per plan), "Charts" (native Excel charts of
+    cost and power per endpoint, cable mix and cost against θ, drawn from the Comparison
+    cells), "Not compared" (families left out and why) and one BOM sheet per plan."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
@@ -542,10 +619,12 @@ def write_xlsx(outcomes: Sequence[Outcome], path: Path, title: str) -> None:
     for cell in ws[2]:
         cell.font = Font(bold=True)
     for o in outcomes:
-        ws.append([o.row.get(k) for k in keys])
+        ws.append([_plain(o.row.get(k)) for k in keys])
     formats = {"cost_per_endpoint": "#,##0.00", "power_per_endpoint_w": "0.000",
                "avg_distance": "0.0000", "cable_length_m": "#,##0.0", "cost_routers": "#,##0.00",
-               "cost_cables": "#,##0.00", "cost_total": "#,##0.00", "power_total_w": "#,##0.0"}
+               "cost_cables": "#,##0.00", "cost_total": "#,##0.00", "power_total_w": "#,##0.0",
+               "latency_ns": "#,##0", "cost_per_tbps": "#,##0", "theta": "0.000",
+               "latency_max_ns": "#,##0", "delivered_tbps": "#,##0.000"}
     for j, key in enumerate(keys, start=1):
         letter = get_column_letter(j)
         width = max(len(str(heads[j - 1])), *(len(str(o.row.get(key))) for o in outcomes)) + 2
@@ -554,6 +633,17 @@ def write_xlsx(outcomes: Sequence[Outcome], path: Path, title: str) -> None:
             ws[f"{letter}{r}"].number_format = formats.get(key, "#,##0" if key in
                                                            _INT_KEYS else "General")
     ws.freeze_panes = "C3"
+    if outcomes:
+        _xlsx_charts(wb, ws, keys, len(outcomes))
+    if excluded:
+        sheet = wb.create_sheet("Not compared")
+        sheet.append(["family", "why it is not in the comparison"])
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        for family, reason in excluded:
+            sheet.append([family, reason])
+        sheet.column_dimensions["A"].width = 14
+        sheet.column_dimensions["B"].width = 120
     used: set[str] = set()
     for n, o in enumerate(outcomes, start=1):
         name = _sheet_name(f"BOM {n} {o.configuration.slug}", used)
@@ -584,6 +674,56 @@ def write_xlsx(outcomes: Sequence[Outcome], path: Path, title: str) -> None:
     wb.save(path)
 
 
+XLSX_CHARTS = (("cost_per_endpoint", "Cost per endpoint ($)", "$"),
+               ("power_per_endpoint_w", "Power per endpoint (W)", "W"))
+"""Bar charts of the Charts sheet: (column key, title, axis title)."""
+
+
+def _xlsx_charts(wb, ws, keys: list[str], rows: int) -> None:
+    """Native charts on a "Charts" sheet, every series a reference into "Comparison" (so they
+    follow edits to the cells): cost and power per endpoint, cables by media (stacked) and
+    cost per endpoint against uniform θ (scatter)."""
+    from openpyxl.chart import BarChart, Reference, ScatterChart, Series
+
+    charts = wb.create_sheet("Charts", 1)
+    col = {k: i + 1 for i, k in enumerate(keys)}
+    first, last = 3, 2 + rows
+    families = Reference(ws, min_col=col["family"], min_row=first, max_row=last)
+    anchors = iter(("A1", "J1", "A20", "J20"))
+    for key, title, axis in XLSX_CHARTS:
+        chart = BarChart()
+        chart.title, chart.y_axis.title = title, axis
+        chart.add_data(Reference(ws, min_col=col[key], min_row=2, max_row=last),
+                       titles_from_data=True)
+        chart.set_categories(families)
+        chart.legend = None
+        chart.width, chart.height = 16, 8
+        charts.add_chart(chart, next(anchors))
+    mix = BarChart()
+    mix.type, mix.grouping, mix.overlap = "col", "stacked", 100
+    mix.title, mix.y_axis.title = "Cables by media", "cables"
+    for key in ("electrical", "optical"):
+        mix.add_data(Reference(ws, min_col=col[key], min_row=2, max_row=last),
+                     titles_from_data=True)
+    mix.set_categories(families)
+    mix.width, mix.height = 16, 8
+    charts.add_chart(mix, next(anchors))
+    scatter = ScatterChart()
+    scatter.title = "Cost per endpoint against uniform θ"
+    scatter.style = 13
+    scatter.x_axis.title, scatter.y_axis.title = "uniform θ (fraction of injection)", "$/endpoint"
+    for r in range(first, last + 1):
+        series = Series(Reference(ws, min_col=col["cost_per_endpoint"], min_row=r),
+                        Reference(ws, min_col=col["theta"], min_row=r),
+                        title_from_data=False, title=str(ws.cell(r, col["family"]).value))
+        series.marker.symbol = "circle"
+        series.marker.size = 8
+        series.graphicalProperties.line.noFill = True
+        scatter.series.append(series)
+    scatter.width, scatter.height = 16, 8
+    charts.add_chart(scatter, next(anchors))
+
+
 _INT_KEYS = {"endpoints", "routers", "electrical", "optical", "network_electrical",
              "network_optical", "endpoint_electrical", "endpoint_optical", "links"}
 
@@ -605,8 +745,10 @@ def _plain(v: Any) -> Any:
     return None if isinstance(v, float) and math.isnan(v) else v
 
 
-def write_pdf(outcomes: Sequence[Outcome], path: Path, title: str) -> None:
-    """Charts (cost and power per endpoint, cables by media, cable lengths) and the table."""
+def write_pdf(outcomes: Sequence[Outcome], path: Path, title: str,
+              excluded: Sequence[tuple[str, str]] = ()) -> None:
+    """The table, cost against uniform θ, cost and power per endpoint, cables by media, cable
+    lengths, and the families left out with the reason."""
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.styles import getSampleStyleSheet
@@ -619,12 +761,12 @@ def write_pdf(outcomes: Sequence[Outcome], path: Path, title: str) -> None:
                             leftMargin=1.2 * cm, rightMargin=1.2 * cm,
                             topMargin=1.2 * cm, bottomMargin=1.2 * cm)
     names = [o.configuration.slug for o in outcomes]
-    data = [[h for _, h, _ in COLUMNS]] + [[fmt.format(o.row[k]) for k, _, fmt in COLUMNS]
+    data = [[h for _, h, _ in COLUMNS]] + [[_cell(o.row.get(k), fmt) for k, _, fmt in COLUMNS]
                                            for o in outcomes]
     table = Table(data, repeatRows=1)
     table.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), "Helvetica", 7.5),
-        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 7.5),
+        ("FONT", (0, 0), (-1, -1), "Helvetica", 6.5),
+        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 6.5),
         ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#eef2f7")]),
@@ -643,26 +785,66 @@ def write_pdf(outcomes: Sequence[Outcome], path: Path, title: str) -> None:
     hist = _bar_chart("Cable length distribution (cables per length bin, m)",
                       [f"{a:g}-{b:g}" for a, b in zip(edges[:-1], edges[1:])],
                       [c.tolist() for c in counts], names, width, None)
-    pair = Table([[cost, power]], colWidths=[width / 2, width / 2])
-    doc.build([Paragraph(title, styles["Title"]), table, Spacer(1, 0.4 * cm), pair,
-               KeepTogether([media]), KeepTogether([hist])])
+    note = Paragraph(
+        "Uniform θ: the fraction of its injection bandwidth every endpoint can send at once "
+        "under all-to-all traffic (max concurrent flow; exact where marked, otherwise an upper "
+        "bound, drawn hollow). $ per Tb/s = total cost / (θ x endpoints x port rate). Latency: "
+        "average zero-load latency between endpoints (cables and router delays).",
+        styles["BodyText"])
+    story = [Paragraph(title, styles["Title"]), table, Spacer(1, 0.3 * cm), note,
+             Spacer(1, 0.3 * cm), KeepTogether([_cost_theta_chart(outcomes, width)]),
+             Table([[cost, power]], colWidths=[width / 2, width / 2]),
+             KeepTogether([media]), KeepTogether([hist])]
+    if excluded:
+        story.append(Paragraph("Not compared: these families cannot be sized like for like "
+                               "for this switch", styles["Heading3"]))
+        story += [Paragraph(f"<b>{family}</b>: {_xml(reason)}", styles["BodyText"])
+                  for family, reason in excluded]
+    doc.build(story)
+
+
+def _xml(text: str) -> str:
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 _PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
             "#7f7f7f", "#bcbd22", "#17becf")
 
 
+def _legend(names: Sequence[str], width: float, font_size: float = 7.0):
+    """A reportlab Legend that wraps into as many rows as ``width`` needs; (legend, height)."""
+    from reportlab.graphics.charts.legends import Legend
+    from reportlab.lib import colors
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    item = max(stringWidth(str(n), "Helvetica", font_size) for n in names) + 22
+    per_row = max(1, int((width - 60) // item))
+    rows = math.ceil(len(names) / per_row)
+    leg = Legend()
+    leg.alignment = "right"
+    leg.fontSize = font_size
+    leg.dx = leg.dy = 7
+    leg.deltay = font_size + 4
+    leg.deltax = item
+    leg.columnMaximum = rows
+    leg.autoXPadding = 0
+    leg.colorNamePairs = [(colors.HexColor(_PALETTE[i % len(_PALETTE)]), str(n))
+                          for i, n in enumerate(names)]
+    return leg, rows * (font_size + 4) + 6
+
+
 def _bar_chart(title: str, categories: Sequence[str], series: Sequence[Sequence[float]],
                legend: Sequence[str] | None, width: float, label_fmt: str | None,
                stacked: bool = False):
-    """A reportlab ``VerticalBarChart`` drawing with a title and an optional legend."""
+    """A reportlab ``VerticalBarChart`` drawing with a title and an optional legend that wraps
+    to fit the width."""
     from reportlab.graphics.charts.barcharts import VerticalBarChart
-    from reportlab.graphics.charts.legends import Legend
     from reportlab.graphics.shapes import Drawing, String
     from reportlab.lib import colors
 
     height = 200
-    d = Drawing(width, height + (30 if legend else 0))
+    leg, leg_h = _legend(legend, width) if legend else (None, 0)
+    d = Drawing(width, height + leg_h + (8 if legend else 0))
     d.add(String(width / 2, d.height - 12, title, fontName="Helvetica-Bold", fontSize=10,
                  textAnchor="middle"))
     chart = VerticalBarChart()
@@ -689,17 +871,58 @@ def _bar_chart(title: str, categories: Sequence[str], series: Sequence[Sequence[
         chart.barLabels.fontSize = 6.5
         chart.barLabels.nudge = 6
     d.add(chart)
-    if legend:
-        leg = Legend()
+    if leg is not None:
         leg.x, leg.y = 50, d.height - 24
-        leg.alignment = "right"
-        leg.columnMaximum = 1
-        leg.fontSize = 7
-        leg.dx = leg.dy = 7
-        leg.deltax = max(60, 5.5 * max(len(s) for s in legend) + 20)
-        leg.colorNamePairs = [(colors.HexColor(_PALETTE[i % len(_PALETTE)]), n)
-                              for i, n in enumerate(legend)]
         d.add(leg)
+    return d
+
+
+def _cost_theta_chart(outcomes: Sequence[Outcome], width: float):
+    """Scatter of cost per endpoint (y) against uniform θ (x), one labelled point per plan;
+    filled for an exact θ, hollow for an upper bound."""
+    from reportlab.graphics.shapes import Circle, Drawing, Line, String
+    from reportlab.lib import colors
+
+    height = 230
+    d = Drawing(width, height)
+    d.add(String(width / 2, height - 12, "Cost per endpoint against uniform throughput θ",
+                 fontName="Helvetica-Bold", fontSize=10, textAnchor="middle"))
+    left, bottom, right, top = 60, 35, width - 160, height - 30
+    points = [(o.row.get("theta"), o.row["cost_per_endpoint"], o) for o in outcomes]
+    points = [(x, y, o) for x, y, o in points if x is not None]
+    xs = [x for x, _, _ in points] or [1.0]
+    ys = [y for _, y, _ in points] or [1.0]
+    x_lo = max(0.0, math.floor(10 * min(xs) - 1) / 10)
+    x_hi = 1.0
+    y_hi = max(ys) * 1.15 if max(ys) > 0 else 1.0
+
+    def px(x):
+        return left + (x - x_lo) / (x_hi - x_lo) * (right - left)
+
+    def py(y):
+        return bottom + y / y_hi * (top - bottom)
+
+    grey = colors.HexColor("#999999")
+    d.add(Line(left, bottom, right, bottom, strokeColor=colors.black, strokeWidth=0.6))
+    d.add(Line(left, bottom, left, top, strokeColor=colors.black, strokeWidth=0.6))
+    for i in range(6):
+        x = x_lo + (x_hi - x_lo) * i / 5
+        d.add(Line(px(x), bottom, px(x), bottom - 3, strokeColor=colors.black))
+        d.add(String(px(x), bottom - 12, f"{x:.2f}", fontSize=7, textAnchor="middle"))
+        y = y_hi * i / 5
+        d.add(Line(left, py(y), left - 3, py(y), strokeColor=colors.black))
+        d.add(Line(left, py(y), right, py(y), strokeColor=grey, strokeWidth=0.2))
+        d.add(String(left - 5, py(y) - 2, f"{y:,.0f}", fontSize=7, textAnchor="end"))
+    d.add(String((left + right) / 2, 6, "uniform θ (fraction of injection bandwidth)",
+                 fontSize=8, textAnchor="middle"))
+    d.add(String(12, (bottom + top) / 2, "$/endpoint", fontSize=8, textAnchor="middle"))
+    for i, (x, y, o) in enumerate(points):
+        colour = colors.HexColor(_PALETTE[i % len(_PALETTE)])
+        exact = o.row.get("theta_kind") == "exact"
+        d.add(Circle(px(x), py(y), 4, fillColor=colour if exact else colors.white,
+                     strokeColor=colour, strokeWidth=1.2))
+        d.add(String(px(x) + 6, py(y) + 3, o.configuration.slug, fontSize=6.5,
+                     fillColor=colour))
     return d
 
 

@@ -2,7 +2,8 @@
 
 Stages (DESIGN.md "Data flow"), each a pure function of the previous values:
 router model (``catalog.router_for(topology.radix)``) -> placement (``planner.placement.place``)
--> cabling (``planner.cabling.build``) -> costing (``planner.bom.build`` + ``planner.costing``)
+-> cabling (``planner.cabling.build``) -> performance (``planner.performance.evaluate``: hops,
+latency, bisection, throughput) -> costing (``planner.bom.build`` + ``planner.costing``)
 -> summary (the dict that ``summary.json`` holds). Nothing is written to disk here; the
 ``planner plan`` command hands the ``Plan`` to the writers in ``planner/exports``.
 
@@ -24,7 +25,7 @@ import pandas as pd
 
 import planner
 from planner import bom as boms
-from planner import cabling, costing, guards, power, routes
+from planner import cabling, costing, guards, performance, power, routes, simulators
 from planner import floor as floors
 from planner.catalog import Catalog, RouterModel, load_catalog
 from planner.errors import InputError
@@ -104,31 +105,40 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
          strategy: str = "optimize", time_limit_s: float = DEFAULT_TIME_LIMIT_S, seed: int = 0,
          group_endpoints: int | None = None, endpoint_cables: bool = True,
          spares_pct: float = 0.0, progress=False,
-         placement: Placement | None = None) -> Plan:
+         placement: Placement | None = None, router_latency_ns: float | None = None,
+         booksim: dict | None = None) -> Plan:
     """Plan a system without writing files.
 
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
     ``"modern-100g"``, ``"hot-aisle"``). ``placement`` skips the placement stage and uses the
     given layout (hand-made layouts, re-costing a layout under another catalog). ``progress``:
     a ``planner.progress`` mode (``"bar"``, ``"lines"``; True = bar), placement's own stages
-    included.
+    included. ``router_latency_ns`` overrides the router model's delay in the performance
+    stage; ``booksim`` holds the BookSim run options of ``booksim.cfg``
+    (``simulators.BOOKSIM_DEFAULTS``).
     """
     started = time.perf_counter()
     topology, catalog, floor = _as_topology(topology), _as_catalog(catalog), _as_floor(floor)
     check_options(strategy, time_limit_s, spares_pct, seed)
+    if router_latency_ns is not None:
+        router_latency_ns = performance.check_router_latency(router_latency_ns,
+                                                             "--router-latency-ns")
+    booksim = simulators.check_booksim(booksim, topology.num_endpoints)
     if group_endpoints is not None:
         floor = floor.with_group_endpoints(group_endpoints)
     if topology.num_routers == 0:
         raise InputError(f"topology '{topology.family}' has no routers; nothing to plan")
     router_model = catalog.router_for(topology.radix)
     guards.check_router_model(catalog, router_model)
+    performance.router_latency(router_model, router_latency_ns)   # checked before placement
     guards.check_counts(f"topology '{_describe(topology)}'", topology.num_links,
                         topology.num_endpoints, topology.num_routers, router_model.radix,
                         endpoint_cables)
     floors.check_capacity(floor, topology, router_model)
     within_budget = power.fit_budget(floor, topology, catalog, router_model, endpoint_cables)
 
-    with Stages("plan", ["placement", "cabling", "costing", "summary"], progress) as stages:
+    with Stages("plan", ["placement", "cabling", "performance", "costing", "summary"],
+                progress) as stages:
         with stages.run("placement", lambda: _placement_detail(placement)):
             if placement is None:
                 from planner.placement import place
@@ -139,6 +149,9 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
         with stages.run("cabling", lambda: f"{len(cable_plan.cables):,} cables"):
             cable_plan = cabling.build(topology, placement, floor, catalog, router_model,
                                        endpoint_cables=endpoint_cables)
+        with stages.run("performance", lambda: _performance_detail(perf)):
+            perf = performance.evaluate(topology, cable_plan.cables, router_model,
+                                        router_latency_ns=router_latency_ns, seed=seed)
         with stages.run("costing", lambda: f"{len(bom):,} BOM lines"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
                              cable_plan.cables, spares_pct, topology.num_endpoints)
@@ -154,14 +167,25 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                bom, totals, dict(strategy=strategy, seed=seed,
                                                  time_limit_s=time_limit_s,
                                                  endpoint_cables=endpoint_cables,
-                                                 spares_pct=spares_pct))
+                                                 spares_pct=spares_pct,
+                                                 router_latency_ns=router_latency_ns,
+                                                 booksim=booksim))
             _room_summary(summary, floor, within_budget, placement, cable_plan.cables, watts,
                           topology.num_endpoints)
+            summary["performance"] = perf
+            summary["performance"]["cost_per_delivered_tbps"] = _per_tbps(
+                summary["cost"]["total"], perf)
+            summary["simulators"] = simulators.notes(topology)
     summary["runtime"] = {f"{k}_s": round(v, 3) for k, v in stages.seconds.items()}
     summary["runtime"]["total_s"] = round(time.perf_counter() - started, 3)
     return Plan(topology=topology, catalog=catalog, floor=floor, placement=placement,
                 router_model=router_model, cables=cable_plan.cables, devices=devices,
                 cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary)
+
+
+def _performance_detail(perf: dict[str, Any]) -> str:
+    theta = perf.get("uniform", {}).get("theta")
+    return f"uniform throughput θ {theta:.3g}" if isinstance(theta, (int, float)) else ""
 
 
 def _placement_detail(placement: Placement) -> str:
@@ -295,6 +319,13 @@ def _room_summary(summary: dict[str, Any], floor: Floor, within_budget: Floor,
     power_block = watts.summary(num_endpoints, floor.cabinet_kw_budget)
     power_block["per_router_port_w"] = summary["power"]["per_router_port_w"]
     summary["power"] = power_block
+
+
+def _per_tbps(total_cost: float, perf: dict) -> float | None:
+    """Dollars per Tb/s of delivered uniform bandwidth (θ·N·port rate); a lower bound on the
+    true figure when θ is an upper bound."""
+    tbps = perf["uniform"].get("delivered_tbps")
+    return round(total_cost / tbps, 2) if tbps else None
 
 
 def _number(value: float):

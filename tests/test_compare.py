@@ -1,4 +1,5 @@
-"""``planner compare``: the table equals the plan folders; local processes == Dask cluster."""
+"""``planner compare``: like-for-like sizing, the table equals the plan folders (performance
+included), native charts in compare.xlsx; local processes == Dask cluster."""
 
 from __future__ import annotations
 
@@ -20,13 +21,15 @@ from planner import compare as cmp
 from planner.cli import main
 from planner.plan import DEFAULT_TIME_LIMIT_S
 
-FAMILIES = ("slimfly", "dragonfly", "oft")
+FAMILIES = ("slimfly", "dragonfly", "fattree")
+LEFT_OUT = ("torus", "oft")     # 7 and 16 of 40 ports: listed with the reason, not planned
 TARGET = 1000
 RADIX = 40
 # Fast placement (the hand layout) for the tests; the comparison logic is the same for optimize.
 COMMON = ["--catalog", "sc14-40g", "--floor", "sc14", "--strategy", "hint",
           "--time-limit", "5", "--seed", "3"]
-SIZED = ["--endpoints", str(TARGET), "--families", *FAMILIES, "--max-radix", str(RADIX)]
+SIZED = ["--endpoints", str(TARGET), "--families", *FAMILIES, *LEFT_OUT, "--max-radix",
+         str(RADIX)]
 KEYS = [k for k, _, _ in cmp.COLUMNS] + [k for k, _ in cmp.DETAIL_COLUMNS]
 
 
@@ -63,7 +66,7 @@ def _terminal(text: str) -> list[list[str]]:
 
 
 def _sized() -> dict[str, dict]:
-    """``planner size --json``: the first (nearest) configuration per family."""
+    """``planner size --json``: the first (best) configuration per family."""
     code, text = _run(["size", *SIZED, "--count", "1", "--json"])
     assert code == 0
     return {o["family"]: o for o in json.loads(text)}
@@ -74,11 +77,19 @@ def _folder_numbers(folder: Path) -> dict:
     s = json.loads((folder / "summary.json").read_text())
     with open(folder / "cables.csv", newline="") as f:
         cables = list(csv.DictReader(f))
-    top, cost, power = s["topology"], s["cost"], s["power"]
+    top, cost, power, perf = s["topology"], s["cost"], s["power"], s["performance"]
+    theta = perf["uniform"]["theta"]
+    tbps = theta * top["endpoints"] * s["catalog"]["rate_gbps"] / 1000
     return {
         "family": top["family"], "endpoints": top["endpoints"], "routers": top["routers"],
         "radix": top["radix"], "diameter": top["diameter"], "avg_distance": top["avg_distance"],
         "links": top["links"],
+        "ports": f"{top['radix']}/{s['catalog']['router_radix']}",
+        "theta": theta, "theta_kind": perf["uniform"]["kind"],
+        "latency_ns": perf["latency_ns"]["average"],
+        "cost_per_tbps": round(cost["total"] / tbps, 2),
+        "bisection_links": perf["bisection"]["links"],
+        "worst_case_ecmp": perf["worst_case"]["ecmp_minimal"],
         "electrical": sum(c["media"] == "electrical" for c in cables),
         "optical": sum(c["media"] == "optical" for c in cables),
         "network_optical": sum(c["media"] == "optical" and c["kind"] == "network"
@@ -130,19 +141,48 @@ def test_terminal_table_equals_the_plan_folders(local_run):
         expect = _folder_numbers(out / row["folder"])
         number = dict(zip([k for k, _, _ in cmp.COLUMNS], cells))
         assert number["family"] == expect["family"]
-        for key in ("endpoints", "routers", "radix", "electrical", "optical", "diameter"):
+        for key in ("endpoints", "routers", "electrical", "optical", "diameter"):
             assert int(number[key].replace(",", "")) == expect[key], key
+        assert number["ports"] == expect["ports"]
         for key, places in (("cable_length_m", 0), ("cost_per_endpoint", 2),
-                            ("power_per_endpoint_w", 3), ("avg_distance", 4)):
+                            ("power_per_endpoint_w", 3), ("avg_distance", 4),
+                            ("latency_ns", 0), ("cost_per_tbps", 0)):
             assert float(number[key].replace(",", "")) == pytest.approx(
                 expect[key], abs=0.5 * 10 ** -places + 1e-9), key
+        bound = expect["theta_kind"] != "exact"
+        assert number["theta_text"] == ("<= " if bound else "") + f"{expect['theta']:.3f}"
+    left_out = text.split("not compared")[1]
+    for family in LEFT_OUT:
+        assert f"  {family}: " in left_out and "ports per router" in left_out
+
+
+def test_xlsx_has_native_charts_over_the_comparison_cells(local_run):
+    out, code, _ = local_run
+    assert code == 0
+    wb = openpyxl.load_workbook(out / "compare.xlsx")
+    charts = wb["Charts"]._charts
+    titles = [c.title.tx.rich.p[0].r[0].t for c in charts]
+    assert titles == ["Cost per endpoint ($)", "Power per endpoint (W)", "Cables by media",
+                      "Cost per endpoint against uniform θ"]
+    col = {k: openpyxl.utils.get_column_letter(i + 1) for i, k in enumerate(KEYS)}
+    last = 2 + len(FAMILIES)
+    refs = [[(s.tx.strRef.f, s.val.numRef.f) for s in c.series] for c in charts[:3]]
+    keys = [["cost_per_endpoint"], ["power_per_endpoint_w"], ["electrical", "optical"]]
+    assert refs == [[(f"'Comparison'!{col[k]}2", f"'Comparison'!${col[k]}$3:${col[k]}${last}")
+                     for k in chart] for chart in keys]
+    scatter = charts[3].series
+    assert [(s.xVal.numRef.f, s.yVal.numRef.f) for s in scatter] == [
+        (f"'Comparison'!${col['theta']}${r}", f"'Comparison'!${col['cost_per_endpoint']}${r}")
+        for r in range(3, last + 1)]
+    left_out = [r for r in wb["Not compared"].iter_rows(min_row=2, values_only=True)]
+    assert [r[0] for r in left_out] == list(LEFT_OUT)
 
 
 def test_bom_sheets_equal_the_plan_boms(local_run):
     out, code, _ = local_run
     assert code == 0
     wb = openpyxl.load_workbook(out / "compare.xlsx")
-    assert len(wb.sheetnames) == 1 + len(FAMILIES)
+    assert len(wb.sheetnames) == 3 + len(FAMILIES)
     for n, row in enumerate(_table(out), start=1):
         sheet = wb[next(name for name in wb.sheetnames if name.startswith(f"BOM {n} "))]
         lines = [r for r in sheet.iter_rows(min_row=3, values_only=True) if r[0] != "total"]
@@ -162,7 +202,9 @@ def test_pdf_has_the_charts_and_the_table(local_run):
     assert code == 0
     text = "".join(p.extract_text() for p in PdfReader(out / "compare.pdf").pages)
     for needle in ("Cost per endpoint", "Power per endpoint", "Cables by media",
-                   "Cable length distribution", "electrical", "optical"):
+                   "Cable length distribution", "electrical", "optical",
+                   "Cost per endpoint against uniform throughput", "Not compared",
+                   "uses 7 of the 40 ports"):
         assert needle in text
     for row in _table(out):
         for value in (row["family"], row["params"], f"{row['cost_per_endpoint']:,.2f}",
@@ -237,17 +279,36 @@ def test_spec_file_and_options_merge(tmp_path):
 
     args = build_parser().parse_args(["compare", str(spec), "--seed", "7", "--strategy",
                                       "partition"])
-    configs, catalog, floor, options, _, title = resolve(args)
+    configs, catalog, floor, options, _, title, excluded = resolve(args)
     assert [c.spec for c in configs] == ["slimfly:q=5", "dragonfly:h=2"]
-    assert (catalog.name, floor.name, title) == ("sc14-40g", "sc14", "T")
+    assert (catalog.name, floor.name, title, excluded) == ("sc14-40g", "sc14", "T", [])
     assert options == {"strategy": "partition", "time_limit_s": DEFAULT_TIME_LIMIT_S, "seed": 7,
                        "group_endpoints": None, "endpoint_cables": False}
 
 
-def test_length_histogram_counts_every_cable():
-    a, b = np.array([0.5, 1.0, 12.0], np.float32), np.array([3.0, 47.0], np.float32)
+def test_length_histogram_counts_every_cable_in_bins_that_show_the_spread():
+    a = np.array([0.5, 1.0, 1.2, 2.5, 12.0], np.float32)
+    b = np.array([3.0, 3.5, 4.0, 47.0, 640.0], np.float32)       # one long hall-to-hall run
     outs = [cmp.Outcome(cmp.Configuration("x", ()), {}, {}, None, x, x > 2) for x in (a, b)]
-    edges, counts = cmp.length_histogram(outs, bins=10)
-    assert edges[0] == 0 and edges[-1] >= 47 and np.allclose(np.diff(edges), 5)
-    assert [int(c.sum()) for c in counts] == [3, 2]
-    assert counts[1][np.searchsorted(edges, 47.0) - 1] == 1
+    edges, counts = cmp.length_histogram(outs)
+    assert edges.tolist() == [0.5, 1, 1.5, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200,
+                              300, 500, 700]
+    assert [int(c.sum()) for c in counts] == [5, 5]
+    assert counts[0][:4].tolist() == [1, 2, 0, 1]              # 0.5 | 1.0, 1.2 | - | 2.5
+    assert counts[1][4] == 3 and counts[1][-1] == 1             # 3-5 m: three; 500-700 m: one
+    assert np.count_nonzero(counts[0] + counts[1]) == 7         # spread over seven bars
+
+
+def test_length_chart_legend_fits_its_drawing():
+    """Ten long plan names wrap into rows inside the chart's width (the legend used to run off
+    the page in one row)."""
+    from reportlab.graphics.charts.legends import Legend
+
+    names = [f"galaxyfly-n{20 + i}-q11-a1-h32-p32-arrangement{i}" for i in range(10)]
+    width = 770.0
+    drawing = cmp._bar_chart("lengths", ["0-1", "1-2"], [[1, 2]] * len(names), names, width,
+                             None)
+    legend = next(c for c in drawing.contents if isinstance(c, Legend))
+    x1, y1, x2, y2 = legend.getBounds()
+    assert x1 >= 0 and x2 <= width and y1 >= 0 and y2 <= drawing.height
+    assert legend.columnMaximum >= 2                      # wrapped into several rows

@@ -1,7 +1,7 @@
 """BookSim2 anynet export: read back with a parser that enforces the real reader's grammar.
 
-The parser follows ``AnyNet::readFile()`` (booksim2 src/networks/anynet.cpp, ecosystem.md §1.2)
-and additionally rejects everything the real reader mishandles: tabs or repeated spaces, any
+The parser follows ``AnyNet::readFile()`` (booksim2 src/networks/anynet.cpp) and additionally
+rejects everything the real reader mishandles: tabs or repeated spaces, any
 head other than ``router`` (``node`` heads create phantom routers, unknown heads assert),
 comments, latencies on ``node`` entries, router/node ids that are not exactly 0..N-1, a node on
 two routers, a router pair listed twice on one line, and links whose two directions disagree.
@@ -9,14 +9,20 @@ two routers, a router pair listed twice on one line, and links whose two directi
 
 from __future__ import annotations
 
+import heapq
+import math
 import re
+import shutil
 
 import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
 
+from planner import simulators
 from planner.exports import anynet
+from planner.plan import plan as make_plan
+from planner.topologies import FAMILIES
 from test_exports_plans import get_plan
 
 PLANS = ["slimfly-hot", "dragonfly-hot", "dragonfly-trunk"]
@@ -110,8 +116,10 @@ def test_netlist_reads_back_to_the_same_graph_endpoints_and_latencies(written):
     for a, b, ns in zip(net["a_router"], net["b_router"], net["latency_ns"]):
         key = (min(a, b), max(a, b))
         worst[key] = max(worst.get(key, 0.0), ns)
+    per_hop = re.search(r"a per-hop delay of (\d+) cycles",
+                        (out / anynet.CONFIG).read_text()).group(1)
     for (u, v), ns in worst.items():
-        assert graph[u][v]["cycles"] == max(1, int(np.ceil(round(ns * anynet.CYCLES_PER_NS, 6))))
+        assert graph[u][v]["cycles"] == max(1, int(np.ceil(round(ns, 6)))) + int(per_hop)
 
 
 def test_multiplicity_side_file_restores_every_cable(written):
@@ -140,19 +148,148 @@ def test_parallel_cables_are_one_channel_counted_in_the_side_file(tmp_path):
         assert sorted(labels.split(" ")) == sorted(pair["label"])
 
 
-def test_booksim_config_runs_the_netlist(written):
-    _, out = written
-    text = (out / anynet.CONFIG).read_text()
+def cfg_settings(text: str) -> dict[str, str]:
     settings = {}
     for statement in re.sub(r"//[^\n]*", "", text).split(";"):
         if statement.strip():
             key, value = (part.strip() for part in statement.split("="))
             settings[key] = value
+    return settings
+
+
+def test_booksim_config_runs_the_netlist_from_any_folder(written):
+    _, out = written
+    text = (out / anynet.CONFIG).read_text()
+    settings = cfg_settings(text)
     assert settings["topology"] == "anynet"
-    assert settings["network_file"] == anynet.NETLIST
+    assert settings["network_file"] == str((out / anynet.NETLIST).absolute())
+    assert anynet.SAFE_PATH.fullmatch(settings["network_file"])
     assert settings["routing_function"] == "min"
-    assert re.fullmatch(r"[A-Za-z_\-][A-Za-z0-9_\-.]*", settings["network_file"])
-    assert "1 cycles/ns" in text
+    assert float(settings["latency_thres"]) > 0 and "." in settings["latency_thres"]
+    longest = max(parse_anynet((out / anynet.NETLIST).read_text())[0].edges(data="cycles"),
+                  key=lambda e: e[2])[2]
+    assert int(settings["vc_buf_size"]) >= 2 * longest          # credits' round trip
+    assert "1 ns per cycle" in text
+
+
+def booksim_routes(graph: nx.Graph, num_routers: int) -> list[dict[int, int]]:
+    """Next hop per (router, destination router) as BookSim's ``AnyNet::route`` computes it:
+    Dijkstra over the channel latencies from every router, the unvisited router of least
+    distance taken next (lowest id on ties: it scans an ordered set), strict improvement only;
+    the next hop towards t is the first router on the tree path to t."""
+    tables = []
+    for start in range(num_routers):
+        dist = {r: math.inf for r in range(num_routers)}
+        prev = {r: -1 for r in range(num_routers)}
+        dist[start] = 0
+        heap = [(0, start)]
+        done = set()
+        while heap:
+            d, x = heapq.heappop(heap)
+            if x in done:
+                continue
+            done.add(x)
+            for y in sorted(graph[x]):
+                nd = d + graph[x][y]["cycles"]
+                if nd < dist[y]:
+                    dist[y], prev[y] = nd, x
+                    heapq.heappush(heap, (nd, y))
+        table = {}
+        for t in range(num_routers):
+            if t == start:
+                continue
+            hop = t
+            while prev[hop] != start:
+                hop = prev[hop]
+            table[t] = hop
+        tables.append(table)
+    return tables
+
+
+def routed_hops(graph: nx.Graph, nodes: dict[int, list[int]]) -> dict[tuple[int, int], int]:
+    """Hops of every packet route between routers with endpoints, hop by hop through each
+    router's own table (as min_anynet forwards)."""
+    tables = booksim_routes(graph, graph.number_of_nodes())
+    leaves = [r for r, ns in nodes.items() if ns]
+    hops = {}
+    for s in leaves:
+        for t in leaves:
+            x, count = s, 0
+            while x != t:
+                x, count = tables[x][t], count + 1
+                assert count <= graph.number_of_nodes()
+            hops[s, t] = count
+    return hops
+
+
+SMALL = {"slimfly": "slimfly:q=5", "dragonfly": "dragonfly:a=4,p=2,h=2",
+         "fattree": "fattree:k=4", "hyperx": "hyperx:S=4x4,p=2", "oft": "oft:q=3",
+         "mlfm": "mlfm:h=3", "pn": "pn:q=3", "demipn": "demipn:q=5",
+         "galaxyfly": "galaxyfly:n=4,q=1,a=3,h=2", "jellyfish": "jellyfish:routers=30,degree=5,p=2",
+         "torus": "torus:dims=4x4x3", "hypercube": "hypercube:d=5,p=2"}
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_booksim_routes_every_family_minimally(family, tmp_path):
+    plan = make_plan(SMALL[family], "modern-100g", "hot-aisle", strategy="hint",
+                     time_limit_s=5)
+    anynet.write(plan, tmp_path)
+    graph, nodes = parse_anynet((tmp_path / anynet.NETLIST).read_text())
+    minimal = dict(nx.all_pairs_shortest_path_length(graph))
+    for (s, t), hops in routed_hops(graph, nodes).items():
+        assert hops == minimal[s][t], (family, s, t)
+
+
+def test_raised_per_hop_delay_keeps_routes_minimal_and_writes_the_physical_pair(tmp_path):
+    plan = make_plan("slimfly:q=5", "modern-100g", "hot-aisle", strategy="hint",
+                     time_limit_s=5, router_latency_ns=0)
+    anynet.write(plan, tmp_path)
+    text = (tmp_path / anynet.CONFIG).read_text()
+    graph, nodes = parse_anynet((tmp_path / anynet.NETLIST).read_text())
+    cycles = sorted(c for _, _, c in graph.edges(data="cycles"))
+    assert "makes every route minimal" in text and anynet.PHYSICAL_CONFIG in text
+    minimal = dict(nx.all_pairs_shortest_path_length(graph))
+    assert all(h == minimal[s][t] for (s, t), h in routed_hops(graph, nodes).items())
+    # the physical netlist carries the cable delays alone (router delay 0): latency routing
+    physical, _ = parse_anynet((tmp_path / anynet.PHYSICAL_NETLIST).read_text())
+    per_hop = cycles[0] - min(c for _, _, c in physical.edges(data="cycles"))
+    assert per_hop > 0
+    assert all(physical[u][v]["cycles"] + per_hop == c for u, v, c in graph.edges(data="cycles"))
+    settings = cfg_settings((tmp_path / anynet.PHYSICAL_CONFIG).read_text())
+    assert settings["network_file"].endswith(anynet.PHYSICAL_NETLIST)
+
+
+def test_fat_tree_cfg_and_summary_warn_about_single_path_routing(tmp_path):
+    plan = make_plan("fattree:k=4", "modern-100g", "hot-aisle", strategy="hint", time_limit_s=5)
+    anynet.write(plan, tmp_path)
+    assert "// WARNING: fattree is an indirect network" in (tmp_path / anynet.CONFIG).read_text()
+    assert "ONE shortest path" in plan.summary["simulators"]["booksim"]["warning"]
+    assert get_plan("slimfly-hot").summary["simulators"]["booksim"]["warning"] is None
+
+
+def test_staging_folder_names_the_final_folder_and_relocate_follows_a_move(tmp_path):
+    staged = tmp_path / ".myplan.tmp-abc123"
+    assert anynet.final_folder(staged) == tmp_path / "myplan"
+    assert anynet.final_folder(tmp_path / "plain") == tmp_path / "plain"
+    plan = get_plan("slimfly-hot")
+    staged.mkdir()
+    anynet.write(plan, staged)
+    assert cfg_settings((staged / anynet.CONFIG).read_text())["network_file"] == \
+        str(tmp_path / "myplan" / anynet.NETLIST)
+    moved = tmp_path / "elsewhere"
+    shutil.move(staged, moved)
+    anynet.relocate(moved)
+    assert cfg_settings((moved / anynet.CONFIG).read_text())["network_file"] == \
+        str(moved / anynet.NETLIST)
+
+
+def test_a_path_booksim_cannot_read_falls_back_to_the_bare_name(tmp_path):
+    folder = tmp_path / "with space"
+    folder.mkdir()
+    anynet.write(get_plan("slimfly-hot"), folder)
+    text = (folder / anynet.CONFIG).read_text()
+    assert cfg_settings(text)["network_file"] == anynet.NETLIST
+    assert "// NOTE: the folder path has characters BookSim's config reader cannot take" in text
 
 
 @pytest.mark.parametrize("bad", [
@@ -171,7 +308,20 @@ def test_parser_rejects_what_booksim_would_misread(bad):
         parse_anynet(bad)
 
 
-@pytest.mark.parametrize("ns, cycles", [(0.2, 1), (4.5, 5), (9.0, 9), (9.0000000001, 9), (9.01, 10),
-                                        (24.5, 25)])
-def test_latency_cycles_round_up_and_never_below_one(ns, cycles):
-    assert anynet.latency_cycles(np.array([ns])).tolist() == [cycles]
+@pytest.mark.parametrize("ns, cycle_ns, cycles", [(0.2, 1, 1), (4.5, 1, 5), (9.0, 1, 9),
+                                                  (9.0000000001, 1, 9), (9.01, 1, 10),
+                                                  (24.5, 1, 25), (24.5, 2, 13), (3.0, 0.5, 6)])
+def test_latency_cycles_round_up_and_never_below_one(ns, cycle_ns, cycles):
+    assert simulators.cycles_of(np.array([ns]), cycle_ns).tolist() == [cycles]
+
+
+def test_per_hop_delay_is_the_smallest_that_guarantees_minimal_routes():
+    """H > D·(c_max - c_min) - c_min: a k-hop path then always beats a (k+1)-hop one."""
+    plan = get_plan("dragonfly-hot")
+    top = plan.topology
+    ch = simulators.booksim_channels(top, plan.cables, 0.0, 1.0)
+    lo, hi = int(ch.cable_cycles.min()), int(ch.cable_cycles.max())
+    assert ch.reach == 3 and ch.minimal_per_hop == 3 * (hi - lo) - lo + 1
+    assert ch.per_hop == ch.minimal_per_hop > 0 and ch.raised             # router delay 0
+    big = simulators.booksim_channels(top, plan.cables, 1000.0, 1.0)
+    assert big.per_hop == big.router_cycles == 1000 and not big.raised

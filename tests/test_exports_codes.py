@@ -87,3 +87,20 @@ def test_router_map_is_identity_for_group_major_ids(written):
 def test_other_families_get_no_codes_files(tmp_path):
     codes.write(get_plan("slimfly-hot"), tmp_path)
     assert not (tmp_path / codes.FOLDER).exists()
+
+
+def test_conf_delays_are_the_cable_latencies_per_link_class(written):
+    plan, folder = written
+    text = (folder / codes.CONF).read_text()
+    values = dict(re.findall(r'^\s*([\w-]+)="([^"]*)";', text, flags=re.M))
+    a = plan.topology.params["a"]
+    cables = plan.cables
+    net = cables[cables["kind"] == "network"]
+    local = net["a_router"] // a == net["b_router"] // a
+    expect = {"local_delay": net.loc[local, "latency_ns"].mean(),
+              "global_delay": net.loc[~local, "latency_ns"].mean(),
+              "cn_delay": cables.loc[cables["kind"] == "endpoint", "latency_ns"].mean()}
+    for key, mean in expect.items():
+        assert float(values[key]) == pytest.approx(mean, abs=0.005), key
+    assert float(values["router_delay"]) == plan.router_model.latency_ns == 300
+    assert f"local_delay: mean of {int(local.sum()):,} cables" in text

@@ -83,3 +83,43 @@ def test_parallel_links_are_one_edge_with_multiplicity():
     table = graphml.edge_table(plan)
     assert len(table) == len(plan.topology.links)
     assert np.array_equal(table["multiplicity"].to_numpy(), plan.topology.multiplicity)
+
+
+def anytopo_import(path):
+    """What SST/Merlin's ``topoAny.import_graph`` + ``_process_graph`` do with a GraphML file
+    (sst-elements merlin/topology/pymerlin-topo-any.py), and the check its C++ side
+    (anytopo.cc) makes: every router needs an endpoint-to-port mapping, i.e. >= 1 endpoint."""
+    g = nx.read_graphml(path)
+    assert not g.is_directed(), "FATAL: Input graph must be undirected"
+    if not all(isinstance(v, int) for v in g.nodes()):
+        g = nx.relabel_nodes(g, {node: i for i, node in enumerate(g.nodes())}, copy=True)
+    endpoints = {}
+    for v in g.nodes():
+        assert "endpoints" in g.nodes[v], "each vertex needs an 'endpoints' attribute"
+        endpoints[v] = int(g.nodes[v]["endpoints"])
+    r2r_ports = {v: len(list(g.edges(v))) for v in g.nodes()}
+    cpp_accepts = all(n >= 1 for n in endpoints.values())
+    return g, endpoints, r2r_ports, cpp_accepts
+
+
+@pytest.mark.parametrize("spec, accepted", [("slimfly:q=5", True), ("fattree:k=4", False),
+                                            ("oft:q=3", False), ("dragonfly:a=4,p=2,h=2", True)])
+def test_merlin_anytopo_reads_it_and_the_file_says_whether_it_can_run(spec, accepted, tmp_path):
+    from planner.plan import plan
+
+    result = plan(spec, "modern-100g", "hot-aisle", strategy="hint", time_limit_s=5)
+    graphml.write(result, tmp_path)
+    path = tmp_path / graphml.FILENAME
+    g, endpoints, r2r, cpp_accepts = anytopo_import(path)
+    top = result.topology
+    assert [endpoints[r] for r in range(top.num_routers)] == top.endpoints.tolist()
+    assert [r2r[r] for r in range(top.num_routers)] == \
+        np.count_nonzero(top.adjacency.toarray(), axis=1).tolist()
+    assert cpp_accepts is accepted
+    attr = g.graph["merlin_anytopo"]
+    assert (attr == "accepted") is accepted
+    assert result.summary["simulators"]["merlin_anytopo"]["accepted"] is accepted
+    if not accepted:
+        spines = int((top.endpoints == 0).sum())
+        assert attr.startswith(f"{spines:,} routers have no endpoints")
+        assert "No endpoint-to-port mapping provided" in path.read_text().splitlines()[1]

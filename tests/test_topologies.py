@@ -14,7 +14,7 @@ from planner.topologies import FAMILIES, build, check_radix, parse_spec
 from planner.topologies.dragonfly import dragonfly
 from planner.topologies.galaxyfly import coordinate_matrix
 from planner.topologies.metrics import distance_stats
-from planner.topologies.sizing import nearest
+from planner.topologies.sizing import like_for_like, nearest
 from planner.topologies.slimfly import delta, generator_sets
 
 
@@ -393,14 +393,36 @@ def test_sizing_counts_match_builders(target, radix):
             assert top.radix <= o.radix <= radix
 
 
-def test_sizing_orders_by_distance_and_finds_table_configs():
+def test_sizing_fills_the_switch_and_finds_table_configs():
+    """Within ±25 % of the target the option leaving the fewest ports free comes first, the
+    others follow by distance; endpoints per router follow each family's balance rule."""
     found = nearest(10000, 64)
     for options in found.values():
-        gaps = [abs(o.endpoints - 10000) for o in options]
-        assert gaps == sorted(gaps)
+        near = [o for o in options if abs(o.endpoints - 10000) <= 2500]
+        far = [o for o in options if abs(o.endpoints - 10000) > 2500]
+        assert options == near + far
+        assert [o.ports_free for o in near] == sorted(o.ports_free for o in near)
+        assert [abs(o.endpoints - 10000) for o in far] == \
+            sorted(abs(o.endpoints - 10000) for o in far)
+        assert all(o.ports_free == 64 - o.radix and o.switch_radix == 64 for o in options)
     assert "slimfly:q=19,p=15" in [o.spec() for o in found["slimfly"]]
-    assert "oft:q=16,p=17" in [o.spec() for o in found["oft"]]
-    assert "mlfm:h=21,p=21" in [o.spec() for o in found["mlfm"]]
+    assert "mlfm:h=22,p=22" in [o.spec() for o in found["mlfm"]]
+    assert found["dragonfly"][0].spec() == "dragonfly:a=32,p=16,h=16,g=20"   # 63 of 64 ports
+    assert found["hyperx"][0].spec() == "hyperx:S=22x22,p=22"                 # 64 of 64 ports
+
+
+@pytest.mark.parametrize("target, radix, family, reason", [
+    (10000, 32, "torus", "uses 7 of the 32 ports per router"),
+    (1000, 32, "hypercube", "uses 11 of the 32 ports per router"),
+    (10000, 32, "slimfly", "has 3,380 endpoints, -66% off the target"),
+    (1000, 40, "oft", "oft:q=7,p=8 uses 16 of the 40 ports"),
+])
+def test_like_for_like_lists_the_families_it_cannot_size(target, radix, family, reason):
+    chosen, excluded = like_for_like(target, radix)
+    assert family not in [o.family for o in chosen]
+    assert reason in dict(excluded)[family]
+    for o in chosen:
+        assert abs(o.endpoints - target) <= 0.25 * target and 2 * o.radix >= radix
 
 
 BAD = [

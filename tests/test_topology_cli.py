@@ -108,16 +108,18 @@ def test_bad_input_exit_2_one_line(capsys, argv, message):
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_size_json_sorted_and_within_radix(capsys):
+def test_size_json_ranked_within_radix_with_ports_used_and_free(capsys):
     code, out, _ = run(capsys, "size", "--endpoints", "10000", "--max-radix", "64",
                        "--families", "slimfly,oft", "mlfm", "--json")
     assert code == 0
     rows = json.loads(out)
     assert {r["family"] for r in rows} == {"slimfly", "oft", "mlfm"}
     for fam in ("slimfly", "oft", "mlfm"):
-        gaps = [abs(r["endpoints"] - 10000) for r in rows if r["family"] == fam]
-        assert gaps == sorted(gaps) and len(gaps) == 3
-    assert all(r["radix"] <= 64 for r in rows)
+        mine = [r for r in rows if r["family"] == fam]
+        near = [r["ports_free"] for r in mine if abs(r["endpoints"] - 10000) <= 2500]
+        assert near == sorted(near) and len(mine) == 3        # fullest switch first
+    assert all(r["radix"] == r["ports_used"] <= 64 and r["ports_free"] == 64 - r["radix"]
+               for r in rows)
     mlfm = next(r for r in rows if r["spec"] == "mlfm:h=21,p=21")
     assert (mlfm["endpoints"], mlfm["routers"], mlfm["radix"]) == (9702, 693, 42)
     assert mlfm["ports_per_endpoint"] == 3.0 and mlfm["links_per_endpoint"] == 2.0
@@ -137,3 +139,25 @@ def test_real_subprocess():
     assert bad.returncode == 2 and bad.stdout == "" and "Traceback" not in bad.stderr
     assert bad.stderr == ("planner topology: error: pn: parameter 'q'=10 is not a prime power; "
                           "nearest valid values: 9 or 11\n")
+
+
+@pytest.mark.parametrize("argv, notes, absent", [
+    (["topology", "dragonfly:a=20,p=10,h=10", "--no-distances"],
+     ["note: dragonfly: g not given, using g=201: a·h + 1 with a=20, h=10: the most groups",
+      "-> 4,020 routers, 40,200 endpoints"], []),
+    (["topology", "dragonfly", "h=7", "--no-distances"],
+     ["a not given, using a=14", "p not given, using p=7", "g not given, using g=99"], []),
+    (["topology", "slimfly", "q=19", "--no-distances"],
+     ["slimfly: p not given, using p=15: p = ⌈k'/2⌉"], []),
+    (["topology", "dragonfly:a=20,p=10,h=10,g=50", "--no-distances"], [], ["note:"]),
+    (["topology", "slimfly", "q=5", "p=4", "--no-distances"], [], ["note:"]),
+])
+def test_size_changing_defaults_are_printed_with_the_reason(capsys, argv, notes, absent):
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    for note in notes:
+        assert note in out
+    for text in absent:
+        assert text not in out
+    code, out, _ = run(capsys, *argv, "--json")
+    assert (len(json.loads(out)["defaults"]) > 0) == bool(notes)

@@ -10,8 +10,9 @@ from planner.errors import InputError
 from planner.spec import DEFAULT_TIME_LIMIT_S
 
 NAME = "compare"
-HELP = ("plan the nearest configuration of several topology families (or listed ones) and "
-        "compare cost, power and cables")
+HELP = ("plan several topology families like for like (same endpoints, balanced endpoints per "
+        "router for the switch), or listed configurations, and compare cost, power, "
+        "throughput, latency and cables")
 ORDER = 40
 
 DEFAULTS = {"catalog": "modern-100g", "floor": "hot-aisle", "strategy": "optimize",
@@ -25,11 +26,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "configurations, catalog, floor, strategy, time_limit, seed, "
                         "group_endpoints, endpoint_cables, title); options override it")
     p.add_argument("--endpoints", type=int, metavar="N",
-                   help="target endpoint count: each family's feasible configuration nearest N")
+                   help="target endpoint count: each family at its balanced endpoints per "
+                        "router on --max-radix-port routers, near N (families that cannot be "
+                        "sized so are listed with the reason)")
     p.add_argument("--families", metavar="F[,F...]", nargs="+",
                    help="families to size (default: every family 'planner size' knows)")
     p.add_argument("--max-radix", type=int, metavar="R",
-                   help="largest router radix (default: the catalog's largest router)")
+                   help="ports of the switch the families are sized for (default: the "
+                        "catalog's largest router)")
     p.add_argument("--topology", action="append", metavar="FAMILY:k=v,...", default=None,
                    help="an explicit configuration to compare (repeatable)")
     p.add_argument("--catalog", metavar="NAME|PATH", help="router/cable catalog (default "
@@ -61,7 +65,8 @@ def _pick(args_value, spec_value, default):
 
 
 def resolve(args: argparse.Namespace):
-    """Spec file + options -> (configurations, catalog, floor, keyword options, out, title)."""
+    """Spec file + options -> (configurations, catalog, floor, keyword options, out, title,
+    excluded), ``excluded`` = (family, reason) of the families not sized like for like."""
     from planner import compare as cmp  # pandas: imported when the command runs, not for --help
     from planner.catalog import load_catalog
     from planner.floor import load_floor
@@ -83,10 +88,12 @@ def resolve(args: argparse.Namespace):
     endpoints = _pick(args.endpoints, spec.endpoints, None)
     families = _families(args.families) if args.families else spec.families
     configs = list(explicit)
+    excluded: list[tuple[str, str]] = []
+    radix = None
     if endpoints is not None:
         radix = _pick(args.max_radix, spec.max_radix, max(m.radix for m in catalog.routers))
-        configs += [c for c in cmp.nearest_configurations(endpoints, radix, families)
-                    if c not in explicit]
+        sized, excluded = cmp.nearest_configurations(endpoints, radix, families)
+        configs += [c for c in sized if c not in explicit]
     elif families or args.max_radix:
         raise InputError("--families/--max-radix size configurations for a target: "
                          "give --endpoints N as well")
@@ -98,9 +105,10 @@ def resolve(args: argparse.Namespace):
                    endpoint_cables=bool(_pick(args.endpoint_cables, spec.endpoint_cables,
                                               DEFAULTS["endpoint_cables"])))
     out = Path(args.out or DEFAULTS["out"])
-    title = spec.title or (f"{endpoints:,}-endpoint comparison: " if endpoints else
-                           "Comparison: ") + f"catalog {catalog.name}, floor {floor.name}"
-    return configs, catalog, floor, options, out, title
+    title = spec.title or ((f"{endpoints:,}-endpoint comparison on {radix}-port routers: "
+                            if endpoints else "Comparison: ")
+                           + f"catalog {catalog.name}, floor {floor.name}")
+    return configs, catalog, floor, options, out, title, excluded
 
 
 def _families(values: list[str]) -> list[str]:
@@ -110,12 +118,12 @@ def _families(values: list[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from planner import compare as cmp
 
-    configs, catalog, floor, options, out, title = resolve(args)
+    configs, catalog, floor, options, out, title, excluded = resolve(args)
     outcomes = cmp.compare(configs, catalog, floor, out_dir=out, workers=args.jobs,
                            scheduler=args.dask_scheduler, title=title,
-                           progress=progress.auto(), **options)
+                           progress=progress.auto(), excluded=excluded, **options)
     print(title)
-    print(cmp.format_table(outcomes))
+    print(cmp.format_table(outcomes, excluded))
     print(f"\nwrote {out / 'compare.xlsx'}, {out / 'compare.pdf'} and "
           f"{len(outcomes)} plan folder(s) under {out}/")
     return 0

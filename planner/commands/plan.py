@@ -9,6 +9,8 @@ from planner import guards, output, progress
 from planner import spec as specs
 from planner.errors import InputError
 from planner.spec import DEFAULT_TIME_LIMIT_S
+from planner.simulators import BOOKSIM_DEFAULTS, BOOKSIM_TRAFFIC
+from planner.topologies import defaults
 
 NAME = "plan"
 HELP = ("plan a system: placement, every cable with ports and labels, the priced BOM and the "
@@ -47,6 +49,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="router-router cables only (as the papers' cost tables)")
     p.add_argument("--spares", type=float, metavar="PCT",
                    help="spare cables per BOM line, in percent (default 0)")
+    p.add_argument("--router-latency-ns", dest="router_latency_ns", type=float, metavar="NS",
+                   help="router (switch) delay for the latency figures, overriding the "
+                        "catalog's latency_ns")
+    p.add_argument("--booksim-cycle-ns", dest="booksim_cycle_ns", type=float, metavar="NS",
+                   help="router clock period of booksim.cfg: channel latencies are cable "
+                        f"delays in these cycles (default {BOOKSIM_DEFAULTS['cycle_ns']:g})")
+    p.add_argument("--booksim-rate", dest="booksim_rate", type=float, metavar="R",
+                   help="injection rate of booksim.cfg, flits per cycle per node (default "
+                        f"{BOOKSIM_DEFAULTS['injection_rate']:g})")
+    p.add_argument("--booksim-traffic", dest="booksim_traffic", metavar="NAME",
+                   help=f"traffic pattern of booksim.cfg (default "
+                        f"{BOOKSIM_DEFAULTS['traffic']}; {', '.join(BOOKSIM_TRAFFIC)})")
 
 
 def resolve_spec(args: argparse.Namespace) -> specs.Spec:
@@ -85,8 +99,14 @@ def summary_table(result, out: Path, files: list[str]) -> str:
                             f"{end['optical']:,} optical), {end['length_m']:,.1f} m"),
         ("cost", f"${cost['total']:,.2f}  (${cost['per_endpoint']:,.2f} per endpoint)"),
         ("power", f"{power['total_w']:,.1f} W  ({power['per_endpoint_w']:.3f} W per endpoint)"),
-        ("output", f"{out}/  ({len(files)} files)"),
     ]
+    if "performance" in s:
+        from planner.performance import summary_lines
+        rows += summary_lines(s["performance"])
+    warning = s.get("simulators", {}).get("booksim", {}).get("warning")
+    if warning:
+        rows.append(("booksim", f"warning: {warning}"))
+    rows.append(("output", f"{out}/  ({len(files)} files)"))
     width = max(len(k) for k, _ in rows)
     return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
@@ -133,7 +153,13 @@ def run(args: argparse.Namespace) -> int:
     result = plan(topology, catalog, floor, strategy=spec.strategy,
                   time_limit_s=spec.time_limit, seed=spec.seed,
                   group_endpoints=spec.group_endpoints, endpoint_cables=spec.endpoint_cables,
-                  spares_pct=spec.spares, progress=mode)
+                  spares_pct=spec.spares, progress=mode,
+                  router_latency_ns=args.router_latency_ns,
+                  booksim={"cycle_ns": args.booksim_cycle_ns,
+                           "injection_rate": args.booksim_rate,
+                           "traffic": args.booksim_traffic})
     files = output.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
+    for note in defaults.notes(result.topology):
+        print(f"note: {note}")
     print(summary_table(result, Path(spec.out), files), flush=True)
     return 0

@@ -1,13 +1,16 @@
-"""``planner size --endpoints N --max-radix R``: nearest feasible configurations per family."""
+"""``planner size --endpoints N --max-radix R``: per family, the configurations nearest N on
+R-port switches, with endpoints per router from the family's balance rule and the switch ports
+each option uses and leaves free (``planner.topologies.sizing``)."""
 
 from __future__ import annotations
 
 import json
 
-from planner.topologies.sizing import OPTIONS, nearest
+from planner.topologies.sizing import OPTIONS, SIZE_TOLERANCE, nearest
 
 NAME = "size"
-HELP = "list, per family, the configurations nearest N endpoints within router radix R"
+HELP = ("list, per family, the configurations nearest N endpoints on R-port routers, with the "
+        "ports each uses and leaves free")
 ORDER = 30
 
 
@@ -15,7 +18,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--endpoints", type=int, required=True, metavar="N",
                         help="target number of endpoints (compute nodes)")
     parser.add_argument("--max-radix", type=int, required=True, metavar="R",
-                        help="ports per router available (network + endpoint)")
+                        help="ports of the switch (network + endpoint ports per router)")
     parser.add_argument("--families", nargs="+", metavar="FAMILY",
                         help=f"families to size (default: {' '.join(OPTIONS)}); "
                              "commas also separate")
@@ -31,15 +34,16 @@ def run(args) -> int:
     if args.json:
         print(json.dumps([o.as_dict() for o in rows], indent=2))
         return 0
-    header = ["family", "configuration", "endpoints", "vs N", "routers", "radix",
-              "ports/ep", "links/ep"]
+    header = ["family", "configuration", "endpoints", "vs N", "routers", "ports used",
+              "free", "ports/ep", "links/ep"]
     table = [[o.family, o.spec(), f"{o.endpoints:,}", f"{o.endpoints - args.endpoints:+,}",
-              f"{o.routers:,}", str(o.radix), f"{o.ports_per_endpoint:.2f}",
-              f"{o.links_per_endpoint:.2f}"] for o in rows]
+              f"{o.routers:,}", f"{o.radix}/{args.max_radix}", str(o.ports_free),
+              f"{o.ports_per_endpoint:.2f}", f"{o.links_per_endpoint:.2f}"] for o in rows]
     widths = [max(len(r[i]) for r in [header, *table]) for i in range(len(header))]
-    right = {2, 3, 4, 5, 6, 7}
-    print(f"nearest {args.endpoints:,} endpoints with routers of at most {args.max_radix} "
-          f"ports:")
+    right = {2, 3, 4, 5, 6, 7, 8}
+    print(f"nearest {args.endpoints:,} endpoints on {args.max_radix}-port routers, endpoints "
+          f"per router by each family's balance rule; within {SIZE_TOLERANCE:.0%} of the "
+          f"target, the option leaving the fewest ports free first:")
     for r in [header, *table]:
         print("  ".join(c.rjust(w) if i in right else c.ljust(w)
                         for i, (c, w) in enumerate(zip(r, widths))).rstrip())

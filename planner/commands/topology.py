@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from planner.errors import InputError
-from planner.topologies import FAMILIES, build, check_radix, parse_spec
+from planner.topologies import FAMILIES, build, check_radix, defaults, parse_spec
 from planner.topologies.base import Topology
 from planner.topologies.metrics import distance_stats
 
@@ -75,6 +75,7 @@ def report(top: Topology, distances: bool) -> dict:
                                                  for r in dict.fromkeys(top.roles)},
         "groups": None if top.groups is None else int(top.groups.max()) + 1,
         "group_kind": top.group_kind,
+        "defaults": defaults.notes(top),
     }
 
 
@@ -105,7 +106,8 @@ def _text(rep: dict) -> str:
     if rep["groups"]:
         rows.append(("grouping hint", f"{rep['groups']} x {rep['group_kind']}"))
     width = max(len(k) for k, _ in rows)
-    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+    notes = [f"note: {note}" for note in rep["defaults"]]
+    return "\n".join(notes + [f"{k:<{width}}  {v}" for k, v in rows])
 
 
 def run(args) -> int:

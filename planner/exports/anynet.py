@@ -1,7 +1,6 @@
 """BookSim2 ``anynet`` netlist, its multiplicity side table and a ``booksim.cfg`` that runs it.
 
-Grammar and reader quirks follow ``AnyNet::readFile()`` in booksim2 ``src/networks/anynet.cpp``
-(ecosystem.md §1.2):
+Grammar and reader quirks follow ``AnyNet::readFile()`` in booksim2 ``src/networks/anynet.cpp``:
 
 - only router-headed lines (``node`` heads create phantom routers), one per router ``0..R-1``;
 - tokens separated by single spaces (the tokenizer splits on ``' '`` only), LF line endings,
@@ -14,43 +13,72 @@ Grammar and reader quirks follow ``AnyNet::readFile()`` in booksim2 ``src/networ
   ``map<int, map<int, ...>>``; they are merged here and the cable count is kept in
   ``netlist.multiplicity.csv``.
 
-Channel latency in cycles = ceil(cable latency in ns x ``CYCLES_PER_NS``), at least 1.
+Routing: ``min_anynet`` follows one Dijkstra path over these latencies, so each channel carries
+the slowest cable of its pair in cycles plus a per-hop delay H (the router delay, raised when
+needed so that every route is minimal: ``planner.simulators.booksim_channels``). When H had to
+be raised above the router delay, ``netlist.physical.anynet`` and ``booksim.physical.cfg`` hold
+the unraised delays too (routes there follow latency and may take extra hops).
+
+``booksim.cfg`` names its netlist by absolute path, so BookSim runs it from any folder; the
+writer works in ``planner.output``'s staging folder (``.<name>.tmp-*`` beside ``--out``) and
+writes the final folder's path; ``relocate`` rewrites it after a folder moved (``compare``).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from planner import simulators
 from planner.exports._csv import write_csv
 from planner.exports.graphml import edge_table
 
 NETLIST = "netlist.anynet"
+PHYSICAL_NETLIST = "netlist.physical.anynet"
 MULTIPLICITY = "netlist.multiplicity.csv"
 CONFIG = "booksim.cfg"
-CYCLES_PER_NS = 1.0
-"""Router clock assumed for the cycle conversion: 1 cycle per ns (1 GHz)."""
+PHYSICAL_CONFIG = "booksim.physical.cfg"
+BOOKSIM_PIPELINE_CYCLES = 4
+"""BookSim's input-queued router adds routing, VC and switch allocation and switch traversal
+(``routing_delay`` 1 + ``vc_alloc_delay`` 1 + ``sw_alloc_delay`` 1 + ``st_final_delay`` 1 cycles,
+booksim2 ``src/booksim_config.cpp`` defaults, written explicitly into the cfg)."""
+SAFE_PATH = re.compile(r"[A-Za-z_\-/.][A-Za-z0-9_\-/.+]*")
+"""Paths BookSim's config lexer reads as one string (``StrConst`` in booksim2 ``src/config.l``,
+without the characters that also delimit lists)."""
+STAGING = re.compile(r"^\.(?P<name>.+)\.tmp-[^/]+$")
+"""``planner.output.write_folder``'s temporary folder beside ``--out``: ``.<name>.tmp-XXXX``."""
 
 
-def link_table(plan) -> pd.DataFrame:
+def booksim_setup(plan) -> tuple[dict, simulators.BooksimChannels]:
+    """(validated BookSim options, channel cycles) of a plan."""
+    options = simulators.check_booksim(plan.summary.get("options", {}).get("booksim"),
+                                       plan.topology.num_endpoints)
+    router_ns = plan.summary.get("performance", {}).get("latency_ns", {}).get("router_ns")
+    if router_ns is None:
+        from planner.performance import router_latency
+        router_ns = router_latency(plan.router_model, None)[0]
+    channels = simulators.booksim_channels(plan.topology, plan.cables, router_ns,
+                                           options["cycle_ns"])
+    return options, channels
+
+
+def link_table(plan, channels: simulators.BooksimChannels | None = None) -> pd.DataFrame:
     """Router-router cables merged per router pair (u < v), sorted by (u, v).
 
     ``graphml.edge_table`` (multiplicity, longest length, slowest latency, labels) plus
-    ``cycles``, the BookSim channel latency of the pair.
+    ``cable_cycles`` (the slowest cable in cycles) and ``cycles``, the BookSim channel latency
+    of the pair in ``netlist.anynet`` (cable + per-hop delay).
     """
+    if channels is None:
+        channels = booksim_setup(plan)[1]
     table = edge_table(plan)
-    table["cycles"] = latency_cycles(table["latency_ns"].to_numpy(float))
+    table["cable_cycles"] = channels.cable_cycles
+    table["cycles"] = channels.cycles
     return table
-
-
-def latency_cycles(latency_ns: np.ndarray, cycles_per_ns: float = CYCLES_PER_NS) -> np.ndarray:
-    """Channel latency in whole router cycles, rounded up (after rounding away float noise
-    below 1e-6 cycle), never below 1."""
-    cycles = np.ceil(np.round(np.asarray(latency_ns, float) * cycles_per_ns, 6))
-    return np.maximum(cycles, 1).astype(np.int64)
 
 
 def netlist_lines(endpoints: np.ndarray, u: np.ndarray, v: np.ndarray,
@@ -87,53 +115,151 @@ def millis_text(values: np.ndarray) -> np.ndarray:
     return text[inverse.reshape(-1)]
 
 
-def booksim_config(plan, table: pd.DataFrame) -> str:
-    """A runnable BookSim2 config for the netlist (``//`` comments are valid: ``src/config.l``)."""
+def final_folder(out_dir: Path) -> Path:
+    """The folder a writer's output ends up in: ``--out`` for ``planner.output``'s staging
+    folder ``.<name>.tmp-*``, else the folder itself (absolute)."""
+    out_dir = Path(out_dir).absolute()
+    match = STAGING.match(out_dir.name)
+    return out_dir.parent / match["name"] if match else out_dir
+
+
+def network_file_value(folder: Path, netlist: str) -> tuple[str, str | None]:
+    """(``network_file`` value, a warning) for a netlist in ``folder``: its absolute path, or
+    the bare name when BookSim's lexer cannot read the path."""
+    path = str(Path(folder) / netlist)
+    if SAFE_PATH.fullmatch(path):
+        return path, None
+    return netlist, (f"the folder path has characters BookSim's config reader cannot take; "
+                     f"run BookSim from the plan folder, or pass network_file=<path to "
+                     f"{netlist}> after the cfg on its command line")
+
+
+def booksim_config(plan, table: pd.DataFrame, options: dict,
+                   channels: simulators.BooksimChannels, folder: Path,
+                   physical: bool = False) -> str:
+    """A runnable BookSim2 config for ``netlist.anynet`` (or the physical one); ``//`` comments
+    are valid (booksim2 ``src/config.l``)."""
     top = plan.topology
-    lo, hi = (int(table["cycles"].min()), int(table["cycles"].max())) if len(table) else (0, 0)
-    return "\n".join([
+    cycle = options["cycle_ns"]
+    cycles = channels.physical_cycles if physical else channels.cycles
+    longest = int(cycles.max()) if len(cycles) else 1
+    lo, hi = ((int(channels.cable_cycles.min()), int(channels.cable_cycles.max()))
+              if len(cycles) else (0, 0))
+    netlist = PHYSICAL_NETLIST if physical else NETLIST
+    network_file, path_warning = network_file_value(folder, netlist)
+    hop = channels.router_cycles if physical else channels.per_hop
+    lines = [
         f"// BookSim2 run of the {top.family} plan: {top.num_routers} routers, "
         f"{top.num_endpoints} endpoints, {int(table['multiplicity'].sum())} router-router cables.",
-        f"// Channel latency in {NETLIST} = ceil(cable latency ns x {CYCLES_PER_NS:g} cycles/ns), "
-        f"i.e. a {1 / CYCLES_PER_NS:g} ns router cycle;",
-        "// cable latency = installed length x 4.5 ns/m (copper) or 4.9 ns/m (fibre); "
-        f"channels take {lo}..{hi} cycles.",
-        "// Parallel cables between one router pair are one channel here; "
-        f"counts in {MULTIPLICITY}.",
-        "// anynet routes by shortest latency-weighted path only (min_anynet).",
+        f"// Router clock: {cycle:g} ns per cycle. Channel latency = slowest cable of the router "
+        f"pair ({lo}..{hi} cycles:",
+        "// installed length x 4.5 ns/m copper or 4.9 ns/m fibre) + a per-hop delay of "
+        f"{hop} cycles.",
+    ]
+    if physical:
+        lines += [
+            f"// Per-hop delay = the router delay ({channels.router_cycles} cycles) only: "
+            "min_anynet routes by latency,",
+            "// so some packets take more than the minimal number of hops here; "
+            f"{CONFIG} routes minimally.",
+        ]
+    elif channels.raised:
+        lines += [
+            f"// The router delay is {channels.router_cycles} cycles, but min_anynet routes by "
+            "channel latency: a per-hop",
+            f"// delay of at least {channels.minimal_per_hop} cycles makes every route "
+            f"minimal ({channels.reach} hops at most, cables {lo}..{hi} cycles),",
+            f"// so each hop here is {channels.per_hop - channels.router_cycles} cycles slower "
+            f"than the real router; {PHYSICAL_CONFIG} has the real delays.",
+        ]
+    else:
+        lines += [
+            f"// Per-hop delay = the router delay ({channels.router_cycles} cycles), which "
+            f"already exceeds the {channels.minimal_per_hop} cycles",
+            "// that guarantee minimal routes: min_anynet's latency-weighted Dijkstra picks a "
+            "minimal-hop path for every pair.",
+        ]
+    lines += [
+        f"// BookSim's router pipeline adds about {BOOKSIM_PIPELINE_CYCLES} cycles per hop "
+        "(the *_delay keys below).",
+        f"// Parallel cables between one router pair are one channel here; counts in "
+        f"{MULTIPLICITY}.",
+        "// Credits travel back with the channel latency: vc_buf_size covers the round trip "
+        "of the longest channel.",
+    ]
+    warning = simulators.single_path_warning(top)
+    if warning:
+        lines.append(f"// WARNING: {warning}.")
+    if path_warning:
+        lines.append(f"// NOTE: {path_warning}.")
+    buf = 2 * longest + 2 * BOOKSIM_PIPELINE_CYCLES
+    zero_load = (channels.reach + 1) * (longest + BOOKSIM_PIPELINE_CYCLES)
+    lines += [
         "",
         "topology = anynet;",
-        f"network_file = {NETLIST};",
+        f"network_file = {network_file};",
         "routing_function = min;",
         "",
-        "traffic = uniform;",
-        "injection_rate = 0.1;",
+        f"traffic = {options['traffic']};",
+        f"injection_rate = {options['injection_rate']:g};",
         "packet_size = 1;",
         "sim_type = latency;",
         "warmup_periods = 3;",
-        "sample_period = 10000;",
+        f"sample_period = {max(10000, 10 * zero_load)};",
+        f"latency_thres = {float(max(500, 10 * zero_load)):.1f};",
         "use_read_write = 0;",
         "",
         "num_vcs = 4;",
-        "vc_buf_size = 8;",
+        f"vc_buf_size = {buf};",
         "vc_allocator = separable_input_first;",
         "sw_allocator = separable_input_first;",
         "alloc_iters = 1;",
+        "routing_delay = 1;",
+        "vc_alloc_delay = 1;",
+        "sw_alloc_delay = 1;",
+        "st_prepare_delay = 0;",
+        "st_final_delay = 1;",
         "",
-    ])
+    ]
+    return "\n".join(lines)
+
+
+def relocate(folder: Path) -> None:
+    """Point the cfg files of a plan folder that was moved at its netlists' new location."""
+    folder = Path(folder).absolute()
+    for cfg, netlist in ((CONFIG, NETLIST), (PHYSICAL_CONFIG, PHYSICAL_NETLIST)):
+        path = folder / cfg
+        if not path.is_file():
+            continue
+        value, _ = network_file_value(folder, netlist)
+        text = re.sub(r"(?m)^network_file = .*;$", f"network_file = {value};",
+                      path.read_text(encoding="ascii"))
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="ascii", newline="\n")
+        tmp.replace(path)
 
 
 def write(plan, out_dir: Path) -> None:
-    """Write ``netlist.anynet``, ``netlist.multiplicity.csv`` and ``booksim.cfg``."""
+    """Write ``netlist.anynet``, ``netlist.multiplicity.csv`` and ``booksim.cfg`` (and the
+    physical-delay pair when the per-hop delay had to be raised)."""
     out_dir = Path(out_dir)
-    table = link_table(plan)
-    lines = netlist_lines(np.asarray(plan.topology.endpoints, np.int64),
-                          table["u"].to_numpy(np.int64), table["v"].to_numpy(np.int64),
-                          table["cycles"].to_numpy(np.int64))
-    with open(out_dir / NETLIST, "w", encoding="ascii", newline="\n") as fh:
-        fh.write("\n".join(lines) + "\n")
-    side = table[["u", "v", "multiplicity", "length_m", "latency_ns", "cycles", "labels"]].copy()
+    options, channels = booksim_setup(plan)
+    table = link_table(plan, channels)
+    endpoints = np.asarray(plan.topology.endpoints, np.int64)
+    u, v = table["u"].to_numpy(np.int64), table["v"].to_numpy(np.int64)
+    folder = final_folder(out_dir)
+    variants = [(NETLIST, CONFIG, channels.cycles, False)]
+    if channels.raised:
+        variants.append((PHYSICAL_NETLIST, PHYSICAL_CONFIG, channels.physical_cycles, True))
+    for netlist, cfg, cycles, physical in variants:
+        lines = netlist_lines(endpoints, u, v, np.asarray(cycles, np.int64))
+        with open(out_dir / netlist, "w", encoding="ascii", newline="\n") as fh:
+            fh.write("\n".join(lines) + "\n")
+        (out_dir / cfg).write_text(booksim_config(plan, table, options, channels, folder,
+                                                  physical),
+                                   encoding="ascii", newline="\n")
+    side = table[["u", "v", "multiplicity", "length_m", "latency_ns", "cable_cycles", "cycles",
+                  "labels"]].copy()
     for column in ("length_m", "latency_ns"):
         side[column] = millis_text(side[column].to_numpy(float))
     write_csv(side, out_dir / MULTIPLICITY)
-    (out_dir / CONFIG).write_text(booksim_config(plan, table), encoding="ascii", newline="\n")

@@ -1,4 +1,6 @@
-"""CODES ``dragonfly-dally`` connection files for Dragonfly plans (ecosystem.md §3.1).
+"""CODES ``dragonfly-dally`` connection files for Dragonfly plans (reader: codes
+``src/networks/model-net/dragonfly-dally.cxx``; generator: ``scripts/dragonfly-dally/
+dragonfly-dally-topo-gen.py``).
 
 Written into ``codes/`` only when the plan's topology is a Dragonfly:
 
@@ -11,7 +13,10 @@ Written into ``codes/`` only when the plan's topology is a Dragonfly:
   ids ``group * num_routers + local``, both directions of every global cable.
 - ``dragonfly-dally.conf``: the LPGROUPS/PARAMS snippet (``num_routers``, ``num_groups``,
   ``num_cns_per_router``, ``num_global_channels``, the two file names, bandwidths from the
-  router model).
+  router model) and the delays from the plan: dragonfly-dally has one propagation delay per
+  link class (``local_delay``, ``global_delay``, ``cn_delay``, in ns) and a ``router_delay``;
+  each class gets the mean latency of its cables (so the average zero-load latency is kept;
+  the range is in a comment) and the router delay of the performance stage.
 - ``router-map.csv``: plan router id and device name -> CODES global id.
 
 Records are little-endian int32 (the generator's ``struct.pack("3i")`` on x86). Terminals are
@@ -98,15 +103,43 @@ def connection_records(plan) -> dict:
                 num_global_channels=max(1, math.ceil(int(global_ports.max(initial=0)) / parallel)))
 
 
+def class_delays(plan, rec: dict) -> dict[str, tuple[float, float, float, int]]:
+    """(mean, min, max, cables) latency in ns of the local, global and endpoint cables."""
+    gid, per_group = rec["gid"], rec["num_routers"]
+    cables = plan.cables
+    net = cables[cables["kind"] == "network"]
+    a = gid[net["a_router"].to_numpy(np.int64)] // per_group
+    b = gid[net["b_router"].to_numpy(np.int64)] // per_group
+    lat = net["latency_ns"].to_numpy(float)
+    out = {}
+    for name, values in (("local_delay", lat[a == b]), ("global_delay", lat[a != b]),
+                         ("cn_delay", cables.loc[cables["kind"] == "endpoint",
+                                                 "latency_ns"].to_numpy(float))):
+        out[name] = ((float(values.mean()), float(values.min()), float(values.max()),
+                      len(values)) if len(values) else (0.0, 0.0, 0.0, 0))
+    return out
+
+
 def conf_text(plan, rec: dict) -> str:
     gib_s = float(plan.router_model.rate_gbps) * 1e9 / 8 / 2**30
     total = rec["num_routers"] * rec["num_groups"]
     cn = rec["num_cns_per_router"]
+    delays = class_delays(plan, rec)
+    router_ns = plan.summary.get("performance", {}).get("latency_ns", {}).get("router_ns")
+    if router_ns is None:
+        from planner.performance import router_latency
+        router_ns = router_latency(plan.router_model, None)[0]
+    delay_notes = [f"# {name}: mean of {count:,} cables, {lo:.2f}..{hi:.2f} ns"
+                   + ("" if count else " (no endpoint cables planned: 0)")
+                   for name, (mean, lo, hi, count) in delays.items()]
     return "\n".join([
         f"# CODES dragonfly-dally model of the {plan.topology.family} plan "
         f"({json_params(plan.topology.params)}).",
         "# File paths are relative to the directory CODES is started from.",
         f"# Bandwidths: {plan.router_model.rate_gbps:g} Gb/s ports = {gib_s:.3f} GiB/s.",
+        "# Delays in ns from the plan's cables (length x 4.5 ns/m copper, 4.9 ns/m fibre); one",
+        "# value per link class, as dragonfly-dally models them:",
+        *delay_notes,
         "LPGROUPS",
         "{",
         "   MODELNET_GRP",
@@ -135,6 +168,8 @@ def conf_text(plan, rec: dict) -> str:
         f'   global_bandwidth="{gib_s:.3f}";',
         f'   cn_bandwidth="{gib_s:.3f}";',
         '   message_size="736";',
+        f'   router_delay="{router_ns:.2f}";',
+        *(f'   {name}="{mean:.2f}";' for name, (mean, _, _, _) in delays.items()),
         f'   intra-group-connections="{INTRA}";',
         f'   inter-group-connections="{INTER}";',
         '   routing="minimal";',

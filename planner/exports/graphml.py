@@ -1,7 +1,7 @@
 """``topology.graphml``: the router graph for SST/Merlin ``topoAny`` and any GraphML reader.
 
-Requirements of Merlin's ``anytopo`` importer (``pymerlin-topo-any.py``, ecosystem.md §2.1),
-which reads the file with ``networkx.read_graphml`` (§5):
+Requirements of Merlin's ``anytopo`` importer (sst-elements
+``merlin/topology/pymerlin-topo-any.py``), which reads the file with ``networkx.read_graphml``:
 
 - undirected graph; nodes written in router-id order (string ids are relabelled ``0..R-1`` in
   file order by ``_process_graph``), each with an integer ``endpoints`` attribute;
@@ -11,11 +11,16 @@ which reads the file with ``networkx.read_graphml`` (§5):
   ``(u, v)`` per parallel edge and re-creates the same link names, untested upstream, so a
   simple graph is the safe form. Simulators that honour trunks read ``multiplicity``.
 
+Merlin's C++ side (``anytopo.cc``) also needs at least one endpoint on every router; a topology
+with spines (fat tree, OFT, MLFM) cannot run there, which the graph attribute
+``merlin_anytopo`` and a comment at the top of the file say (``planner.simulators``); the
+spines are still in the file for every other reader.
+
 Node attributes: ``endpoints`` (long), ``name`` and ``label`` (device name, Topology Zoo
 style), ``cabinet``, ``group`` (electrical group, long), ``rack_unit`` (double; absent when the
 router has none), ``role``. Graph attributes: ``name``, ``family``, ``params`` (JSON),
-``catalog``, ``floor``. Keys are typed as networkx writes them (``long``, ``double``,
-``string``), so ``networkx.read_graphml`` returns ints for ``endpoints``.
+``catalog``, ``floor``, ``merlin_anytopo`` ("accepted" or why not). Keys are typed as networkx
+writes them (``long``, ``double``, ``string``), so ``networkx.read_graphml`` returns ints for ``endpoints``.
 Edge attributes (edge written ``source=u < target=v``): ``multiplicity``, ``source_ports`` and
 ``target_ports`` (port numbers on u and v, comma-separated, one per cable), ``labels``,
 ``length_m`` (longest cable), ``latency_ns`` (slowest cable), ``media`` (``electrical``,
@@ -34,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from planner.exports._csv import column_text
+from planner.simulators import merlin_note
 
 FILENAME = "topology.graphml"
 
@@ -44,7 +50,7 @@ EDGE_KEYS = [("multiplicity", "long"), ("source_ports", "string"), ("target_port
              ("labels", "string"), ("length_m", "double"), ("latency_ns", "double"),
              ("media", "string"), ("sku", "string"), ("LinkSpeedRaw", "double")]
 GRAPH_KEYS = [("name", "string"), ("family", "string"), ("params", "string"),
-              ("catalog", "string"), ("floor", "string")]
+              ("catalog", "string"), ("floor", "string"), ("merlin_anytopo", "string")]
 
 
 def edge_table(plan) -> pd.DataFrame:
@@ -153,10 +159,14 @@ def graphml_lines(plan) -> list[str]:
             ids[scope, name] = f"d{len(ids)}"
             keys.append(f'  <key id="{ids[scope, name]}" for="{scope}" attr.name="{name}" '
                         f'attr.type="{kind}" />')
+    note = merlin_note(top)
     graph_attrs = {"name": f"{top.family} plan", "family": top.family,
                    "params": json.dumps(top.params, sort_keys=True),
-                   "catalog": str(plan.catalog.name), "floor": str(plan.floor.name)}
-    lines = ["<?xml version='1.0' encoding='utf-8'?>",
+                   "catalog": str(plan.catalog.name), "floor": str(plan.floor.name),
+                   "merlin_anytopo": note or "accepted"}
+    comment = ([f"<!-- SST/Merlin anytopo: {escape(note).replace('--', '- -')} -->"]
+               if note else [])
+    lines = ["<?xml version='1.0' encoding='utf-8'?>", *comment,
              '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
              'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
              'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '

@@ -401,6 +401,10 @@ def totals_rows(plan) -> list[tuple[str, str]]:
     if power:
         rows.append(("Power", f"{num(power['total_w'])} W total, "
                               f"{num(power['per_endpoint_w'])} W per endpoint"))
+    if s.get("performance"):
+        from planner.performance import summary_lines
+        rows += [(name[:1].upper() + name[1:], text)
+                 for name, text in summary_lines(s["performance"])]
     return rows
 
 

@@ -87,7 +87,10 @@ def build(family: str, **params: Any) -> Topology:
     if missing:
         raise InputError(f"{name}: missing parameter {missing[0]!r} (required: "
                          f"{', '.join(required)}; optional: {', '.join(optional) or 'none'})")
-    return FAMILIES[name](**{k: v for k, v in values.items() if v is not None or k in required})
+    top = FAMILIES[name](**{k: v for k, v in values.items() if v is not None or k in required})
+    # parameters the builder chose itself (planner.topologies.defaults reports them)
+    top.extra["defaulted"] = [k for k in top.params if values.get(k) is None]
+    return top
 
 
 def check_radix(top: Topology, max_radix: int | None) -> Topology:

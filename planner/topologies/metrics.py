@@ -4,8 +4,7 @@ Direct networks: over all ordered pairs of distinct routers. Indirect networks (
 roles): leaf-to-leaf, i.e. over routers that carry endpoints (Kathareios SC15 §2; the k̄ of
 Projective Networks §2.1, e.g. SF q=19 -> 1.9598). Exact breadth-first search from every
 source, bit-parallel: 64 sources per machine word over the CSR adjacency, batched so the
-gathered frontier stays under 64 MiB; the cost is O(sources·links·diameter/64). The adjacency
-is built here with numpy (``planner topology`` does not import SciPy).
+gathered frontier stays under 64 MiB; the cost is O(sources·links·diameter/64).
 """
 
 from __future__ import annotations
@@ -70,17 +69,11 @@ def _reached(adj: _Csr, source: int) -> np.ndarray:
     return seen
 
 
-def _components(top: Topology, nodes: np.ndarray) -> int:
-    """Connected components the measured routers fall into (for the error message)."""
-    from scipy.sparse.csgraph import connected_components
-
-    _, labels = connected_components(top.adjacency, directed=False)
-    return len(np.unique(labels[nodes]))
-
-
-def _bitset_bfs(adj, sources: np.ndarray, targets: np.ndarray) -> tuple[int, int]:
+def _bitset_bfs(adj, sources: np.ndarray, targets: np.ndarray,
+                target_weights: np.ndarray | None = None) -> tuple[int, int]:
     """BFS from up to 64·W sources at once; reached[v] holds one bit per source.
-    Returns (max distance, sum of distances) from the sources to the targets."""
+    Returns (max distance, sum of distances) from the sources to the targets, each target's
+    distances weighted by ``target_weights`` when given."""
     r = adj.shape[0]
     words = (len(sources) + 63) // 64
     reached = np.zeros((r, words), dtype=np.uint64)
@@ -100,9 +93,27 @@ def _bitset_bfs(adj, sources: np.ndarray, targets: np.ndarray) -> tuple[int, int
             return diameter, total
         reached |= nxt
         frontier = nxt
-        found = int(np.bitwise_count(nxt[targets]).sum())
-        if found:
+        counts = np.bitwise_count(nxt[targets])
+        found = int(counts.sum())
+        if found and target_weights is not None:
+            diameter = level
+            total += level * int(counts.sum(axis=1, dtype=np.int64) @ target_weights)
+        elif found:
             diameter, total = level, total + level * found
+
+
+def check_connected(top: Topology, nodes: np.ndarray, adj: "_Csr | None" = None) -> None:
+    """InputError unless ``nodes`` all lie in one connected component (an imported graph may
+    not). SciPy counts the components only for the message, so a connected topology is checked
+    without importing it (``planner topology`` starts fast)."""
+    if _reached(adj if adj is not None else _csr(top), int(nodes[0]))[nodes].all():
+        return
+    from scipy.sparse.csgraph import connected_components
+
+    _, labels = connected_components(top.adjacency, directed=False)
+    parts = len(np.unique(labels[nodes]))
+    raise InputError(f"topology '{top.family}' is disconnected: its routers form "
+                     f"{parts} separate components; every router must be reachable")
 
 
 def distance_stats(top: Topology) -> tuple[int, float]:
@@ -115,13 +126,30 @@ def distance_stats(top: Topology) -> tuple[int, float]:
     if len(nodes) < 2:
         return 0, 0.0
     adj = _csr(top)
-    if not _reached(adj, int(nodes[0]))[nodes].all():
-        raise InputError(f"topology '{top.family}' is disconnected: its routers form "
-                         f"{_components(top, nodes)} separate components; every router must "
-                         "be reachable")
+    check_connected(top, nodes, adj)
     batch = 64 * max(1, _GATHER_WORDS // max(adj.nnz, 1))
     diameter, total = 0, 0
     for start in range(0, len(nodes), batch):
         d, t = _bitset_bfs(adj, nodes[start:start + batch], nodes)
         diameter, total = max(diameter, d), total + t
     return diameter, total / (len(nodes) * (len(nodes) - 1))
+
+
+def endpoint_distance_sum(top: Topology) -> tuple[int, int]:
+    """(diameter between routers with endpoints, Σ over ordered router pairs of e_s·e_t·d(s, t)):
+    the hop count summed over all endpoint pairs (pairs on one router add 0). Same bit-parallel
+    BFS as ``distance_stats``, sources grouped by their endpoint count."""
+    leaves = top.leaves()
+    if len(leaves) < 2:
+        return 0, 0
+    adj = _csr(top)
+    check_connected(top, leaves, adj)
+    weights = top.endpoints[leaves].astype(np.int64)
+    batch = 64 * max(1, _GATHER_WORDS // max(adj.nnz, 1))
+    diameter = total = 0
+    for count in np.unique(weights).tolist():
+        sources = leaves[weights == count]
+        for start in range(0, len(sources), batch):
+            d, t = _bitset_bfs(adj, sources[start:start + batch], leaves, weights)
+            diameter, total = max(diameter, d), total + count * t
+    return diameter, total

@@ -1,18 +1,29 @@
 """``planner size``: per family, the feasible configurations nearest a target endpoint count
-within a router radix, from closed-form counts (no graph is built). ``estimate`` gives the same
-counts for one ``family:k=v,...`` configuration, so ``planner plan`` can refuse a plan beyond its
-size budget before building anything (``planner.guards``).
+for a switch of a given radix, from closed-form counts (no graph is built). ``estimate`` gives
+the same counts for one ``family:k=v,...`` configuration, so ``planner plan`` can refuse a plan
+beyond its size budget before building anything (``planner.guards``).
 
-Counts follow the constructions (cost_models.md D1-D9) and equal what the builders produce
-(tests/test_topologies.py checks that). Ports per endpoint = radix·routers / endpoints (router
-ports bought), links per endpoint = (router-router links + endpoints) / endpoints, as in
-Kathareios et al. SC15 Table 1 / Fig. 3.
+Every option puts on each router the endpoints of its family's balance rule (Slim Fly p =
+⌈k'/2⌉, Besta & Hoefler SC14; Dragonfly a = 2p = 2h, Kim et al. ISCA'08; fat tree k/2; OFT q+1
+and MLFM h, Kathareios et al. SC15; HyperX p = min(S), Kim et al. ISCA'07; demi-PN (q+1)/2 and
+PN the Δ0 of Projective Networks eq. 1 (about 2(q+1)/5); Galaxyfly p = h; Jellyfish a quarter
+of the ports, as the Slim Fly case study's random rows; torus and hypercube one), so the size
+of the network, not an oversubscribed router, decides how many switch ports are used. Options
+are ranked so that, among those within ``SIZE_TOLERANCE`` of the target, the one leaving the
+fewest switch ports free comes first ("switches filled"); ``like_for_like`` picks one per
+family for ``planner compare`` and names the families that cannot be sized sanely for that
+switch.
+
+Counts follow the constructions and equal what the builders produce (tests/test_topologies.py
+checks that). Ports per endpoint = radix·routers / endpoints (router ports bought), links per
+endpoint = (router-router links + endpoints) / endpoints, as in Kathareios et al. SC15
+Table 1 / Fig. 3.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -32,6 +43,11 @@ from planner.topologies.slimfly import network_degree
 
 MAX_ENDPOINTS = 100_000_000
 MAX_RADIX = 1024
+SIZE_TOLERANCE = 0.25
+"""A configuration counts as the target size when its endpoints are within ±25 % of it."""
+MIN_PORTS_USED = 0.5
+"""``like_for_like`` leaves out a family whose configuration uses under half the switch's ports
+(the issue's torus at one endpoint per router: 7 of 32 ports)."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +61,16 @@ class SizeOption:
     radix: int
     links: int
     notes: str = field(default="", compare=False)
+    switch_radix: int = field(default=0, compare=False)
+
+    @property
+    def ports_free(self) -> int:
+        """Ports per router left free on the chosen switch (0 without a switch radix)."""
+        return max(0, self.switch_radix - self.radix) if self.switch_radix else 0
+
+    @property
+    def ports_used_fraction(self) -> float:
+        return self.radix / self.switch_radix if self.switch_radix else 1.0
 
     @property
     def ports_per_endpoint(self) -> float:
@@ -64,22 +90,17 @@ class SizeOption:
         return {"family": self.family, "params": self.params, "spec": self.spec(),
                 "endpoints": self.endpoints, "routers": self.routers, "radix": self.radix,
                 "links": self.links, "ports_per_endpoint": round(self.ports_per_endpoint, 4),
-                "links_per_endpoint": round(self.links_per_endpoint, 4), "notes": self.notes}
-
-
-def _reduced_p(default: int, room: int) -> int | None:
-    """p = default if it fits the free ports, else the largest p that fits, down to ⌈default/2⌉."""
-    p = min(default, room)
-    return p if p >= max(1, math.ceil(default / 2)) else None
+                "links_per_endpoint": round(self.links_per_endpoint, 4),
+                "switch_radix": self.switch_radix, "ports_used": self.radix,
+                "ports_free": self.ports_free, "notes": self.notes}
 
 
 def slimfly_options(n: int, radix: int) -> Iterator[SizeOption]:
     for q in prime_powers(3, radix):
         k = network_degree(q)
-        p = _reduced_p(sf_default_p(q), radix - k)
-        if p:
-            r = 2 * q * q
-            yield SizeOption("slimfly", {"q": q, "p": p}, r * p, r, k + p, r * k // 2)
+        p = sf_default_p(q)
+        r = 2 * q * q
+        yield SizeOption("slimfly", {"q": q, "p": p}, r * p, r, k + p, r * k // 2)
 
 
 def dragonfly_links(a: int, h: int, g: int) -> int:
@@ -113,12 +134,10 @@ def fattree_options(n: int, radix: int) -> Iterator[SizeOption]:
 def hyperx_options(n: int, radix: int) -> Iterator[SizeOption]:
     for d in (2, 3):
         s = 2
-        while d * (s - 1) + 1 <= radix:
-            p = _reduced_p(s, radix - d * (s - 1))
-            if p:
-                r = s ** d
-                yield SizeOption("hyperx", {"S": [s] * d, "p": p}, r * p, r,
-                                 p + d * (s - 1), r * d * (s - 1) // 2)
+        while d * (s - 1) + s <= radix:
+            r = s ** d
+            yield SizeOption("hyperx", {"S": [s] * d, "p": s}, r * s, r, s + d * (s - 1),
+                             r * d * (s - 1) // 2)
             s += 1
 
 
@@ -138,20 +157,17 @@ def mlfm_options(n: int, radix: int) -> Iterator[SizeOption]:
 
 def pn_options(n: int, radix: int) -> Iterator[SizeOption]:
     for q in prime_powers(2, radix):
-        p = _reduced_p(pn_default_p(q), radix - (q + 1))
-        if p:
-            pts = plane_size(q)
-            yield SizeOption("pn", {"q": q, "p": p}, 2 * pts * p, 2 * pts, q + 1 + p,
-                             (q + 1) * pts)
+        p = pn_default_p(q)
+        pts = plane_size(q)
+        yield SizeOption("pn", {"q": q, "p": p}, 2 * pts * p, 2 * pts, q + 1 + p, (q + 1) * pts)
 
 
 def demipn_options(n: int, radix: int) -> Iterator[SizeOption]:
     for q in prime_powers(2, radix):
-        p = _reduced_p((q + 1) // 2, radix - (q + 1))
-        if p:
-            pts = plane_size(q)
-            yield SizeOption("demipn", {"q": q, "p": p}, pts * p, pts, q + 1 + p,
-                             q * (q + 1) ** 2 // 2)
+        p = (q + 1) // 2
+        pts = plane_size(q)
+        yield SizeOption("demipn", {"q": q, "p": p}, pts * p, pts, q + 1 + p,
+                         q * (q + 1) ** 2 // 2)
 
 
 def galaxyfly_options(n: int, radix: int) -> Iterator[SizeOption]:
@@ -177,7 +193,8 @@ def galaxyfly_options(n: int, radix: int) -> Iterator[SizeOption]:
 
 
 def jellyfish_options(n: int, radix: int) -> Iterator[SizeOption]:
-    """p = radix // 4 (SF14's random rows: radix 28, p = 7), the rest network ports."""
+    """p = radix // 4 (the Slim Fly case study's random rows: radix 28, p = 7), the rest
+    network ports."""
     p = max(1, radix // 4)
     degree = radix - p
     if degree >= 1:
@@ -210,12 +227,21 @@ OPTIONS: dict[str, Callable[[int, int], Iterator[SizeOption]]] = {
 }
 
 
+def rank(option: SizeOption, endpoints: int) -> tuple:
+    """Sort key: options within ``SIZE_TOLERANCE`` of the target first, those by fewest free
+    switch ports (then nearest); the others by distance to the target. Ties: fewer routers,
+    then lower radix."""
+    gap = abs(option.endpoints - endpoints)
+    if gap <= SIZE_TOLERANCE * endpoints:
+        return (0, option.ports_free, gap, option.routers, option.radix)
+    return (1, gap, 0, option.routers, option.radix)
+
+
 def nearest(endpoints: int, max_radix: int, families: list[str] | None = None,
             count: int = 3) -> dict[str, list[SizeOption]]:
     """Per family (registry order), up to ``count`` configurations with radix <= max_radix
-    that the builders accept (checks.MAX_ROUTERS, MAX_LINKS), nearest ``endpoints`` first
-    (ties: fewer routers, then lower radix). Families without a feasible configuration map to
-    an empty list."""
+    (the switch) that the builders accept (checks.MAX_ROUTERS, MAX_LINKS), best first by
+    ``rank``. Families without a feasible configuration map to an empty list."""
     if not 1 <= endpoints <= MAX_ENDPOINTS:
         raise InputError(f"--endpoints must be a positive integer up to {MAX_ENDPOINTS:,}, "
                          f"got {endpoints}")
@@ -228,12 +254,37 @@ def nearest(endpoints: int, max_radix: int, families: list[str] | None = None,
                                                                   for f in families))
     result: dict[str, list[SizeOption]] = {}
     for name in names:
-        options = [o for o in OPTIONS[name](endpoints, max_radix) if o.radix <= max_radix
-                   and o.routers <= MAX_ROUTERS and o.links <= MAX_LINKS]
+        options = [replace(o, switch_radix=max_radix) for o in OPTIONS[name](endpoints, max_radix)
+                   if o.radix <= max_radix and o.routers <= MAX_ROUTERS and o.links <= MAX_LINKS]
         unique = {o.spec(): o for o in options}
-        result[name] = sorted(unique.values(), key=lambda o: (abs(o.endpoints - endpoints),
-                                                               o.routers, o.radix))[:count]
+        result[name] = sorted(unique.values(), key=lambda o: rank(o, endpoints))[:count]
     return result
+
+
+def like_for_like(endpoints: int, switch_radix: int, families: list[str] | None = None
+                  ) -> tuple[list[SizeOption], list[tuple[str, str]]]:
+    """One configuration per family for a like-for-like comparison at ``endpoints`` on
+    ``switch_radix``-port routers, and (family, reason) for the families left out: no
+    configuration fits the switch, the nearest is more than ``SIZE_TOLERANCE`` off the
+    target, or it uses under ``MIN_PORTS_USED`` of the switch's ports."""
+    chosen, excluded = [], []
+    for family, options in nearest(endpoints, switch_radix, families, count=1).items():
+        if not options:
+            excluded.append((family, f"no configuration fits {switch_radix}-port routers"))
+            continue
+        best = options[0]
+        off = (best.endpoints - endpoints) / endpoints
+        if abs(off) > SIZE_TOLERANCE:
+            excluded.append((family, f"its nearest configuration at balanced endpoints per "
+                                     f"router ({best.spec()}) has {best.endpoints:,} endpoints, "
+                                     f"{off:+.0%} off the target"))
+        elif best.ports_used_fraction < MIN_PORTS_USED:
+            excluded.append((family, f"{best.spec()} uses {best.radix} of the {switch_radix} "
+                                     f"ports per router at its balanced endpoints per router; "
+                                     f"{best.ports_free} ports bought and left free"))
+        else:
+            chosen.append(best)
+    return chosen, excluded
 
 
 # ----------------------------------------------------------------------------- one configuration
