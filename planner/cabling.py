@@ -23,9 +23,11 @@ Rules (DESIGN.md "Contracts"; shared/reference/ecosystem.md §7):
   in link order (A = lower router id); then one router-endpoint cable per endpoint in endpoint
   order (A = router, B = endpoint) unless ``endpoint_cables=False``. Ids are ``C`` + a
   zero-padded running number. Lengths come from ``floor.cable_length_m`` (endpoint cables stay
-  inside the cabinet), media, SKU, ordered stock length and price from
-  ``planner.media.choose_media``, latency from ``planner.media.latency_ns`` over the ordered
-  (installed) length.
+  inside the cabinet), media, parts (the cable's or fibre's part number as ``sku``, the
+  transceivers at the ends), ordered stock length and price from ``planner.media.choose_parts``,
+  latency from ``planner.media.latency_ns`` over the ordered (installed) length. On routers
+  whose cages break out into several ports, ``planner.cages`` regroups the ports so that one
+  cage holds one part.
 
 Everything per cable or per port is computed with numpy array operations.
 """
@@ -41,7 +43,8 @@ from planner import floor as floors
 from planner.catalog import Catalog, RouterModel
 from planner.errors import InputError
 from planner.floor import Floor
-from planner.media import choose_media, latency_ns, media_of
+from planner import cages
+from planner.media import choose_parts, end_watts, latency_ns, media_of, part_numbers
 from planner.placement.result import Placement
 from planner.topologies.base import Topology
 
@@ -51,9 +54,16 @@ CSV_COLUMNS = ["cable_id", "label", "kind", "a_device", "a_port", "a_cabinet", "
                "b_device", "b_port", "b_cabinet", "b_ru", "media", "sku", "length_m",
                "order_length_m", "latency_ns"]
 """cables.csv columns, in order (DESIGN.md)."""
+PART_COLUMNS = ["a_transceiver", "b_transceiver"]
+"""cables.csv columns after the DESIGN.md ones: the transceiver part number at each end ('' for
+a cable assembly); ``sku`` is the assembly's or the fibre's part number at its stock length."""
+CSV_COLUMNS = CSV_COLUMNS + PART_COLUMNS
 
-EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price"]
-"""Further columns of ``Plan.cables`` (INTERFACES.md), after the CSV ones."""
+EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price",
+                 "part", "fibre", "nic_part", "a_watts", "b_watts"]
+"""Further columns of ``Plan.cables`` (INTERFACES.md), after the CSV ones: ``part`` / ``fibre``
+/ ``nic_part`` index ``catalog.cables`` (-1: none), ``a_watts`` / ``b_watts`` the power drawn at
+each end (``planner.media.end_watts``), ``unit_price`` the link's share of its parts' price."""
 
 
 @dataclass(frozen=True)
@@ -266,10 +276,15 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     raw = floors.cable_length_m(floor, row[a_cab], col[a_cab], row[b_cab], col[b_cab],
                                 a_cab == b_cab)
     length = np.round(np.asarray(raw, dtype=float), 3)   # mm: what cables.csv shows
-    sku, order_len, price = choose_media(catalog, floor, length, group_a == group_b)
-    media = media_of(catalog, sku)
-    order_len = np.round(order_len, 3)
-    skus = np.array([m.sku for m in catalog.cables], dtype=object)
+    parallel = np.r_[np.repeat(topology.multiplicity, topology.multiplicity), np.ones(n_ep)]
+    parts = choose_parts(catalog, floor, length, group_a == group_b, router=router_model,
+                         endpoint=np.arange(n_net + n_ep) >= n_net, parallel=parallel)
+    media = media_of(catalog, parts.part)
+    order_len = np.round(parts.order_length, 3)
+    numbers = part_numbers(catalog, parts)
+    a_watts, b_watts = end_watts(catalog, parts)
+    a_port, b_port = cages.assign_ports(router_model, catalog, a_router, b_router, parts.part,
+                                        a_port, b_port, rnames)
 
     cab_names = np.asarray(placement.cabinet_names, dtype=object)
     ru_width = label_width(max(floor.cabinet_height_ru, np.nanmax(np.r_[router_ru, ep_ru, 0])))
@@ -304,16 +319,23 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
         "b_cabinet": cab_names[b_cab],
         "b_ru": nullable_units(b_ru),
         "media": media,
-        "sku": skus[sku],
+        "sku": numbers["sku"],
         "length_m": length,
         "order_length_m": order_len,
         "latency_ns": np.round(latency_ns(media.astype(str), order_len), 2),
+        "a_transceiver": numbers["a_transceiver"],
+        "b_transceiver": numbers["b_transceiver"],
         "a_router": a_router,
         "b_router": b_router,
         "b_endpoint": b_endpoint,
         "group_a": group_a,
         "group_b": group_b,
-        "unit_price": price,
+        "unit_price": parts.price,
+        "part": parts.part,
+        "fibre": parts.fibre,
+        "nic_part": parts.nic_part,
+        "a_watts": a_watts,
+        "b_watts": b_watts,
     })
     return CablePlan(cables=cables,
                      devices=_devices(placement, floor, router_model, rnames, enames, router_ru,
