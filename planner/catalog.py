@@ -329,7 +329,9 @@ class CableModel(BaseModel):
     def _check_kind_fields(self) -> None:
         allowed = {"transceiver": {"ports", "fibre", "nic_end"}, "fibre": {"fibre"}}.get(
             self.kind, {"links", "split"})
-        for name in sorted(self.model_fields_set & set(_KIND_FIELDS) - allowed):
+        changed = {name for name in _KIND_FIELDS
+                   if getattr(self, name) != type(self).model_fields[name].default}
+        for name in sorted(changed - allowed):
             raise ValueError(f"field '{name}' does not apply to kind {self.kind!r}; it is for "
                              f"{_KIND_FIELDS[name]}")
         if self.kind in ("transceiver", "fibre") and not self.fibre:
