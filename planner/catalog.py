@@ -114,7 +114,7 @@ def _template_fields(template: str) -> set[str]:
 
 
 class RouterPrice(BaseModel):
-    """Router price rule: ``per_port * ports + fixed`` dollars (SF14: 350.4·k − 892.3)."""
+    """Router price rule: ``per_port * ports + fixed`` dollars (Slim Fly, SC14: 350.4·k − 892.3)."""
 
     model_config = _STRICT
     fixed: float = 0.0
@@ -242,7 +242,7 @@ class RouterModel(BaseModel):
         return float(out) if np.ndim(ports) == 0 else out
 
     def power_w(self, ports):
-        """SerDes power: ports × lanes_per_port × watts_per_lane (SF14; docs/models.md)."""
+        """SerDes power: ports × lanes_per_port × watts_per_lane (docs/models.md "Power")."""
         out = self.lanes_per_port * self.watts_per_lane * np.asarray(ports, dtype=float)
         return float(out) if np.ndim(ports) == 0 else out
 

@@ -10,7 +10,9 @@ time_limit: 10                   # seconds for placement: sizes its budgets, cap
 seed: 0
 group_endpoints: null            # override the floor's electrical group size (endpoints)
 endpoint_cables: true            # false = router-router cables only (the papers' tables)
-spares: 0                        # spare cables, % per BOM line
+spares: 0                        # spare cables and fibre, % per BOM line
+spares_optics: 0                 # spare transceivers, % per BOM line
+spares_switches: 0               # spare switches, % of the switch line
 ```
 
 Relative paths in a spec file (catalog, floor, ``file:`` topologies, out) are relative to the
@@ -52,6 +54,8 @@ class Spec(BaseModel):
     group_endpoints: PositiveInt | None = None
     endpoint_cables: bool = True
     spares: NonNegativeFloat = Field(0.0, le=1000)
+    spares_optics: NonNegativeFloat = Field(0.0, le=1000)
+    spares_switches: NonNegativeFloat = Field(0.0, le=1000)
 
 
 def _relative(value: str, base: Path, prefix: str = "") -> str:

@@ -23,7 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", nargs="?", metavar="SPEC.yaml",
                    help="spec file with the same fields as the options (topology, catalog, "
                         "floor, out, strategy, time_limit, seed, group_endpoints, "
-                        "endpoint_cables, spares); options override it. Without it (and "
+                        "endpoint_cables, spares, spares_optics, spares_switches); options "
+                        "override it. Without it (and "
                         f"without options): {specs.DEFAULT_TOPOLOGY} on "
                         f"{specs.DEFAULT_CATALOG} in {specs.DEFAULT_FLOOR}")
     p.add_argument("--topology", metavar="FAMILY:k=v,...|file:PATH",
@@ -49,7 +50,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    const=False, default=None,
                    help="router-router cables only (as the papers' cost tables)")
     p.add_argument("--spares", type=float, metavar="PCT",
-                   help="spare cables per BOM line, in percent (default 0)")
+                   help="spare cables and fibre per BOM line, in percent (default 0)")
+    p.add_argument("--spares-optics", dest="spares_optics", type=float, metavar="PCT",
+                   help="spare transceivers per BOM line, in percent (default 0)")
+    p.add_argument("--spares-switches", dest="spares_switches", type=float, metavar="PCT",
+                   help="spare switches, in percent of the switch line (default 0)")
 
 
 def resolve_spec(args: argparse.Namespace) -> specs.Spec:
@@ -60,7 +65,8 @@ def resolve_spec(args: argparse.Namespace) -> specs.Spec:
                               "time_limit": args.time_limit, "seed": args.seed,
                               "group_endpoints": args.group_endpoints,
                               "endpoint_cables": args.endpoint_cables,
-                              "spares": args.spares})
+                              "spares": args.spares, "spares_optics": args.spares_optics,
+                              "spares_switches": args.spares_switches})
 
 
 def summary_table(result, out: Path, files: list[str]) -> str:
@@ -114,6 +120,7 @@ def _from_spec(args: argparse.Namespace, field: str, load):
 
 
 def run(args: argparse.Namespace) -> int:
+    from planner.bom import Spares
     from planner.plan import check_options, plan
     spec = resolve_spec(args)
     check_options(spec.strategy, spec.time_limit, spec.spares)
@@ -130,7 +137,9 @@ def run(args: argparse.Namespace) -> int:
     result = plan(topology, catalog, floor, strategy=spec.strategy,
                   time_limit_s=spec.time_limit, seed=spec.seed,
                   group_endpoints=spec.group_endpoints, endpoint_cables=spec.endpoint_cables,
-                  spares_pct=spec.spares, progress=progress)
+                  spares_pct=spec.spares, progress=progress,
+                  spares=Spares(switches=spec.spares_switches, optics=spec.spares_optics,
+                                cables=spec.spares))
     files = output.write_plan(result, out, progress=progress)
     print(summary_table(result, Path(spec.out), files), flush=True)
     return 0
