@@ -8,10 +8,12 @@ floor with the ``hint`` placement (the placement is not what is measured). Then:
 - **write**: ``planner.exports.bom_xlsx.write`` alone, wall time and the peak resident memory
   above the plan's (sampled every 5 ms), and the file size;
 - **recalc**: the workbook's cached formula values are deleted (every ``<v>`` after an ``<f>``
-  in the Summary and BOM sheets), LibreOffice (Debian's ``libreoffice-calc``) loads it headless,
-  recalculates and saves it (``soffice --headless --convert-to xlsx``), and the values it
-  computed are compared with the ones the planner cached: the run fails if any differs by more
-  than a cent.
+  in the Summary and BOM sheets), then LibreOffice (Debian's ``libreoffice-calc``) loads it
+  headless and recalculates it; the timed run exports the recalculated Summary sheet as CSV
+  (``soffice --headless --convert-to csv:...`` with sheet 1: load + recalculation + a one-sheet
+  save), a second, untimed run exports the BOM sheet, and every value LibreOffice computed is
+  compared with the one the planner cached: the run fails if any differs by more than a cent.
+  ``--roundtrip`` also times saving the whole recalculated workbook back to xlsx.
 
 ``--busy N`` runs N busy-loop processes during the measurements: the times grow, the values
 must not change.
@@ -83,37 +85,73 @@ def strip_cached_values(src: Path, dst: Path) -> int:
     return removed
 
 
-def libreoffice_recalc(path: Path, work: Path) -> dict:
-    """Time LibreOffice loading, recalculating and saving the workbook without cached values,
-    and check its values against the planner's."""
-    import openpyxl
+def _soffice() -> str:
     soffice = shutil.which("soffice") or shutil.which("libreoffice")
     if soffice is None:
         raise SystemExit("LibreOffice is not installed: apt-get install libreoffice-calc-nogui")
-    bare = work / "bare.xlsx"
-    removed = strip_cached_values(path, bare)
-    out = work / "recalculated"
+    return soffice
+
+
+def _convert(path: Path, work: Path, target: str) -> tuple[float, Path]:
+    """(seconds, output folder) of one headless LibreOffice conversion with its own profile."""
+    out = work / f"out-{len(list(work.glob('out-*')))}"
     out.mkdir()
     profile = (work / "lo-profile").as_uri()
     start = time.perf_counter()
-    subprocess.run([soffice, f"-env:UserInstallation={profile}", "--headless", "--norestore",
-                    "--convert-to", "xlsx", "--outdir", str(out), str(bare)],
+    subprocess.run([_soffice(), f"-env:UserInstallation={profile}", "--headless", "--norestore",
+                    "--convert-to", target, "--outdir", str(out), str(path)],
                    check=True, capture_output=True, timeout=3600)
-    seconds = time.perf_counter() - start
-    ours = openpyxl.load_workbook(path, data_only=True, read_only=True)
-    theirs = openpyxl.load_workbook(out / "bare.xlsx", data_only=True, read_only=True)
-    formulas = openpyxl.load_workbook(path, read_only=True)
+    return time.perf_counter() - start, out
+
+
+def _sheet_csv(sheet: int) -> str:
+    """LibreOffice's CSV export of one sheet: comma, double quotes, UTF-8, values unformatted."""
+    return f"csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,{sheet}"
+
+
+def _numbers(path: Path) -> dict[str, float]:
+    """Cell reference -> number of a LibreOffice CSV export."""
+    import csv
+    from openpyxl.utils import get_column_letter
+    out = {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        for r, row in enumerate(csv.reader(fh), start=1):
+            for c, text in enumerate(row, start=1):
+                try:
+                    out[f"{get_column_letter(c)}{r}"] = float(text)
+                except ValueError:
+                    pass
+    return out
+
+
+def libreoffice_recalc(path: Path, work: Path, roundtrip: bool) -> dict:
+    """Time LibreOffice loading and recalculating the workbook without cached values, and
+    check its values against the planner's."""
+    import openpyxl
+    bare = work / "bare.xlsx"
+    removed = strip_cached_values(path, bare)
+    seconds, summary_dir = _convert(bare, work, _sheet_csv(1))
+    _, bom_dir = _convert(bare, work, _sheet_csv(2))
+    computed = {"Summary": _numbers(next(summary_dir.glob("*.csv"))),
+                "BOM": _numbers(next(bom_dir.glob("*.csv")))}
+    ours = openpyxl.load_workbook(path, data_only=True)
+    formulas = openpyxl.load_workbook(path)
     compared, worst = 0, 0.0
     for name in ("Summary", "BOM"):
-        for f_row, o_row, t_row in zip(formulas[name].iter_rows(), ours[name].iter_rows(),
-                                       theirs[name].iter_rows()):
-            for f, o, t in zip(f_row, o_row, t_row):
-                if isinstance(f.value, str) and f.value.startswith("="):
+        for row in formulas[name].iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str) and cell.value.startswith("="):
                     compared += 1
-                    worst = max(worst, abs(float(o.value) - float(t.value or 0)))
+                    theirs = computed[name].get(cell.coordinate)
+                    if theirs is None:
+                        raise SystemExit(f"LibreOffice gave no number for {name}!{cell.coordinate}")
+                    worst = max(worst, abs(float(ours[name][cell.coordinate].value) - theirs))
     if worst > 0.01:
         raise SystemExit(f"LibreOffice computed a value {worst} away from the cached one")
-    return {"recalc_s": seconds, "formulas": compared, "removed": removed, "worst": worst}
+    out = {"recalc_s": seconds, "formulas": compared, "removed": removed, "worst": worst}
+    if roundtrip:
+        out["roundtrip_s"] = _convert(bare, work, "xlsx")[0]
+    return out
 
 
 def busy_loops(count: int) -> list[subprocess.Popen]:
@@ -125,6 +163,8 @@ def main() -> int:
     parser.add_argument("--sizes", default="1k,10k,100k")
     parser.add_argument("--busy", type=int, default=0, help="busy-loop processes to run")
     parser.add_argument("--no-libreoffice", action="store_true")
+    parser.add_argument("--roundtrip", action="store_true",
+                        help="also time LibreOffice saving the recalculated workbook as xlsx")
     parser.add_argument("--out", default=str(HERE / "WORKBOOK.md"))
     args = parser.parse_args()
     rows = []
@@ -137,7 +177,7 @@ def main() -> int:
                 work = Path(tmp)
                 wrote = write_workbook(result, work)
                 recalc = ({} if args.no_libreoffice else
-                          libreoffice_recalc(wrote["path"], work))
+                          libreoffice_recalc(wrote["path"], work, args.roundtrip))
         finally:
             for p in loops:
                 p.kill()
@@ -150,18 +190,22 @@ def main() -> int:
               f"(+{row['write_mib']:.0f} MiB), {row['size_mib']:.1f} MiB"
               + (f"; LibreOffice recalculation {row['recalc_s']:.1f} s, "
                  f"{row['formulas']} formulas equal (worst {row['worst']:.2g})"
-                 if "recalc_s" in row else ""), flush=True)
+                 if "recalc_s" in row else "")
+              + (f"; xlsx round trip {row['roundtrip_s']:.1f} s" if "roundtrip_s" in row else ""),
+              flush=True)
     lines = [f"# bom.xlsx benchmark ({date.today()}, {platform.machine()}, "
              f"{os.cpu_count()} cores, {args.busy} busy-loop processes)", "",
              f"Slim Fly on `{CATALOG}` / `{FLOOR}` (`python benchmarks/bench_workbook.py "
              f"--sizes {args.sizes} --busy {args.busy}`).", "",
              "| size | endpoints | cables | ports | cells | write s | write MiB | file MiB | "
-             "LibreOffice recalc s | formulas checked |", "|" + " --- |" * 10]
+             "LibreOffice load + recalc s | xlsx round trip s | formulas checked |",
+             "|" + " --- |" * 11]
     for r in rows:
         recalc = f"{r['recalc_s']:.1f}" if "recalc_s" in r else "-"
+        trip = f"{r['roundtrip_s']:.1f}" if "roundtrip_s" in r else "-"
         lines.append(f"| {r['size']} | {r['endpoints']:,} | {r['cables']:,} | {r['ports']:,} | "
                      f"{r['cells'] / 1e6:.1f}M | {r['write_s']:.1f} | {r['write_mib']:.0f} | "
-                     f"{r['size_mib']:.1f} | {recalc} | {r.get('formulas', '-')} |")
+                     f"{r['size_mib']:.1f} | {recalc} | {trip} | {r.get('formulas', '-')} |")
     Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0 if all(math.isfinite(r["write_s"]) for r in rows) else 1
 

@@ -267,8 +267,18 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
         "power": power,
         "devices": {"routers": topology.num_routers, "endpoints": n_ep,
                     "router_ports": int(topology.num_routers * router_model.radix),
-                    "router_ports_used": int(cable_plan.ports["used"].sum())},
+                    "router_ports_used": int(cable_plan.ports["used"].sum()),
+                    "router_cages": int(topology.num_routers * router_model.cage_count),
+                    "router_cages_used": _cages_used(cable_plan.ports, router_model)},
     }
+
+
+def _cages_used(ports: pd.DataFrame, router_model: RouterModel) -> int:
+    """Cages holding at least one used port (a cage serves ``breakout`` consecutive ports)."""
+    used = ports[ports["used"]]
+    cage = (used["port"].to_numpy(np.int64) - 1) // router_model.breakout
+    device = pd.factorize(used["device"])[0].astype(np.int64)
+    return int(np.unique(device * router_model.cage_count + cage).size)
 
 
 def _number(value: float):

@@ -223,3 +223,24 @@ def test_twin_port_cages_hold_one_part_each():
         if held[0][0] == twin:
             assert len({peer for _, peer in held}) == 1, (router, cage, held)
     assert max(cage for _, cage in parts) < 32
+
+
+def test_summary_counts_the_cages_in_use():
+    """Cages with at least one used port, counted here from the cable ends (port p is in cage
+    (p - 1) // breakout); the twin-port modules at router ends fill them one per cage."""
+    result = plan(slimfly(5, p=3), Catalog.model_validate(_catalog()), "hot-aisle",
+                  strategy="hint")
+    c = result.cables
+    cages = set()
+    for side in ("a", "b"):
+        rows = c[c[f"{side}_router"] >= 0]
+        cages |= set(zip(rows[f"{side}_router"], (rows[f"{side}_port"] - 1) // 2))
+    devices = result.summary["devices"]
+    assert devices["router_cages_used"] == len(cages)
+    assert devices["router_cages"] == 50 * 32
+    twin = result.bom[(result.bom["item"] == "transceiver") & (result.bom["sku"] == "TWIN-SR8")]
+    optical_cages = set()
+    for side in ("a", "b"):
+        rows = c[(c[f"{side}_router"] >= 0) & (c[f"{side}_transceiver"] == "TWIN-SR8")]
+        optical_cages |= set(zip(rows[f"{side}_router"], (rows[f"{side}_port"] - 1) // 2))
+    assert int(twin["quantity"].sum()) == len(optical_cages)

@@ -361,6 +361,7 @@ PLANS = {
     "trunked-ring-400g": lambda: plan(_trunked(), "ndr-400g", "hot-aisle", strategy="hint"),
     "df-h2-51t-spares": lambda: plan(dragonfly(h=2), "eth-51t", "hot-aisle", strategy="hint",
                                      spares=Spares(switches=5, optics=2, cables=10)),
+    "sf5-xdr-800g": lambda: plan(slimfly(5), "xdr-800g", "pn-500", strategy="hint"),
 }
 
 

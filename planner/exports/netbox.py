@@ -142,7 +142,8 @@ def _draw_w(plan) -> int:
     most its cages' parts draw (the catalog's figures), rounded up; 0 when unknown."""
     model = plan.router_model
     ends = [m.watts_per_end / (m.ports if m.kind == "transceiver" else m.links)
-            for m in plan.catalog.cables if m.kind != "fibre"]
+            for m in plan.catalog.cables if m.kind != "fibre"
+            and (m.ports if m.kind == "transceiver" else m.links) == model.breakout]
     watts = model.base_watts + model.power_w(model.radix) + model.radix * max(ends, default=0)
     return int(np.ceil(watts))
 
