@@ -244,3 +244,17 @@ def test_summary_counts_the_cages_in_use():
         rows = c[(c[f"{side}_router"] >= 0) & (c[f"{side}_transceiver"] == "TWIN-SR8")]
         optical_cages |= set(zip(rows[f"{side}_router"], (rows[f"{side}_port"] - 1) // 2))
     assert int(twin["quantity"].sum()) == len(optical_cages)
+
+
+def test_too_few_cages_for_the_parts_is_an_input_error(tmp_path, capsys, monkeypatch):
+    """6 cages x 2 = 12 ports cover the radix (10), but a cage holds one part: the 3 NICs'
+    splitters take 2 cages and a twin DAC to one peer a cage of its own, so some router needs
+    more than 6 cages: the plan stops with one line."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cat.yaml").write_text(yaml.safe_dump(_catalog(_set(["routers", 0, "cages"], 6))))
+    code = main(["plan", "--topology", "slimfly:q=5,p=3", "--catalog", "cat.yaml",
+                 "--floor", "hot-aisle", "--strategy", "hint", "--out", "out"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "cages of 2 ports" in err and "SW has 6" in err
+    assert not (tmp_path / "out").exists()
