@@ -39,11 +39,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from planner import cages
 from planner import floor as floors
 from planner.catalog import Catalog, RouterModel
 from planner.errors import InputError
 from planner.floor import Floor
-from planner import cages
 from planner.media import choose_parts, end_watts, latency_ns, media_of, part_numbers
 from planner.placement.result import Placement
 from planner.topologies.base import Topology

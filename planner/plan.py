@@ -260,7 +260,6 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
                 "spares": options["spares"],
                 "spare_cables": int(bom.loc[bom["item"].isin(["cable", "fibre"]),
                                             "spares"].sum()),
-                "spare_units": int(bom["spares"].sum()),
                 "quantities": {item: int(bom.loc[bom["item"] == item, "quantity"].sum())
                                for item in boms.ITEMS if (bom["item"] == item).any()}},
         "cost": cost,
