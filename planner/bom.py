@@ -1,33 +1,72 @@
-"""Bill of materials: one line per router model and per cable SKU × ordered stock length.
+"""Bill of materials: one line per orderable part (and stock length), with spares per class.
 
-Lines (ecosystem.md §6-§8: grouped by part and stock length, spares as their own column):
+Items, in this order (``ITEMS``), each line an orderable part number:
 
-- ``router``: the chosen router model, quantity = routers, priced with ``costing.router_cost``
-  at the ports the topology uses (its radix, on every router: the papers' rule, cost_models A2);
-- ``cable``: one line per (SKU, ordered length, unit price) over the costed cables: all
-  router-router cables, plus the router-endpoint cables when the catalog counts them
-  (``count_endpoint_cables``; the papers do not, cost_models C1).
+- ``switch``: the chosen router model, one per router, priced with ``costing.router_cost`` at
+  the ports the topology uses (its radix, on every router: the papers' rule, docs/models.md);
+- ``nic``: the catalog's NIC, one per endpoint; ``licence``: the router model's NOS licence, one
+  per router;
+- ``transceiver``: the optics, counted per end: at a router, ``ceil(ends / ports)`` modules per
+  router and model (a twin-port module serves two ports of one cage); at a NIC one module of the
+  transceiver's ``nic_end`` model per endpoint link;
+- ``cable``: cable assemblies (DAC, ACC, AOC) per part number, i.e. per stock length: a straight
+  assembly carrying k links counts ``ceil(links between the router pair / k)``, a splitter
+  ``ceil(its router's endpoint links / k)``, a single-link assembly one per link;
+- ``fibre``: one fibre part per transceiver link, per part number;
+- ``rack``: the catalog's rack hardware, per router or per cabinet.
 
-``spares = ceil(quantity × spares_pct / 100)`` on cable lines (cables are the consumable:
-"+10 % per line item" of the cabling tools in ecosystem.md §6-§7; whole spare routers are a
-separate procurement decision and are not added). ``extended_price = (quantity + spares) ×
-unit_price``. A catalog with a ``nic`` model adds a ``nic`` line, one per endpoint, after the
-router line. Transceivers are not separate parts: a ``transceiver``-kind cable model is one
-assembly (two optics + fibre) priced per link, so it is a cable line.
+Router-router links are always bought; router-endpoint links when the catalog counts them
+(``count_endpoint_cables``; the papers do not, docs/models.md). In paper mode
+(``optical_average_length_m``) optical parts are priced at that one length.
+
+Spares are per class with their own percentage (``Spares``: switches, optics = transceivers,
+cables = cables and fibre), rounded up per line: ``spares = ceil(quantity × pct / 100)`` (25
+cables at 10 % -> 3). ``extended_price = (quantity + spares) × unit_price``.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
 
 from planner import costing
 from planner.catalog import Catalog, RouterModel
+from planner.errors import InputError
 
 COLUMNS = ["item", "sku", "description", "length_m", "quantity", "spares", "unit_price",
-           "extended_price"]
+           "extended_price", "vendor"]
+ITEMS = ("switch", "nic", "licence", "transceiver", "cable", "fibre", "rack")
+CLASS_OF = {"switch": "switches", "nic": "nics", "licence": "licences",
+            "transceiver": "optics", "cable": "cables", "fibre": "cables", "rack": "rack"}
+"""The class of each item: spares and subtotals are per class."""
+
+
+@dataclass(frozen=True)
+class Spares:
+    """Spare percentage per class (``planner plan --spares`` sets cables, the others have
+    their own options): each BOM line of the class gets ``ceil(quantity × pct / 100)``."""
+
+    switches: float = 0.0
+    optics: float = 0.0
+    cables: float = 0.0
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value)
+                    and 0 <= value <= 1000):
+                raise InputError(f"spares for {f.name} must be a percentage within 0..1000, "
+                                 f"got {value!r}")
+
+    def pct(self, item: str) -> float:
+        """The percentage that applies to an item's lines (0 for NICs, licences, racks)."""
+        return float(getattr(self, CLASS_OF[item], 0.0))
+
+    def as_dict(self) -> dict[str, float]:
+        return {f.name: float(getattr(self, f.name)) for f in fields(self)}
 
 
 def spares_for(quantity, spares_pct: float) -> np.ndarray:
@@ -44,42 +83,140 @@ def costed_mask(cables: pd.DataFrame, catalog: Catalog) -> np.ndarray:
     return network | bool(catalog.count_endpoint_cables)
 
 
+def _unit_price(catalog: Catalog, index: int, order_length: np.ndarray) -> np.ndarray:
+    """Price of a length part at its ordered lengths (paper mode: optical at the average)."""
+    model = catalog.cables[index]
+    avg = catalog.optical_average_length_m
+    if avg is not None and model.media == "optical":
+        return np.full(len(order_length), model.price(model.order_length(avg)))
+    return np.asarray(model.price(order_length), dtype=float)
+
+
+def _count(keys: pd.DataFrame, group: np.ndarray, per: np.ndarray) -> pd.DataFrame:
+    """Quantity per line key: ``ceil(items in a group / per)`` summed over the groups."""
+    frame = keys.assign(_group=group, _per=per)
+    cols = list(keys.columns)
+    sizes = frame.groupby(cols + ["_group", "_per"], sort=False, dropna=False).size().rename("n").reset_index()
+    sizes["quantity"] = -(-sizes["n"] // sizes["_per"])
+    return sizes.groupby(cols, sort=False, dropna=False)["quantity"].sum().reset_index()
+
+
+def part_lines(catalog: Catalog, cables: pd.DataFrame) -> pd.DataFrame:
+    """Transceiver, cable and fibre lines (item, part, sku, length_m, quantity, unit_price) of
+    the bought cables, counted as the module doc says."""
+    bought = cables.loc[costed_mask(cables, catalog)]
+    part = bought["part"].to_numpy(np.int64)
+    fibre = bought["fibre"].to_numpy(np.int64)
+    order = bought["order_length_m"].to_numpy(float)
+    a_router = bought["a_router"].to_numpy(np.int64)
+    b_router = bought["b_router"].to_numpy(np.int64)
+    models = catalog.cables
+    frames = []
+
+    cut = fibre < 0                                       # cable assemblies
+    if cut.any():
+        p = part[cut]
+        links = np.array([m.links for m in models])[p]
+        split = np.array([m.split for m in models])[p]
+        span = int(max(a_router.max(), b_router.max())) + 2
+        pair = (np.minimum(a_router[cut], b_router[cut]) + 1) * span + \
+            np.maximum(a_router[cut], b_router[cut]) + 1
+        group = np.where(split, a_router[cut], np.where(links > 1, pair,
+                                                        np.arange(int(cut.sum()))))
+        keys = pd.DataFrame({"part": p, "sku": bought["sku"].to_numpy()[cut], "length_m": order[cut]})
+        frames.append(_count(keys, group, links).assign(item="cable"))
+
+    optics = ~cut
+    if optics.any():
+        net = optics & (b_router >= 0)
+        ends_part = np.r_[part[optics], part[net]]
+        ends_router = np.r_[a_router[optics], b_router[net]]
+        ports = np.array([m.ports for m in models])[ends_part]
+        keys = pd.DataFrame({"part": ends_part, "sku": [models[i].sku for i in ends_part],
+                             "length_m": np.nan})
+        frames.append(_count(keys, ends_router, ports).assign(item="transceiver"))
+        nic = bought["nic_part"].to_numpy(np.int64)[optics & (b_router < 0)]
+        if nic.size:
+            keys = pd.DataFrame({"part": nic, "sku": [models[i].sku for i in nic],
+                                 "length_m": np.nan})
+            frames.append(_count(keys, np.arange(nic.size), np.ones(nic.size, np.int64))
+                          .assign(item="transceiver"))
+        keys = pd.DataFrame({"part": fibre[optics], "sku": bought["sku"].to_numpy()[optics],
+                             "length_m": order[optics]})
+        frames.append(_count(keys, np.arange(int(optics.sum())),
+                             np.ones(int(optics.sum()), np.int64)).assign(item="fibre"))
+    if not frames:
+        return pd.DataFrame(columns=["item", "part", "sku", "length_m", "quantity",
+                                     "unit_price"])
+    lines = pd.concat(frames, ignore_index=True)
+    lines = lines.groupby(["item", "part", "sku", "length_m"], sort=False, dropna=False)[
+        "quantity"].sum().reset_index()
+    lines["unit_price"] = np.nan
+    for i in pd.unique(lines["part"]).tolist():
+        rows = (lines["part"] == i).to_numpy()
+        lines.loc[rows, "unit_price"] = _unit_price(catalog, i, lines.loc[rows, "length_m"]
+                                                    .fillna(0).to_numpy(float))
+    electrical = np.array([m.media == "electrical" for m in models])[lines["part"]]
+    lines["_item"] = lines["item"].map(ITEMS.index)
+    lines["_media"] = np.where(electrical, 0, 1)
+    lines = lines.sort_values(["_item", "_media", "part", "length_m", "sku"], kind="stable")
+    return lines.drop(columns=["_item", "_media"]).reset_index(drop=True)
+
+
 def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_routers: int,
-          cables: pd.DataFrame, spares_pct: float = 0.0, num_endpoints: int = 0) -> pd.DataFrame:
-    """The BOM table (``COLUMNS``): the router line first, the NIC line (catalogs with a NIC
-    model), then cables by media, SKU, length."""
-    if not (0 <= spares_pct <= 1000) or math.isnan(spares_pct):
-        raise ValueError(f"spares_pct must be within 0..1000, got {spares_pct}")
-    unit = float(costing.router_cost(router_model, router_ports))
-    lines = [dict(item="router", sku=router_model.sku,
+          cables: pd.DataFrame, spares: Spares | float = 0.0, num_endpoints: int = 0,
+          num_cabinets: int = 0) -> pd.DataFrame:
+    """The BOM table (``COLUMNS``), items in ``ITEMS`` order. A number for ``spares`` is the
+    cable percentage (``--spares``)."""
+    if not isinstance(spares, Spares):
+        if not (0 <= float(spares) <= 1000) or math.isnan(float(spares)):
+            raise ValueError(f"spares_pct must be within 0..1000, got {spares}")
+        spares = Spares(cables=float(spares))
+    lines = [dict(item="switch", sku=router_model.sku, vendor=router_model.vendor,
                   description=router_model.description or f"{router_model.vendor} router",
-                  length_m=np.nan, quantity=int(num_routers), spares=0, unit_price=unit)]
+                  length_m=np.nan, quantity=int(num_routers),
+                  unit_price=float(costing.router_cost(router_model, router_ports)))]
     if catalog.nic is not None:
-        lines.append(dict(item="nic", sku=catalog.nic.sku,
-                          description=catalog.nic.description or f"{catalog.nic.vendor} NIC",
-                          length_m=np.nan, quantity=int(num_endpoints), spares=0,
-                          unit_price=float(catalog.nic.price)))
-    bought = cables.loc[costed_mask(cables, catalog), ["sku", "order_length_m", "unit_price"]]
-    if len(bought):
-        grouped = (bought.groupby(["sku", "order_length_m", "unit_price"], sort=False)
-                   .size().rename("quantity").reset_index())
-        models = {m.sku: (i, m) for i, m in enumerate(catalog.cables)}
-        grouped["media_order"] = [0 if models[s][1].media == "electrical" else 1
-                                  for s in grouped["sku"]]
-        grouped["catalog_order"] = [models[s][0] for s in grouped["sku"]]
-        grouped = grouped.sort_values(["media_order", "catalog_order", "order_length_m",
-                                       "unit_price"], kind="stable")
-        spares = spares_for(grouped["quantity"].to_numpy(), spares_pct)
-        for (sku, length, price, qty), spare in zip(
-                grouped[["sku", "order_length_m", "unit_price", "quantity"]]
-                .itertuples(index=False, name=None), spares):
-            model = models[sku][1]
-            lines.append(dict(item="cable", sku=sku,
-                              description=model.description or f"{model.kind} {model.media}",
-                              length_m=float(length), quantity=int(qty), spares=int(spare),
-                              unit_price=float(price)))
-    bom = pd.DataFrame(lines, columns=COLUMNS[:-1])
+        nic = catalog.nic
+        lines.append(dict(item="nic", sku=nic.sku, vendor=nic.vendor,
+                          description=nic.description or f"{nic.vendor} NIC",
+                          length_m=np.nan, quantity=int(num_endpoints),
+                          unit_price=float(nic.price)))
+    if router_model.licence is not None:
+        lic = router_model.licence
+        lines.append(dict(item="licence", sku=lic.sku, vendor=lic.vendor,
+                          description=lic.description or f"licence for {router_model.sku}",
+                          length_m=np.nan, quantity=int(num_routers),
+                          unit_price=float(lic.price)))
+    for rec in part_lines(catalog, cables).itertuples(index=False):
+        model = catalog.cables[rec.part]
+        lines.append(dict(item=rec.item, sku=rec.sku, vendor=model.vendor,
+                          description=model.description or f"{model.kind} {model.media}",
+                          length_m=rec.length_m, quantity=int(rec.quantity),
+                          unit_price=float(rec.unit_price)))
+    for item in catalog.rack_hardware:
+        count = num_routers if item.per == "router" else num_cabinets
+        lines.append(dict(item="rack", sku=item.sku, vendor=item.vendor,
+                          description=item.description or f"rack hardware per {item.per}",
+                          length_m=np.nan, quantity=int(count), unit_price=float(item.price)))
+    bom = pd.DataFrame(lines, columns=[c for c in COLUMNS if c not in ("spares",
+                                                                        "extended_price")])
     bom["quantity"] = bom["quantity"].astype(np.int64)
+    bom["spares"] = np.zeros(len(bom), dtype=np.int64)
+    for item in pd.unique(bom["item"]).tolist():
+        rows = (bom["item"] == item).to_numpy()
+        bom.loc[rows, "spares"] = spares_for(bom.loc[rows, "quantity"].to_numpy(),
+                                             spares.pct(item))
     bom["spares"] = bom["spares"].astype(np.int64)
     bom["extended_price"] = (bom["quantity"] + bom["spares"]) * bom["unit_price"]
     return bom[COLUMNS]
+
+
+def class_totals(bom: pd.DataFrame) -> dict[str, float]:
+    """Cost per class without spares (``switches``, ``nics``, ``licences``, ``optics``,
+    ``cables``, ``rack``) plus ``spares``: what the spare units of every line cost."""
+    cls = bom["item"].map(CLASS_OF)
+    base = (bom["quantity"] * bom["unit_price"]).groupby(cls).sum()
+    out = {name: float(base.get(name, 0.0)) for name in dict.fromkeys(CLASS_OF.values())}
+    out["spares"] = float((bom["spares"] * bom["unit_price"]).sum())
+    return out

@@ -24,9 +24,11 @@ Rules (DESIGN.md "Contracts"; TIA-606 labelling conventions):
   order (A = router, B = endpoint) unless ``endpoint_cables=False``. Ids are ``C`` + a
   zero-padded running number. Lengths and route kinds (cabinet | row | cross-row | cross-hall)
   come from ``planner.routes`` (along the hall's trays; endpoint cables stay inside the
-  cabinet), media, SKU, ordered stock length and price from ``planner.media.choose_media``,
-  latency from ``planner.media.latency_ns`` over the ordered (installed) length, and the watts
-  drawn at each end (``a_watts``, ``b_watts``) from the chosen model's ``watts_per_end``.
+  cabinet); media, parts (the cable's or fibre's part number as ``sku``, the transceivers at
+  the ends), ordered stock length, price and the watts drawn at each end (``a_watts``,
+  ``b_watts``) from ``planner.media.choose_parts``; latency from ``planner.media.latency_ns``
+  over the ordered (installed) length. On routers whose cages break out into several ports,
+  ``planner.cages`` regroups the ports so that one cage holds one part.
 
 Everything per cable or per port is computed with numpy array operations.
 """
@@ -38,12 +40,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from planner import cages
 from planner import floor as floors
 from planner import routes
 from planner.catalog import Catalog, RouterModel
 from planner.errors import InputError
 from planner.floor import Floor
-from planner.media import choose_media, latency_ns, media_of
+from planner.media import choose_parts, end_watts, latency_ns, media_of, part_numbers
 from planner.placement.result import Placement
 from planner.topologies.base import Topology
 
@@ -51,12 +54,20 @@ MAX_LABEL = 100
 
 CSV_COLUMNS = ["cable_id", "label", "kind", "a_device", "a_port", "a_cabinet", "a_ru",
                "b_device", "b_port", "b_cabinet", "b_ru", "media", "sku", "length_m",
-               "order_length_m", "latency_ns", "route_kind"]
-"""cables.csv columns, in order (DESIGN.md; ``route_kind`` after ``latency_ns``)."""
+               "order_length_m", "latency_ns"]
+"""cables.csv columns, in order (DESIGN.md)."""
+ROUTE_COLUMNS = ["route_kind"]
+"""cables.csv column after the DESIGN.md ones: cabinet | row | cross-row | cross-hall."""
+PART_COLUMNS = ["a_transceiver", "b_transceiver"]
+"""cables.csv columns after the route kind: the transceiver part number at each end ('' for a
+cable assembly); ``sku`` is the assembly's or the fibre's part number at its stock length."""
+CSV_COLUMNS = CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS
 
 EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price",
-                 "a_watts", "b_watts"]
-"""Further columns of ``Plan.cables`` (INTERFACES.md), after the CSV ones."""
+                 "part", "fibre", "nic_part", "a_watts", "b_watts"]
+"""Further columns of ``Plan.cables`` (INTERFACES.md), after the CSV ones: ``part`` / ``fibre``
+/ ``nic_part`` index ``catalog.cables`` (-1: none), ``a_watts`` / ``b_watts`` the power drawn at
+each end (``planner.media.end_watts``), ``unit_price`` the link's share of its parts' price."""
 
 
 @dataclass(frozen=True)
@@ -269,11 +280,15 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     raw, kind = routes.cable_routes(room, placement.cabinet_hall, placement.cabinet_row,
                                     placement.cabinet_col, a_cab, b_cab)
     length = np.round(np.asarray(raw, dtype=float), 3)   # mm: what cables.csv shows
-    sku, order_len, price = choose_media(catalog, floor, length, group_a == group_b)
-    media = media_of(catalog, sku)
-    order_len = np.round(order_len, 3)
-    skus = np.array([m.sku for m in catalog.cables], dtype=object)
-    end_watts = np.array([m.watts_per_end for m in catalog.cables], dtype=float)[sku]
+    parallel = np.r_[np.repeat(topology.multiplicity, topology.multiplicity), np.ones(n_ep)]
+    parts = choose_parts(catalog, floor, length, group_a == group_b, router=router_model,
+                         endpoint=np.arange(n_net + n_ep) >= n_net, parallel=parallel)
+    media = media_of(catalog, parts.part)
+    order_len = np.round(parts.order_length, 3)
+    numbers = part_numbers(catalog, parts)
+    a_watts, b_watts = end_watts(catalog, parts)
+    a_port, b_port = cages.assign_ports(router_model, catalog, a_router, b_router, parts.part,
+                                        a_port, b_port, rnames)
 
     cab_names = np.asarray(placement.cabinet_names, dtype=object)
     ru_width = label_width(max(floor.cabinet_height_ru, np.nanmax(np.r_[router_ru, ep_ru, 0])))
@@ -308,19 +323,24 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
         "b_cabinet": cab_names[b_cab],
         "b_ru": nullable_units(b_ru),
         "media": media,
-        "sku": skus[sku],
+        "sku": numbers["sku"],
         "length_m": length,
         "order_length_m": order_len,
         "latency_ns": np.round(latency_ns(media.astype(str), order_len), 2),
         "route_kind": np.asarray(routes.KINDS, dtype=object)[kind],
+        "a_transceiver": numbers["a_transceiver"],
+        "b_transceiver": numbers["b_transceiver"],
         "a_router": a_router,
         "b_router": b_router,
         "b_endpoint": b_endpoint,
         "group_a": group_a,
         "group_b": group_b,
-        "unit_price": price,
-        "a_watts": end_watts,
-        "b_watts": end_watts.copy(),
+        "unit_price": parts.price,
+        "part": parts.part,
+        "fibre": parts.fibre,
+        "nic_part": parts.nic_part,
+        "a_watts": a_watts,
+        "b_watts": b_watts,
     })
     return CablePlan(cables=cables,
                      devices=_devices(placement, floor, router_model, rnames, enames, router_ru,

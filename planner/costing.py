@@ -1,12 +1,14 @@
 """Cost and power of a plan: routers, cables, SerDes, active cable ends, NICs.
 
-Model (Slim Fly, SC14; Projective Networks §5.3): cost = Σ router price(ports) + Σ cable price + NIC price per
-endpoint (catalogs with a ``nic`` model); power (``planner.power``) =
-Σ router base + SerDes (ports × lanes × W/lane) + Σ active cable ends (2 × watts_per_end per
-cable) + server and NIC watts per endpoint (Galaxyfly §6.3 adds 10 W). With the ``sc14-40g`` catalog in paper
-mode, router-router cables only, and ``ports`` = the topology radix on every router, this is
-exactly Projective Networks §5.3:
+Model (docs/models.md "Cost" and "Power"): cost = Σ router price(ports) + Σ link part prices +
+NIC price per endpoint (catalogs with a ``nic`` model); power (``planner.power``) = Σ router
+base + SerDes (ports × lanes × W/lane) + Σ watts drawn at the two ends of every link
+(transceivers, active cable ends; 0 for passive DAC) + server and NIC watts per endpoint
+(Galaxyfly §6.3 adds 10 W). With the ``sc14-40g`` catalog in paper mode, router-router cables
+only, and ``ports`` = the topology radix on every router, this is exactly Projective Networks
+§5.3:
 ``C_node = [N_r·(350.4·R − 892.3) + 40·(0.985·E + c̄_o·O)] / T``, ``W_node = 2.8·R·N_r / T``.
+A plan's cost is read from its bill of materials (``planner.bom``), which counts whole parts.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 
 from planner import power
 from planner.catalog import CableModel, Catalog, RouterModel
+from planner.media import end_share
 
 
 def router_cost(model: RouterModel, ports):
@@ -34,9 +37,10 @@ def cable_cost(model: CableModel, order_length_m):
     return model.price(order_length_m)
 
 
-def cable_power_w(catalog: Catalog, sku_index) -> float:
-    """Active cable power: 2 ends × watts_per_end of each chosen model (0 for passive DAC)."""
-    return power.cable_power_w(catalog, sku_index)
+def cable_power_w(catalog: Catalog, part_index) -> float:
+    """Power at both ends of router-router links built from the chosen parts (an assembly's
+    ``watts_per_end`` per link end, a transceiver's module power per port it serves)."""
+    return power.cable_power_w(catalog, part_index)
 
 
 @dataclass(frozen=True)
@@ -68,13 +72,16 @@ class Totals:
 
 
 def totals(catalog: Catalog, router_model: RouterModel, router_ports, num_endpoints: int,
-           cable_prices, cable_skus=None, num_routers: int | None = None) -> Totals:
+           cable_prices, cable_skus=None, num_routers: int | None = None,
+           cable_watts: float | None = None) -> Totals:
     """Totals of a plan.
 
     router_ports: ports billed and powered per router: an int (times ``num_routers``) or an
         array with one entry per router (the papers use the topology radix for every router).
-    cable_prices: price of every costed cable (``choose_media``'s third output).
-    cable_skus: the chosen SKU index of every costed cable, for active-cable power (optional).
+    cable_prices: price of every costed link (``choose_media``'s third output), or the bill of
+        materials' cable, optics and fibre total.
+    cable_skus: the chosen part index of every router-router link, for their end power
+        (optional); ``cable_watts`` gives the end power of all links directly instead.
     """
     ports = np.asarray(router_ports, dtype=float)
     if ports.ndim == 0:
@@ -84,7 +91,10 @@ def totals(catalog: Catalog, router_model: RouterModel, router_ports, num_endpoi
     routers = float(np.sum(router_model.price(ports))) if ports.size else 0.0
     cables = float(np.sum(np.asarray(cable_prices, dtype=float)))
     router_w = float(np.sum(power.router_watts(router_model, ports))) if ports.size else 0.0
-    cable_w = cable_power_w(catalog, cable_skus) if cable_skus is not None else 0.0
+    if cable_watts is not None:
+        cable_w = float(cable_watts)
+    else:
+        cable_w = cable_power_w(catalog, cable_skus) if cable_skus is not None else 0.0
     nics, nic_w = catalog.nic_price * num_endpoints, catalog.nic_watts * num_endpoints
     endpoint_w = catalog.endpoint_watts * num_endpoints
     total, total_w = routers + cables + nics, router_w + cable_w + nic_w + endpoint_w

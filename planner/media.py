@@ -1,96 +1,235 @@
-"""Which cable model carries each link: electrical or optical, SKU, ordered length, price.
+"""Which parts carry each link: a cable assembly, or a transceiver at each end plus a fibre.
 
-Rule (DESIGN.md "Electrical vs optical"; cost_models.md C8, E4):
-- a link is electrical only when both ends are in one electrical group **and** a copper model
-  reaches its length; among those copper models the cheapest at its ordered length wins
-  (ties: catalog order);
-- otherwise the cheapest optical model that reaches; InputError naming the length if none does.
+Rule (DESIGN.md "Electrical vs optical"; docs/models.md "Media and parts"):
+
+- a link is electrical only when both ends are in one electrical group **and** a copper assembly
+  reaches its length; among those the cheapest per link wins;
+- otherwise the cheapest optical way that reaches: an AOC, or a transceiver pair plus the
+  cheapest fibre of the transceivers' fibre type whose stock length covers the link and whose
+  reach and the transceivers' reach both cover it. InputError naming the length if none does.
+
+"Cheapest" is the price per link, whatever the order of the catalog (ties: the earlier part):
+an assembly's price; a straight assembly carrying k links between two cages costs
+``price × ceil(m / k) / m`` per link when the router pair has m parallel links; a splitter's
+head feeds k NICs, ``price / k``; a transceiver serving p ports of a cage costs ``price / p`` at a
+router end and the full price of its ``nic_end`` model at a NIC. A part fits a router whose cage
+breakout equals its ``links`` / ``ports`` (``docs/catalogs.md``); without a router model (pricing
+floor distances) every part that fits one of the catalog's routers counts.
+
 The floor's ``media_rule`` only records which reading a floor follows (``membership``: the
 papers' same-rack/group rule; ``reach``: modern halls). Because the planner never emits a copper
 cable beyond its catalog reach, both readings give this same choice.
-Paper mode (``catalog.optical_average_length_m``): optical cables are priced at that one
-length (Projective Networks Tables 4-6); their ordered length stays the real one.
+Paper mode (``catalog.optical_average_length_m``): optical links are priced at that one length
+(Projective Networks Tables 4-6); their ordered length stays the real one.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from planner.catalog import Catalog
+from planner.catalog import Catalog, CableModel, RouterModel
 from planner.errors import InputError
 from planner.floor import COPPER_NS_PER_M, FIBRE_NS_PER_M, Floor
 
 
-def _options(catalog: Catalog, lengths: np.ndarray, media: str, price_at: float | None):
-    """Indices of the models of one media, and (models × links) order lengths and prices
-    (inf where a model cannot serve the length)."""
-    idx = [i for i, m in enumerate(catalog.cables) if m.media == media]
-    order = np.full((len(idx), lengths.size), np.nan)
-    price = np.full((len(idx), lengths.size), np.inf)
-    for row, i in enumerate(idx):
-        model = catalog.cables[i]
-        ol = model.order_length(lengths)
-        ok = ~np.isnan(ol) & (lengths <= model.max_reach_m + 1e-9)
-        order[row] = np.where(ok, ol, np.nan)
-        if price_at is not None:
-            paper = model.price(model.order_length(price_at))
-            price[row] = np.where(ok & np.isfinite(paper), paper, np.inf)
-        else:
-            price[row, ok] = model.price(ol[ok])
-    return np.asarray(idx, dtype=np.int64), order, price
+@dataclass(frozen=True)
+class LinkParts:
+    """The parts of every link: ``part`` indexes ``catalog.cables`` (the assembly, or the
+    transceiver at the router end), ``fibre`` the fibre part (-1 for an assembly), ``nic_part``
+    the transceiver at a NIC end (-1 otherwise); ordered length and price per link."""
+
+    part: np.ndarray
+    fibre: np.ndarray
+    nic_part: np.ndarray
+    order_length: np.ndarray
+    price: np.ndarray
 
 
-def choose_media(catalog: Catalog, floor: Floor, lengths_m, same_group):
-    """(sku_index, order_length, price) arrays, one entry per link; see the module doc."""
-    lengths = np.asarray(lengths_m, dtype=float).ravel()
-    same = np.broadcast_to(np.asarray(same_group, dtype=bool), lengths.shape)
+@dataclass(frozen=True)
+class _Way:
+    """One way to build a link: part (+ fibre, + NIC-end transceiver)."""
+
+    part: int
+    fibre: int = -1
+    nic_part: int = -1
+
+
+def _breakouts(catalog: Catalog, router: RouterModel | None) -> set[int]:
+    return {router.breakout} if router is not None else {r.breakout for r in catalog.routers}
+
+
+def ways(catalog: Catalog, router: RouterModel | None, endpoint: bool) -> list[_Way]:
+    """Every way the catalog builds a network (or endpoint) link on ``router``'s cages."""
+    splits = _breakouts(catalog, router)
+    cables = catalog.cables
+    out: list[_Way] = []
+    for i, m in enumerate(cables):
+        if m.is_assembly:
+            if endpoint:
+                fits = (m.split and m.links in splits) or (not m.split and m.links == 1
+                                                              and 1 in splits)
+            else:
+                fits = not m.split and m.links in splits
+            if fits:
+                out.append(_Way(i))
+        elif m.kind == "transceiver" and m.ports in splits:
+            nic = -1
+            if endpoint:
+                nic = catalog.cable_index(m.nic_end) if m.nic_end else i
+                if cables[nic].ports != 1:
+                    continue                    # a NIC port takes a single-port module
+            out += [_Way(i, f, nic) for f, fm in enumerate(cables)
+                    if fm.kind == "fibre" and fm.fibre == m.fibre]
+    return out
+
+
+def _way_cost(catalog: Catalog, way: _Way, lengths: np.ndarray, parallel: np.ndarray,
+              endpoint: bool, price_at: float | None) -> tuple[np.ndarray, np.ndarray]:
+    """(order length, price per link) of one way over all links; NaN / inf where it cannot
+    serve the length."""
+    cables = catalog.cables
+    part = cables[way.part]
+    cut = cables[way.fibre] if way.fibre >= 0 else part
+    reach = min(cut.max_reach_m, part.max_reach_m)
+    if way.nic_part >= 0:
+        reach = min(reach, cables[way.nic_part].max_reach_m)
+    order = cut.order_length(lengths)
+    ok = ~np.isnan(order) & (lengths <= reach + 1e-9)
+    order = np.where(ok, order, np.nan)
+    if price_at is not None and cut.media == "optical":
+        at = cut.order_length(price_at)
+        paper = cut.price(at) if price_at <= reach + 1e-9 and np.isfinite(at) else np.inf
+        unit = np.full(lengths.shape, paper)
+    else:
+        unit = np.full(lengths.shape, np.inf)
+        unit[ok] = cut.price(order[ok])
+    if part.is_assembly:
+        k = part.links
+        share = 1.0 / k if part.split else np.ceil(parallel / k) / parallel
+        price = unit * share
+    else:
+        ends = part.price(0.0) / part.ports
+        ends = ends + (cables[way.nic_part].price(0.0) if endpoint else ends)
+        price = unit + ends
+    return order, np.where(ok & np.isfinite(price), price, np.inf)
+
+
+def _choose(catalog: Catalog, lengths: np.ndarray, same: np.ndarray, parallel: np.ndarray,
+            router: RouterModel | None, endpoint: bool):
     n = lengths.size
-    sku = np.full(n, -1, dtype=np.int64)
-    order = np.full(n, np.nan)
-    price = np.full(n, np.nan)
-    if np.any(lengths < 0) or np.any(~np.isfinite(lengths)):
-        raise ValueError("cable lengths must be finite and >= 0")
-
-    e_idx, e_order, e_price = _options(catalog, lengths, "electrical", None)
-    if e_idx.size:
-        best = np.argmin(e_price, axis=0)
-        cols = np.arange(n)
-        reach_ok = np.isfinite(e_price[best, cols])
-        copper = same & reach_ok
-        sku[copper] = e_idx[best[copper]]
-        order[copper] = e_order[best[copper], cols[copper]]
-        price[copper] = e_price[best[copper], cols[copper]]
-    optical = sku < 0
-    if np.any(optical):
-        o_idx, o_order, o_price = _options(catalog, lengths[optical], "optical",
-                                           catalog.optical_average_length_m)
-        if o_idx.size == 0:
-            raise InputError(f"catalog '{catalog.source}': {int(optical.sum())} links need an "
-                             "optical cable but the catalog has none; add an optical model")
-        best = np.argmin(o_price, axis=0)
-        cols = np.arange(int(optical.sum()))
-        chosen = o_price[best, cols]
-        if not np.all(np.isfinite(chosen)):
-            worst = float(lengths[optical][~np.isfinite(chosen)].max())
-            longest = max(m.longest_m for m in catalog.cables if m.media == "optical")
+    part, fibre, nic = (np.full(n, -1, dtype=np.int64) for _ in range(3))
+    order, price = np.full(n, np.nan), np.full(n, np.nan)
+    options = ways(catalog, router, endpoint)
+    for media in ("electrical", "optical"):
+        todo = (part < 0) & (same if media == "electrical" else True)
+        group = [w for w in options if catalog.cables[w.part].media == media]
+        if not todo.any():
+            continue
+        if not group:
+            if media == "electrical":
+                continue
+            raise InputError(f"catalog '{catalog.source}': {int(todo.sum())} "
+                             f"{'endpoint' if endpoint else 'network'} links need an optical "
+                             "cable but the catalog has none that fits the router's cages; add "
+                             "an optical model")
+        at = np.flatnonzero(todo)
+        costs = [_way_cost(catalog, w, lengths[at], parallel[at], endpoint,
+                           catalog.optical_average_length_m) for w in group]
+        prices = np.vstack([c[1] for c in costs])
+        best = np.argmin(prices, axis=0)
+        cols = np.arange(at.size)
+        chosen = prices[best, cols]
+        found = np.isfinite(chosen)
+        if media == "optical" and not found.all():
+            worst = float(lengths[at][~found].max())
+            longest = max(catalog.optical_longest_m(catalog.cables[w.part]) for w in group)
             raise InputError(f"catalog '{catalog.source}': no optical cable reaches {worst:.2f} m "
                              f"(longest available {longest:g} m); add a longer optical model "
                              "or use a smaller floor")
-        sku[optical] = o_idx[best]
-        order[optical] = o_order[best, cols]
-        price[optical] = chosen
-    return sku, order, price
+        rows = at[found]
+        pick = [group[b] for b in best[found]]
+        part[rows] = [w.part for w in pick]
+        fibre[rows] = [w.fibre for w in pick]
+        nic[rows] = [w.nic_part for w in pick]
+        order[rows] = np.vstack([c[0] for c in costs])[best[found], cols[found]]
+        price[rows] = chosen[found]
+    return part, fibre, nic, order, price
 
 
-def media_of(catalog: Catalog, sku_index) -> np.ndarray:
-    """``"electrical"`` / ``"optical"`` per chosen SKU index."""
+def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
+                 router: RouterModel | None = None, endpoint=False, parallel=1) -> LinkParts:
+    """The parts of every link (see the module doc). ``endpoint`` marks router-NIC links and
+    ``parallel`` gives each link's number of parallel links between its router pair (arrays
+    or scalars)."""
+    lengths = np.asarray(lengths_m, dtype=float).ravel()
+    if np.any(lengths < 0) or np.any(~np.isfinite(lengths)):
+        raise ValueError("cable lengths must be finite and >= 0")
+    same = np.broadcast_to(np.asarray(same_group, dtype=bool), lengths.shape)
+    is_ep = np.broadcast_to(np.asarray(endpoint, dtype=bool), lengths.shape)
+    par = np.broadcast_to(np.asarray(parallel, dtype=float), lengths.shape)
+    n = lengths.size
+    out = [np.full(n, -1, dtype=np.int64) for _ in range(3)] + [np.full(n, np.nan)
+                                                                 for _ in range(2)]
+    for flag in (False, True):
+        rows = np.flatnonzero(is_ep == flag)
+        if rows.size:
+            got = _choose(catalog, lengths[rows], same[rows], par[rows], router, flag)
+            for column, values in zip(out, got):
+                column[rows] = values
+    return LinkParts(*out)
+
+
+def choose_media(catalog: Catalog, floor: Floor, lengths_m, same_group, **options):
+    """(part index, order length, price per link) arrays of ``choose_parts``."""
+    parts = choose_parts(catalog, floor, lengths_m, same_group, **options)
+    return parts.part, parts.order_length, parts.price
+
+
+def media_of(catalog: Catalog, part_index) -> np.ndarray:
+    """``"electrical"`` / ``"optical"`` per chosen part index."""
     names = np.array([m.media for m in catalog.cables], dtype=object)
-    return names[np.asarray(sku_index, dtype=np.int64)]
+    return names[np.asarray(part_index, dtype=np.int64)]
+
+
+def end_watts(catalog: Catalog, parts: LinkParts) -> tuple[np.ndarray, np.ndarray]:
+    """(a_watts, b_watts) per link: the power drawn at each end by its part (docs/models.md):
+    an assembly's ``watts_per_end`` shared by the ``links`` it carries, a transceiver's module
+    power shared by its ``ports`` at a router, the NIC-end module's power at a NIC."""
+    per_end = np.array([end_share(m) for m in catalog.cables] + [0.0])
+    a = per_end[parts.part]
+    b = np.where(parts.nic_part >= 0, per_end[parts.nic_part], a)
+    return a, b
+
+
+def end_share(model: CableModel) -> float:
+    if model.kind == "transceiver":
+        return model.watts_per_end / model.ports
+    return model.watts_per_end / model.links
+
+
+def part_numbers(catalog: Catalog, parts: LinkParts) -> dict[str, np.ndarray]:
+    """Per link: ``sku`` (the cable assembly's or the fibre's part number at its ordered
+    length), ``a_transceiver`` / ``b_transceiver`` (part numbers at the two ends, '' for an
+    assembly)."""
+    n = parts.part.size
+    sku = np.empty(n, dtype=object)
+    cut = np.where(parts.fibre >= 0, parts.fibre, parts.part)
+    for i in np.unique(cut).tolist():
+        rows = cut == i
+        sku[rows] = catalog.cables[i].part_numbers_at(parts.order_length[rows])
+    names = np.array([m.sku if m.kind == "transceiver" else "" for m in catalog.cables] + [""],
+                     dtype=object)
+    optics = parts.fibre >= 0
+    a = np.where(optics, names[parts.part], "")
+    b = np.where(parts.nic_part >= 0, names[parts.nic_part], a)
+    return {"sku": sku, "a_transceiver": a.astype(object), "b_transceiver": b.astype(object)}
 
 
 def latency_ns(media, length_m):
     """Propagation delay: 4.5 ns/m over copper (NVIDIA MCP4Y10/MCP1650 specs), 4.9 ns/m over
-    fibre (group index ≈ 1.47; ecosystem.md §7). ``media`` is a string or an array of them."""
+    fibre (group index ≈ 1.47; docs/models.md). ``media`` is a string or an array of them."""
     length = np.asarray(length_m, dtype=float)
     copper = np.asarray(media) == "electrical"
     if not np.all(copper | (np.asarray(media) == "optical")):

@@ -48,7 +48,8 @@ class Plan:
     cabinets: name, hall, row, col, group, x_m, y_m, routers, endpoints, ru_used, kw.
     ports:    one row per router port 1..radix: device, port, used, peer_device, peer_port,
               cable_id, label.
-    bom:      item, sku, description, length_m, quantity, spares, unit_price, extended_price.
+    bom:      item, sku, description, length_m, quantity, spares, unit_price, extended_price,
+              vendor (``planner.bom``).
     summary:  exactly what summary.json holds.
     """
 
@@ -106,7 +107,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
          group_endpoints: int | None = None, endpoint_cables: bool = True,
          spares_pct: float = 0.0, progress=False,
          placement: Placement | None = None, router_latency_ns: float | None = None,
-         booksim: dict | None = None) -> Plan:
+         booksim: dict | None = None, spares: boms.Spares | None = None) -> Plan:
     """Plan a system without writing files.
 
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
@@ -115,11 +116,14 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     a ``planner.progress`` mode (``"bar"``, ``"lines"``; True = bar), placement's own stages
     included. ``router_latency_ns`` overrides the router model's delay in the performance
     stage; ``booksim`` holds the BookSim run options of ``booksim.cfg``
-    (``simulators.BOOKSIM_DEFAULTS``).
+    (``simulators.BOOKSIM_DEFAULTS``). ``spares`` gives a spare percentage per class
+    (switches, optics, cables); ``spares_pct`` alone is the cables' percentage.
     """
     started = time.perf_counter()
     topology, catalog, floor = _as_topology(topology), _as_catalog(catalog), _as_floor(floor)
     check_options(strategy, time_limit_s, spares_pct, seed)
+    if spares is None:
+        spares = boms.Spares(cables=float(spares_pct))
     if router_latency_ns is not None:
         router_latency_ns = performance.check_router_latency(router_latency_ns,
                                                              "--router-latency-ns")
@@ -154,8 +158,9 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                         router_latency_ns=router_latency_ns, seed=seed)
         with stages.run("costing", lambda: f"{len(bom):,} BOM lines"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
-                             cable_plan.cables, spares_pct, topology.num_endpoints)
-            totals = _totals(catalog, router_model, topology, cable_plan.cables)
+                             cable_plan.cables, spares, topology.num_endpoints,
+                             placement.num_cabinets)
+            totals = _totals(catalog, router_model, topology, cable_plan.cables, bom)
             watts = power.plan_power(topology, catalog, router_model, cable_plan.cables,
                                      placement.router_cabinet, placement.num_cabinets)
             power.check_budget(floor, placement.cabinet_names, watts.cabinet_kw)
@@ -167,7 +172,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                bom, totals, dict(strategy=strategy, seed=seed,
                                                  time_limit_s=time_limit_s,
                                                  endpoint_cables=endpoint_cables,
-                                                 spares_pct=spares_pct,
+                                                 spares_pct=spares.cables,
+                                                 spares=spares.as_dict(),
                                                  router_latency_ns=router_latency_ns,
                                                  booksim=booksim))
             _room_summary(summary, floor, within_budget, placement, cable_plan.cables, watts,
@@ -199,13 +205,12 @@ def _describe(topology: Topology) -> str:
 
 
 def _totals(catalog: Catalog, router_model: RouterModel, topology: Topology,
-            cables: pd.DataFrame) -> costing.Totals:
-    costed = boms.costed_mask(cables, catalog)
-    sku_index = {m.sku: i for i, m in enumerate(catalog.cables)}
-    skus = cables["sku"].map(sku_index).to_numpy(dtype=np.int64)
+            cables: pd.DataFrame, bom: pd.DataFrame) -> costing.Totals:
+    """Power from the routers, both ends of every cable and the NICs; link cost from the BOM."""
+    cost = boms.class_totals(bom)
     return costing.totals(catalog, router_model, topology.radix, topology.num_endpoints,
-                          cables["unit_price"].to_numpy()[costed], skus,
-                          num_routers=topology.num_routers)
+                          [cost["optics"] + cost["cables"]], num_routers=topology.num_routers,
+                          cable_watts=float((cables["a_watts"] + cables["b_watts"]).sum()))
 
 
 def _cable_block(cables: pd.DataFrame, kind: str, costed: bool) -> dict[str, Any]:
@@ -226,13 +231,15 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
     diameter, avg_distance = distance_stats(topology)
     cables = cable_plan.cables
     money = totals.summary()
-    spares_cost = float((bom["spares"] * bom["unit_price"]).sum())
+    parts = boms.class_totals(bom)
     total = float(bom["extended_price"].sum())
     n_ep = topology.num_endpoints
-    cost = dict(money["cost"])
-    cost.update(spares=round(spares_cost, 2), total=round(total, 2),
-                per_endpoint=round(total / n_ep, 2) if n_ep else 0.0,
-                router_unit=round(float(bom["unit_price"].iloc[0]), 2))
+    cost = {"routers": round(parts["switches"], 2), "nics": round(parts["nics"], 2),
+            "licences": round(parts["licences"], 2), "optics": round(parts["optics"], 2),
+            "cables": round(parts["cables"], 2), "rack": round(parts["rack"], 2),
+            "spares": round(parts["spares"], 2), "total": round(total, 2),
+            "per_endpoint": round(total / n_ep, 2) if n_ep else 0.0,
+            "router_unit": round(float(bom["unit_price"].iloc[0]), 2)}
     power = dict(money["power"])
     power["per_router_port_w"] = round(router_model.lanes_per_port * router_model.watts_per_lane, 3)
     by_sku = cables.groupby("sku", sort=True).size()
@@ -271,12 +278,18 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
                    "total": int(len(cables)),
                    "by_sku": {str(k): int(v) for k, v in by_sku.items()}},
         "bom": {"lines": int(len(bom)), "spares_pct": options["spares_pct"],
-                "spare_cables": int(bom["spares"].sum())},
+                "spares": options["spares"],
+                "spare_cables": int(bom.loc[bom["item"].isin(["cable", "fibre"]),
+                                            "spares"].sum()),
+                "quantities": {item: int(bom.loc[bom["item"] == item, "quantity"].sum())
+                               for item in boms.ITEMS if (bom["item"] == item).any()}},
         "cost": cost,
         "power": power,
         "devices": {"routers": topology.num_routers, "endpoints": n_ep,
                     "router_ports": int(topology.num_routers * router_model.radix),
-                    "router_ports_used": int(cable_plan.ports["used"].sum())},
+                    "router_ports_used": int(cable_plan.ports["used"].sum()),
+                    "router_cages": int(topology.num_routers * router_model.cage_count),
+                    "router_cages_used": _cages_used(cable_plan.ports, router_model)},
     }
 
 
@@ -326,6 +339,14 @@ def _per_tbps(total_cost: float, perf: dict) -> float | None:
     true figure when θ is an upper bound."""
     tbps = perf["uniform"].get("delivered_tbps")
     return round(total_cost / tbps, 2) if tbps else None
+
+
+def _cages_used(ports: pd.DataFrame, router_model: RouterModel) -> int:
+    """Cages holding at least one used port (a cage serves ``breakout`` consecutive ports)."""
+    used = ports[ports["used"]]
+    cage = (used["port"].to_numpy(np.int64) - 1) // router_model.breakout
+    device = pd.factorize(used["device"])[0].astype(np.int64)
+    return int(np.unique(device * router_model.cage_count + cage).size)
 
 
 def _number(value: float):

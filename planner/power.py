@@ -33,6 +33,7 @@ from planner.cabling import endpoint_routers
 from planner.catalog import Catalog, RouterModel
 from planner.errors import InputError
 from planner.floor import Floor
+from planner.media import end_share
 
 
 def serdes_watts(model: RouterModel, ports):
@@ -50,15 +51,16 @@ def endpoint_watts(catalog: Catalog) -> float:
     return catalog.endpoint_watts + catalog.nic_watts
 
 
-def cable_end_watts(catalog: Catalog, sku_index) -> np.ndarray:
-    """``watts_per_end`` of the chosen cable model of each cable."""
-    per_end = np.array([m.watts_per_end for m in catalog.cables], dtype=float)
-    return per_end[np.asarray(sku_index, dtype=np.int64)]
+def cable_end_watts(catalog: Catalog, part_index) -> np.ndarray:
+    """Watts at one end of each link built from the chosen part (``media.end_share``: an
+    assembly's ``watts_per_end`` per link it carries, a transceiver's module power per port)."""
+    per_end = np.array([end_share(m) for m in catalog.cables], dtype=float)
+    return per_end[np.asarray(part_index, dtype=np.int64)]
 
 
-def cable_power_w(catalog: Catalog, sku_index) -> float:
-    """Both ends of every given cable: 2 × watts_per_end of its model (0 for passive DAC)."""
-    return float(2.0 * cable_end_watts(catalog, sku_index).sum())
+def cable_power_w(catalog: Catalog, part_index) -> float:
+    """Both ends of every given router-router link (0 for passive DAC)."""
+    return float(2.0 * cable_end_watts(catalog, part_index).sum())
 
 
 # ----------------------------------------------------------------------------- a plan
@@ -124,15 +126,17 @@ def _router_loads_w(floor: Floor, topology, catalog: Catalog, router_model: Rout
                     endpoint_cables: bool) -> np.ndarray:
     """Most each router with its endpoints can draw: every network port with the catalog's
     most power-hungry cable end, endpoint cables with the model their (known) length gets."""
-    from planner.media import choose_media
+    from planner.media import choose_parts, end_watts
 
-    worst_end = max(m.watts_per_end for m in catalog.cables)
+    worst_end = max(end_share(m) for m in catalog.cables)
     ep_cable = 0.0
     if endpoint_cables:
         length = floor.intra_cabinet_m * (1.0 + floor.slack_pct / 100.0)
         try:
-            sku, _, _ = choose_media(catalog, floor, [round(length, 3)], [True])
-            ep_cable = 2.0 * float(cable_end_watts(catalog, sku)[0])
+            parts = choose_parts(catalog, floor, [round(length, 3)], [True],
+                                 router=router_model, endpoint=True)
+            a_w, b_w = end_watts(catalog, parts)
+            ep_cable = float(a_w[0] + b_w[0])
         except InputError:
             ep_cable = 2.0 * worst_end
     ep = np.asarray(topology.endpoints, dtype=float)

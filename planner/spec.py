@@ -10,7 +10,9 @@ time_limit: 10                   # seconds for placement: sizes its budgets, cap
 seed: 0
 group_endpoints: null            # override the floor's electrical group size (endpoints)
 endpoint_cables: true            # false = router-router cables only (the papers' tables)
-spares: 0                        # spare cables, % per BOM line
+spares: 0                        # spare cables and fibre, % per BOM line
+spares_optics: 0                 # spare transceivers, % per BOM line
+spares_switches: 0               # spare switches, % of the switch line
 ```
 
 Relative paths in a spec file (catalog, floor, ``file:`` topologies, out) are relative to the
@@ -59,6 +61,8 @@ class Spec(BaseModel):
     group_endpoints: PositiveInt | None = Field(None, le=guards.MAX_CABLES)
     endpoint_cables: bool = True
     spares: NonNegativeFloat = Field(0.0, le=MAX_SPARES_PCT)
+    spares_optics: NonNegativeFloat = Field(0.0, le=MAX_SPARES_PCT)
+    spares_switches: NonNegativeFloat = Field(0.0, le=MAX_SPARES_PCT)
 
 
 def _relative(value: str, base: Path, prefix: str = "") -> str:

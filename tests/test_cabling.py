@@ -170,7 +170,7 @@ def test_hand_computed_bom(hand_plan):
     bom = hand_plan.bom
     lines = [(r.item, r.sku, None if np.isnan(r.length_m) else r.length_m, r.quantity,
               r.unit_price) for r in bom.itertuples()]
-    assert lines == [("router", "SW-16", None, 50, 10000.0), ("nic", "NIC-100", None, 150, 300.0),
+    assert lines == [("switch", "SW-16", None, 50, 10000.0), ("nic", "NIC-100", None, 150, 300.0),
                      ("cable", "DAC", 2.0, 255, 60.0), ("cable", "DAC", 3.0, 10, 70.0),
                      ("cable", "AOC", 5.0, 50, 250.0), ("cable", "AOC", 10.0, 10, 300.0)]
     assert bom["extended_price"].sum() == 576_500

@@ -114,10 +114,13 @@ def test_active_cable_power_and_summary_blocks():
     floor = load_floor("hot-aisle")
     sku, _, price = choose_media(catalog, floor, [1.0, 4.0, 40.0], [True, True, False])
     skus = [catalog.cables[i].sku for i in sku]
-    assert skus == ["MCP4Y10-N0XX", "MCA4J80-N0XX", "SR4-400G-OM4-MPO"]
+    assert skus == ["MCP4Y10", "MCA4J80", "MMA4Z00-NS"]
+    # a twin-port DAC / ACC for a single link between two switches is a whole cable; the
+    # twin-port optics cost half a module per end plus the 40 m (50 m stock) fibre
+    np.testing.assert_allclose(price, [240, 760, 1200 + 30 + 1.5 * 50])
     router = catalog.router_for(64)
     t = costing.totals(catalog, router, np.array([64, 60]), 100, price, sku)
-    assert t.cable_w == pytest.approx(2 * (0.1 + 1.5 + 8.5))
+    assert t.cable_w == pytest.approx(2 * (0.2 / 2 + 3.0 / 2 + 17 / 2))   # per port
     assert t.router_w == pytest.approx((64 + 60) * 4 * 1.5)
     assert t.routers == pytest.approx(2 * router.price(64))
     assert t.total == pytest.approx(t.routers + price.sum())

@@ -9,8 +9,14 @@ import pandas as pd
 import pytest
 import yaml
 
+import shutil
+import subprocess
+from functools import lru_cache
+
 from planner.catalog import list_catalogs, load_catalog
 from planner.exports import netbox
+from planner.plan import plan as make_plan
+from planner.topologies.dragonfly import dragonfly
 from test_exports_plans import get_plan
 
 # Import-form columns, NetBox v4.6.8 (ecosystem.md §4.2) ...
@@ -23,9 +29,10 @@ vc_position vc_priority cluster description config_template owner comments tags"
 CABLE_FIELDS = set("""side_a_site side_a_device side_a_power_panel side_a_type side_a_name
 side_b_site side_b_device side_b_power_panel side_b_type side_b_name type status profile tenant
 bundle label color length length_unit description owner comments tags""".split())
-# ... and the 3.7-era core that the bundle must restrict itself to
-NEWER_THAN_37 = {"form_factor", "rack_type", "side_a_site", "side_b_site", "profile", "owner",
-                 "side_a_power_panel", "side_b_power_panel", "bundle"}
+# ... and what came after NetBox 4.4 (cables name their sites since 4.4), which the bundle
+# must not need
+NEWER_THAN_44 = {"form_factor", "rack_type", "profile", "owner", "side_a_power_panel",
+                 "side_b_power_panel", "bundle"}
 # SiteImportForm, LocationImportForm, ManufacturerImportForm, DeviceRoleImportForm (NetBox 3.7)
 SITE_FIELDS = set("""name slug status region group tenant facility time_zone description
 physical_address shipping_address latitude longitude comments tags""".split())
@@ -46,12 +53,21 @@ FILES = [("racks.csv", RACK_FIELDS), ("devices.csv", DEVICE_FIELDS),
          ("cables.csv", CABLE_FIELDS), ("sites.csv", SITE_FIELDS),
          ("locations.csv", LOCATION_FIELDS), ("manufacturers.csv", MANUFACTURER_FIELDS),
          ("device_roles.csv", ROLE_FIELDS)]
-PLANS = ["slimfly-hot", "dragonfly-hot", "dragonfly-trunk", "slimfly-abstract"]
+PLANS = ["slimfly-hot", "dragonfly-hot", "dragonfly-trunk", "slimfly-abstract", "dragonfly-51t"]
+
+
+@lru_cache(maxsize=None)
+def _plan(name: str):
+    """The shared export plans, plus a 51.2T Ethernet plan whose 64 OSFP cages break out
+    into 128 ports named swp1s0, swp1s1, ... (twin-port optics, splitters to the NICs)."""
+    if name == "dragonfly-51t":
+        return make_plan(dragonfly(a=4, h=2, p=2), "eth-51t", "hot-aisle", strategy="hint")
+    return get_plan(name)
 
 
 @pytest.fixture(scope="module", params=PLANS)
 def bundle(request, tmp_path_factory):
-    plan = get_plan(request.param)
+    plan = _plan(request.param)
     out = tmp_path_factory.mktemp(request.param)
     netbox.write(plan, out)
     folder = out / netbox.FOLDER
@@ -67,13 +83,15 @@ def test_headers_come_from_the_import_forms(bundle, name, allowed):
     columns = list(tables[name].columns)
     assert len(columns) == len(set(columns))
     assert set(columns) <= allowed, set(columns) - allowed
-    assert not set(columns) & NEWER_THAN_37
+    assert not set(columns) & NEWER_THAN_44
 
 
 def test_choices_are_valid(bundle):
     _, _, tables, _ = bundle
     cables = tables["cables.csv"]
     assert set(cables["type"]) <= CABLE_TYPES_37
+    site = tables["sites.csv"]["name"].tolist()
+    assert len(site) == 1 and set(cables["side_a_site"]) == set(cables["side_b_site"]) == set(site)
     assert set(cables["side_a_type"]) | set(cables["side_b_type"]) == {"dcim.interface"}
     assert set(cables["length_unit"]) == {"m"}
     assert cables["color"].str.fullmatch(r"[0-9a-f]{6}").all()
@@ -131,19 +149,37 @@ infiniband-qdr infiniband-fdr infiniband-edr infiniband-hdr infiniband-ndr infin
 other""".split())
 
 
+def library_slugify(text: str) -> str:
+    """The devicetype-library tests' ``_slugify_model`` (tests/device_types.py), restated."""
+    out = text.casefold().replace(" ", "-").replace("sfp+", "sfpp").replace("poe+", "poep")
+    out = out.replace("-+", "-plus").replace("+", "-plus-").replace("_", "-").replace("&", "-and-")
+    out = out.replace("!", "").replace("/", "-").replace(",", "").replace("'", "").replace("*", "-")
+    return out[:-1] if out.endswith("-") else out
+
+
+# the library's power-port types a rack-mounted switch or server can have (generated schema)
+POWER_PORT_TYPES = {"iec-60320-c14", "iec-60320-c16", "iec-60320-c20", "iec-60320-c22"}
+
+
 def test_device_types_follow_the_library_format(bundle):
     plan, folder, _, types = bundle
     for path in sorted(folder.glob("device-types/*/*.yaml")):      # the library's own checks
         text = path.read_text(encoding="utf-8")
         doc = yaml.safe_load(text)
-        assert text.isascii() and text.endswith("\n"), path
+        assert text.isascii() and text.endswith("\n") and text.startswith("---\n"), path
         assert path.parent.name == doc["manufacturer"]
-        assert path.stem == doc["model"].casefold().replace(" ", "-").replace("/", "-")
+        assert path.stem == library_slugify(doc["model"])                   # verify_filename
+        assert doc["slug"].startswith(library_slugify(doc["manufacturer"]))  # verify_slug
+        assert doc["slug"].endswith(library_slugify(doc["model"]))
         assert all(v != "" for v in doc.values())
+        ports = doc["power-ports"]                                        # validate_power
+        assert ports and all(p["type"] in POWER_PORT_TYPES for p in ports)
+        assert all(isinstance(p.get("maximum_draw", 1), int) and p.get("maximum_draw", 1) >= 1
+                   for p in ports)
+        assert len({p["name"] for p in ports}) == len(ports)
     for doc in types:
         assert DEVICETYPE_REQUIRED <= set(doc) <= DEVICETYPE_PROPERTIES, set(doc)
         assert re.fullmatch(r"[-a-z0-9_]+", doc["slug"]) and len(doc["slug"]) <= 100
-        assert doc["slug"] == netbox.slug(f"{doc['manufacturer']}-{doc['model']}")
         assert doc["u_height"] >= 0 and (doc["u_height"] * 2) % 1 == 0
         assert isinstance(doc["is_full_depth"], bool)
         assert len(doc.get("part_number", "")) <= 50
@@ -153,8 +189,54 @@ def test_device_types_follow_the_library_format(bundle):
             assert {"name", "type"} <= set(interface) <= INTERFACE_PROPERTIES
             assert interface["type"] in INTERFACE_TYPES
     router = next(t for t in types if t["model"] == plan.router_model.sku)
-    assert len(router["interfaces"]) == plan.router_model.radix
-    assert {i["type"] for i in router["interfaces"]} == {"100gbase-x-qsfp28"}
+    assert len(router["interfaces"]) == plan.router_model.radix      # only the model's ports
+    rate = {100: "100gbase-x-qsfp28", 400: "400gbase-x-osfp"}[int(plan.router_model.rate_gbps)]
+    assert {i["type"] for i in router["interfaces"]} == {rate}
+
+
+# (catalog, interface names of the first router ports): the vendors' names for split cages
+VENDOR_NAMES = [("modern-100g", ["swp1", "swp2", "swp3"]),
+                ("eth-51t", ["swp1s0", "swp1s1", "swp2s0"]),
+                ("ndr-400g", ["IB1/1/1", "IB1/1/2", "IB1/2/1"])]
+
+
+@pytest.mark.parametrize("catalog,names", VENDOR_NAMES)
+def test_router_interfaces_carry_the_vendor_names(catalog, names):
+    model = load_catalog(catalog).routers[0]
+    assert model.interface_name_list[:3] == names
+
+
+def test_cables_end_on_the_vendor_interface_of_their_port(bundle):
+    plan, _, tables, types = bundle
+    router = next(t for t in types if t["model"] == plan.router_model.sku)
+    names = [i["name"] for i in router["interfaces"]]
+    cables = tables["cables.csv"]
+    assert cables["side_a_name"].tolist() == [names[p - 1] for p in plan.cables["a_port"]]
+
+
+@pytest.mark.skipif(shutil.which("yamllint") is None, reason="yamllint is not installed")
+def test_device_types_pass_the_library_yamllint_rules(bundle, tmp_path):
+    """The devicetype-library's tests/yamllint.yaml rules that a generated file can break."""
+    _, folder, _, _ = bundle
+    config = tmp_path / "yamllint.yaml"
+    config.write_text("""extends: default
+rules:
+  comments: disable
+  comments-indentation: disable
+  document-end: disable
+  document-start: {level: error}
+  empty-values: disable
+  indentation: {spaces: 2, indent-sequences: true}
+  key-ordering: disable
+  line-length: disable
+  octal-values: disable
+  quoted-strings: disable
+  truthy: disable
+""")
+    files = sorted(str(p) for p in folder.glob("device-types/*/*.yaml"))
+    run = subprocess.run(["yamllint", "-s", "-c", str(config), *files], capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stdout
 
 
 def test_positions_fit_racks_without_overlap(bundle):
@@ -195,5 +277,7 @@ def test_every_shipped_catalog_maps_to_netbox_choices(name):
         plan = SimpleNamespace(router_model=model, catalog=catalog)
         assert netbox.interface_type(plan) in INTERFACE_TYPES - {"other"}, model.sku
     for cable in catalog.cables:
+        if cable.kind == "transceiver":         # its link takes the fibre's type and colour
+            continue
         assert cable.netbox_type in CABLE_TYPES_37, cable.sku
         assert re.fullmatch(r"[0-9a-f]{6}", netbox.hex_color(cable.color, cable.sku))

@@ -23,6 +23,7 @@ import pytest
 from openpyxl.utils import range_boundaries
 
 from planner.exports import bom_xlsx, cables_csv, summary_json
+from planner.bom import Spares
 from planner.plan import plan
 from planner.topologies.base import Topology
 from planner.topologies.dragonfly import dragonfly
@@ -88,41 +89,126 @@ def without_runtimes(summary: dict) -> dict:
     return data
 
 
-def _price(catalog, sku: str, media: str, order_length: float) -> float:
-    model = catalog.cable(sku)
-    if media == "optical" and catalog.optical_average_length_m is not None:
-        return model.price(model.order_length(catalog.optical_average_length_m))
-    return model.price(order_length)
+DESIGN_COLUMNS = ["cable_id", "label", "kind", "a_device", "a_port", "a_cabinet", "a_ru",
+                  "b_device", "b_port", "b_cabinet", "b_ru", "media", "sku", "length_m",
+                  "order_length_m", "latency_ns"]
+
+
+def part_by_number(catalog) -> dict:
+    """Every orderable part number of the catalog -> its part (the SKU for parts without a
+    part-number rule), written out here from the catalog fields."""
+    out = {}
+    for m in catalog.cables:
+        if m.part_numbers is None or not m.stock_lengths:
+            out[m.sku] = m
+        elif isinstance(m.part_numbers, dict):
+            out.update({pn: m for pn in m.part_numbers.values()})
+        else:
+            for length in m.stock_lengths:
+                whole = int(length)
+                nv = f"{whole:03d}" if length == whole else f"{whole:02d}A"
+                out[m.part_numbers.format(m=f"{length:g}", nv=nv, cm=round(length * 100),
+                                          dm=round(length * 10), mm=round(length * 1000))] = m
+    return out
+
+
+def bom_from_csv(p, cables: pd.DataFrame) -> dict[tuple, tuple[int, float]]:
+    """(item, part number, length) -> (quantity, unit price) of the link parts, counted from
+    cables.csv (a part sold without part numbers has one line per length):
+    a transceiver per router end, ``ceil(ends / ports)`` per router for multi-port modules, one
+    NIC-end module per endpoint link, one fibre per transceiver link, an assembly per link or
+    ``ceil(links / links per assembly)`` per router pair (per router for a splitter)."""
+    catalog = p.catalog
+    parts = part_by_number(catalog)
+    costed = cables[(cables["kind"] == "network") | catalog.count_endpoint_cables]
+    groups: dict[tuple, int] = {}
+    price: dict[tuple, float] = {}
+
+    def add(item, number, group, length):
+        key = (item, number, None if item == "transceiver" else float(length))
+        groups[key + (group,)] = groups.get(key + (group,), 0) + 1
+        model = parts[number]
+        at = length
+        if model.media == "optical" and catalog.optical_average_length_m is not None:
+            at = model.order_length(catalog.optical_average_length_m)
+        price[key] = model.price(at) if item != "transceiver" else model.price(0)
+
+    for row in costed.itertuples(index=False):
+        network = row.kind == "network"
+        if row.a_transceiver:
+            add("transceiver", row.a_transceiver, row.a_device, 0)
+            add("transceiver", row.b_transceiver, row.b_device if network else row.cable_id, 0)
+            add("fibre", row.sku, row.cable_id, row.order_length_m)
+        else:
+            model = parts[row.sku]
+            group = (row.a_device if model.split else
+                     tuple(sorted((row.a_device, row.b_device))) if model.links > 1
+                     else row.cable_id)
+            add("cable", row.sku, (group, row.order_length_m), row.order_length_m)
+    out: dict[tuple, list] = {}
+    for (item, number, length, _group), n in groups.items():
+        model = parts[number]
+        per = model.ports if item == "transceiver" else 1 if item == "fibre" else model.links
+        key = (item, number, length)
+        out.setdefault(key, [0, price[key]])[0] += -(-n // per)
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def end_watts_from_csv(p, cables: pd.DataFrame) -> float:
+    """Watts at both ends of every cable: a module's power over the ports it serves, an
+    assembly's power per end over the links it carries."""
+    parts = part_by_number(p.catalog)
+    total = 0.0
+    for row in cables.itertuples(index=False):
+        if row.a_transceiver:
+            a, b = parts[row.a_transceiver], parts[row.b_transceiver]
+            total += a.watts_per_end / a.ports + b.watts_per_end / b.ports
+        else:
+            m = parts[row.sku]
+            total += 2 * m.watts_per_end / m.links
+    return total
 
 
 def check_summary_against_csv(p, out: Path) -> None:
-    """summary.json == sums recomputed from cables.csv and the catalog."""
+    """summary.json == sums recomputed from cables.csv and the catalog; the BOM's link parts ==
+    the counts of cables.csv."""
     summary = json.loads((out / "summary.json").read_text())
     assert without_runtimes(summary) == without_runtimes(json.loads(summary_json.dumps(p.summary)))
     cables = pd.read_csv(out / "cables.csv", keep_default_na=False)
-    assert list(cables.columns) == ["cable_id", "label", "kind", "a_device", "a_port",
-                                    "a_cabinet", "a_ru", "b_device", "b_port", "b_cabinet",
-                                    "b_ru", "media", "sku", "length_m", "order_length_m",
-                                    "latency_ns", "route_kind"]
+    assert list(cables.columns[:16]) == DESIGN_COLUMNS
+    assert list(cables.columns[16:]) == ["route_kind", "a_transceiver", "b_transceiver"]
     catalog, top, model = p.catalog, p.topology, p.router_model
-    prices = np.array([_price(catalog, s, m, o) for s, m, o in
-                       zip(cables["sku"], cables["media"], cables["order_length_m"])])
-    costed = (cables["kind"] == "network") | catalog.count_endpoint_cables
-    cable_cost = prices[costed.to_numpy()].sum()
+    expected = bom_from_csv(p, cables)
+    got = p.bom[p.bom["item"].isin(["transceiver", "cable", "fibre"])]
+    got = {(i, s, None if np.isnan(x) else float(x)): (int(q), float(u)) for i, s, x, q, u in
+           zip(got["item"], got["sku"], got["length_m"], got["quantity"], got["unit_price"])}
+    assert set(got) == set(expected)
+    for key, (qty, unit) in expected.items():
+        assert got[key][0] == qty, key
+        assert got[key][1] == pytest.approx(unit), key
+    spares_pct = summary["bom"]["spares"]
+    pct = {"transceiver": spares_pct["optics"], "cable": spares_pct["cables"],
+           "fibre": spares_pct["cables"], "switch": spares_pct["switches"]}
+    for line in p.bom.itertuples(index=False):
+        want = -(-line.quantity * round(pct.get(line.item, 0) * 100) // 10_000)
+        assert line.spares == want, line
+    optics = sum(q * u for (item, *_), (q, u) in expected.items() if item == "transceiver")
+    cable_cost = sum(q * u for (item, *_), (q, u) in expected.items() if item != "transceiver")
     router_cost = top.num_routers * model.price(top.radix)
     nic_cost = top.num_endpoints * catalog.nic_price
     cost = summary["cost"]
     assert cost["routers"] == pytest.approx(router_cost, abs=0.01)
     assert cost["cables"] == pytest.approx(cable_cost, abs=0.01)
+    assert cost["optics"] == pytest.approx(optics, abs=0.01)
     spares = float((p.bom["spares"] * p.bom["unit_price"]).sum())
     assert cost["nics"] == pytest.approx(nic_cost, abs=0.01)
-    assert cost["total"] == pytest.approx(router_cost + cable_cost + nic_cost + spares, abs=0.01)
+    assert cost["total"] == pytest.approx(router_cost + cable_cost + optics + nic_cost + spares
+                                          + cost["licences"] + cost["rack"], abs=0.01)
     # per_endpoint is rounded to cents: half a cent off, plus float noise at exact half cents
     assert cost["per_endpoint"] == pytest.approx(cost["total"] / top.num_endpoints, abs=0.0051)
 
-    per_end = {m.sku: m.watts_per_end for m in catalog.cables}
-    power = (top.num_routers * model.power_w(top.radix)
-             + 2 * cables["sku"].map(per_end).sum() + catalog.nic_watts * top.num_endpoints)
+    power = (top.num_routers * model.power_w(top.radix) + end_watts_from_csv(p, cables)
+             + catalog.nic_watts * top.num_endpoints)
     assert summary["power"]["total_w"] == pytest.approx(power, abs=0.001)
     assert summary["power"]["per_endpoint_w"] == pytest.approx(power / top.num_endpoints,
                                                                abs=0.0005)
@@ -166,9 +252,14 @@ def evaluate(formula: str, book, sheet) -> float:
         keys, crit, vals = flat(m.group(1)), m.group(2), flat(m.group(3))
         return repr(float(sum(v or 0 for k, v in zip(keys, vals) if k == crit)))
 
+    def sumproduct(m):
+        return repr(float(sum((a or 0) * (b or 0) for a, b in zip(flat(m.group(1)),
+                                                                   flat(m.group(2))))))
+
     expr = formula.lstrip("=")
     ref = r"(?:'?[A-Za-z ()0-9]+'?!)?\$?[A-Z]+\$?\d+(?::\$?[A-Z]+\$?\d+)?"
     expr = re.sub(rf'SUMIF\(({ref}),"([^"]*)",({ref})\)', sumif, expr)
+    expr = re.sub(rf"SUMPRODUCT\(({ref}),({ref})\)", sumproduct, expr)
     expr = re.sub(rf"SUM\(({ref})\)", lambda m: repr(float(sum(v or 0 for v in flat(m.group(1))))),
                   expr)
     expr = re.sub(ref, lambda m: repr(float(cells(m.group(0))[0][0][0] or 0)), expr)
@@ -177,8 +268,11 @@ def evaluate(formula: str, book, sheet) -> float:
 
 
 def check_workbook(p, out: Path) -> None:
-    """bom.xlsx: sheets, BOM values, Summary formulas over BOM cells equal the summary."""
+    """bom.xlsx: sheets, BOM values, Summary formulas over BOM cells equal the summary, and every
+    formula carries a cached value equal to its evaluation (what openpyxl ``data_only`` and
+    pandas read)."""
     book = openpyxl.load_workbook(out / "bom.xlsx")
+    cached = openpyxl.load_workbook(out / "bom.xlsx", data_only=True)
     assert book.sheetnames[:2] == ["Summary", "BOM"]
     assert {"Cables", "Cabinets", "Ports"} <= set(book.sheetnames)
     bom_ws = book["BOM"]
@@ -189,14 +283,31 @@ def check_workbook(p, out: Path) -> None:
     assert values == pytest.approx(p.bom["extended_price"].tolist())
     assert [bom_ws[f"B{r}"].value for r in range(2, n + 2)] == p.bom["sku"].tolist()
     assert bom_ws.freeze_panes == "A2"
+    for name in ("Summary", "BOM"):
+        for row in book[name].iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str) and cell.value.startswith("="):
+                    value = cached[name][cell.coordinate].value
+                    assert value is not None, (name, cell.coordinate)
+                    assert value == pytest.approx(evaluate(cell.value, book, book[name]),
+                                                  abs=1e-6), (name, cell.coordinate)
+    total = [r for r in bom_ws.iter_rows(min_row=n + 2) if r[0].value == "Total"]
+    assert len(total) == 1 and total[0][4].value is None      # no sum of unlike quantities
+    assert evaluate(total[0][7].value, book, bom_ws) == pytest.approx(p.summary["cost"]["total"],
+                                                                      abs=0.01)
 
     summary_ws = book["Summary"]
     rows = {summary_ws[f"A{r}"].value: summary_ws[f"B{r}"].value
             for r in range(1, summary_ws.max_row + 1)}
-    cost = p.summary["cost"]
-    expected = {"Routers": p.topology.num_routers, "Router cost": cost["routers"],
+    cost, bom = p.summary["cost"], p.bom
+    spare_cost = (bom["spares"] * bom["unit_price"]).groupby(bom["item"]).sum()
+    expected = {"Switches": p.topology.num_routers,
+                "Switch cost": cost["routers"] + spare_cost.get("switch", 0.0),
                 "NIC cost": cost["nics"],
-                "Cable cost (incl. spares)": cost["cables"] + cost["spares"],
+                "Cable and fibre cost": cost["cables"] + spare_cost.get("cable", 0.0)
+                + spare_cost.get("fibre", 0.0),
+                "Optics cost": cost["optics"] + spare_cost.get("transceiver", 0.0),
+                "Spares cost": cost["spares"],
                 "Total cost": cost["total"], "Cost per endpoint": cost["per_endpoint"],
                 "Power per endpoint (W)": p.summary["power"]["per_endpoint_w"]}
     for label, want in expected.items():
@@ -212,7 +323,9 @@ def check_workbook(p, out: Path) -> None:
     assert got == p.cables["label"].tolist()
     assert [c.value for c in cables_ws["N"][1:]] == pytest.approx(p.cables["length_m"].tolist())
     assert book["Ports"].max_row == len(p.ports) + 1
-    assert book["Cabinets"].max_row == len(p.cabinets) + 1
+    cabinets = pd.read_excel(out / "bom.xlsx", sheet_name="Cabinets")
+    assert len(cabinets) == len(p.cabinets) and cabinets.shape[1] == p.cabinets.shape[1]
+    assert cabinets.iloc[:, 0].tolist() == p.cabinets.iloc[:, 0].astype(str).tolist()
 
 
 def write_mine(p, out: Path) -> Path:
@@ -246,6 +359,9 @@ PLANS = {
     "sf7-paper-mode": lambda: plan(slimfly(7), "sc14-40g-pn10k", "pn-500", strategy="hint",
                                    endpoint_cables=False),
     "trunked-ring-400g": lambda: plan(_trunked(), "ndr-400g", "hot-aisle", strategy="hint"),
+    "df-h2-51t-spares": lambda: plan(dragonfly(h=2), "eth-51t", "hot-aisle", strategy="hint",
+                                     spares=Spares(switches=5, optics=2, cables=10)),
+    "sf5-xdr-800g": lambda: plan(slimfly(5), "xdr-800g", "pn-500", strategy="hint"),
 }
 
 
@@ -274,7 +390,8 @@ def test_same_inputs_same_bytes(planned, tmp_path):
     else:
         opts = p.summary["options"]
         again = plan(p.topology, p.catalog, p.floor, strategy=opts["strategy"],
-                     time_limit_s=opts["time_limit_s"], endpoint_cables=opts["endpoint_cables"])
+                     time_limit_s=opts["time_limit_s"], endpoint_cables=opts["endpoint_cables"],
+                     spares=Spares(**opts["spares"]))
     other = write_mine(again, tmp_path / "again")
     assert (out / "cables.csv").read_bytes() == (other / "cables.csv").read_bytes()
     assert without_runtimes(json.loads((out / "summary.json").read_text())) == \

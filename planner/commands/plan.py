@@ -22,7 +22,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", nargs="?", metavar="SPEC.yaml",
                    help="spec file with the same fields as the options (topology, catalog, "
                         "floor, out, strategy, time_limit, seed, group_endpoints, "
-                        "endpoint_cables, spares); options override it. Without it (and "
+                        "endpoint_cables, spares, spares_optics, spares_switches); options "
+                        "override it. Without it (and "
                         f"without options): {specs.DEFAULT_TOPOLOGY} on "
                         f"{specs.DEFAULT_CATALOG} in {specs.DEFAULT_FLOOR}")
     p.add_argument("--topology", metavar="FAMILY:k=v,...|file:PATH",
@@ -48,7 +49,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    const=False, default=None,
                    help="router-router cables only (as the papers' cost tables)")
     p.add_argument("--spares", type=float, metavar="PCT",
-                   help="spare cables per BOM line, in percent (default 0)")
+                   help="spare cables and fibre per BOM line, in percent (default 0)")
+    p.add_argument("--spares-optics", dest="spares_optics", type=float, metavar="PCT",
+                   help="spare transceivers per BOM line, in percent (default 0)")
+    p.add_argument("--spares-switches", dest="spares_switches", type=float, metavar="PCT",
+                   help="spare switches, in percent of the switch line (default 0)")
     p.add_argument("--router-latency-ns", dest="router_latency_ns", type=float, metavar="NS",
                    help="router (switch) delay for the latency figures, overriding the "
                         "catalog's latency_ns")
@@ -71,7 +76,8 @@ def resolve_spec(args: argparse.Namespace) -> specs.Spec:
                               "time_limit": args.time_limit, "seed": args.seed,
                               "group_endpoints": args.group_endpoints,
                               "endpoint_cables": args.endpoint_cables,
-                              "spares": args.spares})
+                              "spares": args.spares, "spares_optics": args.spares_optics,
+                              "spares_switches": args.spares_switches})
 
 
 def summary_table(result, out: Path, files: list[str]) -> str:
@@ -133,6 +139,7 @@ def _from_spec(args: argparse.Namespace, field: str, load):
 
 
 def run(args: argparse.Namespace) -> int:
+    from planner.bom import Spares
     from planner.catalog import load_catalog
     from planner.floor import load_floor
     from planner.plan import check_options, plan
@@ -154,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
                   time_limit_s=spec.time_limit, seed=spec.seed,
                   group_endpoints=spec.group_endpoints, endpoint_cables=spec.endpoint_cables,
                   spares_pct=spec.spares, progress=mode,
+                  spares=Spares(switches=spec.spares_switches, optics=spec.spares_optics,
+                                cables=spec.spares),
                   router_latency_ns=args.router_latency_ns,
                   booksim={"cycle_ns": args.booksim_cycle_ns,
                            "injection_rate": args.booksim_rate,

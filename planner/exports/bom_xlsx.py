@@ -2,25 +2,31 @@
 
 Sheets:
 
-- **Summary**: the totals as live formulas over the BOM sheet (``=SUMIF(BOM!$A$2:$A$9,"router",
-  BOM!$H$2:$H$9)``, ``=SUM(BOM!$H$2:$H$9)``, cost per endpoint ``=B10/B6``), so editing a unit
-  price or a quantity in Excel updates every total; counts, power and placement facts as values.
-- **BOM**: one line per router model and per cable SKU × stock length: item, SKU, description,
-  length, quantity, spares, unit price, extended price (``=(E2+F2)*G2``), and a total line.
-- **Cables**: the port map (cables.csv columns plus the unit price).
-- **Cabinets**: per cabinet its grid position, electrical group, routers, endpoints and rack
-  units used / free.
+- **Summary**: the totals as live formulas over the BOM sheet (``=SUMIF(BOM!$J$2:$J$9,
+  "switches",BOM!$H$2:$H$9)``, ``=SUM(BOM!$H$2:$H$9)``, cost per endpoint ``=B12/B6``), so
+  editing a unit price or a quantity updates every total; counts, power and placement facts as
+  values.
+- **BOM**: one line per orderable part (and stock length): item, part number, description,
+  length, quantity, spares, unit price, extended price (``=(E2+F2)*G2``), vendor, class; then a
+  subtotal per class (switches, NICs, licences, optics, cables, rack) and the total price. No
+  total adds quantities of unlike parts.
+- **Cables**: the port map (cables.csv columns plus the unit price per link).
+- **Cabinets**: ``plan.cabinets`` as it is, one row per cabinet, every column it has.
 - **Ports**: one row per router port 1..radix, used or free, with its peer and cable.
 
-Header rows are bold and frozen, columns sized, numbers formatted (currency, metres, counts).
-A table longer than Excel's 1,048,576 rows continues on ``Cables (2)``, ``Cables (3)``, ...
+Every formula carries its value as computed here (ECMA-376 Part 1 §18.3.1.40 ``f`` with a
+cached ``v``), so a reader that does not recalculate (pandas, previewers, openpyxl with
+``data_only=True``) sees the numbers; Excel and LibreOffice recalculate them on load.
+Text from the user's inputs (SKUs, descriptions, names, labels) goes through
+``planner.exports.cells.neutralise``.
 
-openpyxl lays out the workbook (styles, formulas, widths, panes) in ``write_only`` mode. openpyxl
-writes about 10^5 cells per second, too slow for the ~6·10^6 cells of a 100K-endpoint plan, so
-the rows of the long sheets (Cables, Ports) are generated as SpreadsheetML ``<row>`` elements
-with array operations and spliced into openpyxl's sheet XML in place of a one-row placeholder
-that carries the column styles (ECMA-376 Part 1 §18.3.1.73 ``row``, §18.3.1.4 ``c``; strings
-inline, ``t="inlineStr"``, as openpyxl's own write-only sheets).
+XlsxWriter lays out the workbook (styles, formulas with values, widths, panes). It writes about
+2·10^5 cells per second, too slow for the ~7·10^6 cells of a 100K-endpoint plan, so the rows of
+the long sheets (Cables, Ports) are generated as SpreadsheetML ``<row>`` elements with array
+operations and spliced into the sheet XML in place of a one-row placeholder that carries the
+column styles (ECMA-376 Part 1 §18.3.1.73 ``row``, §18.3.1.4 ``c``), their texts appended to
+the shared-string table (§18.4; LibreOffice loads shared strings several times faster than
+inline ones). A table longer than Excel's 1,048,576 rows continues on ``Cables (2)``, ...
 """
 
 from __future__ import annotations
@@ -36,11 +42,11 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 import pandas as pd
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter
+import xlsxwriter
+from xlsxwriter.utility import xl_col_to_name
 
+from planner.bom import CLASS_OF
+from planner.cabling import CSV_COLUMNS
 from planner.exports._csv import column_text
 from planner.exports.cells import neutralise, neutralise_all
 
@@ -53,11 +59,7 @@ CURRENCY = '"$"#,##0.00'
 COUNT = "#,##0"
 METRES = "0.000"
 DECIMAL = "0.00"
-
-_HEADER_FONT = Font(bold=True, color="FFFFFF")
-_HEADER_FILL = PatternFill("solid", fgColor="305496")
-_BOLD = Font(bold=True)
-_TITLE = Font(bold=True, size=14)
+WATTS = "#,##0.0"
 
 
 @dataclass(frozen=True)
@@ -71,73 +73,95 @@ class Column:
     kind: str = "text"          # "text" | "number" | "bool"
 
 
-CABLES = [
-    Column("Cable ID", "cable_id", 10), Column("Label", "label", 26),
-    Column("Kind", "kind", 9),
-    Column("A device", "a_device", 9), Column("A port", "a_port", 7, COUNT, "number"),
-    Column("A cabinet", "a_cabinet", 9), Column("A RU", "a_ru", 6, None, "number"),
-    Column("B device", "b_device", 9), Column("B port", "b_port", 7, COUNT, "number"),
-    Column("B cabinet", "b_cabinet", 9), Column("B RU", "b_ru", 6, None, "number"),
-    Column("Media", "media", 10), Column("SKU", "sku", 16),
-    Column("Length (m)", "length_m", 11, METRES, "number"),
-    Column("Order length (m)", "order_length_m", 15, METRES, "number"),
-    Column("Latency (ns)", "latency_ns", 12, DECIMAL, "number"),
-    Column("Unit price", "unit_price", 12, CURRENCY, "number"),
-]
+_CABLE_COLUMNS = {
+    "cable_id": Column("Cable ID", "cable_id", 10), "label": Column("Label", "label", 26),
+    "kind": Column("Kind", "kind", 9),
+    "a_device": Column("A device", "a_device", 9),
+    "a_port": Column("A port", "a_port", 7, COUNT, "number"),
+    "a_cabinet": Column("A cabinet", "a_cabinet", 9),
+    "a_ru": Column("A RU", "a_ru", 6, None, "number"),
+    "b_device": Column("B device", "b_device", 9),
+    "b_port": Column("B port", "b_port", 7, COUNT, "number"),
+    "b_cabinet": Column("B cabinet", "b_cabinet", 9),
+    "b_ru": Column("B RU", "b_ru", 6, None, "number"),
+    "media": Column("Media", "media", 10), "sku": Column("Part number", "sku", 20),
+    "length_m": Column("Length (m)", "length_m", 11, METRES, "number"),
+    "order_length_m": Column("Order length (m)", "order_length_m", 15, METRES, "number"),
+    "latency_ns": Column("Latency (ns)", "latency_ns", 12, DECIMAL, "number"),
+    "a_transceiver": Column("A transceiver", "a_transceiver", 16),
+    "b_transceiver": Column("B transceiver", "b_transceiver", 16),
+}
+
+
+def cable_columns(cables: pd.DataFrame) -> list[Column]:
+    """The Cables sheet: every cables.csv column (unknown ones as text, or numbers when the
+    column is numeric), then the unit price per link."""
+    out = []
+    for key in CSV_COLUMNS + [k for k in cables.columns if k not in CSV_COLUMNS
+                              and k in _CABLE_COLUMNS]:
+        out.append(_CABLE_COLUMNS.get(key) or _generic(key, cables[key]))
+    return out + [Column("Unit price", "unit_price", 12, CURRENCY, "number")]
+
+
 PORTS = [
     Column("Device", "device", 9), Column("Port", "port", 6, COUNT, "number"),
     Column("Used", "used", 6, None, "bool"), Column("Peer device", "peer_device", 11),
     Column("Peer port", "peer_port", 9, COUNT, "number"), Column("Cable ID", "cable_id", 10),
     Column("Label", "label", 26),
 ]
-CABINETS = [
-    Column("Cabinet", "name", 9), Column("Row", "row_name", 5), Column("Column", "col_no", 7,
-                                                                      COUNT, "number"),
-    Column("Electrical group", "group", 15, COUNT, "number"),
-    Column("x (m)", "x_m", 8, DECIMAL, "number"), Column("y (m)", "y_m", 8, DECIMAL, "number"),
-    Column("Routers", "routers", 8, COUNT, "number"),
-    Column("Endpoints", "endpoints", 10, COUNT, "number"),
-    Column("RU used", "ru_used", 8, "0.#", "number"),
-    Column("RU free", "ru_free", 8, "0.#", "number"),
-]
 BOM = [
-    Column("Item", "item", 8), Column("SKU", "sku", 18), Column("Description", "description", 60),
+    Column("Item", "item", 11), Column("Part number", "sku", 22),
+    Column("Description", "description", 60),
     Column("Length (m)", "length_m", 11, METRES, "number"),
     Column("Quantity", "quantity", 10, COUNT, "number"),
     Column("Spares", "spares", 8, COUNT, "number"),
     Column("Unit price", "unit_price", 14, CURRENCY, "number"),
     Column("Extended price", "extended_price", 16, CURRENCY, "number"),
+    Column("Vendor", "vendor", 12), Column("Class", "class", 10),
 ]
+CLASSES = list(dict.fromkeys(CLASS_OF.values()))
+"""BOM classes in subtotal order: switches, nics, licences, optics, cables, rack."""
+
+_HEADER = {"bold": True, "font_color": "#FFFFFF", "bg_color": "#305496", "align": "center"}
+_NAMES = {"name": "Cabinet", "x_m": "x (m)", "y_m": "y (m)", "kw": "kW", "ru_used": "RU used",
+          "ru_free": "RU free", "col": "Column"}
 
 
-# ----------------------------------------------------------------------------- openpyxl part
+def _generic(key: str, values: pd.Series) -> Column:
+    """A column of a frame whose columns are not known in advance (Cabinets)."""
+    header = _NAMES.get(key, key.replace("_", " ").capitalize())
+    width = max(8, len(header) + 2)
+    if pd.api.types.is_bool_dtype(values.dtype):
+        return Column(header, key, width, None, "bool")
+    if pd.api.types.is_integer_dtype(values.dtype):
+        return Column(header, key, width, COUNT, "number")
+    if pd.api.types.is_float_dtype(values.dtype):
+        return Column(header, key, width, DECIMAL, "number")
+    return Column(header, key, max(width, 10))
 
-def _cell(ws, value, fmt=None, font=None):
-    cell = WriteOnlyCell(ws, value=value)
-    if fmt:
-        cell.number_format = fmt
-    if font:
-        cell.font = font
-    return cell
 
+class _Formats:
+    """The workbook's cell formats, made once."""
 
-def _new_sheet(wb: Workbook, title: str, columns: list[Column]):
-    ws = wb.create_sheet(title)
-    for i, col in enumerate(columns, start=1):
-        ws.column_dimensions[get_column_letter(i)].width = col.width
-    ws.freeze_panes = "A2"
-    header = []
-    for col in columns:
-        cell = _cell(ws, col.header, font=_HEADER_FONT)
-        cell.fill = _HEADER_FILL
-        cell.alignment = Alignment(horizontal="center")
-        header.append(cell)
-    ws.append(header)
-    return ws
+    def __init__(self, wb):
+        self.header = wb.add_format(_HEADER)
+        self.bold = wb.add_format({"bold": True})
+        self.title = wb.add_format({"bold": True, "font_size": 14})
+        self._cache: dict[tuple[str | None, bool], object] = {}
+        self._wb = wb
+
+    def number(self, fmt: str | None, bold: bool = False):
+        key = (fmt, bold)
+        if key not in self._cache:
+            spec = {"num_format": fmt} if fmt else {}
+            if bold:
+                spec["bold"] = True
+            self._cache[key] = self._wb.add_format(spec) if spec else None
+        return self._cache[key]
 
 
 def _plain(value):
-    """Python scalars for openpyxl (numpy types, NaN and pandas NA become plain / None)."""
+    """Python scalars (numpy types, NaN and pandas NA become plain / None)."""
     if value is None or value is pd.NA:
         return None
     if isinstance(value, np.generic):
@@ -147,26 +171,70 @@ def _plain(value):
     return value
 
 
-def _text(value):
-    """Text from the inputs (SKUs, descriptions) formula-safe; other values as they are."""
-    return neutralise(value) if isinstance(value, str) else value
+def _text(value) -> str:
+    return neutralise(str(value))
 
 
-def _bom_sheet(wb: Workbook, bom: pd.DataFrame) -> int:
-    """BOM lines with live extended prices and a total line; returns the last line's row."""
-    ws = _new_sheet(wb, "BOM", BOM)
-    last = len(bom) + 1
-    for r, record in enumerate(bom[[c.key for c in BOM]].itertuples(index=False, name=None),
-                               start=2):
-        cells = [_cell(ws, _text(_plain(v)), c.fmt) for v, c in zip(record[:-1], BOM[:-1])]
-        cells.append(_cell(ws, f"=(E{r}+F{r})*G{r}", CURRENCY))
-        ws.append(cells)
-    ws.append([])
-    ws.append([_cell(ws, "Total", font=_BOLD), None, None, None,
-               _cell(ws, f"=SUM(E2:E{last})", COUNT, _BOLD),
-               _cell(ws, f"=SUM(F2:F{last})", COUNT, _BOLD), None,
-               _cell(ws, f"=SUM(H2:H{last})", CURRENCY, _BOLD)])
-    ws.auto_filter.ref = f"A1:H{last}"
+def _new_sheet(wb, fmt: _Formats, title: str, columns: list[Column]):
+    ws = wb.add_worksheet(title)
+    for i, col in enumerate(columns):
+        ws.set_column(i, i, col.width)
+        ws.write_string(0, i, col.header, fmt.header)
+    ws.freeze_panes(1, 0)
+    return ws
+
+
+def _write_value(ws, row: int, col: int, value, fmt) -> None:
+    value = _plain(value)
+    if value is None:
+        ws.write_blank(row, col, None, fmt)
+    elif isinstance(value, bool):
+        ws.write_boolean(row, col, value, fmt)
+    elif isinstance(value, (int, float)):
+        ws.write_number(row, col, value, fmt)
+    else:
+        ws.write_string(row, col, _text(value), fmt)
+
+
+# ----------------------------------------------------------------------------- BOM + Summary
+
+def bom_frame(bom: pd.DataFrame) -> pd.DataFrame:
+    """The plan's BOM with its class column, in the sheet's column order."""
+    return bom.assign(**{"class": bom["item"].map(CLASS_OF)})[[c.key for c in BOM]]
+
+
+def _bom_sheet(wb, fmt: _Formats, bom: pd.DataFrame) -> int:
+    """BOM lines with live extended prices, subtotals per class and the total price; returns
+    the last line's row number (1-based)."""
+    frame = bom_frame(bom)
+    ws = _new_sheet(wb, fmt, "BOM", BOM)
+    last = len(frame) + 1
+    for r, record in enumerate(frame.itertuples(index=False, name=None), start=2):
+        for c, (value, col) in enumerate(zip(record, BOM)):
+            if col.key == "extended_price":
+                ws.write_formula(r - 1, c, f"=(E{r}+F{r})*G{r}", fmt.number(CURRENCY),
+                                 float(value))
+            else:
+                _write_value(ws, r - 1, c, value, fmt.number(col.fmt))
+    classes = frame["class"].to_numpy()
+    row = last + 1                                  # one blank row after the lines
+    for name in CLASSES:
+        rows = classes == name
+        if not rows.any():
+            continue
+        ws.write_string(row, 0, "Subtotal", fmt.bold)
+        ws.write_string(row, 9, name, fmt.bold)
+        for letter, col, value in (("E", 4, frame.loc[rows, "quantity"].sum()),
+                                   ("F", 5, frame.loc[rows, "spares"].sum()),
+                                   ("H", 7, frame.loc[rows, "extended_price"].sum())):
+            ws.write_formula(row, col, f'=SUMIF($J$2:$J${last},"{name}",{letter}$2:{letter}${last})',
+                             fmt.number(CURRENCY if letter == "H" else COUNT, True),
+                             float(value))
+        row += 1
+    ws.write_string(row, 0, "Total", fmt.bold)
+    ws.write_formula(row, 7, f"=SUM(H2:H{last})", fmt.number(CURRENCY, True),
+                     float(frame["extended_price"].sum()))
+    ws.autofilter(0, 0, last - 1, len(BOM) - 1)
     return last
 
 
@@ -174,35 +242,45 @@ def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
     """(label, value or formula, number format, note) of the Summary sheet, from row
     ``SUMMARY_FIRST_ROW`` on; ``{Label}`` in a formula is the B cell of the row so labelled."""
     s = plan.summary
-    items = f"BOM!$A$2:$A${last}"
+    items, classes = f"BOM!$A$2:$A${last}", f"BOM!$J$2:$J${last}"
 
-    def by_item(item, col):
-        return f'=SUMIF({items},"{item}",BOM!${col}$2:${col}${last})'
+    def sum_if(where, what, col):
+        return f'=SUMIF({where},"{what}",BOM!${col}$2:${col}${last})'
 
     top, cab, cables = s["topology"], s["catalog"], s["cables"]
     params = ", ".join(f"{k}={v}" for k, v in top["params"].items())
     net, end = cables["network"], cables["endpoint"]
     place = s["placement"]
-    return [
-        ("Topology", neutralise(f"{top['family']} ({params})"), None, ""),
-        ("Catalog / floor", neutralise(f"{cab['name']} / {s['floor']['name']}"), None, ""),
-        ("Router model", neutralise(f"{cab['router_sku']} ({cab['router_radix']} ports)"), None,
-         ""),
-        ("Routers", by_item("router", "E"), COUNT, "from the BOM sheet"),
+    spares = s["bom"]["spares"]
+    rows = [
+        ("Topology", f"{top['family']} ({params})", None, ""),
+        ("Catalog / floor", f"{cab['name']} / {s['floor']['name']}", None, ""),
+        ("Router model", f"{cab['router_sku']} ({cab['router_radix']} ports)", None, ""),
+        ("Switches", sum_if(items, "switch", "E"), COUNT, "from the BOM sheet"),
         ("Endpoints", top["endpoints"], COUNT, ""),
-        ("Router cost", by_item("router", "H"), CURRENCY, "from the BOM sheet"),
-        ("NIC cost", by_item("nic", "H"), CURRENCY, "from the BOM sheet"),
-        ("Cable cost (incl. spares)", by_item("cable", "H"), CURRENCY, "from the BOM sheet"),
+    ]
+    for item, label in (("transceiver", "Transceivers"), ("cable", "Cable assemblies"),
+                        ("fibre", "Fibre cords")):
+        if (plan.bom["item"] == item).any():
+            rows.append((label, sum_if(items, item, "E"), COUNT, "from the BOM sheet, "
+                         "without spares"))
+    for name, label in (("switches", "Switch cost"), ("nics", "NIC cost"),
+                        ("licences", "Licence cost"), ("optics", "Optics cost"),
+                        ("cables", "Cable and fibre cost"), ("rack", "Rack hardware cost")):
+        rows.append((label, sum_if(classes, name, "H"), CURRENCY, "incl. spares"
+                     if name in spares else "from the BOM sheet"))
+    rows += [
         ("Total cost", f"=SUM(BOM!$H$2:$H${last})", CURRENCY, "from the BOM sheet"),
         ("Cost per endpoint", "={Total cost}/{Endpoints}", CURRENCY, "total / endpoints"),
-        ("Spare cables", f"=SUM(BOM!$F$2:$F${last})", COUNT, f"{s['bom']['spares_pct']:g} %"),
-        ("Power (W)", s["power"]["total_w"], "#,##0.0", "router SerDes + active cables + NICs"),
+        ("Spares cost", f"=SUMPRODUCT(BOM!$F$2:$F${last},BOM!$G$2:$G${last})", CURRENCY,
+         ", ".join(f"{k} {v:g} %" for k, v in spares.items())),
+        ("Power (W)", s["power"]["total_w"], WATTS, "router SerDes + link ends + NICs"),
         ("Power per endpoint (W)", "={Power (W)}/{Endpoints}", "0.000", "power / endpoints"),
         ("Network cables electrical", net["electrical"], COUNT, ""),
         ("Network cables optical", net["optical"], COUNT, ""),
         ("Endpoint cables electrical", end["electrical"], COUNT, ""),
         ("Endpoint cables optical", end["optical"], COUNT, ""),
-        ("Cable length (m)", round(net["length_m"] + end["length_m"], 3), "#,##0.0",
+        ("Cable length (m)", round(net["length_m"] + end["length_m"], 3), WATTS,
          "computed, before rounding up to stock lengths"),
         ("Cabinets", place["cabinets"], COUNT, ""),
         ("Electrical groups", place["groups"], COUNT, ""),
@@ -211,31 +289,63 @@ def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
          f"{place['optical']} ({place['optical_lower_bound']})", None,
          place["lower_bound_kind"]),
     ]
+    return rows
 
 
 SUMMARY_FIRST_ROW = 3
 
 
-def _summary_sheet(wb: Workbook, plan, last: int) -> None:
-    ws = wb.create_sheet("Summary")
-    for letter, width in zip("ABC", (30, 34, 44)):
-        ws.column_dimensions[letter].width = width
-    ws.freeze_panes = "A3"
-    ws.append([_cell(ws, "Plan summary", font=_TITLE)])
-    ws.append([_cell(ws, h, font=_BOLD) for h in ("Item", "Value", "Note")])
+def summary_values(plan, rows) -> dict[str, float]:
+    """The value of every Summary row, as a spreadsheet computes its formula from the BOM."""
+    bom = bom_frame(plan.bom)
+    out: dict[str, float] = {}
+    for label, value, _fmt, _note in rows:
+        if not (isinstance(value, str) and value.startswith("=")):
+            out[label] = value
+            continue
+        found = re.fullmatch(r'=SUMIF\(BOM!\$([AJ])\$2:\$[AJ]\$\d+,"([^"]+)",BOM!\$([A-Z])\$2:'
+                             r'\$[A-Z]\$\d+\)', value)
+        column = {"E": "quantity", "F": "spares", "H": "extended_price"}
+        if found:
+            key = "item" if found.group(1) == "A" else "class"
+            rows_ = bom[key] == found.group(2)
+            out[label] = float(bom.loc[rows_, column[found.group(3)]].sum())
+        elif value.startswith("=SUM(BOM!$H$2"):
+            out[label] = float(bom["extended_price"].sum())
+        elif value.startswith("=SUMPRODUCT"):
+            out[label] = float((bom["spares"] * bom["unit_price"]).sum())
+        else:
+            num, den = re.fullmatch(r"=\{([^}]+)\}/\{([^}]+)\}", value).groups()
+            out[label] = float(out[num]) / float(out[den]) if out[den] else 0.0
+    return out
+
+
+def _summary_sheet(wb, fmt: _Formats, plan, last: int) -> None:
+    ws = wb.add_worksheet("Summary")
+    for i, width in enumerate((30, 34, 44)):
+        ws.set_column(i, i, width)
+    ws.freeze_panes(2, 0)
+    ws.write_string(0, 0, "Plan summary", fmt.title)
+    for i, head in enumerate(("Item", "Value", "Note")):
+        ws.write_string(1, i, head, fmt.bold)
     rows = summary_rows(plan, last)
+    values = summary_values(plan, rows)
     where = {label: f"B{SUMMARY_FIRST_ROW + i}" for i, (label, *_rest) in enumerate(rows)}
-    for label, value, fmt, note in rows:
+    for i, (label, value, num_fmt, note) in enumerate(rows):
+        r = SUMMARY_FIRST_ROW - 1 + i
+        ws.write_string(r, 0, label)
         if isinstance(value, str) and value.startswith("="):
-            value = re.sub(r"\{([^}]+)\}", lambda m: where[m.group(1)], value)
-        ws.append([_cell(ws, label), _cell(ws, _plain(value), fmt), _cell(ws, note)])
+            formula = re.sub(r"\{([^}]+)\}", lambda m: where[m.group(1)], value)
+            ws.write_formula(r, 1, formula, fmt.number(num_fmt), values[label])
+        else:
+            _write_value(ws, r, 1, value, fmt.number(num_fmt))
+        if note:
+            ws.write_string(r, 2, _text(note))
 
 
 # ----------------------------------------------------------------------------- bulk rows
 
 _SPECIAL = re.compile(r"[&<>\x00-\x08\x0b\x0c\x0e-\x1f]")
-
-
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
@@ -255,7 +365,48 @@ def _numbers(values: pd.Series) -> tuple[list, np.ndarray]:
     return values.astype(float).fillna(0.0).tolist(), missing
 
 
-def _column_field(values: pd.Series, col: Column, letter: str, style: str) -> tuple[str, list]:
+class SharedStrings:
+    """The shared-string table (ECMA-376 Part 1 §18.4) of the bulk sheets: the index of every
+    distinct text, after the ``start`` strings the scaffold already holds. LibreOffice loads
+    shared strings several times faster than inline ones."""
+
+    def __init__(self, start: int):
+        self.start = start
+        self.index: dict[str, int] = {}
+        self.refs = 0
+
+    def codes(self, texts: np.ndarray) -> np.ndarray:
+        """The table index of every text (one dictionary look-up per distinct text)."""
+        local, uniques = pd.factorize(texts)
+        ids = np.fromiter((self.index.setdefault(u, self.start + len(self.index))
+                           for u in uniques.tolist()), dtype=np.int64, count=len(uniques))
+        self.refs += len(texts)
+        return ids[local]
+
+    def merged(self, scaffold_xml: bytes) -> bytes:
+        """The scaffold's ``sharedStrings.xml`` with these strings appended."""
+        text = scaffold_xml.decode("utf-8")
+        head, _, tail = text.rpartition("</sst>")
+        count = int(re.search(r'\bcount="(\d+)"', head).group(1)) + self.refs
+        unique = self.start + len(self.index)
+        head = re.sub(r'\bcount="\d+"', f'count="{count}"', head, count=1)
+        head = re.sub(r'\buniqueCount="\d+"', f'uniqueCount="{unique}"', head, count=1)
+        items = _escape(list(self.index))
+        body = "".join(f'<si><t xml:space="preserve">{t}</t></si>' for t in items)
+        return (head + body + "</sst>" + tail).encode("utf-8")
+
+
+def scaffold_string_count(archive: zipfile.ZipFile) -> int:
+    """Distinct strings in the scaffold's shared-string table (0 without one)."""
+    if "xl/sharedStrings.xml" not in archive.namelist():
+        return 0
+    head = archive.read("xl/sharedStrings.xml")[:500].decode("utf-8", "replace")
+    found = re.search(r'uniqueCount="(\d+)"', head)
+    return int(found.group(1)) if found else 0
+
+
+def _column_field(values: pd.Series, col: Column, letter: str, style: str,
+                  strings: SharedStrings) -> tuple[str, list]:
     """One column: its ``<c>`` template (``{0}`` = row number, ``{}`` = the field) and the
     field's values. Cells with a missing value stay in place, empty (``<c r="K5" s="3"></c>``)."""
     head = f'<c r="{letter}{{0}}"' + (f' s="{style}"' if style else "")
@@ -266,11 +417,15 @@ def _column_field(values: pd.Series, col: Column, letter: str, style: str) -> tu
     if col.kind == "text":
         text = column_text(values) if isinstance(values.dtype, pd.StringDtype) else \
             values.astype(object).where(~missing, "").astype(str).tolist()
-        text = np.asarray(_escape(neutralise_all(text)), dtype=object)
+        text = np.asarray(neutralise_all(text), dtype=object)
+        if _CONTROL.search("".join(set(text.tolist()))):
+            text = np.asarray([_CONTROL.sub("", t) for t in text.tolist()], dtype=object)
         missing = missing | (text == "")
+        codes = np.zeros(len(text), dtype=np.int64)
+        codes[~missing] = strings.codes(text[~missing])
         if not missing.any():
-            return head + ' t="inlineStr"><is><t>{}</t></is></c>', text.tolist()
-        inner = ' t="inlineStr"><is><t>' + text + "</t></is>"
+            return head + ' t="s"><v>{}</v></c>', codes.tolist()
+        inner = np.asarray([f' t="s"><v>{c}</v>' for c in codes.tolist()], dtype=object)
         inner[missing] = ">"
         return head + "{}</c>", inner.tolist()
     numbers, missing = _numbers(values)
@@ -284,17 +439,16 @@ def _column_field(values: pd.Series, col: Column, letter: str, style: str) -> tu
 
 
 def rows_xml(frame: pd.DataFrame, columns: list[Column], styles: list[str],
-             first_row: int) -> str:
+             first_row: int, strings: SharedStrings) -> str:
     """SpreadsheetML ``<row>`` elements for ``frame``, the first one numbered ``first_row``.
 
     One ``str.format`` template per row (row number + one field per column), mapped over the
     column lists: the per-row work happens inside ``str.format``, not in Python code."""
     templates, fields = [], []
     for i, col in enumerate(columns):
-        template, values = _column_field(frame[col.key], col, get_column_letter(i + 1),
-                                         styles[i])
-        templates.append(template.replace("{}", f"{{{i + 1}}}").replace("{!r}",
-                                                                            f"{{{i + 1}!r}}"))
+        template, values = _column_field(frame[col.key], col, xl_col_to_name(i), styles[i],
+                                         strings)
+        templates.append(template.replace("{}", f"{{{i + 1}}}"))
         fields.append(values)
     row = '<row r="{0}">' + "".join(templates) + "</row>"
     refs = range(first_row, first_row + len(frame))
@@ -304,12 +458,13 @@ def rows_xml(frame: pd.DataFrame, columns: list[Column], styles: list[str],
 _PROBE = {"text": "x", "number": 0, "bool": True}
 
 
-def _bulk_sheet(wb: Workbook, title: str, columns: list[Column], n_rows: int) -> None:
+def _bulk_sheet(wb, fmt: _Formats, title: str, columns: list[Column], n_rows: int) -> None:
     """Header + one placeholder row carrying each column's style; rows are spliced in later."""
-    ws = _new_sheet(wb, title, columns)
-    ws.append([_cell(ws, _PROBE[c.kind], c.fmt) for c in columns])
+    ws = _new_sheet(wb, fmt, title, columns)
+    for i, col in enumerate(columns):
+        _write_value(ws, 1, i, _PROBE[col.kind], fmt.number(col.fmt))
     if n_rows:
-        ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{n_rows + 1}"
+        ws.autofilter(0, 0, n_rows, len(columns) - 1)
 
 
 def _parts(frame: pd.DataFrame, title: str) -> list[tuple[str, pd.DataFrame]]:
@@ -339,67 +494,70 @@ def _sheet_paths(archive: zipfile.ZipFile) -> dict[str, str]:
 
 _PROBE_ROW = re.compile(r'<row r="2"[^>]*>(.*?)</row>', re.S)
 _STYLE = re.compile(r'<c r="([A-Z]+)2"(?: s="(\d+)")?')
+_DIMENSION = re.compile(r'<dimension ref="[^"]*"/>')
 
 
 def _splice(src: Path, dst: Path, bulk: dict[str, tuple[list[Column], pd.DataFrame]]) -> None:
-    """Copy the package, replacing each bulk sheet's placeholder row by the real rows."""
+    """Copy the package, replacing each bulk sheet's placeholder row by the real rows and
+    adding their texts to the shared-string table (written last)."""
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED,
                                                       compresslevel=1) as zout:
         paths = _sheet_paths(zin)
         bulk_paths = {paths[title]: title for title in bulk}
+        strings = SharedStrings(scaffold_string_count(zin))
+        sst = None
         for info in zin.infolist():
             data = zin.read(info.filename)
+            if info.filename == "xl/sharedStrings.xml":
+                sst = info, data
+                continue
             if info.filename not in bulk_paths:
                 zout.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=6)
                 continue
             columns, frame = bulk[bulk_paths[info.filename]]
             text = data.decode("utf-8")
+            last = f"{xl_col_to_name(len(columns) - 1)}{max(len(frame), 1) + 1}"
+            text = _DIMENSION.sub(f'<dimension ref="A1:{last}"/>', text, count=1)
             probe = _PROBE_ROW.search(text)
             styles = dict((m.group(1), m.group(2) or "") for m in _STYLE.finditer(probe.group(1)))
-            style_list = [styles.get(get_column_letter(i + 1), "") for i in range(len(columns))]
+            style_list = [styles.get(xl_col_to_name(i), "") for i in range(len(columns))]
             # opened by name: the archive's deflate level 1 (fast), fixed 1980 timestamp
             with zout.open(info.filename, "w", force_zip64=True) as fh:
                 fh.write(text[:probe.start()].encode("utf-8"))
                 for start in range(0, len(frame), CHUNK_ROWS):
                     chunk = frame.iloc[start:start + CHUNK_ROWS]
-                    fh.write(rows_xml(chunk, columns, style_list, start + 2).encode("utf-8"))
+                    fh.write(rows_xml(chunk, columns, style_list, start + 2, strings)
+                             .encode("utf-8"))
                 fh.write(text[probe.end():].encode("utf-8"))
+        info, data = sst
+        zout.writestr(info, strings.merged(data), compress_type=zipfile.ZIP_DEFLATED,
+                      compresslevel=6)
 
 
 # ----------------------------------------------------------------------------- entry point
 
-def cabinet_table(plan) -> pd.DataFrame:
-    """The Cabinets sheet's columns, from ``plan.cabinets``."""
-    from planner.floor import cabinet_name
-    cab = plan.cabinets.copy()
-    cab["row_name"] = [cabinet_name(r, 0)[:-2] for r in cab["row"]]
-    cab["col_no"] = cab["col"] + 1
-    height = np.nan if plan.floor.abstract else float(plan.floor.cabinet_height_ru)
-    cab["ru_free"] = height - cab["ru_used"]
-    return cab
-
-
 def write(plan, out_dir: Path) -> None:
     """Write ``bom.xlsx`` into ``out_dir``."""
     out_dir = Path(out_dir)
-    wb = Workbook(write_only=True)
-    last = len(plan.bom) + 1
-    _summary_sheet(wb, plan, last)
-    _bom_sheet(wb, plan.bom)
-    bulk: dict[str, tuple[list[Column], pd.DataFrame]] = {}
-    for title, columns, frame in (("Cables", CABLES, plan.cables),):
-        for part_title, part in _parts(frame, title):
-            _bulk_sheet(wb, part_title, columns, len(part))
-            bulk[part_title] = (columns, part)
-    for part_title, part in _parts(cabinet_table(plan), "Cabinets"):
-        _bulk_sheet(wb, part_title, CABINETS, len(part))
-        bulk[part_title] = (CABINETS, part)
-    for part_title, part in _parts(plan.ports, "Ports"):
-        _bulk_sheet(wb, part_title, PORTS, len(part))
-        bulk[part_title] = (PORTS, part)
+    cables = cable_columns(plan.cables)
+    cabinets = [_generic(key, plan.cabinets[key]) for key in plan.cabinets.columns]
     with tempfile.TemporaryDirectory(dir=out_dir, prefix=".bom-") as tmp:
         scaffold = Path(tmp) / "scaffold.xlsx"
-        wb.save(scaffold)
+        wb = xlsxwriter.Workbook(str(scaffold), {"strings_to_formulas": False,
+                                                 "strings_to_urls": False})
+        wb.set_properties({"title": "Bill of materials", "comments": "planner plan"})
+        fmt = _Formats(wb)
+        last = len(plan.bom) + 1
+        _summary_sheet(wb, fmt, plan, last)
+        _bom_sheet(wb, fmt, plan.bom)
+        bulk: dict[str, tuple[list[Column], pd.DataFrame]] = {}
+        for title, columns, frame in (("Cables", cables, plan.cables),
+                                      ("Cabinets", cabinets, plan.cabinets),
+                                      ("Ports", PORTS, plan.ports)):
+            for part_title, part in _parts(frame, title):
+                _bulk_sheet(wb, fmt, part_title, columns, len(part))
+                bulk[part_title] = (columns, part)
+        wb.close()
         final = Path(tmp) / FILENAME
         _splice(scaffold, final, bulk)
         shutil.move(final, out_dir / FILENAME)

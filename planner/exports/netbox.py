@@ -1,24 +1,28 @@
-"""``netbox/``: a NetBox bulk-import bundle of the plan (ecosystem.md §4).
+"""``netbox/``: a NetBox bulk-import bundle of the plan, for NetBox 4.4 or later.
 
 Files, in import order (also written to ``netbox/README.md``):
 
 1. ``manufacturers.csv`` (name, slug), 2. ``device_roles.csv`` (name, slug, color),
 3. ``device-types/<Manufacturer>/<model slug>.yaml`` in the netbox-community devicetype-library
-   format (its JSON schema; ASCII, no empty strings, file named by the model's slug as the
-   library's tests require). DeviceTypes have no CSV import; their YAML creates the interface
-   templates, so the devices get their interfaces on creation. 4. ``sites.csv``, 5.
-   ``locations.csv``,
-6. ``racks.csv``, 7. ``devices.csv``, 8. ``cables.csv``.
+   format, passing the library's own checks: its JSON schema (only the properties it allows,
+   ASCII, no empty strings), ``power-ports`` on every powered device, the slug = manufacturer
+   slug + model slug and the file named by the model slug (the library's slugify rules), and
+   its yamllint configuration (``---`` document start, sequences indented by two spaces).
+   DeviceTypes have no CSV import; their YAML creates the interface templates, so the devices
+   get their interfaces on creation. A router model carries exactly its logical ports, named
+   as the vendor names them when the catalog gives ``interface_names`` (``swp1s0``,
+   ``IB1/1/2``, ``Ethernet1/5``), else by port number.
+4. ``sites.csv``, 5. ``locations.csv``, 6. ``racks.csv``, 7. ``devices.csv``, 8. ``cables.csv``.
 
-Only columns that the import forms have had since NetBox 3.7 are written (``RackImportForm``,
-``DeviceImportForm``, ``CableImportForm``; ecosystem.md §4.2): no ``form_factor`` (4.1),
-``side_*_site`` (4.4), ``profile``/``owner`` (4.5) or ``bundle`` (4.6). Everything is
-``status=planned``. Foreign keys are names (device types by ``model``). Interfaces are named by
-the plan's port numbers (``1`` .. radix), as in ``cables.csv`` and the labels. Cable ``type`` is
-the catalog's ``netbox_type`` (checked against NetBox's list), ``color`` the catalog colour as
-6-digit hex (NetBox's ``ColorChoices`` values for colour names), ``length`` the ordered stock
-length in metres. On abstract floors (the papers' racks, where one unit may hold several
-devices) devices are placed in their rack without a position.
+Columns are those of the import forms (``RackImportForm``, ``DeviceImportForm``,
+``CableImportForm``); cables name the site of each end (``side_a_site``/``side_b_site``, NetBox
+4.4+), so a NetBox that already holds another site with devices of the same names (``r00``)
+resolves every end to this plan's site. The site is named after the plan (``site_name``).
+Everything is ``status=planned``. Foreign keys are names (device types by ``model``). Cable
+``type`` and colour are the catalog's for the cable assembly or, for a transceiver link, its
+fibre (6-digit hex, NetBox's ``ColorChoices`` values for colour names); ``length`` is the
+ordered stock length in metres. On abstract floors (the papers' racks, where one unit may hold
+several devices) devices are placed in their rack without a position.
 """
 
 from __future__ import annotations
@@ -35,8 +39,9 @@ from planner.errors import InputError
 from planner.exports._csv import column_text, write_csv
 
 FOLDER = "netbox"
-SITE, LOCATION = "DC1", "Hall-A"
+LOCATION = "Hall-A"
 ENDPOINT_MANUFACTURER = "Generic"
+ENDPOINT_POWER_PORT = "iec-60320-c14"
 RACK_WIDTH_IN = 19
 
 CABLE_TYPES = frozenset(
@@ -61,9 +66,9 @@ ROLE_COLUMNS = ["name", "slug", "color", "description"]
 RACK_COLUMNS = ["site", "location", "name", "status", "width", "u_height", "description"]
 DEVICE_COLUMNS = ["name", "role", "manufacturer", "device_type", "site", "location", "rack",
                   "position", "face", "status", "description"]
-CABLE_COLUMNS = ["side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type",
-                 "side_b_name", "type", "status", "label", "color", "length", "length_unit",
-                 "description"]
+CABLE_COLUMNS = ["side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site",
+                 "side_b_device", "side_b_type", "side_b_name", "type", "status", "label",
+                 "color", "length", "length_unit", "description"]
 
 ETHERNET_TYPES = {10: "10gbase-x-sfpp", 25: "25gbase-x-sfp28", 40: "40gbase-x-qsfpp",
                   50: "50gbase-x-sfp56", 100: "100gbase-x-qsfp28", 200: "200gbase-x-qsfp56",
@@ -77,6 +82,30 @@ ROLE_COLORS = {"compute": "9e9e9e", "router": "2196f3", "leaf": "2196f3", "edge"
 def slug(text: str) -> str:
     """NetBox slug: lower-case letters, digits, hyphens and underscores."""
     return re.sub(r"[^a-z0-9_]+", "-", str(text).lower()).strip("-") or "x"
+
+
+_LIBRARY_SLUG = (("sfp+", "sfpp"), ("poe+", "poep"), ("-+", "-plus"), ("+", "-plus-"),
+                 ("_", "-"), ("&", "-and-"), ("!", ""), ("/", "-"), (",", ""), ("'", ""),
+                 ("*", "-"))
+
+
+def library_slug(text: str) -> str:
+    """A model or manufacturer as the devicetype-library's tests slugify it (casefold, spaces
+    to hyphens, ``+`` to ``plus``, ``/`` to ``-``, no trailing hyphen)."""
+    out = str(text).casefold().replace(" ", "-")
+    for old, new in _LIBRARY_SLUG:
+        out = out.replace(old, new)
+    return out.rstrip("-")
+
+
+def device_type_slug(manufacturer: str, model: str) -> str:
+    """The library's slug rule: manufacturer slug, ``-``, model slug (``nvidia-mqm9790-ns2f``)."""
+    return slug(f"{library_slug(manufacturer)}-{library_slug(model)}")
+
+
+def site_name(plan) -> str:
+    """The plan's NetBox site: topology family and floor (``slimfly-hot-aisle``)."""
+    return slug(f"{plan.topology.family}-{plan.floor.name}")
 
 
 def path_part(text: str) -> str:
@@ -108,28 +137,60 @@ def _number(value: float):
     return int(value) if float(value) == int(value) else float(value)
 
 
+def _draw_w(plan) -> int:
+    """Maximum draw of one router in watts: chassis base plus SerDes of every port plus the
+    most its cages' parts draw (the catalog's figures), rounded up; 0 when unknown."""
+    model = plan.router_model
+    ends = [m.watts_per_end / (m.ports if m.kind == "transceiver" else m.links)
+            for m in plan.catalog.cables if m.kind != "fibre"
+            and (m.ports if m.kind == "transceiver" else m.links) == model.breakout]
+    watts = model.base_watts + model.power_w(model.radix) + model.radix * max(ends, default=0)
+    return int(np.ceil(watts))
+
+
+def _power_ports(count: int, kind: str, draw_w: int) -> list[dict]:
+    per = int(np.ceil(draw_w / max(count, 1))) if draw_w else 0
+    return [{"name": f"PSU{i + 1}", "type": kind, **({"maximum_draw": per} if per else {})}
+            for i in range(max(count, 1))]
+
+
 def device_types(plan) -> list[dict]:
-    """devicetype-library documents: the router model and the endpoint model(s)."""
+    """devicetype-library documents: the router model and the endpoint model."""
     model = plan.router_model
     port_type = interface_type(plan)
-    used_ports = pd.concat([plan.cables.loc[plan.cables["a_router"] >= 0, "a_port"],
-                            plan.cables.loc[plan.cables["b_router"] >= 0, "b_port"]])
-    radix = max(int(model.radix), int(pd.to_numeric(used_ports).max()) if len(used_ports) else 0)
     comments = str(getattr(model, "description", "")).strip()
     docs = [{"manufacturer": str(model.vendor), "model": str(model.sku),
-             "slug": slug(f"{model.vendor}-{model.sku}"), "part_number": str(model.sku),
+             "slug": device_type_slug(model.vendor, model.sku), "part_number": str(model.sku),
              "u_height": _number(model.rack_units), "is_full_depth": True,
              **({"comments": comments} if comments else {}),
-             "interfaces": [{"name": str(p), "type": port_type} for p in range(1, radix + 1)]}]
+             "power-ports": _power_ports(model.power_supplies, model.power_port_type,
+                                         _draw_w(plan)),
+             "interfaces": [{"name": name, "type": port_type}
+                            for name in model.interface_name_list]}]
     endpoints = plan.devices[plan.devices["kind"] == "endpoint"]
+    nic = plan.catalog.nic
     for name, rows in endpoints.groupby("model", sort=True):
         height = pd.to_numeric(rows["height_ru"], errors="coerce").fillna(0).max()
+        what = f"compute endpoint, one fabric port ({nic.sku})" if nic else \
+            "compute endpoint, one fabric port"
         docs.append({"manufacturer": ENDPOINT_MANUFACTURER, "model": str(name),
-                     "slug": slug(f"{ENDPOINT_MANUFACTURER}-{name}"),
+                     "slug": device_type_slug(ENDPOINT_MANUFACTURER, name),
                      "u_height": _number(height), "is_full_depth": bool(height > 0),
-                     "comments": "compute endpoint (one network port)",
+                     "comments": what,
+                     "power-ports": _power_ports(1, ENDPOINT_POWER_PORT, 0),
                      "interfaces": [{"name": "1", "type": port_type}]})
     return docs
+
+
+def library_yaml(doc: dict) -> str:
+    """A device type as the library writes it: ``---``, two-space indents, sequences indented
+    under their key (its yamllint rules), ASCII."""
+    class Dumper(yaml.SafeDumper):
+        def increase_indent(self, flow=False, indentless=False):
+            return super().increase_indent(flow, False)
+
+    return "---\n" + yaml.dump(doc, Dumper=Dumper, sort_keys=False, allow_unicode=False,
+                               default_flow_style=False, indent=2, width=1000)
 
 
 def router_roles(plan) -> np.ndarray:
@@ -154,7 +215,7 @@ def device_rows(plan) -> pd.DataFrame:
     position = unit_text(np.where(positioned, ru, np.nan), 1)
     return pd.DataFrame({
         "name": dev["name"].astype(str), "role": roles, "manufacturer": manufacturer,
-        "device_type": dev["model"].astype(str), "site": SITE, "location": LOCATION,
+        "device_type": dev["model"].astype(str), "site": site_name(plan), "location": LOCATION,
         "rack": dev["cabinet"].astype(str), "position": position,
         "face": np.where(positioned, "front", ""), "status": "planned",
         "description": list(map("{} {}".format, np.where(is_router, "router", "endpoint"),
@@ -164,26 +225,31 @@ def device_rows(plan) -> pd.DataFrame:
 
 def cable_rows(plan) -> pd.DataFrame:
     c = plan.cables
-    models = {m.sku: m for m in plan.catalog.cables}
-    skus = column_text(c["sku"])
+    models = plan.catalog.cables
+    cut = np.where(c["fibre"].to_numpy() >= 0, c["fibre"].to_numpy(), c["part"].to_numpy())
     types, colors = {}, {}
-    for sku in sorted(set(skus)):
-        model = models.get(sku)
-        if model is None:
-            raise InputError(f"cable SKU '{sku}' of the plan is not in catalog "
-                             f"'{plan.catalog.name}'")
+    for i in np.unique(cut).tolist():
+        model = models[i]
         if model.netbox_type not in CABLE_TYPES:
-            raise InputError(f"catalog cable '{sku}': field 'netbox_type' must be one of "
+            raise InputError(f"catalog cable '{model.sku}': field 'netbox_type' must be one of "
                              f"{', '.join(sorted(CABLE_TYPES))}, got {model.netbox_type!r}")
-        types[sku], colors[sku] = model.netbox_type, hex_color(model.color, sku)
+        types[i], colors[i] = model.netbox_type, hex_color(model.color, model.sku)
+    names = np.asarray(plan.router_model.interface_name_list, dtype=object)
+    a_name = names[c["a_port"].to_numpy(np.int64) - 1]
+    net = (c["b_router"].to_numpy() >= 0)
+    b_name = np.where(net, names[np.where(net, c["b_port"].to_numpy(np.int64) - 1, 0)],
+                      np.asarray(column_text(c["b_port"]), dtype=object))
+    skus = column_text(c["sku"])
     estimated = unit_text(c["length_m"].to_numpy(float), 1).tolist()
+    site = site_name(plan)
     return pd.DataFrame({
-        "side_a_device": column_text(c["a_device"]), "side_a_type": "dcim.interface",
-        "side_a_name": column_text(c["a_port"]),
-        "side_b_device": column_text(c["b_device"]), "side_b_type": "dcim.interface",
-        "side_b_name": column_text(c["b_port"]),
-        "type": [types[s] for s in skus], "status": "planned", "label": column_text(c["label"]),
-        "color": [colors[s] for s in skus],
+        "side_a_site": site, "side_a_device": column_text(c["a_device"]),
+        "side_a_type": "dcim.interface", "side_a_name": a_name,
+        "side_b_site": site, "side_b_device": column_text(c["b_device"]),
+        "side_b_type": "dcim.interface", "side_b_name": b_name,
+        "type": [types[i] for i in cut.tolist()], "status": "planned",
+        "label": column_text(c["label"]),
+        "color": [colors[i] for i in cut.tolist()],
         "length": unit_text(c["order_length_m"].to_numpy(float), 1), "length_unit": "m",
         "description": list(map("{} {} {}, estimated {} m".format, column_text(c["cable_id"]),
                                 skus, column_text(c["media"]), estimated)),
@@ -198,7 +264,8 @@ def rack_rows(plan) -> pd.DataFrame:
     highest = top.groupby(dev["cabinet"].astype(str)).max()
     height = int(plan.floor.cabinet_height_ru)
     return pd.DataFrame({
-        "site": SITE, "location": LOCATION, "name": cab["name"].astype(str), "status": "planned",
+        "site": site_name(plan), "location": LOCATION, "name": cab["name"].astype(str),
+        "status": "planned",
         "width": RACK_WIDTH_IN, "u_height": height,
         "description": [f"row {r + 1}, column {c + 1}, electrical group {g}; "
                         f"{n_r} routers, {n_e} endpoints" +
@@ -212,13 +279,17 @@ def rack_rows(plan) -> pd.DataFrame:
 
 def readme(plan, docs: list[dict], paths: list[str]) -> str:
     types = "\n".join(f"   - `{p}`" for p in paths)
+    names = [i["name"] for i in docs[0]["interfaces"]]
     return f"""# NetBox import bundle: {plan.topology.family} plan
 
-Written by `planner plan`. NetBox 3.7 or later (only columns that exist since 3.7).
-Everything is `status=planned`; site `{SITE}`, location `{LOCATION}` (rename them in
-`sites.csv`, `locations.csv`, `racks.csv` and `devices.csv` together if you like).
+Written by `planner plan`, for NetBox 4.4 or later (cables name the site of each end).
+Everything is `status=planned`; site `{site_name(plan)}`, location `{LOCATION}` (rename them in
+`sites.csv`, `locations.csv`, `racks.csv`, `devices.csv` and `cables.csv` together if you like).
+Another site may already hold devices of the same names: every cable end names this site.
 
-Import in this order (each list view, "Import" button; paste or upload the file):
+Import in this order (each list view, "Import" button; paste or upload the file). Skip a
+manufacturer, device role or device type that your NetBox already has (NetBox refuses a
+second object of the same name).
 
 1. `manufacturers.csv` (DCIM > Manufacturers)
 2. `device_roles.csv` (DCIM > Device Roles)
@@ -230,12 +301,12 @@ Import in this order (each list view, "Import" button; paste or upload the file)
 7. `devices.csv` (DCIM > Devices): interfaces are created from the device-type templates
 8. `cables.csv` (DCIM > Cables)
 
-Interfaces are named by port number (`1`..`{len(docs[0]['interfaces'])}` on
-`{docs[0]['model']}`), the same numbers as in `cables.csv`, the labels and `topology.dot`.
-Cable `length` is the ordered stock length in metres; the description holds the cable id, SKU,
-media and the estimated (unrounded) length. Devices without a `position` are assigned to their
-rack only (endpoints without rack units, or an abstract floor where one rack holds more than
-its units).
+Router interfaces carry the vendor's names (`{names[0]}` .. `{names[-1]}` on
+`{docs[0]['model']}`): port p of `cables.csv`, the labels and `topology.dot` is the p-th of
+them. Cable `length` is the ordered stock length in metres; the description holds the cable id,
+part number, media and the estimated (unrounded) length. Devices without a `position` are
+assigned to their rack only (endpoints without rack units, or an abstract floor where one rack
+holds more than its units).
 """
 
 
@@ -246,13 +317,14 @@ def write(plan, out_dir: Path) -> None:
     docs = device_types(plan)
     paths = []
     for doc in docs:
-        rel = Path("device-types") / path_part(doc["manufacturer"]) / f"{slug(doc['model'])}.yaml"
+        name = library_slug(doc["model"])
+        rel = Path("device-types") / path_part(doc["manufacturer"]) / f"{name}.yaml"
         (folder / rel.parent).mkdir(parents=True, exist_ok=True)
-        (folder / rel).write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=False),
-                                  encoding="utf-8")
+        (folder / rel).write_text(library_yaml(doc), encoding="utf-8")
         paths.append(rel.as_posix())
     makers = sorted({d["manufacturer"] for d in docs})
     roles = sorted(set(router_roles(plan)) | ({"Compute node"} if len(docs) > 1 else set()))
+    site = site_name(plan)
 
     def csv(frame: pd.DataFrame, name: str) -> None:
         write_csv(frame, folder / name)
@@ -262,10 +334,10 @@ def write(plan, out_dir: Path) -> None:
     csv(pd.DataFrame({"name": roles, "slug": [slug(r) for r in roles],
                       "color": [ROLE_COLORS.get(r.split()[0].lower(), "607d8b") for r in roles],
                       "description": "planner device role"})[ROLE_COLUMNS], "device_roles.csv")
-    csv(pd.DataFrame({"name": [SITE], "slug": [slug(SITE)], "status": ["planned"],
+    csv(pd.DataFrame({"name": [site], "slug": [slug(site)], "status": ["planned"],
                       "description": [f"{plan.topology.family} system, floor {plan.floor.name}"]}),
         "sites.csv")
-    csv(pd.DataFrame({"site": [SITE], "name": [LOCATION], "slug": [slug(LOCATION)],
+    csv(pd.DataFrame({"site": [site], "name": [LOCATION], "slug": [slug(LOCATION)],
                       "status": ["planned"], "description": [str(plan.floor.name)]}),
         "locations.csv")
     csv(rack_rows(plan), "racks.csv")
