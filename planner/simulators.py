@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from planner.errors import InputError
 from planner.topologies.base import Topology
+
+if TYPE_CHECKING:  # pandas is not imported for ``planner --help`` (this module is)
+    import pandas as pd
 
 BOOKSIM_DEFAULTS = {"cycle_ns": 1.0, "injection_rate": 0.1, "traffic": "uniform"}
 """BookSim run options written into ``booksim.cfg`` (``planner plan --booksim-*``)."""

@@ -33,16 +33,23 @@ def test_sheet_order(book):
     assert book.sheetnames == ["Summary", "BOM", "Cables", "Cabinets", "Ports"]
 
 
-@pytest.mark.parametrize("sheet,cell,fmt", [
-    ("BOM", "G2", bom_xlsx.CURRENCY), ("BOM", "H2", bom_xlsx.CURRENCY),
-    ("BOM", "E2", bom_xlsx.COUNT), ("BOM", "D3", bom_xlsx.METRES),
-    ("Cables", "N2", bom_xlsx.METRES), ("Cables", "S2", bom_xlsx.CURRENCY),
-    ("Cables", "S326", bom_xlsx.CURRENCY), ("Cables", "P200", bom_xlsx.DECIMAL),
-    ("Ports", "B2", bom_xlsx.COUNT), ("Cabinets", "E2", bom_xlsx.DECIMAL),
-    ("Summary", "B6", bom_xlsx.COUNT),
+@pytest.mark.parametrize("sheet,header,row,fmt", [
+    ("BOM", "Unit price", 2, bom_xlsx.CURRENCY), ("BOM", "Extended price", 2, bom_xlsx.CURRENCY),
+    ("BOM", "Quantity", 2, bom_xlsx.COUNT), ("BOM", "Length (m)", 3, bom_xlsx.METRES),
+    ("Cables", "Length (m)", 2, bom_xlsx.METRES), ("Cables", "Unit price", 2, bom_xlsx.CURRENCY),
+    ("Cables", "Unit price", 326, bom_xlsx.CURRENCY),
+    ("Cables", "Latency (ns)", 200, bom_xlsx.DECIMAL),
+    ("Ports", "Port", 2, bom_xlsx.COUNT), ("Cabinets", "x (m)", 2, bom_xlsx.DECIMAL),
+    ("Cabinets", "kW", 2, bom_xlsx.DECIMAL),
 ])
-def test_number_formats(book, sheet, cell, fmt):
-    assert book[sheet][cell].number_format == fmt
+def test_number_formats(book, sheet, header, row, fmt):
+    ws = book[sheet]
+    column = [c.value for c in ws[1]].index(header) + 1
+    assert ws.cell(row, column).number_format == fmt
+
+
+def test_summary_count_format(book):
+    assert book["Summary"]["B6"].number_format == bom_xlsx.COUNT
 
 
 @pytest.mark.parametrize("sheet,column,width", [

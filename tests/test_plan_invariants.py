@@ -207,8 +207,9 @@ def check_summary_against_csv(p, out: Path) -> None:
     # per_endpoint is rounded to cents: half a cent off, plus float noise at exact half cents
     assert cost["per_endpoint"] == pytest.approx(cost["total"] / top.num_endpoints, abs=0.0051)
 
-    power = (top.num_routers * model.power_w(top.radix) + end_watts_from_csv(p, cables)
-             + catalog.nic_watts * top.num_endpoints)
+    power = (top.num_routers * (model.base_watts + model.power_w(top.radix))
+             + end_watts_from_csv(p, cables)
+             + (catalog.nic_watts + catalog.endpoint_watts) * top.num_endpoints)
     assert summary["power"]["total_w"] == pytest.approx(power, abs=0.001)
     assert summary["power"]["per_endpoint_w"] == pytest.approx(power / top.num_endpoints,
                                                                abs=0.0005)

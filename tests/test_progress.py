@@ -64,12 +64,15 @@ def _plan_log(tmp_path: Path, *extra: str) -> tuple[list[str], Path]:
 
 def test_a_log_gets_one_line_per_stage_with_counts(tmp_path):
     lines, out = _plan_log(tmp_path, "--strategy", "partition")
+    notes = [line for line in lines if line.startswith("note: ")]   # sizes chosen for the user
+    assert lines[:len(notes)] == notes
+    lines = lines[len(notes):]
     stages = [m.groups() for m in map(LINE.match, lines) if m]
     names = [(what, name) for what, name, _, _ in stages]
     placement = [name.split("/")[1] for what, name in names if name.startswith("placement/")]
     assert placement == ["bounds", "hint", "partition", "cabinets", "floor", "verify"]
     assert [name for what, name in names if what == "plan" and "/" not in name] == [
-        "placement", "cabling", "costing", "summary"]
+        "placement", "cabling", "performance", "costing", "summary"]
     assert sorted(name for what, name in names if what == "exports") == sorted(
         name for name, _ in writers())
     detail = {name: text for what, name, text, _ in stages if what == "plan"}
@@ -81,6 +84,8 @@ def test_a_log_gets_one_line_per_stage_with_counts(tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     assert int(optical.replace(",", "")) == summary["placement"]["optical"]
     assert int(cabinets.replace(",", "")) == summary["placement"]["cabinets"]
+    theta = float(re.fullmatch(r"uniform throughput θ ([\d.e+-]+)", detail["performance"])[1])
+    assert theta == pytest.approx(summary["performance"]["uniform"]["theta"], rel=1e-3)
     # the stage lines come first, then the summary table
     assert all(LINE.match(line) for line in lines[:len(stages)])
     assert lines[len(stages)].startswith("topology")

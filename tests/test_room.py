@@ -233,7 +233,18 @@ def test_cabinets_csv_agrees_with_cables_and_devices(written):
     # kW recomputed from the devices and the cables: routers at the topology radix, every
     # cable end in the cabinet of its device, every endpoint with its NIC
     model, catalog, top = p.router_model, p.catalog, p.topology
-    per_end = {m.sku: m.watts_per_end for m in catalog.cables}
+    # a part's watts at one end of one link: an assembly's watts_per_end over the links it
+    # carries; a transceiver's module watts over the ports it serves (a NIC end: the module)
+    assembly = {pn: m.watts_per_end / m.links for m in catalog.cables
+                if m.kind in ("dac", "acc", "aoc")
+                for pn in m.part_numbers_at(np.asarray(m.stock_lengths or [1.0]))}
+    module = {m.sku: m for m in catalog.cables if m.kind == "transceiver"}
+
+    def end_w(transceiver: str, sku: str, at_nic: bool) -> float:
+        if not transceiver:
+            return assembly[sku]
+        m = module[transceiver]
+        return m.watts_per_end if at_nic else m.watts_per_end / m.ports
     cabinet_of = dict(zip(dev["name"], dev["cabinet"]))
     load = pd.Series(0.0, index=cab["name"])
     for name, kind in zip(dev["name"], dev["kind"]):
@@ -241,8 +252,8 @@ def test_cabinets_csv_agrees_with_cables_and_devices(written):
                                    if kind == "router" else
                                    catalog.endpoint_watts + catalog.nic_watts)
     for c in cables.itertuples():
-        load[c.a_cabinet] += per_end[c.sku]
-        load[c.b_cabinet] += per_end[c.sku]
+        load[c.a_cabinet] += end_w(c.a_transceiver, c.sku, False)
+        load[c.b_cabinet] += end_w(c.b_transceiver, c.sku, c.kind == "endpoint")
     assert cab["kw"].to_numpy() == pytest.approx(load.to_numpy() / 1000, abs=1e-6)
     assert summary["power"]["total_w"] == pytest.approx(1000 * cab["kw"].sum(), abs=1e-3)
     assert summary["power"]["peak_cabinet_kw"] == pytest.approx(cab["kw"].max(), abs=5e-4)

@@ -60,10 +60,13 @@ def make_catalog(**changes) -> Catalog:
                      rate_gbps=100, max_reach_m=30, stock_lengths=[5, 10, 20, 30],
                      price={"fixed": 200, "per_m": 10}, watts_per_end=1.5, netbox_type="aoc",
                      color="Aqua"),
-                dict(sku="LR", description="long-reach optics", media="optical",
-                     kind="transceiver", rate_gbps=100, max_reach_m=2000, stock_lengths=[],
-                     price={"fixed": 1400, "per_m": 1}, watts_per_end=3.5,
-                     netbox_type="smf-os2", color="Yellow")])
+                dict(sku="LR", description="long-reach transceiver", media="optical",
+                     kind="transceiver", rate_gbps=100, max_reach_m=2000, fibre="os2-lc",
+                     price={"fixed": 700}, watts_per_end=3.5),
+                dict(sku="OS2", description="single-mode patch cord, cut to length",
+                     media="optical", kind="fibre", fibre="os2-lc", max_reach_m=2000,
+                     stock_lengths=[], price={"per_m": 1}, netbox_type="smf-os2",
+                     color="Yellow")])
     data.update(changes)
     return Catalog.model_validate(data)
 
@@ -127,7 +130,9 @@ def test_cables_csv_lengths_equal_the_hand_computed_routes():
         row = by_pair[pair]
         assert (row.a_cabinet, row.b_cabinet, row.route_kind) == (a, b, kind)
         assert row.length_m == pytest.approx(length, abs=0.005), pair
-    assert by_pair[("r10", "r11")].sku == "LR"                 # 50.93 m: beyond the AOC reach
+    beyond_aoc = by_pair[("r10", "r11")]                       # 50.93 m: beyond the AOC reach
+    assert (beyond_aoc.a_transceiver, beyond_aoc.sku, beyond_aoc.b_transceiver) == (
+        "LR", "OS2", "LR")                                       # two optics and a patch cord
 
 
 FLOORS = {

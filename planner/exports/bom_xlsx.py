@@ -252,10 +252,12 @@ def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
     net, end = cables["network"], cables["endpoint"]
     place = s["placement"]
     spares = s["bom"]["spares"]
+    # text from the inputs is neutralised here, before a leading "=" could mark it a formula
     rows = [
-        ("Topology", f"{top['family']} ({params})", None, ""),
-        ("Catalog / floor", f"{cab['name']} / {s['floor']['name']}", None, ""),
-        ("Router model", f"{cab['router_sku']} ({cab['router_radix']} ports)", None, ""),
+        ("Topology", neutralise(f"{top['family']} ({params})"), None, ""),
+        ("Catalog / floor", neutralise(f"{cab['name']} / {s['floor']['name']}"), None, ""),
+        ("Router model", neutralise(f"{cab['router_sku']} ({cab['router_radix']} ports)"), None,
+         ""),
         ("Switches", sum_if(items, "switch", "E"), COUNT, "from the BOM sheet"),
         ("Endpoints", top["endpoints"], COUNT, ""),
     ]
@@ -274,7 +276,7 @@ def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
         ("Cost per endpoint", "={Total cost}/{Endpoints}", CURRENCY, "total / endpoints"),
         ("Spares cost", f"=SUMPRODUCT(BOM!$F$2:$F${last},BOM!$G$2:$G${last})", CURRENCY,
          ", ".join(f"{k} {v:g} %" for k, v in spares.items())),
-        ("Power (W)", s["power"]["total_w"], WATTS, "router SerDes + link ends + NICs"),
+        ("Power (W)", s["power"]["total_w"], WATTS, "routers (base + SerDes) + link ends + servers + NICs"),
         ("Power per endpoint (W)", "={Power (W)}/{Endpoints}", "0.000", "power / endpoints"),
         ("Network cables electrical", net["electrical"], COUNT, ""),
         ("Network cables optical", net["optical"], COUNT, ""),

@@ -271,10 +271,17 @@ def smallest_eigenvalues(graph: Graph, k: int) -> np.ndarray:
     return out
 
 
+FIEDLER_DENSE_MAX_N = 64  # LOBPCG with 2 vectors and one constraint needs n >= 11; dense is instant here
+
+
 def fiedler_value(graph: Graph) -> float:
     """Lower estimate of lambda_2(L) for graphs too large for the dense solver: LOBPCG with a
-    fixed iteration count from a fixed start, Ritz value minus residual norm, 0 if disconnected."""
+    fixed iteration count from a fixed start, Ritz value minus residual norm, 0 if disconnected.
+    Small graphs (where LOBPCG itself falls back to a dense solver, which takes no constraint)
+    go straight to the certified dense eigenvalues."""
     n = graph.n
+    if n <= FIEDLER_DENSE_MAX_N:
+        return float(smallest_eigenvalues(graph, 2)[1]) if n >= 2 else 0.0
     lap = laplacian(graph)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((n, 2))
