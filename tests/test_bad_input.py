@@ -570,7 +570,7 @@ CASES: dict[str, Case] = {
                                               ("'routers[0].rack_units'", "must be a number"),
                                               setup=_catalog("routers.0.rack_units", True)),
     "catalog stock length nan": Case(_plan("--catalog", "in/catalog_bad.yaml"),
-                                     ("'cables[0].stock_lengths[1]'", "MCP1600-C0XX", "finite"),
+                                     ("'cables[0].stock_lengths[1]'", "(sku 'MCP1600')", "finite"),
                                      setup=_catalog("cables.0.stock_lengths.1", float("nan"))),
     "catalog reach out of range": Case(_plan("--catalog", "in/catalog_bad.yaml"),
                                        ("'cables[1].max_reach_m'", "out of range"),

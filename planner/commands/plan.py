@@ -152,8 +152,6 @@ def run(args: argparse.Namespace) -> int:
         return specs.topology_of(spec)
 
     topology = _from_spec(args, "topology", build_topology)
-    for note in defaults.notes(topology):   # a size the user did not give, before the work
-        print(f"note: {note}", flush=True)
     catalog = _from_spec(args, "catalog", lambda: load_catalog(spec.catalog))
     floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))
     cables = topology.num_links + (topology.num_endpoints if spec.endpoint_cables else 0)
@@ -170,5 +168,7 @@ def run(args: argparse.Namespace) -> int:
                            "injection_rate": args.booksim_rate,
                            "traffic": args.booksim_traffic})
     files = output.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
+    for note in defaults.notes(result.topology):   # a size the user did not give
+        print(f"note: {note}")
     print(summary_table(result, Path(spec.out), files), flush=True)
     return 0
