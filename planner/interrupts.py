@@ -150,10 +150,10 @@ def in_fork(fn: Callable[..., T], *args) -> T:
     ctx = multiprocessing.get_context("fork")
     receive, send = ctx.Pipe(duplex=False)
     child = ctx.Process(target=_forked_call, args=(fn, args, send), daemon=True)
-    with ctrl_c_deferred():          # a signal inside os.fork() would be lost in its hooks
-        child.start()
-    send.close()
     try:
+        with ctrl_c_deferred():      # a signal inside os.fork() would be lost in its hooks
+            child.start()
+        send.close()
         try:
             ok, value = receive.recv()
         except EOFError:             # the child died without an answer
@@ -165,10 +165,11 @@ def in_fork(fn: Callable[..., T], *args) -> T:
                                f"(exit code {child.exitcode})") from None
         child.join()
     finally:
-        if child.is_alive():
+        if child.pid is not None and child.is_alive():
             child.kill()
             child.join()
         receive.close()
+        send.close()
     if not ok:
         raise value
     return value

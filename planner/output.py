@@ -348,9 +348,11 @@ def _run_forked(writers, folder: Path, jobs: int, stages) -> None:
                 name, fn = pending.pop(0)
                 receive, send = ctx.Pipe(duplex=False)
                 process = ctx.Process(target=_child, args=(fn, folder, send), daemon=True)
+                # known before it starts: a stop signal delivered as the fork returns must
+                # still find this writer to stop before its folder is removed
+                running[receive] = (name, process, time.perf_counter())
                 _start(process)
                 send.close()
-                running[receive] = (name, process, time.perf_counter())
             for conn in multiprocessing.connection.wait(list(running)):
                 name, process, started = running.pop(conn)
                 try:
@@ -366,10 +368,13 @@ def _run_forked(writers, folder: Path, jobs: int, stages) -> None:
                         raise error
                 stages.done(name, time.perf_counter() - started)
     finally:
-        for conn, (_, process, _) in running.items():
+        started = [(conn, process) for conn, (_, process, _) in running.items()
+                   if process.pid is not None]
+        for conn, process in started:
             process.terminate()
-        for conn, (_, process, _) in running.items():
+        for conn, process in started:
             process.join()
+        for conn in running:
             conn.close()
 
 
