@@ -8,7 +8,7 @@ For Slim Fly, Dragonfly, OFT and demi-PN the configuration nearest each target (
 samples the resident set size (/proc/self/statm) every 5 ms and each stage reports the peak
 inside its time window; ``ru_maxrss`` of the run is reported as well.
 
-Stages (each a pure function of the previous stage's value, DESIGN.md "Data flow"):
+Stages (each a pure function of the previous stage's value, as ``planner.plan`` runs them):
     build   planner.topologies.build
     place   planner.placement.place (partitioning, local search, lower bounds)
     cable   planner.cabling.build (every cable, port, rack unit, label, media, length)

@@ -1,7 +1,8 @@
 """Build times of the largest configurations (issue 2: each must take < 5 s).
 
-Builds every configuration of cost_models.md tables B1-B7 (the largest by routers is the
-Dragonfly h=11 of B5, 5,346 routers; by endpoints the radix-64 OFT, 63,552), a Dragonfly with
+Builds every configuration of the published tables in docs/topologies.md (the largest by
+routers is the Dragonfly h=11 of the Slim Fly case study's radix-43 table, 5,346 routers; by
+endpoints the radix-64 OFT of Kathareios et al. SC15, 63,552), a Dragonfly with
 a=32, h=16 (16,416 routers) and the same Dragonfly with 300 groups instead of 513 (several
 global links per group pair, dealt by an assignment per group), printing the build time of
 each; with --distances also the exact diameter / average-distance time.

@@ -203,17 +203,17 @@ SF_CASE_UNCHECKED["optical cables"] = SF_CASE_UNCHECKED["electrical cables"]
 CASE_10K = "Slim Fly case study (SC14 slides, 'RESULTS: A CASE STUDY'), N ≈ 10K table"
 CASE_R43 = "Slim Fly case study (SC14 slides, 'RESULTS: A CASE STUDY'), radix-43 table"
 
-C2 = "partition not described in the paper"
+PARTITION_UNKNOWN = "partition not described in the paper"
 ROWS: tuple[Row, ...] = (
     # Projective Networks Table 4 (about 10,000 nodes; optical at 5.1 m = 7.7432 $/Gb/s).
     _pn(4, "10k", "Hamming K22^2", "hyperx", {"S": "22x22", "p": 22}, 10648, 64, 484,
         5082, 5082, 1145.41, 8.15, 484, note="group = one row of 22 routers"),
     _pn(4, "10k", "demi-PN q=27", "demipn", {"q": 27, "p": 14}, 10598, 42, 757, 556, 10028,
-        1282.59, 8.40, 504, "printed", C2),
+        1282.59, 8.40, 504, "printed", PARTITION_UNKNOWN),
     _pn(4, "10k", "Slim Fly MMS q=19", "slimfly", {"q": 19, "p": 13}, 9386, 42, 722, 3971,
         6498, 1294.51, 9.05, 494, note="group = rack (0,x,.)U(1,x,.)"),
     _pn(4, "10k", "PN q=23", "pn", {"q": 23, "p": 9}, 9954, 33, 1106, 1907, 11365, 1546.83,
-        10.27, 396, "printed", C2),
+        10.27, 396, "printed", PARTITION_UNKNOWN),
     _pn(4, "10k", "Dragonfly h=7", "dragonfly", {"a": 14, "p": 7, "h": 7, "g": 99}, 9702, 27,
         1386, 8926, 4514, 1404.42, 10.80, 490, "printed",
         "printed E + O = 8,926 + 4,514 = 13,440, but the topology has 99·14·13/2 + 99·98/2 = "
@@ -222,13 +222,13 @@ ROWS: tuple[Row, ...] = (
     _pn(5, "25k", "Hamming K29^2", "hyperx", {"S": "29x29", "p": 29}, 24389, 85, 841, 5684,
         17864, 1237.43, 8.21, 435, note="group = half row (15 + 14 routers)"),
     _pn(5, "25k", "demi-PN q=37", "demipn", {"q": 37, "p": 19}, 26733, 57, 1407, 620, 26094,
-        1314.29, 8.40, 532, "printed", C2),
+        1314.29, 8.40, 532, "printed", PARTITION_UNKNOWN),
     _pn(5, "25k", "Slim Fly MMS q=27", "slimfly", {"q": 27, "p": 18}, 26244, 59, 1458, 10935,
         18954, 1344.11, 9.18, 972,
         note="printed group 486, but the printed counts are 2-subgroup racks of 972 "
              "(54 groups of 486 would give 54·189 = 10,206 electric)"),
     _pn(5, "25k", "PN q=31", "pn", {"q": 31, "p": 13}, 25818, 45, 1986, 3381, 28395, 1497.77,
-        9.70, 520, "printed", C2),
+        9.70, 520, "printed", PARTITION_UNKNOWN),
     _pn(5, "25k", "Dragonfly h=9", "dragonfly", {"a": 18, "p": 9, "h": 9, "g": 163}, 26406,
         35, 2934, 25101, 13041, 1457.39, 10.89, 486, note="group = 3 Dragonfly groups"),
     # Projective Networks Table 6 (indirect; every cable optical; cables = leaf-spine links).

@@ -2,9 +2,9 @@
 
 The algebraic topologies (Slim Fly / MMS, projective networks, OFT, Galaxyfly) need only
 addition, multiplication, negation and inversion in F_q and a primitive element ξ
-(cost_models.md D0). Elements are the integers ``0..q-1``: element ``e`` stands for the
-polynomial ``sum_i d_i x^i`` whose coefficients ``d_i`` are the base-p digits of ``e`` (the same
-"integer representation" the ``galois`` library uses, so tables can be cross-checked).
+(docs/topologies.md "Finite fields"). Elements are the integers ``0..q-1``: element ``e`` stands
+for the polynomial ``sum_i d_i x^i`` whose coefficients ``d_i`` are the base-p digits of ``e``
+(the same "integer representation" the ``galois`` library uses, so tables can be cross-checked).
 
 The field polynomial is found deterministically: the monic degree-m polynomial over Z_p with the
 smallest integer encoding for which ``x`` has multiplicative order q-1 (a primitive polynomial,

@@ -1,4 +1,4 @@
-"""The ``planner plan`` output folder, written atomically (DESIGN.md "Contracts").
+"""The ``planner plan`` output folder, written atomically (docs/robustness.md "The output folder").
 
 Every writer writes into a fresh temporary folder beside ``--out`` (large plans: several writers
 at once, each in a forked process); only when all of them succeeded is it swapped into place

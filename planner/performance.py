@@ -1,6 +1,6 @@
 """The performance stage: hops, zero-load latency, bisection and saturation throughput of a plan.
 
-Runs after cabling (DESIGN.md "Data flow"), from the topology, the cables' lengths and latencies
+Runs after cabling (``planner.plan``), from the topology, the cables' lengths and latencies
 and the router model; its value is the ``performance`` block of ``summary.json``:
 
 - ``hops``: router-to-router links on a shortest path, averaged over all ordered pairs of

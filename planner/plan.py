@@ -1,6 +1,7 @@
 """``plan(...) -> Plan``: topology + catalog + floor -> placement, every cable, BOM and summary.
 
-Stages (DESIGN.md "Data flow"), each a pure function of the previous values:
+Stages (the data flow drawn in README.md "What it does"), each a pure function of the previous
+values:
 router model (``catalog.router_for(topology.radix)``) -> placement (``planner.placement.place``)
 -> cabling (``planner.cabling.build``) -> performance (``planner.performance.evaluate``: hops,
 latency, bisection, throughput) -> costing (``planner.bom.build`` + ``planner.costing``)
@@ -41,7 +42,8 @@ STRATEGIES = ("hint", "partition", "optimize")
 
 @dataclass(frozen=True, eq=False)
 class Plan:
-    """Everything ``planner plan`` knows about one system (INTERFACES.md).
+    """Everything ``planner plan`` knows about one system (the writers in ``planner/exports``
+    read it).
 
     cables:   one row per physical cable: ``cabling.CSV_COLUMNS`` then ``cabling.EXTRA_COLUMNS``.
     devices:  name, kind ("router" | "endpoint"), id, cabinet, ru, height_ru, model, watts.

@@ -2,8 +2,9 @@
 
 After cabling, datacenter staff collect who-is-connected-to-whom from the running fabric and
 check it against the plan (the same workflow as the Cisco cable-plan validation of
-acitoolkit ``cableplan`` and the InfiniBand "compare ibnetdiscover with the intended
-topology" practice; shared/reference/ecosystem.md §5 end, §7). Three observed formats are read:
+acitoolkit's ``applications/cableplan``, which diffs a cable-plan XML against the running
+fabric, and the InfiniBand practice of comparing ``ibnetdiscover`` output with the intended
+topology). Three observed formats are read:
 
 * **CSV** with a header holding ``device,port,peer_device,peer_port`` (more columns are
   ignored). Rows may list each link once or once per end; the two directions are merged.

@@ -19,7 +19,8 @@ from planner.plan import plan as make_plan
 from planner.topologies.dragonfly import dragonfly
 from test_exports_plans import get_plan
 
-# Import-form columns, NetBox v4.6.8 (ecosystem.md §4.2) ...
+# Import-form columns, NetBox v4.6.8 (RackImportForm, DeviceImportForm, CableImportForm of
+# netbox/dcim/forms/bulk_import.py) ...
 RACK_FIELDS = set("""site location group name facility_id tenant status role rack_type form_factor
 serial asset_tag width u_height desc_units outer_width outer_height outer_depth outer_unit
 mounting_depth airflow weight max_weight weight_unit description owner comments tags""".split())

@@ -64,8 +64,9 @@ def test_run_output_satisfies_the_invariants(cli_run):
 
 
 def test_no_arguments_plan_a_10k_slim_fly_on_a_modern_100g_hot_aisle_hall():
-    """``planner plan`` alone: Slim Fly q=19 (722 routers, 10,830 endpoints, SF14 §3.1) on the
-    100 Gb/s catalog in the hot-aisle hall, into ./plan; the router fits and the hall holds it."""
+    """``planner plan`` alone: Slim Fly q=19 (722 routers, 10,830 endpoints, Besta & Hoefler
+    SC14 §3.1) on the 100 Gb/s catalog in the hot-aisle hall, into ./plan; the router fits and
+    the hall holds it."""
     from planner.cli import build_parser
     from planner.commands.plan import resolve_spec
     from planner.floor import check_capacity, load_floor

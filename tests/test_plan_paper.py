@@ -3,8 +3,9 @@
 Paper mode: the ``sc14-40g`` model with every optical cable priced at the table's average
 length (``sc14-40g-pn10k`` 5.1 m / ``sc14-40g-pn25k`` 7.0 m), the ``pn-500`` floor (electrical
 groups of about 500 endpoints, membership media rule), placement strategy ``hint`` and
-router-router cables only (``endpoint_cables=False``). Published rows (cost_models.md B1, B2;
-group rules C2):
+router-router cables only (``endpoint_cables=False``). Published rows (Projective Networks §5.3,
+Tables 4 and 5; docs/topologies.md "pn-t4", "pn-t5"), each with the electrical groups its
+printed cable counts imply:
 
 - Table 4, Slim Fly MMS q=19, p=13: 9386 endpoints, groups of 494 = one SF rack
   (0,x,.) ∪ (1,x,.); E = 3971, O = 6498; $1294.51 and 9.05 W per endpoint;

@@ -1,4 +1,6 @@
-"""Builders against the published formulas (cost_models.md D1-D9) and the tables B1-B7."""
+"""Builders against the published constructions and formulas and the published tables, as
+docs/topologies.md writes them (one section per family; "Published tables the tests reproduce"
+for the table keys of TABLE_ROWS)."""
 
 from __future__ import annotations
 
@@ -132,7 +134,8 @@ def test_params_json_and_rebuild(family):
 
 @pytest.mark.parametrize("q", prime_powers(3, 64))
 def test_slim_fly_generator_sets(q):
-    """D1: |X| = |X'| = (q-δ)/2, X' = ξX, X = -X; X ∩ X' = ∅ (δ=1), {1} (δ=0), {1,-1} (δ=-1)."""
+    """|X| = |X'| = (q-δ)/2, X' = ξX, X = -X; X ∩ X' = ∅ (δ=1), {1} (δ=0), {1,-1} (δ=-1)
+    (Projective Networks §4.2)."""
     gf, d = field(q), delta(q)
     x, xp = (set(v.tolist()) for v in generator_sets(gf))
     assert len(x) == len(xp) == (q - d) // 2
@@ -158,8 +161,9 @@ def test_slim_fly_q5_is_hoffman_singleton():
 
 @pytest.mark.parametrize("q", [5, 8, 19, 27])
 def test_slim_fly_racks(q):
-    """Rack x = (0,x,.) u (1,x,.), 2q routers; intra-rack links q^2((q-d)/2+1) (A1:
-    q=19 -> 3971, q=27 -> 10935 electric), every rack pair joined by 2q links."""
+    """Rack x = (0,x,.) u (1,x,.), 2q routers; intra-rack links q^2((q-d)/2+1) (Projective
+    Networks Tables 4-5: q=19 -> 3971, q=27 -> 10935 electric), every rack pair joined by 2q
+    links."""
     top = build("slimfly", q=q)
     s, x = np.divmod(np.arange(2 * q * q) // q, q)
     assert top.group_kind == "rack" and (top.groups == x).all()
@@ -208,7 +212,8 @@ def _absolute(grp, i, a, h, g):
                                                 ("absolute", _absolute)])
 @pytest.mark.parametrize("h", [2, 3])
 def test_dragonfly_arrangement_formulas(arrangement, rule, h):
-    """Balanced g = a h + 1: global links exactly as cost_models.md D2 writes each arrangement."""
+    """Balanced g = a h + 1: global links exactly as docs/topologies.md "Dragonfly" writes each
+    arrangement."""
     a = 2 * h
     g = a * h + 1
     top = dragonfly(h=h, arrangement=arrangement)
@@ -306,56 +311,60 @@ def test_distance_stats_match_networkx():
         assert distance_stats(top) == (max(dist), pytest.approx(np.mean(dist)))
 
 
-# cost_models.md tables B1-B7 as printed: (table, spec, routers, endpoints, radix, router-router
-# links or None where the table prints no link count or one that is not the graph's, see C2/C3)
+# The published tables as printed, under their keys in docs/topologies.md "Published tables the
+# tests reproduce": (table, spec, routers, endpoints, radix, router-router links or None where
+# the table prints no link count or one that is not the graph's; that section says why)
 TABLE_ROWS = [
-    ("B1", "hyperx:S=22x22,p=22", 484, 10648, 64, 5082 + 5082),
-    ("B1", "demipn:q=27,p=14", 757, 10598, 42, 556 + 10028),
-    ("B1", "slimfly:q=19,p=13", 722, 9386, 42, 3971 + 6498),
-    ("B1", "pn:q=23,p=9", 1106, 9954, 33, 1907 + 11365),
-    ("B1", "dragonfly:h=7", 1386, 9702, 27, None),  # printed E+O = 13,440 vs 13,860 (C2)
-    ("B2", "hyperx:S=29x29,p=29", 841, 24389, 85, 5684 + 17864),
-    ("B2", "demipn:q=37,p=19", 1407, 26733, 57, 620 + 26094),
-    ("B2", "slimfly:q=27,p=18", 1458, 26244, 59, 10935 + 18954),
-    ("B2", "pn:q=31,p=13", 1986, 25818, 45, 3381 + 28395),
-    ("B2", "dragonfly:h=9", 2934, 26406, 35, 25101 + 13041),
-    ("B3", "mlfm:h=21", 693, 9702, 42, 9702),  # Table 6: cables = leaf-spine links = T
-    ("B3", "mlfm:h=29", 1305, 25230, 58, 25230),
-    ("B3", "oft:q=16", 819, 9282, 34, 9282),
-    ("B3", "oft:q=23", 1659, 26544, 48, 26544),
-    ("B4", "fattree:k=35", 1531, 10718, 35, None),
-    ("B4", "jellyfish:routers=1386,degree=21,p=7", 1386, 9702, 28, 14553),
-    ("B4", "hyperx:S=10x10x10,p=10", 1000, 10000, 33, None),
-    ("B4", "dragonfly:p=7,h=7,a=14,g=99", 1386, 9702, 27, None),
-    ("B4", "slimfly:q=19,p=15", 722, 10830, 43, None),
-    ("B5", "fattree:k=43", 2311, 19876, 43, None),
-    ("B5", "jellyfish:routers=4020,degree=33,p=10", 4020, 40200, 43, 66330),
-    ("B5", "hyperx:S=12x12x12,p=12", 1728, 20736, 43, None),
-    ("B5", "dragonfly:h=11", 5346, 58806, 43, None),
-    ("B5", "slimfly:q=19,p=15", 722, 10830, 43, None),
-    ("B6", "dragonfly:a=19,p=9,h=9", 3268, 29412, 36, None),
-    ("B6", "hyperx:S=13x13x13,p=13", 2197, 28561, 49, None),
-    ("B6", "fattree:k=50", 3125, 31250, 50, None),
-    ("B6", "slimfly:q=27,p=20", 1458, 29160, 61, None),
-    ("B6", "galaxyfly:n=25,q=49,a=3,h=16,p=8", 3675, 29400, 26, None),
-    ("B6", "galaxyfly:n=25,q=47,a=3,h=16,p=9", 3525, 31725, 27, None),
-    ("B6", "galaxyfly:n=21,q=37,a=2,h=19,p=20", 1554, 31080, 40, None),
-    ("B7", "oft:q=31", 2979, 63552, 64, None),
-    ("B7", "mlfm:h=32", 1584, 33792, 64, None),
-    ("B7", "slimfly:q=29,p=21", 1682, 35322, 64, None),
-    ("B7", "slimfly:q=29,p=22", 1682, 37004, 65, None),
-    ("B7", "slimfly:q=13,p=9", 338, 3042, 28, None),
-    ("B7", "slimfly:q=13,p=10", 338, 3380, 29, None),
-    ("B7", "mlfm:h=15", 360, 3600, 30, None),
-    ("B7", "oft:q=11", 399, 3192, 24, None),
+    ("pn-t4", "hyperx:S=22x22,p=22", 484, 10648, 64, 5082 + 5082),
+    ("pn-t4", "demipn:q=27,p=14", 757, 10598, 42, 556 + 10028),
+    ("pn-t4", "slimfly:q=19,p=13", 722, 9386, 42, 3971 + 6498),
+    ("pn-t4", "pn:q=23,p=9", 1106, 9954, 33, 1907 + 11365),
+    ("pn-t4", "dragonfly:h=7", 1386, 9702, 27, None),  # printed E+O = 13,440 vs 13,860
+    ("pn-t5", "hyperx:S=29x29,p=29", 841, 24389, 85, 5684 + 17864),
+    ("pn-t5", "demipn:q=37,p=19", 1407, 26733, 57, 620 + 26094),
+    ("pn-t5", "slimfly:q=27,p=18", 1458, 26244, 59, 10935 + 18954),
+    ("pn-t5", "pn:q=31,p=13", 1986, 25818, 45, 3381 + 28395),
+    ("pn-t5", "dragonfly:h=9", 2934, 26406, 35, 25101 + 13041),
+    ("pn-t6", "mlfm:h=21", 693, 9702, 42, 9702),  # Table 6: cables = leaf-spine links = T
+    ("pn-t6", "mlfm:h=29", 1305, 25230, 58, 25230),
+    ("pn-t6", "oft:q=16", 819, 9282, 34, 9282),
+    ("pn-t6", "oft:q=23", 1659, 26544, 48, 26544),
+    ("sf-case-10k", "fattree:k=35", 1531, 10718, 35, None),
+    ("sf-case-10k", "jellyfish:routers=1386,degree=21,p=7", 1386, 9702, 28, 14553),
+    ("sf-case-10k", "hyperx:S=10x10x10,p=10", 1000, 10000, 33, None),
+    ("sf-case-10k", "dragonfly:p=7,h=7,a=14,g=99", 1386, 9702, 27, None),
+    ("sf-case-10k", "slimfly:q=19,p=15", 722, 10830, 43, None),
+    ("sf-case-r43", "fattree:k=43", 2311, 19876, 43, None),
+    ("sf-case-r43", "jellyfish:routers=4020,degree=33,p=10", 4020, 40200, 43, 66330),
+    ("sf-case-r43", "hyperx:S=12x12x12,p=12", 1728, 20736, 43, None),
+    ("sf-case-r43", "dragonfly:h=11", 5346, 58806, 43, None),
+    ("sf-case-r43", "slimfly:q=19,p=15", 722, 10830, 43, None),
+    ("gf-t3", "dragonfly:a=19,p=9,h=9", 3268, 29412, 36, None),
+    ("gf-t3", "hyperx:S=13x13x13,p=13", 2197, 28561, 49, None),
+    ("gf-t3", "fattree:k=50", 3125, 31250, 50, None),
+    ("gf-t3", "slimfly:q=27,p=20", 1458, 29160, 61, None),
+    ("gf-t3", "galaxyfly:n=25,q=49,a=3,h=16,p=8", 3675, 29400, 26, None),
+    ("gf-t3", "galaxyfly:n=25,q=47,a=3,h=16,p=9", 3525, 31725, 27, None),
+    ("gf-t3", "galaxyfly:n=21,q=37,a=2,h=19,p=20", 1554, 31080, 40, None),
+    ("sc15", "oft:q=31", 2979, 63552, 64, None),
+    ("sc15", "mlfm:h=32", 1584, 33792, 64, None),
+    ("sc15", "slimfly:q=29,p=21", 1682, 35322, 64, None),
+    ("sc15", "slimfly:q=29,p=22", 1682, 37004, 65, None),
+    ("sc15", "slimfly:q=13,p=9", 338, 3042, 28, None),
+    ("sc15", "slimfly:q=13,p=10", 338, 3380, 29, None),
+    ("sc15", "mlfm:h=15", 360, 3600, 30, None),
+    ("sc15", "oft:q=11", 399, 3192, 24, None),
 ]
-# Radix figures the Slim Fly slides (S000) print that no graph with their N and N_r has
-# (cost_models.md C3): FBF p + 3(s-1) and SF k' + p. The built radix is the construction's.
+# The table keys: headings of docs/topologies.md "Published tables the tests reproduce".
+TABLES = ("pn-t4", "pn-t5", "pn-t6", "sf-case-10k", "sf-case-r43", "gf-t3", "sc15")
+# Radix figures the Slim Fly case study prints that no graph with their N and N_r has
+# (docs/topologies.md "sf-case-10k"): FBF p + 3(s-1) and SF k' + p. The built radix is the
+# construction's.
 MISPRINTED_RADIX = {
-    ("B4", "hyperx:S=10x10x10,p=10"): 10 + 3 * 9,
-    ("B4", "slimfly:q=19,p=15"): 29 + 15,
-    ("B5", "hyperx:S=12x12x12,p=12"): 12 + 3 * 11,
-    ("B5", "slimfly:q=19,p=15"): 29 + 15,
+    ("sf-case-10k", "hyperx:S=10x10x10,p=10"): 10 + 3 * 9,
+    ("sf-case-10k", "slimfly:q=19,p=15"): 29 + 15,
+    ("sf-case-r43", "hyperx:S=12x12x12,p=12"): 12 + 3 * 11,
+    ("sf-case-r43", "slimfly:q=19,p=15"): 29 + 15,
 }
 
 
@@ -375,11 +384,12 @@ def test_table_rows_buildable(table, spec, routers, endpoints, radix, links):
 
 
 def test_every_table_row_listed():
-    """B1-B6 have 5+5+4+5+5+7 rows; B7 has 4 buildable radix-64 items (the SF one as its two
-    integral neighbours p=21, 22) and 4 simulated configurations."""
-    counts = {t: sum(r[0] == t for r in TABLE_ROWS) for t in ("B1", "B2", "B3", "B4", "B5", "B6",
-                                                               "B7")}
-    assert counts == {"B1": 5, "B2": 5, "B3": 4, "B4": 5, "B5": 5, "B6": 7, "B7": 8}
+    """PN Tables 4-6, the two case-study tables and Galaxyfly Table 3 have 5+5+4+5+5+7 rows;
+    Kathareios et al. give 4 buildable radix-64 items (the SF one as its two integral neighbours
+    p=21, 22) and 4 simulated configurations."""
+    counts = {t: sum(r[0] == t for r in TABLE_ROWS) for t in TABLES}
+    assert counts == {"pn-t4": 5, "pn-t5": 5, "pn-t6": 4, "sf-case-10k": 5, "sf-case-r43": 5,
+                      "gf-t3": 7, "sc15": 8}
 
 
 @pytest.mark.parametrize("target, radix", [(300, 16), (2000, 24)])

@@ -1,9 +1,12 @@
-"""``cables.csv``: the port map, one row per physical cable (DESIGN.md "Contracts").
+"""``cables.csv``: the port map, one row per physical cable (the rules: ``planner.cabling``).
 
-Columns, in order: cable_id, label, kind (network | endpoint), a_device, a_port, a_cabinet,
-a_ru, b_device, b_port, b_cabinet, b_ru, media (electrical | optical), sku, length_m (computed,
-metres to the millimetre), order_length_m (stock length ordered), latency_ns (over the ordered
-length). An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
+Columns, in order (``planner.cabling.CSV_COLUMNS``): cable_id, label, kind (network |
+endpoint), a_device, a_port, a_cabinet, a_ru, b_device, b_port, b_cabinet, b_ru, media
+(electrical | optical), sku, length_m (computed, metres to the millimetre), order_length_m
+(stock length ordered), latency_ns (over the ordered length), route_kind (cabinet | row |
+cross-row | cross-hall), a_transceiver, b_transceiver (the transceiver part number at each end,
+empty for a cable assembly). An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF
+line ends.
 """
 
 from __future__ import annotations

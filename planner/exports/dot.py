@@ -2,7 +2,7 @@
 
 One undirected edge per physical cable, ``"device":"port" -- "device":"port"``, the form that
 prescriptive topology checkers (Cumulus PTM style) compare against LLDP neighbours, and that
-Graphviz draws (ecosystem.md §5 "DOT"). Each edge carries the cable ``label``.
+Graphviz draws (the DOT language). Each edge carries the cable ``label``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Cable labels: ``labels.csv`` for label-printer software and ``labels.pdf`` label sheets.
 
-Both ends of every cable get a label (ANSI/TIA-606, ecosystem.md §7). ``labels.csv`` has two
-rows per cable, A end then B end (the shumoku PR #202 layout, §6): ``cable_id, end,
+Both ends of every cable get a label (ANSI/TIA-606). ``labels.csv`` has two rows per cable,
+A end then B end (the label CSV of the shumoku diagram tool, konoe-akitoshi/shumoku PR #202):
+``cable_id, end,
 this_device, this_port, this_cabinet, this_ru, peer_device, peer_port, peer_cabinet, peer_ru,
 label, media, sku, length_m, order_length_m``; UTF-8 with a byte-order mark so spreadsheet and
 label-printer software detect the encoding; text cells formula-safe (``exports.cells``).

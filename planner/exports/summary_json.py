@@ -1,4 +1,5 @@
-"""``summary.json``: the plan summary (DESIGN.md "Contracts"), UTF-8, 2-space indent, LF.
+"""``summary.json``: the plan summary (``Plan.summary``, built by ``planner.plan``), UTF-8,
+2-space indent, LF.
 
 Keys keep the order ``planner.plan`` builds them in, so two runs with the same inputs and seed
 give byte-identical files apart from the run times (``runtime``, ``placement.stage_seconds``,

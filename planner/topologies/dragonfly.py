@@ -1,8 +1,10 @@
 """Dragonfly: g groups of a fully connected routers, h global links per router.
 
 Kim, Dally, Scott, Abts, ISCA'08 §3; balanced a = 2p = 2h, g = a·h + 1 (Galaxyfly §2.2,
-Projective Networks Table 3). Global arrangements as in cost_models.md D2: palmtree (CAMINOS
-``dragonfly.rs``), relative (consecutive) and absolute.
+Projective Networks Table 3). Global arrangements: palmtree (Camarero's CAMINOS simulator,
+caminos-lib ``src/topology/dragonfly.rs``), relative (consecutive) and absolute (Hastings et al.,
+"Comparing Global Link Arrangements for Dragonfly Networks", IEEE Cluster 2015); each written
+out in docs/topologies.md "Dragonfly".
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def _round_targets(c: np.ndarray, grp: np.ndarray, g: int, arrangement: str):
 
 def _full_rounds(a: int, h: int, g: int, rounds: int, arrangement: str):
     """Ports 0..rounds·(g-1)-1 of every group, one link to every other group per round, wired
-    by the arrangement (cost_models.md D2). Returns (group, port, target group, target port)
+    by the arrangement (docs/topologies.md). Returns (group, port, target group, target port)
     of each link once."""
     grp, i = np.meshgrid(np.arange(g), np.arange(rounds * (g - 1)), indexing="ij")
     grp, i = grp.ravel(), i.ravel()
@@ -120,7 +122,7 @@ def global_links(a: int, h: int, g: int, arrangement: str) -> np.ndarray:
     """(L, 2) router pairs of the global links; router id = group*a + r, port i = r*h + j.
 
     Each group's a·h global ports are dealt out in rounds of g-1 (one link to every other group
-    per round) following the arrangement (cost_models.md D2); for g < a·h+1 a group pair gets
+    per round) following the arrangement (docs/topologies.md); for g < a·h+1 a group pair gets
     ⌊a·h/(g-1)⌋ or one more links, and the last, partial round is dealt so that the links
     between two groups sit on different routers wherever the port counts allow.
     """
@@ -152,7 +154,7 @@ def dragonfly(a=None, p=None, h=None, g=None, arrangement="palmtree") -> Topolog
     """Dragonfly (Kim et al. ISCA'08 §3.1): g groups × a routers, p endpoints, h global ports.
 
     Router radix k = p + a - 1 + h; routers a·g; endpoints p·a·g; local links g·a(a-1)/2;
-    global links g(g-1)/2 when g = a·h+1 (cost_models.md D2). ``dragonfly(h=7)`` is the
+    global links g(g-1)/2 when g = a·h+1 (docs/topologies.md). ``dragonfly(h=7)`` is the
     balanced a=14, p=7, g=99 of Projective Networks Table 4. A smaller g uses every global
     port: ⌊a·h/(g-1)⌋ or ⌈a·h/(g-1)⌉ links per group pair (``global_links``). Hint: groups.
     """

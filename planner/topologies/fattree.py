@@ -1,9 +1,10 @@
 """k-ary fat trees (folded Clos) of radix-k routers, two or three levels.
 
-3 levels (Al-Fares et al. SIGCOMM'08; the SF14 / Galaxyfly / Kathareios baseline, cost_models.md
-D3): k pods of E = ⌈k/2⌉ edge and A = ⌊k/2⌋ aggregation routers, A·E core routers; N = k³/4
-endpoints and 5k²/4 routers for even k. For odd k (SF14's k = 35, 43 rows) the same recipe gives
-⌊5k²/4⌋ routers and the ⌊k³/4⌋ endpoints SF14 prints: each edge has A up-links, each
+3 levels (Al-Fares et al. SIGCOMM'08; the baseline of the Slim Fly case study, Galaxyfly Table 3
+and Kathareios et al. SC15 Fig. 3): k pods of E = ⌈k/2⌉ edge and A = ⌊k/2⌋ aggregation routers,
+A·E core routers; N = k³/4 endpoints and 5k²/4 routers for even k. For odd k (the k = 35, 43
+rows of the Slim Fly case study, Besta & Hoefler SC14) the same recipe gives ⌊5k²/4⌋ routers
+and the ⌊k³/4⌋ endpoints the case study prints: each edge has A up-links, each
 aggregation router E down- and A up-links, each pod's A² up-links go to A² distinct cores of a
 window rotated by A per pod, and the ⌊k³/4⌋ endpoints are spread over the edges (⌊·⌋ or ⌈·⌉).
 2 levels (Kathareios §2.2.1): k leaves with ⌊k/2⌋ up-links, one to each of ⌊k/2⌋ spines;
@@ -77,7 +78,7 @@ def _three_level(k: int, p) -> Topology:
 
 
 def fattree(k, levels=3, p=None) -> Topology:
-    """Fat tree of radix-k routers (cost_models.md D3; Kathareios SC15 §2.2.1-2.2.2).
+    """Fat tree of radix-k routers (Al-Fares et al. SIGCOMM'08; Kathareios SC15 §2.2.1).
 
     levels=3: roles edge/aggregation/core, hint = pods (ids 0..k-1; core routers form groups
     k.. of A cores each). levels=2: roles leaf/spine, no hint. ``p`` = endpoints per edge/leaf

@@ -1,6 +1,7 @@
 """Galaxyfly: a Galaxy graph of n clusters × q supernodes, each supernode a K_a of routers.
 
-Lei et al., "Galaxyfly", ICS'16 §2 (Algorithms 1-3, Tables 1-2; cost_models.md D7, C10).
+Lei et al., "Galaxyfly", ICS'16 §2 (Algorithms 1-3, Tables 1-2). δ ∈ {1, 0, -1} with q ≡ δ
+(mod 4), not Table 1's "q mod 4", and the port rule of Fig. 2: docs/topologies.md "Galaxyfly".
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 between every two routers that differ in exactly one coordinate.
 
 Ahn et al., "HyperX", SC09; Kim, Dally, Abts, "Flattened Butterfly", ISCA'07; the Hamming graph
-K_n² of Projective Networks Table 4 is S = (n, n), p = n (cost_models.md D4).
+K_n² of Projective Networks Table 4 (§4.1) is S = (n, n), p = n (docs/topologies.md).
 """
 
 from __future__ import annotations
@@ -28,10 +28,11 @@ def grid_edges(sizes: list[int]) -> np.ndarray:
 
 
 def hyperx(S, p=None) -> Topology:
-    """HyperX with dimension sizes S (SC09 §3; cost_models.md D4).
+    """HyperX with dimension sizes S (SC09 §3).
 
     prod(S) routers, network degree sum(S_i - 1), links prod(S)·sum(S_i - 1)/2. Default p =
-    min(S), the concentration of the k-ary n-flat (ISCA'07 §3) and of S004's Hamming graphs.
+    min(S), the concentration of the k-ary n-flat (ISCA'07 §3) and of the Hamming graphs of
+    Projective Networks Tables 4-5.
     Router id = mixed radix of the coordinates, last coordinate fastest; hint: rows = routers
     that differ only in the last coordinate (a K_{S_{d-1}}).
     """

@@ -10,7 +10,8 @@ Formats (chosen by extension):
   default 1). An optional second table, started by the header row ``router,endpoints``, gives
   the endpoints per router; without it every router gets the uniform ``p`` (``?p=N``). An
   optional header ``a,b[,count]`` may start the link table. ``#`` starts a comment line.
-- ``.anynet``: BookSim2 ``anynet`` netlist (ecosystem.md §1.2, ``AnyNet::readFile()``): each
+- ``.anynet``: BookSim2 ``anynet`` netlist (the grammar ``AnyNet::readFile()`` of BookSim2's
+  ``src/networks/anynet.cpp`` reads): each
   line is ``router|node ID`` followed by ``router|node ID [LATENCY]`` entries that the head is
   linked to. Latencies are accepted and ignored; parallel links cannot be expressed (BookSim
   merges them) except through the side table ``<stem>.multiplicity.csv`` (columns

@@ -1,7 +1,8 @@
 """Jellyfish: a random regular graph of routers built by random incremental linking.
 
 Singla, Hong, Popa, Godfrey, "Jellyfish: Networking Data Centers Randomly", NSDI'12 §3;
-the "random" rows of the Slim Fly case study (cost_models.md D8). Deterministic: all choices
+the "Random" rows of the Slim Fly case study (Besta, Henriksson, Hoefler, SC14 slides "RESULTS:
+A CASE STUDY"; docs/topologies.md). Deterministic: all choices
 come from ``numpy.random.default_rng(seed)``.
 """
 
@@ -93,7 +94,8 @@ def _absorb_free_ports(draw: _Uniform, free: list[int], adj: list[set[int]],
 def jellyfish(routers, degree, p=None, seed=0) -> Topology:
     """Jellyfish of ``routers`` routers with ``degree`` network ports each (NSDI'12 §3).
 
-    Router radix = degree + p; default p = degree // 3 (SF14's random rows: k' = 21, p = 7).
+    Router radix = degree + p; default p = degree // 3 (the Slim Fly case study's random rows:
+    k' = 21, p = 7).
     If routers·degree is odd one port stays free. Same (routers, degree, seed) -> same graph.
     """
     fam = "jellyfish"

@@ -1,7 +1,7 @@
 """Multi-Layer Full Mesh (MLFM).
 
 Kathareios et al. SC15 §2.2.3; Projective Networks §6 names it by n = h+1 (incidence graph of
-K_n) (cost_models.md D6).
+K_n); docs/topologies.md.
 """
 
 from __future__ import annotations

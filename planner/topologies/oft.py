@@ -1,7 +1,7 @@
 """Two-level Orthogonal Fat Tree (OFT) Ĝ_q from the projective plane PG(2, q).
 
 Camarero et al., "Projective Networks", Def. 6.1; equal to Kathareios et al. SC15 §2.2.4's
-k-OFT with k = q + 1 (cost_models.md D5).
+k-OFT with k = q + 1 (docs/topologies.md "Orthogonal Fat Tree").
 """
 
 from __future__ import annotations

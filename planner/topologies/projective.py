@@ -1,7 +1,8 @@
 """Projective networks from the projective plane PG(2, q): PN (incidence / Levi graph) and
 demi-PN (polarity / Brown / Erdős–Rényi graph, also known as PolarFly).
 
-Camarero, Martínez, Beivide, "Projective Networks", §3.1 and Table 3 (cost_models.md D5).
+Camarero, Martínez, Vallejo, Beivide, "Projective Networks: Topologies for Large Parallel
+Computer Systems", IEEE TPDS 2017, §3.1-3.2 and Table 3; docs/topologies.md.
 Points and lines share the representatives (1,x,y), (0,1,x), (0,0,1), numbered
 x·q + y, q² + x and q² + q; point P lies on line L iff P·L = 0 in F_q.
 """
@@ -85,7 +86,7 @@ def pn(q, p=None) -> Topology:
 
 
 def demipn(q, p=None) -> Topology:
-    """Demi-projective network = polarity graph Ḡ_q of PG(2, q) (Projective Networks §3.1;
+    """Demi-projective network = polarity graph Ḡ_q of PG(2, q) (Projective Networks §3.2;
     PolarFly, Lakhotia et al. SC22).
 
     q²+q+1 routers; P–L iff P·L = 0 and P ≠ L; the q+1 self-orthogonal (absolute) points have

@@ -1,7 +1,8 @@
 """Slim Fly: the McKay-Miller-Širáň (MMS) diameter-2 graph over GF(q).
 
 Besta & Hoefler, "Slim Fly", SC14 §3.1; generator sets as written out by Kathareios et al. SC15
-§2.1.2 (cost_models.md D1). q = 4w + δ is a prime power, δ ∈ {1, 0, -1}.
+§2.1.2 and Galaxyfly (Lei et al., ICS'16) §2.1 eq. (1). q = 4w + δ is a prime power,
+δ ∈ {1, 0, -1}. Construction, counts and departures from the papers: docs/topologies.md.
 """
 
 from __future__ import annotations
@@ -26,12 +27,13 @@ def network_degree(q: int) -> int:
 
 
 def default_p(q: int) -> int:
-    """Balanced endpoints per router p = ⌈k'/2⌉ (SF14, per Kathareios §2.1.2)."""
+    """Balanced endpoints per router p = ⌈k'/2⌉ (Besta & Hoefler SC14, as Kathareios et al. SC15
+    §2.1.2 state it)."""
     return math.ceil(network_degree(q) / 2)
 
 
 def generator_sets(gf: Field) -> tuple[np.ndarray, np.ndarray]:
-    """X and X' = ξX of cost_models.md D1 (Kathareios §2.1.2), as sorted element arrays.
+    """X and X' = ξX (Kathareios et al. SC15 §2.1.2), as sorted element arrays.
 
     δ=1:  X = {ξ^0, ξ^2, ..., ξ^(q-3)};
     δ=-1: X = {ξ^0, ξ^2, ..., ξ^(2w-2)} ∪ {ξ^(2w-1), ξ^(2w+1), ..., ξ^(4w-3)}, q = 4w - 1;
@@ -54,7 +56,7 @@ def mms_edges(q: int) -> np.ndarray:
     """(L, 2) edges of MMS(q); router (s, x, y) has id s*q*q + x*q + y.
 
     (0,x,y)-(0,x,y') iff y - y' ∈ X; (1,m,c)-(1,m,c') iff c - c' ∈ X'; (0,x,y)-(1,m,c) iff
-    y = m·x + c (SF14 §3.1, cost_models.md D1).
+    y = m·x + c (Besta & Hoefler SC14 §3.1; Projective Networks §4.2).
     """
     gf = field(q)
     x_set, xp_set = generator_sets(gf)
@@ -73,10 +75,12 @@ def mms_edges(q: int) -> np.ndarray:
 
 
 def slimfly(q, p=None) -> Topology:
-    """Slim Fly MMS(q) for a prime power q >= 3 (SF14 §3.1; Kathareios SC15 §2.1.2).
+    """Slim Fly MMS(q) for a prime power q >= 3 (Besta & Hoefler SC14 §3.1; Kathareios SC15
+    §2.1.2).
 
     2q² routers of network degree k' = (3q - δ)/2, p endpoints each (default ⌈k'/2⌉).
-    Grouping hint: rack x = (0,x,·) ∪ (1,x,·), 2q routers (cost_models.md A1), group id = x.
+    Grouping hint: rack x = (0,x,·) ∪ (1,x,·), 2q routers, group id = x: the racks whose
+    electrical/optical split Projective Networks Tables 4-5 print (docs/topologies.md).
     """
     q = prime_power_q("slimfly", q, minimum=3)
     size_limit("slimfly", 2 * q * q, q * q * network_degree(q), f"q={q}")

@@ -1,6 +1,7 @@
 """Torus (k-ary n-cube) with arbitrary dimension sizes.
 
-Dally & Towles, "Principles and Practices of Interconnection Networks" §5; cost_models.md D9.
+Dally & Towles, "Principles and Practices of Interconnection Networks" §5; Li et al. MEMSYS'16
+§1.1 (ports and links per dimension); docs/topologies.md.
 Folding a ring (placing its routers 0, k-1, 1, k-2, ...) avoids a cable spanning the whole
 row; it is a physical placement, the graph is the same ring, so placement decides it.
 """
@@ -32,7 +33,7 @@ def torus(dims, p=None) -> Topology:
     """Torus with ring sizes ``dims`` (each >= 2), p endpoints per router (default 1).
 
     prod(dims) routers; degree 2 per dimension of size > 2, 1 per dimension of size 2; links
-    prod(dims)·n for a k-ary n-cube with k > 2 (cost_models.md D9). Hint: rows along the last
+    prod(dims)·n for a k-ary n-cube with k > 2 (docs/topologies.md). Hint: rows along the last
     dimension.
     """
     sizes = int_list("torus", "dims", dims, minimum=2)
