@@ -1,10 +1,11 @@
 """A hand-computed plan, checked cable by cable: Slim Fly q=5 on a 2x3 floor.
 
-Topology: MMS(5) (SF14 §3.1), 50 routers of network degree 7, p=3 endpoints each (radix 10),
-175 router-router links. Hand-made placement, the SF14 rack layout (cost_models.md A1): rack x
-holds routers (0,x,.) ∪ (1,x,.) = ids {5x..5x+4} ∪ {25+5x..25+5x+4}; racks 0..4 go to cabinets
-A01 A02 A03 B01 B02 (row A = electrical group 0, row B = group 1). Every rack has 15 internal
-links and every pair of racks 2q = 10 links (cost_models.md A1).
+Topology: MMS(5) (Besta & Hoefler, Slim Fly, SC14 §3.1), 50 routers of network degree 7, p=3
+endpoints each (radix 10), 175 router-router links. Hand-made placement, the Slim Fly rack layout
+(docs/topologies.md "Slim Fly", grouping hint: racks): rack x holds routers (0,x,.) ∪ (1,x,.) =
+ids {5x..5x+4} ∪ {25+5x..25+5x+4}; racks 0..4 go to cabinets A01 A02 A03 B01 B02 (row A =
+electrical group 0, row B = group 1). Every rack has 15 internal links and every pair of racks
+2q = 10 links (docs/topologies.md "Slim Fly").
 
 Floor: pitch 0.6 m, row pitch 1.2 + 1.2 = 2.4 m, +0.5 m per end, +10 % slack, 1.5 m inside a
 cabinet. Hand-computed lengths (m) and the media/stock length they get from the test catalog
@@ -73,7 +74,8 @@ def make_catalog(**changes) -> Catalog:
 
 
 def sf_rack_placement(q: int = 5) -> Placement:
-    """SF14 racks: router (s, x, y) (id s*q*q + x*q + y) goes to cabinet x."""
+    """Slim Fly racks (docs/topologies.md): router (s, x, y) (id s*q*q + x*q + y) goes to
+    cabinet x."""
     routers = np.arange(2 * q * q)
     return Placement(router_cabinet=(routers % (q * q)) // q, cabinet_row=CAB_ROW,
                      cabinet_col=CAB_COL, cabinet_group=CAB_ROW.copy(), cabinet_names=CAB_NAMES,

@@ -46,10 +46,7 @@ MD_NAME = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.md)\b")
 KNOWN_EXCEPTIONS = {
     "planner/cabling.py": 4,       # DESIGN.md "Contracts" x3, INTERFACES.md
     "planner/media.py": 1,         # DESIGN.md "Electrical vs optical"
-    "tests/test_cabling.py": 4,    # SF14, the notes' rack-layout card
     "tests/test_costing.py": 3,    # the notes' tables and ambiguity tags
-    "tests/test_floor.py": 4,      # the notes' layout card, S004, S001
-    "tests/test_placement.py": 3,  # the layout note's sections
 }
 
 

@@ -64,8 +64,9 @@ def test_grid_shape(floor, n, shape):
     assert grid_shape(f, n) == shape
 
 
-# Galaxyfly §6.2 published cabinet grids x*y+z (cost_models.md A3): (cabinets, cabinets per
-# structural block, x full rows, y cabinets per row, z in the last row).
+# Published cabinet grids x*y+z (Lei et al., Galaxyfly, ICS'16 §6.2; docs/models.md "Cable
+# length"): (cabinets, cabinets per structural block, x full rows, y cabinets per row, z in the
+# last row).
 GALAXYFLY_GRIDS = [(172, 1, 13, 13, 3), (162, 1, 13, 12, 6), (175, 7, 12, 14, 7),
                    (43, 1, 7, 6, 1), (27, 1, 5, 5, 2), (25, 1, 5, 5, 0)]
 
@@ -90,9 +91,9 @@ def test_positions_are_row_major_and_xy_uses_pitches():
 
 # (floor, row_a, col_a, row_b, col_b, same cabinet, hand-computed length)
 LENGTHS = [
-    ("sc14", 0, 0, 0, 0, True, 1.0),               # 1 m intra-rack (S004)
+    ("sc14", 0, 0, 0, 0, True, 1.0),               # 1 m intra-rack (Projective Networks §5.3)
     ("sc14", 0, 0, 2, 3, False, 5.0 + 2.0),        # Manhattan 5 + 2 m per cable
-    ("galaxyfly", 0, 0, 0, 0, True, 1.5),          # 1.5 m intra-cabinet (S001)
+    ("galaxyfly", 0, 0, 0, 0, True, 1.5),          # 1.5 m intra-cabinet (Galaxyfly §6.2)
     ("galaxyfly", 1, 1, 0, 3, False, 3.0 + 4.0),   # + 2 m per end
     ("grid-hall", 0, 0, 1, 2, False, (1.2 + 2.4 + 1.0) * 1.1),
     ("grid-hall", 0, 0, 0, 0, True, 1.5 * 1.1),
@@ -107,7 +108,9 @@ def test_cable_length(floor, ra, ca, rb, cb, same, length):
 
 
 @pytest.mark.parametrize("n,mean", [(20, 3.00), (22, 3.20), (54, 4.90), (58, 5.14)])
-def test_mean_manhattan_matches_cost_models_a1(n, mean):
+def test_mean_manhattan_matches_the_pn_average_lengths(n, mean):
+    """Mean Manhattan distance on a 1 m grid of about 20-22 / 54-58 racks brackets 3.1 m / 5.0 m:
+    Projective Networks §5.3's 5.1 m / 7.0 m minus 2 m overhead (docs/models.md "Cable length")."""
     assert mean_manhattan_m(load_floor("sc14"), n) == pytest.approx(mean, abs=0.005)
 
 

@@ -83,7 +83,8 @@ def test_slimfly_q5_without_hint_partitioners_reach_optimum():
 @pytest.mark.parametrize("q", [5, 7])
 def test_annealing_escapes_local_optima_to_the_rack_optimum(q):
     """From a random balanced grouping of MMS(q) into q groups of 2q, the greedy search stalls
-    above the optimum q^2(q-1) (= the spectral bound, layout_opt.md §2); annealing reaches it."""
+    above the optimum q^2(q-1) (= the spectral (Fiedler) bound ½·λ₂·Σ s_i(n−s_i)/n with λ₂ = q;
+    docs/placement.md "How a layout is found"); annealing reaches it."""
     g = Graph.from_topology(strip_hint(slimfly(q=q, p=1)))
     cap = 2 * q
     limits = Limits.single(np.ones(g.n, dtype=np.int64), cap)
@@ -148,7 +149,9 @@ def test_balanced_dragonfly_at_density_bound(per_group):
 
 @pytest.mark.parametrize("t,expected", [(1, 8256), (2, 8192), (3, 8127)])
 def test_dragonfly_density_bound_values(t, expected):
-    """layout_opt.md §2 table: Dragonfly a=16, h=8 with S = 16 t."""
+    """Density bound of the balanced Dragonfly a=16, h=8 with groups of S = 16t routers:
+    M(ta) = t·C(a,2) + C(t,2), cut = ½Σ(s·d − 2M(s)) (docs/placement.md "How a layout is
+    found")."""
     top = dragonfly(a=16, h=8, p=8)
     value, kind = density_bound(Graph.from_topology(top), 16 * t, top.groups)
     assert (value, kind) == (expected, "density (clique groups)")
@@ -213,7 +216,8 @@ def test_lower_bound_never_above_achieved(q, s_max):
 
 
 def test_floor_qap_never_worse_than_row_major():
-    """Fat-tree-like bipartite flows: pods talk only to core groups (layout_opt.md §6)."""
+    """Fat-tree-like bipartite flows: pods talk only to core groups (the floor assignment,
+    docs/placement.md "How a layout is found" step 5)."""
     k = 12
     flows = np.zeros((k, k), dtype=np.int64)
     flows[:8, 8:] = 16
