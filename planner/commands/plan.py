@@ -88,7 +88,7 @@ def _placement_result(place: dict, gap: str) -> str:
                 f"{place['optical_lower_bound']:,} (gap {gap})")
     return (f"cables ${place['cable_cost']:,.2f}, lower bound "
             f"${place['cable_cost_lower_bound']:,.2f} (gap {gap}); {place['copper']:,} copper "
-            f"links, at most {place['copper_upper_bound']:,} in any placement")
+            f"links, at most {place['copper_upper_bound']:,} in any placement in this room")
 
 
 def summary_table(result, out: Path, files: list[str]) -> str:

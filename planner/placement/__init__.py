@@ -197,7 +197,7 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     limits = capacity.group_limits(graph.endpoints)
     hint = None if topology.groups is None else np.asarray(topology.groups, dtype=np.int64)
     budget = Budget.of(graph, limits, time_limit_s)
-    router = catalog.router_for(topology.radix) if catalog is not None else None
+    router = _router_model(catalog, topology.radix)
 
     # a reach floor pays for cable dollars, not for links leaving groups: its bounds come
     # after the layout (``priced.reach_bounds``)
@@ -266,6 +266,15 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
                      copper_upper_bound=bounds.copper, copper_bound_kind=bounds.copper_kind,
                      cable_cost=None if media is None else media.dollars,
                      cable_cost_lower_bound=bounds.cost, cable_cost_bound_kind=bounds.cost_kind)
+
+
+def _router_model(catalog, radix: int):
+    """The router model ``planner plan`` buys (``Catalog.router_for``), or None when no
+    catalog is given or none of its models has the ports (placement alone, as benchmarks call
+    it: parts are then priced for any of the catalog's routers, ``media.choose_parts``)."""
+    if catalog is None or not any(m.radix >= radix for m in catalog.routers):
+        return None
+    return catalog.router_for(radix)
 
 
 def _verify(graph: Graph, layout: Layout, capacity: Capacity, optical: int | None) -> None:

@@ -4,11 +4,11 @@ bounds of the objective, and what the final layout pays (``objective``).
 On a reach floor the grouping-level stages (groups -> cabinets -> floor slots) give the
 cabinets and their positions; ``refine`` then moves routers between those cabinets for the
 dollars of their links (``cabinet_anneal``, priced by ``objective.CabinetPrices``), and cabinets
-left empty are dropped. ``bounds`` proves how many cables could be copper in any placement on
-those cabinets and what the cables cost at least (``copper_bounds``). On a membership floor the
-links leaving groups are optical in every placement, so the optical-link bound of the grouping
-stage bounds the copper cables, and every cable costs at least the cheapest price of its medium
-over the layout's routed lengths.
+left empty are dropped. ``reach_bounds`` proves how many cables could be copper in any
+placement in the room the layout occupies and what the cables cost at least
+(``copper_bounds``). On a membership floor the links leaving groups are optical in every
+placement, so the optical-link bound of the grouping stage bounds the copper cables, and
+every cable costs at least the cheapest price of its medium over the layout's routed lengths.
 """
 
 from __future__ import annotations
@@ -82,15 +82,17 @@ class Bounds:
 
 def reach_bounds(graph: Graph, layout: Layout, prices: CabinetPrices, capacity: Capacity,
                  seconds: float) -> Bounds:
-    """Most copper cables and least cable dollars of any placement of the routers in the
-    layout's cabinets (``copper_bounds``), the seconds shared between the two."""
-    local = prices.local(layout.row, layout.col)
+    """Most copper cables and least cable dollars of any placement of the routers in the room
+    the layout occupies (every cabinet position of its halls, ``capacity.cabinet_routers``
+    router slots each; ``copper_bounds``), the seconds shared between the two."""
+    halls = int(layout.hall.max()) + 1
+    hall = np.repeat(np.arange(halls, dtype=np.int64), prices.positions)
+    local = np.tile(np.arange(prices.positions, dtype=np.int64), halls)
     slots = int(capacity.cabinet_routers)
-    stats = slot_stats(prices, layout.hall, local, slots)
-    copper, copper_kind = copper_upper_bound(graph, prices, layout.hall, local, slots,
-                                             seconds / 2, stats)
-    cost, cost_kind = cost_lower_bound(graph, prices, layout.hall, local, slots, copper,
-                                       seconds / 2, stats)
+    stats = slot_stats(prices, hall, local, slots)
+    copper, copper_kind = copper_upper_bound(graph, prices, hall, local, slots, seconds / 2, stats)
+    cost, cost_kind = cost_lower_bound(graph, prices, hall, local, slots, copper, seconds / 2,
+                                       stats)
     return Bounds(copper, copper_kind, cost, cost_kind)
 
 

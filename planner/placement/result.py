@@ -29,7 +29,8 @@ class Placement:
     lower_bound, lower_bound_kind: proven lower bound on the optical cables of any placement
         (cables that are optical whatever the placement) and which bound.
     copper, copper_upper_bound, copper_bound_kind: copper network cables, and the most any
-        placement can have (network cables - ``lower_bound``).
+        placement can have (reach floors: in the room the layout occupies; network cables -
+        ``lower_bound``).
     cable_cost, cable_cost_lower_bound, cable_cost_bound_kind: dollars of the network cables
         and their optics as the cabling stage prices them (``objective``; None without a
         catalog) and a proven lower bound over all placements.
