@@ -9,8 +9,9 @@ Endpoint cables stay inside their router's cabinet and cost the same in every pl
 * ``reach`` floors (real halls): a link is copper whenever a copper part reaches its route,
   whatever the electrical groups, so the price of a link depends only on the two cabinet
   positions of its routers. ``CabinetPrices`` holds that price for every pair of cabinet
-  positions (and whether it is copper), ``CableDollars`` sums it over the links; the router ->
-  cabinet search (``cabinet_anneal``) and the bounds (``copper_bounds``) read the same table.
+  positions (and whether it is copper); the router -> cabinet search (``cabinet_anneal``) and
+  the bounds (``copper_bounds``) read the same table, and ``network_link_media`` prices the
+  final layout as the cabling stage does.
 * ``membership`` floors (the papers' Slim Fly SC14 §6, Projective Networks §5.3 layouts): a link
   is copper only inside its electrical group, and every optical cable costs far more than any
   copper one (at one average length in the papers' tables), so the dollars are minimised by the
@@ -87,9 +88,6 @@ class CabinetPrices:
         x = self.hall_link[hall_a, hall_b]
         return self.price[self.class_of(weights), x, local_a, local_b]
 
-    def link_copper(self, hall_a, local_a, hall_b, local_b) -> np.ndarray:
-        return self.copper[self.hall_link[hall_a, hall_b], local_a, local_b]
-
 
 def table_entries(room: floors.Room, halls: int, classes: int) -> int:
     """Entries of the ``CabinetPrices`` table of a room (see ``MAX_TABLE_ENTRIES``)."""
@@ -155,35 +153,6 @@ def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
             copper = is_copper[inverse]
     return CabinetPrices(room=room, classes=classes, hall_link=hall_link, price=price,
                          copper=copper)
-
-
-class CableDollars:
-    """The dollars of the network links when router v sits in cabinet ``cab[v]`` whose
-    position is (``cabinet_hall``, local index ``cabinet_local``) of ``prices``."""
-
-    unit = "$"
-
-    def __init__(self, graph: Graph, prices: CabinetPrices, cabinet_hall: np.ndarray,
-                 cabinet_local: np.ndarray):
-        self.graph, self.prices = graph, prices
-        self.cabinet_hall = np.asarray(cabinet_hall, dtype=np.int64)
-        self.cabinet_local = np.asarray(cabinet_local, dtype=np.int64)
-
-    def _ends(self, cab: np.ndarray):
-        cab = np.asarray(cab, dtype=np.int64)
-        a, b = cab[self.graph.links[:, 0]], cab[self.graph.links[:, 1]]
-        return self.cabinet_hall[a], self.cabinet_local[a], self.cabinet_hall[b], self.cabinet_local[b]
-
-    def link_prices(self, cab: np.ndarray) -> np.ndarray:
-        """Price per cable of every link (router pair)."""
-        return self.prices.link_prices(self.graph.weights, *self._ends(cab))
-
-    def cost(self, cab: np.ndarray) -> float:
-        return float(np.sum(self.graph.weights * self.link_prices(cab)))
-
-    def copper(self, cab: np.ndarray) -> int:
-        """Copper cables (parallel cables counted each)."""
-        return int(self.graph.weights[self.prices.link_copper(*self._ends(cab))].sum())
 
 
 @dataclass(frozen=True)
