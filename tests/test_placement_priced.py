@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from planner.catalog import load_catalog
-from planner.floor import Floor, room_of
+from planner.floor import Floor, load_floor, room_of
 from planner.placement.cabinet_anneal import anneal_cabinets
 from planner.placement.capacity import Limits
 from planner.placement.copper_bounds import (copper_upper_bound, cost_lower_bound,
@@ -150,3 +150,22 @@ def test_membership_floor_keeps_the_optical_count():
     assert place["optical"] == int((net.media == "optical").sum())
     assert place["copper"] == len(net) - place["optical"]
     assert place["copper"] <= place["copper_upper_bound"]
+
+
+def test_several_halls_price_the_hall_links():
+    """Slim Fly q=5 (25 cabinets) on halls of 2 rows x 6 cabinets: three halls joined through
+    a meet-me room; a cable between halls (40 m hall link) is never copper."""
+    base = load_floor("hot-aisle")
+    floor = base.model_copy(update={"hall": base.hall.model_copy(
+        update={"max_rows": 2, "max_cabinets_per_row": 6})})
+    result = plan(slimfly(q=5), "modern-100g", floor, strategy="optimize", time_limit_s=2, seed=0)
+    cabinets = result.cabinets.set_index("name")
+    assert cabinets.hall.nunique() >= 2
+    net = result.cables[result.cables.kind == "network"]
+    between = (cabinets.hall[net.a_cabinet].to_numpy() != cabinets.hall[net.b_cabinet].to_numpy())
+    assert between.any() and (net.media[between] == "optical").all()
+    assert (net.length_m[between] > 40).all()
+    assert (net.media[net.length_m <= COPPER_REACH_M] == "electrical").all()
+    place = result.summary["placement"]
+    assert place["copper"] == int((net.media == "electrical").sum()) <= place["copper_upper_bound"]
+    assert place["cable_cost_lower_bound"] <= place["cable_cost"]
