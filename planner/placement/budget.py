@@ -63,8 +63,9 @@ LNS_CALL_S = 0.25
 LNS_MAX_CALLS = 20
 # Routers over cabinets (``cabinet_anneal``): a step prices the links of one or two routers,
 # ~1.2e8 adjacency entries per second (4M steps in 1.9 s on Slim Fly q=19, degree 29, on the
-# hot-aisle floor). Returns fall off with steps per router: the default plan's cable dollars
-# went 2,888,760 -> 2,779,000 in 4M steps (5,500 per router) and 2,772,000 in 16M.
+# hot-aisle floor). Returns fall off with steps per router: the default plan's network cables
+# cost $2,913,675 before the search, $2,820,580 after 1.3M steps, $2,817,227.50 after the 5.2M
+# of this budget (7,200 per router) and $2,811,610 after 20.7M.
 CABINET_ENTRIES_PER_S = 1.2e8
 CABINET_STEPS_PER_ROUTER = 20_000
 # Dense symmetric eigenvalues (LAPACK via scipy.linalg.eigh, one BLAS thread): about c x n^3
