@@ -13,6 +13,10 @@ Sections (each row prints ok/MISS against its target):
   alone (4 seeds each, the fewest groups the limits allow, repaired to the limits: both tools
   take one weight), the lower bound and its kind, the gap, seconds. Target: the planner is never
   worse than either tool alone.
+* ``reach``: the real-room floor ``hot-aisle`` (media by reach), where placement minimises
+  the cable dollars: copper cables against the proven upper bound, cable dollars against the
+  proven lower bound, seconds. Target: the default plan (Slim Fly q=19) has at least
+  2,700 copper network cables (1,026 before cable-dollar placement).
 * ``speed``: the default ``planner plan`` topology/floor within its default limit, Dragonfly
   a=32 h=16 (16,416 routers) within 60 s, and larger instances; every row of every section
   also checks that the bounds stage took <= 10 % of the limit.
@@ -68,6 +72,15 @@ SPEED = [
     ("DF a=32 h=16", "dragonfly", dict(a=32, h=16), "pn-500", 1024, 60.0, 60.0),
     ("SF q=29", "slimfly", dict(q=29), "pn-500", 500, 10.0, None),
     ("OFT q=37 (100K endpoints)", "oft", dict(q=37, p=38), "pn-500", 500, 10.0, None),
+]
+REACH = [
+    # name, family, params, time limit, least copper cables (None: report only)
+    ("default plan (SF q=19)", "slimfly", dict(q=19, p=15), 10.0, 2700),
+    ("SF q=13", "slimfly", dict(q=13, p=9), 10.0, None),
+    ("DF a=8 h=4", "dragonfly", dict(a=8, h=4, p=4), 10.0, None),
+    ("Jellyfish 1000 d24", "jellyfish", dict(routers=1000, degree=24, p=8), 10.0, None),
+    ("fat tree k=20", "fattree", dict(k=20), 10.0, None),
+    ("MLFM h=15", "mlfm", dict(h=15), 10.0, None),
 ]
 BOUNDS_SHARE_MAX = 0.10
 ANCHOR_SEEDS = 4
@@ -143,6 +156,27 @@ def portfolio(args) -> bool:
     return good
 
 
+def reach(args) -> bool:
+    catalog, floor = load_catalog("modern-100g"), load_floor("hot-aisle")
+    print("\n## reach floor hot-aisle, modern-100g: cable dollars\n")
+    print(f"{'row':24s} {'routers':>7s} {'links':>6s} {'copper':>6s} {'<= max':>6s} {'cables $':>12s} "
+          f"{'>= bound $':>12s} {'gap':>6s} {'sec':>6s} {'bnd s':>6s} verdict digest     bound kinds")
+    good = True
+    for name, family, params, limit, least in REACH:
+        if args.only and not any(o in name for o in args.only):
+            continue
+        top = build(family, **params)
+        pl, sec = timed_place(top, floor, catalog, limit, None)
+        ok = (least is None or pl.copper >= least) and bounds_ok(pl, limit)
+        good &= ok
+        print(f"{name:24s} {top.num_routers:7d} {int(top.multiplicity.sum()):6d} {pl.copper:6d} "
+              f"{pl.copper_upper_bound:6d} {pl.cable_cost:12,.0f} {pl.cable_cost_lower_bound:12,.0f} "
+              f"{pl.gap:6.1%} {sec:6.1f} {pl.stage_seconds.get('bounds', 0):6.2f} {'ok' if ok else 'MISS':7s} "
+              f"{digest(pl)} {pl.copper_bound_kind} / {pl.cable_cost_bound_kind}"
+              f"{' (time-capped)' if pl.time_capped else ''}", flush=True)
+    return good
+
+
 def speed(args) -> bool:
     catalog = load_catalog("modern-100g")
     print("\n## speed\n")
@@ -167,13 +201,14 @@ def main() -> int:
     ap.add_argument("--limit", type=float, default=10.0, help="time limit of the portfolio rows")
     ap.add_argument("--paper-limit", type=float, default=60.0, help="time limit of the papers' rows")
     ap.add_argument("--busy", type=int, default=0, help="busy loops to keep running meanwhile")
-    ap.add_argument("--section", nargs="*", default=["papers", "portfolio", "speed"])
+    ap.add_argument("--section", nargs="*", default=["papers", "portfolio", "reach", "speed"])
     ap.add_argument("--only", nargs="*", default=None, help="substring of row names to run")
     args = ap.parse_args()
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     print(f"busy loops running: {args.busy}")
     try:
-        results = [{"papers": papers, "portfolio": portfolio, "speed": speed}[s](args) for s in args.section]
+        results = [{"papers": papers, "portfolio": portfolio, "reach": reach, "speed": speed}[s](args)
+                   for s in args.section]
     finally:
         for hog in hogs:
             hog.kill()

@@ -1,9 +1,12 @@
 """Which parts carry each link: a cable assembly, or a transceiver at each end plus a fibre.
 
-Rule (DESIGN.md "Electrical vs optical"; docs/models.md "Media and parts"):
+Rule (DESIGN.md "Electrical vs optical"; docs/models.md "Media and parts"), by the floor's
+``media_rule``:
 
-- a link is electrical only when both ends are in one electrical group **and** a copper assembly
-  reaches its length; among those the cheapest per link wins;
+- ``reach`` (real halls): a link is electrical whenever a copper assembly of the catalog reaches
+  its routed length, whatever the electrical groups; ``membership`` (the papers' floors): only
+  when both ends are also in one electrical group. Among the copper parts that may serve it the
+  cheapest per link wins;
 - otherwise the cheapest optical way that reaches: an AOC, or a transceiver pair plus the
   cheapest fibre of the transceivers' fibre type whose stock length covers the link and whose
   reach and the transceivers' reach both cover it. InputError naming the length if none does.
@@ -16,9 +19,9 @@ router end and the full price of its ``nic_end`` model at a NIC. A part fits a r
 breakout equals its ``links`` / ``ports`` (``docs/catalogs.md``); without a router model (pricing
 floor distances) every part that fits one of the catalog's routers counts.
 
-The floor's ``media_rule`` only records which reading a floor follows (``membership``: the
-papers' same-rack/group rule; ``reach``: modern halls). Because the planner never emits a copper
-cable beyond its catalog reach, both readings give this same choice.
+Copper is never ordered beyond its catalog reach under either rule. Placement prices links
+with this same function (``planner.placement.objective``), so what it minimises is what the
+cabling stage orders.
 Paper mode (``catalog.optical_average_length_m``): optical links are priced at that one length
 (Projective Networks Tables 4-6); their ordered length stays the real one.
 """
@@ -160,13 +163,16 @@ def _choose(catalog: Catalog, lengths: np.ndarray, same: np.ndarray, parallel: n
 
 def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
                  router: RouterModel | None = None, endpoint=False, parallel=1) -> LinkParts:
-    """The parts of every link (see the module doc). ``endpoint`` marks router-NIC links and
-    ``parallel`` gives each link's number of parallel links between its router pair (arrays
+    """The parts of every link (see the module doc). ``same_group`` (both ends in one
+    electrical group) only matters on ``membership`` floors; ``endpoint`` marks router-NIC links
+    and ``parallel`` gives each link's number of parallel links between its router pair (arrays
     or scalars)."""
     lengths = np.asarray(lengths_m, dtype=float).ravel()
     if np.any(lengths < 0) or np.any(~np.isfinite(lengths)):
         raise ValueError("cable lengths must be finite and >= 0")
     same = np.broadcast_to(np.asarray(same_group, dtype=bool), lengths.shape)
+    if floor.media_rule == "reach":
+        same = np.ones(lengths.shape, dtype=bool)    # copper wherever a copper part reaches
     is_ep = np.broadcast_to(np.asarray(endpoint, dtype=bool), lengths.shape)
     par = np.broadcast_to(np.asarray(parallel, dtype=float), lengths.shape)
     n = lengths.size

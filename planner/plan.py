@@ -197,8 +197,11 @@ def _performance_detail(perf: dict[str, Any]) -> str:
 
 
 def _placement_detail(placement: Placement) -> str:
-    return (f"{placement.optical:,} optical links, lower bound "
-            f"{_number(placement.lower_bound):,}; {placement.num_cabinets:,} cabinets")
+    head = f"{placement.optical:,} optical links, lower bound {_number(placement.lower_bound):,}"
+    if placement.objective == "cable dollars":
+        head = (f"{placement.copper:,} copper links (at most {placement.copper_upper_bound:,}), "
+                f"cables ${placement.cable_cost:,.2f}")
+    return f"{head}; {placement.num_cabinets:,} cabinets"
 
 
 def _describe(topology: Topology) -> str:
@@ -265,10 +268,12 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
         "options": options,
         "placement": {"strategy": placement.strategy, "method": placement.method,
                       "cabinets": placement.num_cabinets, "groups": placement.num_groups,
+                      "objective": placement.objective,
                       "optical": int(placement.optical),
                       "optical_lower_bound": _number(placement.lower_bound),
                       "lower_bound_kind": placement.lower_bound_kind,
                       "gap": round(float(placement.gap), 6),
+                      **_copper_and_dollars(placement),
                       "candidates": {k: int(v) for k, v in placement.candidates.items()},
                       "stage_seconds": {k: round(float(v), 3)
                                         for k, v in placement.stage_seconds.items()},
@@ -293,6 +298,21 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
                     "router_cages": int(topology.num_routers * router_model.cage_count),
                     "router_cages_used": _cages_used(cable_plan.ports, router_model)},
     }
+
+
+def _copper_and_dollars(placement: Placement) -> dict[str, Any]:
+    """The placement's copper cables against the most any placement can have (the rest are
+    optical whatever the placement), and its cable dollars against their lower bound."""
+    def money(value):
+        return None if value is None else round(float(value), 2)
+
+    gap = placement.cost_gap
+    return {"copper": placement.copper, "copper_upper_bound": placement.copper_upper_bound,
+            "copper_bound_kind": placement.copper_bound_kind,
+            "cable_cost": money(placement.cable_cost),
+            "cable_cost_lower_bound": money(placement.cable_cost_lower_bound),
+            "cable_cost_bound_kind": placement.cable_cost_bound_kind,
+            "cable_cost_gap": None if gap is None else round(gap, 6)}
 
 
 LENGTH_BINS_M = (1, 2, 3, 5, 10, 20, 50, 100)

@@ -951,7 +951,7 @@ def test_ctrl_c_during_placement_writes_nothing(tmp_path, previous):
 
 
 FAULT_POINTS = [(stage, round(random.Random(seed).uniform(0, span), 3)) for seed, (stage, span)
-                in enumerate([("placement/bounds", 1.5)] * 4 + [("plan: summary", 0.6)] * 4)]
+                in enumerate([("placement/hint", 1.5)] * 4 + [("plan: summary", 0.6)] * 4)]
 """Stop points: a random delay after a stage line, inside placement or in the exports."""
 
 

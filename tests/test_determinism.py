@@ -67,9 +67,10 @@ def runs(tmp_path_factory):
 
 
 def test_every_placement_stage_ran(runs):
-    """The compared runs exercise the whole placement: partitioners, annealing + CP-SAT."""
+    """The compared runs exercise the whole placement: partitioners, then (a reach floor) the
+    router annealing priced by the cable dollars."""
     placement = json.loads((runs[0] / "summary.json").read_text())["placement"]
-    assert "polish" in placement["stage_seconds"]
+    assert "polish" in placement["stage_seconds"] and placement["method"].endswith("+price")
     assert any(name.startswith("kaminpar") for name in placement["candidates"])
 
 

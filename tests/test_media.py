@@ -22,16 +22,21 @@ CASES = [
     ("modern-100g", "hot-aisle", 5.0, True, "MCP1600", 5.0),
     ("modern-100g", "hot-aisle", 5.0001, True, "MFA1A00", 10.0),
     ("modern-100g", "hot-aisle", 2.6, True, "MCP1600", 3.0),
-    ("modern-100g", "hot-aisle", 0.3, False, "MFA1A00", 3.0),
+    # Reach floors: copper wherever it reaches, whatever the electrical groups; on a
+    # membership floor (the papers' reading) a link between groups is optical however short.
+    ("modern-100g", "hot-aisle", 0.3, False, "MCP1600", 0.5),
+    ("modern-100g", "hot-aisle", 5.0, False, "MCP1600", 5.0),
+    ("modern-100g", "pn-500", 0.3, False, "MFA1A00", 3.0),
+    ("modern-100g", "pn-500", 0.3, True, "MCP1600", 0.5),
     # beyond the 100 m AOC: CWDM4 optics on a 150 m single-mode cord
     ("modern-100g", "hot-aisle", 120.0, False, "MMA1L30-CM", 150.0),
-    # HDR DAC 2 m then active copper 3-4 m, then AOC. Outside one electrical group copper is
-    # never used.
+    # HDR DAC 2 m then active copper 3-4 m, then AOC.
     ("hdr-200g", "hot-aisle", 2.0, True, "MCP1650", 2.0),
     ("hdr-200g", "hot-aisle", 2.01, True, "MCA1J00", 3.0),
     ("hdr-200g", "hot-aisle", 4.0, True, "MCA1J00", 4.0),
     ("hdr-200g", "hot-aisle", 4.01, True, "MFS1S00", 5.0),
-    ("hdr-200g", "hot-aisle", 1.0, False, "MFS1S00", 3.0),
+    ("hdr-200g", "hot-aisle", 1.0, False, "MCP1650", 1.0),
+    ("hdr-200g", "pn-500", 1.0, False, "MFS1S00", 3.0),
     # NDR twin-port cages: twin DAC 2 m, twin ACC 3-5 m, then twin-port SR8 optics on OM4 (to
     # 50 m) and DR8 optics on single-mode (to 500 m); no AOC fits a twin-port cage.
     ("ndr-400g", "hot-aisle", 2.0, True, "MCP4Y10", 2.0),

@@ -69,7 +69,8 @@ def test_a_log_gets_one_line_per_stage_with_counts(tmp_path):
     stages = [m.groups() for m in map(LINE.match, lines) if m]
     names = [(what, name) for what, name, _, _ in stages]
     placement = [name.split("/")[1] for what, name in names if name.startswith("placement/")]
-    assert placement == ["bounds", "hint", "partition", "cabinets", "floor", "verify"]
+    # a reach floor (hot-aisle) bounds the copper cables and dollars of the placed layout
+    assert placement == ["hint", "partition", "cabinets", "floor", "bounds", "verify"]
     assert [name for what, name in names if what == "plan" and "/" not in name] == [
         "placement", "cabling", "performance", "costing", "summary"]
     assert sorted(name for what, name in names if what == "exports") == sorted(
@@ -78,10 +79,13 @@ def test_a_log_gets_one_line_per_stage_with_counts(tmp_path):
     with open(out / "cables.csv", newline="", encoding="utf-8") as fh:
         cables = sum(1 for _ in csv.DictReader(fh))
     assert detail["cabling"] == f"{cables:,} cables"
-    optical, cabinets = re.fullmatch(r"([\d,]+) optical links, lower bound [\d,]+; ([\d,]+) "
-                                     r"cabinets", detail["placement"]).groups()
+    copper, most, dollars, cabinets = re.fullmatch(
+        r"([\d,]+) copper links \(at most ([\d,]+)\), cables \$([\d,.]+); ([\d,]+) cabinets",
+        detail["placement"]).groups()
     summary = json.loads((out / "summary.json").read_text())
-    assert int(optical.replace(",", "")) == summary["placement"]["optical"]
+    assert int(copper.replace(",", "")) == summary["placement"]["copper"]
+    assert int(most.replace(",", "")) == summary["placement"]["copper_upper_bound"]
+    assert float(dollars.replace(",", "")) == summary["placement"]["cable_cost"]
     assert int(cabinets.replace(",", "")) == summary["placement"]["cabinets"]
     theta = float(re.fullmatch(r"uniform throughput θ ([\d.e+-]+)", detail["performance"])[1])
     assert theta == pytest.approx(summary["performance"]["uniform"]["theta"], rel=1e-3)

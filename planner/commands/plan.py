@@ -80,6 +80,17 @@ def resolve_spec(args: argparse.Namespace) -> specs.Spec:
                               "spares_switches": args.spares_switches})
 
 
+def _placement_result(place: dict, gap: str) -> str:
+    """What the placement minimised, against its bound: links leaving electrical groups on
+    membership floors, cable dollars (and copper links) on reach floors."""
+    if place.get("objective") != "cable dollars":
+        return (f"{place['optical']:,} optical links, lower bound "
+                f"{place['optical_lower_bound']:,} (gap {gap})")
+    return (f"cables ${place['cable_cost']:,.2f}, lower bound "
+            f"${place['cable_cost_lower_bound']:,.2f} (gap {gap}); {place['copper']:,} copper "
+            f"links, at most {place['copper_upper_bound']:,} in any placement in this room")
+
+
 def summary_table(result, out: Path, files: list[str]) -> str:
     """The short table printed at the end of ``planner plan``."""
     s = result.summary
@@ -87,7 +98,8 @@ def summary_table(result, out: Path, files: list[str]) -> str:
     net, end = cables["network"], cables["endpoint"]
     cost, power, place = s["cost"], s["power"], s["placement"]
     params = ",".join(f"{k}={v}" for k, v in top["params"].items())
-    gap = f"{100 * place['gap']:.1f} %" if place["optical_lower_bound"] else "n/a"
+    bounded = place["optical_lower_bound"] or place.get("cable_cost_lower_bound")
+    gap = f"{100 * place['gap']:.1f} %" if bounded else "n/a"
     rows = [
         ("topology", f"{top['family']}:{params}  diameter {top['diameter']}"),
         ("routers", f"{top['routers']:,} x {cab['router_sku']} ({cab['router_radix']} ports, "
@@ -95,8 +107,7 @@ def summary_table(result, out: Path, files: list[str]) -> str:
         ("endpoints", f"{top['endpoints']:,}"),
         ("floor", f"{s['floor']['name']}: {place['cabinets']:,} cabinets, "
                   f"{place['groups']:,} electrical groups"),
-        ("placement", f"{place['strategy']}/{place['method']}: {place['optical']:,} optical "
-                      f"links, lower bound {place['optical_lower_bound']:,} (gap {gap})"
+        ("placement", f"{place['strategy']}/{place['method']}: {_placement_result(place, gap)}"
                       + (" - time-capped: the wall-clock safety cap cut placement short, so this "
                          "result depends on the machine's load" if place.get("time_capped") else "")),
         ("network cables", f"{net['count']:,} ({net['electrical']:,} electrical, "

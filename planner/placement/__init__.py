@@ -36,18 +36,21 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from planner import floor as floors
 from planner.errors import InputError
 from planner.placement.anneal import anneal, compile_kernels
 from planner.placement.bounds import lower_bound
 from planner.placement.budget import HARD_CAP_FACTOR, Budget, WallClockCap
+from planner.placement.cabinet_anneal import compile_kernels as compile_cabinet_kernels
 from planner.placement.cabinets import split_groups
 from planner.placement.capacity import Capacity, Limits, capacity_from_floor
 from planner.placement.cpsat import full_model_check, lns
 from planner.placement.floor_assign import place_on_floor
 from planner.placement.graph import Graph
 from planner.placement.local_search import local_search
-from planner.placement.objective import OpticalLinks
+from planner.placement.objective import OpticalLinks, network_link_media
 from planner.placement.partition import KaMinParRunner, metis_partition, pack_hint, relabel, repair, sequential
+from planner.placement.priced import Layout, membership_bounds, price_table, reach_bounds, refine
 from planner.placement.result import Placement
 
 __all__ = ["place", "Placement", "STRATEGIES"]
@@ -180,8 +183,11 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
 
 def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: int,
            group_endpoints: int | None, on_stage) -> Placement:
+    priced = floor.media_rule == "reach" and catalog is not None
     if strategy == "optimize":
         compile_kernels()
+        if priced:
+            compile_cabinet_kernels()
     timer = _StageTimer(on_stage)
     wall = WallClockCap(HARD_CAP_FACTOR * time_limit_s)
     graph = Graph.from_topology(topology)
@@ -191,9 +197,14 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     limits = capacity.group_limits(graph.endpoints)
     hint = None if topology.groups is None else np.asarray(topology.groups, dtype=np.int64)
     budget = Budget.of(graph, limits, time_limit_s)
+    router = _router_model(catalog, topology.radix)
 
-    lb, lb_kind = lower_bound(graph, limits, hint, budget.bounds_s)
-    timer.lap("bounds")
+    # a reach floor pays for cable dollars, not for links leaving groups: its bounds come
+    # after the layout (``priced.reach_bounds``)
+    lb, lb_kind = 0, ""
+    if not priced:
+        lb, lb_kind = lower_bound(graph, limits, hint, budget.bounds_s)
+        timer.lap("bounds")
 
     pool = _Candidates(OpticalLinks(graph))
     base = "hint" if hint is not None else "sequential"
@@ -203,7 +214,7 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     if strategy != "hint" and pool.best_cost > lb:
         _portfolio(graph, limits, budget, seed, pool, base, lb, wall)
         timer.lap("partition")
-    if strategy == "optimize" and pool.best_cost > lb and not wall.expired():
+    if strategy == "optimize" and not priced and pool.best_cost > lb and not wall.expired():
         _optimize(graph, limits, budget, lb, seed, pool, wall)
         timer.lap("polish")
     method, part = pool.best()
@@ -221,27 +232,55 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     order = np.lexsort((cols, rows, halls))
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
-    router_cabinet = rank[router_cabinet]
-    halls, rows, cols, cabinet_group = halls[order], rows[order], cols[order], cabinet_group[order]
+    layout = Layout(router_cabinet=rank[router_cabinet], hall=halls[order], row=rows[order],
+                    col=cols[order], group=cabinet_group[order])
     timer.lap("floor")
 
     optical = pool.costs[method]
-    _verify(graph, router_cabinet, cabinet_group, capacity, optical)
+    prices = price_table(graph, floor, catalog, router, layout) if priced else None
+    if prices is not None and strategy == "optimize" and not wall.expired():
+        layout = refine(graph, layout, prices, capacity, budget, seed, wall)
+        method += "+price"
+        timer.lap("polish")
+    media = None if catalog is None else network_link_media(
+        graph, layout.router_cabinet, layout.hall, layout.row, layout.col, layout.group, floor,
+        catalog, router)
+    if prices is not None:
+        bounds = reach_bounds(graph, layout, prices, capacity, budget.bounds_s)
+        optical, lb, lb_kind = media.optical, graph.total_weight - bounds.copper, bounds.copper_kind
+    else:
+        bounds = membership_bounds(graph, layout, floor, catalog, router, lb)
+    timer.lap("bounds")
+
+    _verify(graph, layout, capacity, None if priced else optical)
     timer.lap("verify")
 
-    from planner.floor import cabinet_names
-
-    return Placement(router_cabinet=router_cabinet, cabinet_row=rows, cabinet_col=cols,
-                     cabinet_group=cabinet_group, cabinet_hall=halls,
-                     cabinet_names=cabinet_names(halls, rows, cols),
+    return Placement(router_cabinet=layout.router_cabinet, cabinet_row=layout.row,
+                     cabinet_col=layout.col, cabinet_group=layout.group, cabinet_hall=layout.hall,
+                     cabinet_names=floors.cabinet_names(layout.hall, layout.row, layout.col),
                      strategy=strategy, method=method, optical=optical, lower_bound=float(lb),
                      lower_bound_kind=lb_kind, candidates=dict(pool.costs), stage_seconds=timer.stages,
-                     time_capped=wall.fired)
+                     time_capped=wall.fired,
+                     objective="cable dollars" if prices is not None else "optical links",
+                     copper=None if media is None else media.copper,
+                     copper_upper_bound=bounds.copper, copper_bound_kind=bounds.copper_kind,
+                     cable_cost=None if media is None else media.dollars,
+                     cable_cost_lower_bound=bounds.cost, cable_cost_bound_kind=bounds.cost_kind)
 
 
-def _verify(graph: Graph, router_cabinet: np.ndarray, cabinet_group: np.ndarray, capacity: Capacity,
-            optical: int) -> None:
-    """Every limit always; the full CP-SAT model on small and medium instances."""
+def _router_model(catalog, radix: int):
+    """The router model ``planner plan`` buys (``Catalog.router_for``), or None when no
+    catalog is given or none of its models has the ports (placement alone, as benchmarks call
+    it: parts are then priced for any of the catalog's routers, ``media.choose_parts``)."""
+    if catalog is None or not any(m.radix >= radix for m in catalog.routers):
+        return None
+    return catalog.router_for(radix)
+
+
+def _verify(graph: Graph, layout: Layout, capacity: Capacity, optical: int | None) -> None:
+    """Every limit always; with ``optical`` (membership floors) the links leaving groups, and
+    the full CP-SAT model on small and medium instances."""
+    router_cabinet, cabinet_group = layout.router_cabinet, layout.group
     n_cab = len(cabinet_group)
     group = cabinet_group[router_cabinet]
     k = int(cabinet_group.max()) + 1
@@ -251,11 +290,12 @@ def _verify(graph: Graph, router_cabinet: np.ndarray, cabinet_group: np.ndarray,
                                        ("group", group_limits, group, k)):
         over = np.any(limits.loads(part, blocks) > limits.limit, axis=0)
         problems += [f"{what} {name}" for name, bad in zip(limits.names, over) if bad]
-    if graph.cut(group) != optical:
+    if optical is not None and graph.cut(group) != optical:
         problems.append(f"optical count ({graph.cut(group)} links leave groups, {optical} reported)")
     if capacity.fixed_group_cabinets and np.bincount(cabinet_group, minlength=k).max() > capacity.group_cabinets:
         problems.append("group cabinets")
-    if not problems and graph.n * n_cab + len(graph.links) * k <= VERIFY_MAX_WORK:
+    if (optical is not None and not problems
+            and graph.n * n_cab + len(graph.links) * k <= VERIFY_MAX_WORK):
         status, value = full_model_check(graph, router_cabinet, cabinet_group,
                                          cabinet_routers=capacity.cabinet_routers,
                                          cabinet_endpoints=capacity.cabinet_endpoints,

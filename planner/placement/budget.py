@@ -31,6 +31,8 @@ PARTITION_SHARE = 0.08
 SEARCH_SHARE = 0.06        # local search on the partitioners' candidates
 ANNEAL_SHARE = 0.15
 LNS_SHARE = 0.03
+CABINET_SHARE = 0.25       # reach floors: routers over cabinets priced by the cable dollars
+                           # (they skip the grouping-level annealing and LNS, 0.18 of T)
 
 # Reference-machine speeds (seconds per unit), measured on PN q=23, MLFM h=21, Jellyfish 1000,
 # Slim Fly q=19 and q=29, OFT q=16 and q=37, Dragonfly a=32 h=16. A KaMinPar or METIS run costs
@@ -59,6 +61,13 @@ ANNEAL_STEPS_PER_ROUTER = 500_000
 LNS_DETERMINISTIC_TIME = 0.1
 LNS_CALL_S = 0.25
 LNS_MAX_CALLS = 20
+# Routers over cabinets (``cabinet_anneal``): a step prices the links of one or two routers,
+# ~1.2e8 adjacency entries per second (4M steps in 1.9 s on Slim Fly q=19, degree 29, on the
+# hot-aisle floor). Returns fall off with steps per router: the default plan's network cables
+# cost $2,913,675 before the search, $2,820,580 after 1.3M steps, $2,817,227.50 after the 5.2M
+# of this budget (7,200 per router) and $2,811,610 after 20.7M.
+CABINET_ENTRIES_PER_S = 1.2e8
+CABINET_STEPS_PER_ROUTER = 20_000
 # Dense symmetric eigenvalues (LAPACK via scipy.linalg.eigh, one BLAS thread): about c x n^3
 # seconds (n = 1000: 0.11 s, 2000: 0.51 s, 3000: 2.3 s on a loaded machine).
 DENSE_EIG_S_PER_CUBE = 1.0e-10
@@ -108,6 +117,7 @@ class Budget:
     kl_rounds: int
     anneal_steps: int
     lns_calls: int
+    cabinet_steps: int = 0
     lns_deterministic_time: float = LNS_DETERMINISTIC_TIME
     guaranteed_runs: int = 2   # the first KaMinPar and METIS runs: never skipped
 
@@ -124,9 +134,11 @@ class Budget:
         mean_degree = max(graph.adjacency.nnz / max(graph.n, 1), 1.0)
         steps = min(ANNEAL_SHARE * t * ANNEAL_ENTRIES_PER_S / mean_degree, ANNEAL_STEPS_PER_ROUTER * graph.n)
         lns_calls = min(k_min, LNS_MAX_CALLS, int(LNS_SHARE * t // LNS_CALL_S))
+        cabinet_steps = min(CABINET_SHARE * t * CABINET_ENTRIES_PER_S / (2 * mean_degree),
+                            CABINET_STEPS_PER_ROUTER * graph.n)
         return cls(time_limit_s=t, bounds_s=BOUNDS_SHARE * t, partition_runs=runs, dense_search=dense,
                    ls_candidates=min(ls, len(runs)), kl_rounds=KL_ROUNDS if k <= KL_MAX_GROUPS else 0,
-                   anneal_steps=int(steps), lns_calls=int(lns_calls))
+                   anneal_steps=int(steps), lns_calls=int(lns_calls), cabinet_steps=int(cabinet_steps))
 
 
 def partition_runs(n: int, entries: int, ks: tuple[int, ...], seconds: float) -> tuple[PartitionRun, ...]:

@@ -18,10 +18,22 @@ class Placement:
     cabinet_names: tuple of C names, row letter(s) + zero-padded column ("A01", "B12"), with a
         hall prefix when the cabinets fill several halls ("H2-A01").
     cabinet_hall: int64 (C,), hall of each cabinet (0 = the first; None given = all in hall 0).
-    strategy: "hint" | "partition" | "optimize"; method: the candidate that won.
-    optical: links leaving electrical groups in the final layout.
-    candidates: optical links per candidate tried (name -> count); ``method`` is the cheapest.
-    lower_bound, lower_bound_kind: best proven lower bound on optical links and which bound.
+    strategy: "hint" | "partition" | "optimize"; method: the candidate that won (and the
+        stages after it, e.g. "+price" for the router search of reach floors).
+    objective: what the placement minimised (``objective``): "optical links" (membership
+        floors: links leaving electrical groups) or "cable dollars" (reach floors).
+    optical: optical network cables of the final layout (membership floors: links leaving
+        electrical groups; reach floors: cables no copper part reaches).
+    candidates: optical links per grouping tried (name -> count); ``method`` starts with the
+        cheapest.
+    lower_bound, lower_bound_kind: proven lower bound on the optical cables of any placement
+        (cables that are optical whatever the placement) and which bound.
+    copper, copper_upper_bound, copper_bound_kind: copper network cables, and the most any
+        placement can have (reach floors: in the room the layout occupies; network cables -
+        ``lower_bound``).
+    cable_cost, cable_cost_lower_bound, cable_cost_bound_kind: dollars of the network cables
+        and their optics as the cabling stage prices them (``objective``; None without a
+        catalog) and a proven lower bound over all placements.
     stage_seconds: wall time per stage (name -> seconds).
     time_capped: True when the hard wall-clock cap (``budget.HARD_CAP_FACTOR`` x the time
         limit) cut a stage short; every budget is otherwise counted in deterministic units, so
@@ -42,6 +54,13 @@ class Placement:
     stage_seconds: dict[str, float] = field(default_factory=dict)
     time_capped: bool = False
     cabinet_hall: np.ndarray | None = None
+    objective: str = "optical links"
+    copper: int | None = None
+    copper_upper_bound: int | None = None
+    copper_bound_kind: str = ""
+    cable_cost: float | None = None
+    cable_cost_lower_bound: float | None = None
+    cable_cost_bound_kind: str = ""
 
     def __post_init__(self):
         if self.cabinet_hall is None:
@@ -60,6 +79,21 @@ class Placement:
         return self.cabinet_group[self.router_cabinet]
 
     @property
-    def gap(self) -> float:
+    def optical_gap(self) -> float:
         """optical / lower_bound - 1 (0 = proven optimal)."""
         return self.optical / self.lower_bound - 1.0 if self.lower_bound > 0 else 0.0
+
+    @property
+    def cost_gap(self) -> float | None:
+        """cable_cost / cable_cost_lower_bound - 1 (None without both)."""
+        if not self.cable_cost_lower_bound or self.cable_cost is None:
+            return None
+        return self.cable_cost / self.cable_cost_lower_bound - 1.0
+
+    @property
+    def gap(self) -> float:
+        """The gap of what the placement minimised: optical links on membership floors, cable
+        dollars on reach floors (0 = proven optimal)."""
+        if self.objective == "cable dollars" and self.cost_gap is not None:
+            return self.cost_gap
+        return self.optical_gap
