@@ -47,8 +47,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    with interrupts.handled():
-        return _main(argv)
+    try:
+        with interrupts.handled():
+            return _main(argv)
+    except KeyboardInterrupt as stop:  # a stop signal while the handlers are put back
+        signum = interrupts.signal_of(stop)
+        print(f"planner: {interrupts.describe(signum)}", file=sys.stderr)
+        return interrupts.exit_code(signum)
 
 
 def _main(argv: list[str] | None) -> int:
