@@ -21,6 +21,10 @@ papers' same-rack/group rule; ``reach``: modern halls). Because the planner neve
 cable beyond its catalog reach, both readings give this same choice.
 Paper mode (``catalog.optical_average_length_m``): optical links are priced at that one length
 (Projective Networks Tables 4-6); their ordered length stays the real one.
+
+On a floor with structured cabling the links that leave their row (``runs``, from
+``planner.structured.runs``) are built through patch panels and priced by
+``planner.structured.choose``: transceivers, cords, trunk and panel shares, cheapest first.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from planner import structured
 from planner.catalog import Catalog, CableModel, RouterModel
 from planner.errors import InputError
 from planner.floor import COPPER_NS_PER_M, FIBRE_NS_PER_M, Floor
@@ -38,13 +43,16 @@ from planner.floor import COPPER_NS_PER_M, FIBRE_NS_PER_M, Floor
 class LinkParts:
     """The parts of every link: ``part`` indexes ``catalog.cables`` (the assembly, or the
     transceiver at the router end), ``fibre`` the fibre part (-1 for an assembly), ``nic_part``
-    the transceiver at a NIC end (-1 otherwise); ordered length and price per link."""
+    the transceiver at a NIC end (-1 otherwise); ordered length and price per link. A link
+    through patch panels (``segments.structured``) has its A-end cord as ``fibre``, the sum of
+    its pieces' stock lengths as ``order_length`` and its trunk and panel in ``segments``."""
 
     part: np.ndarray
     fibre: np.ndarray
     nic_part: np.ndarray
     order_length: np.ndarray
     price: np.ndarray
+    segments: structured.SegmentParts | None = None
 
 
 @dataclass(frozen=True)
@@ -159,10 +167,12 @@ def _choose(catalog: Catalog, lengths: np.ndarray, same: np.ndarray, parallel: n
 
 
 def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
-                 router: RouterModel | None = None, endpoint=False, parallel=1) -> LinkParts:
+                 router: RouterModel | None = None, endpoint=False, parallel=1,
+                 runs: structured.Runs | None = None) -> LinkParts:
     """The parts of every link (see the module doc). ``endpoint`` marks router-NIC links and
     ``parallel`` gives each link's number of parallel links between its router pair (arrays
-    or scalars)."""
+    or scalars); ``runs`` the structured pieces of each link (``planner.structured.runs``, with
+    the same positions as the lengths), whose links that leave their row run through panels."""
     lengths = np.asarray(lengths_m, dtype=float).ravel()
     if np.any(lengths < 0) or np.any(~np.isfinite(lengths)):
         raise ValueError("cable lengths must be finite and >= 0")
@@ -172,13 +182,27 @@ def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
     n = lengths.size
     out = [np.full(n, -1, dtype=np.int64) for _ in range(3)] + [np.full(n, np.nan)
                                                                  for _ in range(2)]
+    through = (np.broadcast_to(runs.structured, lengths.shape) & ~is_ep if runs is not None
+               else np.zeros(n, dtype=bool))
     for flag in (False, True):
-        rows = np.flatnonzero(is_ep == flag)
+        rows = np.flatnonzero((is_ep == flag) & ~through)
         if rows.size:
             got = _choose(catalog, lengths[rows], same[rows], par[rows], router, flag)
             for column, values in zip(out, got):
                 column[rows] = values
-    return LinkParts(*out)
+    if runs is None:
+        return LinkParts(*out)
+    segments = structured.SegmentParts.empty(n)
+    rows = np.flatnonzero(through)
+    if rows.size:
+        part, cord, order, price, seg = structured.choose(catalog, runs.take(rows),
+                                                          lengths[rows], router)
+        for column, values in zip(out, (part, cord, None, order, price)):
+            if values is not None:
+                column[rows] = values
+        for name in vars(seg):
+            getattr(segments, name)[rows] = getattr(seg, name)
+    return LinkParts(*out, segments=segments)
 
 
 def choose_media(catalog: Catalog, floor: Floor, lengths_m, same_group, **options):
@@ -211,14 +235,17 @@ def end_share(model: CableModel) -> float:
 
 def part_numbers(catalog: Catalog, parts: LinkParts) -> dict[str, np.ndarray]:
     """Per link: ``sku`` (the cable assembly's or the fibre's part number at its ordered
-    length), ``a_transceiver`` / ``b_transceiver`` (part numbers at the two ends, '' for an
+    length; through patch panels the A-end cord's), ``a_transceiver`` / ``b_transceiver`` (part numbers at the two ends, '' for an
     assembly)."""
     n = parts.part.size
     sku = np.empty(n, dtype=object)
     cut = np.where(parts.fibre >= 0, parts.fibre, parts.part)
+    length = parts.order_length
+    if parts.segments is not None:
+        length = np.where(parts.segments.structured, parts.segments.cord_a, length)
     for i in np.unique(cut).tolist():
         rows = cut == i
-        sku[rows] = catalog.cables[i].part_numbers_at(parts.order_length[rows])
+        sku[rows] = catalog.cables[i].part_numbers_at(length[rows])
     names = np.array([m.sku if m.kind == "transceiver" else "" for m in catalog.cables] + [""],
                      dtype=object)
     optics = parts.fibre >= 0
