@@ -271,7 +271,7 @@ def test_too_few_cages_for_the_parts_is_an_input_error(tmp_path, capsys, monkeyp
 
 def test_single_port_transceivers_are_two_per_link_plus_spares():
     """Without its AOC the 100G catalog builds optical links from two SR4 modules and an MPO
-    trunk: transceivers = 2 x optical links, trunks = optical links, each line with its own
+    patch cord: transceivers = 2 x optical links, cords = optical links, each line with its own
     spares (optics 10 %, cables 5 %, rounded up)."""
     base = load_catalog("modern-100g")
     catalog = base.model_copy(update={"cables": [c for c in base.cables if c.kind != "aoc"]})
@@ -283,8 +283,8 @@ def test_single_port_transceivers_are_two_per_link_plus_spares():
     line = bom.loc["MMA1B00-C100D"]
     assert line["quantity"] == 2 * len(optical)
     assert line["spares"] == math.ceil(2 * len(optical) * 0.10)
-    trunks = bom[bom.index.str.startswith("OM4-MPO12-B-")]
-    assert int(trunks["quantity"].sum()) == len(optical)
+    cords = bom[bom.index.str.startswith("OM4-MPO12-B-")]
+    assert int(cords["quantity"].sum()) == len(optical)
     for number, count in optical["sku"].value_counts().items():
         assert bom.loc[number, "quantity"] == count
         assert bom.loc[number, "spares"] == math.ceil(count * 0.05)
