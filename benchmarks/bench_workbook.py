@@ -2,8 +2,10 @@
 """Benchmark ``bom.xlsx``: write time, peak memory, size, and LibreOffice's recalculation.
 
 For each size a Slim Fly near the target is planned on the 51.2T Ethernet catalog (``eth-51t``:
-twin-port cages, splitters, transceivers and fibre, so every BOM item occurs) on the ``pn-500``
-floor with the ``hint`` placement (the placement is not what is measured). Then:
+twin-port cages, splitters, transceivers and fibre) with the ``hint`` placement (the placement
+is not what is measured) on the ``hot-aisle`` halls, whose structured cabling adds the patch
+cords, trunks and panels, so every BOM item occurs (``--floor pn-500``: the papers' abstract
+floor, no panels). Then:
 
 - **write**: ``planner.exports.bom_xlsx.write`` alone, wall time and the peak resident memory
   above the plan's (sampled every 5 ms), and the file size;
@@ -49,15 +51,15 @@ from bench import RssSampler  # noqa: E402  (benchmarks/bench.py)
 
 # Slim Fly (q, p) nearest each target on 128-port routers: 2q^2 routers of radix (3q-1)/2 + p
 SIZES = {"1k": (7, 10), "10k": (19, 14), "100k": (41, 30)}
-CATALOG, FLOOR = "eth-51t", "pn-500"
+CATALOG, FLOOR = "eth-51t", "hot-aisle"
 CACHED = re.compile(rb"(<f>[^<]*</f>)<v>[^<]*</v>")
 
 
-def plan_for(size: str):
+def plan_for(size: str, floor: str = FLOOR):
     from planner.plan import plan
     from planner.topologies.slimfly import slimfly
     q, p = SIZES[size]
-    return plan(slimfly(q, p=p), CATALOG, FLOOR, strategy="hint")
+    return plan(slimfly(q, p=p), CATALOG, floor, strategy="hint")
 
 
 def write_workbook(result, folder: Path) -> dict:
@@ -162,6 +164,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1k,10k,100k")
     parser.add_argument("--busy", type=int, default=0, help="busy-loop processes to run")
+    parser.add_argument("--floor", default=FLOOR, help="hot-aisle (structured cabling) or pn-500")
     parser.add_argument("--no-libreoffice", action="store_true")
     parser.add_argument("--roundtrip", action="store_true",
                         help="also time LibreOffice saving the recalculated workbook as xlsx")
@@ -169,7 +172,7 @@ def main() -> int:
     args = parser.parse_args()
     rows = []
     for size in args.sizes.split(","):
-        result = plan_for(size)
+        result = plan_for(size, args.floor)
         cells = (len(result.cables) * (len(result.cables.columns) - 9) + len(result.ports) * 7)
         loops = busy_loops(args.busy)
         try:
@@ -195,8 +198,8 @@ def main() -> int:
               flush=True)
     lines = [f"# bom.xlsx benchmark ({date.today()}, {platform.machine()}, "
              f"{os.cpu_count()} cores, {args.busy} busy-loop processes)", "",
-             f"Slim Fly on `{CATALOG}` / `{FLOOR}` (`python benchmarks/bench_workbook.py "
-             f"--sizes {args.sizes} --busy {args.busy}`).", "",
+             f"Slim Fly on `{CATALOG}` / `{args.floor}` (`python benchmarks/bench_workbook.py "
+             f"--sizes {args.sizes} --busy {args.busy} --floor {args.floor}`).", "",
              "| size | endpoints | cables | ports | cells | write s | write MiB | file MiB | "
              "LibreOffice load + recalc s | xlsx round trip s | formulas checked |",
              "|" + " --- |" * 11]

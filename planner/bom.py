@@ -12,7 +12,10 @@ Items, in this order (``ITEMS``), each line an orderable part number:
 - ``cable``: cable assemblies (DAC, ACC, AOC) per part number, i.e. per stock length: a straight
   assembly carrying k links counts ``ceil(links between the router pair / k)``, a splitter
   ``ceil(its router's endpoint links / k)``, a single-link assembly one per link;
-- ``fibre``: one fibre part per transceiver link, per part number;
+- ``fibre``: one fibre part per transceiver link, per part number; a link through patch panels
+  (structured cabling, ``planner.structured``) has two, its patch cords at both ends;
+- ``trunk``: the trunks of structured cabling, one per trunk installed, per part number;
+- ``panel``: the patch panels of structured cabling, one per panel installed;
 - ``rack``: the catalog's rack hardware, per router or per cabinet.
 
 Router-router links are always bought; router-endpoint links when the catalog counts them
@@ -20,7 +23,7 @@ Router-router links are always bought; router-endpoint links when the catalog co
 (``optical_average_length_m``) optical parts are priced at that one length.
 
 Spares are per class with their own percentage (``Spares``: switches, optics = transceivers,
-cables = cables and fibre), rounded up per line: ``spares = ceil(quantity × pct / 100)`` (25
+cables = cables, fibre and trunks; panels have none), rounded up per line: ``spares = ceil(quantity × pct / 100)`` (25
 cables at 10 % -> 3). ``extended_price = (quantity + spares) × unit_price``.
 """
 
@@ -38,9 +41,10 @@ from planner.errors import InputError
 
 COLUMNS = ["item", "sku", "description", "length_m", "quantity", "spares", "unit_price",
            "extended_price", "vendor"]
-ITEMS = ("switch", "nic", "licence", "transceiver", "cable", "fibre", "rack")
+ITEMS = ("switch", "nic", "licence", "transceiver", "cable", "fibre", "trunk", "panel", "rack")
 CLASS_OF = {"switch": "switches", "nic": "nics", "licence": "licences",
-            "transceiver": "optics", "cable": "cables", "fibre": "cables", "rack": "rack"}
+            "transceiver": "optics", "cable": "cables", "fibre": "cables", "trunk": "cables",
+            "panel": "panels", "rack": "rack"}
 """The class of each item: spares and subtotals are per class."""
 
 
@@ -62,7 +66,8 @@ class Spares:
                                  f"got {value!r}")
 
     def pct(self, item: str) -> float:
-        """The percentage that applies to an item's lines (0 for NICs, licences, racks)."""
+        """The percentage that applies to an item's lines (0 for NICs, licences, panels,
+        racks)."""
         return float(getattr(self, CLASS_OF[item], 0.0))
 
     def as_dict(self) -> dict[str, float]:
@@ -101,10 +106,16 @@ def _count(keys: pd.DataFrame, group: np.ndarray, per: np.ndarray) -> pd.DataFra
     return sizes.groupby(cols, sort=False, dropna=False)["quantity"].sum().reset_index()
 
 
-def part_lines(catalog: Catalog, cables: pd.DataFrame) -> pd.DataFrame:
-    """Transceiver, cable and fibre lines (item, part, sku, length_m, quantity, unit_price) of
-    the bought cables, counted as the module doc says."""
-    bought = cables.loc[costed_mask(cables, catalog)]
+def part_lines(catalog: Catalog, cables: pd.DataFrame, structured=None) -> pd.DataFrame:
+    """Transceiver, cable, fibre and trunk lines (item, part, sku, length_m, quantity,
+    unit_price) of the bought cables, counted as the module doc says; ``structured`` is the
+    plan's ``planner.structured.StructuredPlan`` (its cords and trunks)."""
+    costed = costed_mask(cables, catalog)
+    through = np.zeros(len(cables), dtype=bool)
+    if structured is not None:
+        through[structured.links["cable"].to_numpy(np.int64)] = True
+    through = through[costed]
+    bought = cables.loc[costed]
     part = bought["part"].to_numpy(np.int64)
     fibre = bought["fibre"].to_numpy(np.int64)
     order = bought["order_length_m"].to_numpy(float)
@@ -141,10 +152,23 @@ def part_lines(catalog: Catalog, cables: pd.DataFrame) -> pd.DataFrame:
                                  "length_m": np.nan})
             frames.append(_count(keys, np.arange(nic.size), np.ones(nic.size, np.int64))
                           .assign(item="transceiver"))
-        keys = pd.DataFrame({"part": fibre[optics], "sku": bought["sku"].to_numpy()[optics],
-                             "length_m": order[optics]})
-        frames.append(_count(keys, np.arange(int(optics.sum())),
-                             np.ones(int(optics.sum()), np.int64)).assign(item="fibre"))
+        direct = optics & ~through
+        keys = pd.DataFrame({"part": fibre[direct], "sku": bought["sku"].to_numpy()[direct],
+                             "length_m": order[direct]})
+        if structured is not None:
+            links = structured.links
+            keys = pd.concat([keys] + [pd.DataFrame({
+                "part": links["cord"].to_numpy(np.int64), "sku": links[f"cord_{e}_sku"],
+                "length_m": links[f"cord_{e}_order_m"].to_numpy(float)}) for e in "ab"],
+                ignore_index=True)
+        frames.append(_count(keys, np.arange(len(keys)), np.ones(len(keys), np.int64))
+                      .assign(item="fibre"))
+    if structured is not None and len(structured.trunks):
+        trunks = structured.trunks
+        keys = pd.DataFrame({"part": trunks["part"].to_numpy(np.int64), "sku": trunks["sku"],
+                             "length_m": trunks["order_length_m"].to_numpy(float)})
+        frames.append(_count(keys, np.arange(len(keys)), np.ones(len(keys), np.int64))
+                      .assign(item="trunk"))
     if not frames:
         return pd.DataFrame(columns=["item", "part", "sku", "length_m", "quantity",
                                      "unit_price"])
@@ -165,9 +189,10 @@ def part_lines(catalog: Catalog, cables: pd.DataFrame) -> pd.DataFrame:
 
 def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_routers: int,
           cables: pd.DataFrame, spares: Spares | float = 0.0, num_endpoints: int = 0,
-          num_cabinets: int = 0) -> pd.DataFrame:
+          num_cabinets: int = 0, structured=None) -> pd.DataFrame:
     """The BOM table (``COLUMNS``), items in ``ITEMS`` order. A number for ``spares`` is the
-    cable percentage (``--spares``)."""
+    cable percentage (``--spares``); ``structured`` the plan's structured cabling
+    (``planner.structured.StructuredPlan``), whose cords, trunks and panels it counts."""
     if not isinstance(spares, Spares):
         if not (0 <= float(spares) <= 1000) or math.isnan(float(spares)):
             raise ValueError(f"spares_pct must be within 0..1000, got {spares}")
@@ -188,12 +213,19 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
                           description=lic.description or f"licence for {router_model.sku}",
                           length_m=np.nan, quantity=int(num_routers),
                           unit_price=float(lic.price)))
-    for rec in part_lines(catalog, cables).itertuples(index=False):
+    for rec in part_lines(catalog, cables, structured).itertuples(index=False):
         model = catalog.cables[rec.part]
         lines.append(dict(item=rec.item, sku=rec.sku, vendor=model.vendor,
                           description=model.description or f"{model.kind} {model.media}",
                           length_m=rec.length_m, quantity=int(rec.quantity),
                           unit_price=float(rec.unit_price)))
+    if structured is not None:
+        for part, count in structured.panels.groupby("part", sort=True).size().items():
+            panel = catalog.panels[int(part)]
+            lines.append(dict(item="panel", sku=panel.sku, vendor=panel.vendor,
+                              description=panel.description or f"patch panel, {panel.fibre}",
+                              length_m=np.nan, quantity=int(count),
+                              unit_price=float(panel.price)))
     for item in catalog.rack_hardware:
         count = num_routers if item.per == "router" else num_cabinets
         lines.append(dict(item="rack", sku=item.sku, vendor=item.vendor,

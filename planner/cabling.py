@@ -28,7 +28,9 @@ Rules (DESIGN.md "Contracts"; TIA-606 labelling conventions):
   the ends), ordered stock length, price and the watts drawn at each end (``a_watts``,
   ``b_watts``) from ``planner.media.choose_parts``; latency from ``planner.media.latency_ns``
   over the ordered (installed) length. On routers whose cages break out into several ports,
-  ``planner.cages`` regroups the ports so that one cage holds one part.
+  ``planner.cages`` regroups the ports so that one cage holds one part. On a floor with
+  structured cabling a cable that leaves its row runs through patch panels
+  (``planner.structured``): its pieces are in ``segments`` and ``CablePlan.structured``.
 
 Everything per cable or per port is computed with numpy array operations.
 """
@@ -42,7 +44,7 @@ import pandas as pd
 
 from planner import cages
 from planner import floor as floors
-from planner import routes
+from planner import routes, structured
 from planner.catalog import Catalog, RouterModel
 from planner.errors import InputError
 from planner.floor import Floor
@@ -60,8 +62,13 @@ ROUTE_COLUMNS = ["route_kind"]
 """cables.csv column after the DESIGN.md ones: cabinet | row | cross-row | cross-hall."""
 PART_COLUMNS = ["a_transceiver", "b_transceiver"]
 """cables.csv columns after the route kind: the transceiver part number at each end ('' for a
-cable assembly); ``sku`` is the assembly's or the fibre's part number at its stock length."""
-CSV_COLUMNS = CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS
+cable assembly); ``sku`` is the assembly's or the fibre's part number at its stock length (for
+a link through patch panels: its A-end cord's)."""
+SEGMENT_COLUMNS = ["segments"]
+"""cables.csv column after the part columns: a link through patch panels (structured cabling,
+``planner.structured``) as its pieces from the A end, ``cord 2.64 m <part> | <panel>:<port> |
+trunk <id> 2.64 m <part> | <panel>:<port> | cord 1.87 m <part>``; '' for any other cable."""
+CSV_COLUMNS = CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS + SEGMENT_COLUMNS
 
 EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price",
                  "part", "fibre", "nic_part", "a_watts", "b_watts"]
@@ -78,6 +85,7 @@ class CablePlan:
     devices: pd.DataFrame
     cabinets: pd.DataFrame
     ports: pd.DataFrame
+    structured: structured.StructuredPlan | None = None
 
 
 # ----------------------------------------------------------------------------- small helpers
@@ -280,9 +288,16 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     raw, kind = routes.cable_routes(room, placement.cabinet_hall, placement.cabinet_row,
                                     placement.cabinet_col, a_cab, b_cab)
     length = np.round(np.asarray(raw, dtype=float), 3)   # mm: what cables.csv shows
+    pieces = None
+    if floor.structured_cabling:
+        hall, row, col = (np.asarray(v, dtype=np.int64) for v in (
+            placement.cabinet_hall, placement.cabinet_row, placement.cabinet_col))
+        pieces = structured.runs(room, hall[a_cab], row[a_cab], col[a_cab], hall[b_cab],
+                                 row[b_cab], col[b_cab], a_cab == b_cab).in_millimetres(length)
     parallel = np.r_[np.repeat(topology.multiplicity, topology.multiplicity), np.ones(n_ep)]
     parts = choose_parts(catalog, floor, length, group_a == group_b, router=router_model,
-                         endpoint=np.arange(n_net + n_ep) >= n_net, parallel=parallel)
+                         endpoint=np.arange(n_net + n_ep) >= n_net, parallel=parallel,
+                         runs=pieces)
     media = media_of(catalog, parts.part)
     order_len = np.round(parts.order_length, 3)
     numbers = part_numbers(catalog, parts)
@@ -307,11 +322,14 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
                          f"{MAX_LABEL} NetBox allows; use shorter cabinet names")
 
     n = n_net + n_ep
+    cable_ids = padded("C", np.arange(1, n + 1))
+    plant = (structured.build(room, catalog, pieces, parts, cable_ids) if pieces is not None
+             else None)
     b_device = np.empty(n, dtype=object)
     b_device[:n_net] = rnames[net_b]
     b_device[n_net:] = enames[:n_ep]
     cables = pd.DataFrame({
-        "cable_id": padded("C", np.arange(1, n + 1)),
+        "cable_id": cable_ids,
         "label": labels,
         "kind": np.where(np.arange(n) < n_net, "network", "endpoint").astype(object),
         "a_device": rnames[a_router],
@@ -330,6 +348,7 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
         "route_kind": np.asarray(routes.KINDS, dtype=object)[kind],
         "a_transceiver": numbers["a_transceiver"],
         "b_transceiver": numbers["b_transceiver"],
+        "segments": plant.segments if plant is not None else np.full(n, "", dtype=object),
         "a_router": a_router,
         "b_router": b_router,
         "b_endpoint": b_endpoint,
@@ -346,7 +365,7 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
                      devices=_devices(placement, floor, router_model, rnames, enames, router_ru,
                                       ep_ru, ep_router),
                      cabinets=_cabinets(placement, floor, router_model, ep_router),
-                     ports=_ports(cables, rnames, radix))
+                     ports=_ports(cables, rnames, radix), structured=plant)
 
 
 def _devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,

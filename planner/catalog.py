@@ -18,7 +18,13 @@ Link parts (the ``cables`` list, one entry per orderable part family):
 - ``transceiver``: an optic serving ``ports`` ports of one cage (2 = twin-port), plugged into
   fibre of its ``fibre`` type. A link is a transceiver at each end (at a NIC: the ``nic_end``
   model) plus one ``fibre`` part.
-- ``fibre``: a patch cord or trunk of one fibre type, bought per stock length.
+- ``fibre``: a patch cord of one fibre type, bought per stock length.
+- ``trunk``: a multi-fibre trunk of one fibre type (``fibres`` fibres, fanned out into legs of
+  that type at both ends), shared by the links between two patch panels of structured cabling
+  (``planner.structured``); a transceiver's ``fibres`` is what one of its links takes in it.
+
+Patch panels (the ``panels`` list): ``ports`` front adapters of one fibre type in ``rack_units``
+of a patch rack, where the cords meet the trunks.
 
 Each part with stock lengths has an orderable part number per length: a table (``{3: MCP1600-C003,
 ...}``) or a template (``MCP1600-C{nv}``, fields in ``LENGTH_FIELDS``). Without one, the SKU is
@@ -86,7 +92,15 @@ _STRICT = ConfigDict(frozen=True, extra="forbid")
 _ASSEMBLIES = ("dac", "acc", "aoc")
 _KIND_FIELDS = {"links": "cable assemblies (dac, acc, aoc)", "split": "cable assemblies",
                 "ports": "transceivers", "nic_end": "transceivers",
-                "fibre": "transceivers and fibre parts"}
+                "fibre": "transceivers, fibre and trunk parts",
+                "fibres": "transceivers (fibres of one link in a trunk) and trunks"}
+_KIND_ALLOWED = {"transceiver": {"ports", "fibre", "nic_end", "fibres"}, "fibre": {"fibre"},
+                 "trunk": {"fibre", "fibres"}}
+"""The kind-specific fields each kind takes (assemblies: ``links`` and ``split``)."""
+
+#: NetBox front/rear port types of a fibre patch panel (dcim/choices.py PortTypeChoices).
+NETBOX_PORT_TYPES = ("mpo", "lc", "lc-pc", "lc-upc", "lc-apc", "sc", "sc-pc", "sc-upc",
+                     "sc-apc", "st", "fc", "mtrj", "mdc", "cs", "sn", "splice")
 
 
 def nvidia_length_code(length_m: float) -> str:
@@ -286,7 +300,7 @@ class CableModel(BaseModel):
     vendor: str = ""
     description: str = ""
     media: Literal["electrical", "optical"]
-    kind: Literal["dac", "acc", "aoc", "transceiver", "fibre"]
+    kind: Literal["dac", "acc", "aoc", "transceiver", "fibre", "trunk"]
     rate_gbps: PositiveFloat | None = None
     max_reach_m: PositiveFloat
     stock_lengths: list[PositiveFloat] = Field(default_factory=list)
@@ -298,8 +312,9 @@ class CableModel(BaseModel):
     links: PositiveInt = 1                     # assemblies: links one assembly carries
     split: bool = False                        # assemblies: one head, `links` tails at NICs
     ports: PositiveInt = 1                     # transceivers: ports of one cage it serves
-    fibre: str | None = None                   # transceivers and fibres: the fibre type
+    fibre: str | None = None                   # transceivers, fibres, trunks: the fibre type
     nic_end: str | None = None                 # transceivers: sku of the module at a NIC
+    fibres: PositiveInt | None = None          # trunks: fibre count; transceivers: per link
 
     @model_validator(mode="after")
     def _consistent(self) -> "CableModel":
@@ -311,7 +326,7 @@ class CableModel(BaseModel):
                              f"{self.max_reach_m} m; drop it or raise the reach")
         if (self.media == "electrical") != (self.kind in ("dac", "acc")):
             raise ValueError(f"field 'kind' {self.kind!r} does not fit media {self.media!r}; "
-                             "dac/acc are electrical, aoc/transceiver/fibre optical")
+                             "dac/acc are electrical, aoc/transceiver/fibre/trunk optical")
         self._check_kind_fields()
         table = self.price_rule.table
         if table is not None and sorted(table) != sorted(stock):
@@ -327,18 +342,20 @@ class CableModel(BaseModel):
         return self
 
     def _check_kind_fields(self) -> None:
-        allowed = {"transceiver": {"ports", "fibre", "nic_end"}, "fibre": {"fibre"}}.get(
-            self.kind, {"links", "split"})
+        allowed = _KIND_ALLOWED.get(self.kind, {"links", "split"})
         changed = {name for name in _KIND_FIELDS
                    if getattr(self, name) != type(self).model_fields[name].default}
         for name in sorted(changed - allowed):
             raise ValueError(f"field '{name}' does not apply to kind {self.kind!r}; it is for "
                              f"{_KIND_FIELDS[name]}")
-        if self.kind in ("transceiver", "fibre") and not self.fibre:
+        if self.kind in ("transceiver", "fibre", "trunk") and not self.fibre:
             what = ("needs the fibre type it plugs into (e.g. om4-mpo12), the same as a "
                     "kind: fibre part's" if self.kind == "transceiver"
                     else "needs its fibre type (e.g. om4-mpo12), as its transceivers name it")
             raise ValueError(f"field 'fibre' is missing: a {self.kind} {what}")
+        if self.kind == "trunk" and self.fibres is None:
+            raise ValueError("field 'fibres' is missing: a trunk needs its fibre count (e.g. "
+                             "144 for twelve MPO-12 legs)")
         if self.kind == "transceiver":
             if self.stock_lengths or self.price_rule.table or self.price_rule.per_m:
                 raise ValueError("field 'price' of a transceiver is one price per module "
@@ -347,7 +364,7 @@ class CableModel(BaseModel):
             for name in ("netbox_type", "color"):
                 if getattr(self, name) is None:
                     raise ValueError(f"field '{name}' is missing; add it")
-            if self.rate_gbps is None and self.kind != "fibre":
+            if self.rate_gbps is None and self.kind not in ("fibre", "trunk"):
                 raise ValueError("field 'rate_gbps' is missing; add it")
         if self.kind == "transceiver" and self.rate_gbps is None:
             raise ValueError("field 'rate_gbps' is missing; add it")
@@ -470,6 +487,43 @@ class CableModel(BaseModel):
                           dtype=object)[inverse.reshape(lengths.shape)]
 
 
+class PanelModel(BaseModel):
+    """A patch panel of structured cabling (``planner.structured``): ``ports`` front adapters
+    of one fibre type, where patch cords plug in at the front and trunk legs at the rear, in
+    ``rack_units`` of a patch rack. ``connector`` / ``rear_connector`` are the NetBox port
+    types of its front and rear (``mpo``; a cassette panel: ``lc-upc`` at the front, ``mpo``
+    at the rear)."""
+
+    model_config = _STRICT
+    sku: str = Field(min_length=1)
+    vendor: str = ""
+    description: str = ""
+    fibre: str = Field(min_length=1)
+    ports: int
+    rack_units: PositiveInt = 1
+    price: float = Field(ge=0)
+    connector: str = "mpo"
+    rear_connector: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "PanelModel":
+        if self.ports < 1:
+            raise ValueError(f"field 'ports' is {self.ports}: a panel needs its front ports "
+                             "(the adapters cords and trunk legs plug into), e.g. 48 MPO "
+                             "adapters in 1U")
+        for name in ("connector", "rear_connector"):
+            value = getattr(self, name)
+            if value is not None and value not in NETBOX_PORT_TYPES:
+                raise ValueError(f"field '{name}' {value!r} is not a NetBox fibre port type; "
+                                 f"use one of {', '.join(NETBOX_PORT_TYPES)}")
+        return self
+
+    @property
+    def rear_type(self) -> str:
+        """NetBox port type of the rear (the trunk side): ``rear_connector`` or ``connector``."""
+        return self.rear_connector or self.connector
+
+
 def _is_hex(text: str) -> bool:
     return len(text) == 6 and all(c in "0123456789abcdefABCDEF" for c in text)
 
@@ -487,6 +541,7 @@ class Catalog(BaseModel):
     endpoint_watts: float = Field(0.0, ge=0)  # one server without its NIC, for cabinet kW
     count_endpoint_cables: bool = True
     rack_hardware: list[RackItem] = Field(default_factory=list)
+    panels: list[PanelModel] = Field(default_factory=list)
     _source: str | None = PrivateAttr(None)
 
     @property
@@ -551,6 +606,82 @@ class Catalog(BaseModel):
         return self
 
     @model_validator(mode="after")
+    def _structured_parts_fit(self) -> "Catalog":
+        """Trunks and panels serve a fibre type some transceiver plugs into; every transceiver
+        on a trunk's type says how many of its fibres one link takes, all the same, and the
+        trunk's fibre count is a whole number of such links; a panel takes a whole trunk."""
+        cords = {m.fibre for m in self.cables if m.kind == "fibre"}
+        optics = {m.fibre for m in self.cables if m.kind == "transceiver"}
+        for i, m in enumerate(self.cables):
+            if m.kind != "trunk":
+                continue
+            where = f"cables[{i}]"
+            if m.fibre not in optics:
+                raise ValueError(f"field '{where}.fibre' (sku '{m.sku}') is {m.fibre!r} but no "
+                                 "transceiver plugs into that fibre type "
+                                 f"({', '.join(sorted(optics)) or 'none'}); name one of them")
+            per_link = self._fibres_per_link(m.fibre)
+            for j, t in per_link:
+                if m.fibres % t.fibres:
+                    raise ValueError(
+                        f"field '{where}.fibres' (sku '{m.sku}') {m.fibres} cannot carry the "
+                        f"links of transceiver {t.sku!r}, which take {t.fibres} fibres each; "
+                        f"give a multiple of {t.fibres} (e.g. {t.fibres * 12})")
+        for i, p in enumerate(self.panels):
+            where = f"panels[{i}]"
+            if p.fibre not in cords or p.fibre not in optics:
+                raise ValueError(f"field '{where}.fibre' (sku '{p.sku}') is {p.fibre!r} but no "
+                                 "patch cord (kind: fibre) and transceiver of that fibre type "
+                                 f"are listed ({', '.join(sorted(cords & optics)) or 'none'}); "
+                                 "name one of them")
+            for trunk in self.trunks(p.fibre):
+                legs = self.links_per_trunk(trunk)
+                if p.ports < legs:
+                    raise ValueError(f"field '{where}.ports' (sku '{p.sku}') {p.ports} cannot "
+                                     f"take one trunk {trunk.sku!r} ({legs} links); give at "
+                                     f"least {legs} ports")
+        return self
+
+    def _fibres_per_link(self, fibre: str) -> list[tuple[int, CableModel]]:
+        """(index, transceiver) of the transceivers on ``fibre``, when a trunk serves it: each
+        must give ``fibres``, all the same (ValueError naming the field otherwise)."""
+        found = [(j, t) for j, t in enumerate(self.cables)
+                 if t.kind == "transceiver" and t.fibre == fibre]
+        for j, t in found:
+            if t.fibres is None:
+                raise ValueError(f"field 'cables[{j}].fibres' (sku '{t.sku}') is missing: a trunk "
+                                 f"carries {fibre} links, so give the fibres one link of this "
+                                 "transceiver takes in it (12 for an MPO-12 leg, 2 for duplex LC)")
+            first = found[0][1]
+            if t.fibres != first.fibres:
+                raise ValueError(f"field 'cables[{j}].fibres' (sku '{t.sku}') is {t.fibres} but "
+                                 f"{first.sku!r} on the same fibre type {fibre} takes "
+                                 f"{first.fibres}; a trunk's legs are of one kind, so give "
+                                 "the same count")
+        return found
+
+    def trunks(self, fibre: str) -> list[CableModel]:
+        """The trunk parts of a fibre type."""
+        return [m for m in self.cables if m.kind == "trunk" and m.fibre == fibre]
+
+    def links_per_trunk(self, trunk: CableModel) -> int:
+        """Links one trunk carries: its fibres over the fibres one link of its type takes."""
+        per_link = next(t.fibres for t in self.cables
+                        if t.kind == "transceiver" and t.fibre == trunk.fibre)
+        return trunk.fibres // per_link
+
+    def structured_fibres(self) -> list[str]:
+        """Fibre types that can build a structured link: a transceiver, a patch cord, a trunk
+        and a panel of that type."""
+        kinds: dict[str, set[str]] = {}
+        for m in self.cables:
+            if m.fibre is not None:
+                kinds.setdefault(m.fibre, set()).add(m.kind)
+        return sorted(f for f, have in kinds.items()
+                      if {"transceiver", "fibre", "trunk"} <= have
+                      and any(p.fibre == f for p in self.panels))
+
+    @model_validator(mode="after")
     def _average_is_orderable(self) -> "Catalog":
         problem = self._average_problem(self.optical_average_length_m)
         if problem:
@@ -579,11 +710,12 @@ class Catalog(BaseModel):
     def _unique_skus(self) -> "Catalog":
         seen: dict[str, str] = {}
         extras = ([("nic", self.nic)] if self.nic is not None else []) + [
-            (f"rack_hardware[{i}]", m) for i, m in enumerate(self.rack_hardware)]
+            (f"rack_hardware[{i}]", m) for i, m in enumerate(self.rack_hardware)] + [
+            (f"panels[{i}]", m) for i, m in enumerate(self.panels)]
         for where, item in self._items() + extras:
             if item.sku in seen:
                 raise ValueError(f"field '{where}.sku' {item.sku!r} repeats {seen[item.sku]}; "
-                                 "every router, cable and NIC model needs its own SKU")
+                                 "every router, cable, panel and NIC model needs its own SKU")
             seen[item.sku] = where
         numbers: dict[str, str] = {}
         for i, m in enumerate(self.cables):

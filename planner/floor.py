@@ -43,6 +43,10 @@ Electrical groups (how capacities are defined; ``group_capacity``):
 Placement packs routers into groups under these limits and into cabinets under
 ``router_slots`` / ``endpoint_slots`` (and ``cabinet_kw_budget``, ``planner.power``).
 
+Structured cabling (``structured_cabling: true``, halls only): a cable that leaves its row runs
+through patch panels where the rows meet the cross trays and at the hall entries, as patch cords,
+trunks and panels (``planner.structured``).
+
 Rack units (``router_ru``, ``endpoint_ru_of``): router slot ``s`` starts at
 ``first_router_ru + s * rack_units``; endpoint slot ``j`` at ``first_endpoint_ru + j * endpoint_ru``.
 With ``abstract: true`` (the papers' racks) slots are only counted; RU numbers are then slot
@@ -159,6 +163,7 @@ class Floor(BaseModel):
     media_rule: Literal["membership", "reach"]
     hall: Hall | None = None
     cabinet_kw_budget: PositiveFloat | None = None
+    structured_cabling: bool = False
     _source: str | None = PrivateAttr(None)
 
     @property
@@ -180,6 +185,10 @@ class Floor(BaseModel):
                              f"({self.group_cabinets}), got {self.cabinets_per_row}")
         if self.hall is not None:
             self._consistent_hall(self.hall)
+        elif self.structured_cabling:
+            raise ValueError("field 'structured_cabling' needs a 'hall' block: patch panels sit "
+                             "where rows meet the cross trays and at hall entries; add a hall "
+                             "or set structured_cabling: false")
         if not self.abstract:
             top = self.first_router_ru + self.router_slots - 1
             if top > self.cabinet_height_ru:

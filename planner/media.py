@@ -1,6 +1,6 @@
 """Which parts carry each link: a cable assembly, or a transceiver at each end plus a fibre.
 
-Rule (DESIGN.md "Electrical vs optical"; docs/models.md "Media and parts"), by the floor's
+Rule (docs/models.md "Media and parts"), by the floor's
 ``media_rule``:
 
 - ``reach`` (real halls): a link is electrical whenever a copper assembly of the catalog reaches
@@ -24,6 +24,12 @@ with this same function (``planner.placement.objective``), so what it minimises 
 cabling stage orders.
 Paper mode (``catalog.optical_average_length_m``): optical links are priced at that one length
 (Projective Networks Tables 4-6); their ordered length stays the real one.
+
+On a floor with structured cabling the links that leave their row (``runs``, from
+``planner.structured.runs``) and that no copper assembly reaches are built through patch panels
+and priced by ``planner.structured.choose``: transceivers, cords, trunk and panel shares,
+cheapest first. A copper assembly that reaches still runs point to point along the same tray
+route (it cannot pass a panel, and it is far cheaper than two transceivers).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from planner import structured
 from planner.catalog import Catalog, CableModel, RouterModel
 from planner.errors import InputError
 from planner.floor import COPPER_NS_PER_M, FIBRE_NS_PER_M, Floor
@@ -41,13 +48,16 @@ from planner.floor import COPPER_NS_PER_M, FIBRE_NS_PER_M, Floor
 class LinkParts:
     """The parts of every link: ``part`` indexes ``catalog.cables`` (the assembly, or the
     transceiver at the router end), ``fibre`` the fibre part (-1 for an assembly), ``nic_part``
-    the transceiver at a NIC end (-1 otherwise); ordered length and price per link."""
+    the transceiver at a NIC end (-1 otherwise); ordered length and price per link. A link
+    through patch panels (``segments.structured``) has its A-end cord as ``fibre``, the sum of
+    its pieces' stock lengths as ``order_length`` and its trunk and panel in ``segments``."""
 
     part: np.ndarray
     fibre: np.ndarray
     nic_part: np.ndarray
     order_length: np.ndarray
     price: np.ndarray
+    segments: structured.SegmentParts | None = None
 
 
 @dataclass(frozen=True)
@@ -120,12 +130,14 @@ def _way_cost(catalog: Catalog, way: _Way, lengths: np.ndarray, parallel: np.nda
 
 
 def _choose(catalog: Catalog, lengths: np.ndarray, same: np.ndarray, parallel: np.ndarray,
-            router: RouterModel | None, endpoint: bool):
+            router: RouterModel | None, endpoint: bool, media_kinds=("electrical", "optical")):
+    """(part, fibre, NIC part, order length, price) per link; with ``media_kinds`` =
+    ``("electrical",)`` only copper is tried and links it cannot serve keep part -1."""
     n = lengths.size
     part, fibre, nic = (np.full(n, -1, dtype=np.int64) for _ in range(3))
     order, price = np.full(n, np.nan), np.full(n, np.nan)
     options = ways(catalog, router, endpoint)
-    for media in ("electrical", "optical"):
+    for media in media_kinds:
         todo = (part < 0) & (same if media == "electrical" else True)
         group = [w for w in options if catalog.cables[w.part].media == media]
         if not todo.any():
@@ -162,11 +174,13 @@ def _choose(catalog: Catalog, lengths: np.ndarray, same: np.ndarray, parallel: n
 
 
 def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
-                 router: RouterModel | None = None, endpoint=False, parallel=1) -> LinkParts:
+                 router: RouterModel | None = None, endpoint=False, parallel=1,
+                 runs: structured.Runs | None = None) -> LinkParts:
     """The parts of every link (see the module doc). ``same_group`` (both ends in one
     electrical group) only matters on ``membership`` floors; ``endpoint`` marks router-NIC links
     and ``parallel`` gives each link's number of parallel links between its router pair (arrays
-    or scalars)."""
+    or scalars); ``runs`` the structured pieces of each link (``planner.structured.runs``, with
+    the same positions as the lengths), whose links that leave their row run through panels."""
     lengths = np.asarray(lengths_m, dtype=float).ravel()
     if np.any(lengths < 0) or np.any(~np.isfinite(lengths)):
         raise ValueError("cable lengths must be finite and >= 0")
@@ -178,13 +192,35 @@ def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
     n = lengths.size
     out = [np.full(n, -1, dtype=np.int64) for _ in range(3)] + [np.full(n, np.nan)
                                                                  for _ in range(2)]
+    through = (np.broadcast_to(runs.structured, lengths.shape) & ~is_ep if runs is not None
+               else np.zeros(n, dtype=bool))
     for flag in (False, True):
-        rows = np.flatnonzero(is_ep == flag)
+        rows = np.flatnonzero((is_ep == flag) & ~through)
         if rows.size:
             got = _choose(catalog, lengths[rows], same[rows], par[rows], router, flag)
             for column, values in zip(out, got):
                 column[rows] = values
-    return LinkParts(*out)
+    if runs is None:
+        return LinkParts(*out)
+    rows = np.flatnonzero(through)
+    if rows.size:                                   # copper that reaches runs point to point
+        got = _choose(catalog, lengths[rows], same[rows], par[rows], router, False,
+                      media_kinds=("electrical",))
+        copper = got[0] >= 0
+        for column, values in zip(out, got):
+            column[rows[copper]] = values[copper]
+        through[rows[copper]] = False
+        rows = rows[~copper]
+    segments = structured.SegmentParts.empty(n)
+    if rows.size:
+        part, cord, order, price, seg = structured.choose(catalog, runs.take(rows),
+                                                          lengths[rows], router)
+        for column, values in zip(out, (part, cord, None, order, price)):
+            if values is not None:
+                column[rows] = values
+        for name in vars(seg):
+            getattr(segments, name)[rows] = getattr(seg, name)
+    return LinkParts(*out, segments=segments)
 
 
 def choose_media(catalog: Catalog, floor: Floor, lengths_m, same_group, **options):
@@ -217,14 +253,17 @@ def end_share(model: CableModel) -> float:
 
 def part_numbers(catalog: Catalog, parts: LinkParts) -> dict[str, np.ndarray]:
     """Per link: ``sku`` (the cable assembly's or the fibre's part number at its ordered
-    length), ``a_transceiver`` / ``b_transceiver`` (part numbers at the two ends, '' for an
+    length; through patch panels the A-end cord's), ``a_transceiver`` / ``b_transceiver`` (part numbers at the two ends, '' for an
     assembly)."""
     n = parts.part.size
     sku = np.empty(n, dtype=object)
     cut = np.where(parts.fibre >= 0, parts.fibre, parts.part)
+    length = parts.order_length
+    if parts.segments is not None:
+        length = np.where(parts.segments.structured, parts.segments.cord_a, length)
     for i in np.unique(cut).tolist():
         rows = cut == i
-        sku[rows] = catalog.cables[i].part_numbers_at(parts.order_length[rows])
+        sku[rows] = catalog.cables[i].part_numbers_at(length[rows])
     names = np.array([m.sku if m.kind == "transceiver" else "" for m in catalog.cables] + [""],
                      dtype=object)
     optics = parts.fibre >= 0

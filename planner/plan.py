@@ -26,7 +26,7 @@ import pandas as pd
 
 import planner
 from planner import bom as boms
-from planner import cabling, costing, guards, performance, power, routes, simulators
+from planner import cabling, costing, guards, performance, power, routes, simulators, structured
 from planner import floor as floors
 from planner.catalog import Catalog, RouterModel, load_catalog
 from planner.errors import InputError
@@ -53,6 +53,8 @@ class Plan:
     bom:      item, sku, description, length_m, quantity, spares, unit_price, extended_price,
               vendor (``planner.bom``).
     summary:  exactly what summary.json holds.
+    structured: on a floor with structured cabling, the panels, trunks, patch racks and the
+              pieces of every link through them (``planner.structured.StructuredPlan``).
     """
 
     topology: Topology
@@ -66,6 +68,7 @@ class Plan:
     ports: pd.DataFrame
     bom: pd.DataFrame
     summary: dict[str, Any]
+    structured: structured.StructuredPlan | None = None
 
 
 def _as_topology(topology) -> Topology:
@@ -141,6 +144,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                         topology.num_endpoints, topology.num_routers, router_model.radix,
                         endpoint_cables)
     floors.check_capacity(floor, topology, router_model)
+    structured.check_catalog(catalog, floor, router_model)
     within_budget = power.fit_budget(floor, topology, catalog, router_model, endpoint_cables)
 
     with Stages("plan", ["placement", "cabling", "performance", "costing", "summary"],
@@ -161,7 +165,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
         with stages.run("costing", lambda: f"{len(bom):,} BOM lines"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
                              cable_plan.cables, spares, topology.num_endpoints,
-                             placement.num_cabinets)
+                             placement.num_cabinets, structured=cable_plan.structured)
             totals = _totals(catalog, router_model, topology, cable_plan.cables, bom)
             watts = power.plan_power(topology, catalog, router_model, cable_plan.cables,
                                      placement.router_cabinet, placement.num_cabinets)
@@ -180,6 +184,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                                  booksim=booksim))
             _room_summary(summary, floor, within_budget, placement, cable_plan.cables, watts,
                           topology.num_endpoints)
+            if cable_plan.structured is not None:
+                summary["structured"] = cable_plan.structured.summary()
             summary["performance"] = perf
             summary["performance"]["cost_per_delivered_tbps"] = _per_tbps(
                 summary["cost"]["total"], perf)
@@ -188,7 +194,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     summary["runtime"]["total_s"] = round(time.perf_counter() - started, 3)
     return Plan(topology=topology, catalog=catalog, floor=floor, placement=placement,
                 router_model=router_model, cables=cable_plan.cables, devices=devices,
-                cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary)
+                cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary,
+                structured=cable_plan.structured)
 
 
 def _performance_detail(perf: dict[str, Any]) -> str:
@@ -241,7 +248,8 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
     n_ep = topology.num_endpoints
     cost = {"routers": round(parts["switches"], 2), "nics": round(parts["nics"], 2),
             "licences": round(parts["licences"], 2), "optics": round(parts["optics"], 2),
-            "cables": round(parts["cables"], 2), "rack": round(parts["rack"], 2),
+            "cables": round(parts["cables"], 2), "panels": round(parts["panels"], 2),
+            "rack": round(parts["rack"], 2),
             "spares": round(parts["spares"], 2), "total": round(total, 2),
             "per_endpoint": round(total / n_ep, 2) if n_ep else 0.0,
             "router_unit": round(float(bom["unit_price"].iloc[0]), 2)}
@@ -286,7 +294,7 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
                    "by_sku": {str(k): int(v) for k, v in by_sku.items()}},
         "bom": {"lines": int(len(bom)), "spares_pct": options["spares_pct"],
                 "spares": options["spares"],
-                "spare_cables": int(bom.loc[bom["item"].isin(["cable", "fibre"]),
+                "spare_cables": int(bom.loc[bom["item"].isin(["cable", "fibre", "trunk"]),
                                             "spares"].sum()),
                 "quantities": {item: int(bom.loc[bom["item"] == item, "quantity"].sum())
                                for item in boms.ITEMS if (bom["item"] == item).any()}},

@@ -27,7 +27,8 @@ which reproduces the published lengths exactly.
 
 ``route_length_m`` takes whole arrays (10^5-10^6 cables in milliseconds) and fractional columns
 (the centre of a slot of several cabinets), so placement scores slots with it;
-``route_segments`` gives the polyline of one cable for drawings and structured-cabling bills.
+``route_segments`` gives the polyline of one cable for drawings, ``cross_tray`` the cross tray
+a cable between rows takes (where structured cabling puts its panels, ``planner.structured``).
 """
 
 from __future__ import annotations
@@ -51,6 +52,19 @@ def route_kind(hall_a, row_a, hall_b, row_b, same_cabinet) -> np.ndarray:
     same_row = same_hall & (np.asarray(row_a) == np.asarray(row_b))
     kind = np.where(same_hall, np.where(same_row, 1, 2), 3)
     return np.where(np.asarray(same_cabinet, dtype=bool), 0, kind).astype(np.int8)
+
+
+def cross_tray(room: Room, x_a, x_b) -> np.ndarray:
+    """Index into ``room.cross_x`` of the cross tray a cable between two rows of a hall takes
+    (module doc): the first tray between ``x_a`` and ``x_b`` (metres along the rows), else the
+    nearer one beyond them, the lower one on a tie. Arrays broadcast."""
+    trays = room.cross_x
+    x_a, x_b = np.asarray(x_a, dtype=float), np.asarray(x_b, dtype=float)
+    lo, hi = np.minimum(x_a, x_b), np.maximum(x_a, x_b)
+    nxt = np.clip(np.searchsorted(trays, lo - _EPS, side="left"), 1, len(trays) - 1)
+    crossing = trays[nxt] <= hi + _EPS
+    nearer_low = lo - trays[nxt - 1] <= trays[nxt] - hi
+    return np.where(crossing, nxt, np.where(nearer_low, nxt - 1, nxt))
 
 
 def tray_run_m(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b) -> np.ndarray:
@@ -148,7 +162,7 @@ def route_segments(room: Room, a: tuple[int, int, float], b: tuple[int, int, flo
     elif ra == rb:
         out.append(_piece(int(ha), "row tray", (xa, ya, 0.0), (xb, ya, 0.0)))
     else:
-        tray = min(room.cross_x.tolist(), key=lambda x: abs(xa - x) + abs(xb - x))
+        tray = float(room.cross_x[int(cross_tray(room, xa, xb))])
         out += [_piece(int(ha), "row tray", (xa, ya, 0.0), (tray, ya, 0.0)),
                 _piece(int(ha), "cross tray", (tray, ya, 0.0), (tray, yb, 0.0)),
                 _piece(int(ha), "row tray", (tray, yb, 0.0), (xb, yb, 0.0))]

@@ -318,7 +318,8 @@ CASES: dict[str, Case] = {
     "radix too small": Case(_plan("--catalog", "in/catalog_radix8.yaml"),
                             ("in/catalog_radix8.yaml", "needs routers with 11 ports",
                              "'routers[].radix'", "add a router model")),
-    "cable reach impossible": Case(_plan("--catalog", "in/catalog_short_reach.yaml"),
+    "cable reach impossible": Case(_plan("--catalog", "in/catalog_short_reach.yaml",
+                                         "--floor", "in/floor_point_to_point.yaml"),
                                    ("in/catalog_short_reach.yaml", "no optical cable reaches",
                                     "longest available 3 m", "add a longer optical model")),
     # --- floors

@@ -59,11 +59,12 @@ def test_with_optical_average_rejects_non_positive():
 # (catalog, passive DAC reach m, active copper reach m or None, kinds) from docs/models.md
 # "Reach": 100G DAC 5 m (no ACC needed: 5 m is the top of the ACC class); HDR DAC 2 m; NDR and
 # 400GbE DAC 2 m, ACC 5 m; XDR (200G lanes) DAC 1.5 m, LACC 3 m. Twin-port cages take no AOC.
-MODERN = [("modern-100g", 5, None, {"dac", "aoc", "transceiver", "fibre"}),
-          ("hdr-200g", 2, 4, {"dac", "acc", "aoc", "transceiver", "fibre"}),
-          ("ndr-400g", 3, 5, {"dac", "acc", "transceiver", "fibre"}),
-          ("eth-51t", 3, 5, {"dac", "acc", "transceiver", "fibre"}),
-          ("xdr-800g", 1.5, 3, {"dac", "acc", "transceiver", "fibre"})]
+# Every modern catalog carries trunks (and panels) for structured cabling (docs/catalogs.md).
+MODERN = [("modern-100g", 5, None, {"dac", "aoc", "transceiver", "fibre", "trunk"}),
+          ("hdr-200g", 2, 4, {"dac", "acc", "aoc", "transceiver", "fibre", "trunk"}),
+          ("ndr-400g", 3, 5, {"dac", "acc", "transceiver", "fibre", "trunk"}),
+          ("eth-51t", 3, 5, {"dac", "acc", "transceiver", "fibre", "trunk"}),
+          ("xdr-800g", 1.5, 3, {"dac", "acc", "transceiver", "fibre", "trunk"})]
 
 
 @pytest.mark.parametrize("name,dac,acc,kinds", MODERN)
@@ -76,6 +77,7 @@ def test_modern_catalogs_have_reach_limited_copper_and_a_64_port_router(name, da
     assert (max(accs) if accs else None) == acc
     assert all(c.stock_lengths for c in cat.cables if c.media == "electrical")
     assert len({m.rate_gbps for m in [*cat.routers, *cat.cables]} - {None}) == 1
+    assert cat.panels and set(cat.structured_fibres()) == {p.fibre for p in cat.panels}
 
 
 AOC_STOCK = [3, 5, 10, 15, 20, 30]             # NVIDIA MFS1S50 family (docs/models.md)

@@ -121,11 +121,18 @@ def test_active_cable_power_and_summary_blocks():
     router = catalog.router_for(64)
     t = costing.totals(catalog, router, np.array([64, 60]), 100, price, sku)
     assert t.cable_w == pytest.approx(2 * (0.2 / 2 + 3.0 / 2 + 17 / 2))   # per port
-    assert t.router_w == pytest.approx((64 + 60) * 4 * 1.5)
+    # chassis base: the QM9700/QM9790 data sheet's 747 W typical with passive cables, less
+    # the SerDes of its 64 ports (64 x 4 lanes x 1.5 W), once per switch
+    assert router.base_watts == pytest.approx(747 - 64 * 4 * 1.5)
+    assert t.router_w == pytest.approx((64 + 60) * 4 * 1.5 + 2 * (747 - 64 * 4 * 1.5))
     assert t.routers == pytest.approx(2 * router.price(64))
-    assert t.total == pytest.approx(t.routers + price.sum())
+    # the catalog's default HCA (ConnectX-7, MCX75310AAS-NEAT) is one per endpoint
+    assert catalog.nic.sku == "MCX75310AAS-NEAT"
+    assert t.nics == pytest.approx(100 * catalog.nic.price) and catalog.nic.price > 0
+    assert t.nic_w == pytest.approx(100 * catalog.nic.watts) and catalog.nic.watts > 0
+    assert t.total == pytest.approx(t.routers + price.sum() + 100 * catalog.nic.price)
     s = t.summary()
     assert set(s["cost"]) == {"routers", "cables", "nics", "total", "per_endpoint"}
-    assert t.nics == s["cost"]["nics"] == 0
+    assert t.nics == s["cost"]["nics"]
     assert s["power"]["total_w"] == round(t.total_w, 3)
     assert s["power"]["per_endpoint_w"] == round(t.total_w / 100, 3)

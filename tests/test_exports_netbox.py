@@ -54,15 +54,25 @@ FILES = [("racks.csv", RACK_FIELDS), ("devices.csv", DEVICE_FIELDS),
          ("cables.csv", CABLE_FIELDS), ("sites.csv", SITE_FIELDS),
          ("locations.csv", LOCATION_FIELDS), ("manufacturers.csv", MANUFACTURER_FIELDS),
          ("device_roles.csv", ROLE_FIELDS)]
-PLANS = ["slimfly-hot", "dragonfly-hot", "dragonfly-trunk", "slimfly-abstract", "dragonfly-51t"]
+PLANS = ["slimfly-hot", "dragonfly-hot", "dragonfly-trunk", "slimfly-abstract", "dragonfly-51t",
+         "halls-structured"]
+PORT_TYPES = {"dcim.interface": "interfaces", "dcim.frontport": "front-ports",
+              "dcim.rearport": "rear-ports"}
 
 
 @lru_cache(maxsize=None)
 def _plan(name: str):
     """The shared export plans, plus a 51.2T Ethernet plan whose 64 OSFP cages break out
-    into 128 ports named swp1s0, swp1s1, ... (twin-port optics, splitters to the NICs)."""
+    into 128 ports named swp1s0, swp1s1, ... (twin-port optics, splitters to the NICs), and
+    the hand placement of tests/test_routes.py on the structured test hall (links between rows
+    and between halls through panels, tests/test_structured.py)."""
     if name == "dragonfly-51t":
         return make_plan(dragonfly(a=4, h=2, p=2), "eth-51t", "hot-aisle", strategy="hint")
+    if name == "halls-structured":
+        from test_routes import hand_placement
+        from test_structured import structured_catalog, structured_floor
+        top, placement, _ = hand_placement()
+        return make_plan(top, structured_catalog(), structured_floor(), placement=placement)
     return get_plan(name)
 
 
@@ -88,12 +98,14 @@ def test_headers_come_from_the_import_forms(bundle, name, allowed):
 
 
 def test_choices_are_valid(bundle):
-    _, _, tables, _ = bundle
+    plan, _, tables, _ = bundle
     cables = tables["cables.csv"]
     assert set(cables["type"]) <= CABLE_TYPES_37
     site = tables["sites.csv"]["name"].tolist()
     assert len(site) == 1 and set(cables["side_a_site"]) == set(cables["side_b_site"]) == set(site)
-    assert set(cables["side_a_type"]) | set(cables["side_b_type"]) == {"dcim.interface"}
+    kinds = set(cables["side_a_type"]) | set(cables["side_b_type"])
+    structured = plan.structured is not None and not plan.structured.links.empty
+    assert kinds == (set(PORT_TYPES) if structured else {"dcim.interface"})
     assert set(cables["length_unit"]) == {"m"}
     assert cables["color"].str.fullmatch(r"[0-9a-f]{6}").all()
     assert cables["label"].str.len().max() <= 100
@@ -118,17 +130,24 @@ def test_every_reference_resolves(bundle):
     assert all(by_model[m]["manufacturer"] in set(tables["manufacturers.csv"]["name"])
                for m in by_model)
     model_of = dict(zip(devices["name"], devices["device_type"]))
-    interfaces = {m: {i["name"] for i in t["interfaces"]} for m, t in by_model.items()}
+    ports = {(m, kind): {i["name"] for i in t.get(key, [])} for m, t in by_model.items()
+             for kind, key in PORT_TYPES.items()}
     for side in ("a", "b"):
         names = cables[f"side_{side}_device"]
         assert set(names) <= set(model_of), "cable end on a device that is not imported"
-        assert all(port in interfaces[model_of[dev]]
-                   for dev, port in zip(names, cables[f"side_{side}_name"]))
-    ends = list(zip(cables["side_a_device"], cables["side_a_name"])) + \
-        list(zip(cables["side_b_device"], cables["side_b_name"]))
-    assert len(ends) == len(set(ends)), "an interface carries two cables"
-    assert len(cables) == len(plan.cables) and len(devices) == len(plan.devices)
-    assert len(racks) == len(plan.cabinets)
+        assert all(port in ports[(model_of[dev], kind)] for dev, kind, port in
+                   zip(names, cables[f"side_{side}_type"], cables[f"side_{side}_name"]))
+    ends = list(zip(cables["side_a_device"], cables["side_a_type"], cables["side_a_name"])) + \
+        list(zip(cables["side_b_device"], cables["side_b_type"], cables["side_b_name"]))
+    assert len(ends) == len(set(ends)), "a port carries two cables"
+    plant = plan.structured
+    links, trunks, panels, patch_racks = (
+        (0, 0, 0, 0) if plant is None else
+        (len(plant.links), len(plant.trunks), len(plant.panels), len(plant.racks)))
+    # a link through panels is two cords instead of one cable, plus the trunks
+    assert len(cables) == len(plan.cables) + links + trunks
+    assert len(devices) == len(plan.devices) + panels
+    assert len(racks) == len(plan.cabinets) + patch_racks
     readme = (folder / "README.md").read_text().split("Import in this order")[1]
     order = ["manufacturers.csv", "device_roles.csv", "device-types/", "sites.csv",
              "locations.csv", "racks.csv", "devices.csv", "cables.csv"]
@@ -173,12 +192,17 @@ def test_device_types_follow_the_library_format(bundle):
         assert doc["slug"].startswith(library_slugify(doc["manufacturer"]))  # verify_slug
         assert doc["slug"].endswith(library_slugify(doc["model"]))
         assert all(v != "" for v in doc.values())
+        if "rear-ports" in doc:                 # a patch panel: passive, no power
+            continue
         ports = doc["power-ports"]                                        # validate_power
         assert ports and all(p["type"] in POWER_PORT_TYPES for p in ports)
         assert all(isinstance(p.get("maximum_draw", 1), int) and p.get("maximum_draw", 1) >= 1
                    for p in ports)
         assert len({p["name"] for p in ports}) == len(ports)
     for doc in types:
+        if "rear-ports" in doc:
+            check_panel_type(doc)
+            continue
         assert DEVICETYPE_REQUIRED <= set(doc) <= DEVICETYPE_PROPERTIES, set(doc)
         assert re.fullmatch(r"[-a-z0-9_]+", doc["slug"]) and len(doc["slug"]) <= 100
         assert doc["u_height"] >= 0 and (doc["u_height"] * 2) % 1 == 0
@@ -193,6 +217,93 @@ def test_device_types_follow_the_library_format(bundle):
     assert len(router["interfaces"]) == plan.router_model.radix      # only the model's ports
     rate = {100: "100gbase-x-qsfp28", 400: "400gbase-x-osfp"}[int(plan.router_model.rate_gbps)]
     assert {i["type"] for i in router["interfaces"]} == {rate}
+
+
+# NetBox 4.5+ device types (DeviceType.to_yaml): front ports with positions, mapped to rear
+# port positions by a top-level port-mappings list; PortTypeChoices of fibre connectors
+PORT_PROPERTIES = {"name", "label", "type", "color", "positions", "description"}
+MAPPING_PROPERTIES = {"front_port", "front_port_position", "rear_port", "rear_port_position"}
+FIBRE_PORT_TYPES = {"mpo", "lc", "lc-pc", "lc-upc", "lc-apc", "sc", "sc-pc", "sc-upc", "sc-apc",
+                    "st", "fc", "mtrj", "mdc", "cs", "sn", "splice"}
+
+
+def check_panel_type(doc: dict) -> None:
+    """A patch panel type: rear ports with positions, front ports, and a mapping that uses every
+    front position and every rear position exactly once."""
+    assert DEVICETYPE_REQUIRED <= set(doc) <= DEVICETYPE_PROPERTIES | {"port-mappings"}, set(doc)
+    front = {p["name"]: p for p in doc["front-ports"]}
+    rear = {p["name"]: p for p in doc["rear-ports"]}
+    for port in [*front.values(), *rear.values()]:
+        assert set(port) <= PORT_PROPERTIES and port["type"] in FIBRE_PORT_TYPES
+        assert 1 <= port["positions"] <= 1024
+    maps = doc["port-mappings"]
+    assert all(set(m) == MAPPING_PROPERTIES for m in maps)
+    fronts = [(m["front_port"], m["front_port_position"]) for m in maps]
+    rears = [(m["rear_port"], m["rear_port_position"]) for m in maps]
+    assert sorted(fronts) == sorted((n, k) for n, p in front.items()
+                                    for k in range(1, p["positions"] + 1))
+    assert sorted(rears) == sorted((n, k) for n, p in rear.items()
+                                   for k in range(1, p["positions"] + 1))
+
+
+def trace(tables, types, device: str, interface: str) -> tuple[str, str, list[str]]:
+    """Follow a cable from a device interface as NetBox's trace does, through front/rear port
+    mappings of the panels, to the interface at the far end: (device, interface, the ports
+    passed). Read from the bundle only: cables.csv, devices.csv and the device types."""
+    cables, devices = tables["cables.csv"], tables["devices.csv"]
+    model_of = dict(zip(devices["name"], devices["device_type"]))
+    by_model = {t["model"]: t for t in types}
+    other = {}
+    for row in cables.itertuples(index=False):
+        a = (row.side_a_device, row.side_a_type, row.side_a_name)
+        b = (row.side_b_device, row.side_b_type, row.side_b_name)
+        other[a], other[b] = b, a
+    end, position, passed = (device, "dcim.interface", interface), 1, []
+    for _ in range(100):
+        end = other[end]
+        dev, kind, name = end
+        if kind == "dcim.interface":
+            return dev, name, passed
+        passed.append(f"{dev}:{name}")
+        doc = by_model[model_of[dev]]
+        ports = {p["name"]: p for p in doc[PORT_TYPES[kind]]}
+        if ports[name]["positions"] == 1:
+            position = 1
+        maps = doc["port-mappings"]
+        if kind == "dcim.frontport":
+            m = next(m for m in maps if (m["front_port"], m["front_port_position"])
+                     == (name, position))
+            end, position = (dev, "dcim.rearport", m["rear_port"]), m["rear_port_position"]
+        else:
+            m = next(m for m in maps if (m["rear_port"], m["rear_port_position"])
+                     == (name, position))
+            end, position = (dev, "dcim.frontport", m["front_port"]), m["front_port_position"]
+        passed.append(f"{dev}:{end[2]}")
+    raise AssertionError("trace does not end")
+
+
+def test_netbox_traces_every_link_through_its_panels(bundle):
+    """Every link of the plan, traced in the bundle from its A-end interface, ends on its B-end
+    interface; a link through panels passes the panel ports its segments list."""
+    plan, _, tables, types = bundle
+    router = next(t for t in types if t["model"] == plan.router_model.sku)
+    names = [i["name"] for i in router["interfaces"]]
+    c = plan.cables
+    through = 0
+    for row in c.itertuples(index=False):
+        want = (row.b_device, names[row.b_port - 1] if row.kind == "network" else str(row.b_port))
+        dev, name, passed = trace(tables, types, row.a_device, names[row.a_port - 1])
+        assert (dev, name) == want, row.cable_id
+        if row.segments:
+            through += 1
+            listed = [p for p in row.segments.split(" | ") if not p.startswith(("cord", "trunk"))]
+            panels = [p.split(":")[0] for p in passed]
+            assert [p for i, p in enumerate(panels) if i == 0 or panels[i - 1] != p] == \
+                [p.split(":")[0] for p in listed]
+            assert passed[0] == listed[0] and passed[-1] == listed[-1]
+        else:
+            assert passed == []
+    assert through == (0 if plan.structured is None else len(plan.structured.links))
 
 
 # (catalog, interface names of the first router ports): the vendors' names for split cages
@@ -212,7 +323,14 @@ def test_cables_end_on_the_vendor_interface_of_their_port(bundle):
     router = next(t for t in types if t["model"] == plan.router_model.sku)
     names = [i["name"] for i in router["interfaces"]]
     cables = tables["cables.csv"]
-    assert cables["side_a_name"].tolist() == [names[p - 1] for p in plan.cables["a_port"]]
+    got = [(d, n) for side in "ab" for d, t, n in zip(
+        cables[f"side_{side}_device"], cables[f"side_{side}_type"], cables[f"side_{side}_name"])
+        if t == "dcim.interface"]
+    c = plan.cables
+    want = [(d, names[p - 1]) for d, p in zip(c["a_device"], c["a_port"])] + [
+        (d, names[p - 1] if kind == "network" else str(p))
+        for d, p, kind in zip(c["b_device"], c["b_port"], c["kind"])]
+    assert sorted(got) == sorted(want)
 
 
 @pytest.mark.skipif(shutil.which("yamllint") is None, reason="yamllint is not installed")

@@ -17,6 +17,7 @@ from planner.bom import Spares, spares_for
 from planner.catalog import Catalog, load_catalog, nvidia_length_code
 from planner.cli import main
 from planner.errors import InputError
+from planner.floor import load_floor
 from planner.plan import plan
 from planner.topologies.slimfly import slimfly
 
@@ -44,6 +45,12 @@ BASE = {
          "price": {"fixed": 10, "per_m": 1}, "netbox_type": "mmf-om4", "color": "Aqua"},
     ],
 }
+
+
+def _point_to_point_hall():
+    """The hot-aisle hall with every link one cable end to end (no patch panels): these tests
+    count the parts of direct links; structured cabling has its own (tests/test_structured.py)."""
+    return load_floor("hot-aisle").model_copy(update={"structured_cabling": False})
 
 
 def _catalog(change=None) -> dict:
@@ -194,7 +201,7 @@ def test_spares_round_up_per_line(quantity, pct, spares):
 
 def test_spares_per_class_on_a_twin_port_plan():
     """Switches, optics and cables each get their own percentage, rounded up per line."""
-    result = plan(slimfly(5, p=3), Catalog.model_validate(_catalog()), "hot-aisle",
+    result = plan(slimfly(5, p=3), Catalog.model_validate(_catalog()), _point_to_point_hall(),
                   strategy="hint", spares=Spares(switches=10, optics=25, cables=5))
     bom = result.bom
     pct = {"switch": 10, "transceiver": 25, "cable": 5, "fibre": 5}
@@ -207,7 +214,7 @@ def test_spares_per_class_on_a_twin_port_plan():
 def test_twin_port_cages_hold_one_part_each():
     """On 2-way cages the two ports of a cage carry the same part: a twin DAC's two links go to
     one peer, a splitter's two to NICs, a twin-port transceiver's to fibre."""
-    result = plan(slimfly(5, p=3), Catalog.model_validate(_catalog()), "hot-aisle",
+    result = plan(slimfly(5, p=3), Catalog.model_validate(_catalog()), _point_to_point_hall(),
                   strategy="hint")
     c = result.cables
     parts = {}
@@ -228,7 +235,7 @@ def test_twin_port_cages_hold_one_part_each():
 def test_summary_counts_the_cages_in_use():
     """Cages with at least one used port, counted here from the cable ends (port p is in cage
     (p - 1) // breakout); the twin-port modules at router ends fill them one per cage."""
-    result = plan(slimfly(5, p=3), Catalog.model_validate(_catalog()), "hot-aisle",
+    result = plan(slimfly(5, p=3), Catalog.model_validate(_catalog()), _point_to_point_hall(),
                   strategy="hint")
     c = result.cables
     cages = set()
@@ -252,8 +259,10 @@ def test_too_few_cages_for_the_parts_is_an_input_error(tmp_path, capsys, monkeyp
     more than 6 cages: the plan stops with one line."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "cat.yaml").write_text(yaml.safe_dump(_catalog(_set(["routers", 0, "cages"], 6))))
+    (tmp_path / "floor.yaml").write_text(yaml.safe_dump(
+        _point_to_point_hall().model_dump(mode="json", exclude_none=True)))
     code = main(["plan", "--topology", "slimfly:q=5,p=3", "--catalog", "cat.yaml",
-                 "--floor", "hot-aisle", "--strategy", "hint", "--out", "out"])
+                 "--floor", "floor.yaml", "--strategy", "hint", "--out", "out"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert "cages of 2 ports" in err and "SW has 6" in err
@@ -262,11 +271,11 @@ def test_too_few_cages_for_the_parts_is_an_input_error(tmp_path, capsys, monkeyp
 
 def test_single_port_transceivers_are_two_per_link_plus_spares():
     """Without its AOC the 100G catalog builds optical links from two SR4 modules and an MPO
-    trunk: transceivers = 2 x optical links, trunks = optical links, each line with its own
+    patch cord: transceivers = 2 x optical links, cords = optical links, each line with its own
     spares (optics 10 %, cables 5 %, rounded up)."""
     base = load_catalog("modern-100g")
     catalog = base.model_copy(update={"cables": [c for c in base.cables if c.kind != "aoc"]})
-    result = plan(slimfly(5), catalog, "hot-aisle", strategy="hint",
+    result = plan(slimfly(5), catalog, _point_to_point_hall(), strategy="hint",
                   spares=Spares(optics=10, cables=5))
     optical = result.cables[result.cables["media"] == "optical"]
     assert len(optical) and set(optical["a_transceiver"]) == {"MMA1B00-C100D"}
@@ -274,8 +283,8 @@ def test_single_port_transceivers_are_two_per_link_plus_spares():
     line = bom.loc["MMA1B00-C100D"]
     assert line["quantity"] == 2 * len(optical)
     assert line["spares"] == math.ceil(2 * len(optical) * 0.10)
-    trunks = bom[bom.index.str.startswith("OM4-MPO12-B-")]
-    assert int(trunks["quantity"].sum()) == len(optical)
+    cords = bom[bom.index.str.startswith("OM4-MPO12-B-")]
+    assert int(cords["quantity"].sum()) == len(optical)
     for number, count in optical["sku"].value_counts().items():
         assert bom.loc[number, "quantity"] == count
         assert bom.loc[number, "spares"] == math.ceil(count * 0.05)

@@ -112,14 +112,81 @@ def part_by_number(catalog) -> dict:
     return out
 
 
+def length_by_number(catalog) -> dict:
+    """Every orderable part number of a part sold by stock length -> that length."""
+    out = {}
+    for m in catalog.cables:
+        for length in m.stock_lengths:
+            out[m.part_number(length)] = float(length)
+    return out
+
+
+def segment_pieces(text: str) -> list[tuple]:
+    """The pieces of a ``segments`` cell, read as a cabling crew reads it: ``("cord", metres,
+    part number)``, ``("trunk", id, metres, part number)`` and ``("port", panel, port)``."""
+    out = []
+    for piece in text.split(" | "):
+        words = piece.split()
+        if words[0] == "cord":
+            assert words[2] == "m", piece
+            out.append(("cord", float(words[1]), words[3]))
+        elif words[0] == "trunk":
+            assert words[3] == "m", piece
+            out.append(("trunk", words[1], float(words[2]), words[4]))
+        else:
+            panel, port = piece.rsplit(":", 1)
+            out.append(("port", panel, port))
+    return out
+
+
+def check_segments(p, cables: pd.DataFrame) -> None:
+    """Links that leave their row on a structured floor list cord, panel ports, trunk(s), panel
+    ports, cord, unless a copper assembly reaches them (then they run point to point); the
+    computed pieces add up to the route length; a trunk is one part (one part number) wherever
+    it appears and carries at most its fibres' worth of links; other cables have no segments."""
+    structured = cables["segments"] != ""
+    if not p.floor.structured_cabling:
+        assert not structured.any()
+        return
+    assert set(cables.loc[structured, "route_kind"]) <= {"cross-row", "cross-hall"}
+    direct = cables.loc[~structured]
+    assert (direct["route_kind"].isin(["cabinet", "row"]) | (direct["media"] == "electrical")).all()
+    assert (cables.loc[structured, "media"] == "optical").all()
+    assert (cables.loc[structured, "a_transceiver"] != "").all()
+    parts = part_by_number(p.catalog)
+    trunk_part, trunk_links = {}, {}
+    for row in cables[structured].itertuples(index=False):
+        pieces = segment_pieces(row.segments)
+        kinds = [x[0] for x in pieces]
+        hall = row.route_kind == "cross-hall"
+        assert kinds == (["cord", "port", "trunk", "port", "port", "trunk", "port", "port",
+                          "trunk", "port", "cord"] if hall else
+                         ["cord", "port", "trunk", "port", "cord"]), row.segments
+        metres = sum(x[1] for x in pieces if x[0] == "cord") + sum(
+            x[2] for x in pieces if x[0] == "trunk")
+        assert metres == pytest.approx(row.length_m, abs=1e-6), row.segments
+        for x in pieces:
+            if x[0] == "trunk":
+                assert trunk_part.setdefault(x[1], x[3]) == x[3]
+                trunk_links[x[1]] = trunk_links.get(x[1], 0) + 1
+            if x[0] == "cord":
+                assert parts[x[2]].kind == "fibre"
+    legs = {tid: p.catalog.links_per_trunk(parts[number]) for tid, number in trunk_part.items()}
+    assert all(trunk_links[tid] <= legs[tid] for tid in trunk_links)
+
+
 def bom_from_csv(p, cables: pd.DataFrame) -> dict[tuple, tuple[int, float]]:
     """(item, part number, length) -> (quantity, unit price) of the link parts, counted from
     cables.csv (a part sold without part numbers has one line per length):
     a transceiver per router end, ``ceil(ends / ports)`` per router for multi-port modules, one
     NIC-end module per endpoint link, one fibre per transceiver link, an assembly per link or
-    ``ceil(links / links per assembly)`` per router pair (per router for a splitter)."""
+    ``ceil(links / links per assembly)`` per router pair (per router for a splitter); a link
+    through patch panels (``segments``) has its two cords instead of one fibre, and each trunk
+    named in the segments is one trunk part."""
     catalog = p.catalog
     parts = part_by_number(catalog)
+    stock = length_by_number(catalog)
+    trunks: dict[str, str] = {}
     costed = cables[(cables["kind"] == "network") | catalog.count_endpoint_cables]
     groups: dict[tuple, int] = {}
     price: dict[tuple, float] = {}
@@ -138,17 +205,27 @@ def bom_from_csv(p, cables: pd.DataFrame) -> dict[tuple, tuple[int, float]]:
         if row.a_transceiver:
             add("transceiver", row.a_transceiver, row.a_device, 0)
             add("transceiver", row.b_transceiver, row.b_device if network else row.cable_id, 0)
-            add("fibre", row.sku, row.cable_id, row.order_length_m)
+            if row.segments:
+                for piece in segment_pieces(row.segments):
+                    if piece[0] == "cord":
+                        add("fibre", piece[2], (row.cable_id, piece[1]), stock[piece[2]])
+                    elif piece[0] == "trunk":
+                        trunks[piece[1]] = piece[3]
+            else:
+                add("fibre", row.sku, row.cable_id, row.order_length_m)
         else:
             model = parts[row.sku]
             group = (row.a_device if model.split else
                      tuple(sorted((row.a_device, row.b_device))) if model.links > 1
                      else row.cable_id)
             add("cable", row.sku, (group, row.order_length_m), row.order_length_m)
+    for tid, number in trunks.items():
+        add("trunk", number, tid, stock[number])
     out: dict[tuple, list] = {}
     for (item, number, length, _group), n in groups.items():
         model = parts[number]
-        per = model.ports if item == "transceiver" else 1 if item == "fibre" else model.links
+        per = (model.ports if item == "transceiver" else 1 if item in ("fibre", "trunk")
+               else model.links)
         key = (item, number, length)
         out.setdefault(key, [0, price[key]])[0] += -(-n // per)
     return {k: (v[0], v[1]) for k, v in out.items()}
@@ -176,10 +253,12 @@ def check_summary_against_csv(p, out: Path) -> None:
     assert without_runtimes(summary) == without_runtimes(json.loads(summary_json.dumps(p.summary)))
     cables = pd.read_csv(out / "cables.csv", keep_default_na=False)
     assert list(cables.columns[:16]) == DESIGN_COLUMNS
-    assert list(cables.columns[16:]) == ["route_kind", "a_transceiver", "b_transceiver"]
+    assert list(cables.columns[16:]) == ["route_kind", "a_transceiver", "b_transceiver",
+                                         "segments"]
     catalog, top, model = p.catalog, p.topology, p.router_model
     expected = bom_from_csv(p, cables)
-    got = p.bom[p.bom["item"].isin(["transceiver", "cable", "fibre"])]
+    check_segments(p, cables)
+    got = p.bom[p.bom["item"].isin(["transceiver", "cable", "fibre", "trunk"])]
     got = {(i, s, None if np.isnan(x) else float(x)): (int(q), float(u)) for i, s, x, q, u in
            zip(got["item"], got["sku"], got["length_m"], got["quantity"], got["unit_price"])}
     assert set(got) == set(expected)
@@ -188,7 +267,8 @@ def check_summary_against_csv(p, out: Path) -> None:
         assert got[key][1] == pytest.approx(unit), key
     spares_pct = summary["bom"]["spares"]
     pct = {"transceiver": spares_pct["optics"], "cable": spares_pct["cables"],
-           "fibre": spares_pct["cables"], "switch": spares_pct["switches"]}
+           "fibre": spares_pct["cables"], "trunk": spares_pct["cables"],
+           "switch": spares_pct["switches"]}
     for line in p.bom.itertuples(index=False):
         want = -(-line.quantity * round(pct.get(line.item, 0) * 100) // 10_000)
         assert line.spares == want, line
@@ -202,8 +282,18 @@ def check_summary_against_csv(p, out: Path) -> None:
     assert cost["optics"] == pytest.approx(optics, abs=0.01)
     spares = float((p.bom["spares"] * p.bom["unit_price"]).sum())
     assert cost["nics"] == pytest.approx(nic_cost, abs=0.01)
+    panels = {piece[1] for text in cables["segments"] if text
+              for piece in segment_pieces(text) if piece[0] == "port"}
+    panel_lines = p.bom[p.bom["item"] == "panel"]
+    assert int(panel_lines["quantity"].sum()) == len(panels)
+    panel_cost = float((panel_lines["quantity"] * panel_lines["unit_price"]).sum())
+    if panels:
+        by_sku = {m.sku: m.price for m in catalog.panels}
+        assert panel_lines["unit_price"].tolist() == [by_sku[s] for s in panel_lines["sku"]]
+    assert cost["panels"] == pytest.approx(panel_cost, abs=0.01)
     assert cost["total"] == pytest.approx(router_cost + cable_cost + optics + nic_cost + spares
-                                          + cost["licences"] + cost["rack"], abs=0.01)
+                                          + panel_cost + cost["licences"] + cost["rack"],
+                                          abs=0.01)
     # per_endpoint is rounded to cents: half a cent off, plus float noise at exact half cents
     assert cost["per_endpoint"] == pytest.approx(cost["total"] / top.num_endpoints, abs=0.0051)
 
@@ -306,7 +396,7 @@ def check_workbook(p, out: Path) -> None:
                 "Switch cost": cost["routers"] + spare_cost.get("switch", 0.0),
                 "NIC cost": cost["nics"],
                 "Cable and fibre cost": cost["cables"] + spare_cost.get("cable", 0.0)
-                + spare_cost.get("fibre", 0.0),
+                + spare_cost.get("fibre", 0.0) + spare_cost.get("trunk", 0.0),
                 "Optics cost": cost["optics"] + spare_cost.get("transceiver", 0.0),
                 "Spares cost": cost["spares"],
                 "Total cost": cost["total"], "Cost per endpoint": cost["per_endpoint"],

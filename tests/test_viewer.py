@@ -448,9 +448,11 @@ def hostile_plan(folder):
     from planner.topologies.slimfly import slimfly
     catalog = yaml.safe_load((builtin_dir("catalogs") / "modern-100g.yaml").read_text())
     catalog["name"] = HOSTILE
-    for i, model in enumerate(catalog["routers"] + catalog["cables"]):
+    for i, model in enumerate(catalog["routers"] + catalog["cables"] + catalog["panels"]):
         model["sku"] = f"{HOSTILE} {i}"
         model["description"] = HOSTILE
+        if "nic" in catalog and model is catalog["routers"][0]:
+            catalog["nic"]["sku"], catalog["nic"]["description"] = f"{HOSTILE} nic", HOSTILE
         if "part_numbers" in model:               # part numbers per stock length
             model["part_numbers"] = f"{HOSTILE} {i} {model['part_numbers']}"
     floor = yaml.safe_load((builtin_dir("layouts") / "hot-aisle.yaml").read_text())

@@ -403,3 +403,43 @@ def test_bom_line_lists_the_cables_of_its_part_and_length(browser):
                    and (np.isnan(length) or float(r["order_length_m"]) == length))
         assert got == want, (sku, length)
     assert errors(browser) == []
+
+
+def test_filter_by_transceiver_part_number_gives_the_cables_using_it(browser):
+    """Ticking one transceiver part number keeps exactly the cables with that module at either
+    end (or that part number), counted from cables.csv."""
+    _, folder = plan_folder("slimfly-hot")
+    rows = cables_rows(folder)
+    numbers = sorted({r[f"{s}_transceiver"] for r in rows for s in "ab"} - {""})
+    assert numbers
+    open_page(browser, folder, "#cables")
+    wait_for(browser, "return !document.getElementById('panel-cables').hidden")
+    for number in numbers:
+        want = sum(number in (r["sku"], r["a_transceiver"], r["b_transceiver"]) for r in rows)
+        assert filter_count(browser, "sku", {number}) == want, number
+    assert errors(browser) == []
+
+
+def test_cable_through_panels_lists_its_segments(browser):
+    """A cable between rows on the structured hot-aisle hall: its panel shows the cords, panel
+    ports and trunk of its ``segments``, in order, adding up to its length."""
+    _, folder = plan_folder("slimfly-hot")
+    row = next(r for r in cables_rows(folder) if r["segments"])
+    pieces = row["segments"].split(" | ")
+    open_page(browser, folder, "#cable=" + row["cable_id"])
+    got = wait_for(browser, """
+        const t = document.querySelector('#panel-cable table[data-segments]');
+        return t && Array.from(t.rows, (r) => [r.cells[0].textContent, r.cells[1].textContent]);""")
+    assert len(got) == len(pieces) + 1
+    for (key, value), piece in zip(got, pieces):
+        words = piece.split(" ")
+        if words[0] == "cord":
+            assert key.endswith("patch cord") and value == f"{words[1]} m · {words[3]}"
+        elif words[0] == "trunk":
+            assert key == f"trunk {words[1]}" and value == f"{words[2]} m · {words[4]}"
+        else:
+            panel, port = piece.rsplit(":", 1)
+            assert (key, value) == (f"panel {panel}", f"port {port}")
+    assert float(got[-1][1].split(" ")[0].replace(",", "")) == pytest.approx(
+        float(row["length_m"]), abs=0.001)
+    assert errors(browser) == []

@@ -120,7 +120,7 @@ BOM = [
     Column("Vendor", "vendor", 12), Column("Class", "class", 10),
 ]
 CLASSES = list(dict.fromkeys(CLASS_OF.values()))
-"""BOM classes in subtotal order: switches, nics, licences, optics, cables, rack."""
+"""BOM classes in subtotal order: switches, nics, licences, optics, cables, panels, rack."""
 
 _HEADER = {"bold": True, "font_color": "#FFFFFF", "bg_color": "#305496", "align": "center"}
 _NAMES = {"name": "Cabinet", "x_m": "x (m)", "y_m": "y (m)", "kw": "kW", "ru_used": "RU used",
@@ -262,13 +262,17 @@ def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
         ("Endpoints", top["endpoints"], COUNT, ""),
     ]
     for item, label in (("transceiver", "Transceivers"), ("cable", "Cable assemblies"),
-                        ("fibre", "Fibre cords")):
+                        ("fibre", "Fibre cords"), ("trunk", "Trunks"),
+                        ("panel", "Patch panels")):
         if (plan.bom["item"] == item).any():
             rows.append((label, sum_if(items, item, "E"), COUNT, "from the BOM sheet, "
                          "without spares"))
     for name, label in (("switches", "Switch cost"), ("nics", "NIC cost"),
                         ("licences", "Licence cost"), ("optics", "Optics cost"),
-                        ("cables", "Cable and fibre cost"), ("rack", "Rack hardware cost")):
+                        ("cables", "Cable and fibre cost"), ("panels", "Patch panel cost"),
+                        ("rack", "Rack hardware cost")):
+        if name == "panels" and not (plan.bom["item"] == "panel").any():
+            continue
         rows.append((label, sum_if(classes, name, "H"), CURRENCY, "incl. spares"
                      if name in spares else "from the BOM sheet"))
     rows += [

@@ -23,6 +23,16 @@ Everything is ``status=planned``. Foreign keys are names (device types by ``mode
 fibre (6-digit hex, NetBox's ``ColorChoices`` values for colour names); ``length`` is the
 ordered stock length in metres. On abstract floors (the papers' racks, where one unit may hold
 several devices) devices are placed in their rack without a position.
+
+Structured cabling (``planner.structured``): the bundle models what is installed, so NetBox
+traces a link end to end. Each patch panel is a device (role ``Patch panel``) in its patch rack
+(``racks.csv``), of a device type with ``rear-ports`` (``R1`` .., one per trunk, ``positions`` =
+links per trunk) and ``front-ports`` mapped to them by ``port-mappings`` (the NetBox 4.5+
+device-type format; a row panel's front port ``05`` is rear ``R1`` position 5 with 4 x 12
+legs, an entry panel's front port ``F1`` passes all positions of ``R1`` to the hall trunk). A
+link through panels is then three or five cables: its cords (interface - front port), its trunk
+(rear port - rear port) and, between halls, the hall trunk (front port - front port). With
+structured cabling the bundle needs NetBox 4.5 or later (``port-mappings``).
 """
 
 from __future__ import annotations
@@ -75,7 +85,7 @@ ETHERNET_TYPES = {10: "10gbase-x-sfpp", 25: "25gbase-x-sfp28", 40: "40gbase-x-qs
                   400: "400gbase-x-osfp", 800: "800gbase-x-osfp"}
 INFINIBAND_TYPES = {40: "infiniband-qdr", 56: "infiniband-fdr", 100: "infiniband-edr",
                     200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
-ROLE_COLORS = {"compute": "9e9e9e", "router": "2196f3", "leaf": "2196f3", "edge": "2196f3",
+ROLE_COLORS = {"compute": "9e9e9e", "patch": "795548", "router": "2196f3", "leaf": "2196f3", "edge": "2196f3",
                "spine": "ff9800", "aggregation": "ff9800", "core": "9c27b0"}
 
 
@@ -182,6 +192,54 @@ def device_types(plan) -> list[dict]:
     return docs
 
 
+PANEL_ROLE = "Patch panel"
+
+
+def _panel_manufacturer(vendor: str) -> str:
+    """A panel vendor as a manufacturer; ``generic`` is the endpoints' ``Generic``."""
+    vendor = str(vendor).strip()
+    return ENDPOINT_MANUFACTURER if vendor.casefold() in ("", "generic") else vendor
+
+
+def panel_device_types(plan) -> list[dict]:
+    """One device type per panel model the plan installs (``StructuredPlan.panels.model``): rear
+    ports ``R1`` .. ``R<n>`` of ``legs`` positions; a row panel's front ports ``01`` .. are one
+    position each, in order (front port ``(r - 1) x legs + k`` is rear ``R<r>`` position ``k``);
+    an entry (pass-through) panel's front ports ``F<r>`` carry all ``legs`` positions of
+    ``R<r>``."""
+    from planner.structured import front_port_names
+    plant = plan.structured
+    if plant is None or plant.panels.empty:
+        return []
+    docs = []
+    models = plant.panels.drop_duplicates("model").sort_values("model", kind="stable")
+    for row in models.itertuples(index=False):
+        panel = plan.catalog.panels[int(row.part)]
+        rears, legs = int(row.rear_ports), int(row.legs)
+        maker = _panel_manufacturer(panel.vendor)
+        rear = [{"name": f"R{r}", "type": panel.rear_type, "positions": legs}
+                for r in range(1, rears + 1)]
+        if row.kind == "entry":
+            front = [{"name": f"F{r}", "type": panel.rear_type, "positions": legs}
+                     for r in range(1, rears + 1)]
+            mappings = [{"front_port": f"F{r}", "front_port_position": k, "rear_port": f"R{r}",
+                         "rear_port_position": k}
+                        for r in range(1, rears + 1) for k in range(1, legs + 1)]
+        else:
+            names = front_port_names(plan.catalog, rears * legs)
+            front = [{"name": n, "type": panel.connector, "positions": 1} for n in names]
+            mappings = [{"front_port": names[(r - 1) * legs + k - 1], "front_port_position": 1,
+                         "rear_port": f"R{r}", "rear_port_position": k}
+                        for r in range(1, rears + 1) for k in range(1, legs + 1)]
+        what = "hall-entry pass-through" if row.kind == "entry" else "row-end patch panel"
+        docs.append({"manufacturer": maker, "model": str(row.model),
+                     "slug": device_type_slug(maker, row.model), "part_number": panel.sku,
+                     "u_height": int(panel.rack_units), "is_full_depth": False,
+                     "comments": f"{what}: {panel.description or panel.sku}",
+                     "front-ports": front, "rear-ports": rear, "port-mappings": mappings})
+    return docs
+
+
 def library_yaml(doc: dict) -> str:
     """A device type as the library writes it: ``---``, two-space indents, sequences indented
     under their key (its yamllint rules), ASCII."""
@@ -223,6 +281,25 @@ def device_rows(plan) -> pd.DataFrame:
     })[DEVICE_COLUMNS]
 
 
+def panel_device_rows(plan) -> pd.DataFrame:
+    """The patch panels as devices in their patch racks."""
+    plant = plan.structured
+    if plant is None or plant.panels.empty:
+        return pd.DataFrame(columns=DEVICE_COLUMNS)
+    panels = plant.panels
+    makers = [_panel_manufacturer(plan.catalog.panels[int(i)].vendor) for i in panels["part"]]
+    return pd.DataFrame({
+        "name": panels["name"].astype(str), "role": PANEL_ROLE, "manufacturer": makers,
+        "device_type": panels["model"].astype(str), "site": site_name(plan),
+        "location": LOCATION, "rack": panels["rack"].astype(str),
+        "position": column_text(panels["ru"]), "face": "front", "status": "planned",
+        "description": [f"{kind} panel at {point}: {trunks} trunks, {links} links"
+                        for kind, point, trunks, links in zip(
+                            panels["kind"], panels["point"], panels["trunks"],
+                            panels["links"])],
+    })[DEVICE_COLUMNS]
+
+
 def cable_rows(plan) -> pd.DataFrame:
     c = plan.cables
     models = plan.catalog.cables
@@ -242,7 +319,7 @@ def cable_rows(plan) -> pd.DataFrame:
     skus = column_text(c["sku"])
     estimated = unit_text(c["length_m"].to_numpy(float), 1).tolist()
     site = site_name(plan)
-    return pd.DataFrame({
+    direct = pd.DataFrame({
         "side_a_site": site, "side_a_device": column_text(c["a_device"]),
         "side_a_type": "dcim.interface", "side_a_name": a_name,
         "side_b_site": site, "side_b_device": column_text(c["b_device"]),
@@ -254,6 +331,62 @@ def cable_rows(plan) -> pd.DataFrame:
         "description": list(map("{} {} {}, estimated {} m".format, column_text(c["cable_id"]),
                                 skus, column_text(c["media"]), estimated)),
     })[CABLE_COLUMNS]
+    plant = plan.structured
+    if plant is None or plant.links.empty:
+        return direct
+    through = np.zeros(len(c), dtype=bool)
+    through[plant.links["cable"].to_numpy(np.int64)] = True
+    return pd.concat([direct[~through], _cord_rows(plan, direct, a_name, b_name),
+                      _trunk_rows(plan)], ignore_index=True)[CABLE_COLUMNS]
+
+
+def _cord_rows(plan, direct: pd.DataFrame, a_name, b_name) -> pd.DataFrame:
+    """The two patch cords of every link through panels: interface - panel front port."""
+    links = plan.structured.links
+    rows = links["cable"].to_numpy(np.int64)
+    cord = plan.catalog.cables
+    kind = [cord[int(i)].netbox_type for i in links["cord"]]
+    color = [hex_color(cord[int(i)].color, cord[int(i)].sku) for i in links["cord"]]
+    frames = []
+    for end, device, name in (("a", "a_device", a_name), ("b", "b_device", b_name)):
+        frames.append(pd.DataFrame({
+            "side_a_site": direct["side_a_site"].to_numpy()[rows],
+            "side_a_device": column_text(plan.cables[device].iloc[rows]),
+            "side_a_type": "dcim.interface", "side_a_name": np.asarray(name, dtype=object)[rows],
+            "side_b_site": site_name(plan), "side_b_device": links[f"{end}_panel"].to_numpy(),
+            "side_b_type": "dcim.frontport", "side_b_name": links[f"{end}_port"].to_numpy(),
+            "type": kind, "status": "planned",
+            "label": direct["label"].to_numpy()[rows], "color": color,
+            "length": unit_text(links[f"cord_{end}_order_m"].to_numpy(float), 1),
+            "length_unit": "m",
+            "description": list(map("{} {}-end cord {}, estimated {} m".format,
+                                    links["cable_id"], [end.upper()] * len(links),
+                                    links[f"cord_{end}_sku"],
+                                    unit_text(links[f"cord_{end}_m"].to_numpy(float), 1)))}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _trunk_rows(plan) -> pd.DataFrame:
+    """Every trunk: rear port - rear port (a hall trunk: entry front port - front port)."""
+    trunks = plan.structured.trunks
+    models = plan.catalog.cables
+    types = {"rear": "dcim.rearport", "front": "dcim.frontport"}
+    site = site_name(plan)
+    return pd.DataFrame({
+        "side_a_site": site, "side_a_device": trunks["a_panel"].to_numpy(),
+        "side_a_type": trunks["a_port_kind"].map(types).to_numpy(),
+        "side_a_name": trunks["a_port"].to_numpy(),
+        "side_b_site": site, "side_b_device": trunks["b_panel"].to_numpy(),
+        "side_b_type": trunks["b_port_kind"].map(types).to_numpy(),
+        "side_b_name": trunks["b_port"].to_numpy(),
+        "type": [models[int(i)].netbox_type for i in trunks["part"]], "status": "planned",
+        "label": trunks["trunk_id"].to_numpy(),
+        "color": [hex_color(models[int(i)].color, models[int(i)].sku) for i in trunks["part"]],
+        "length": unit_text(trunks["order_length_m"].to_numpy(float), 1), "length_unit": "m",
+        "description": list(map("{} {} trunk {}, {} links, estimated {} m".format,
+                                trunks["trunk_id"], trunks["kind"], trunks["sku"],
+                                trunks["links"],
+                                unit_text(trunks["length_m"].to_numpy(float), 1)))})
 
 
 def rack_rows(plan) -> pd.DataFrame:
@@ -274,6 +407,21 @@ def rack_rows(plan) -> pd.DataFrame:
                         for name, r, c, g, n_r, n_e in zip(
                             cab["name"].astype(str), cab["row"], cab["col"], cab["group"],
                             cab["routers"], cab["endpoints"])],
+    })[RACK_COLUMNS]
+
+
+def patch_rack_rows(plan) -> pd.DataFrame:
+    """The patch racks of structured cabling (row ends and hall entries)."""
+    plant = plan.structured
+    if plant is None or plant.racks.empty:
+        return pd.DataFrame(columns=RACK_COLUMNS)
+    racks = plant.racks
+    return pd.DataFrame({
+        "site": site_name(plan), "location": LOCATION, "name": racks["name"].astype(str),
+        "status": "planned", "width": RACK_WIDTH_IN, "u_height": racks["height_ru"],
+        "description": [f"patch rack ({kind}) at {point}: {n} panels, {ru} U used"
+                        for kind, point, n, ru in zip(racks["kind"], racks["point"],
+                                                      racks["panels"], racks["ru_used"])],
     })[RACK_COLUMNS]
 
 
@@ -307,6 +455,20 @@ them. Cable `length` is the ordered stock length in metres; the description hold
 part number, media and the estimated (unrounded) length. Devices without a `position` are
 assigned to their rack only (endpoints without rack units, or an abstract floor where one rack
 holds more than its units).
+""" + _structured_readme(plan)
+
+
+def _structured_readme(plan) -> str:
+    plant = plan.structured
+    if plant is None or plant.links.empty:
+        return ""
+    return f"""
+Structured cabling (needs NetBox 4.5 or later: the panel device types map front to rear ports
+with `port-mappings`): {len(plant.panels)} patch panels (role `{PANEL_ROLE}`) in
+{len(plant.racks)} patch racks, {len(plant.trunks)} trunks. A link that leaves its row is its
+two patch cords (interface - panel front port, both labelled with the link's label), its trunk
+(rear port - rear port, labelled with the trunk id) and between halls the hall trunk (entry
+panel front port - front port); NetBox's cable trace follows it from interface to interface.
 """
 
 
@@ -314,7 +476,7 @@ def write(plan, out_dir: Path) -> None:
     """Write the ``netbox/`` bundle."""
     folder = Path(out_dir) / FOLDER
     folder.mkdir(exist_ok=True)
-    docs = device_types(plan)
+    docs = device_types(plan) + panel_device_types(plan)
     paths = []
     for doc in docs:
         name = library_slug(doc["model"])
@@ -323,7 +485,10 @@ def write(plan, out_dir: Path) -> None:
         (folder / rel).write_text(library_yaml(doc), encoding="utf-8")
         paths.append(rel.as_posix())
     makers = sorted({d["manufacturer"] for d in docs})
-    roles = sorted(set(router_roles(plan)) | ({"Compute node"} if len(docs) > 1 else set()))
+    endpoints = (plan.devices["kind"] == "endpoint").any()
+    panels = plan.structured is not None and not plan.structured.panels.empty
+    roles = sorted(set(router_roles(plan)) | ({"Compute node"} if endpoints else set())
+                   | ({PANEL_ROLE} if panels else set()))
     site = site_name(plan)
 
     def csv(frame: pd.DataFrame, name: str) -> None:
@@ -340,7 +505,8 @@ def write(plan, out_dir: Path) -> None:
     csv(pd.DataFrame({"site": [site], "name": [LOCATION], "slug": [slug(LOCATION)],
                       "status": ["planned"], "description": [str(plan.floor.name)]}),
         "locations.csv")
-    csv(rack_rows(plan), "racks.csv")
-    csv(device_rows(plan), "devices.csv")
+    csv(pd.concat([rack_rows(plan), patch_rack_rows(plan)], ignore_index=True), "racks.csv")
+    csv(pd.concat([device_rows(plan), panel_device_rows(plan)], ignore_index=True),
+        "devices.csv")
     csv(cable_rows(plan), "cables.csv")
     (folder / "README.md").write_text(readme(plan, docs, paths), encoding="utf-8")

@@ -136,10 +136,15 @@ def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
         route_length_m(room, ha, row[:, None], col[:, None], hb, row[None, :], col[None, :],
                        (ha == hb) & np.eye(p, dtype=bool))
         for ha, hb in ends])
+    price = np.full((len(classes),) + lengths.shape, np.inf)
+    if floor.structured_cabling:
+        copper = _structured_prices(floor, catalog, router, room, ends, row, col, lengths,
+                                    classes, price)
+        return CabinetPrices(room=room, classes=classes, hall_link=hall_link, price=price,
+                             copper=copper)
     distinct, inverse = np.unique(millimetres(lengths), return_inverse=True)
     inverse = inverse.reshape(lengths.shape)
     served = distinct <= longest_link_m(catalog) + 1e-9
-    price = np.full((len(classes),) + lengths.shape, np.inf)
     copper = np.zeros(lengths.shape, dtype=bool)
     for m, mult in enumerate(classes.tolist()):
         parts = choose_parts(catalog, floor, distinct[served], True, router=router,
@@ -153,6 +158,33 @@ def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
             copper = is_copper[inverse]
     return CabinetPrices(room=room, classes=classes, hall_link=hall_link, price=price,
                          copper=copper)
+
+
+def _structured_prices(floor, catalog, router, room: floors.Room, ends, row, col, lengths,
+                       classes, price) -> np.ndarray:
+    """On a floor with structured cabling a link's parts depend on where its route meets the
+    panels, not only on its length: every position pair is priced with its structured pieces
+    (``planner.structured.runs``), as the cabling stage does. Fills ``price``; returns the
+    copper flags."""
+    from planner import structured
+    from planner.media import choose_parts, media_of
+
+    p = len(row)
+    eye = np.eye(p, dtype=bool)
+    copper = np.zeros(lengths.shape, dtype=bool)
+    for x, (ha, hb) in enumerate(ends):
+        length = millimetres(lengths[x]).ravel()
+        served = np.flatnonzero(length <= longest_link_m(catalog) + 1e-9)
+        pieces = structured.runs(room, ha, row[:, None], col[:, None], hb, row[None, :],
+                                 col[None, :], (ha == hb) & eye)
+        pieces = pieces.take(np.unravel_index(served, (p, p))).in_millimetres(length[served])
+        for m, mult in enumerate(classes.tolist()):
+            parts = choose_parts(catalog, floor, length[served], True, router=router,
+                                 parallel=mult, runs=pieces)
+            price[m, x].ravel()[served] = parts.price
+            if m == 0:
+                copper[x].ravel()[served] = media_of(catalog, parts.part) == "electrical"
+    return copper
 
 
 @dataclass(frozen=True)
@@ -169,6 +201,7 @@ def network_link_media(graph: Graph, router_cabinet, cabinet_hall, cabinet_row, 
     """Dollars and media of the network cables of a placed layout, computed as
     ``planner.cabling.build`` does: routes in the room the cabinets occupy, lengths to the
     millimetre, parts from ``planner.media.choose_parts``."""
+    from planner import structured
     from planner.media import choose_parts, media_of
     from planner.routes import cable_routes
 
@@ -176,9 +209,16 @@ def network_link_media(graph: Graph, router_cabinet, cabinet_hall, cabinet_row, 
     room = floors.room_of(floor, cabinet_hall, cabinet_row, cabinet_col)
     a, b = cab[graph.links[:, 0]], cab[graph.links[:, 1]]
     length, _ = cable_routes(room, cabinet_hall, cabinet_row, cabinet_col, a, b)
+    length = millimetres(length)
     group = np.asarray(cabinet_group, dtype=np.int64)
-    parts = choose_parts(catalog, floor, millimetres(length), group[a] == group[b],
-                         router=router, parallel=graph.weights)
+    pieces = None
+    if floor.structured_cabling:
+        hall, row, col = (np.asarray(v, dtype=np.int64) for v in (cabinet_hall, cabinet_row,
+                                                                  cabinet_col))
+        pieces = structured.runs(room, hall[a], row[a], col[a], hall[b], row[b], col[b],
+                                 a == b).in_millimetres(length)
+    parts = choose_parts(catalog, floor, length, group[a] == group[b],
+                         router=router, parallel=graph.weights, runs=pieces)
     copper = media_of(catalog, parts.part) == "electrical"
     return LinkMedia(dollars=float(np.sum(graph.weights * parts.price)),
                      copper=int(graph.weights[copper].sum()),

@@ -90,8 +90,7 @@ def data_block(plan) -> str:
                              "overhead_per_cable_m": floor.overhead_per_cable_m,
                              "slack_pct": floor.slack_pct},
             "kw_budget": floor.cabinet_kw_budget,
-            "part_columns": ["sku", *(c for c in getattr(cabling, "PART_COLUMNS", ())
-                                      if c in cabling.CSV_COLUMNS)]}
+            "part_columns": ["sku", *cabling.PART_COLUMNS]}
     refs = {"devices": {"cabinet": ("cabinets", "name")},
             "cables": {"a_device": ("devices", "name"), "b_device": ("devices", "name"),
                        "a_cabinet": ("cabinets", "name"), "b_cabinet": ("cabinets", "name")}}

@@ -1003,13 +1003,40 @@
       ["length", c.text("length_m", i) + " m"], ["ordered length", c.text("order_length_m", i) + " m"],
       ["latency", c.text("latency_ns", i) + " ns"],
       ["route", P.routeKind.values[P.routeKind.codes[i]]]];
+    known.add("segments");
     for (const n of c.names) if (!known.has(n) && n !== "route_kind") rows.push([n.replace(/_/g, " "), c.text(n, i)]);
+    const pieces = c.has("segments") ? c.text("segments", i) : "";
     panel.replaceChildren(
       el("h2", { text: c.text("label", i), data: { cable: c.text("cable_id", i) } }),
       el("div", { class: "ends" }, end("a"), end("b")),
       el("h3", { text: "Cable" }), kvTable(rows),
       el("h3", { text: "Route and length" }), routeTable(i),
+      pieces ? el("h3", { text: "Through patch panels (A end first)" }) : null,
+      pieces ? segmentTable(pieces) : null,
       el("p", null, link("Zoom to the route", "#", { on: { click: (e) => { e.preventDefault(); zoomToRoute(i); } } })));
+  }
+
+  function segmentTable(text) {
+    // cables.csv "segments": cord / panel:port / trunk pieces; their lengths add up to length_m
+    const rows = [];
+    let sum = 0, cords = 0;
+    for (const piece of text.split(" | ")) {
+      const w = piece.split(" ");
+      if (w[0] === "cord") {
+        sum += Number(w[1]);
+        rows.push([(cords++ ? "B" : "A") + "-end patch cord", w[1] + " m · " + w[3]]);
+      } else if (w[0] === "trunk") {
+        sum += Number(w[2]);
+        rows.push(["trunk " + w[1], w[2] + " m · " + w[4]]);
+      } else {
+        const at = piece.lastIndexOf(":");
+        rows.push(["panel " + piece.slice(0, at), "port " + piece.slice(at + 1)]);
+      }
+    }
+    rows.push(["pieces together", num(sum, 3) + " m"]);
+    const table = kvTable(rows);
+    table.dataset.segments = String(rows.length - 1);
+    return table;
   }
 
   function routeTable(i) {
