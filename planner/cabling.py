@@ -1,6 +1,6 @@
 """Cabling: every physical cable of a placed topology, with ports, rack units, labels and media.
 
-Rules (DESIGN.md "Contracts"; TIA-606 labelling conventions):
+Rules (TIA-606 labelling conventions):
 
 - **Devices.** Routers are named ``r<id>``, endpoints ``n<id>``, ids zero-padded to the width of
   the largest id (``r000`` .. ``r721``). Endpoints are numbered in router order: router ``i``
@@ -57,9 +57,10 @@ MAX_LABEL = 100
 CSV_COLUMNS = ["cable_id", "label", "kind", "a_device", "a_port", "a_cabinet", "a_ru",
                "b_device", "b_port", "b_cabinet", "b_ru", "media", "sku", "length_m",
                "order_length_m", "latency_ns"]
-"""cables.csv columns, in order (DESIGN.md)."""
+"""cables.csv columns, in order (each described in ``planner.exports.cables_csv``)."""
 ROUTE_COLUMNS = ["route_kind"]
-"""cables.csv column after the DESIGN.md ones: cabinet | row | cross-row | cross-hall."""
+"""cables.csv column after the base ones: cabinet | row | cross-row | cross-hall
+(docs/floors.md "Halls")."""
 PART_COLUMNS = ["a_transceiver", "b_transceiver"]
 """cables.csv columns after the route kind: the transceiver part number at each end ('' for a
 cable assembly); ``sku`` is the assembly's or the fibre's part number at its stock length (for
@@ -72,7 +73,7 @@ CSV_COLUMNS = CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS + SEGMENT_COLUMNS
 
 EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price",
                  "part", "fibre", "nic_part", "a_watts", "b_watts"]
-"""Further columns of ``Plan.cables`` (INTERFACES.md), after the CSV ones: ``part`` / ``fibre``
+"""Further columns of ``Plan.cables`` (not written to cables.csv), after the CSV ones: ``part`` / ``fibre``
 / ``nic_part`` index ``catalog.cables`` (-1: none), ``a_watts`` / ``b_watts`` the power drawn at
 each end (``planner.media.end_watts``), ``unit_price`` the link's share of its parts' price."""
 

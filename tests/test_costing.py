@@ -1,7 +1,8 @@
 """Cost and power model against Projective Networks Tables 4-6 and Galaxyfly Table 3.
 
-The cable counts (T, R, N_r, E, O) are the published ones, copied from
-shared/reference/cost_models.md B1-B3 and B6; this checks the cost model, not topologies.
+The cable counts (T, R, N_r, E, O) are the published ones, copied from Projective Networks §5.3
+Tables 4-5 and §6 Table 6 and Galaxyfly §6.3 Table 3 (where each is printed: docs/topologies.md
+"Published tables the tests reproduce"); this checks the cost model, not topologies.
 """
 
 import numpy as np
@@ -66,7 +67,7 @@ def test_with_optical_average_matches_published_unit_price(length, per_gbps):
 
 
 def test_per_cable_lengths_with_mean_equal_to_average_give_the_paper_total():
-    """cost_models C7: c_o is linear, so Σ c_o(x_i) = n·c_o(mean x)."""
+    """docs/models.md "Cost": c_o is linear, so Σ c_o(x_i) = n·c_o(mean x)."""
     plain, paper = load_catalog("sc14-40g"), load_catalog("sc14-40g-pn10k")
     floor = load_floor("sc14")
     lengths = np.array([3.0, 4.1, 5.1, 6.1, 7.2])
@@ -76,7 +77,7 @@ def test_per_cable_lengths_with_mean_equal_to_average_give_the_paper_total():
     assert not np.allclose(real, avg)
 
 
-# Galaxyfly Table 3 (cost_models B6): W/terminal = 2.8·k·N_r/N + 10; published to 0.1 W.
+# Galaxyfly Table 3 (Lei et al., Galaxyfly, ICS'16 §6.3; docs/topologies.md "gf-t3"): W/terminal = 2.8·k·N_r/N + 10; published to 0.1 W.
 GALAXYFLY = [("DF", 29412, 3268, 36, 21.2), ("FB-3", 28561, 2197, 49, 20.6),
              ("FT-3", 31250, 3125, 50, 24.0), ("SF", 29160, 1458, 61, 18.5),
              ("GF k=26", 29400, 3675, 26, 19.1), ("GF k=27", 31725, 3525, 27, 18.4),

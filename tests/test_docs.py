@@ -40,14 +40,6 @@ FORMULA = re.compile(r"=[^\s`'\"]*")
 PROSE_NAMES = {"A4", "C4"}  # the ISO paper size; the 4-cycle of graph theory
 MD_NAME = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.md)\b")
 
-# Files other engineers are rewriting in this round; the coordinator sweeps them afterwards.
-# Each may keep at most this many lines with outside references until then (delete an entry
-# once its file is clean).
-KNOWN_EXCEPTIONS = {
-    "planner/cabling.py": 4,       # DESIGN.md "Contracts" x3, INTERFACES.md
-    "planner/media.py": 1,         # DESIGN.md "Electrical vs optical"
-    "tests/test_costing.py": 3,    # the notes' tables and ambiguity tags
-}
 
 
 def tracked_files() -> list[str]:
@@ -108,17 +100,10 @@ def test_no_comment_docstring_or_doc_cites_outside_the_repository():
     offending = {}
     for path in tracked_files():
         hits = outside_references(path)
-        if len(hits) > KNOWN_EXCEPTIONS.get(path, 0):
+        if hits:
             offending[path] = hits
     assert not offending, "cite the paper or a repository file instead:\n" + "\n".join(
         hit for hits in offending.values() for hit in hits)
-
-
-def test_known_exceptions_are_files_being_rewritten():
-    """Exceptions name existing files, none of them under docs/ (the docs are clean)."""
-    for path in KNOWN_EXCEPTIONS:
-        assert (ROOT / path).is_file(), path
-        assert not path.startswith("docs/")
 
 
 def test_every_cited_markdown_file_exists():
@@ -135,7 +120,7 @@ def test_every_cited_markdown_file_exists():
             for cited in MD_NAME.findall(line):
                 exists = ((ROOT / cited).is_file() or (ROOT / Path(path).parent / cited).is_file()
                           or (not cited.startswith("docs/") and Path(cited).name in names))
-                if not exists and KNOWN_EXCEPTIONS.get(path, 0) == 0:
+                if not exists:
                     missing.append(f"{path}:{n}: {cited}")
     assert not missing, "\n".join(missing)
 
