@@ -54,14 +54,14 @@ import scipy.sparse.linalg as spla
 from scipy.optimize import linprog
 from scipy.sparse import csgraph
 
-from planner.placement.budget import (LOBPCG_ITERATIONS, SPARSE_PRODUCT_S_PER_ENTRY, dense_eigen_fits,
-                                      lobpcg_fits)
+from planner.placement.budget import (COMPOSITION_S_PER_VECTOR, LOBPCG_ITERATIONS, SPARSE_PRODUCT_S_PER_ENTRY,
+                                      dense_eigen_fits, lobpcg_fits)
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 
 EIGEN_MARGIN = 1e-12
 COMPOSITION_MAX_CLASSES = 3
-COMPOSITIONS_MAX = 300_000  # count vectors of the composition LP (fat tree k=34: 57K, 1.5 s)
+COMPOSITIONS_MAX = 300_000  # count vectors of the composition LP, whatever the time limit
 C4_CHECK_MAX_WORK = 20_000_000  # entries of A^2 (sum of squared degrees) a product may have
 CLIQUE_DP_MAX_S = 160
 COLUMN_BATCH = 500        # columns of the composition LP added per round of column generation
@@ -213,18 +213,18 @@ def _common_neighbours(graph: Graph, rows: np.ndarray, cols: np.ndarray, max_wor
     return float(c.data[off].max()) if off.any() else 0.0
 
 
-def feasible_compositions(sizes: np.ndarray, demand: np.ndarray, limit: np.ndarray,
-                          s_max: int) -> np.ndarray | None:
+def feasible_compositions(sizes: np.ndarray, demand: np.ndarray, limit: np.ndarray, s_max: int,
+                          most: float = COMPOSITIONS_MAX) -> np.ndarray | None:
     """Every non-zero count vector (routers of each class) one group can hold: within the
     class sizes, s_max routers and every limit; built class by class, pruning partial vectors
-    that already break a limit (demands are non-negative). None above ``COMPOSITIONS_MAX``."""
+    that already break a limit (demands are non-negative). None above ``most`` vectors."""
     comps = np.zeros((1, 0), dtype=np.int64)
     for c, size in enumerate(sizes.tolist()):
         values = np.arange(min(int(size), s_max) + 1)
         comps = np.column_stack([np.repeat(comps, len(values), axis=0), np.tile(values, len(comps))])
         keep = (comps.sum(axis=1) <= s_max) & np.all(comps @ demand[:c + 1] <= limit, axis=1)
         comps = comps[keep]
-        if len(comps) > COMPOSITIONS_MAX:
+        if len(comps) > most:
             return None
     return comps[comps.sum(axis=1) > 0]
 
@@ -300,14 +300,17 @@ def shared_middle_cap(rows: CompleteBlocks, cols: CompleteBlocks, n_p: np.ndarra
     return (take * values).sum(axis=1).astype(float)
 
 
-def composition_bound(graph: Graph, limits: Limits, max_work: float = C4_CHECK_MAX_WORK) -> float | None:
-    """The composition LP bound (module docstring), or None for one class or too many vectors."""
+def composition_bound(graph: Graph, limits: Limits, max_work: float = C4_CHECK_MAX_WORK,
+                      seconds: float = math.inf) -> float | None:
+    """The composition LP bound (module docstring), or None for one class or more count
+    vectors than ``COMPOSITIONS_MAX`` or than fit ``seconds`` (estimate, ``budget``)."""
     cls, demand = router_classes(graph, limits)
     classes = len(demand)
     if classes < 2:
         return None
     sizes = np.bincount(cls, minlength=classes)
-    comps = feasible_compositions(sizes, demand, limits.limit, limits.max_count())
+    most = min(COMPOSITIONS_MAX, seconds / COMPOSITION_S_PER_VECTOR)
+    comps = feasible_compositions(sizes, demand, limits.limit, limits.max_count(), most)
     if comps is None:
         return None
     value = most_kept_links(comps, group_link_caps(graph, cls, comps, max_work), sizes)
@@ -459,7 +462,7 @@ def lower_bound(graph: Graph, limits: Limits, hint: np.ndarray | None = None,
     # the sparse products of the C4 and common-neighbour counts share a fifth of the time each
     max_work = min(C4_CHECK_MAX_WORK, seconds / 5 / SPARSE_PRODUCT_S_PER_ENTRY)
     cands: list[tuple[float, str]] = [density_bound(graph, s_max, hint, max_work)]
-    composed = composition_bound(graph, limits, max_work)
+    composed = composition_bound(graph, limits, max_work, seconds)
     if composed is not None:
         cands.append((composed, "composition LP"))
     k = len(concentrated_sizes(graph.n, s_max))
