@@ -284,10 +284,11 @@ def shared_middle_cap(rows: CompleteBlocks, cols: CompleteBlocks, n_p: np.ndarra
 
     Put Q's routers in a grid by (row block, column block), at most w in a cell. With e_i
     routers of P in row block i and c_j of R in column block j, the links are
-    sum over Q routers in cell (i, j) of (mu_P e_i + mu_R c_j). Concentrating e and c on the
-    fewest blocks only raises the sorted values, and the multiset of cell values
-    {mu_P e_i + mu_R c_j} does not depend on which rows and columns the blocks are, so the
-    links are at most the n_q largest cell values, each taken w times."""
+    sum over Q routers in cell (i, j) of (mu_P e_i + mu_R c_j), at most the sum of the n_q
+    largest cell values, each cell taken up to w times. That sum is a maximum of linear
+    functions of e, symmetric under permuting the rows, hence Schur-convex; the vector
+    concentrated on the fewest blocks majorises every feasible e, so it gives the largest
+    value (the same for c)."""
     w = int(np.max(np.unique(np.stack([rows.block, cols.block], axis=1), axis=0, return_counts=True)[1]))
     ev, en = rows.levels(n_p)
     cv, cn = cols.levels(n_r)
