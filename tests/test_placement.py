@@ -9,7 +9,9 @@ from planner.errors import InputError
 from planner.floor import Floor, group_capacity, load_floor
 from planner.placement import place
 from planner.placement.anneal import anneal
-from planner.placement.bounds import composition_bound, density_bound, lower_bound
+from planner.placement.bounds import (COLUMN_BATCH, complete_bipartite_blocks, composition_bound, density_bound,
+                                      feasible_compositions, group_link_caps, lower_bound,
+                                      most_kept_links, router_classes)
 from planner.placement.capacity import Limits
 from planner.placement.cpsat import full_model_check, qap_polish
 from planner.placement.floor_assign import assign_slots, qap_cost, slot_costs, slot_grid
@@ -367,6 +369,94 @@ def test_composition_bound_never_above_an_achieved_grouping(top, router_slots, e
     bound = composition_bound(g, limits)
     pl = place(top, floor, time_limit_s=2)
     assert bound is not None and bound <= pl.optical
+
+
+def _most_links_by_class_counts(g: Graph, cls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Brute force over all 2^n router sets: (every class-count vector, the most links inside
+    any set with those counts), the zero vector left out."""
+    masks = np.arange(1 << g.n, dtype=np.int64)
+    inside = np.zeros(len(masks), dtype=np.int64)
+    for (u, v), w in zip(g.links.tolist(), g.weights.tolist()):
+        inside += w * ((masks >> u) & (masks >> v) & 1)
+    shape = [int(x) + 1 for x in np.bincount(cls)]
+    counts = [sum((masks >> v) & 1 for v in np.flatnonzero(cls == c)) for c in range(len(shape))]
+    best = np.full(int(np.prod(shape)), -1, dtype=np.int64)
+    np.maximum.at(best, np.ravel_multi_index(counts, shape), inside)
+    comps = np.stack(np.unravel_index(np.arange(len(best)), shape), axis=1)
+    return comps[1:], best[1:]
+
+
+def test_fat_tree_link_caps_equal_the_brute_force_maximum():
+    """Fat tree k=4 (4 pods of 2 edges + 2 aggregations, 4 cores): for every count of cores,
+    edges and aggregations, the most links inside any router set with those counts, by
+    enumerating all 2^20 sets, equals the composition LP's cap M(c) (pods and core index groups
+    as complete bipartite blocks, the aggregation routers shared by both; without them the caps
+    were above the maximum for 43 of the vectors a group with 7 endpoints can hold)."""
+    g = Graph.from_topology(fattree(k=4))
+    limits = Limits.of({"routers": (1, 20), "endpoints": (g.endpoints, 7)}, g.n)
+    cls, _ = router_classes(g, limits)
+    members = [np.flatnonzero(cls == c) for c in range(3)]
+    edges, aggs, cores = (next(c for c in range(3) if (g.endpoints[members[c]] > 0).all()),
+                          *sorted((c for c in range(3) if (g.endpoints[members[c]] == 0).all()),
+                                  key=lambda c: -len(members[c])))
+    pods = complete_bipartite_blocks(g, members[aggs], members[edges])
+    index_groups = complete_bipartite_blocks(g, members[aggs], members[cores])
+    assert (pods.count, pods.a, pods.b) == (4, 2, 2)
+    assert (index_groups.count, index_groups.a, index_groups.b) == (2, 4, 2)
+    comps, most = _most_links_by_class_counts(g, cls)
+    assert np.array_equal(group_link_caps(g, cls, comps), most)
+
+
+def test_fat_tree_composition_bound_meets_the_pod_grouping():
+    """Fat tree k=20 in groups of 100 routers and 400 endpoints (40 of the 200 edges): groups
+    of 4 whole pods and the 20 cores of 2 index groups keep 4 x 100 edge links and
+    4 x 2 x 10 core links each, 5 x 480 of 4,000 links: 1,600 optical. The composition LP
+    proves no grouping does better (the spectral bound said 764)."""
+    top = fattree(k=20)
+    g = Graph.from_topology(top)
+    limits = Limits.of({"routers": (1, 100), "endpoints": (g.endpoints, 400)}, g.n)
+    pods_then_cores = np.where(top.groups < 20, top.groups // 4, (top.groups - 20) // 2)
+    assert limits.fits(pods_then_cores) and g.cut(pods_then_cores) == 1600
+    assert composition_bound(g, limits) == pytest.approx(1600, abs=1e-3)
+    assert lower_bound(g, limits) == (1600, "composition LP")
+    # its 139K count vectors are sized against the bounds' share of the limit, not timed
+    assert composition_bound(g, limits, seconds=0.01) is None
+
+
+@pytest.mark.parametrize("router_slots,endpoint_slots", [(10, 8), (10, None), (11, 9)])
+def test_fat_tree_bound_never_above_the_exact_bisection(router_slots, endpoint_slots):
+    """Fat tree k=4 in two groups: the optimum over every split (enumerated) is never below
+    the lower bound."""
+    g = Graph.from_topology(fattree(k=4))
+    limits = Limits.of({"routers": (1, router_slots), "endpoints": (g.endpoints, endpoint_slots)}, g.n)
+    masks = np.arange(1 << (g.n - 1), dtype=np.int64) << 1  # router 0 always in the other group
+    side = (masks[:, None] >> np.arange(g.n)) & 1
+    fits = np.ones(len(masks), dtype=bool)
+    for col, cap in zip(limits.demand.T, limits.limit):
+        load = side @ col
+        fits &= (load <= cap) & (col.sum() - load <= cap)
+    cut = (side[:, g.links[:, 0]] != side[:, g.links[:, 1]]) @ g.weights
+    optimum = int(cut[fits].min())
+    lb, _ = lower_bound(g, limits)
+    assert composition_bound(g, limits) <= optimum and lb <= optimum
+
+
+def test_column_generation_matches_the_full_lp():
+    """The composition LP by column generation equals HiGHS on every column, and its
+    certificate (duals plus the largest reduced profit per router) is never below it."""
+    from scipy.optimize import linprog
+
+    g = Graph.from_topology(fattree(k=8))
+    limits = Limits.of({"routers": (1, 40), "endpoints": (g.endpoints, 60)}, g.n)
+    cls, demand = router_classes(g, limits)
+    sizes = np.bincount(cls)
+    comps = feasible_compositions(sizes, demand, limits.limit, limits.max_count())
+    assert len(comps) > 4 * COLUMN_BATCH  # several rounds of columns
+    kept = group_link_caps(g, cls, comps)
+    full = linprog(-kept, A_eq=comps.T.astype(float), b_eq=sizes.astype(float), bounds=(0, None),
+                   method="highs")
+    value = most_kept_links(comps, kept, sizes)
+    assert -full.fun - 1e-6 <= value <= -full.fun + 1e-6
 
 
 # ----------------------------------------------------------------- issue 16: never worse

@@ -21,7 +21,16 @@ both bounds are Schur-concave in the sizes.
   of two routers of P; Kővári, Sós & Turán, Colloq. Math. 3, 1954), both orientations; inside
   a class the same with half degrees; in all at most half the largest degrees. Any grouping is
   a non-negative combination of feasible count vectors summing to the class sizes, so the LP
-  max sum_c M(c) z_c, sum_c c z_c = class sizes, z >= 0 (HiGHS) bounds the links kept inside.
+  max sum_c M(c) z_c, sum_c c z_c = class sizes, z >= 0 bounds the links kept inside; it is
+  solved by column generation (HiGHS on a few columns, its duals price the rest) and certified
+  by weak duality, so its answer is an upper bound even if the solver stops early.
+  Where the links between two classes are disjoint identical complete bipartite blocks (fat
+  tree pods: edges x aggregations; core index groups: aggregations x cores), n_P and n_Q
+  routers keep at most mu sum_j x_j y_j links with both counts concentrated on the fewest
+  blocks; where one class meets two others in such blocks (the aggregation routers), the
+  links of both pairs together are at most the n_Q largest cell values of the grid of the two
+  block structures (``shared_middle_cap``). On a fat tree these caps are exact (tested by
+  enumeration) and the LP meets the pod grouping: k=20 in groups of 400 endpoints, 1,600.
 * Fiedler: cut >= 1/2 lambda_2(L) sum_i s_i (n - s_i) / n (Fiedler, Czech. Math. J. 23, 1973).
 * Donath–Hoffman: cut >= 1/2 sum_i s_(i) lambda_i(L), sizes descending, eigenvalues ascending
   (Donath & Hoffman, IBM J. Res. Dev. 17, 1973).
@@ -32,8 +41,10 @@ value less its residual norm, or only the counting bounds.
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
@@ -43,16 +54,19 @@ import scipy.sparse.linalg as spla
 from scipy.optimize import linprog
 from scipy.sparse import csgraph
 
-from planner.placement.budget import (LOBPCG_ITERATIONS, SPARSE_PRODUCT_S_PER_ENTRY, dense_eigen_fits,
-                                      lobpcg_fits)
+from planner.placement.budget import (COMPOSITION_S_PER_VECTOR, LOBPCG_ITERATIONS, SPARSE_PRODUCT_S_PER_ENTRY,
+                                      dense_eigen_fits, lobpcg_fits)
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 
 EIGEN_MARGIN = 1e-12
 COMPOSITION_MAX_CLASSES = 3
-COMPOSITIONS_MAX = 300_000  # count vectors of the composition LP (fat tree k=34: 57K, 1.5 s)
+COMPOSITIONS_MAX = 300_000  # count vectors of the composition LP, whatever the time limit
 C4_CHECK_MAX_WORK = 20_000_000  # entries of A^2 (sum of squared degrees) a product may have
 CLIQUE_DP_MAX_S = 160
+COLUMN_BATCH = 500        # columns of the composition LP added per round of column generation
+COLUMN_ROUNDS = 30
+COLUMN_TOLERANCE = 1e-9   # reduced profit per router below which a column does not join
 
 
 def concentrated_sizes(n: int, s_max: int) -> np.ndarray:
@@ -199,19 +213,116 @@ def _common_neighbours(graph: Graph, rows: np.ndarray, cols: np.ndarray, max_wor
     return float(c.data[off].max()) if off.any() else 0.0
 
 
-def composition_bound(graph: Graph, limits: Limits, max_work: float = C4_CHECK_MAX_WORK) -> float | None:
-    """The composition LP bound (module docstring), or None for one class or too many vectors."""
+def feasible_compositions(sizes: np.ndarray, demand: np.ndarray, limit: np.ndarray, s_max: int,
+                          most: float = COMPOSITIONS_MAX) -> np.ndarray | None:
+    """Every non-zero count vector (routers of each class) one group can hold: within the
+    class sizes, s_max routers and every limit; built class by class, pruning partial vectors
+    that already break a limit (demands are non-negative). None above ``most`` vectors."""
+    comps = np.zeros((1, 0), dtype=np.int64)
+    for c, size in enumerate(sizes.tolist()):
+        values = np.arange(min(int(size), s_max) + 1)
+        comps = np.column_stack([np.repeat(comps, len(values), axis=0), np.tile(values, len(comps))])
+        keep = (comps.sum(axis=1) <= s_max) & np.all(comps @ demand[:c + 1] <= limit, axis=1)
+        comps = comps[keep]
+        if len(comps) > most:
+            return None
+    return comps[comps.sum(axis=1) > 0]
+
+
+@dataclass(frozen=True)
+class CompleteBlocks:
+    """The links between classes A and B form ``count`` disjoint complete bipartite blocks
+    K_{a,b} (a routers of A, b of B), every link of multiplicity ``mu``, covering every router
+    of both classes: the pods (edges x aggregations) and the index groups (aggregations x cores)
+    of a fat tree. ``block`` is the block of every router of A (in class member order)."""
+
+    count: int
+    a: int
+    b: int
+    mu: int
+    block: np.ndarray
+
+    def most_links(self, n_a: np.ndarray, n_b: np.ndarray) -> np.ndarray:
+        """Most A-B links among n_a routers of A and n_b of B: mu sum_j x_j y_j over blocks with
+        x_j <= a, y_j <= b; by the rearrangement inequality and exchange (moving a router to a
+        fuller block never loses) both counts are concentrated on the same blocks."""
+        j = np.arange(self.count)
+        x = np.clip(np.asarray(n_a)[:, None] - j * self.a, 0, self.a)
+        y = np.clip(np.asarray(n_b)[:, None] - j * self.b, 0, self.b)
+        return self.mu * (x * y).sum(axis=1).astype(float)
+
+    def levels(self, n_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The per-block counts of n_b routers of B concentrated on the fewest blocks, as
+        (values, how many blocks have each) for the full, the partial and the empty blocks,
+        values in links per router of A (times ``mu``)."""
+        n_b = np.asarray(n_b, dtype=np.int64)
+        full, rest = np.minimum(n_b // self.b, self.count), n_b % self.b
+        partial = (rest > 0).astype(np.int64)
+        values = self.mu * np.stack([np.full_like(n_b, self.b), rest, np.zeros_like(n_b)], axis=1)
+        return values, np.stack([full, partial, self.count - full - partial], axis=1)
+
+
+def complete_bipartite_blocks(graph: Graph, own: np.ndarray, other: np.ndarray) -> CompleteBlocks | None:
+    """``CompleteBlocks`` of the links between routers ``own`` and ``other``, or None when they
+    are not disjoint identical complete bipartite blocks of one multiplicity covering both."""
+    sub = graph.adjacency[own][:, other].tocsr()
+    if sub.nnz == 0 or sub.data.min() != sub.data.max():
+        return None
+    k, label = csgraph.connected_components(sp.bmat([[None, sub], [sub.T, None]]), directed=False)
+    a_of, b_of = np.bincount(label[:len(own)], minlength=k), np.bincount(label[len(own):], minlength=k)
+    if np.any(a_of != a_of[0]) or np.any(b_of != b_of[0]) or sub.nnz != k * a_of[0] * b_of[0]:
+        return None
+    return CompleteBlocks(count=int(k), a=int(a_of[0]), b=int(b_of[0]), mu=int(sub.data[0]),
+                          block=label[:len(own)])
+
+
+def shared_middle_cap(rows: CompleteBlocks, cols: CompleteBlocks, n_p: np.ndarray, n_q: np.ndarray,
+                      n_r: np.ndarray) -> np.ndarray:
+    """Most P-Q plus Q-R links among n_p, n_q, n_r routers when class Q meets P in the blocks
+    ``rows`` and R in the blocks ``cols`` (a 3-level fat tree: Q the aggregation routers, rows the
+    pods, columns the core index groups).
+
+    Put Q's routers in a grid by (row block, column block), at most w in a cell. With e_i
+    routers of P in row block i and c_j of R in column block j, the links are
+    sum over Q routers in cell (i, j) of (mu_P e_i + mu_R c_j), at most the sum of the n_q
+    largest cell values, each cell taken up to w times. That sum is a maximum of linear
+    functions of e, symmetric under permuting the rows, hence Schur-convex; the vector
+    concentrated on the fewest blocks majorises every feasible e, so it gives the largest
+    value (the same for c)."""
+    w = int(np.max(np.unique(np.stack([rows.block, cols.block], axis=1), axis=0, return_counts=True)[1]))
+    ev, en = rows.levels(n_p)
+    cv, cn = cols.levels(n_r)
+    values = (ev[:, :, None] + cv[:, None, :]).reshape(len(n_q), -1)
+    counts = (w * en[:, :, None] * cn[:, None, :]).reshape(len(n_q), -1)
+    order = np.argsort(-values, axis=1, kind="stable")
+    values, counts = np.take_along_axis(values, order, 1), np.take_along_axis(counts, order, 1)
+    before = np.cumsum(counts, axis=1) - counts
+    take = np.clip(np.asarray(n_q)[:, None] - before, 0, counts)
+    return (take * values).sum(axis=1).astype(float)
+
+
+def composition_bound(graph: Graph, limits: Limits, max_work: float = C4_CHECK_MAX_WORK,
+                      seconds: float = math.inf) -> float | None:
+    """The composition LP bound (module docstring), or None for one class or more count
+    vectors than ``COMPOSITIONS_MAX`` or than fit ``seconds`` (estimate, ``budget``)."""
     cls, demand = router_classes(graph, limits)
     classes = len(demand)
     if classes < 2:
         return None
     sizes = np.bincount(cls, minlength=classes)
-    s_max = limits.max_count()
-    counts = [np.arange(min(int(x), s_max) + 1) for x in sizes]
-    if math.prod(len(c) for c in counts) > COMPOSITIONS_MAX:
+    most = min(COMPOSITIONS_MAX, seconds / COMPOSITION_S_PER_VECTOR)
+    comps = feasible_compositions(sizes, demand, limits.limit, limits.max_count(), most)
+    if comps is None:
         return None
-    comps = np.stack(np.meshgrid(*counts, indexing="ij"), axis=-1).reshape(-1, classes)
-    comps = comps[np.all(comps @ demand <= limits.limit, axis=1) & (comps.sum(axis=1) > 0)]
+    value = most_kept_links(comps, group_link_caps(graph, cls, comps, max_work), sizes)
+    return None if value is None else graph.total_weight - value * (1 + 1e-9) - 1e-6
+
+
+def group_link_caps(graph: Graph, cls: np.ndarray, comps: np.ndarray,
+                    max_work: float = C4_CHECK_MAX_WORK) -> np.ndarray:
+    """M(c): most links inside any set of routers with comps[i, P] routers of each class P
+    (module docstring), one value per row of ``comps``."""
+    classes = comps.shape[1]
     a = graph.adjacency.tocoo()
     into = np.zeros((graph.n, classes), dtype=np.int64)
     np.add.at(into, (a.row, cls[a.col]), a.data.astype(np.int64))
@@ -219,7 +330,7 @@ def composition_bound(graph: Graph, limits: Limits, max_work: float = C4_CHECK_M
     mu = float(graph.weights.max(initial=1))
     members = [np.flatnonzero(cls == c) for c in range(classes)]
     x = comps.astype(float)
-    links = np.zeros(len(comps))
+    pair_caps: dict[tuple[int, int], np.ndarray] = {}
     with np.errstate(divide="ignore", invalid="ignore"):
         for p in range(classes):
             for q in range(p, classes):
@@ -234,17 +345,52 @@ def composition_bound(graph: Graph, limits: Limits, max_work: float = C4_CHECK_M
                     kst = np.minimum(
                         np.where(xq > 0, xq / 2 * (1 + np.sqrt(1 + 4 * lam * xp * (xp - 1) / xq)), 0.0),
                         np.where(xp > 0, xp / 2 * (1 + np.sqrt(1 + 4 * lam_back * xq * (xq - 1) / xp)), 0.0))
-                links += np.minimum(cap, np.where(np.isfinite(kst), kst, np.inf))
+                pair_caps[p, q] = np.minimum(cap, np.where(np.isfinite(kst), kst, np.inf))
+    blocks = {(p, q): complete_bipartite_blocks(graph, members[p], members[q])
+              for p in range(classes) for q in range(classes) if p != q}
+    for (p, q), blk in blocks.items():
+        if blk is not None and p < q:
+            pair_caps[p, q] = np.minimum(pair_caps[p, q], blk.most_links(comps[:, p], comps[:, q]))
+    total = sum(pair_caps.values())
+    links = total
+    for p, q, r in itertools.permutations(range(classes), 3):
+        if p < r and blocks[q, p] is not None and blocks[q, r] is not None:
+            joint = shared_middle_cap(blocks[q, p], blocks[q, r], comps[:, p], comps[:, q], comps[:, r])
+            others = total - pair_caps[min(p, q), max(p, q)] - pair_caps[min(q, r), max(q, r)]
+            links = np.minimum(links, others + joint)
     degree_sums = [np.concatenate([[0], np.cumsum(np.sort(graph.degree[m])[::-1])]) for m in members]
     half = sum(ds[comps[:, c]] for c, ds in enumerate(degree_sums)) / 2.0
-    kept = np.floor(np.minimum(links, half) + 1e-9)
-    res = linprog(-kept, A_eq=comps.T.astype(float), b_eq=sizes.astype(float), bounds=(0, None),
-                  method="highs")
-    if res.status != 0:
-        return None
-    # the LP's optimum is an upper bound on links kept inside groups; HiGHS's dual bound is
-    # within its tolerance of it, so round the kept links up by that much
-    return graph.total_weight - (-res.fun) * (1 + 1e-6) - 1e-6
+    return np.floor(np.minimum(links, half) + 1e-9)
+
+
+def most_kept_links(comps: np.ndarray, kept: np.ndarray, sizes: np.ndarray) -> float | None:
+    """max sum_c kept_c z_c subject to sum_c c z_c = sizes, z >= 0, by column generation.
+
+    HiGHS solves the LP on a few columns; its duals y price every column, the most profitable
+    ones join, until none is. Any y certifies a bound (weak duality with one slack): for a
+    feasible z, sum kept_c z_c = sizes.y + sum z_c (kept_c - c.y) <= sizes.y + n max_c (kept_c -
+    c.y)^+ / |c|, since sum z_c |c| = n routers. So the answer is an upper bound even when the
+    solver stops early or rounds."""
+    routers = comps.sum(axis=1).astype(float)
+    cols, kept_f, n = comps.astype(float), kept.astype(float), float(sizes.sum())
+    ratio = kept_f / routers
+    active = np.unique(np.concatenate([np.flatnonzero(routers == 1),
+                                       np.argsort(-ratio, kind="stable")[:COLUMN_BATCH]]))
+    best = math.inf
+    for _ in range(COLUMN_ROUNDS):
+        res = linprog(-kept_f[active], A_eq=cols[active].T, b_eq=sizes.astype(float), bounds=(0, None),
+                      method="highs")
+        if res.status != 0:
+            return None
+        y = -np.asarray(res.eqlin.marginals)
+        profit = (kept_f - cols @ y) / routers
+        best = min(best, float(sizes @ y) + n * max(0.0, float(profit.max())))
+        new = np.setdiff1d(np.argsort(-profit, kind="stable")[:COLUMN_BATCH], active)
+        new = new[profit[new] > COLUMN_TOLERANCE]
+        if len(new) == 0:
+            break
+        active = np.concatenate([active, new])
+    return best
 
 
 def laplacian(graph: Graph) -> sp.csr_matrix:
@@ -317,7 +463,7 @@ def lower_bound(graph: Graph, limits: Limits, hint: np.ndarray | None = None,
     # the sparse products of the C4 and common-neighbour counts share a fifth of the time each
     max_work = min(C4_CHECK_MAX_WORK, seconds / 5 / SPARSE_PRODUCT_S_PER_ENTRY)
     cands: list[tuple[float, str]] = [density_bound(graph, s_max, hint, max_work)]
-    composed = composition_bound(graph, limits, max_work)
+    composed = composition_bound(graph, limits, max_work, seconds)
     if composed is not None:
         cands.append((composed, "composition LP"))
     k = len(concentrated_sizes(graph.n, s_max))

@@ -74,6 +74,9 @@ DENSE_EIG_S_PER_CUBE = 1.0e-10
 # Sparse products of the counting bounds (A^2 for the C4 test, B B^T for common neighbours):
 # about c x entries of the product (OFT q=37: 8M entries per product, ~0.2 s each here).
 SPARSE_PRODUCT_S_PER_ENTRY = 5e-8
+# Composition LP: about c x count vectors (enumeration, link caps and column generation; fat
+# tree k=20 in groups of 100 routers: 139K vectors in 0.18-0.24 s, k=34 in groups of 74: 0.1 s).
+COMPOSITION_S_PER_VECTOR = 2e-6
 # LOBPCG Fiedler vector of a large Laplacian: about c x entries x iterations.
 LOBPCG_S_PER_ENTRY_ITER = 2e-8
 LOBPCG_ITERATIONS = 200
