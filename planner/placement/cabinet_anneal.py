@@ -28,7 +28,7 @@ import numba
 import numpy as np
 
 from planner.interrupts import ctrl_c_deferred
-from planner.placement.anneal import _below, _next, _uniform
+from planner.placement.anneal import _below, _fits, _next, _uniform
 from planner.placement.budget import WallClockCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
@@ -59,17 +59,6 @@ def _gain_of(v, skip, src, dst, indptr, indices, data, klass, cab, price, hall_l
         d += data[j] * (_price(price, hall_link, hall, local, klass[j], dst, cw)
                         - _price(price, hall_link, hall, local, klass[j], src, cw))
     return d
-
-
-@numba.njit(cache=True)
-def _fits(load, demand, limit, b, add, remove):
-    for r in range(limit.shape[0]):
-        x = load[b, r] + demand[add, r]
-        if remove >= 0:
-            x -= demand[remove, r]
-        if x > limit[r]:
-            return False
-    return True
 
 
 @numba.njit(cache=True)
