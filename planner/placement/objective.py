@@ -122,8 +122,13 @@ def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
     """The price table of every cabinet position pair of ``room`` (``halls`` halls used) for
     links of the given multiplicities, through ``planner.media.choose_parts`` on the routed
     lengths (rounded to the millimetre, as the cabling stage does). InputError when no part
-    that fits the router's cages reaches a length that some part of the catalog reaches."""
-    from planner.media import choose_parts, media_of
+    that fits the router's cages reaches a length that some part of the catalog reaches.
+
+    Without structured cabling a link's price depends only on its length, so each distinct
+    length is priced once; with it, on where its route meets the panels too, so every position
+    pair is priced with its structured pieces (``planner.structured.runs``), as the cabling
+    stage does."""
+    from planner import structured
 
     classes = np.unique(np.asarray(multiplicities, dtype=np.int64))
     p = room.rows * room.cols
@@ -132,59 +137,48 @@ def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
     pairs, hall_link = _distinct_links(room, halls) if halls > 1 else (
         np.zeros((0, 2), np.int64), np.zeros((1, 1), np.int64))
     ends = [(0, 0)] + [tuple(pr) for pr in pairs.tolist()]
-    lengths = np.stack([
+    eye = np.eye(p, dtype=bool)
+    lengths = millimetres(np.stack([
         route_length_m(room, ha, row[:, None], col[:, None], hb, row[None, :], col[None, :],
-                       (ha == hb) & np.eye(p, dtype=bool))
-        for ha, hb in ends])
-    price = np.full((len(classes),) + lengths.shape, np.inf)
+                       (ha == hb) & eye)
+        for ha, hb in ends]))
     if floor.structured_cabling:
-        copper = _structured_prices(floor, catalog, router, room, ends, row, col, lengths,
-                                    classes, price)
-        return CabinetPrices(room=room, classes=classes, hall_link=hall_link, price=price,
-                             copper=copper)
-    distinct, inverse = np.unique(millimetres(lengths), return_inverse=True)
-    inverse = inverse.reshape(lengths.shape)
-    served = distinct <= longest_link_m(catalog) + 1e-9
-    copper = np.zeros(lengths.shape, dtype=bool)
-    for m, mult in enumerate(classes.tolist()):
-        parts = choose_parts(catalog, floor, distinct[served], True, router=router,
-                             parallel=mult)
-        by_length = np.full(len(distinct), np.inf)
-        by_length[served] = parts.price
-        price[m] = by_length[inverse]
-        if m == 0:
-            is_copper = np.zeros(len(distinct), dtype=bool)
-            is_copper[served] = media_of(catalog, parts.part) == "electrical"
-            copper = is_copper[inverse]
+        price = np.empty((len(classes),) + lengths.shape)
+        copper = np.empty(lengths.shape, dtype=bool)
+        a, b = np.divmod(np.arange(p * p), p)          # position pairs in the table's order
+        for x, (ha, hb) in enumerate(ends):
+            length = lengths[x].ravel()
+            pieces = structured.runs(room, ha, row[a], col[a], hb, row[b], col[b],
+                                     (ha == hb) & (a == b)).in_millimetres(length)
+            by_pair, copper_pair = _link_prices(floor, catalog, router, length, classes, pieces)
+            price[:, x] = by_pair.reshape((len(classes), p, p))
+            copper[x] = copper_pair.reshape((p, p))
+    else:
+        distinct, inverse = np.unique(lengths, return_inverse=True)
+        inverse = inverse.reshape(lengths.shape)
+        by_length, copper_length = _link_prices(floor, catalog, router, distinct, classes)
+        price, copper = by_length[:, inverse], copper_length[inverse]
     return CabinetPrices(room=room, classes=classes, hall_link=hall_link, price=price,
                          copper=copper)
 
 
-def _structured_prices(floor, catalog, router, room: floors.Room, ends, row, col, lengths,
-                       classes, price) -> np.ndarray:
-    """On a floor with structured cabling a link's parts depend on where its route meets the
-    panels, not only on its length: every position pair is priced with its structured pieces
-    (``planner.structured.runs``), as the cabling stage does. Fills ``price``; returns the
-    copper flags."""
-    from planner import structured
+def _link_prices(floor, catalog, router, lengths: np.ndarray, classes: np.ndarray, runs=None):
+    """(price per link, shape (classes, links); copper flag per link) of links of the given
+    lengths (and structured pieces) through ``planner.media.choose_parts``; a length beyond
+    every part (``longest_link_m``) gets an infinite price."""
     from planner.media import choose_parts, media_of
 
-    p = len(row)
-    eye = np.eye(p, dtype=bool)
-    copper = np.zeros(lengths.shape, dtype=bool)
-    for x, (ha, hb) in enumerate(ends):
-        length = millimetres(lengths[x]).ravel()
-        served = np.flatnonzero(length <= longest_link_m(catalog) + 1e-9)
-        pieces = structured.runs(room, ha, row[:, None], col[:, None], hb, row[None, :],
-                                 col[None, :], (ha == hb) & eye)
-        pieces = pieces.take(np.unravel_index(served, (p, p))).in_millimetres(length[served])
-        for m, mult in enumerate(classes.tolist()):
-            parts = choose_parts(catalog, floor, length[served], True, router=router,
-                                 parallel=mult, runs=pieces)
-            price[m, x].ravel()[served] = parts.price
-            if m == 0:
-                copper[x].ravel()[served] = media_of(catalog, parts.part) == "electrical"
-    return copper
+    served = np.flatnonzero(lengths <= longest_link_m(catalog) + 1e-9)
+    pieces = runs.take(served) if runs is not None else None
+    price = np.full((len(classes), len(lengths)), np.inf)
+    copper = np.zeros(len(lengths), dtype=bool)
+    for m, mult in enumerate(classes.tolist()):
+        parts = choose_parts(catalog, floor, lengths[served], True, router=router,
+                             parallel=mult, runs=pieces)
+        price[m, served] = parts.price
+        if m == 0:
+            copper[served] = media_of(catalog, parts.part) == "electrical"
+    return price, copper
 
 
 @dataclass(frozen=True)
