@@ -96,11 +96,9 @@ def _fits(load, demand, limit, b, add, remove):
 
 
 @numba.njit(cache=True)
-def _relocate(x, dst, indptr, indices, data, part, w, load, demand, members, count, pos):
-    src = part[x]
-    for j in range(indptr[x], indptr[x + 1]):
-        w[indices[j], src] -= data[j]
-        w[indices[j], dst] += data[j]
+def _move_member(x, src, dst, members, count, pos):
+    """Router ``x`` leaves block ``src``'s member list (the last member takes its place) and
+    joins the end of ``dst``'s."""
     last = members[src, count[src] - 1]
     members[src, pos[x]] = last
     pos[last] = pos[x]
@@ -108,6 +106,15 @@ def _relocate(x, dst, indptr, indices, data, part, w, load, demand, members, cou
     members[dst, count[dst]] = x
     pos[x] = count[dst]
     count[dst] += 1
+
+
+@numba.njit(cache=True)
+def _relocate(x, dst, indptr, indices, data, part, w, load, demand, members, count, pos):
+    src = part[x]
+    for j in range(indptr[x], indptr[x + 1]):
+        w[indices[j], src] -= data[j]
+        w[indices[j], dst] += data[j]
+    _move_member(x, src, dst, members, count, pos)
     load[src] -= demand[x]
     load[dst] += demand[x]
     part[x] = dst

@@ -28,7 +28,7 @@ import numba
 import numpy as np
 
 from planner.interrupts import ctrl_c_deferred
-from planner.placement.anneal import _below, _fits, _next, _uniform
+from planner.placement.anneal import _below, _fits, _move_member, _next, _uniform
 from planner.placement.budget import WallClockCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
@@ -65,13 +65,7 @@ def _gain_of(v, skip, src, dst, indptr, indices, data, klass, cab, price, hall_l
 def _relocate(x, dst, cab, members, count, pos, cab_load, cab_demand, grp_load, grp_demand,
               group):
     src = cab[x]
-    last = members[src, count[src] - 1]
-    members[src, pos[x]] = last
-    pos[last] = pos[x]
-    count[src] -= 1
-    members[dst, count[dst]] = x
-    pos[x] = count[dst]
-    count[dst] += 1
+    _move_member(x, src, dst, members, count, pos)
     cab_load[src] -= cab_demand[x]
     cab_load[dst] += cab_demand[x]
     grp_load[group[src]] -= grp_demand[x]
