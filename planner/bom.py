@@ -106,6 +106,14 @@ def _count(keys: pd.DataFrame, group: np.ndarray, per: np.ndarray) -> pd.DataFra
     return sizes.groupby(cols, sort=False, dropna=False)["quantity"].sum().reset_index()
 
 
+def _line(item: str, model, quantity, unit_price, description: str, *, sku: str | None = None,
+          length_m=np.nan) -> dict:
+    """One BOM line of a catalog model (its own description, else ``description``)."""
+    return dict(item=item, sku=model.sku if sku is None else sku, vendor=model.vendor,
+                description=model.description or description, length_m=length_m,
+                quantity=int(quantity), unit_price=float(unit_price))
+
+
 def part_lines(catalog: Catalog, cables: pd.DataFrame, structured=None) -> pd.DataFrame:
     """Transceiver, cable, fibre and trunk lines (item, part, sku, length_m, quantity,
     unit_price) of the bought cables, counted as the module doc says; ``structured`` is the
@@ -197,40 +205,27 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
         if not (0 <= float(spares) <= 1000) or math.isnan(float(spares)):
             raise ValueError(f"spares_pct must be within 0..1000, got {spares}")
         spares = Spares(cables=float(spares))
-    lines = [dict(item="switch", sku=router_model.sku, vendor=router_model.vendor,
-                  description=router_model.description or f"{router_model.vendor} router",
-                  length_m=np.nan, quantity=int(num_routers),
-                  unit_price=float(costing.router_cost(router_model, router_ports)))]
+    lines = [_line("switch", router_model, num_routers,
+                   costing.router_cost(router_model, router_ports),
+                   f"{router_model.vendor} router")]
     if catalog.nic is not None:
-        nic = catalog.nic
-        lines.append(dict(item="nic", sku=nic.sku, vendor=nic.vendor,
-                          description=nic.description or f"{nic.vendor} NIC",
-                          length_m=np.nan, quantity=int(num_endpoints),
-                          unit_price=float(nic.price)))
+        lines.append(_line("nic", catalog.nic, num_endpoints, catalog.nic.price,
+                           f"{catalog.nic.vendor} NIC"))
     if router_model.licence is not None:
-        lic = router_model.licence
-        lines.append(dict(item="licence", sku=lic.sku, vendor=lic.vendor,
-                          description=lic.description or f"licence for {router_model.sku}",
-                          length_m=np.nan, quantity=int(num_routers),
-                          unit_price=float(lic.price)))
+        lines.append(_line("licence", router_model.licence, num_routers,
+                           router_model.licence.price, f"licence for {router_model.sku}"))
     for rec in part_lines(catalog, cables, structured).itertuples(index=False):
         model = catalog.cables[rec.part]
-        lines.append(dict(item=rec.item, sku=rec.sku, vendor=model.vendor,
-                          description=model.description or f"{model.kind} {model.media}",
-                          length_m=rec.length_m, quantity=int(rec.quantity),
-                          unit_price=float(rec.unit_price)))
+        lines.append(_line(rec.item, model, rec.quantity, rec.unit_price,
+                           f"{model.kind} {model.media}", sku=rec.sku, length_m=rec.length_m))
     if structured is not None:
         for part, count in structured.panels.groupby("part", sort=True).size().items():
             panel = catalog.panels[int(part)]
-            lines.append(dict(item="panel", sku=panel.sku, vendor=panel.vendor,
-                              description=panel.description or f"patch panel, {panel.fibre}",
-                              length_m=np.nan, quantity=int(count),
-                              unit_price=float(panel.price)))
+            lines.append(_line("panel", panel, count, panel.price,
+                               f"patch panel, {panel.fibre}"))
     for item in catalog.rack_hardware:
         count = num_routers if item.per == "router" else num_cabinets
-        lines.append(dict(item="rack", sku=item.sku, vendor=item.vendor,
-                          description=item.description or f"rack hardware per {item.per}",
-                          length_m=np.nan, quantity=int(count), unit_price=float(item.price)))
+        lines.append(_line("rack", item, count, item.price, f"rack hardware per {item.per}"))
     bom = pd.DataFrame(lines, columns=[c for c in COLUMNS if c not in ("spares",
                                                                         "extended_price")])
     bom["quantity"] = bom["quantity"].astype(np.int64)
