@@ -649,8 +649,9 @@
     new ResizeObserver(resize).observe(canvas);
   }
 
-  function zoomToCabinets(cabs) {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  // Fit the view to the cabinets (with two cabinets' margin) and the box [x0, y0, x1, y1].
+  function zoomToCabinets(cabs, box = [Infinity, Infinity, -Infinity, -Infinity]) {
+    let [x0, y0, x1, y1] = box;
     const w = P.geo.cabinet_width_m, d = P.geo.cabinet_depth_m;
     for (const c of cabs) {
       x0 = Math.min(x0, P.x[c] - 2 * w); x1 = Math.max(x1, P.x[c] + 2 * w);
@@ -660,19 +661,13 @@
   }
 
   function zoomToRoute(i) {
-    const cabs = [P.aCab[i], P.bCab[i]];
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (let k = P.routeStart[i]; k < P.routeStart[i + 1]; k++) {
       const node = P.routeNode[k];
       x0 = Math.min(x0, P.nodeX[node]); x1 = Math.max(x1, P.nodeX[node]);
       y0 = Math.min(y0, P.nodeY[node]); y1 = Math.max(y1, P.nodeY[node]);
     }
-    const w = P.geo.cabinet_width_m, d = P.geo.cabinet_depth_m;
-    for (const c of cabs) {
-      x0 = Math.min(x0, P.x[c] - 2 * w); x1 = Math.max(x1, P.x[c] + 2 * w);
-      y0 = Math.min(y0, P.y[c] - 2 * d); y1 = Math.max(y1, P.y[c] + 2 * d);
-    }
-    fitTo(x0, y0, x1, y1, Math.max(cam.fit, 60));
+    zoomToCabinets([P.aCab[i], P.bCab[i]], [x0, y0, x1, y1]);
   }
 
   // ------------------------------------------------------------------ panels
