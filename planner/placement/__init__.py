@@ -10,10 +10,12 @@
    real limits (``partition.repair``), with the fewest groups the capacities allow and one
    more; then the move/swap local search on the best distinct candidates and Kernighan–Lin
    passes on the best of those.
-4. ``polish`` (strategy "optimize"): simulated annealing (``anneal``) from the best candidate,
+4. ``peel`` (strategy "optimize", membership floors whose routers all take the same room):
+   densest-set peeling (``peel``) and the local search, one more candidate.
+5. ``polish`` (strategy "optimize"): simulated annealing (``anneal``) from the best candidate,
    the local search, then CP-SAT pair-bisection LNS (``cpsat.lns``) and the local search again.
    Skipped when the best candidate meets the lower bound.
-5. ``cabinets``: each group split into its cabinets; ``floor``: groups to slots in the halls;
+6. ``cabinets``: each group split into its cabinets; ``floor``: groups to slots in the halls;
    ``verify``: every limit, and the full CP-SAT model with every router fixed must be FEASIBLE
    (small and medium instances).
 
@@ -49,6 +51,8 @@ from planner.placement.floor_assign import place_on_floor
 from planner.placement.graph import Graph
 from planner.placement.local_search import local_search
 from planner.placement.objective import OpticalLinks, network_link_media
+from planner.placement.peel import compile_kernels as compile_peel_kernels
+from planner.placement.peel import peel
 from planner.placement.partition import KaMinParRunner, metis_partition, pack_hint, relabel, repair, sequential
 from planner.placement.priced import Layout, membership_bounds, price_table, reach_bounds, refine
 from planner.placement.result import Placement
@@ -186,6 +190,8 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     priced = floor.media_rule == "reach" and catalog is not None
     if strategy == "optimize":
         compile_kernels()
+        if not priced:
+            compile_peel_kernels()
         if priced:
             compile_cabinet_kernels()
     timer = _StageTimer(on_stage)
@@ -214,6 +220,12 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     if strategy != "hint" and pool.best_cost > lb:
         _portfolio(graph, limits, budget, seed, pool, base, lb, wall)
         timer.lap("partition")
+    if strategy == "optimize" and not priced and budget.peel_iterations and pool.best_cost > lb \
+            and not wall.expired():
+        part = peel(graph, budget.peel_size, iterations=budget.peel_iterations, seed=seed)
+        k = int(part.max()) + 1
+        pool.add("peel+ls", local_search(graph, part, limits, k) if budget.dense_search else part)
+        timer.lap("peel")
     if strategy == "optimize" and not priced and pool.best_cost > lb and not wall.expired():
         _optimize(graph, limits, budget, lb, seed, pool, wall)
         timer.lap("polish")

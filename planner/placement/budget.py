@@ -23,7 +23,7 @@ from planner.placement.graph import Graph
 
 HARD_CAP_FACTOR = 10.0
 
-# Shares of T per stage, in seconds of the reference machine. They add up to about 0.36 of T, so
+# Shares of T per stage, in seconds of the reference machine. They add up to about 0.4 of T, so
 # a machine busy with two other CPU-bound processes (each process then gets 2/3 of a core)
 # still finishes well within T.
 BOUNDS_SHARE = 0.03        # issue 16 requires <= 10 % of T at every size: margin for 3x load
@@ -31,6 +31,7 @@ PARTITION_SHARE = 0.08
 SEARCH_SHARE = 0.06        # local search on the partitioners' candidates
 ANNEAL_SHARE = 0.15
 LNS_SHARE = 0.03
+PEEL_SHARE = 0.04          # densest-set peeling (``peel``), membership floors only
 CABINET_SHARE = 0.25       # reach floors: routers over cabinets priced by the cable dollars
                            # (they skip the grouping-level annealing and LNS, 0.18 of T)
 
@@ -61,6 +62,14 @@ ANNEAL_STEPS_PER_ROUTER = 500_000
 LNS_DETERMINISTIC_TIME = 0.1
 LNS_CALL_S = 0.25
 LNS_MAX_CALLS = 20
+# Densest-set peeling: one tabu iteration visits every router left once or twice, ~3.5-4.4e-9 s
+# per visit (PN q=23 in groups of 44: 14,450 visits x 30K iterations in 1.5 s; demi-PN q=27 in
+# groups of 36: 8,337 x 30K in 1.1 s). Swaps per set against demi-PN q=27's optical links after
+# the local search and 2.5e8 annealing steps: 1K 8,768 (no better than the partitioners' 8,765),
+# 2K 8,758, 5K 8,747, 10K 8,742, 30K 8,734; below PEEL_MIN_ITERATIONS peeling is skipped.
+PEEL_ITERATIONS = 30_000
+PEEL_S_PER_VISIT = 5e-9
+PEEL_MIN_ITERATIONS = 5_000
 # Routers over cabinets (``cabinet_anneal``): a step prices the links of one or two routers,
 # ~1.2e8 adjacency entries per second (4M steps in 1.9 s on Slim Fly q=19, degree 29, on the
 # hot-aisle floor). Returns fall off with steps per router: the default plan's network cables
@@ -121,6 +130,8 @@ class Budget:
     anneal_steps: int
     lns_calls: int
     cabinet_steps: int = 0
+    peel_size: int | None = None   # routers per group for densest-set peeling (None: not used)
+    peel_iterations: int = 0
     lns_deterministic_time: float = LNS_DETERMINISTIC_TIME
     guaranteed_runs: int = 2   # the first KaMinPar and METIS runs: never skipped
 
@@ -139,9 +150,11 @@ class Budget:
         lns_calls = min(k_min, LNS_MAX_CALLS, int(LNS_SHARE * t // LNS_CALL_S))
         cabinet_steps = min(CABINET_SHARE * t * CABINET_ENTRIES_PER_S / (2 * mean_degree),
                             CABINET_STEPS_PER_ROUTER * graph.n)
+        peel_size, peel_iterations = _peeling(graph.n, limits, PEEL_SHARE * t)
         return cls(time_limit_s=t, bounds_s=BOUNDS_SHARE * t, partition_runs=runs, dense_search=dense,
                    ls_candidates=min(ls, len(runs)), kl_rounds=KL_ROUNDS if k <= KL_MAX_GROUPS else 0,
-                   anneal_steps=int(steps), lns_calls=int(lns_calls), cabinet_steps=int(cabinet_steps))
+                   anneal_steps=int(steps), lns_calls=int(lns_calls), cabinet_steps=int(cabinet_steps),
+                   peel_size=peel_size, peel_iterations=peel_iterations)
 
 
 def partition_runs(n: int, entries: int, ks: tuple[int, ...], seconds: float) -> tuple[PartitionRun, ...]:
@@ -161,6 +174,22 @@ def partition_runs(n: int, entries: int, ks: tuple[int, ...], seconds: float) ->
                 runs.append(PartitionRun(tool, setting, int(k), seed))
                 spent += cost
     return tuple(runs)
+
+
+def _peeling(n: int, limits: Limits, seconds: float) -> tuple[int | None, int]:
+    """Block size and tabu swaps per set of the densest-set peeling that fit ``seconds``;
+    (None, 0) when routers differ in the room they take, there is one group, or the swaps
+    that fit are too few."""
+    size = limits.block_size()
+    if size is None or size >= n:
+        return None, 0
+    iterations = min(PEEL_ITERATIONS, int(seconds / (PEEL_S_PER_VISIT * max(peel_visits(n, size), 1))))
+    return (size, iterations) if iterations >= PEEL_MIN_ITERATIONS else (None, 0)
+
+
+def peel_visits(n: int, size: int) -> int:
+    """Routers left summed over the sets of a peeling: the visits of one tabu iteration."""
+    return sum(n - b * size for b in range(-(-n // size) - 1))
 
 
 def dense_eigen_fits(n: int, seconds: float) -> bool:

@@ -97,6 +97,12 @@ class Limits:
             most = min(most, int(np.searchsorted(np.cumsum(np.sort(col)), cap, side="right")))
         return max(1, most)
 
+    def block_size(self) -> int | None:
+        """Routers per block when every router takes the same room in every resource, else None."""
+        if len(self.limit) and np.any(self.demand != self.demand[0]):
+            return None
+        return self.max_count()
+
     def subset(self, nodes: np.ndarray) -> "Limits":
         return Limits(demand=self.demand[np.asarray(nodes, dtype=np.int64)], limit=self.limit, names=self.names)
 
