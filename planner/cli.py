@@ -65,6 +65,8 @@ def _main(argv: list[str] | None) -> int:
             parser.print_help()
             return EXIT_BAD_INPUT
         command = f"planner {args.command}"
+        from planner.output import created_time
+        created_time()  # a bad SOURCE_DATE_EPOCH is refused before any library reads it
         return int(args._run(args) or EXIT_OK)
     except InputError as err:
         print(f"{command}: error: {err}", file=sys.stderr)

@@ -21,6 +21,7 @@ folder is removed first, so nothing is half-written.
 
 from __future__ import annotations
 
+import datetime
 import errno
 import gc
 import multiprocessing
@@ -39,6 +40,22 @@ from pathlib import Path
 
 from planner import interrupts
 from planner.errors import InputError
+
+SOURCE_DATE_EPOCH_MAX = 253402300799  # 9999-12-31T23:59:59Z, the last time a workbook can hold
+
+
+def created_time() -> datetime.datetime:
+    """Creation time stamped into files that carry one (``bom.xlsx``): the environment
+    variable ``SOURCE_DATE_EPOCH`` when set (the reproducible-builds convention: the same plan
+    then gives the same bytes), else now (UTC). A value that is not whole seconds since
+    1970-01-01 is an InputError (NumPy's f2py, imported by SciPy, would crash on it)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        return datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None, microsecond=0)
+    if not (epoch.isascii() and epoch.isdigit()) or int(epoch) > SOURCE_DATE_EPOCH_MAX:
+        raise InputError(f"environment variable SOURCE_DATE_EPOCH must be whole seconds since "
+                         f"1970-01-01 (0 to {SOURCE_DATE_EPOCH_MAX}), got {epoch!r}; fix it or unset it")
+    return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).replace(tzinfo=None)
 
 MANIFEST = ".planner-manifest"
 """Sorted relative paths of the files a plan wrote, one per line (this file not included)."""

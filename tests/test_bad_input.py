@@ -25,6 +25,7 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -653,6 +654,15 @@ CASES: dict[str, Case] = {
                                                   "free some space"),
                                         patch=((guards, "free_bytes", lambda folder: 10_000),
                                                (placement, "place", _must_not_run))),
+    # --- environment
+    "SOURCE_DATE_EPOCH not a number": Case(_plan(), ("SOURCE_DATE_EPOCH", "whole seconds since 1970-01-01",
+                                                     "got 'abc'", "fix it or unset it"),
+                                           patch=((os.environ, "SOURCE_DATE_EPOCH", "abc"),
+                                                  (placement, "place", _must_not_run))),
+    "SOURCE_DATE_EPOCH after 9999": Case(_plan(), ("SOURCE_DATE_EPOCH", "0 to 253402300799",
+                                                   "got '999999999999'"),
+                                         patch=((os.environ, "SOURCE_DATE_EPOCH", "999999999999"),
+                                                (placement, "place", _must_not_run))),
     # --- imported topology files
     "edge list too large": Case(_plan("--topology", f"file:{FX}/topologies/ring4.csv"),
                                 ("ring4.csv", "bytes, above the 40 the planner reads",
@@ -793,7 +803,7 @@ def test_bad_input(name, tmp_path, previous, capsys, monkeypatch):
     if case.setup is not None:
         case.setup(ws, previous)
     for target, key, value in case.patch:
-        if isinstance(target, dict):
+        if isinstance(target, MutableMapping):   # a dict, os.environ
             monkeypatch.setitem(target, key, value)
         else:
             monkeypatch.setattr(target, key, value)

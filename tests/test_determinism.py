@@ -12,10 +12,12 @@ so in ``summary.json`` and on stdout.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -29,10 +31,11 @@ from test_plan_invariants import without_runtimes
 ARGS = ["plan", "--topology", "slimfly:q=5", "--catalog", "modern-100g", "--floor", "hot-aisle",
         "--strategy", "optimize", "--time-limit", "4", "--seed", "7"]
 RUNS = (("0", 0), ("0", 0), ("4242", 0), ("0", 2))  # (PYTHONHASHSEED, busy loops running)
+SOURCE_DATE_EPOCH = 1_700_000_000  # the creation time bom.xlsx carries: 2023-11-14 22:13:20 UTC
 
 
 def run_plan(out: Path, hash_seed: str, busy_loops: int) -> None:
-    env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+    env = dict(os.environ, PYTHONHASHSEED=hash_seed, SOURCE_DATE_EPOCH=str(SOURCE_DATE_EPOCH))
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy_loops)]
     try:
         done = subprocess.run([sys.executable, "-m", "planner.cli", *ARGS, "--out", str(out)],
@@ -45,9 +48,9 @@ def run_plan(out: Path, hash_seed: str, busy_loops: int) -> None:
 
 
 def compared_files(out: Path) -> dict[str, bytes]:
-    """The files that must not change between runs: cables.csv, netlist.anynet, NetBox CSVs,
-    and summary.json without its wall-clock fields."""
-    files = {name: (out / name).read_bytes() for name in ("cables.csv", "netlist.anynet")}
+    """The files that must not change between runs: cables.csv, netlist.anynet, bom.xlsx (with
+    ``SOURCE_DATE_EPOCH`` set), NetBox CSVs, and summary.json without its wall-clock fields."""
+    files = {name: (out / name).read_bytes() for name in ("cables.csv", "netlist.anynet", "bom.xlsx")}
     files.update({str(p.relative_to(out)): p.read_bytes()
                   for p in sorted((out / "netbox").glob("*.csv"))})
     summary = json.loads((out / "summary.json").read_text())
@@ -82,6 +85,13 @@ def test_same_bytes_across_runs_hash_seeds_and_load(runs):
         assert sorted(again) == sorted(first)
         for name in first:
             assert again[name] == first[name], f"{name} differs in {out.name}"
+
+
+def test_bom_carries_the_source_date_epoch(runs):
+    stamp = datetime.datetime.fromtimestamp(SOURCE_DATE_EPOCH, datetime.timezone.utc)
+    with zipfile.ZipFile(runs[0] / "bom.xlsx") as book:
+        core = book.read("docProps/core.xml").decode()
+    assert f">{stamp:%Y-%m-%dT%H:%M:%SZ}</dcterms:created>" in core
 
 
 def test_a_capped_plan_says_so():

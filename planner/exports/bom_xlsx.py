@@ -49,6 +49,7 @@ from planner.bom import CLASS_OF
 from planner.cabling import CSV_COLUMNS
 from planner.exports._csv import column_text
 from planner.exports.cells import neutralise, neutralise_all
+from planner.output import created_time
 
 FILENAME = "bom.xlsx"
 MAX_ROWS = 1_048_576
@@ -551,7 +552,8 @@ def write(plan, out_dir: Path) -> None:
         scaffold = Path(tmp) / "scaffold.xlsx"
         wb = xlsxwriter.Workbook(str(scaffold), {"strings_to_formulas": False,
                                                  "strings_to_urls": False})
-        wb.set_properties({"title": "Bill of materials", "comments": "planner plan"})
+        wb.set_properties({"title": "Bill of materials", "comments": "planner plan",
+                           "created": created_time()})
         fmt = _Formats(wb)
         last = len(plan.bom) + 1
         _summary_sheet(wb, fmt, plan, last)
