@@ -16,7 +16,7 @@ long search (PN q=23 in groups of 44 routers: 97 internal links, the most 8 rest
 million swaps ever found); the late ones are what is left, so the grouping goes through the
 local search and annealing like every other candidate. With peeling, ``planner plan`` on
 floor ``pn-500`` went from 8,765 to 8,743 optical links on demi-PN q=27 and from 10,979 to
-10,966 on PN q=23 (60 s limit), and from 12,629 to 12,578 on Jellyfish 625 d48 (10 s;
+10,966 on PN q=23 (60 s limit), and from 12,629 to 12,571 on Jellyfish 625 d48 (10 s;
 ``benchmarks/bench_placement.py``).
 
 Peeling needs a block size, so it applies when every router takes the same room in a block
