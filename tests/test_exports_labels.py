@@ -1,4 +1,5 @@
-"""labels.csv (two rows per cable, UTF-8 with BOM) and labels.pdf (one label per cable end)."""
+"""labels.csv (two rows per cable, then two per trunk of structured cabling; UTF-8 with BOM) and
+labels.pdf (one label per cable or trunk end)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from planner.exports import labels
+from planner.exports import labels, trunks_csv
 from test_exports_plans import get_plan
 from test_exports_wiring_pdf import drawing
 
@@ -32,7 +33,8 @@ def test_csv_has_bom_and_two_rows_per_cable(written):
                        keep_default_na=False)
     assert list(rows.columns) == labels.CSV_COLUMNS
     cables = plan.cables
-    assert len(rows) == 2 * len(cables)
+    assert len(rows) == 2 * len(cables) + 2 * trunk_count(plan)
+    rows = rows.iloc[:2 * len(cables)]
     assert rows["end"].tolist() == ["A", "B"] * len(cables)
     a, b = rows.iloc[0::2].reset_index(drop=True), rows.iloc[1::2].reset_index(drop=True)
     assert a["cable_id"].tolist() == b["cable_id"].tolist() == cables["cable_id"].tolist()
@@ -47,10 +49,37 @@ def test_csv_has_bom_and_two_rows_per_cable(written):
     assert a["order_length_m"].astype(float).tolist() == cables["order_length_m"].tolist()
 
 
+def trunk_count(plan) -> int:
+    return 0 if plan.structured is None else len(plan.structured.trunks)
+
+
+def test_trunk_rows_name_both_panel_ports(written):
+    """After the cables, each trunk's A and B ends: its panels' ports in their patch racks
+    (a panel ``A-P1-01`` is U1 of rack ``A-P1``), as trunks.csv and the segments of the cables
+    name them."""
+    plan, out = written
+    rows = pd.read_csv(out / labels.CSV_NAME, encoding="utf-8-sig", dtype=str,
+                       keep_default_na=False).iloc[2 * len(plan.cables):]
+    if plan.structured is None:
+        assert rows.empty
+        return
+    trunks = trunks_csv.table(plan.structured)
+    assert len(trunks) > 0 and rows["media"].eq("trunk").all()
+    a, b = rows.iloc[0::2].reset_index(drop=True), rows.iloc[1::2].reset_index(drop=True)
+    assert a["cable_id"].tolist() == b["cable_id"].tolist() == trunks["trunk_id"].tolist()
+    assert a["label"].tolist() == (a["this_device"] + ":" + a["this_port"] + "/"
+                                   + a["peer_device"] + ":" + a["peer_port"]).tolist()
+    for end in (a, b):
+        assert (end["this_cabinet"] + "-" + end["this_ru"].str.zfill(2)).tolist() == \
+            end["this_device"].tolist()
+    named = set(" ".join(plan.cables["segments"]).split())
+    assert set(a["cable_id"]) <= named
+
+
 def test_rack_units_are_text_without_decimals_or_nan(written):
     plan, out = written
     rows = pd.read_csv(out / labels.CSV_NAME, encoding="utf-8-sig", dtype=str,
-                       keep_default_na=False)
+                       keep_default_na=False).iloc[:2 * len(plan.cables)]
     expected = ["" if pd.isna(v) else str(int(v)) for v in plan.cables["b_ru"]]
     assert rows.iloc[1::2]["this_ru"].tolist() == expected
 
@@ -59,7 +88,7 @@ def test_pdf_has_one_label_per_cable_end(written):
     plan, out = written
     reader = PdfReader(out / labels.PDF_NAME)
     per_page = labels.SHEET["cols"] * labels.SHEET["rows"]
-    assert len(reader.pages) == math.ceil(2 * len(plan.cables) / per_page)
+    assert len(reader.pages) == math.ceil(2 * (len(plan.cables) + trunk_count(plan)) / per_page)
     text = "\n".join(page.extract_text() for page in reader.pages)
     for label in plan.cables["label"]:
         assert text.count(label) >= 2, label

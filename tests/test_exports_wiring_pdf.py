@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 from reportlab.pdfgen.canvas import Canvas
 
-from planner.exports import wiring_pdf
+from planner.exports import trunks_csv, wiring_pdf
 from planner.floor import cabinet_name
 from test_exports_plans import get_plan
 
@@ -192,6 +192,22 @@ def contents_entries(texts: list[str]) -> list[tuple[str, int]]:
 
 
 @pytest.mark.parametrize("name", PLANS)
+def test_trunk_schedule_lists_every_trunk(pdfs, name):
+    """Structured cabling: the Trunks section lists every trunk of trunks.csv with both panel
+    ports and its label."""
+    plan, reader, texts = pdfs[name]
+    section = "\n".join(t for t in texts if heading(t) == "Trunks")
+    if plan.structured is None:
+        assert section == ""
+        return
+    table = trunks_csv.table(plan.structured)
+    assert len(table) > 0
+    for row in table.itertuples(index=False):
+        assert row.trunk_id in section and row.label in section, row.trunk_id
+        assert f"{row.a_panel}:{row.a_port}" in section and f"{row.b_panel}:{row.b_port}" in section
+
+
+@pytest.mark.parametrize("name", PLANS)
 def test_contents_point_at_the_right_pages(pdfs, name):
     plan, reader, texts = pdfs[name]
     entries = contents_entries(texts)
@@ -200,11 +216,12 @@ def test_contents_point_at_the_right_pages(pdfs, name):
              for annot in page.get("/Annots", [])]
     assert links == [number for _, number in entries]
     titles = [t for t, _ in entries]
-    assert titles[:5] == ["Summary", "Floor plan", "Cables between electrical groups",
-                          "Bill of materials", "Cabinets"]
-    assert titles[5:] == [f"Cabinet {n}" for n in plan.cabinets["name"]]
+    front = ["Summary", "Floor plan", "Cables between electrical groups", "Bill of materials"]
+    front += ["Trunks"] if plan.structured is not None else []   # structured cabling only
+    assert titles[:len(front) + 1] == front + ["Cabinets"]
+    assert titles[len(front) + 1:] == [f"Cabinet {n}" for n in plan.cabinets["name"]]
     for title, page in entries:
-        expected = {"Summary": "Summary", "Cabinets": titles[5]}.get(title, title)
+        expected = {"Summary": "Summary", "Cabinets": titles[len(front) + 1]}.get(title, title)
         assert heading(texts[page - 1]) == expected, (title, page)
 
 

@@ -17,19 +17,23 @@ test hall of tests/test_routes.py (0.6 m pitch, rows 2.4 m apart, cross trays at
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 
 from planner import structured
 from planner.cli import main
+from planner.exports import trunks_csv
 from planner.floor import cabinet_names, room_of
 from planner.placement.objective import cabinet_prices
 from planner.placement.result import Placement
 from planner.plan import plan
 from planner.schema import builtin_dir
 from planner.topologies.base import Topology
+from test_exports_plans import get_plan
 from test_plan_invariants import segment_pieces
 from test_routes import hall_floor, hand_placement, make_catalog
 
@@ -140,6 +144,41 @@ def test_cables_csv_lists_the_segments_and_the_bom_orders_them():
              for x in segment_pieces(text) if x[0] == "port"}
     assert int(panels["quantity"].iloc[0]) == len(names)
     assert result.summary["structured"]["panel_ports_used"] == 2 * n_links + 2 * n_hall
+
+
+def test_trunks_csv_is_the_schedule_the_segments_name(tmp_path):
+    """trunks.csv read back: one row per trunk the cables' segments name, carrying as many links
+    as name it, between the two panels on either side of it in those segments (a hall trunk
+    between the entry racks' panels), each panel in the rack and rack unit its name says, the
+    part number the segments order; the BOM orders as many of each part number. Without
+    structured cabling no trunks.csv is written."""
+    top, placement, _ = hand_placement()
+    result = plan(top, structured_catalog(), structured_floor(), placement=placement)
+    trunks_csv.write(result, tmp_path)
+    table = pd.read_csv(tmp_path / "trunks.csv", dtype=str, keep_default_na=False)
+    links, ends, skus = Counter(), {}, {}
+    for text in result.cables["segments"]:
+        pieces = segment_pieces(text) if text else []
+        for i, piece in enumerate(pieces):
+            if piece[0] == "trunk":
+                links[piece[1]] += 1
+                ends.setdefault(piece[1], set()).add(frozenset((pieces[i - 1][1], pieces[i + 1][1])))
+                skus[piece[1]] = piece[3]
+    assert table["trunk_id"].tolist() == sorted(links)
+    assert set(table["kind"]) == {"row", "hall"}
+    for row in table.itertuples(index=False):
+        assert int(row.links) == links[row.trunk_id] and row.sku == skus[row.trunk_id]
+        assert ends[row.trunk_id] == {frozenset((row.a_panel, row.b_panel))}
+        assert row.label == f"{row.a_panel}:{row.a_port}/{row.b_panel}:{row.b_port}"
+        for panel, rack, ru in ((row.a_panel, row.a_rack, row.a_ru), (row.b_panel, row.b_rack, row.b_ru)):
+            assert panel == f"{rack}-{int(ru):02d}"
+    bom = result.bom[result.bom["item"] == "trunk"]
+    assert dict(zip(bom["sku"], bom["quantity"].astype(int))) == dict(Counter(table["sku"]))
+
+    plain = get_plan("slimfly-abstract")   # the papers' racks: no structured cabling
+    (tmp_path / "plain").mkdir()
+    trunks_csv.write(plain, tmp_path / "plain")
+    assert plain.structured is None and not any((tmp_path / "plain").iterdir())
 
 
 # (trunk fibres, panel ports, links between the two panels, trunks, panels at each end)

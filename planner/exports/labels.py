@@ -1,7 +1,9 @@
 """Cable labels: ``labels.csv`` for label-printer software and ``labels.pdf`` label sheets.
 
-Both ends of every cable get a label (ANSI/TIA-606). ``labels.csv`` has two rows per cable,
-A end then B end (the label CSV of the shumoku diagram tool, konoe-akitoshi/shumoku PR #202):
+Both ends of every cable get a label (ANSI/TIA-606), and on a floor with structured cabling
+both ends of every trunk (after the cables: the panels' ports in their patch racks as device,
+port and cabinet, media ``trunk``; ``exports.trunks_csv``). ``labels.csv`` has two rows per
+cable or trunk, A end then B end (the label CSV of the shumoku diagram tool, konoe-akitoshi/shumoku PR #202):
 ``cable_id, end,
 this_device, this_port, this_cabinet, this_ru, peer_device, peer_port, peer_cabinet, peer_ru,
 label, media, sku, length_m, order_length_m``; UTF-8 with a byte-order mark so spreadsheet and
@@ -25,6 +27,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
 from planner.exports._csv import column_text, float_text, join_rows, write_text
+from planner.exports import trunks_csv
 from planner.exports.cells import neutralise_all
 from planner.exports.wiring_pdf import (binary_streams, font_ref, pdf_strings, string_widths,
                                         text_at)
@@ -73,6 +76,19 @@ def label_rows(cables: pd.DataFrame) -> dict[str, np.ndarray]:
         rows[column] = twice(float_text(cables[column].to_numpy(float)))
     rows["order_g"] = twice(unit_text(cables["order_length_m"].to_numpy(float), 1))
     return rows
+
+
+def trunk_label_rows(trunks: pd.DataFrame) -> dict[str, np.ndarray]:
+    """``label_rows`` for the trunks of structured cabling (``exports.trunks_csv.table``): an
+    end is a panel's port in a patch rack (device = the panel, cabinet = its rack), media
+    ``trunk``."""
+    ends = pd.DataFrame({"cable_id": trunks["trunk_id"], "label": trunks["label"],
+                         "media": "trunk", "sku": trunks["sku"],
+                         "length_m": trunks["length_m"], "order_length_m": trunks["order_length_m"]})
+    for s in ("a", "b"):
+        ends[f"{s}_device"], ends[f"{s}_port"] = trunks[f"{s}_panel"], trunks[f"{s}_port"]
+        ends[f"{s}_cabinet"], ends[f"{s}_ru"] = trunks[f"{s}_rack"], trunks[f"{s}_ru"]
+    return label_rows(ends)
 
 
 def _text(values: pd.Series) -> np.ndarray:
@@ -152,6 +168,9 @@ def write(plan, out_dir: Path) -> None:
     """Write ``labels.csv`` and ``labels.pdf``."""
     out_dir = Path(out_dir)
     rows = label_rows(plan.cables)
+    if plan.structured is not None:
+        trunk_rows = trunk_label_rows(trunks_csv.table(plan.structured))
+        rows = {key: np.concatenate([rows[key], trunk_rows[key]]) for key in rows}
     write_csv(rows, out_dir / CSV_NAME)
     with binary_streams():
         write_pdf(rows, out_dir / PDF_NAME, f"Cable labels: {plan.topology.family} plan")

@@ -5,7 +5,8 @@ kind and media, cables to order by SKU and stock length, cost, power), then ever
 ``summary.json`` value; a table of contents; the floor plan drawn to scale (rows, aisles,
 cabinets named ``A01``..., electrical groups coloured, a scale bar); the matrix of cables between
 electrical groups (group pairs, five per row, when there are too many groups for a readable
-matrix); the bill of materials; then one section per cabinet:
+matrix); the bill of materials; on a floor with structured cabling the trunk schedule (panel
+port to panel port, part, ordered length, links, label); then one section per cabinet:
 its rack elevation (devices by rack unit, U1 at the bottom) and its cable schedule
 ``device·port → device·port, label, media, SKU, ordered length`` with peer cabinet and unit.
 Every page has a running header and ``page i of N``; the PDF outline mirrors the contents.
@@ -38,6 +39,7 @@ from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
+from planner.exports import trunks_csv
 from planner.exports._csv import column_text
 
 FILENAME = "wiring.pdf"
@@ -890,6 +892,22 @@ def bom_section(plan) -> Section:
                           leading=9.0).fit()], "bom")
 
 
+def trunks_section(plan) -> Section | None:
+    """Structured cabling: the trunk schedule (``exports.trunks_csv``), one row per trunk from
+    panel port to panel port with its part, ordered length, links and label."""
+    if plan.structured is None:
+        return None
+    trunks = trunks_csv.table(plan.structured)
+    ends = {end: (trunks[f"{end}_panel"] + ":" + trunks[f"{end}_port"]).tolist() for end in "ab"}
+    data = [trunks["trunk_id"].tolist(), trunks["kind"].tolist(), ends["a"], ends["b"],
+            trunks["sku"].tolist(), [f"{v:g}" for v in trunks["order_length_m"]],
+            [f"{int(v):,}" for v in trunks["links"]], trunks["label"].tolist()]
+    heads = ["trunk", "kind", "from (panel:port)", "to (panel:port)", "SKU", "order m", "links",
+             "label"]
+    align = ["l", "l", "l", "l", "l", "r", "r", "l"]
+    return Section("Trunks", [Table(heads, data, align, size=7.0, leading=9.0).fit()], "trunks")
+
+
 # ----------------------------------------------------------------------------- cabinets
 
 SCHEDULE_HEADERS = ["cable", "from (this cabinet)", "", "to", "peer cab-U", "label", "media",
@@ -1064,9 +1082,11 @@ def cabinet_sections(plan) -> list[Section]:
 # ----------------------------------------------------------------------------- document
 
 def build_pages(plan) -> list[Page]:
-    """All pages in order: summary, contents, floor plan, group cables, BOM, cabinets."""
+    """All pages in order: summary, contents, floor plan, group cables, BOM, trunks (structured
+    cabling), cabinets."""
     front_pages = paginate([cover_section(plan)])
-    body = [floor_section(plan), groups_section(plan), bom_section(plan)]
+    body = [floor_section(plan), groups_section(plan), bom_section(plan), trunks_section(plan)]
+    body = [section for section in body if section is not None]
     cabinets = cabinet_sections(plan)
     body_pages = paginate(body + cabinets)
     n_entries = 1 + len(body) + (1 if cabinets else 0) + len(cabinets)
