@@ -338,7 +338,10 @@ class StructuredPlan:
             ``entry``), ``part`` (index into ``catalog.panels``), ``sku``, ``model`` (its
             NetBox device type), ``rear_ports``, ``legs`` (links per rear port), ``trunks``
             and ``links`` (used);
-    racks:  ``name``, ``point``, ``kind``, ``hall``, ``panels``, ``ru_used``, ``height_ru``;
+    racks:  ``name``, ``point``, ``kind``, ``hall``, ``row`` and ``tray`` (where it stands: the
+            row's end or cross tray, numbered from 0 as ``point_parts`` gives them; an entry
+            rack stands at its hall's entry, row and tray -1), ``panels``, ``ru_used``,
+            ``height_ru``;
     segments: per cable of ``Plan.cables`` the text of its pieces ('' when not structured).
     """
 
@@ -523,17 +526,32 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
     segments = np.full(n, "", dtype=object)
     segments[links["cable"].to_numpy()] = text
     panels = pd.concat([row_panels, entry_panels], ignore_index=True)
-    racks = (panels.groupby("rack", sort=False)
-             .agg(point=("point_name", "first"), kind=("kind", "first"),
-                  panels=("name", "size"), ru_used=("units", "sum"))
-             .reset_index().rename(columns={"rack": "name"}))
-    racks["height_ru"] = height
+    racks = _racks(room, panels, height)
     panels = panels.drop(columns="point", errors="ignore").rename(columns={"panel_part": "part",
                                                           "point_name": "point"})[
         ["name", "rack", "ru", "point", "kind", "part", "sku", "model", "rear_ports", "legs",
          "trunks", "links", "units"]]
     return StructuredPlan(links=links, trunks=trunks, panels=panels, racks=racks,
                           segments=segments)
+
+
+def _racks(room: Room, panels: pd.DataFrame, height: int) -> pd.DataFrame:
+    """One row per patch rack (``StructuredPlan.racks``) from its panels, whose ``point`` is
+    the row panel point's code, or the hall of an entry rack."""
+    columns = ["name", "point", "kind", "hall", "row", "tray", "panels", "ru_used", "height_ru"]
+    if panels.empty:
+        return pd.DataFrame(columns=columns)
+    racks = (panels.groupby("rack", sort=False)
+             .agg(point=("point_name", "first"), kind=("kind", "first"), code=("point", "first"),
+                  panels=("name", "size"), ru_used=("units", "sum"))
+             .reset_index().rename(columns={"rack": "name"}))
+    entry = (racks["kind"] == "entry").to_numpy()
+    code = racks["code"].to_numpy(np.int64)
+    hall, row, tray = point_parts(room, np.where(entry, 0, code))
+    racks["hall"] = np.where(entry, code, hall)
+    racks["row"], racks["tray"] = np.where(entry, -1, row), np.where(entry, -1, tray)
+    racks["height_ru"] = height
+    return racks[columns]
 
 
 def _trunks(chains: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:

@@ -219,6 +219,52 @@ def test_search_lands_on_ids_ports_devices_and_cabinets(browser):
     assert errors(browser) == []
 
 
+PATCH_RACK_FILL = (0xED, 0xE9, 0xFE)
+"""viewer.js PATCH_RACK_FILL (#ede9fe): the inside of a patch rack's square."""
+
+
+def test_patch_racks_drawn_where_they_stand_and_found_by_name(browser):
+    """Structured cabling (``hot-aisle``): every patch rack of the plan is drawn (its centre
+    in the patch-rack colour, the rack found under it), a click shows its panels as
+    ``StructuredPlan.panels`` lists them (top first), a panel's name finds its rack, and a
+    cable through panels links to the racks it passes."""
+    plan, folder = plan_folder("slimfly-hot")
+    racks, panels = plan.structured.racks, plan.structured.panels
+    assert len(racks) == plan.summary["structured"]["patch_racks"] > 0
+    open_page(browser, folder)
+    for name in racks["name"]:
+        x, y = browser.execute_script("return window.plannerViewer.rackCentre(arguments[0])", name)
+        assert browser.execute_script("return window.plannerViewer.rackAt(arguments[0], arguments[1])",
+                                      x, y) == name
+        rgb = browser.execute_script("""
+            const dpr = window.devicePixelRatio || 1;
+            return Array.from(document.getElementById('floor').getContext('2d')
+              .getImageData(Math.floor(arguments[0] * dpr), Math.floor(arguments[1] * dpr), 1, 1)
+              .data.slice(0, 3));""", x, y)
+        assert np.abs(np.array(rgb) - PATCH_RACK_FILL).max() <= 2, (name, rgb)
+    rack = racks["name"].iloc[0]
+    x, y = browser.execute_script("return window.plannerViewer.rackCentre(arguments[0])", rack)
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    canvas = browser.find_element(By.ID, "floor")
+    size = canvas.size
+    ActionChains(browser).move_to_element_with_offset(
+        canvas, int(x - size["width"] / 2), int(y - size["height"] / 2)).click().perform()
+    wait_for(browser, "return !document.getElementById('panel-rack').hidden && "
+                      f"document.querySelector('#panel-rack h2').textContent === 'Patch rack {rack}'")
+    shown = browser.execute_script("return Array.from(document.querySelectorAll("
+                                   "'#panel-rack tbody tr')).map((tr) => tr.dataset.panel)")
+    mine = panels[panels["rack"] == rack].sort_values("ru", ascending=False)
+    assert shown == mine["name"].tolist()
+    find(browser, mine["name"].iloc[0])
+    wait_for(browser, f"return document.querySelector('#panel-rack h2')?.textContent === 'Patch rack {rack}'")
+    through = plan.cables[plan.cables["segments"].str.contains(f"{mine['name'].iloc[0]}:", regex=False)]
+    find(browser, through["cable_id"].iloc[0])
+    assert wait_for(browser, "return Array.from(document.querySelectorAll('#panel-cable a'))"
+                             f".some((a) => a.getAttribute('href') === '#rack={rack}')")
+    assert errors(browser) == []
+
+
 def filter_count(driver, field: str, keep: set[str]) -> int:
     """Tick only ``keep`` among the checkboxes of filter ``field``; the count shown."""
     return driver.execute_script("""
@@ -451,7 +497,8 @@ def test_cable_through_panels_lists_its_segments(browser):
             assert key == f"trunk {words[1]}" and value == f"{words[2]} m · {words[4]}"
         else:
             panel, port = piece.rsplit(":", 1)
-            assert (key, value) == (f"panel {panel}", f"port {port}")
+            rack = panel.rsplit("-", 1)[0]     # panel A-P0-01 is U01 of patch rack A-P0
+            assert (key, value) == (f"panel {panel}", f"port {port} · {rack}")
     assert float(got[-1][1].split(" ")[0].replace(",", "")) == pytest.approx(
         float(row["length_m"]), abs=0.001)
     assert errors(browser) == []

@@ -3,7 +3,8 @@
 Two functions of the plan, each the one place its picture comes from:
 
 - ``floor_geometry(plan)``: halls, rows, aisles (hot / cold), overhead trays and hall
-  connections as rectangles and segments, and every cabinet's centre and front, in metres in
+  connections as rectangles and segments, the patch racks of structured cabling as points,
+  and every cabinet's centre and front, in metres in
   one frame for the whole floor (x along the rows, y across them; screen y grows downwards).
 - ``cable_routes(plan)``: the polyline of every cable in that frame (empty inside a cabinet),
   step by step with the metres of each step, and its route kind (cabinet / row / cross-row /
@@ -118,10 +119,53 @@ def _hall_geometry(plan) -> dict:
     front = np.where(floors.front_aisle(cab["row"]) == cab["row"].to_numpy(), FRONT_UP,
                      FRONT_DOWN)
     return {"halls": halls, "rows": rows, "aisles": aisles, "trays": trays,
-            **_hall_links(floor, room, origin), "cabinet_width_m": w,
+            **_hall_links(floor, room, origin), "patch_racks": _patch_racks(plan, room, origin),
+            "cabinet_width_m": w,
             "cabinet_depth_m": d,
             "cabinets": {"x": x + origin[hall, 0], "y": y + origin[hall, 1], "hall": hall,
                          "front": front.astype(np.int64)}}
+
+
+PATCH_RACK_SHARE = 0.7
+"""A patch rack's marker: a square this share of the aisle wide, so it never covers a cabinet."""
+
+
+def _patch_racks(plan, room, origin) -> list[dict]:
+    """Structured cabling (``planner.structured``): every patch rack as a marker, a row's rack
+    in the aisle above its row where the row's cross tray crosses it (the rack stands at the row
+    end or the cross tray; the marker keeps clear of the cabinets), an entry rack at its hall's
+    entry, with its panels from U1 up as [name, U, part number, trunks, links]. Racks of one
+    place (``A-P0``, ``A-P0.2``) are drawn side by side, the later ones towards the end aisle."""
+    plant = plan.structured
+    if plant is None:
+        return []
+    floor = plan.floor
+    size = PATCH_RACK_SHARE * floor.aisle_m
+    ex, ey = room.entry_xy
+    panels = {rack: rows for rack, rows in plant.panels.sort_values(["rack", "ru"])
+              .groupby("rack", sort=False)}
+    out, seen = [], {}
+    for rack in plant.racks.itertuples(index=False):
+        if rack.kind == "entry":
+            x, y, where = ex, ey, "the hall entry"
+        else:
+            x = room.cross_x[rack.tray]
+            y = ey + rack.row * floor.row_pitch_m + floor.aisle_m / 2
+            end = " (row end)" if rack.tray in (0, len(room.cross_x) - 1) else ""
+            where = f"row {floors.row_letters(rack.row)}, cross tray {rack.tray}{end}"
+        if room.halls > 1:
+            where += f", hall H{rack.hall + 1}"
+        place = (rack.hall, rack.row, rack.tray)
+        x -= seen.get(place, 0) * 1.2 * size
+        seen[place] = seen.get(place, 0) + 1
+        mine = panels[rack.name]
+        out.append({"name": rack.name, "kind": rack.kind, "where": where, "size_m": size,
+                    "x": float(origin[rack.hall, 0] + x), "y": float(origin[rack.hall, 1] + y),
+                    "ru_used": int(rack.ru_used), "height_ru": int(rack.height_ru),
+                    "panels": [[str(n), int(u), str(sku), int(t), int(k)] for n, u, sku, t, k in
+                               zip(mine["name"], mine["ru"], mine["sku"], mine["trunks"],
+                                   mine["links"])]})
+    return out
 
 
 def _bus(room, origin) -> tuple[float, float]:
@@ -187,7 +231,7 @@ def _grid_geometry(plan) -> dict:
     if not len(x):
         hall = {"name": floor.name, "x0": 0.0, "y0": 0.0, "x1": 1.0, "y1": 1.0}
         return {"halls": [hall], "rows": [], "aisles": [], "trays": [], "links": [],
-                "meet_me": None, "cabinet_width_m": w, "cabinet_depth_m": d,
+                "patch_racks": [], "meet_me": None, "cabinet_width_m": w, "cabinet_depth_m": d,
                 "cabinets": {"x": x, "y": y, "hall": np.zeros(0, dtype=np.int64),
                              "front": front.astype(np.int64)}}
     margin = aisle if faced else 0.25 * min(w, d)
@@ -208,7 +252,7 @@ def _grid_geometry(plan) -> dict:
             aisles.append({"hall": 0, "kind": "cold" if floors.aisle_is_cold(i) else "hot",
                            "x0": x0, "x1": x1, "y0": top, "y1": top + aisle})
     return {"halls": [hall], "rows": rows, "aisles": aisles, "trays": [], "links": [],
-            "meet_me": None, "cabinet_width_m": w, "cabinet_depth_m": d,
+            "patch_racks": [], "meet_me": None, "cabinet_width_m": w, "cabinet_depth_m": d,
             "cabinets": {"x": x, "y": y, "hall": np.zeros(len(x), dtype=np.int64),
                          "front": front.astype(np.int64)}}
 

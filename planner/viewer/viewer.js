@@ -20,6 +20,8 @@
   const RAMP = ["#ffffcc", "#ffeda0", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c",
     "#bd0026", "#800026"];
   const OVER = "#3f007d";
+  // patch racks: violet, apart from every cabinet colour above
+  const PATCH_RACK_FILL = "#ede9fe", PATCH_RACK_EDGE = "#6d28d9";
 
   function el(tag, props, ...kids) {
     const e = document.createElement(tag);
@@ -178,7 +180,10 @@
     const cabIndex = new Map();
     for (let c = 0; c < nCab; c++) cabIndex.set(cab.text("name", c), c);
     const budget = meta.kw_budget || null;
+    const racks = meta.floor.patch_racks || [], rackIndex = new Map();
+    racks.forEach((r, k) => { rackIndex.set(r.name, k); for (const p of r.panels) rackIndex.set(p[0], k); });
     return {
+      racks, rackIndex,
       meta, summary: meta.summary, geo: meta.floor, cab, shape, cables, dev, bom: t.bom,
       nCab, nCables, aCab, bCab, cabStart: start, cabList: list, devCab, devStart, devList,
       routeStart, routeNode: t.route_points.cols.node.data, nodeX: t.route_nodes.num("x"),
@@ -248,7 +253,7 @@
   // ------------------------------------------------------------------ floor view
   const canvas = $("floor"), ctx = canvas.getContext("2d");
   const cam = { s: 1, ox: 0, oy: 0, fit: 1 };
-  const view = { colour: "group", routes: false, selCab: -1, selDev: -1, traced: -1 };
+  const view = { colour: "group", routes: false, selCab: -1, selDev: -1, selRack: -1, traced: -1 };
   let pending = false;
 
   function requestDraw() {
@@ -442,6 +447,7 @@
       for (const t of geo.trays) { ctx.moveTo(X(t.x0), Y(t.y0)); ctx.lineTo(X(t.x1), Y(t.y1)); }
       ctx.stroke();
     }
+    drawPatchRacks(X, Y);
     canvas.dataset.cabinetsDrawn = String(visible.length);
     // row names at the row ends, cabinet names inside cabinets once legible
     ctx.textAlign = "center";
@@ -490,6 +496,46 @@
     legendFor(legend);
     stats.drawMs = performance.now() - started;
     stats.draws++;
+  }
+
+  // Patch racks of structured cabling: a violet square in the aisle where a row's cross tray
+  // crosses it (and at each hall's entry), named once legible; the selected one ringed.
+  function rackSize(r) { return Math.min(18, r.size_m * cam.s); }
+
+  function drawPatchRacks(X, Y) {
+    if (!P.racks.length) return;
+    const size = rackSize(P.racks[0]);   // world-sized: inside the aisle at any zoom
+    ctx.fillStyle = size >= 6 ? PATCH_RACK_FILL : PATCH_RACK_EDGE;
+    for (const r of P.racks) ctx.fillRect(X(r.x) - size / 2, Y(r.y) - size / 2, size, size);
+    if (size >= 6) {
+      ctx.strokeStyle = PATCH_RACK_EDGE;
+      ctx.lineWidth = 1;
+      for (const r of P.racks) ctx.strokeRect(X(r.x) - size / 2 + 0.5, Y(r.y) - size / 2 + 0.5, size - 1, size - 1);
+    }
+    if (size >= 14) {
+      ctx.fillStyle = PATCH_RACK_EDGE;
+      ctx.font = "600 11px system-ui, sans-serif";
+      ctx.textAlign = "left";
+      ctx.textBaseline = "middle";
+      // beside the marker, inside its aisle (an 11 px name fits an aisle once markers are 14 px)
+      for (const r of P.racks) ctx.fillText(r.name, X(r.x) + size / 2 + 3, Y(r.y));
+    }
+    if (view.selRack >= 0) {
+      const r = P.racks[view.selRack];
+      ctx.strokeStyle = "#1d4ed8";
+      ctx.lineWidth = 3;
+      ctx.strokeRect(X(r.x) - size / 2 - 3, Y(r.y) - size / 2 - 3, size + 6, size + 6);
+    }
+  }
+
+  function rackAt(px, py) {
+    if (!P.racks.length) return -1;
+    const half = rackSize(P.racks[0]) / 2 + 1;
+    for (let k = P.racks.length - 1; k >= 0; k--) {
+      const r = P.racks[k];
+      if (Math.abs(r.x * cam.s + cam.ox - px) <= half && Math.abs(r.y * cam.s + cam.oy - py) <= half) return k;
+    }
+    return -1;
   }
 
   function drawTrace(i, X, Y, w, d, pw, pd) {
@@ -565,13 +611,13 @@
   }
 
   function hover(px, py) {
-    const tip = $("hover"), c = cabinetAt(px, py);
-    if (c < 0) { tip.hidden = true; return; }
-    const lines = [P.cab.text("name", c)];
+    const tip = $("hover"), k = rackAt(px, py), c = k >= 0 ? -1 : cabinetAt(px, py);
+    if (c < 0 && k < 0) { tip.hidden = true; return; }
+    const lines = k >= 0 ? rackLines(P.racks[k]) : [P.cab.text("name", c)];
     for (const k of ["hall", "group", "routers", "endpoints", "kw", "ru_used"]) {
       if (P.cab.has(k)) lines.push(k.replace("_", " ") + ": " + P.cab.text(k, c));
     }
-    lines.push("cables (filtered): " + num(cabCount[c]));
+    if (c >= 0) lines.push("cables (filtered): " + num(cabCount[c]));
     tip.textContent = lines.join("\n");
     tip.hidden = false;
     tip.style.left = Math.min(px + 14, canvas.clientWidth - 160) + "px";
@@ -622,8 +668,9 @@
       if (pointers.size < 2) pinch = null;
       if (pointers.size === 0) canvas.classList.remove("dragging");
       if (moved < 6 && e.type === "pointerup" && pointers.size === 0) {
-        const c = cabinetAt(e.offsetX, e.offsetY);
-        if (c >= 0) go(hashOf("cabinet", P.cab.text("name", c)));
+        const k = rackAt(e.offsetX, e.offsetY), c = k >= 0 ? -1 : cabinetAt(e.offsetX, e.offsetY);
+        if (k >= 0) go(hashOf("rack", P.racks[k].name));
+        else if (c >= 0) go(hashOf("cabinet", P.cab.text("name", c)));
       }
     };
     canvas.addEventListener("pointerup", up);
@@ -1011,6 +1058,23 @@
       el("p", null, link("Zoom to the route", "#", { on: { click: (e) => { e.preventDefault(); zoomToRoute(i); } } })));
   }
 
+  function rackLines(r) {
+    return ["patch rack " + r.name, "at " + r.where,
+      "panels: " + num(r.panels.length) + ", " + num(r.ru_used) + " of " + num(r.height_ru) + " U used"];
+  }
+
+  function renderRack(k) {
+    const r = P.racks[k], rows = r.panels.slice().reverse();   // top of the rack first
+    const table = el("table", { class: "list" },
+      el("thead", {}, el("tr", {}, ...["U", "panel", "part number", "trunks", "links"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, ...rows.map((p) => el("tr", { data: { panel: p[0] } },
+        ...[num(p[1]), p[0], p[2], num(p[3]), num(p[4])].map((v) => el("td", { text: v }))))));
+    $("panel-rack").replaceChildren(el("h2", { text: "Patch rack " + r.name }),
+      kvTable([["stands at", r.where],
+        ["panels", num(r.panels.length)], ["rack units used", num(r.ru_used) + " of " + num(r.height_ru)],
+        ["links through it", num(r.panels.reduce((t, p) => t + p[4], 0))]]), table);
+  }
+
   function segmentTable(text) {
     // cables.csv "segments": cord / panel:port / trunk pieces; their lengths add up to length_m
     const rows = [];
@@ -1024,8 +1088,9 @@
         sum += Number(w[2]);
         rows.push(["trunk " + w[1], w[2] + " m · " + w[4]]);
       } else {
-        const at = piece.lastIndexOf(":");
-        rows.push(["panel " + piece.slice(0, at), "port " + piece.slice(at + 1)]);
+        const at = piece.lastIndexOf(":"), panel = piece.slice(0, at), k = P.rackIndex.get(panel);
+        rows.push(["panel " + panel, k === undefined ? "port " + piece.slice(at + 1)
+          : el("span", {}, "port " + piece.slice(at + 1) + " · ", link(P.racks[k].name, hashOf("rack", P.racks[k].name)))]);
       }
     }
     rows.push(["pieces together", num(sum, 3) + " m"]);
@@ -1142,6 +1207,7 @@
     for (let i = 0; i < d.rows; i++) put(d.text("name", i), ["device", i]);
     for (let i = 0; i < P.nCables; i++) put(c.text("cable_id", i), ["cable", i]);
     for (let i = 0; i < P.nCables; i++) put(c.text("label", i), ["cable", i]);
+    for (const [name, k] of P.rackIndex) put(name, ["rack", k]);
     P.searchIndex = index;
     stats.indexMs = performance.now() - started;
     return index;
@@ -1186,6 +1252,7 @@
     };
     const prefix = (t) => t.startsWith(q), inside = (t) => t.includes(q);
     scan("cabinet", P.nCab, (i) => P.cab.text("name", i), prefix);
+    scan("rack", P.racks.length, (i) => P.racks[i].name, prefix);
     scan("device", P.dev.rows, (i) => P.dev.text("name", i), prefix);
     scan("cable", P.nCables, (i) => P.cables.text("cable_id", i), prefix);
     scan("cable", P.nCables, (i) => P.cables.text("label", i), inside);
@@ -1195,6 +1262,7 @@
   function hitHash([kind, i]) {
     if (kind === "cabinet") return hashOf("cabinet", P.cab.text("name", i));
     if (kind === "device") return hashOf("device", P.dev.text("name", i));
+    if (kind === "rack") return hashOf("rack", P.racks[i].name);
     return hashOf("cable", P.cables.text("cable_id", i));
   }
 
@@ -1238,7 +1306,7 @@
       const near = suggestions(input.value, 1);
       if (near.length) return pick(near[0]);
       close();
-      message("Nothing in this plan matches “" + input.value.trim() + "”: try a cable label (A01-40:17/…), cable id, device (r012), device:port (r012:7) or cabinet (A01).");
+      message("Nothing in this plan matches “" + input.value.trim() + "”: try a cable label (A01-40:17/…), cable id, device (r012), device:port (r012:7), cabinet (A01) or patch rack or panel (A-P0, A-P0-01).");
     });
     document.addEventListener("keydown", (e) => {
       if (e.key === "/" && document.activeElement !== input) { e.preventDefault(); input.focus(); input.select(); }
@@ -1256,6 +1324,15 @@
     view.traced = -1;
     view.selCab = -1;
     view.selDev = -1;
+    view.selRack = -1;
+    if (kind === "rack" && P.rackIndex.has(value)) {
+      const k = P.rackIndex.get(value), r = P.racks[k], w = P.geo.cabinet_width_m, d = P.geo.cabinet_depth_m;
+      view.selRack = k;
+      renderRack(k);
+      showPanel("rack");
+      fitTo(r.x - 4 * w, r.y - 4 * d, r.x + 4 * w, r.y + 4 * d, Math.max(cam.fit, 60));
+      return;
+    }
     if (kind === "cable") {
       const hit = buildIndex().get(value.toUpperCase());
       if (hit && hit[0] === "cable") {
@@ -1332,6 +1409,12 @@
           (P.x[c] + w) * cam.s + cam.ox, (P.y[c] + d) * cam.s + cam.oy];
       },
       cabinetAt: (px, py) => { const c = cabinetAt(px, py); return c < 0 ? null : P.cab.text("name", c); },
+      // a patch rack's centre on the screen, and the patch rack drawn under a screen position
+      rackCentre: (name) => {
+        const k = P.rackIndex.get(name);
+        return k === undefined ? null : [P.racks[k].x * cam.s + cam.ox, P.racks[k].y * cam.s + cam.oy];
+      },
+      rackAt: (px, py) => { const k = rackAt(px, py); return k < 0 ? null : P.racks[k].name; },
       fit: fitAll,
       stats,
     };
