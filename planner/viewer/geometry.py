@@ -135,7 +135,9 @@ def _patch_racks(plan, room, origin) -> list[dict]:
     in the aisle above its row where the row's cross tray crosses it (the rack stands at the row
     end or the cross tray; the marker keeps clear of the cabinets), an entry rack at its hall's
     entry, with its panels from U1 up as [name, U, part number, trunks, links]. Racks of one
-    place (``A-P0``, ``A-P0.2``) are drawn side by side, the later ones towards the end aisle."""
+    place (``A-P0``, ``A-P0.2``) are drawn side by side along the aisle, into the hall
+    (``inward`` +1 or -1 in x); ``first`` marks the first, which names them all
+    (``here``: how many)."""
     plant = plan.structured
     if plant is None:
         return []
@@ -144,7 +146,7 @@ def _patch_racks(plan, room, origin) -> list[dict]:
     ex, ey = room.entry_xy
     panels = {rack: rows for rack, rows in plant.panels.sort_values(["rack", "ru"])
               .groupby("rack", sort=False)}
-    out, seen = [], {}
+    out, places, seen = [], [], {}
     for rack in plant.racks.itertuples(index=False):
         if rack.kind == "entry":
             x, y, where = ex, ey, "the hall entry"
@@ -156,15 +158,20 @@ def _patch_racks(plan, room, origin) -> list[dict]:
         if room.halls > 1:
             where += f", hall H{rack.hall + 1}"
         place = (rack.hall, rack.row, rack.tray)
-        x -= seen.get(place, 0) * 1.2 * size
+        inward = -1 if rack.kind == "row" and rack.tray == len(room.cross_x) - 1 else 1
+        x += inward * seen.get(place, 0) * 1.2 * size
         seen[place] = seen.get(place, 0) + 1
+        places.append(place)
         mine = panels[rack.name]
         out.append({"name": rack.name, "kind": rack.kind, "where": where, "size_m": size,
+                    "first": seen[place] == 1, "inward": inward,
                     "x": float(origin[rack.hall, 0] + x), "y": float(origin[rack.hall, 1] + y),
                     "ru_used": int(rack.ru_used), "height_ru": int(rack.height_ru),
                     "panels": [[str(n), int(u), str(sku), int(t), int(k)] for n, u, sku, t, k in
                                zip(mine["name"], mine["ru"], mine["sku"], mine["trunks"],
                                    mine["links"])]})
+    for rack, place in zip(out, places):
+        rack["here"] = seen[place]
     return out
 
 

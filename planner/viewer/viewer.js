@@ -513,12 +513,16 @@
       for (const r of P.racks) ctx.strokeRect(X(r.x) - size / 2 + 0.5, Y(r.y) - size / 2 + 0.5, size - 1, size - 1);
     }
     if (size >= 14) {
+      // the first rack of a place names them all ("A-P0 +2"), beside it on the side away from
+      // the others, inside the aisle (an 11 px name fits an aisle once markers are 14 px)
       ctx.fillStyle = PATCH_RACK_EDGE;
       ctx.font = "600 11px system-ui, sans-serif";
-      ctx.textAlign = "left";
       ctx.textBaseline = "middle";
-      // beside the marker, inside its aisle (an 11 px name fits an aisle once markers are 14 px)
-      for (const r of P.racks) ctx.fillText(r.name, X(r.x) + size / 2 + 3, Y(r.y));
+      for (const r of P.racks) {
+        if (!r.first) continue;
+        ctx.textAlign = r.inward > 0 ? "right" : "left";
+        ctx.fillText(r.name + (r.here > 1 ? " +" + (r.here - 1) : ""), X(r.x) - r.inward * (size / 2 + 3), Y(r.y));
+      }
     }
     if (view.selRack >= 0) {
       const r = P.racks[view.selRack];
