@@ -192,6 +192,24 @@ def contents_entries(texts: list[str]) -> list[tuple[str, int]]:
 
 
 @pytest.mark.parametrize("name", PLANS)
+def test_floor_plan_marks_every_patch_rack(pdfs, name):
+    """Structured cabling: the floor plan names every place with patch racks (by its first
+    rack, ``A-P0``; ``A-P0 +2`` when two more stand beside it) and its legend has the patch-rack
+    symbol; floors without structured cabling draw none."""
+    plan, reader, texts = pdfs[name]
+    floor_text = "\n".join(t for t in texts if heading(t).startswith("Floor plan"))
+    assert floor_text
+    if plan.structured is None:
+        assert "patch rack" not in floor_text
+        return
+    racks = plan.structured.racks["name"]
+    firsts = racks[~racks.str.contains(".", regex=False)]
+    assert len(firsts) > 0 and "patch rack" in floor_text
+    for rack in firsts:
+        assert rack in floor_text, rack
+
+
+@pytest.mark.parametrize("name", PLANS)
 def test_trunk_schedule_lists_every_trunk(pdfs, name):
     """Structured cabling: the Trunks section lists every trunk of trunks.csv with both panel
     ports and its label."""

@@ -3,7 +3,8 @@
 Contents, in order: a cover page with the totals in plain language (routers, cabinets, cables by
 kind and media, cables to order by SKU and stock length, cost, power), then every
 ``summary.json`` value; a table of contents; the floor plan drawn to scale (rows, aisles,
-cabinets named ``A01``..., electrical groups coloured, a scale bar); the matrix of cables between
+cabinets named ``A01``..., electrical groups coloured, trays, patch racks of structured cabling
+where the viewer marks them (``viewer.geometry.patch_rack_marks``), a scale bar); the matrix of cables between
 electrical groups (group pairs, five per row, when there are too many groups for a readable
 matrix); the bill of materials; on a floor with structured cabling the trunk schedule (panel
 port to panel port, part, ordered length, links, label); then one section per cabinet:
@@ -40,6 +41,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
 from planner.exports import trunks_csv
+from planner.viewer.geometry import patch_rack_marks
 from planner.exports._csv import column_text
 
 FILENAME = "wiring.pdf"
@@ -618,6 +620,9 @@ def _legend(canvas: Canvas, left: float, by: float, width: float, scale: float, 
     fill_rects(canvas, [(left + 170.0, ky + 5.5, 14.0, 1.5)], FRONT_MARK)
     _lines(canvas, [(left + 260.0, ky + 3.5, left + 274.0, ky + 3.5)], TRAY_COLOUR, 1.2)
     fill_rects(canvas, [(left + 380.0, ky, 7.0, 7.0)], ENTRY_COLOUR)
+    if floor.structured_cabling:
+        fill_rects(canvas, [(left + 440.0, ky, 7.0, 7.0)], PATCH_RACK_FILL, stroke=True)
+        text_at(canvas, FONT, 6.5, [(left + 450.0, ky + 1.0, "patch rack")])
     text_at(canvas, FONT, 6.5, [(left + 17.0, ky + 1.0, "cold aisle"),
                                 (left + 107.0, ky + 1.0, "hot aisle"),
                                 (left + 187.0, ky + 1.0, "cabinet front"),
@@ -628,6 +633,7 @@ def _legend(canvas: Canvas, left: float, by: float, width: float, scale: float, 
 COLD_AISLE, HOT_AISLE = (0.84, 0.91, 0.99), (0.99, 0.86, 0.82)
 END_AISLE, EMPTY_POSITION = (0.93, 0.93, 0.93), (0.975, 0.975, 0.975)
 FRONT_MARK, TRAY_COLOUR, ENTRY_COLOUR = (0.1, 0.1, 0.1), (0.85, 0.45, 0.05), (0.2, 0.55, 0.2)
+PATCH_RACK_FILL = (0.93, 0.91, 1.0)   # the viewer's patch-rack violet (#ede9fe)
 
 
 def _lines(canvas: Canvas, segments, rgb, width: float, dash: str = "") -> None:
@@ -687,6 +693,9 @@ def _hall_drawer(plan, room, hall: int, lo: int, hi: int, scale: float, legend: 
     x_left, x_right = -pitch / 2 - ends, (room.cols - 0.5) * pitch + ends
     row_x0, row_x1 = -pitch / 2, (room.cols - 0.5) * pitch
     y_top, y_bottom = lo * rp - cd / 2 - aisle, hi * rp + cd / 2 + aisle
+    marks = patch_rack_marks(plan, room)
+    marks = marks[(marks["hall"] == hall) & (((marks["row"] >= lo) & (marks["row"] <= hi))
+                                             | ((marks["row"] < 0) & (lo == 0)))]
     tag = f"Hall H{hall + 1}" if room.halls > 1 else "Hall"
     caption = (f"{tag}, rows {row_letters(lo)}-{row_letters(hi)}" if (lo, hi) != (0, room.rows - 1)
                else f"{tag}: {room.rows} rows x {room.cols} cabinets, "
@@ -719,8 +728,9 @@ def _hall_drawer(plan, room, hall: int, lo: int, hi: int, scale: float, legend: 
                              (y_bottom - y_top) * scale)], END_AISLE)
         if aisle * scale >= 7.0:
             size = min(6.0, aisle * scale * 0.5)
+            clear = float(marks["size_m"].iloc[0]) * scale / 2 if len(marks) else 0.0  # of racks
             text_at(canvas, FONT, size, [
-                (float(px(row_x0)) + 2.0, float(py(a * rp - cd / 2 - aisle / 2)) - size / 3,
+                (float(px(row_x0)) + 2.0 + clear, float(py(a * rp - cd / 2 - aisle / 2)) - size / 3,
                  "cold aisle" if aisle_is_cold(a) else "hot aisle") for a in range(lo, hi + 2)])
         bw, bh = cw * scale, cd * scale
         used = set(zip(rows.tolist(), cols.tolist()))
@@ -751,6 +761,19 @@ def _hall_drawer(plan, room, hall: int, lo: int, hi: int, scale: float, legend: 
             walls.append((x_left, y_bottom, x_right, y_bottom))
         _lines(canvas, [(float(px(a)), float(py(b)), float(px(c)), float(py(d)))
                         for a, b, c, d in walls], (0.2, 0.2, 0.2), 1.6)
+        if len(marks):
+            side = float(marks["size_m"].iloc[0]) * scale
+            fill_rects(canvas, [(float(px(m.x_m)) - side / 2, float(py(m.y_m)) - side / 2, side,
+                                 side) for m in marks.itertuples(index=False)],
+                       PATCH_RACK_FILL, stroke=True)
+            first = marks[marks["first"]]
+            tags = [n + (f" +{h - 1}" if h > 1 else "") for n, h in zip(first["name"], first["here"])]
+            tsize = max(2.0, min(5.5, side * 0.8))
+            tw = string_widths(tags, FONT, tsize)
+            text_at(canvas, FONT, tsize, [
+                (float(px(m.x_m)) + (side / 2 + 1.5 if m.inward < 0 else -side / 2 - 1.5 - w),
+                 float(py(m.y_m)) - tsize / 3, tag)
+                for m, tag, w in zip(first.itertuples(index=False), tags, tw)])
         if lo == 0:
             ex, ey = room.entry_xy
             fill_rects(canvas, [(float(px(ex)) - 3.5, float(py(ey)) - 3.5, 7.0, 7.0)],

@@ -130,23 +130,23 @@ PATCH_RACK_SHARE = 0.7
 """A patch rack's marker: a square this share of the aisle wide, so it never covers a cabinet."""
 
 
-def _patch_racks(plan, room, origin) -> list[dict]:
-    """Structured cabling (``planner.structured``): every patch rack as a marker, a row's rack
-    in the aisle above its row where the row's cross tray crosses it (the rack stands at the row
-    end or the cross tray; the marker keeps clear of the cabinets), an entry rack at its hall's
-    entry, with its panels from U1 up as [name, U, part number, trunks, links]. Racks of one
-    place (``A-P0``, ``A-P0.2``) are drawn side by side along the aisle, into the hall
-    (``inward`` +1 or -1 in x); ``first`` marks the first, which names them all
-    (``here``: how many)."""
+def patch_rack_marks(plan, room) -> pd.DataFrame:
+    """Where drawings mark the patch racks of structured cabling (``planner.structured``), in
+    each hall's frame: a row's rack in the aisle above its row where the row's cross tray
+    crosses it (the rack stands at that row end or cross tray; the mark keeps clear of the
+    cabinets), an entry rack at its hall's entry. Racks of one place (``A-P0``, ``A-P0.2``)
+    line up along the aisle into the hall (``inward`` +1 or -1 in x); ``first`` marks the
+    first of a place and ``here`` counts them. Columns: name, kind, where (in words), hall,
+    row (-1 at the entry), x_m, y_m, size_m (the square's side), first, here, inward."""
+    columns = ["name", "kind", "where", "hall", "row", "x_m", "y_m", "size_m", "first", "here",
+               "inward"]
     plant = plan.structured
-    if plant is None:
-        return []
+    if plant is None or plant.racks.empty:
+        return pd.DataFrame(columns=columns)
     floor = plan.floor
     size = PATCH_RACK_SHARE * floor.aisle_m
     ex, ey = room.entry_xy
-    panels = {rack: rows for rack, rows in plant.panels.sort_values(["rack", "ru"])
-              .groupby("rack", sort=False)}
-    out, places, seen = [], [], {}
+    rows, places, seen = [], [], {}
     for rack in plant.racks.itertuples(index=False):
         if rack.kind == "entry":
             x, y, where = ex, ey, "the hall entry"
@@ -162,16 +162,33 @@ def _patch_racks(plan, room, origin) -> list[dict]:
         x += inward * seen.get(place, 0) * 1.2 * size
         seen[place] = seen.get(place, 0) + 1
         places.append(place)
-        mine = panels[rack.name]
-        out.append({"name": rack.name, "kind": rack.kind, "where": where, "size_m": size,
-                    "first": seen[place] == 1, "inward": inward,
-                    "x": float(origin[rack.hall, 0] + x), "y": float(origin[rack.hall, 1] + y),
-                    "ru_used": int(rack.ru_used), "height_ru": int(rack.height_ru),
+        rows.append((rack.name, rack.kind, where, int(rack.hall), int(rack.row), float(x),
+                     float(y), size, seen[place] == 1, 0, inward))
+    marks = pd.DataFrame(rows, columns=columns)
+    marks["here"] = [seen[place] for place in places]
+    return marks
+
+
+def _patch_racks(plan, room, origin) -> list[dict]:
+    """``patch_rack_marks`` in the drawing's frame (``hall_origins``), with each rack's panels
+    from U1 up as [name, U, part number, trunks, links], for the viewer."""
+    marks = patch_rack_marks(plan, room)
+    if marks.empty:
+        return []
+    panels = {rack: rows for rack, rows in plan.structured.panels.sort_values(["rack", "ru"])
+              .groupby("rack", sort=False)}
+    ru_used = dict(zip(plan.structured.racks["name"], plan.structured.racks["ru_used"]))
+    out = []
+    for m in marks.itertuples(index=False):
+        mine = panels[m.name]
+        out.append({"name": m.name, "kind": m.kind, "where": m.where, "size_m": m.size_m,
+                    "first": bool(m.first), "here": int(m.here), "inward": int(m.inward),
+                    "x": float(origin[m.hall, 0] + m.x_m), "y": float(origin[m.hall, 1] + m.y_m),
+                    "ru_used": int(ru_used[m.name]),
+                    "height_ru": int(plan.floor.cabinet_height_ru),
                     "panels": [[str(n), int(u), str(sku), int(t), int(k)] for n, u, sku, t, k in
                                zip(mine["name"], mine["ru"], mine["sku"], mine["trunks"],
                                    mine["links"])]})
-    for rack, place in zip(out, places):
-        rack["here"] = seen[place]
     return out
 
 
