@@ -16,7 +16,8 @@ Items, in this order (``ITEMS``), each line an orderable part number:
   (structured cabling, ``planner.structured``) has two, its patch cords at both ends;
 - ``trunk``: the trunks of structured cabling, one per trunk installed, per part number;
 - ``panel``: the patch panels of structured cabling, one per panel installed;
-- ``rack``: the catalog's rack hardware, per router or per cabinet.
+- ``rack``: the catalog's rack hardware, per router, per cabinet or per patch rack of
+  structured cabling (none without it).
 
 Router-router links are always bought; router-endpoint links when the catalog counts them
 (``count_endpoint_cables``; the papers do not, docs/models.md). In paper mode
@@ -223,9 +224,12 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
             panel = catalog.panels[int(part)]
             lines.append(_line("panel", panel, count, panel.price,
                                f"patch panel, {panel.fibre}"))
+    patch_racks = 0 if structured is None else len(structured.racks)
     for item in catalog.rack_hardware:
-        count = num_routers if item.per == "router" else num_cabinets
-        lines.append(_line("rack", item, count, item.price, f"rack hardware per {item.per}"))
+        count = {"router": num_routers, "cabinet": num_cabinets, "patch_rack": patch_racks}[item.per]
+        if item.per != "patch_rack" or count:
+            lines.append(_line("rack", item, count, item.price,
+                               f"rack hardware per {item.per.replace('_', ' ')}"))
     bom = pd.DataFrame(lines, columns=[c for c in COLUMNS if c not in ("spares",
                                                                         "extended_price")])
     bom["quantity"] = bom["quantity"].astype(np.int64)

@@ -146,9 +146,10 @@ class Extra(BaseModel):
 
 
 class RackItem(Extra):
-    """Rack hardware bought per router (rail kit) or per cabinet (cable managers, PDUs)."""
+    """Rack hardware bought per router (rail kit), per cabinet (cable managers, PDUs) or per
+    patch rack of structured cabling (the rack enclosure itself)."""
 
-    per: Literal["router", "cabinet"]
+    per: Literal["router", "cabinet", "patch_rack"]
 
 
 class RouterModel(BaseModel):

@@ -181,6 +181,20 @@ def test_trunks_csv_is_the_schedule_the_segments_name(tmp_path):
     assert plain.structured is None and not any((tmp_path / "plain").iterdir())
 
 
+def test_bom_orders_one_enclosure_per_patch_rack():
+    """modern-100g prices the patch rack itself (``rack_hardware`` per ``patch_rack``): one per
+    rack the cables' segments pass through (a panel ``A-P0-01`` stands in rack ``A-P0``), and no
+    line on a floor without structured cabling."""
+    structured_plan, plain = get_plan("slimfly-hot"), get_plan("slimfly-abstract")
+    racks = {piece[1].rsplit("-", 1)[0] for text in structured_plan.cables["segments"] if text
+             for piece in segment_pieces(text) if piece[0] == "port"}
+    line = structured_plan.bom[structured_plan.bom["sku"] == "AR3300"]
+    assert len(racks) > 0 and line["quantity"].tolist() == [len(racks)]
+    assert line["item"].tolist() == ["rack"]
+    assert structured_plan.summary["structured"]["patch_racks"] == len(racks)
+    assert plain.structured is None and "AR3300" not in set(plain.bom["sku"])
+
+
 # (trunk fibres, panel ports, links between the two panels, trunks, panels at each end)
 SHARING = [(144, 48, 13, 2, 1),     # 12 links a trunk: 12 + 1; 4 trunks fit one panel
            (144, 48, 12, 1, 1),
