@@ -448,7 +448,8 @@ def hostile_plan(folder):
     from planner.topologies.slimfly import slimfly
     catalog = yaml.safe_load((builtin_dir("catalogs") / "modern-100g.yaml").read_text())
     catalog["name"] = HOSTILE
-    for i, model in enumerate(catalog["routers"] + catalog["cables"] + catalog["panels"]):
+    for i, model in enumerate(catalog["routers"] + catalog["cables"] + catalog["panels"]
+                              + catalog["rack_hardware"]):
         model["sku"] = f"{HOSTILE} {i}"
         model["description"] = HOSTILE
         if "nic" in catalog and model is catalog["routers"][0]:
