@@ -226,7 +226,8 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
                                f"patch panel, {panel.fibre}"))
     patch_racks = 0 if structured is None else len(structured.racks)
     for item in catalog.rack_hardware:
-        count = {"router": num_routers, "cabinet": num_cabinets, "patch_rack": patch_racks}[item.per]
+        count = {"router": num_routers, "cabinet": num_cabinets,
+                 "patch_rack": patch_racks}[item.per]
         if item.per != "patch_rack" or count:
             lines.append(_line("rack", item, count, item.price,
                                f"rack hardware per {item.per.replace('_', ' ')}"))

@@ -54,7 +54,8 @@ def created_time() -> datetime.datetime:
         return datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None, microsecond=0)
     if not (epoch.isascii() and epoch.isdigit()) or int(epoch) > SOURCE_DATE_EPOCH_MAX:
         raise InputError(f"environment variable SOURCE_DATE_EPOCH must be whole seconds since "
-                         f"1970-01-01 (0 to {SOURCE_DATE_EPOCH_MAX}), got {epoch!r}; fix it or unset it")
+                         f"1970-01-01 (0 to {SOURCE_DATE_EPOCH_MAX}), got {epoch!r}; "
+                         "fix it or unset it")
     return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).replace(tzinfo=None)
 
 MANIFEST = ".planner-manifest"

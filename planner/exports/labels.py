@@ -3,7 +3,8 @@
 Both ends of every cable get a label (ANSI/TIA-606), and on a floor with structured cabling
 both ends of every trunk (after the cables: the panels' ports in their patch racks as device,
 port and cabinet, media ``trunk``; ``exports.trunks_csv``). ``labels.csv`` has two rows per
-cable or trunk, A end then B end (the label CSV of the shumoku diagram tool, konoe-akitoshi/shumoku PR #202):
+cable or trunk, A end then B end (the label CSV of the shumoku diagram tool,
+konoe-akitoshi/shumoku PR #202):
 ``cable_id, end,
 this_device, this_port, this_cabinet, this_ru, peer_device, peer_port, peer_cabinet, peer_ru,
 label, media, sku, length_m, order_length_m``; UTF-8 with a byte-order mark so spreadsheet and
@@ -84,7 +85,8 @@ def trunk_label_rows(trunks: pd.DataFrame) -> dict[str, np.ndarray]:
     ``trunk``."""
     ends = pd.DataFrame({"cable_id": trunks["trunk_id"], "label": trunks["label"],
                          "media": "trunk", "sku": trunks["sku"],
-                         "length_m": trunks["length_m"], "order_length_m": trunks["order_length_m"]})
+                         "length_m": trunks["length_m"],
+                         "order_length_m": trunks["order_length_m"]})
     for s in ("a", "b"):
         ends[f"{s}_device"], ends[f"{s}_port"] = trunks[f"{s}_panel"], trunks[f"{s}_port"]
         ends[f"{s}_cabinet"], ends[f"{s}_ru"] = trunks[f"{s}_rack"], trunks[f"{s}_ru"]

@@ -4,10 +4,10 @@ Contents, in order: a cover page with the totals in plain language (routers, cab
 kind and media, cables to order by SKU and stock length, cost, power), then every
 ``summary.json`` value; a table of contents; the floor plan drawn to scale (rows, aisles,
 cabinets named ``A01``..., electrical groups coloured, trays, patch racks of structured cabling
-where the viewer marks them (``viewer.geometry.patch_rack_marks``), a scale bar); the matrix of cables between
-electrical groups (group pairs, five per row, when there are too many groups for a readable
-matrix); the bill of materials; on a floor with structured cabling the trunk schedule (panel
-port to panel port, part, ordered length, links, label); then one section per cabinet:
+where the viewer marks them (``viewer.geometry.patch_rack_marks``), a scale bar); the matrix of
+cables between electrical groups (group pairs, five per row, when there are too many groups for
+a readable matrix); the bill of materials; on a floor with structured cabling the trunk schedule
+(panel port to panel port, part, ordered length, links, label); then one section per cabinet:
 its rack elevation (devices by rack unit, U1 at the bottom) and its cable schedule
 ``device·port → device·port, label, media, SKU, ordered length`` with peer cabinet and unit.
 Every page has a running header and ``page i of N``; the PDF outline mirrors the contents.
@@ -767,7 +767,8 @@ def _hall_drawer(plan, room, hall: int, lo: int, hi: int, scale: float, legend: 
                                  side) for m in marks.itertuples(index=False)],
                        PATCH_RACK_FILL, stroke=True)
             first = marks[marks["first"]]
-            tags = [n + (f" +{h - 1}" if h > 1 else "") for n, h in zip(first["name"], first["here"])]
+            tags = [n + (f" +{h - 1}" if h > 1 else "")
+                    for n, h in zip(first["name"], first["here"])]
             tsize = max(2.0, min(5.5, side * 0.8))
             tw = string_widths(tags, FONT, tsize)
             text_at(canvas, FONT, tsize, [

@@ -153,8 +153,9 @@ class Budget:
         peel_size, peel_iterations = _peeling(graph.n, limits, PEEL_SHARE * t)
         return cls(time_limit_s=t, bounds_s=BOUNDS_SHARE * t, partition_runs=runs, dense_search=dense,
                    ls_candidates=min(ls, len(runs)), kl_rounds=KL_ROUNDS if k <= KL_MAX_GROUPS else 0,
-                   anneal_steps=int(steps), lns_calls=int(lns_calls), cabinet_steps=int(cabinet_steps),
-                   peel_size=peel_size, peel_iterations=peel_iterations)
+                   anneal_steps=int(steps), lns_calls=int(lns_calls),
+                   cabinet_steps=int(cabinet_steps), peel_size=peel_size,
+                   peel_iterations=peel_iterations)
 
 
 def partition_runs(n: int, entries: int, ks: tuple[int, ...], seconds: float) -> tuple[PartitionRun, ...]:
@@ -183,7 +184,8 @@ def _peeling(n: int, limits: Limits, seconds: float) -> tuple[int | None, int]:
     size = limits.block_size()
     if size is None or size >= n:
         return None, 0
-    iterations = min(PEEL_ITERATIONS, int(seconds / (PEEL_S_PER_VISIT * max(peel_visits(n, size), 1))))
+    per_iteration = PEEL_S_PER_VISIT * max(peel_visits(n, size), 1)
+    iterations = min(PEEL_ITERATIONS, int(seconds / per_iteration))
     return (size, iterations) if iterations >= PEEL_MIN_ITERATIONS else (None, 0)
 
 

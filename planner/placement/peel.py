@@ -115,7 +115,8 @@ def peel(graph: Graph, size: int, *, iterations: int, seed: int = 0) -> np.ndarr
     a = graph.adjacency
     indptr, indices = a.indptr.astype(np.int64), a.indices.astype(np.int64)
     data = a.data.astype(np.int64)
-    rng = np.array([(int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64 or 1], dtype=np.uint64)
+    state = (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64 or 1
+    rng = np.array([state], dtype=np.uint64)
     part = np.full(graph.n, -1, dtype=np.int64)
     block = 0
     while np.count_nonzero(part < 0) > size:
