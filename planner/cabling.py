@@ -48,7 +48,7 @@ from planner import routes, structured
 from planner.catalog import Catalog, RouterModel
 from planner.errors import InputError
 from planner.floor import Floor
-from planner.media import choose_parts, end_watts, latency_ns, media_of, part_numbers
+from planner.media import end_watts, latency_ns, media_of, part_numbers, routed_parts
 from planner.placement.result import Placement
 from planner.topologies.base import Topology
 
@@ -286,19 +286,12 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
 
     room = floors.room_of(floor, placement.cabinet_hall, placement.cabinet_row,
                           placement.cabinet_col)
-    raw, kind = routes.cable_routes(room, placement.cabinet_hall, placement.cabinet_row,
-                                    placement.cabinet_col, a_cab, b_cab)
-    length = np.round(np.asarray(raw, dtype=float), 3)   # mm: what cables.csv shows
-    pieces = None
-    if floor.structured_cabling:
-        hall, row, col = (np.asarray(v, dtype=np.int64) for v in (
-            placement.cabinet_hall, placement.cabinet_row, placement.cabinet_col))
-        pieces = structured.runs(room, hall[a_cab], row[a_cab], col[a_cab], hall[b_cab],
-                                 row[b_cab], col[b_cab], a_cab == b_cab).in_millimetres(length)
     parallel = np.r_[np.repeat(topology.multiplicity, topology.multiplicity), np.ones(n_ep)]
-    parts = choose_parts(catalog, floor, length, group_a == group_b, router=router_model,
-                         endpoint=np.arange(n_net + n_ep) >= n_net, parallel=parallel,
-                         runs=pieces)
+    routed = routed_parts(catalog, floor, room, placement.cabinet_hall, placement.cabinet_row,
+                          placement.cabinet_col, a_cab, b_cab, group_a == group_b,
+                          router=router_model, endpoint=np.arange(n_net + n_ep) >= n_net,
+                          parallel=parallel)
+    length, kind, pieces, parts = routed.length, routed.kind, routed.runs, routed.parts
     media = media_of(catalog, parts.part)
     order_len = np.round(parts.order_length, 3)
     numbers = part_numbers(catalog, parts)

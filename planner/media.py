@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner import structured
+from planner import routes, structured
 from planner.catalog import Catalog, CableModel, RouterModel
 from planner.errors import InputError
 from planner.floor import COPPER_NS_PER_M, FIBRE_NS_PER_M, Floor
@@ -221,6 +221,38 @@ def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
         for name in vars(seg):
             getattr(segments, name)[rows] = getattr(seg, name)
     return LinkParts(*out, segments=segments)
+
+
+@dataclass(frozen=True)
+class RoutedLinks:
+    """Cables between the cabinets of a layout: routed length to the millimetre (what
+    ``cables.csv`` states), route kind (``routes.KINDS``), structured pieces (None off
+    structured floors) and the parts ordered for them."""
+
+    length: np.ndarray
+    kind: np.ndarray
+    runs: structured.Runs | None
+    parts: LinkParts
+
+
+def routed_parts(catalog: Catalog, floor: Floor, room, cabinet_hall, cabinet_row, cabinet_col,
+                 a_cab, b_cab, same_group, *, router: RouterModel | None = None,
+                 endpoint=False, parallel=1) -> RoutedLinks:
+    """Route every cable from cabinet ``a_cab[i]`` to ``b_cab[i]`` of a layout in ``room``
+    (``routes.cable_routes``) and choose its parts (``choose_parts``; through the patch panels
+    of a structured floor, ``structured.runs``). The cabling stage and placement's pricing of a
+    layout both go through here, so what placement minimises is what the bill charges."""
+    raw, kind = routes.cable_routes(room, cabinet_hall, cabinet_row, cabinet_col, a_cab, b_cab)
+    length = routes.millimetres(raw)
+    pieces = None
+    if floor.structured_cabling:
+        hall, row, col = (np.asarray(v, dtype=np.int64) for v in (cabinet_hall, cabinet_row,
+                                                                  cabinet_col))
+        pieces = structured.runs(room, hall[a_cab], row[a_cab], col[a_cab], hall[b_cab],
+                                 row[b_cab], col[b_cab], a_cab == b_cab).in_millimetres(length)
+    parts = choose_parts(catalog, floor, length, same_group, router=router, endpoint=endpoint,
+                         parallel=parallel, runs=pieces)
+    return RoutedLinks(length=length, kind=kind, runs=pieces, parts=parts)
 
 
 def choose_media(catalog: Catalog, floor: Floor, lengths_m, same_group, **options):

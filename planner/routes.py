@@ -45,6 +45,11 @@ KINDS = ("cabinet", "row", "cross-row", "cross-hall")
 _EPS = 1e-9
 
 
+def millimetres(lengths) -> np.ndarray:
+    """Lengths rounded to the millimetre, as ``cables.csv`` states them and parts are chosen."""
+    return np.round(np.asarray(lengths, dtype=float), 3)
+
+
 def route_kind(hall_a, row_a, hall_b, row_b, same_cabinet) -> np.ndarray:
     """Index into ``KINDS`` of each cable (int8): cabinet, row, cross-row or cross-hall."""
     hall_a, hall_b = np.asarray(hall_a), np.asarray(hall_b)

@@ -190,10 +190,10 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     priced = floor.media_rule == "reach" and catalog is not None
     if strategy == "optimize":
         compile_kernels()
-        if not priced:
-            compile_peel_kernels()
         if priced:
             compile_cabinet_kernels()
+        else:
+            compile_peel_kernels()
     timer = _StageTimer(on_stage)
     wall = WallClockCap(HARD_CAP_FACTOR * time_limit_s)
     graph = Graph.from_topology(topology)

@@ -31,7 +31,7 @@ import numpy as np
 
 from planner import floor as floors
 from planner.placement.graph import Graph
-from planner.routes import route_length_m
+from planner.routes import millimetres, route_length_m
 
 MAX_TABLE_ENTRIES = 12_000_000
 """Largest cabinet-pair price table built (entries over all multiplicity classes and hall
@@ -49,11 +49,6 @@ class OpticalLinks:
 
     def cost(self, part: np.ndarray) -> int:
         return self.graph.cut(part)
-
-
-def millimetres(lengths) -> np.ndarray:
-    """Lengths rounded to the millimetre, as ``cables.csv`` states and the parts are chosen."""
-    return np.round(np.asarray(lengths, dtype=float), 3)
 
 
 @dataclass(frozen=True, eq=False)
@@ -192,27 +187,16 @@ class LinkMedia:
 
 def network_link_media(graph: Graph, router_cabinet, cabinet_hall, cabinet_row, cabinet_col,
                        cabinet_group, floor, catalog, router) -> LinkMedia:
-    """Dollars and media of the network cables of a placed layout, computed as
-    ``planner.cabling.build`` does: routes in the room the cabinets occupy, lengths to the
-    millimetre, parts from ``planner.media.choose_parts``."""
-    from planner import structured
-    from planner.media import choose_parts, media_of
-    from planner.routes import cable_routes
+    """Dollars and media of the network cables of a placed layout, as the cabling stage
+    orders them (``planner.media.routed_parts``)."""
+    from planner.media import media_of, routed_parts
 
     cab = np.asarray(router_cabinet, dtype=np.int64)
     room = floors.room_of(floor, cabinet_hall, cabinet_row, cabinet_col)
     a, b = cab[graph.links[:, 0]], cab[graph.links[:, 1]]
-    length, _ = cable_routes(room, cabinet_hall, cabinet_row, cabinet_col, a, b)
-    length = millimetres(length)
     group = np.asarray(cabinet_group, dtype=np.int64)
-    pieces = None
-    if floor.structured_cabling:
-        hall, row, col = (np.asarray(v, dtype=np.int64) for v in (cabinet_hall, cabinet_row,
-                                                                  cabinet_col))
-        pieces = structured.runs(room, hall[a], row[a], col[a], hall[b], row[b], col[b],
-                                 a == b).in_millimetres(length)
-    parts = choose_parts(catalog, floor, length, group[a] == group[b],
-                         router=router, parallel=graph.weights, runs=pieces)
+    parts = routed_parts(catalog, floor, room, cabinet_hall, cabinet_row, cabinet_col, a, b,
+                         group[a] == group[b], router=router, parallel=graph.weights).parts
     copper = media_of(catalog, parts.part) == "electrical"
     return LinkMedia(dollars=float(np.sum(graph.weights * parts.price)),
                      copper=int(graph.weights[copper].sum()),
