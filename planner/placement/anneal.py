@@ -39,6 +39,16 @@ TEMPERATURE_STEPS = 4096  # the temperature is lowered every this many steps
 ACCEPT_TABLE = 64  # losses of this many links or more are never accepted (exp(-64/0.3) ~ 1e-93)
 
 
+ANNEAL_STREAM = 0x2545F4914F6CDD1D
+ROUTER_STREAM = 0x632BE59BD9B4E019   # ``cabinet_anneal`` and ``peel``
+
+
+def seeded_rng(seed: int, stream: int = ANNEAL_STREAM) -> np.ndarray:
+    """The 1-element xorshift64* state of ``seed`` (never 0; ``stream`` keeps the generators of
+    different searches apart for one seed)."""
+    return np.array([(int(seed) * 0x9E3779B97F4A7C15 + stream) % 2**64 or 1], dtype=np.uint64)
+
+
 @numba.njit(cache=True, inline="always")
 def _next(rng):
     """xorshift64* (Vigna, ACM TOMS 42(4), 2016): 64 random bits; ``rng`` is a 1-element state."""
@@ -200,7 +210,7 @@ def anneal(graph: Graph, part: np.ndarray, limits: Limits, k: int, *, steps: int
     w, load, members, count, pos = _state(indptr, indices, data, demand, part, int(k))
     cut = best_cut = graph.cut(part)
     best_part = part.copy()
-    rng = np.array([(int(seed) * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) % 2**64 or 1], dtype=np.uint64)
+    rng = seeded_rng(seed)
     for first in range(0, int(steps), CHUNK_STEPS):
         if best_cut <= lower_bound or (wall_cap is not None and wall_cap.expired()):
             break

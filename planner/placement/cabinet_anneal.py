@@ -28,7 +28,8 @@ import numba
 import numpy as np
 
 from planner.interrupts import ctrl_c_deferred
-from planner.placement.anneal import _below, _fits, _move_member, _next, _uniform
+from planner.placement.anneal import (ROUTER_STREAM, _below, _fits, _move_member, _uniform,
+                                      seeded_rng)
 from planner.placement.budget import WallClockCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
@@ -209,8 +210,7 @@ def anneal_cabinets(graph: Graph, cab: np.ndarray, cabinet_hall: np.ndarray,
     scale = price_scale(prices)
     cost = best = start
     best_cab = cab.copy()
-    rng = np.array([(int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64 or 1],
-                   dtype=np.uint64)
+    rng = seeded_rng(seed, ROUTER_STREAM)
     for first in range(0, int(steps), CHUNK_STEPS):
         if wall_cap is not None and wall_cap.expired():
             break

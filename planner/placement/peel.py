@@ -29,7 +29,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from planner.placement.anneal import _below
+from planner.placement.anneal import ROUTER_STREAM, _below, seeded_rng
 from planner.placement.graph import Graph
 
 TABU_TENURE = 10          # iterations a swapped-out router stays out (+0..2 at random)
@@ -115,8 +115,7 @@ def peel(graph: Graph, size: int, *, iterations: int, seed: int = 0) -> np.ndarr
     a = graph.adjacency
     indptr, indices = a.indptr.astype(np.int64), a.indices.astype(np.int64)
     data = a.data.astype(np.int64)
-    state = (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64 or 1
-    rng = np.array([state], dtype=np.uint64)
+    rng = seeded_rng(seed, ROUTER_STREAM)
     part = np.full(graph.n, -1, dtype=np.int64)
     block = 0
     while np.count_nonzero(part < 0) > size:
