@@ -37,11 +37,11 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
+from planner.placement.bounds import EIGEN_MARGIN
 from planner.placement.budget import dense_eigen_fits
 from planner.placement.graph import Graph
 from planner.placement.objective import CabinetPrices
 
-EIGEN_MARGIN = 1e-12
 PROJECTION_EIGEN_SOLVES = 2   # PAP and PBP: the dense work of one projection bound
 PROJECTION_MAX_SLOTS = 4000   # N x N dense matrices of the projection bound (128 MB each)
 ROWS_PER_BLOCK = 256
@@ -104,24 +104,30 @@ def degree_reach_bound(graph: Graph, reach: np.ndarray) -> int:
     return int(np.minimum(d[: len(r)], r).sum()) // 2
 
 
-def _projected_eigenvalues(m: np.ndarray) -> np.ndarray:
-    """Eigenvalues of V^T M V (V an orthonormal basis of e-perp), ascending: those of PMP
-    without the zero that belongs to e."""
+@dataclass(frozen=True)
+class Spectrum:
+    """What the projection bound reads of one symmetric N x N matrix M: the eigenvalues of
+    V^T M V (V an orthonormal basis of e-perp), ascending, i.e. those of PMP without the zero
+    that belongs to e; and the row sums, ascending."""
+
+    eigenvalues: np.ndarray
+    row_sums: np.ndarray
+
+
+def spectrum(m: np.ndarray) -> Spectrum:
     n = len(m)
     r = m.sum(axis=1)
     s = float(r.sum())
     pmp = m - (r[:, None] + r[None, :]) / n + s / (n * n)
     vals = scipy.linalg.eigh(pmp, eigvals_only=True, driver="evd")
-    return np.delete(vals, int(np.argmin(np.abs(vals))))
+    return Spectrum(np.delete(vals, int(np.argmin(np.abs(vals)))), np.sort(r))
 
 
-def projection_bound(a: np.ndarray, b: np.ndarray, largest: bool) -> float:
+def projection_bound(a: Spectrum, b: Spectrum, largest: bool) -> float:
     """Upper (``largest``) or lower bound on 1/2 tr(A X B X^T) over permutations X of two
-    symmetric N x N matrices with zero diagonals."""
-    n = len(a)
-    la = _projected_eigenvalues(a)
-    lb = _projected_eigenvalues(b)
-    ra, rb = np.sort(a.sum(axis=1)), np.sort(b.sum(axis=1))
+    symmetric N x N matrices with zero diagonals, from their ``spectrum``."""
+    n = len(a.row_sums)
+    la, lb, ra, rb = a.eigenvalues, b.eigenvalues, a.row_sums, b.row_sums
     if largest:
         quad, linear = float(la @ lb), float(ra @ rb)
     else:
@@ -132,29 +138,35 @@ def projection_bound(a: np.ndarray, b: np.ndarray, largest: bool) -> float:
     return 0.5 * (total + margin if largest else total - margin)
 
 
-def _padded_adjacency(graph: Graph, n: int) -> np.ndarray:
-    a = np.zeros((n, n))
-    a[: graph.n, : graph.n] = graph.adjacency.toarray()
-    return a
-
-
 def _projection_fits(graph: Graph, n: int, seconds: float) -> bool:
     return (n >= graph.n >= 2 and n <= PROJECTION_MAX_SLOTS
             and dense_eigen_fits(n, seconds / PROJECTION_EIGEN_SOLVES))
 
 
+def router_spectrum(graph: Graph, n: int, seconds: float) -> Spectrum | None:
+    """``spectrum`` of the link weights padded with empty routers to the n router slots, when
+    the projection bound fits ``seconds``; the copper and the dollar bounds share it."""
+    if not _projection_fits(graph, n, seconds):
+        return None
+    a = np.zeros((n, n))
+    a[: graph.n, : graph.n] = graph.adjacency.toarray()
+    return spectrum(a)
+
+
 def copper_upper_bound(graph: Graph, prices: CabinetPrices, cabinet_hall, cabinet_local,
-                       slots: int, seconds: float = math.inf,
-                       stats: SlotStats | None = None) -> tuple[int, str]:
+                       slots: int, seconds: float = math.inf, stats: SlotStats | None = None,
+                       routers: Spectrum | None = None) -> tuple[int, str]:
     """(most copper cables of any placement of the routers in the ``slots`` router slots of
-    every cabinet, which bound); module doc."""
+    every cabinet, which bound); module doc. ``stats`` and ``routers`` (``router_spectrum``
+    for these slots and ``seconds``) are computed when not given."""
     stats = stats or slot_stats(prices, cabinet_hall, cabinet_local, slots)
     best = (min(degree_reach_bound(graph, stats.reach), graph.total_weight), "degree and reach")
     n = len(cabinet_hall) * slots
-    if _projection_fits(graph, n, seconds):
+    routers = routers or router_spectrum(graph, n, seconds)
+    if routers is not None:
         flags = slot_matrix(prices, prices.copper, cabinet_hall, cabinet_local, slots).astype(float)
         np.fill_diagonal(flags, 0.0)
-        value = math.floor(projection_bound(_padded_adjacency(graph, n), flags, largest=True) + 1e-6)
+        value = math.floor(projection_bound(routers, spectrum(flags), largest=True) + 1e-6)
         if value < best[0]:
             best = (max(value, 0), "projection (Hadley-Rendl-Wolkowicz)")
     return best
@@ -162,9 +174,11 @@ def copper_upper_bound(graph: Graph, prices: CabinetPrices, cabinet_hall, cabine
 
 def cost_lower_bound(graph: Graph, prices: CabinetPrices, cabinet_hall, cabinet_local, slots: int,
                      copper_bound: int, seconds: float = math.inf,
-                     stats: SlotStats | None = None) -> tuple[float, str]:
+                     stats: SlotStats | None = None,
+                     routers: Spectrum | None = None) -> tuple[float, str]:
     """(least dollars of the network cables of any such placement, which bound) given at most
-    ``copper_bound`` copper cables; module doc."""
+    ``copper_bound`` copper cables; module doc (``stats``, ``routers``: as
+    ``copper_upper_bound``)."""
     stats = stats or slot_stats(prices, cabinet_hall, cabinet_local, slots)
     must = graph.total_weight - copper_bound
     best = (must * stats.cheapest_optical + copper_bound * min(stats.cheapest, stats.cheapest_optical),
@@ -173,8 +187,9 @@ def cost_lower_bound(graph: Graph, prices: CabinetPrices, cabinet_hall, cabinet_
     if _projection_fits(graph, n, seconds):
         table = slot_matrix(prices, prices.price.min(axis=0), cabinet_hall, cabinet_local, slots)
         if np.all(np.isfinite(table)):
+            routers = routers or router_spectrum(graph, n, seconds)
             np.fill_diagonal(table, 0.0)
-            value = projection_bound(_padded_adjacency(graph, n), table, largest=False)
+            value = projection_bound(routers, spectrum(table), largest=False)
             if value > best[0]:
                 best = (value, "projection (Hadley-Rendl-Wolkowicz)")
     return best

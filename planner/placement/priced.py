@@ -21,7 +21,8 @@ from planner import floor as floors
 from planner.placement.budget import Budget, WallClockCap
 from planner.placement.cabinet_anneal import anneal_cabinets
 from planner.placement.capacity import Capacity
-from planner.placement.copper_bounds import copper_upper_bound, cost_lower_bound, slot_stats
+from planner.placement.copper_bounds import (copper_upper_bound, cost_lower_bound,
+                                              router_spectrum, slot_stats)
 from planner.placement.graph import Graph
 from planner.placement.objective import (MAX_TABLE_ENTRIES, CabinetPrices, cabinet_prices,
                                         cheapest_prices, table_entries)
@@ -90,9 +91,11 @@ def reach_bounds(graph: Graph, layout: Layout, prices: CabinetPrices, capacity: 
     local = np.tile(np.arange(prices.positions, dtype=np.int64), halls)
     slots = int(capacity.cabinet_routers)
     stats = slot_stats(prices, hall, local, slots)
-    copper, copper_kind = copper_upper_bound(graph, prices, hall, local, slots, seconds / 2, stats)
+    routers = router_spectrum(graph, len(hall) * slots, seconds / 2)
+    copper, copper_kind = copper_upper_bound(graph, prices, hall, local, slots, seconds / 2, stats,
+                                             routers)
     cost, cost_kind = cost_lower_bound(graph, prices, hall, local, slots, copper, seconds / 2,
-                                       stats)
+                                       stats, routers)
     return Bounds(copper, copper_kind, cost, cost_kind)
 
 
