@@ -47,7 +47,7 @@ from planner import floor as floors
 from planner import routes, structured
 from planner.catalog import Catalog, RouterModel
 from planner.errors import InputError
-from planner.floor import Floor
+from planner.floor import Floor, padded
 from planner.media import end_watts, latency_ns, media_of, part_numbers, routed_parts
 from planner.placement.result import Placement
 from planner.topologies.base import Topology
@@ -90,16 +90,6 @@ class CablePlan:
 
 
 # ----------------------------------------------------------------------------- small helpers
-
-def padded(prefix: str, ids, width: int | None = None) -> np.ndarray:
-    """``prefix`` + ids zero-padded to ``width`` (default: the width of the largest id)."""
-    ids = np.asarray(ids, dtype=np.int64)
-    if not ids.size:
-        return np.empty(0, dtype=object)
-    if width is None:
-        width = len(str(int(ids.max())))
-    return prefix + np.char.zfill(ids.astype(str), width).astype(object)
-
 
 def device_names(kind: str, count: int) -> np.ndarray:
     """``r0 .. r9`` / ``n00000 .. n10829``: zero-padded to the width of the largest id."""

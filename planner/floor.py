@@ -337,6 +337,16 @@ def cabinet_positions(floor: Floor, n_cabinets: int) -> tuple[np.ndarray, np.nda
     return (idx // cols, idx % cols) if cols else (idx, idx)
 
 
+def padded(prefix: str, ids, width: int | None = None) -> np.ndarray:
+    """``prefix`` + ids zero-padded to ``width`` (default: the width of the largest id)."""
+    ids = np.asarray(ids, dtype=np.int64)
+    if not ids.size:
+        return np.empty(0, dtype=object)
+    if width is None:
+        width = len(str(int(ids.max())))
+    return prefix + np.char.zfill(ids.astype(str), width).astype(object)
+
+
 def row_letters(row) -> str:
     """The letters of a row as in the cabinet names: 0 -> A, 25 -> Z, 26 -> AA (bijective base
     26, as spreadsheet columns)."""

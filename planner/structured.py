@@ -382,14 +382,6 @@ def front_port_names(catalog: Catalog, ports: int) -> list[str]:
     return [str(k).zfill(port_width(catalog)) for k in range(1, ports + 1)]
 
 
-def _numbered(numbers, width: int) -> np.ndarray:
-    """Whole numbers as text zero-padded to ``width`` digits."""
-    numbers = np.asarray(numbers, dtype=np.int64)
-    if not numbers.size:
-        return np.empty(0, dtype=object)
-    return np.char.zfill(numbers.astype(str), width).astype(object)
-
-
 def point_names(room: Room, codes) -> np.ndarray:
     """``A-P0`` (row A, cross tray 0), ``H2-C-P3`` with several halls."""
     hall, row, tray = point_parts(room, codes)
@@ -452,7 +444,7 @@ def _allocate(ends: pd.DataFrame, catalog: Catalog, height_ru: int, kind: str):
     panels["rack"] = panels["point_name"].to_numpy(object) + np.where(rack_no > 0, more, "")
     panels["ru"] = ru
     panels["units"] = units
-    panels["name"] = panels["rack"] + "-" + _numbered(ru, max(2, len(str(height_ru))))
+    panels["name"] = panels["rack"] + "-" + floors.padded("", ru, max(2, len(str(height_ru))))
     panels["kind"] = kind
     panels["sku"] = [catalog.panels[i].sku for i in panels["panel_part"].tolist()]
     tail = " pass-through" if kind == "entry" else ""
@@ -583,7 +575,7 @@ def _trunks(chains: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
                "a_panel", "a_port", "a_port_kind", "b_panel", "b_port", "b_port_kind"]
     trunks = pd.DataFrame(rows, columns=columns)
     width = max(4, len(str(len(trunks))))
-    trunks.insert(0, "trunk_id", "T" + _numbered(np.arange(1, len(trunks) + 1), width))
+    trunks.insert(0, "trunk_id", floors.padded("T", np.arange(1, len(trunks) + 1), width))
     trunks["sku"] = ""
     for i in pd.unique(trunks["part"]).tolist():
         at = (trunks["part"] == i).to_numpy()
@@ -614,7 +606,7 @@ def _links(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame, piece
         lo, hi = np.asarray(lo, dtype=object), np.asarray(hi, dtype=object)
         return np.where(flip, hi, lo), np.where(flip, lo, hi)
 
-    front = {s: _numbered((ch[f"{s}_rear"].to_numpy() - 1) * legs + pos, width)
+    front = {s: floors.padded("", (ch[f"{s}_rear"].to_numpy() - 1) * legs + pos, width)
              for s in ("lo", "hi")}
     entry = {s: np.where(hall, "F" + ch[f"{s}_entry_rear"].astype(str).to_numpy(object) + "."
                          + pos.astype(str).astype(object), "") for s in ("lo", "hi")}
