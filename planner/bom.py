@@ -107,6 +107,11 @@ def _count(keys: pd.DataFrame, group: np.ndarray, per: np.ndarray) -> pd.DataFra
     return sizes.groupby(cols, sort=False, dropna=False)["quantity"].sum().reset_index()
 
 
+def _each(keys: pd.DataFrame) -> pd.DataFrame:
+    """Quantity per line key: one per row (parts bought one per link, cord or trunk)."""
+    return _count(keys, np.arange(len(keys)), np.ones(len(keys), np.int64))
+
+
 def _line(item: str, model, quantity, unit_price, description: str, *, sku: str | None = None,
           length_m=np.nan) -> dict:
     """One BOM line of a catalog model (its own description, else ``description``)."""
@@ -159,8 +164,7 @@ def part_lines(catalog: Catalog, cables: pd.DataFrame, structured=None) -> pd.Da
         if nic.size:
             keys = pd.DataFrame({"part": nic, "sku": [models[i].sku for i in nic],
                                  "length_m": np.nan})
-            frames.append(_count(keys, np.arange(nic.size), np.ones(nic.size, np.int64))
-                          .assign(item="transceiver"))
+            frames.append(_each(keys).assign(item="transceiver"))
         direct = optics & ~through
         keys = pd.DataFrame({"part": fibre[direct], "sku": bought["sku"].to_numpy()[direct],
                              "length_m": order[direct]})
@@ -170,14 +174,12 @@ def part_lines(catalog: Catalog, cables: pd.DataFrame, structured=None) -> pd.Da
                 "part": links["cord"].to_numpy(np.int64), "sku": links[f"cord_{e}_sku"],
                 "length_m": links[f"cord_{e}_order_m"].to_numpy(float)}) for e in "ab"],
                 ignore_index=True)
-        frames.append(_count(keys, np.arange(len(keys)), np.ones(len(keys), np.int64))
-                      .assign(item="fibre"))
+        frames.append(_each(keys).assign(item="fibre"))
     if structured is not None and len(structured.trunks):
         trunks = structured.trunks
         keys = pd.DataFrame({"part": trunks["part"].to_numpy(np.int64), "sku": trunks["sku"],
                              "length_m": trunks["order_length_m"].to_numpy(float)})
-        frames.append(_count(keys, np.arange(len(keys)), np.ones(len(keys), np.int64))
-                      .assign(item="trunk"))
+        frames.append(_each(keys).assign(item="trunk"))
     if not frames:
         return pd.DataFrame(columns=["item", "part", "sku", "length_m", "quantity",
                                      "unit_price"])
