@@ -664,20 +664,22 @@ def hall_section(plan) -> Section:
     row_pitch = float(floor.row_pitch_m)
     per_page = max(1, int((FLOOR_HEIGHT - 30.0 - float(floor.aisle_m) * detail)
                           // (row_pitch * detail)))
+    marks = patch_rack_marks(plan, room)
     blocks = []
     for hall in range(room.halls):
-        blocks.append(Figure(FLOOR_HEIGHT, _hall_drawer(plan, room, hall, 0, room.rows - 1,
-                                                        overview, legend=True)))
+        blocks.append(Figure(FLOOR_HEIGHT, _hall_drawer(plan, room, marks, hall, 0,
+                                                        room.rows - 1, overview, legend=True)))
         if detail > 1.5 * overview:
             for lo in range(0, room.rows, per_page):
                 hi = min(room.rows, lo + per_page) - 1
-                blocks.append(Figure(FLOOR_HEIGHT, _hall_drawer(plan, room, hall, lo, hi, detail,
-                                                                legend=False)))
+                blocks.append(Figure(FLOOR_HEIGHT, _hall_drawer(plan, room, marks, hall, lo, hi,
+                                                                detail, legend=False)))
     return Section("Floor plan", blocks, "floor")
 
 
-def _hall_drawer(plan, room, hall: int, lo: int, hi: int, scale: float, legend: bool):
-    """Draw rows ``lo..hi`` of one hall at ``scale`` points per metre (y grows down the page)."""
+def _hall_drawer(plan, room, marks, hall: int, lo: int, hi: int, scale: float, legend: bool):
+    """Draw rows ``lo..hi`` of one hall at ``scale`` points per metre (y grows down the page),
+    with the patch racks of ``marks`` (``patch_rack_marks``) that stand there."""
     from planner.floor import aisle_is_cold, front_aisle, row_letters
 
     floor = plan.floor
@@ -693,7 +695,6 @@ def _hall_drawer(plan, room, hall: int, lo: int, hi: int, scale: float, legend: 
     x_left, x_right = -pitch / 2 - ends, (room.cols - 0.5) * pitch + ends
     row_x0, row_x1 = -pitch / 2, (room.cols - 0.5) * pitch
     y_top, y_bottom = lo * rp - cd / 2 - aisle, hi * rp + cd / 2 + aisle
-    marks = patch_rack_marks(plan, room)
     marks = marks[(marks["hall"] == hall) & (((marks["row"] >= lo) & (marks["row"] <= hi))
                                              | ((marks["row"] < 0) & (lo == 0)))]
     tag = f"Hall H{hall + 1}" if room.halls > 1 else "Hall"
