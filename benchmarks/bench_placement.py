@@ -109,6 +109,11 @@ def timed_place(top, floor, catalog, limit, group_endpoints):
     return pl, time.perf_counter() - t0
 
 
+def selected(rows, args) -> list:
+    """The rows of a section whose name contains one of ``--only`` (all without it)."""
+    return [row for row in rows if not args.only or any(o in row[0] for o in args.only)]
+
+
 def bounds_ok(pl, limit) -> bool:
     return pl.stage_seconds.get("bounds", 0.0) <= BOUNDS_SHARE_MAX * limit
 
@@ -119,9 +124,7 @@ def papers(args) -> bool:
     print(f"{'row':20s} {'routers':>7s} {'grp':>4s} {'hint':>7s} {'planner':>8s} {'bound':>7s} {'gap':>6s} "
           f"{'sec':>6s} {'bnd s':>6s} target      verdict digest     method / bound kind")
     good = True
-    for name, family, params, group_ep, target in PAPERS:
-        if args.only and not any(o in name for o in args.only):
-            continue
+    for name, family, params, group_ep, target in selected(PAPERS, args):
         top = build(family, **params)
         pl, sec = timed_place(top, floor, None, args.paper_limit, group_ep)
         goal = int(pl.lower_bound) if target is None else target
@@ -141,9 +144,7 @@ def portfolio(args) -> bool:
     print(f"{'row':27s} {'routers':>7s} {'grp':>4s} {'planner':>8s} {'KaMinPar':>8s} {'METIS':>8s} {'bound':>7s} "
           f"{'gap':>6s} {'sec':>6s} {'bnd s':>6s} verdict digest     bound kind")
     good = True
-    for name, family, params, group_ep in PORTFOLIO:
-        if args.only and not any(o in name for o in args.only):
-            continue
+    for name, family, params, group_ep in selected(PORTFOLIO, args):
         top = build(family, **params)
         pl, sec = timed_place(top, floor, None, args.limit, group_ep)
         kaminpar, metis = alone(top, floor, group_ep)
@@ -162,9 +163,7 @@ def reach(args) -> bool:
     print(f"{'row':24s} {'routers':>7s} {'links':>6s} {'copper':>6s} {'<= max':>6s} {'cables $':>12s} "
           f"{'>= bound $':>12s} {'gap':>6s} {'sec':>6s} {'bnd s':>6s} verdict digest     bound kinds")
     good = True
-    for name, family, params, limit, least in REACH:
-        if args.only and not any(o in name for o in args.only):
-            continue
+    for name, family, params, limit, least in selected(REACH, args):
         top = build(family, **params)
         pl, sec = timed_place(top, floor, catalog, limit, None)
         ok = (least is None or pl.copper >= least) and bounds_ok(pl, limit)
@@ -183,9 +182,7 @@ def speed(args) -> bool:
     print(f"{'row':34s} {'routers':>7s} {'limit':>6s} {'sec':>6s} {'allowed':>7s} {'bnd s':>6s} {'optical':>8s} "
           f"{'gap':>6s} verdict digest")
     good = True
-    for name, family, params, floor_name, group_ep, limit, allowed in SPEED:
-        if args.only and not any(o in name for o in args.only):
-            continue
+    for name, family, params, floor_name, group_ep, limit, allowed in selected(SPEED, args):
         top = build(family, **params)
         pl, sec = timed_place(top, load_floor(floor_name), catalog, limit, group_ep)
         ok = (allowed is None or sec <= allowed) and bounds_ok(pl, limit)
