@@ -59,6 +59,13 @@ def route_kind(hall_a, row_a, hall_b, row_b, same_cabinet) -> np.ndarray:
     return np.where(np.asarray(same_cabinet, dtype=bool), 0, kind).astype(np.int8)
 
 
+def _first_tray(trays: np.ndarray, lo, hi) -> tuple[np.ndarray, np.ndarray]:
+    """Index of the first cross tray at or after ``lo`` (never the first tray of all, so one
+    lies before it too) and whether it lies within [lo, hi]."""
+    nxt = np.clip(np.searchsorted(trays, lo - _EPS, side="left"), 1, len(trays) - 1)
+    return nxt, trays[nxt] <= hi + _EPS
+
+
 def cross_tray(room: Room, x_a, x_b) -> np.ndarray:
     """Index into ``room.cross_x`` of the cross tray a cable between two rows of a hall takes
     (module doc): the first tray between ``x_a`` and ``x_b`` (metres along the rows), else the
@@ -66,8 +73,7 @@ def cross_tray(room: Room, x_a, x_b) -> np.ndarray:
     trays = room.cross_x
     x_a, x_b = np.asarray(x_a, dtype=float), np.asarray(x_b, dtype=float)
     lo, hi = np.minimum(x_a, x_b), np.maximum(x_a, x_b)
-    nxt = np.clip(np.searchsorted(trays, lo - _EPS, side="left"), 1, len(trays) - 1)
-    crossing = trays[nxt] <= hi + _EPS
+    nxt, crossing = _first_tray(trays, lo, hi)
     nearer_low = lo - trays[nxt - 1] <= trays[nxt] - hi
     return np.where(crossing, nxt, np.where(nearer_low, nxt - 1, nxt))
 
@@ -80,8 +86,7 @@ def tray_run_m(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b) -> np.nda
     xb, yb = floors.cabinet_xy(floor, row_b, col_b)
     lo, hi = np.minimum(xa, xb), np.maximum(xa, xb)
     trays = room.cross_x
-    nxt = np.clip(np.searchsorted(trays, lo - _EPS, side="left"), 1, len(trays) - 1)
-    crossing = trays[nxt] <= hi + _EPS
+    nxt, crossing = _first_tray(trays, lo, hi)
     detour = np.minimum(lo - trays[nxt - 1], trays[nxt] - hi)
     along = (hi - lo) + np.where(crossing, 0.0, 2.0 * detour)
     same_row = np.asarray(row_a) == np.asarray(row_b)

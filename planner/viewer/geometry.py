@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from planner import floor as floors
+from planner.routes import cross_tray
 
 ROUTE_KINDS = ("cabinet", "row", "cross-row", "cross-hall")
 """Route kinds in the order of their codes (the ``route_kind`` column of ``cables.csv``)."""
@@ -307,8 +308,7 @@ def _tray_routes(plan) -> Routes:
     same_cab, across = a == b, ha != hb
     same_row = ~across & (row[a] == row[b])
     rows_apart = ~across & ~same_row
-    trays = np.asarray(room.cross_x, dtype=float)
-    tray = trays[np.argmin(np.abs(xa[:, None] - trays) + np.abs(xb[:, None] - trays), axis=1)]
+    tray = np.asarray(room.cross_x, dtype=float)[cross_tray(room, xa, xb)]
     ex, ey = room.entry_xy
     n, rise = len(a), float(floor.overhead_per_end_m)
     # eight slots: start, rise, row tray, cross tray, hall link, cross tray, row tray, drop
