@@ -95,9 +95,9 @@ def run_one(spec: str, catalog_name: str, floor_name: str, time_limit: float, se
     cabling, performance (hops, latency, bisection, θ) and costing (BOM, totals, summary with
     distance statistics)."""
     from planner import topologies
-    from planner.catalog import load_catalog
     from planner.compare import Configuration, write_plan_folder
-    from planner.floor import load_floor
+    from planner.inputs.catalog import load_catalog
+    from planner.inputs.floor import load_floor
     from planner.placement import place
     from planner.plan import plan
 

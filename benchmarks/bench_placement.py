@@ -36,8 +36,8 @@ import time
 
 import numpy as np
 
-from planner.catalog import load_catalog
-from planner.floor import load_floor
+from planner.inputs.catalog import load_catalog
+from planner.inputs.floor import load_floor
 from planner.placement import place
 from planner.placement.capacity import capacity_from_floor
 from planner.placement.graph import Graph

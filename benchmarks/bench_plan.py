@@ -3,7 +3,7 @@ and <= 60 s, exports included).
 
 Runs the same steps as the command, in process, and reports the wall time of each: topology
 build, the plan stages (placement, cabling, costing, summary) and the exports as the command
-writes them (``output.write_plan``: writers in parallel processes on large plans, then the
+writes them (``exports.write_plan``: writers in parallel processes on large plans, then the
 atomic swap). ``--per-writer`` also times every writer alone, serially (wall and CPU seconds),
 which is what to compare when optimising one writer. Usage::
 
@@ -33,7 +33,7 @@ CASES = {
 
 def run_in_process(name: str, strategy: str, time_limit: float,
                    per_writer: bool = False) -> dict[str, float]:
-    from planner import output
+    from planner import exports
     from planner.exports import writers
     from planner.plan import plan
     from planner.topologies import parse_spec
@@ -46,10 +46,10 @@ def run_in_process(name: str, strategy: str, time_limit: float,
     result = plan(topology, catalog, floor, strategy=strategy, time_limit_s=time_limit)
     times.update({f"plan.{k[:-2]}": v for k, v in result.summary["runtime"].items()
                   if k != "total_s"})
-    jobs = output.export_jobs(result)
+    jobs = exports.export_jobs(result)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        output.write_plan(result, Path(tmp) / "plan", jobs=jobs)
+        exports.write_plan(result, Path(tmp) / "plan", jobs=jobs)
         times[f"exports ({jobs} jobs)"] = time.perf_counter() - t0
     times["total"] = time.perf_counter() - start
     if per_writer:

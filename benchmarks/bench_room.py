@@ -60,7 +60,7 @@ def checks(plan, out: Path) -> dict[str, bool]:
     """The issue's checks on the written files (module doc)."""
     import pandas as pd
 
-    from planner.floor import MIN_ASPECT
+    from planner.inputs.floor import MIN_ASPECT
 
     floor = plan.floor
     summary = json.loads((out / "summary.json").read_text())
@@ -97,8 +97,8 @@ def checks(plan, out: Path) -> dict[str, bool]:
 def run_one(spec: str, seed: int, out: Path) -> dict:
     """Plan one configuration, write the room files, check them (module doc)."""
     from planner import topologies
-    from planner.bom import costed_mask
     from planner.compare import Configuration
+    from planner.costing.bom import costed_mask
     from planner.exports import cabinets_csv, cables_csv, summary_json
     from planner.plan import plan
 
@@ -154,8 +154,8 @@ def _busy_loop() -> None:
 def pick(target: int, families) -> list[str]:
     """Specs of the configuration nearest ``target`` per family (``planner size``) that have at
     least NEAR x target endpoints."""
-    from planner.catalog import load_catalog
     from planner.compare import Configuration
+    from planner.inputs.catalog import load_catalog
     from planner.topologies import sizing
 
     radix = max(m.radix for m in load_catalog(CATALOG).routers)

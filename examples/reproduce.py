@@ -60,10 +60,10 @@ from typing import Any
 import numpy as np
 
 from planner import topologies
-from planner.catalog import load_catalog
 from planner.costing import totals
-from planner.floor import load_floor
-from planner.media import choose_media
+from planner.inputs.catalog import load_catalog
+from planner.inputs.floor import load_floor
+from planner.inputs.parts.media import choose_media
 from planner.plan import plan
 
 PN_COST_TOL, PN_POWER_TOL, GF_POWER_TOL = 0.05, 0.01, 0.05

@@ -3,7 +3,7 @@
 Each command lives in its own module under ``planner/commands/`` and exposes ``NAME``,
 ``HELP``, ``ORDER`` (position in ``--help``), ``add_arguments(parser)`` and ``run(args) -> int``.
 Bad input (``InputError``) prints one line and exits 2; Ctrl-C, SIGTERM and SIGHUP print one
-line and exit 128 + the signal number (130, 143, 129; ``planner.interrupts``); anything else is
+line and exit 128 + the signal number (130, 143, 129; ``planner.run.interrupts``); anything else is
 an internal error (1). Command modules import their heavy libraries (pandas, SciPy, OR-Tools,
 numba) inside ``run``, so ``planner --help`` and the light commands start fast.
 """
@@ -16,8 +16,8 @@ import os
 import pkgutil
 import sys
 
-from planner import interrupts
-from planner.errors import InputError
+from planner.run import interrupts
+from planner.run.errors import InputError
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -65,7 +65,7 @@ def _main(argv: list[str] | None) -> int:
             parser.print_help()
             return EXIT_BAD_INPUT
         command = f"planner {args.command}"
-        from planner.output import created_time
+        from planner.run.output import created_time
         created_time()  # a bad SOURCE_DATE_EPOCH is refused before any library reads it
         return int(args._run(args) or EXIT_OK)
     except InputError as err:

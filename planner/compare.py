@@ -37,7 +37,7 @@ import pandas as pd
 from pydantic import (BaseModel, ConfigDict, Field, NonNegativeInt, PositiveFloat,
                       PositiveInt)
 
-from planner.errors import InputError
+from planner.run.errors import InputError
 
 #: Table columns: (key, header, format) in display order.
 COLUMNS: tuple[tuple[str, str, str], ...] = (
@@ -204,7 +204,7 @@ class CompareSpec(BaseModel):
 
 def load_spec(path: str | Path) -> CompareSpec:
     """Read and validate a compare spec file; InputError naming the file and field."""
-    from planner import schema
+    from planner.inputs import schema
 
     path = Path(path)
     if not path.is_file():
@@ -220,8 +220,8 @@ class Job:
     """Everything one worker needs to plan one configuration (picklable)."""
 
     configuration: Configuration
-    catalog: Any                      # planner.catalog.Catalog
-    floor: Any                        # planner.floor.Floor
+    catalog: Any                      # planner.inputs.catalog.Catalog
+    floor: Any                        # planner.inputs.floor.Floor
     strategy: str = "optimize"
     time_limit_s: float = 60.0
     seed: int = 0
@@ -350,7 +350,7 @@ def run_job(job: Job, out_dir: str | None = None, ship: bool = False) -> Outcome
 
 def write_plan_folder(result, out: Path) -> None:
     """The ``planner plan`` writer: every exporter into a temporary folder, moved atomically."""
-    from planner.output import write_plan
+    from planner.exports import write_plan
 
     write_plan(result, out)
 
@@ -377,7 +377,7 @@ def run_jobs(jobs: Sequence[Job], out_dir: Path | None = None, *, workers: int |
     ``scheduler``: address of a running Dask scheduler (``tcp://host:8786``); plans run on its
     workers and their folders come back packed. Otherwise ``workers`` processes on this machine
     (default: one per job up to the CPU count; 1 = in this process). ``progress``: a
-    ``planner.progress`` mode counting finished plans (a bar, or one line per plan in a log).
+    ``planner.run.progress`` mode counting finished plans (a bar, or one line per plan in a log).
     """
     out = str(out_dir) if out_dir is not None else None
     bar = _bar(len(jobs), progress)
@@ -410,8 +410,8 @@ def run_jobs(jobs: Sequence[Job], out_dir: Path | None = None, *, workers: int |
 
 
 def _bar(total: int, progress):
-    """Finished plans counted on a bar, or one line each in a log (``planner.progress``)."""
-    from planner.progress import Counter
+    """Finished plans counted on a bar, or one line each in a log (``planner.run.progress``)."""
+    from planner.run.progress import Counter
 
     return Counter("compare", "plans", total, progress)
 

@@ -4,7 +4,7 @@ Stages (the data flow drawn in README.md "What it does"), each a pure function o
 values:
 router model (``catalog.router_for(topology.radix)``) -> placement (``planner.placement.place``)
 -> cabling (``planner.cabling.build``) -> performance (``planner.performance.evaluate``: hops,
-latency, bisection, throughput) -> costing (``planner.bom.build`` + ``planner.costing``)
+latency, bisection, throughput) -> costing (``planner.costing.bom.build`` + ``planner.costing``)
 -> summary (the dict that ``summary.json`` holds). Nothing is written to disk here; the
 ``planner plan`` command hands the ``Plan`` to the writers in ``planner/exports``.
 
@@ -25,16 +25,21 @@ import numpy as np
 import pandas as pd
 
 import planner
-from planner import bom as boms
-from planner import cabling, costing, guards, performance, power, routes, simulators, structured
-from planner import floor as floors
-from planner.catalog import Catalog, RouterModel, load_catalog
-from planner.errors import InputError
-from planner.floor import Floor, load_floor
-from planner.output import restore_ctrl_c
+from planner import cabling, costing, performance
+from planner.costing import bom as boms
+from planner.costing import power
+from planner.inputs import floor as floors
+from planner.inputs.catalog import Catalog, RouterModel, load_catalog
+from planner.inputs.floor import routes
+from planner.inputs.floor import Floor, load_floor
+from planner.inputs.parts import structured
+from planner.inputs.spec import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
+from planner.performance import simulators
 from planner.placement.result import Placement
-from planner.progress import Stages
-from planner.spec import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
+from planner.run import guards
+from planner.run.errors import InputError
+from planner.run.output import restore_ctrl_c
+from planner.run.progress import Stages
 from planner.topologies.base import Topology
 
 STRATEGIES = ("hint", "partition", "optimize")
@@ -51,10 +56,10 @@ class Plan:
     ports:    one row per router port 1..radix: device, port, used, peer_device, peer_port,
               cable_id, label.
     bom:      item, sku, description, length_m, quantity, spares, unit_price, extended_price,
-              vendor (``planner.bom``).
+              vendor (``planner.costing.bom``).
     summary:  exactly what summary.json holds.
     structured: on a floor with structured cabling, the panels, trunks, patch racks and the
-              pieces of every link through them (``planner.structured.StructuredPlan``).
+              pieces of every link through them (``planner.cabling.structured.StructuredPlan``).
     """
 
     topology: Topology
@@ -68,7 +73,7 @@ class Plan:
     ports: pd.DataFrame
     bom: pd.DataFrame
     summary: dict[str, Any]
-    structured: structured.StructuredPlan | None = None
+    structured: cabling.structured.StructuredPlan | None = None
 
 
 def _as_topology(topology) -> Topology:
@@ -88,7 +93,7 @@ def _as_floor(floor) -> Floor:
 
 def check_options(strategy: str, time_limit_s: float, spares_pct: float, seed: int = 0) -> None:
     """InputError for a bad strategy, time limit, spares percentage or seed (the bounds of
-    ``planner.spec.Spec``)."""
+    ``planner.inputs.spec.Spec``)."""
     if strategy not in STRATEGIES:
         raise InputError(f"--strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
     if not (_real(time_limit_s) and np.isfinite(time_limit_s)
@@ -118,7 +123,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
     ``"modern-100g"``, ``"hot-aisle"``). ``placement`` skips the placement stage and uses the
     given layout (hand-made layouts, re-costing a layout under another catalog). ``progress``:
-    a ``planner.progress`` mode (``"bar"``, ``"lines"``; True = bar), placement's own stages
+    a ``planner.run.progress`` mode (``"bar"``, ``"lines"``; True = bar), placement's own stages
     included. ``router_latency_ns`` overrides the router model's delay in the performance
     stage; ``booksim`` holds the BookSim run options of ``booksim.cfg``
     (``simulators.BOOKSIM_DEFAULTS``). ``spares`` gives a spare percentage per class

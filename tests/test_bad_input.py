@@ -34,10 +34,12 @@ import pytest
 
 import yaml
 
-from planner import guards, output, placement, schema, topologies
+from planner import exports, placement, topologies
 from planner.cli import main
-from planner.topologies import importers
+from planner.inputs import schema
 from planner.plan import plan
+from planner.run import guards, output
+from planner.topologies import importers
 from planner.topologies.slimfly import slimfly
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -189,7 +191,7 @@ def _failing_writers(code: int, jobs: int):
         raise OSError(code, os.strerror(code), str(path))
 
     return ((exports, "writers", lambda by_cost=False: [("failing", failing)] + original(by_cost)),
-            (output, "export_jobs", lambda plan: jobs))
+            (exports, "export_jobs", lambda plan: jobs))
 
 
 SPEC = "topology: slimfly:q=5\nstrategy: hint\nout: out\n"
@@ -787,7 +789,7 @@ def progress_only(stdout: str) -> bool:
 def previous(tmp_path_factory) -> Path:
     """A real previous plan folder (written by ``planner plan``'s writers)."""
     out = tmp_path_factory.mktemp("previous") / "plan"
-    output.write_plan(plan(slimfly(3), "modern-100g", "hot-aisle", strategy="hint"), out)
+    exports.write_plan(plan(slimfly(3), "modern-100g", "hot-aisle", strategy="hint"), out)
     return out
 
 
@@ -858,8 +860,9 @@ def test_a_good_rerun_over_a_previous_plan_still_works(tmp_path, previous, monke
 STUCK_WRITER = """
 import sys, time
 from pathlib import Path
-from planner import exports, output
+from planner import exports
 from planner.cli import main
+from planner.run import output
 
 def stuck(plan, folder):
     (Path(folder) / "stuck.txt").write_text("writing")
@@ -867,7 +870,7 @@ def stuck(plan, folder):
 
 original = exports.writers
 exports.writers = lambda by_cost=False: [("stuck", stuck)] + original(by_cost)
-output.export_jobs = lambda plan: int(sys.argv[1])
+exports.export_jobs = lambda plan: int(sys.argv[1])
 sys.exit(main(sys.argv[2:]))
 """
 """``planner`` whose export writers include one that never ends (in a forked process when
@@ -1016,7 +1019,7 @@ def tiny_disk(tmp_path):
 def test_a_disk_that_fills_up_while_writing(tiny_disk, capsys, monkeypatch, topology):
     """The disk fills up half-way through the exports (the space check before planning is
     switched off, as if another program took the space meanwhile), in the planner's process
-    (375 cables) or in forked writers (6,591 cables, above output.PARALLEL_MIN_CABLES): one
+    (375 cables) or in forked writers (6,591 cables, above exports.PARALLEL_MIN_CABLES): one
     line, exit 2, nothing left on the disk."""
     monkeypatch.setattr(guards, "check_space", lambda out, cables: None)
     monkeypatch.chdir(tiny_disk)

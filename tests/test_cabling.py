@@ -32,11 +32,11 @@ import pandas as pd
 import pytest
 
 from planner import cabling
-from planner.catalog import Catalog
-from planner.errors import InputError
-from planner.floor import Floor
+from planner.inputs.catalog import Catalog
+from planner.inputs.floor import Floor
 from planner.placement.result import Placement
 from planner.plan import plan
+from planner.run.errors import InputError
 from planner.topologies.slimfly import slimfly
 
 CAB_NAMES = ("A01", "A02", "A03", "B01", "B02")

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from planner.catalog import COLOR_HEX, NETBOX_CABLE_TYPES, list_catalogs, load_catalog
 from planner.cli import main
-from planner.errors import InputError
+from planner.inputs.catalog import COLOR_HEX, NETBOX_CABLE_TYPES, list_catalogs, load_catalog
+from planner.run.errors import InputError
 
 BAD = Path(__file__).parent / "fixtures" / "bad_catalogs"
 BUILTINS = ["sc14-40g", "sc14-40g-pn10k", "sc14-40g-pn25k", "sc14-40g-galaxyfly",

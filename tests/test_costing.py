@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from planner import costing
-from planner.catalog import load_catalog
-from planner.floor import cable_length_m, load_floor
-from planner.media import choose_media
+from planner.inputs.catalog import load_catalog
+from planner.inputs.floor import cable_length_m, load_floor
+from planner.inputs.parts.media import choose_media
 
 # (row, catalog, T endpoints, R radix, N_r routers, E electrical, O optical, $/node, W/node)
 PN_TABLES = [

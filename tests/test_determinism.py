@@ -109,5 +109,5 @@ def test_a_capped_plan_says_so():
 
 
 def _floor():
-    from planner.floor import load_floor
+    from planner.inputs.floor import load_floor
     return load_floor("hot-aisle")

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from planner import simulators
 from planner.exports import anynet
+from planner.performance import simulators
 from planner.plan import plan as make_plan
 from planner.topologies import FAMILIES
 from test_exports_plans import get_plan

@@ -13,8 +13,8 @@ import shutil
 import subprocess
 from functools import lru_cache
 
-from planner.catalog import list_catalogs, load_catalog
 from planner.exports import netbox
+from planner.inputs.catalog import list_catalogs, load_catalog
 from planner.plan import plan as make_plan
 from planner.topologies.dragonfly import dragonfly
 from test_exports_plans import get_plan

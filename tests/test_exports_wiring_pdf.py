@@ -15,7 +15,7 @@ from pypdf.generic import ContentStream
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.exports import trunks_csv, wiring_pdf
-from planner.floor import cabinet_name
+from planner.inputs.floor import cabinet_name
 from test_exports_plans import get_plan
 
 PLANS = ["slimfly-hot", "slimfly-abstract", "dragonfly-hot"]

@@ -5,9 +5,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from planner.catalog import load_catalog
-from planner.errors import InputError
-from planner.floor import (cabinet_name, cabinet_positions, cabinet_xy, cable_length_m,
+from planner.inputs.catalog import load_catalog
+from planner.run.errors import InputError
+from planner.inputs.floor import (cabinet_name, cabinet_positions, cabinet_xy, cable_length_m,
                            check_capacity, endpoint_ru_of, grid_shape, group_capacity,
                            list_floors, load_floor, mean_manhattan_m, router_ru)
 from planner.topologies.base import Topology
@@ -234,7 +234,7 @@ DOCS = Path(__file__).parents[1] / "docs" / "floors.md"
 
 
 def test_docs_describe_every_floor_field():
-    from planner.floor import Floor, Hall
+    from planner.inputs.floor import Floor, Hall
 
     text = DOCS.read_text(encoding="utf-8")
     fields = [f"`{name}`" for name in Floor.model_fields if name != "hall"]

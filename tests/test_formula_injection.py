@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from planner import output
-from planner.catalog import load_catalog
+from planner import exports
 from planner.exports.cells import FORMULA_STARTS, neutralise, neutralise_all
-from planner.floor import load_floor
+from planner.inputs.catalog import load_catalog
+from planner.inputs.floor import load_floor
 from planner.plan import plan
 from planner.topologies.slimfly import slimfly
 
@@ -52,7 +52,7 @@ def folder(tmp_path_factory) -> Path:
     result = plan(slimfly(5), catalog, floor, strategy="hint")
     assert any(s.startswith(PAYLOADS["cable_sku"]) for s in result.cables["sku"])  # it is used
     out = tmp_path_factory.mktemp("injection") / "plan"
-    output.write_plan(result, out)
+    exports.write_plan(result, out)
     return out
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from planner.errors import InputError
-from planner.gf import field, is_prime_power, prime_power, prime_powers
+from planner.run.errors import InputError
+from planner.topologies.gf import field, is_prime_power, prime_power, prime_powers
 
 ALL_Q = prime_powers(2, 128)
 RNG = np.random.default_rng(7)

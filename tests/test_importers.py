@@ -8,8 +8,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from planner.errors import InputError
 from planner.exports.anynet import netlist_lines
+from planner.run.errors import InputError
 from planner.topologies import build, parse_spec
 from planner.topologies.importers import write_edge_csv, write_graphml
 

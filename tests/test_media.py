@@ -4,10 +4,10 @@ transceivers + fibre, twin-port and splitter parts on breakout cages, paper mode
 import numpy as np
 import pytest
 
-from planner.catalog import Catalog, load_catalog
-from planner.errors import InputError
-from planner.floor import load_floor
-from planner.media import choose_media, choose_parts, end_watts, latency_ns, media_of, part_numbers
+from planner.inputs.catalog import Catalog, load_catalog
+from planner.inputs.floor import load_floor
+from planner.inputs.parts.media import choose_media, choose_parts, end_watts, latency_ns, media_of, part_numbers
+from planner.run.errors import InputError
 
 
 def _pick(catalog_name, floor_name, lengths, same, **options):

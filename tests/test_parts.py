@@ -13,12 +13,12 @@ import os
 import pytest
 import yaml
 
-from planner.bom import Spares, spares_for
-from planner.catalog import Catalog, load_catalog, nvidia_length_code
 from planner.cli import main
-from planner.errors import InputError
-from planner.floor import load_floor
+from planner.costing.bom import Spares, spares_for
+from planner.inputs.catalog import Catalog, load_catalog, nvidia_length_code
+from planner.inputs.floor import load_floor
 from planner.plan import plan
+from planner.run.errors import InputError
 from planner.topologies.slimfly import slimfly
 
 BASE = {

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 from ortools.linear_solver import pywraplp
 
-from planner import performance, throughput, traffic
-from planner.errors import InputError
+from planner import performance
+from planner.performance import throughput, traffic
+from planner.run.errors import InputError
 from planner.topologies import parse_spec
 from test_exports_plans import get_plan
 

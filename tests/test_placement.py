@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from planner.errors import InputError
-from planner.floor import Floor, group_capacity, load_floor
+from planner.inputs.floor import Floor, group_capacity, load_floor
 from planner.placement import place
 from planner.placement.anneal import anneal
+from planner.run.errors import InputError
 from planner.placement.bounds import (COLUMN_BATCH, complete_bipartite_blocks, composition_bound, density_bound,
                                       feasible_compositions, group_link_caps, lower_bound,
                                       most_kept_links, router_classes)

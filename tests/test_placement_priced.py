@@ -8,8 +8,8 @@ import itertools
 import numpy as np
 import pytest
 
-from planner.catalog import load_catalog
-from planner.floor import Floor, load_floor, room_of
+from planner.inputs.catalog import load_catalog
+from planner.inputs.floor import Floor, load_floor, room_of
 from planner.placement.cabinet_anneal import anneal_cabinets
 from planner.placement.capacity import Limits
 from planner.placement.copper_bounds import (copper_upper_bound, cost_lower_bound,

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from planner import output
+from planner import exports
 from planner.cli import main
-from planner.errors import InputError
-from planner.schema import builtin_dir
+from planner.inputs.schema import builtin_dir
 from planner.plan import plan
+from planner.run import output
+from planner.run.errors import InputError
 from planner.topologies.slimfly import slimfly
 from test_cabling import make_catalog, make_floor, sf_rack_placement
 from test_plan_invariants import check_plan_folder
@@ -69,9 +70,9 @@ def test_no_arguments_plan_a_10k_slim_fly_on_a_modern_100g_hot_aisle_hall():
     the hall holds it."""
     from planner.cli import build_parser
     from planner.commands.plan import resolve_spec
-    from planner.floor import check_capacity, load_floor
-    from planner.spec import topology_of
-    from planner.catalog import load_catalog
+    from planner.inputs.catalog import load_catalog
+    from planner.inputs.floor import check_capacity, load_floor
+    from planner.inputs.spec import topology_of
     spec = resolve_spec(build_parser().parse_args(["plan"]))
     assert (spec.catalog, spec.floor, spec.out) == ("modern-100g", "hot-aisle", "plan")
     top = topology_of(spec)
@@ -215,7 +216,7 @@ def test_bad_spec_file(tmp_path, capsys, spec_text, field):
 def _previous(tmp_path: Path) -> Path:
     result = plan(slimfly(5, p=3), make_catalog(), make_floor(), placement=sf_rack_placement())
     out = tmp_path / "plan"
-    output.write_plan(result, out)
+    exports.write_plan(result, out)
     return out
 
 
@@ -254,8 +255,8 @@ def test_writers_are_every_export_module_in_name_order():
 
 def test_parallel_writers_write_the_same_files(tmp_path):
     result = plan(slimfly(5, p=3), make_catalog(), make_floor(), placement=sf_rack_placement())
-    serial = output.write_plan(result, tmp_path / "serial", jobs=1)
-    forked = output.write_plan(result, tmp_path / "forked", jobs=2)
+    serial = exports.write_plan(result, tmp_path / "serial", jobs=1)
+    forked = exports.write_plan(result, tmp_path / "forked", jobs=2)
     assert serial == forked
     for name in serial:
         if name != "bom.xlsx":                       # its docProps hold the creation time
@@ -289,8 +290,8 @@ def test_every_file_is_the_same_in_another_process(tmp_path):
     import zipfile
     result = plan(slimfly(5), "modern-100g", "hot-aisle", strategy="hint")
     (tmp_path / "plan.pkl").write_bytes(pickle.dumps(result))
-    script = ("import pickle, sys; from planner import output; "
-              "output.write_plan(pickle.load(open(sys.argv[1], 'rb')), sys.argv[2], jobs=1)")
+    script = ("import pickle, sys; from planner import exports; "
+              "exports.write_plan(pickle.load(open(sys.argv[1], 'rb')), sys.argv[2], jobs=1)")
     folders = []
     for seed in ("5", "6"):                  # seeds that once ordered a set differently
         folders.append(tmp_path / f"run{seed}")

@@ -22,8 +22,8 @@ import pandas as pd
 import pytest
 from openpyxl.utils import range_boundaries
 
+from planner.costing.bom import Spares
 from planner.exports import bom_xlsx, cables_csv, summary_json
-from planner.bom import Spares
 from planner.plan import plan
 from planner.topologies.base import Topology
 from planner.topologies.dragonfly import dragonfly

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from planner import progress
 from planner.exports import writers
+from planner.run import progress
 
 HEAVY = ("pandas", "scipy", "numba", "ortools")
 LINE = re.compile(r"^(plan|exports): ([\w/]+) done(?:: (.*))? \((\d+\.\d) s\)$")

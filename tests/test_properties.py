@@ -26,9 +26,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planner.catalog import Catalog
 from planner.exports import cables_csv, summary_json
-from planner.floor import Floor
+from planner.inputs.catalog import Catalog
+from planner.inputs.floor import Floor
 from planner.plan import plan
 from planner.topologies import build
 from planner.topologies.base import Topology

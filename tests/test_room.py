@@ -13,14 +13,14 @@ import pytest
 import yaml
 
 from planner.cli import main
-from planner.errors import InputError
 from planner.exports import cabinets_csv, cables_csv, summary_json
-from planner.floor import (MIN_ASPECT, cabinet_name, hall_footprint_m, load_floor, room_of,
+from planner.run.errors import InputError
+from planner.inputs.floor import (MIN_ASPECT, cabinet_name, hall_footprint_m, load_floor, room_of,
                            slot_layout)
+from planner.costing.power import fit_budget
 from planner.placement.floor_assign import place_on_floor
 from planner.placement.result import Placement
 from planner.plan import plan
-from planner.power import fit_budget
 from planner.topologies.base import Topology
 from planner.topologies.dragonfly import dragonfly
 from planner.topologies.slimfly import slimfly

@@ -24,11 +24,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from planner.catalog import Catalog
-from planner.floor import Floor, cabinet_names, room_of
+from planner.inputs.catalog import Catalog
+from planner.inputs.floor import Floor, cabinet_names, room_of
+from planner.inputs.floor.routes import KINDS, route_kind, route_length_m, route_segments
 from planner.placement.result import Placement
 from planner.plan import plan
-from planner.routes import KINDS, route_kind, route_length_m, route_segments
 from planner.topologies.base import Topology
 
 
@@ -198,7 +198,7 @@ def test_route_segments_of_a_cross_hall_cable():
 
 def test_abstract_grid_keeps_manhattan_lengths_and_gets_route_kinds():
     """The papers' floors: the published Manhattan + 2 m, and kinds row / cross-row."""
-    from planner.floor import load_floor
+    from planner.inputs.floor import load_floor
 
     floor = load_floor("sc14")
     room = room_of(floor, [0, 0], [0, 2], [0, 3])

@@ -1,4 +1,4 @@
-"""Structured cabling (planner.structured): links that leave their row run cord -> panel ->
+"""Structured cabling (planner.inputs.parts.structured, planner.cabling.structured): links that leave their row run cord -> panel ->
 trunk -> panel (-> hall trunk -> panel) -> cord, checked against pieces computed by hand on the
 test hall of tests/test_routes.py (0.6 m pitch, rows 2.4 m apart, cross trays at x = -0.3, 2.1,
 4.5, 6.9 m, 0.5 m rise per end, 0.3 m per cable split between the two cords, 10 % slack, halls
@@ -24,14 +24,14 @@ import pandas as pd
 import pytest
 import yaml
 
-from planner import structured
 from planner.cli import main
 from planner.exports import trunks_csv
-from planner.floor import cabinet_names, room_of
+from planner.inputs.floor import cabinet_names, room_of
+from planner.inputs.parts import structured
+from planner.inputs.schema import builtin_dir
 from planner.placement.objective import cabinet_prices
 from planner.placement.result import Placement
 from planner.plan import plan
-from planner.schema import builtin_dir
 from planner.topologies.base import Topology
 from test_exports_plans import get_plan
 from test_plan_invariants import segment_pieces
@@ -85,7 +85,7 @@ def test_pieces_are_the_hand_computed_ones_and_add_up_to_the_route(name, a, b, w
     pieces = [float(getattr(got, k)) for k in ("cord_a", "trunk_a", "hall", "trunk_b", "cord_b")]
     assert pieces == pytest.approx(want, abs=1e-9)
     assert bool(got.structured) and bool(got.cross_hall) == (a[0] != b[0])
-    from planner.routes import route_length_m
+    from planner.inputs.floor.routes import route_length_m
     assert sum(pieces) == pytest.approx(float(route_length_m(room, *a, *b)), abs=1e-9)
 
 

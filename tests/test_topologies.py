@@ -10,11 +10,11 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from planner.errors import InputError
-from planner.gf import field, prime_powers
+from planner.run.errors import InputError
 from planner.topologies import FAMILIES, build, check_radix, parse_spec
 from planner.topologies.dragonfly import dragonfly
 from planner.topologies.galaxyfly import coordinate_matrix
+from planner.topologies.gf import field, prime_powers
 from planner.topologies.metrics import distance_stats
 from planner.topologies.sizing import like_for_like, nearest
 from planner.topologies.slimfly import delta, generator_sets

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from planner.cli import main
-from planner.errors import InputError
+from planner.run.errors import InputError
 from planner.verify import (ObservedLink, compare, detect_format, load_plan, parse_ibnetdiscover,
                             parse_lldp, port_number, read_observed, resolve, verify)
 

@@ -23,7 +23,7 @@ import pytest
 
 from planner.cabling import CSV_COLUMNS
 from planner.exports import cables_csv, summary_json, viewer
-from planner.viewer import geometry, payload
+from planner.exports.viewer import geometry, payload
 from tests.test_exports_plans import get_plan
 
 PLANS = ["slimfly-hot", "slimfly-abstract", "dragonfly-hot", "dragonfly-trunk"]
@@ -321,10 +321,10 @@ def halls_plan(links: str, kw_budget: float | None = None):
 
 @pytest.mark.parametrize("name", ["slimfly-hot", "corridor", "meet-me"])
 def test_drawn_routes_are_the_plans_tray_routes(name):
-    """Every cable's route as drawn is ``planner.routes.route_segments`` of its two cabinets,
+    """Every cable's route as drawn is ``planner.inputs.floor.routes.route_segments`` of its two cabinets,
     step for step (kind, metres, end point in its hall moved to where the hall is drawn); the
     three-hall plans cross halls, rows and stay in rows."""
-    from planner import routes as plan_routes
+    from planner.inputs.floor import routes as plan_routes
     plan = get_plan(name) if name == "slimfly-hot" else halls_plan(name)
     drawn = geometry.cable_routes(plan)
     room = geometry._room(plan)
@@ -443,8 +443,8 @@ def hostile_plan(folder):
     """A small plan on a floor file and a catalog file named with markup (``HOSTILE``)."""
     import yaml
 
+    from planner.inputs.schema import builtin_dir
     from planner.plan import plan
-    from planner.schema import builtin_dir
     from planner.topologies.slimfly import slimfly
     catalog = yaml.safe_load((builtin_dir("catalogs") / "modern-100g.yaml").read_text())
     catalog["name"] = HOSTILE

@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 from planner.exports import cables_csv, summary_json, viewer
+from planner.exports.viewer import geometry
 from planner.exports.wiring_pdf import GROUP_COLOURS
-from planner.viewer import geometry
 from tests.test_exports_plans import get_plan
 from tests.test_viewer import HOSTILE, halls_plan, hostile_plan
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from planner.errors import InputError
-from planner.schema import resolve
+from planner.inputs.schema import resolve
+from planner.run.errors import InputError
 
 
 def table(header: list[str], rows: list[list[str]]) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from planner.catalog import Catalog, list_catalogs, load_catalog
 from planner.commands._builtins import list_or_show, table
+from planner.inputs.catalog import Catalog, list_catalogs, load_catalog
 
 NAME = "catalogs"
 HELP = "list the built-in router/link-part catalogs, or show one (catalogs show NAME|PATH)"

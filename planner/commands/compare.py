@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from planner import progress
-from planner.errors import InputError
-from planner.spec import DEFAULT_TIME_LIMIT_S
+from planner.inputs.spec import DEFAULT_TIME_LIMIT_S
+from planner.run import progress
+from planner.run.errors import InputError
 
 NAME = "compare"
 HELP = ("plan several topology families like for like (same endpoints, balanced endpoints per "
@@ -68,8 +68,8 @@ def resolve(args: argparse.Namespace):
     """Spec file + options -> (configurations, catalog, floor, keyword options, out, title,
     excluded), ``excluded`` = (family, reason) of the families not sized like for like."""
     from planner import compare as cmp  # pandas: imported when the command runs, not for --help
-    from planner.catalog import load_catalog
-    from planner.floor import load_floor
+    from planner.inputs.catalog import load_catalog
+    from planner.inputs.floor import load_floor
 
     spec = cmp.load_spec(args.spec) if args.spec else cmp.CompareSpec()
     catalog = load_catalog(_pick(args.catalog, spec.catalog, DEFAULTS["catalog"]))

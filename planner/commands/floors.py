@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from planner.commands._builtins import list_or_show, table
-from planner.floor import Floor, hall_footprint_m, list_floors, load_floor
+from planner.inputs.floor import Floor, hall_footprint_m, list_floors, load_floor
 
 NAME = "floors"
 HELP = "list the built-in floor layouts, or show one (floors show NAME|PATH)"

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from planner import guards, output, progress
-from planner import spec as specs
-from planner.errors import InputError
-from planner.spec import DEFAULT_TIME_LIMIT_S
-from planner.simulators import BOOKSIM_DEFAULTS, BOOKSIM_TRAFFIC
-from planner.topologies import defaults
+from planner import exports
+from planner.inputs import spec as specs
+from planner.inputs.spec import DEFAULT_TIME_LIMIT_S
+from planner.performance.simulators import BOOKSIM_DEFAULTS, BOOKSIM_TRAFFIC
+from planner.run import guards, output, progress
+from planner.run.errors import InputError
+from planner.topologies import defaults, sizing
 
 NAME = "plan"
 HELP = ("plan a system: placement, every cable with ports and labels, the priced BOM and the "
@@ -150,16 +151,16 @@ def _from_spec(args: argparse.Namespace, field: str, load):
 
 
 def run(args: argparse.Namespace) -> int:
-    from planner.bom import Spares
-    from planner.catalog import load_catalog
-    from planner.floor import load_floor
+    from planner.costing.bom import Spares
+    from planner.inputs.catalog import load_catalog
+    from planner.inputs.floor import load_floor
     from planner.plan import check_options, plan
     spec = resolve_spec(args)
     check_options(spec.strategy, spec.time_limit, spec.spares, spec.seed)
     _from_spec(args, "out", lambda: output.check_out(spec.out, input_files(args, spec)))
 
     def build_topology():
-        guards.check_topology_spec(spec.topology, spec.endpoint_cables)  # before building
+        sizing.check_topology_spec(spec.topology, spec.endpoint_cables)  # before building
         return specs.topology_of(spec)
 
     topology = _from_spec(args, "topology", build_topology)
@@ -178,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
                   booksim={"cycle_ns": args.booksim_cycle_ns,
                            "injection_rate": args.booksim_rate,
                            "traffic": args.booksim_traffic})
-    files = output.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
+    files = exports.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
     for note in defaults.notes(result.topology):   # a size the user did not give
         print(f"note: {note}")
     print(summary_table(result, Path(spec.out), files), flush=True)

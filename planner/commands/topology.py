@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from planner.errors import InputError
+from planner.run.errors import InputError
 from planner.topologies import FAMILIES, build, check_radix, defaults, parse_spec
 from planner.topologies.base import Topology
 from planner.topologies.metrics import distance_stats

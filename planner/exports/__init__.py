@@ -2,16 +2,20 @@
 
 Every module in this package that defines ``write(plan, out_dir: pathlib.Path)`` is a writer;
 ``planner plan`` calls them all, in module-name order, into a temporary folder that replaces
-``--out`` only when every writer succeeded (``planner/output.py``).
+``--out`` only when every writer succeeded (``planner/run/output.py``).
 """
 
 from __future__ import annotations
 
 import importlib
+import multiprocessing
+import os
 import pkgutil
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+
+from planner.run.output import write_folder
 
 
 def writer_modules() -> list[ModuleType]:
@@ -39,3 +43,27 @@ def writers(by_cost: bool = False) -> list[tuple[str, Callable[[object, Path], N
         rank = {name: i for i, name in enumerate(SLOWEST)}
         found.sort(key=lambda item: rank.get(item[0], len(rank)))
     return found
+
+
+PARALLEL_MIN_CABLES = 5_000
+"""Plans with at least this many cables run their writers in parallel processes."""
+
+
+def export_jobs(plan) -> int:
+    """Writer processes for ``plan``: up to 4 of the CPUs this process may use; 1 for small
+    plans (forking costs more than it saves there) and inside worker processes (``planner
+    compare`` already runs one plan per CPU)."""
+    if len(plan.cables) < PARALLEL_MIN_CABLES or multiprocessing.parent_process() is not None:
+        return 1
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1))
+
+
+def write_plan(plan, out: Path | str, progress=False,
+               jobs: int | None = None) -> list[str]:
+    """Every export writer of ``planner.exports`` into ``out``, atomically; ``jobs`` writer
+    processes (default ``export_jobs``), the slowest writers first when there are several."""
+    jobs = export_jobs(plan) if jobs is None else jobs
+    return write_folder(out, [(name, lambda d, fn=fn: fn(plan, d))
+                              for name, fn in writers(by_cost=jobs > 1)],
+                        progress=progress, jobs=jobs)

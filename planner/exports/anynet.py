@@ -15,12 +15,12 @@ Grammar and reader quirks follow ``AnyNet::readFile()`` in booksim2 ``src/networ
 
 Routing: ``min_anynet`` follows one Dijkstra path over these latencies, so each channel carries
 the slowest cable of its pair in cycles plus a per-hop delay H (the router delay, raised when
-needed so that every route is minimal: ``planner.simulators.booksim_channels``). When H had to
+needed so that every route is minimal: ``planner.performance.simulators.booksim_channels``). When H had to
 be raised above the router delay, ``netlist.physical.anynet`` and ``booksim.physical.cfg`` hold
 the unraised delays too (routes there follow latency and may take extra hops).
 
 ``booksim.cfg`` names its netlist by absolute path, so BookSim runs it from any folder; the
-writer works in ``planner.output``'s staging folder (``.<name>.tmp-*`` beside ``--out``) and
+writer works in ``planner.run.output``'s staging folder (``.<name>.tmp-*`` beside ``--out``) and
 writes the final folder's path; ``relocate`` rewrites it after a folder moved (``compare``).
 """
 
@@ -33,9 +33,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from planner import simulators
 from planner.exports._csv import write_csv
 from planner.exports.graphml import edge_table
+from planner.performance import simulators
 
 NETLIST = "netlist.anynet"
 PHYSICAL_NETLIST = "netlist.physical.anynet"
@@ -50,7 +50,7 @@ SAFE_PATH = re.compile(r"[A-Za-z_\-/.][A-Za-z0-9_\-/.+]*")
 """Paths BookSim's config lexer reads as one string (``StrConst`` in booksim2 ``src/config.l``,
 without the characters that also delimit lists)."""
 STAGING = re.compile(r"^\.(?P<name>.+)\.tmp-[^/]+$")
-"""``planner.output.write_folder``'s temporary folder beside ``--out``: ``.<name>.tmp-XXXX``."""
+"""``planner.run.output.write_folder``'s temporary folder beside ``--out``: ``.<name>.tmp-XXXX``."""
 
 
 def booksim_setup(plan) -> tuple[dict, simulators.BooksimChannels]:
@@ -116,7 +116,7 @@ def millis_text(values: np.ndarray) -> np.ndarray:
 
 
 def final_folder(out_dir: Path) -> Path:
-    """The folder a writer's output ends up in: ``--out`` for ``planner.output``'s staging
+    """The folder a writer's output ends up in: ``--out`` for ``planner.run.output``'s staging
     folder ``.<name>.tmp-*``, else the folder itself (absolute)."""
     out_dir = Path(out_dir).absolute()
     match = STAGING.match(out_dir.name)

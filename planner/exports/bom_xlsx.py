@@ -45,11 +45,11 @@ import pandas as pd
 import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name
 
-from planner.bom import CLASS_OF
 from planner.cabling import CSV_COLUMNS
+from planner.costing.bom import CLASS_OF
 from planner.exports._csv import column_text
 from planner.exports.cells import neutralise, neutralise_all
-from planner.output import created_time
+from planner.run.output import created_time
 
 FILENAME = "bom.xlsx"
 MAX_ROWS = 1_048_576

@@ -2,9 +2,9 @@
 
 Columns, in order: name (as on the labels: ``A01``, or ``H2-A01`` when the plan fills several
 halls), hall (numbered from 1), row (letters, as in the name), column (from 1), x_m / y_m (the
-cabinet centre in its hall, metres: x along the row, y across rows, ``planner.floor``), group
+cabinet centre in its hall, metres: x along the row, y across rows, ``planner.inputs.floor``), group
 (electrical group), routers, endpoints, kw (routers with their plugged cable ends, servers and
-NICs, ``planner.power``), ru_used (rack units taken by devices). Rows in the plan's cabinet
+NICs, ``planner.costing.power``), ru_used (rack units taken by devices). Rows in the plan's cabinet
 order (hall, row, column for a planned layout).
 UTF-8, LF line ends.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from planner.exports._csv import write_csv
-from planner.floor import row_letters
+from planner.inputs.floor import row_letters
 
 FILENAME = "cabinets.csv"
 COLUMNS = ["name", "hall", "row", "column", "x_m", "y_m", "group", "routers", "endpoints", "kw",

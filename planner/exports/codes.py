@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from planner.errors import InputError
+from planner.run.errors import InputError
 
 FOLDER = "codes"
 INTRA, INTER, CONF, MAP = ("dragonfly-dally-intra", "dragonfly-dally-inter",

@@ -13,7 +13,7 @@ Requirements of Merlin's ``anytopo`` importer (sst-elements
 
 Merlin's C++ side (``anytopo.cc``) also needs at least one endpoint on every router; a topology
 with spines (fat tree, OFT, MLFM) cannot run there, which the graph attribute
-``merlin_anytopo`` and a comment at the top of the file say (``planner.simulators``); the
+``merlin_anytopo`` and a comment at the top of the file say (``planner.performance.simulators``); the
 spines are still in the file for every other reader.
 
 Node attributes: ``endpoints`` (long), ``name`` and ``label`` (device name, Topology Zoo
@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from planner.exports._csv import column_text
-from planner.simulators import merlin_note
+from planner.performance.simulators import merlin_note
 
 FILENAME = "topology.graphml"
 

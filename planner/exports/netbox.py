@@ -24,7 +24,7 @@ fibre (6-digit hex, NetBox's ``ColorChoices`` values for colour names); ``length
 ordered stock length in metres. On abstract floors (the papers' racks, where one unit may hold
 several devices) devices are placed in their rack without a position.
 
-Structured cabling (``planner.structured``): the bundle models what is installed, so NetBox
+Structured cabling (``planner.cabling.structured``): the bundle models what is installed, so NetBox
 traces a link end to end. Each patch panel is a device (role ``Patch panel``) in its patch rack
 (``racks.csv``), of a device type with ``rear-ports`` (``R1`` .., one per trunk, ``positions`` =
 links per trunk) and ``front-ports`` mapped to them by ``port-mappings`` (the NetBox 4.5+
@@ -45,8 +45,8 @@ import pandas as pd
 import yaml
 
 from planner.cabling import unit_text
-from planner.errors import InputError
 from planner.exports._csv import column_text, write_csv
+from planner.run.errors import InputError
 
 FOLDER = "netbox"
 LOCATION = "Hall-A"
@@ -207,7 +207,7 @@ def panel_device_types(plan) -> list[dict]:
     position each, in order (front port ``(r - 1) x legs + k`` is rear ``R<r>`` position ``k``);
     an entry (pass-through) panel's front ports ``F<r>`` carry all ``legs`` positions of
     ``R<r>``."""
-    from planner.structured import front_port_names
+    from planner.cabling.structured import front_port_names
     plant = plan.structured
     if plant is None or plant.panels.empty:
         return []

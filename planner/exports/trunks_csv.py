@@ -1,6 +1,6 @@
 """``trunks.csv``: the trunk schedule of a floor with structured cabling (none on other floors).
 
-One row per trunk, the list installers pull trunks from (``planner.structured``): trunk_id (the
+One row per trunk, the list installers pull trunks from (``planner.cabling.structured``): trunk_id (the
 id the ``segments`` column of ``cables.csv`` names), label (both ends' panel and port, as
 printed on its labels in ``labels.csv``/``labels.pdf``), kind (``row``: between the panels of
 two rows, or a row and its hall's entry rack; ``hall``: between two halls' entry racks), sku

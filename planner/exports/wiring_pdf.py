@@ -41,8 +41,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
 from planner.exports import trunks_csv
-from planner.viewer.geometry import patch_rack_marks
 from planner.exports._csv import column_text
+from planner.exports.viewer.geometry import patch_rack_marks
 
 FILENAME = "wiring.pdf"
 PAGE_W, PAGE_H = A4
@@ -651,7 +651,7 @@ def _lines(canvas: Canvas, segments, rgb, width: float, dash: str = "") -> None:
 def hall_section(plan) -> Section:
     """Every hall to scale (hot and cold aisles, cabinets with their fronts and groups, row and
     cross trays, the hall's walls and entry), then bands of rows at a readable scale."""
-    from planner.floor import room_of
+    from planner.inputs.floor import room_of
 
     cab = plan.cabinets
     floor = plan.floor
@@ -680,7 +680,7 @@ def hall_section(plan) -> Section:
 def _hall_drawer(plan, room, marks, hall: int, lo: int, hi: int, scale: float, legend: bool):
     """Draw rows ``lo..hi`` of one hall at ``scale`` points per metre (y grows down the page),
     with the patch racks of ``marks`` (``patch_rack_marks``) that stand there."""
-    from planner.floor import aisle_is_cold, front_aisle, row_letters
+    from planner.inputs.floor import aisle_is_cold, front_aisle, row_letters
 
     floor = plan.floor
     cab = plan.cabinets.reset_index(drop=True)
@@ -1002,7 +1002,7 @@ class Rack:
 
 def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict]) -> list[Rack]:
     """One ``Rack`` per cabinet, in ``plan.cabinets`` order."""
-    from planner.floor import row_letters
+    from planner.inputs.floor import row_letters
 
     cab = plan.cabinets.reset_index(drop=True)
     names = cab["name"].astype(str).tolist()

@@ -38,8 +38,7 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from planner import floor as floors
-from planner.errors import InputError
+from planner.inputs import floor as floors
 from planner.placement.anneal import anneal, compile_kernels
 from planner.placement.bounds import lower_bound
 from planner.placement.budget import HARD_CAP_FACTOR, Budget, WallClockCap
@@ -51,11 +50,12 @@ from planner.placement.floor_assign import place_on_floor
 from planner.placement.graph import Graph
 from planner.placement.local_search import local_search
 from planner.placement.objective import OpticalLinks, network_link_media
+from planner.placement.partition import KaMinParRunner, metis_partition, pack_hint, relabel, repair, sequential
 from planner.placement.peel import compile_kernels as compile_peel_kernels
 from planner.placement.peel import peel
-from planner.placement.partition import KaMinParRunner, metis_partition, pack_hint, relabel, repair, sequential
 from planner.placement.priced import Layout, membership_bounds, price_table, reach_bounds, refine
 from planner.placement.result import Placement
+from planner.run.errors import InputError
 
 __all__ = ["place", "Placement", "STRATEGIES"]
 

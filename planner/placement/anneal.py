@@ -27,10 +27,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from planner.interrupts import ctrl_c_deferred
 from planner.placement.budget import WallClockCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
+from planner.run.interrupts import ctrl_c_deferred
 
 T_START = 0.3
 T_END = 0.15
@@ -188,7 +188,7 @@ def _run(indptr, indices, data, demand, limit, part, w, load, members, count, po
 def compile_kernels() -> None:
     """Compile (first run after install, a few seconds) or load (from numba's cache) the
     kernels on a 4-router ring, so that a time limit measures annealing, not the compiler.
-    Ctrl-C waits until they are loaded (``planner.interrupts``)."""
+    Ctrl-C waits until they are loaded (``planner.run.interrupts``)."""
     ring = Graph.from_edges(4, [(0, 1), (1, 2), (2, 3), (3, 0)])
     with ctrl_c_deferred():
         anneal(ring, np.array([0, 0, 1, 1]), Limits.single(np.ones(4), 2), 2, steps=10)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from planner.interrupts import ctrl_c_deferred
+from planner.run.interrupts import ctrl_c_deferred
 from planner.placement.anneal import (ROUTER_STREAM, _below, _fits, _move_member, _uniform,
                                       seeded_rng)
 from planner.placement.budget import WallClockCap
@@ -156,7 +156,7 @@ def price_scale(prices: CabinetPrices) -> float:
 
 def compile_kernels() -> None:
     """Compile or load the kernel on a tiny instance (see ``anneal.compile_kernels``)."""
-    from planner.floor import Room
+    from planner.inputs.floor import Room
 
     ring = Graph.from_edges(4, [(0, 1), (1, 2), (2, 3), (3, 0)])
     room = Room(None, 1, 1, 2, 1.0, 1.0, None, (0.0, 0.0))

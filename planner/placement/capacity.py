@@ -2,7 +2,7 @@
 
 A cabinet holds at most ``router_slots`` routers and ``endpoint_slots`` endpoints (None = no
 limit); endpoints sit in their router's cabinet. Group limits come from
-``planner.floor.group_capacity`` (``group_cabinets`` adjacent cabinets, or "about N endpoints"
+``planner.inputs.floor.group_capacity`` (``group_cabinets`` adjacent cabinets, or "about N endpoints"
 per group), so placement and the floor agree on one definition.
 
 The limits are never folded into one weight. ``Limits`` holds one column per resource (routers,
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner.errors import InputError
+from planner.run.errors import InputError
 
 SCALAR_RESOLUTION = 1000  # scalar weights of single-weight partitioners: units per block limit
 
@@ -168,7 +168,7 @@ def pack_first_fit(limits: Limits, order: np.ndarray | None = None) -> np.ndarra
 
 def capacity_from_floor(floor, endpoints: np.ndarray, group_endpoints: int | None = None) -> Capacity:
     """Read the floor's limits; ``group_endpoints`` is the ``--group-endpoints`` override."""
-    from planner.floor import check_capacity, group_capacity
+    from planner.inputs.floor import check_capacity, group_capacity
 
     ep = np.asarray(endpoints, dtype=np.int64)
     largest = int(ep.max()) if ep.size else 0
@@ -198,6 +198,6 @@ def capacity_from_floor(floor, endpoints: np.ndarray, group_endpoints: int | Non
 
 @dataclass(frozen=True)
 class _Routers:
-    """The one field ``planner.floor.check_capacity`` reads from a topology."""
+    """The one field ``planner.inputs.floor.check_capacity`` reads from a topology."""
 
     endpoints: np.ndarray

@@ -1,12 +1,12 @@
 """Electrical groups and their cabinets -> positions on the floor (a quadratic assignment).
 
 Each group gets a slot of ``width`` adjacent cabinets in one row (its cabinets side by side);
-``planner.floor.slot_layout`` lays the k slots out: the first k of a near-square grid in
+``planner.inputs.floor.slot_layout`` lays the k slots out: the first k of a near-square grid in
 row-major order on the papers' abstract floors (the x*y+z footprint of Galaxyfly §6.2), or
 compact blocks in as many halls as needed on hall floors. The cost of an assignment pi is
 sum_{a<b} F_ab D[pi(a), pi(b)], F = optical links between groups, D = priced distance between
 slot centres: the catalog price of the optical cable of the routed length between them
-(``planner.routes.route_length_m``: along the trays, through the hall connection between halls,
+(``planner.inputs.floor.routes.route_length_m``: along the trays, through the hall connection between halls,
 so groups that talk a lot share a hall and nearby rows) plus a small length term, so flat
 paper-mode prices still prefer short cables.
 
@@ -29,10 +29,10 @@ import numpy as np
 import scipy.linalg
 from scipy.optimize import linear_sum_assignment
 
-from planner import floor as floors
-from planner.errors import InputError
+from planner.inputs import floor as floors
+from planner.inputs.floor.routes import route_length_m
 from planner.placement.cpsat import qap_polish
-from planner.routes import route_length_m
+from planner.run.errors import InputError
 
 LENGTH_WEIGHT = 1e-3
 TWO_OPT_WORK = 1e8  # swap-delta entries evaluated per start (k^2 per swap): about 1 s here
@@ -43,7 +43,7 @@ CPSAT_DETERMINISTIC_TIME = 0.5
 
 def slot_grid(floor, k: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     """(row, first column) of the first k group slots of ``width`` cabinets in their halls
-    (``planner.floor.slot_layout``, which also gives the hall)."""
+    (``planner.inputs.floor.slot_layout``, which also gives the hall)."""
     layout = floors.slot_layout(floor, k, width)
     return layout.row, layout.col
 
@@ -62,7 +62,7 @@ def slot_costs(floor, catalog, rows: np.ndarray, cols: np.ndarray, width: int,
     length = np.broadcast_to(length, (len(rows), len(rows)))
     cost = LENGTH_WEIGHT * length
     if catalog is not None:
-        from planner.media import choose_media
+        from planner.inputs.parts.media import choose_media
 
         distinct, index = np.unique(length, return_inverse=True)  # a grid has few lengths
         try:

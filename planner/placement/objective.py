@@ -1,7 +1,7 @@
 """What placement minimises: the dollars of the network cables and their optics.
 
-A network link costs what ``planner.media.choose_parts`` charges for it at its routed length
-(``planner.routes``: along the trays, through the hall links) under the floor's media rule: the
+A network link costs what ``planner.inputs.parts.media.choose_parts`` charges for it at its routed length
+(``planner.inputs.floor.routes``: along the trays, through the hall links) under the floor's media rule: the
 cheapest part that can serve it, shares of twin assemblies and transceivers included. The
 cabling stage orders exactly those parts, so the placement's objective and the bill agree.
 Endpoint cables stay inside their router's cabinet and cost the same in every placement.
@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner import floor as floors
+from planner.inputs import floor as floors
+from planner.inputs.floor.routes import millimetres, route_length_m
 from planner.placement.graph import Graph
-from planner.routes import millimetres, route_length_m
 
 MAX_TABLE_ENTRIES = 12_000_000
 """Largest cabinet-pair price table built (entries over all multiplicity classes and hall
@@ -115,15 +115,15 @@ def longest_link_m(catalog) -> float:
 def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
                    multiplicities) -> CabinetPrices:
     """The price table of every cabinet position pair of ``room`` (``halls`` halls used) for
-    links of the given multiplicities, through ``planner.media.choose_parts`` on the routed
+    links of the given multiplicities, through ``planner.inputs.parts.media.choose_parts`` on the routed
     lengths (rounded to the millimetre, as the cabling stage does). InputError when no part
     that fits the router's cages reaches a length that some part of the catalog reaches.
 
     Without structured cabling a link's price depends only on its length, so each distinct
     length is priced once; with it, on where its route meets the panels too, so every position
-    pair is priced with its structured pieces (``planner.structured.runs``), as the cabling
+    pair is priced with its structured pieces (``planner.inputs.parts.structured.runs``), as the cabling
     stage does."""
-    from planner import structured
+    from planner.inputs.parts import structured
 
     classes = np.unique(np.asarray(multiplicities, dtype=np.int64))
     p = room.rows * room.cols
@@ -159,9 +159,9 @@ def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
 
 def _link_prices(floor, catalog, router, lengths: np.ndarray, classes: np.ndarray, runs=None):
     """(price per link, shape (classes, links); copper flag per link) of links of the given
-    lengths (and structured pieces) through ``planner.media.choose_parts``; a length beyond
+    lengths (and structured pieces) through ``planner.inputs.parts.media.choose_parts``; a length beyond
     every part (``longest_link_m``) gets an infinite price."""
-    from planner.media import choose_parts, media_of
+    from planner.inputs.parts.media import choose_parts, media_of
 
     served = np.flatnonzero(lengths <= longest_link_m(catalog) + 1e-9)
     pieces = runs.take(served) if runs is not None else None
@@ -188,8 +188,8 @@ class LinkMedia:
 def network_link_media(graph: Graph, router_cabinet, cabinet_hall, cabinet_row, cabinet_col,
                        cabinet_group, floor, catalog, router) -> LinkMedia:
     """Dollars and media of the network cables of a placed layout, as the cabling stage
-    orders them (``planner.media.routed_parts``)."""
-    from planner.media import media_of, routed_parts
+    orders them (``planner.inputs.parts.media.routed_parts``)."""
+    from planner.inputs.parts.media import media_of, routed_parts
 
     cab = np.asarray(router_cabinet, dtype=np.int64)
     room = floors.room_of(floor, cabinet_hall, cabinet_row, cabinet_col)
@@ -208,7 +208,7 @@ def cheapest_prices(floor, catalog, router, cabinet_hall, cabinet_row, cabinet_c
     """(cheapest cable, cheapest optical cable) per cable over the routed lengths between the
     given cabinets (a link inside one cabinet included) and the parallel-cable classes: what
     any network cable, and any optical one, costs at least in a layout on these cabinets."""
-    from planner.media import choose_parts
+    from planner.inputs.parts.media import choose_parts
 
     hall, row, col = (np.asarray(v, dtype=np.int64) for v in (cabinet_hall, cabinet_row,
                                                                cabinet_col))

@@ -24,9 +24,9 @@ import tempfile
 
 import numpy as np
 
-from planner.interrupts import in_fork
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
+from planner.run.interrupts import in_fork
 
 REPAIR_SWAP_PAIRS = 4_000_000  # candidate x partner pairs a repair swap step may price at once
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from planner import floor as floors
+from planner.inputs import floor as floors
 from planner.placement.budget import Budget, WallClockCap
 from planner.placement.cabinet_anneal import anneal_cabinets
 from planner.placement.capacity import Capacity

@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
-from planner.errors import InputError
+from planner.run.errors import InputError
 from planner.topologies.base import Topology
 from planner.topologies.dragonfly import dragonfly
 from planner.topologies.fattree import fattree

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from planner.errors import InputError
-from planner.gf import MAX_Q, is_prime_power, nearest_prime_powers
+from planner.run.errors import InputError
+from planner.topologies.gf import MAX_Q, is_prime_power, nearest_prime_powers
 
 
 def integer(family: str, name: str, value, minimum: int | None = None,

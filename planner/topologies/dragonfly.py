@@ -13,7 +13,7 @@ from math import gcd
 
 import numpy as np
 
-from planner.errors import InputError
+from planner.run.errors import InputError
 from planner.topologies.base import Topology
 from planner.topologies.checks import endpoints_per_router, integer, size_limit
 

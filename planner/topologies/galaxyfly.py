@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.errors import InputError
-from planner.gf import field
+from planner.run.errors import InputError
 from planner.topologies.base import Topology
 from planner.topologies.checks import endpoints_per_router, integer, prime_power_q, size_limit
+from planner.topologies.gf import field
 from planner.topologies.slimfly import delta, generator_sets
 
 

@@ -37,8 +37,8 @@ from xml.etree import ElementTree
 import networkx as nx
 import numpy as np
 
-from planner import guards
-from planner.errors import InputError
+from planner.run import guards
+from planner.run.errors import InputError
 from planner.topologies.base import Topology
 from planner.topologies.checks import MAX_LINKS, MAX_ROUTERS
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from planner.errors import InputError
+from planner.run.errors import InputError
 from planner.topologies.base import Topology
 
 _GATHER_WORDS = 1 << 23

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.gf import field
 from planner.topologies.base import Topology
 from planner.topologies.checks import endpoints_per_router, prime_power_q, size_limit
+from planner.topologies.gf import field
 
 
 def plane_size(q: int) -> int:

@@ -1,7 +1,7 @@
 """``planner size``: per family, the feasible configurations nearest a target endpoint count
 for a switch of a given radix, from closed-form counts (no graph is built). ``estimate`` gives
 the same counts for one ``family:k=v,...`` configuration, so ``planner plan`` can refuse a plan
-beyond its size budget before building anything (``planner.guards``).
+beyond its size budget before building anything (``planner.run.guards``).
 
 Every option puts on each router the endpoints of its family's balance rule (Slim Fly p =
 ⌈k'/2⌉, Besta & Hoefler SC14; Dragonfly a = 2p = 2h, Kim et al. ISCA'08; fat tree k/2; OFT q+1
@@ -28,9 +28,10 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from planner.errors import InputError
-from planner.gf import prime_powers
-from planner.topologies import canonical_family
+from planner.run import guards
+from planner.run.errors import InputError
+from planner.topologies import canonical_family, split_params
+from planner.topologies.gf import prime_powers
 from planner.topologies.checks import (MAX_LINKS, MAX_ROUTERS, endpoints_per_router, int_list,
                                        integer, prime_power_q)
 from planner.topologies.dragonfly import resolve as dragonfly_resolve
@@ -403,3 +404,31 @@ def estimate(family: str, params: dict[str, Any]) -> SizeOption | None:
         return COUNTS[canonical_family(family)](**given)
     except (InputError, TypeError, ValueError, OverflowError):
         return None
+
+
+def check_topology_spec(spec, endpoint_cables: bool = True) -> guards.Estimate | None:
+    """Closed-form check of a ``family:k=v,...`` text or ``{family: ..., k: v}`` mapping before
+    the topology is built (``planner.run.guards``; None for ``file:`` topologies and parameters the builder rejects)."""
+    if isinstance(spec, str):
+        text = spec.strip()
+        if text.startswith("file:"):
+            return None
+        family, _, rest = text.partition(":")
+        try:
+            params = split_params(rest, f"topology {text!r}")
+        except InputError:
+            return None
+    else:
+        params = dict(spec)
+        family = params.pop("family", None)
+        nested = params.pop("params", None)
+        if isinstance(nested, dict):
+            params.update(nested)
+        text = f"{family}:" + ",".join(f"{k}={v}" for k, v in params.items())
+    if not isinstance(family, str):
+        return None
+    size = estimate(family, params)
+    if size is None:
+        return None
+    return guards.check_counts(f"--topology '{text}'", size.links, size.endpoints, size.routers,
+                        size.radix, endpoint_cables)

@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 
-from planner.gf import Field, field
 from planner.topologies.base import Topology
 from planner.topologies.checks import endpoints_per_router, prime_power_q, size_limit
+from planner.topologies.gf import Field, field
 
 
 def delta(q: int) -> int:

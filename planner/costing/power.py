@@ -30,10 +30,10 @@ import numpy as np
 import pandas as pd
 
 from planner.cabling import endpoint_routers
-from planner.catalog import Catalog, RouterModel
-from planner.errors import InputError
-from planner.floor import Floor
-from planner.media import end_share
+from planner.inputs.catalog import Catalog, RouterModel
+from planner.inputs.floor import Floor
+from planner.inputs.parts.media import end_share
+from planner.run.errors import InputError
 
 
 def serdes_watts(model: RouterModel, ports):
@@ -126,7 +126,7 @@ def _router_loads_w(floor: Floor, topology, catalog: Catalog, router_model: Rout
                     endpoint_cables: bool) -> np.ndarray:
     """Most each router with its endpoints can draw: every network port with the catalog's
     most power-hungry cable end, endpoint cables with the model their (known) length gets."""
-    from planner.media import choose_parts, end_watts
+    from planner.inputs.parts.media import choose_parts, end_watts
 
     worst_end = max(end_share(m) for m in catalog.cables)
     ep_cable = 0.0

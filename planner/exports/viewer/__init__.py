@@ -1,9 +1,13 @@
 """The plan viewer: ``index.html``, one self-contained page over the whole plan (docs/viewer.md).
 
+Opens from disk in a current browser (no server, no network access): the floor with every
+hall, row, aisle, tray and cabinet; each cabinet's elevation and cables; search and trace of
+any cable; filters; the summary and the bill of materials.
+
 ``page(plan)`` returns the HTML text: the template ``page.html`` with the style sheet
 ``viewer.css``, the script ``viewer.js`` (plain JavaScript drawing on a canvas; no library, no
-network access) and the plan's data (``planner.viewer.payload``) inlined. What the page draws
-comes from ``planner.viewer.geometry``: the floor from ``floor_geometry``, each cable's route
+network access) and the plan's data (``planner.exports.viewer.payload``) inlined. What the page draws
+comes from ``planner.exports.viewer.geometry``: the floor from ``floor_geometry``, each cable's route
 from ``cable_routes``.
 
 Safety: every text from the inputs (names, labels, SKUs, descriptions) travels inside the
@@ -21,14 +25,17 @@ import html
 import json
 import re
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from planner import cabling
 from planner.exports import summary_json
-from planner.viewer import geometry as geo
-from planner.viewer import payload
+from planner.exports.viewer import geometry as geo
+from planner.exports.viewer import payload
+
+FILENAME = "index.html"
 
 PAGE_FORMAT = 1
 """Version of the data block the script reads (``meta.format``)."""
@@ -73,7 +80,7 @@ def _routes_tables(plan, routes: geo.Routes) -> dict[str, pd.DataFrame]:
 
 
 def data_block(plan) -> str:
-    """The plan's data as the page embeds it (``planner.viewer.payload``)."""
+    """The plan's data as the page embeds it (``planner.exports.viewer.payload``)."""
     shapes = geo.floor_geometry(plan)
     routes = geo.cable_routes(plan, shapes)
     cabinet_shapes = pd.DataFrame(shapes.pop("cabinets"))
@@ -105,3 +112,8 @@ def page(plan) -> str:
     fields = {"POLICY": html.escape(policy), "TITLE": html.escape(title(plan)),
               "STYLE": style, "SCRIPT": script, "DATA": data_block(plan)}
     return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: fields[m.group(1)], _resource("page.html"))
+
+
+def write(plan, out_dir: Path) -> None:
+    """Write ``index.html``."""
+    (Path(out_dir) / FILENAME).write_text(page(plan), encoding="utf-8", newline="\n")

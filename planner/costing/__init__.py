@@ -1,14 +1,14 @@
 """Cost and power of a plan: routers, cables, SerDes, active cable ends, NICs.
 
 Model (docs/models.md "Cost" and "Power"): cost = Σ router price(ports) + Σ link part prices +
-NIC price per endpoint (catalogs with a ``nic`` model); power (``planner.power``) = Σ router
+NIC price per endpoint (catalogs with a ``nic`` model); power (``planner.costing.power``) = Σ router
 base + SerDes (ports × lanes × W/lane) + Σ watts drawn at the two ends of every link
 (transceivers, active cable ends; 0 for passive DAC) + server and NIC watts per endpoint
 (Galaxyfly §6.3 adds 10 W). With the ``sc14-40g`` catalog in paper mode, router-router cables
 only, and ``ports`` = the topology radix on every router, this is exactly Projective Networks
 §5.3:
 ``C_node = [N_r·(350.4·R − 892.3) + 40·(0.985·E + c̄_o·O)] / T``, ``W_node = 2.8·R·N_r / T``.
-A plan's cost is read from its bill of materials (``planner.bom``), which counts whole parts.
+A plan's cost is read from its bill of materials (``planner.costing.bom``), which counts whole parts.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from planner import power
-from planner.catalog import CableModel, Catalog, RouterModel
-from planner.media import end_share
+from planner.costing import power
+from planner.inputs.catalog import CableModel, Catalog, RouterModel
+from planner.inputs.parts.media import end_share
 
 
 def router_cost(model: RouterModel, ports):

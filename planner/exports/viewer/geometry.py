@@ -10,13 +10,13 @@ Two functions of the plan, each the one place its picture comes from:
   step by step with the metres of each step, and its route kind (cabinet / row / cross-row /
   cross-hall).
 
-On a floor with halls (``planner.floor``'s ``hall`` block) these are the planner's own room and
-tray routes (``planner.floor.room_of``, ``planner.routes.route_segments``), the halls drawn
+On a floor with halls (``planner.inputs.floor``'s ``hall`` block) these are the planner's own room and
+tray routes (``planner.inputs.floor.room_of``, ``planner.inputs.floor.routes.route_segments``), the halls drawn
 side by side with their connections through the gaps between them. Fallback for a floor
 without halls (the papers' abstract racks, a plain grid): one hall around the cabinet grid;
-on a physical grid with aisles the rows face as in a hall (``planner.floor.front_aisle``: row
+on a physical grid with aisles the rows face as in a hall (``planner.inputs.floor.front_aisle``: row
 A towards the cold aisle in front of it, then backs to backs, fronts to fronts); the route is
-the Manhattan path the grid's length model measures (``planner.floor.cable_length_m``): up,
+the Manhattan path the grid's length model measures (``planner.inputs.floor.cable_length_m``): up,
 along the row of the A end, across the rows, down.
 """
 
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from planner import floor as floors
-from planner.routes import cross_tray
+from planner.inputs import floor as floors
+from planner.inputs.floor.routes import cross_tray
 
 ROUTE_KINDS = ("cabinet", "row", "cross-row", "cross-hall")
 """Route kinds in the order of their codes (the ``route_kind`` column of ``cables.csv``)."""
@@ -83,7 +83,7 @@ def hall_origins(room) -> np.ndarray:
 
 
 def _hall_geometry(plan) -> dict:
-    """Halls of ``planner.floor`` (its module doc): in each hall's frame the cabinet of row r,
+    """Halls of ``planner.inputs.floor`` (its module doc): in each hall's frame the cabinet of row r,
     column c sits at (c × pitch, r × row pitch); aisle i runs in front of row i (cold when i is
     even, ``floor.aisle_is_cold``), row r faces ``floor.front_aisle(r)``; trays run over every
     row between the outer cross trays and across the rows at ``room.cross_x``, the first one
@@ -132,7 +132,7 @@ PATCH_RACK_SHARE = 0.7
 
 
 def patch_rack_marks(plan, room) -> pd.DataFrame:
-    """Where drawings mark the patch racks of structured cabling (``planner.structured``), in
+    """Where drawings mark the patch racks of structured cabling (``planner.cabling.structured``), in
     each hall's frame: a row's rack in the aisle above its row where the row's cross tray
     crosses it (the rack stands at that row end or cross tray; the mark keeps clear of the
     cabinets), an entry rack at its hall's entry. Racks of one place (``A-P0``, ``A-P0.2``)
@@ -294,7 +294,7 @@ TRAY_STEPS = ("rise", "row tray", "cross tray", "hall link", "drop")
 
 
 def _tray_routes(plan) -> Routes:
-    """``planner.routes.route_segments`` for every cable at once (its polylines, step by step:
+    """``planner.inputs.floor.routes.route_segments`` for every cable at once (its polylines, step by step:
     rise, row tray, cross tray, hall link, cross tray, row tray, drop; pieces of no length
     left out but the hall link), in the drawing's frame (``hall_origins``)."""
     floor, cab = plan.floor, plan.cabinets
@@ -385,7 +385,7 @@ MANHATTAN_STEPS = ("rise", "along the row", "across the rows", "drop")
 
 def _manhattan_routes(plan, geometry: dict) -> Routes:
     """Up from the A end (``overhead_per_end_m``), along its row to the B end's column, across
-    the rows, down at the B end (module doc): ``planner.floor.cable_length_m``'s path."""
+    the rows, down at the B end (module doc): ``planner.inputs.floor.cable_length_m``'s path."""
     a, b = _cabinet_index(plan, "a_cabinet"), _cabinet_index(plan, "b_cabinet")
     cx, cy = geometry["cabinets"]["x"], geometry["cabinets"]["y"]
     end_m = float(plan.floor.overhead_per_end_m)

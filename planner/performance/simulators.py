@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from planner.errors import InputError
+from planner.run.errors import InputError
 from planner.topologies.base import Topology
 
 if TYPE_CHECKING:  # pandas is not imported for ``planner --help`` (this module is)
@@ -117,7 +117,7 @@ def cycles_of(latency_ns: np.ndarray, cycle_ns: float) -> np.ndarray:
 
 def reach_to_leaves(top: Topology) -> int:
     """Largest hop distance from any router to a router with endpoints."""
-    from planner.throughput import Arcs, batches, distances_to
+    from planner.performance.throughput import Arcs, batches, distances_to
 
     arcs = Arcs.of(top)
     leaves = top.leaves()

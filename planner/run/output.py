@@ -38,8 +38,8 @@ from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
 
-from planner import interrupts
-from planner.errors import InputError
+from planner.run import interrupts
+from planner.run.errors import InputError
 
 SOURCE_DATE_EPOCH_MAX = 253402300799  # 9999-12-31T23:59:59Z, the last time a workbook can hold
 
@@ -239,9 +239,9 @@ def write_folder(out: Path | str,
 
     ``jobs`` > 1 runs up to that many writers at once, each in a forked process (``fork``
     platforms only; the writers must write only inside the folder). ``progress``: a
-    ``planner.progress`` mode (``"bar"``, ``"lines"``) or False. Returns the names of the files
+    ``planner.run.progress`` mode (``"bar"``, ``"lines"``) or False. Returns the names of the files
     written (sorted, relative to ``out``; the manifest not included)."""
-    from planner.progress import Stages
+    from planner.run.progress import Stages
 
     given, out = out, check_out(out)
     writers = list(writers)
@@ -337,7 +337,7 @@ def _child(fn: Callable[[Path], None], folder: Path, conn) -> None:
 
 
 def _start(process) -> None:
-    """``process.start()`` with stop signals deferred past the fork (``planner.interrupts``)."""
+    """``process.start()`` with stop signals deferred past the fork (``planner.run.interrupts``)."""
     with interrupts.ctrl_c_deferred():
         process.start()
 
@@ -410,28 +410,3 @@ def _swap(new: Path, out: Path) -> None:
         os.rename(old, out)
         raise
     shutil.rmtree(old, ignore_errors=True)
-
-
-PARALLEL_MIN_CABLES = 5_000
-"""Plans with at least this many cables run their writers in parallel processes."""
-
-
-def export_jobs(plan) -> int:
-    """Writer processes for ``plan``: up to 4 of the CPUs this process may use; 1 for small
-    plans (forking costs more than it saves there) and inside worker processes (``planner
-    compare`` already runs one plan per CPU)."""
-    if len(plan.cables) < PARALLEL_MIN_CABLES or multiprocessing.parent_process() is not None:
-        return 1
-    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else os.cpu_count() or 1))
-
-
-def write_plan(plan, out: Path | str, progress=False,
-               jobs: int | None = None) -> list[str]:
-    """Every export writer of ``planner.exports`` into ``out``, atomically; ``jobs`` writer
-    processes (default ``export_jobs``), the slowest writers first when there are several."""
-    from planner.exports import writers
-    jobs = export_jobs(plan) if jobs is None else jobs
-    return write_folder(out, [(name, lambda d, fn=fn: fn(plan, d))
-                              for name, fn in writers(by_cost=jobs > 1)],
-                        progress=progress, jobs=jobs)

@@ -20,7 +20,7 @@ from math import gcd, isqrt
 
 import numpy as np
 
-from planner.errors import InputError
+from planner.run.errors import InputError
 
 MAX_Q = 2048
 

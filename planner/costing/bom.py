@@ -13,7 +13,7 @@ Items, in this order (``ITEMS``), each line an orderable part number:
   assembly carrying k links counts ``ceil(links between the router pair / k)``, a splitter
   ``ceil(its router's endpoint links / k)``, a single-link assembly one per link;
 - ``fibre``: one fibre part per transceiver link, per part number; a link through patch panels
-  (structured cabling, ``planner.structured``) has two, its patch cords at both ends;
+  (structured cabling, ``planner.cabling.structured``) has two, its patch cords at both ends;
 - ``trunk``: the trunks of structured cabling, one per trunk installed, per part number;
 - ``panel``: the patch panels of structured cabling, one per panel installed;
 - ``rack``: the catalog's rack hardware, per router, per cabinet or per patch rack of
@@ -37,8 +37,8 @@ import numpy as np
 import pandas as pd
 
 from planner import costing
-from planner.catalog import Catalog, RouterModel
-from planner.errors import InputError
+from planner.inputs.catalog import Catalog, RouterModel
+from planner.run.errors import InputError
 
 COLUMNS = ["item", "sku", "description", "length_m", "quantity", "spares", "unit_price",
            "extended_price", "vendor"]
@@ -123,7 +123,7 @@ def _line(item: str, model, quantity, unit_price, description: str, *, sku: str 
 def part_lines(catalog: Catalog, cables: pd.DataFrame, structured=None) -> pd.DataFrame:
     """Transceiver, cable, fibre and trunk lines (item, part, sku, length_m, quantity,
     unit_price) of the bought cables, counted as the module doc says; ``structured`` is the
-    plan's ``planner.structured.StructuredPlan`` (its cords and trunks)."""
+    plan's ``planner.cabling.structured.StructuredPlan`` (its cords and trunks)."""
     costed = costed_mask(cables, catalog)
     through = np.zeros(len(cables), dtype=bool)
     if structured is not None:
@@ -203,7 +203,7 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
           num_cabinets: int = 0, structured=None) -> pd.DataFrame:
     """The BOM table (``COLUMNS``), items in ``ITEMS`` order. A number for ``spares`` is the
     cable percentage (``--spares``); ``structured`` the plan's structured cabling
-    (``planner.structured.StructuredPlan``), whose cords, trunks and panels it counts."""
+    (``planner.cabling.structured.StructuredPlan``), whose cords, trunks and panels it counts."""
     if not isinstance(spares, Spares):
         if not (0 <= float(spares) <= 1000) or math.isnan(float(spares)):
             raise ValueError(f"spares_pct must be within 0..1000, got {spares}")

@@ -1,6 +1,6 @@
 """Cable routes: where a cable runs between two cabinet positions, and how long it is.
 
-In a hall (a floor with a ``hall`` block, ``planner.floor``) every cable runs in overhead
+In a hall (a floor with a ``hall`` block, ``planner.inputs.floor``) every cable runs in overhead
 trays: up from the device to the tray over its row (``overhead_per_end_m``), along the row to a
 cross tray (at both row ends, and every ``hall.cross_tray_every`` cabinets), across the rows
 in the cross tray, along the target row, and down (``overhead_per_end_m`` again). The cross tray
@@ -28,7 +28,7 @@ which reproduces the published lengths exactly.
 ``route_length_m`` takes whole arrays (10^5-10^6 cables in milliseconds) and fractional columns
 (the centre of a slot of several cabinets), so placement scores slots with it;
 ``route_segments`` gives the polyline of one cable for drawings, ``cross_tray`` the cross tray
-a cable between rows takes (where structured cabling puts its panels, ``planner.structured``).
+a cable between rows takes (where structured cabling puts its panels, ``planner.inputs.parts.structured``).
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner import floor as floors
-from planner.floor import Room
+from planner.inputs import floor as floors
+from planner.inputs.floor import Room
 
 KINDS = ("cabinet", "row", "cross-row", "cross-hall")
 """Route kinds, in the order of the codes ``route_kind`` returns."""
@@ -128,7 +128,7 @@ def cable_routes(room: Room, cabinet_hall, cabinet_row, cabinet_col, cab_a, cab_
 @dataclass(frozen=True)
 class Segment:
     """One straight piece of a route. Points are (x, y, z) in metres in the hall's frame
-    (``planner.floor`` module doc), z measured from the tray level (the device end of a rise is
+    (``planner.inputs.floor`` module doc), z measured from the tray level (the device end of a rise is
     at z = -overhead_per_end_m). ``hall`` is None for the connection between two halls, whose
     ``length_m`` is the hall link; ``kind`` is one of rise, row tray, cross tray, hall link,
     drop, cabinet (a cable inside one cabinet: ``intra_cabinet_m`` at the cabinet)."""

@@ -14,11 +14,11 @@ and the router model; its value is the ``performance`` block of ``summary.json``
 - ``bisection``: cables across the best endpoint-balanced cut a partitioner finds (KaMinPar),
   which bounds the minimum bisection from above, with the best lower bound known (spectral
   for a direct network, from the uniform flow otherwise); "exact" when they meet.
-- ``uniform``: saturation throughput θ under uniform all-to-all traffic (``planner.throughput``):
+- ``uniform``: saturation throughput θ under uniform all-to-all traffic (``planner.performance.throughput``):
   the exact max concurrent flow LP when it fits ``throughput.LP_NONZEROS_MAX``, else the
   smallest of the path-length and cut upper bounds, labelled as a bound, beside the θ per-hop
   ECMP minimal routing delivers (a lower bound) when it fits ``throughput.ECMP_WORK_MAX``.
-- ``worst_case``: the family's published adversarial pattern (``planner.traffic``), with the θ of
+- ``worst_case``: the family's published adversarial pattern (``planner.performance.traffic``), with the θ of
   ECMP minimal routing and of optimal routing (LP) on this network, and the paper's formula.
 """
 
@@ -29,9 +29,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from planner import throughput as thr
-from planner import traffic
-from planner.errors import InputError
+from planner.performance import throughput as thr
+from planner.performance import traffic
+from planner.run.errors import InputError
 from planner.topologies.base import Topology
 from planner.topologies.metrics import endpoint_distance_sum
 

@@ -58,8 +58,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from planner import guards
-from planner.errors import InputError
+from planner.run import guards
+from planner.run.errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -21,7 +21,7 @@ Link parts (the ``cables`` list, one entry per orderable part family):
 - ``fibre``: a patch cord of one fibre type, bought per stock length.
 - ``trunk``: a multi-fibre trunk of one fibre type (``fibres`` fibres, fanned out into legs of
   that type at both ends), shared by the links between two patch panels of structured cabling
-  (``planner.structured``); a transceiver's ``fibres`` is what one of its links takes in it.
+  (``planner.inputs.parts.structured``); a transceiver's ``fibres`` is what one of its links takes in it.
 
 Patch panels (the ``panels`` list): ``ports`` front adapters of one fibre type in ``rack_units``
 of a patch rack, where the cords meet the trunks.
@@ -51,8 +51,8 @@ import numpy as np
 from pydantic import (BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, PrivateAttr,
                       model_validator)
 
-from planner import schema
-from planner.errors import InputError
+from planner.inputs import schema
+from planner.run.errors import InputError
 
 FOLDER = "catalogs"
 
@@ -489,7 +489,7 @@ class CableModel(BaseModel):
 
 
 class PanelModel(BaseModel):
-    """A patch panel of structured cabling (``planner.structured``): ``ports`` front adapters
+    """A patch panel of structured cabling (``planner.inputs.parts.structured``): ``ports`` front adapters
     of one fibre type, where patch cords plug in at the front and trunk legs at the rear, in
     ``rack_units`` of a patch rack. ``connector`` / ``rear_connector`` are the NetBox port
     types of its front and rear (``mpo``; a cassette panel: ``lc-upc`` at the front, ``mpo``

@@ -23,14 +23,14 @@ Rules (TIA-606 labelling conventions):
   in link order (A = lower router id); then one router-endpoint cable per endpoint in endpoint
   order (A = router, B = endpoint) unless ``endpoint_cables=False``. Ids are ``C`` + a
   zero-padded running number. Lengths and route kinds (cabinet | row | cross-row | cross-hall)
-  come from ``planner.routes`` (along the hall's trays; endpoint cables stay inside the
+  come from ``planner.inputs.floor.routes`` (along the hall's trays; endpoint cables stay inside the
   cabinet); media, parts (the cable's or fibre's part number as ``sku``, the transceivers at
   the ends), ordered stock length, price and the watts drawn at each end (``a_watts``,
-  ``b_watts``) from ``planner.media.choose_parts``; latency from ``planner.media.latency_ns``
+  ``b_watts``) from ``planner.inputs.parts.media.choose_parts``; latency from ``planner.inputs.parts.media.latency_ns``
   over the ordered (installed) length. On routers whose cages break out into several ports,
-  ``planner.cages`` regroups the ports so that one cage holds one part. On a floor with
+  ``planner.inputs.catalog.cages`` regroups the ports so that one cage holds one part. On a floor with
   structured cabling a cable that leaves its row runs through patch panels
-  (``planner.structured``): its pieces are in ``segments`` and ``CablePlan.structured``.
+  (``planner.inputs.parts.structured``, ``planner.cabling.structured``): its pieces are in ``segments`` and ``CablePlan.structured``.
 
 Everything per cable or per port is computed with numpy array operations.
 """
@@ -42,14 +42,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from planner import cages
-from planner import floor as floors
-from planner import routes, structured
-from planner.catalog import Catalog, RouterModel
-from planner.errors import InputError
-from planner.floor import Floor, padded
-from planner.media import end_watts, latency_ns, media_of, part_numbers, routed_parts
+from planner.cabling import structured
+from planner.inputs import floor as floors
+from planner.inputs.catalog import cages
+from planner.inputs.catalog import Catalog, RouterModel
+from planner.inputs.floor import routes
+from planner.inputs.floor import Floor, padded
+from planner.inputs.parts.media import end_watts, latency_ns, media_of, part_numbers, routed_parts
 from planner.placement.result import Placement
+from planner.run.errors import InputError
 from planner.topologies.base import Topology
 
 MAX_LABEL = 100
@@ -67,7 +68,7 @@ cable assembly); ``sku`` is the assembly's or the fibre's part number at its sto
 a link through patch panels: its A-end cord's)."""
 SEGMENT_COLUMNS = ["segments"]
 """cables.csv column after the part columns: a link through patch panels (structured cabling,
-``planner.structured``) as its pieces from the A end, ``cord 2.64 m <part> | <panel>:<port> |
+``planner.inputs.parts.structured``) as its pieces from the A end, ``cord 2.64 m <part> | <panel>:<port> |
 trunk <id> 2.64 m <part> | <panel>:<port> | cord 1.87 m <part>``; '' for any other cable."""
 CSV_COLUMNS = CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS + SEGMENT_COLUMNS
 
@@ -75,7 +76,7 @@ EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "un
                  "part", "fibre", "nic_part", "a_watts", "b_watts"]
 """Further columns of ``Plan.cables`` (not written to cables.csv), after the CSV ones: ``part`` / ``fibre``
 / ``nic_part`` index ``catalog.cables`` (-1: none), ``a_watts`` / ``b_watts`` the power drawn at
-each end (``planner.media.end_watts``), ``unit_price`` the link's share of its parts' price."""
+each end (``planner.inputs.parts.media.end_watts``), ``unit_price`` the link's share of its parts' price."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ more than ``MAX_CABLES`` cables or ``MAX_PORTS`` router ports (every port of eve
 row of the port table and an interface of the NetBox bundle, used or not), or need more memory
 than the machine has available. ``planner
 plan`` checks the topology parameters with the closed-form counts of
-``planner.topologies.sizing.estimate`` before building the topology, and ``planner.plan.plan``
+``planner.topologies.sizing.check_topology_spec`` before building the topology, and ``planner.plan.plan``
 checks the exact counts of the built topology before placement (imported files, the Python API).
 """
 
@@ -24,7 +24,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from planner.errors import InputError
+from planner.run.errors import InputError
 
 MAX_CABLES = 10_000_000
 MAX_PORTS = 2 * MAX_CABLES
@@ -118,37 +118,6 @@ def check_router_model(catalog, model) -> None:
                          f"'{model.sku}') is {model.radix:,}; the planner handles routers of up "
                          f"to {MAX_RADIX:,} ports (the largest chassis switches have about "
                          "2,300 with breakout cables); give the model's real port count")
-
-
-def check_topology_spec(spec, endpoint_cables: bool = True) -> Estimate | None:
-    """Closed-form check of a ``family:k=v,...`` text or ``{family: ..., k: v}`` mapping before
-    the topology is built (None for ``file:`` topologies and parameters the builder rejects)."""
-    from planner.topologies import split_params
-    from planner.topologies.sizing import estimate
-
-    if isinstance(spec, str):
-        text = spec.strip()
-        if text.startswith("file:"):
-            return None
-        family, _, rest = text.partition(":")
-        try:
-            params = split_params(rest, f"topology {text!r}")
-        except InputError:
-            return None
-    else:
-        params = dict(spec)
-        family = params.pop("family", None)
-        nested = params.pop("params", None)
-        if isinstance(nested, dict):
-            params.update(nested)
-        text = f"{family}:" + ",".join(f"{k}={v}" for k, v in params.items())
-    if not isinstance(family, str):
-        return None
-    size = estimate(family, params)
-    if size is None:
-        return None
-    return check_counts(f"--topology '{text}'", size.links, size.endpoints, size.routers,
-                        size.radix, endpoint_cables)
 
 
 # ----------------------------------------------------------------------------- output space

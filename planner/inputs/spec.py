@@ -29,8 +29,9 @@ from typing import Any, Literal
 from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, PositiveFloat, PositiveInt,
                       ValidationError)
 
-from planner import guards, schema
-from planner.errors import InputError
+from planner.inputs import schema
+from planner.run import guards
+from planner.run.errors import InputError
 
 DEFAULT_TIME_LIMIT_S = 10.0  # placement budgets scale with it; ~10K endpoints use about a third
 MAX_TIME_LIMIT_S = 86_400.0

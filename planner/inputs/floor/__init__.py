@@ -17,7 +17,7 @@ Two kinds of floor (``docs/floors.md`` describes every field):
   the smallest near-square hall, footprint aspect within 1:2..2:1). A system that does not fit
   one hall fills several (at most ``hall.count``), split evenly; in each hall it takes a compact
   block of rows from the entry corner, not a strip (``slot_layout``). Cables run along
-  overhead trays (``planner.routes``).
+  overhead trays (``planner.inputs.floor.routes``).
 
 Positions: in every hall (or the grid) the centre of the cabinet in row ``r``, column ``c`` is at
 ``x = c * pitch_m`` along the row and ``y = r * row_pitch_m`` across rows (``row_pitch_m =
@@ -41,11 +41,11 @@ Electrical groups (how capacities are defined; ``group_capacity``):
   504 fits "about 500", as in Table 4). It spans ``ceil(max_routers / router_slots)`` cabinets
   (also enough ``endpoint_slots`` when those are limited): one abstract cabinet on ``pn-500``.
 Placement packs routers into groups under these limits and into cabinets under
-``router_slots`` / ``endpoint_slots`` (and ``cabinet_kw_budget``, ``planner.power``).
+``router_slots`` / ``endpoint_slots`` (and ``cabinet_kw_budget``, ``planner.costing.power``).
 
 Structured cabling (``structured_cabling: true``, halls only): a cable that leaves its row runs
 through patch panels where the rows meet the cross trays and at the hall entries, as patch cords,
-trunks and panels (``planner.structured``).
+trunks and panels (``planner.inputs.parts.structured``, ``planner.cabling.structured``).
 
 Rack units (``router_ru``, ``endpoint_ru_of``): router slot ``s`` starts at
 ``first_router_ru + s * rack_units``; endpoint slot ``j`` at ``first_endpoint_ru + j * endpoint_ru``.
@@ -64,8 +64,8 @@ import numpy as np
 from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, NonNegativeInt,
                       PositiveFloat, PositiveInt, PrivateAttr, field_validator, model_validator)
 
-from planner import schema
-from planner.errors import InputError
+from planner.inputs import schema
+from planner.run.errors import InputError
 
 FOLDER = "layouts"
 COPPER_NS_PER_M = 4.5
@@ -400,10 +400,10 @@ def aisle_is_cold(aisle) -> np.ndarray:
 
 def cable_length_m(floor: Floor, row_a, col_a, row_b, col_b, same_cabinet) -> np.ndarray:
     """Cable lengths on the abstract grid: intra_cabinet_m inside a cabinet, else Manhattan +
-    overheads; × slack (module doc). Halls route along trays instead: ``planner.routes``."""
+    overheads; × slack (module doc). Halls route along trays instead: ``planner.inputs.floor.routes``."""
     if floor.hall is not None:
         raise ValueError(f"floor '{floor.name}' has halls; cables follow the trays "
-                         "(planner.routes.route_length_m)")
+                         "(planner.inputs.floor.routes.route_length_m)")
     xa, ya = cabinet_xy(floor, row_a, col_a)
     xb, yb = cabinet_xy(floor, row_b, col_b)
     between = (np.abs(xa - xb) + np.abs(ya - yb) + floor.overhead_per_cable_m

@@ -29,8 +29,8 @@ import yaml
 from pydantic import BaseModel, ValidationError
 from yaml.constructor import ConstructorError
 
-from planner import guards
-from planner.errors import InputError
+from planner.run import guards
+from planner.run.errors import InputError
 
 MAX_BYTES = 1_000_000
 MAX_EXTENDS_DEPTH = 4
@@ -104,7 +104,7 @@ def builtin_dir(folder: str) -> Path:
     for location in (spec.submodule_search_locations or []) if spec else []:
         if Path(location).is_dir():
             return Path(location)
-    return Path(__file__).resolve().parents[1] / folder  # a source tree that is not installed
+    return Path(__file__).resolve().parents[2] / folder  # a source tree that is not installed
 
 
 def builtin_names(folder: str) -> list[str]:

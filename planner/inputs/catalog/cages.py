@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.catalog import Catalog, RouterModel
-from planner.errors import InputError
+from planner.inputs.catalog import Catalog, RouterModel
+from planner.run.errors import InputError
 
 
 def assign_ports(router_model: RouterModel, catalog: Catalog, a_router: np.ndarray,

@@ -1,0 +1,316 @@
+"""Structured cabling: patch panels where rows meet cross trays and at hall entries, trunks
+between them, patch cords at the ends.
+
+On a floor with ``structured_cabling: true`` (halls only, ``planner.inputs.floor``) a link whose route
+leaves its row (route kinds ``cross-row`` and ``cross-hall`` of ``planner.inputs.floor.routes``) is not one
+cable but a chain of parts along that same route:
+
+- ``cross-row``: patch cord -> panel -> trunk -> panel -> patch cord. The panels sit where the
+  two rows meet the cross tray the route takes (``routes.cross_tray``: a row end, or a cross tray
+  between cabinets when the hall has them), the trunk runs in that cross tray;
+- ``cross-hall``: patch cord -> panel -> trunk -> hall-entry panel -> hall trunk -> hall-entry
+  panel -> trunk -> panel -> patch cord: the route leaves each row at its first cross tray (the
+  row end at the hall entry), the trunks run along that cross tray to the entry, the hall trunk
+  through the hall connection.
+
+A cord runs from the device up to the tray and along the row to the panel; the pieces split the
+route where it meets the panels, so cords + trunks = the route length of ``routes.route_length_m``
+exactly (each piece carries its share of the slack; the per-cable overhead is split between the
+two cords). A panel point is a patch rack at that place; its panels take rack units there, not
+in the cabinets (``StructuredPlan.racks``; docs/floors.md "Structured cabling").
+
+Parts (``planner.inputs.catalog``): the link is two transceivers (copper and AOC assemblies cannot pass
+a panel), two ``fibre`` parts as patch cords, ``trunk`` parts (``fibres`` fibres; a link takes
+the ``fibres`` of its transceiver, so a trunk carries ``trunk.fibres / transceiver.fibres``
+links, ``Catalog.links_per_trunk``) and ``panels`` (``ports`` front adapters; a trunk's links
+take consecutive adapters, so a panel holds ``ports // links_per_trunk`` trunks). Every
+segment is a Type-B (crossover) MPO cable and a link passes 3 or 5 of them, an odd number, so
+transmit meets receive.
+
+Pricing (``choose``, called by ``planner.inputs.parts.media.choose_parts`` for the structured links): per
+link two transceivers (a twin-port module's share), the cheapest cord whose stock length covers
+each cord, each trunk segment's price shared by the links of a full trunk, and each panel passed
+shared by the adapters a panel holds; the cheapest way wins, as for any link. Allocation
+(``build``): the links between the same two row panels with the same trunk part share trunks,
+``links_per_trunk`` to a trunk in cable order (a cross-hall chain of three trunks counts as one);
+each trunk end takes the next rear port of its panel point's panels; panels fill patch racks of
+the floor's cabinet height from U1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from planner.inputs import floor as floors
+from planner.inputs.catalog import Catalog, RouterModel
+from planner.inputs.floor import routes
+from planner.inputs.floor import Room
+from planner.run.errors import InputError
+
+STRUCTURED_KINDS = ("cross-row", "cross-hall")
+"""Route kinds (``routes.KINDS``) that run through panels on a structured floor."""
+ROW_PASSES, HALL_PASSES = 2, 4
+"""Panels a cross-row / cross-hall link passes."""
+ENTRY = "ENTRY"
+"""Name of a hall's entry patch rack (``H2-ENTRY`` with several halls)."""
+
+
+# ----------------------------------------------------------------------------- geometry
+
+@dataclass(frozen=True)
+class Runs:
+    """The pieces of every link's route on a structured floor, arrays of one length (metres
+    with their share of slack and overhead; 0 where a piece does not exist):
+    ``cord_a`` + ``trunk_a`` + ``hall`` + ``trunk_b`` + ``cord_b`` = the route length.
+    ``trunk_a`` is the A end's trunk (to the other row's panel, or to the hall entry), ``hall``
+    the hall trunk and ``trunk_b`` the B hall's trunk (cross-hall only). ``point_a`` /
+    ``point_b`` code the row panel points of the two ends (``point_code``), -1 when the link is
+    not structured; ``hall_a`` / ``hall_b`` are the ends' halls."""
+
+    structured: np.ndarray
+    cross_hall: np.ndarray
+    cord_a: np.ndarray
+    trunk_a: np.ndarray
+    hall: np.ndarray
+    trunk_b: np.ndarray
+    cord_b: np.ndarray
+    point_a: np.ndarray
+    point_b: np.ndarray
+    hall_a: np.ndarray
+    hall_b: np.ndarray
+
+    def take(self, rows) -> "Runs":
+        """The runs of the given links."""
+        return Runs(*(getattr(self, f.name)[rows] for f in fields(self)))
+
+    @property
+    def passes(self) -> np.ndarray:
+        """Panels each link passes (0 when not structured)."""
+        return np.where(self.structured, np.where(self.cross_hall, HALL_PASSES, ROW_PASSES), 0)
+
+    def in_millimetres(self, length_m) -> "Runs":
+        """The pieces rounded to the millimetre so that they add up to ``length_m`` (the route
+        lengths as ``cables.csv`` gives them, to the millimetre): ``cord_b`` takes the rest."""
+        mm = {name: np.round(np.asarray(getattr(self, name), dtype=float) * 1000.0)
+              for name in ("cord_a", "trunk_a", "hall", "trunk_b")}
+        total = np.round(np.asarray(length_m, dtype=float) * 1000.0)
+        rest = total - mm["cord_a"] - mm["trunk_a"] - mm["hall"] - mm["trunk_b"]
+        cord_b = np.where(self.structured, rest, 0.0)
+        return replace(self, **{k: v / 1000.0 for k, v in mm.items()}, cord_b=cord_b / 1000.0)
+
+
+def point_code(room: Room, hall, row, tray) -> np.ndarray:
+    """One integer per row panel point: (hall, row, cross tray index)."""
+    trays = len(room.cross_x)
+    return (np.asarray(hall, dtype=np.int64) * room.rows + np.asarray(row, dtype=np.int64)) \
+        * trays + np.asarray(tray, dtype=np.int64)
+
+
+def point_parts(room: Room, code) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(hall, row, tray) of point codes."""
+    code = np.asarray(code, dtype=np.int64)
+    trays = len(room.cross_x)
+    hall_row, tray = np.divmod(code, trays)
+    hall, row = np.divmod(hall_row, room.rows)
+    return hall, row, tray
+
+
+def runs(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b, same_cabinet=False) -> Runs:
+    """The structured pieces of cables between cabinet positions (hall, row, column; columns
+    may be fractional, as placement's slot centres), the same arguments as
+    ``routes.route_length_m`` (module doc). Nothing is structured on a floor without
+    ``structured_cabling``."""
+    floor = room.floor
+    hall_a, row_a, hall_b, row_b = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.int64) for v in (hall_a, row_a, hall_b, row_b)))
+    shape = np.broadcast(hall_a, np.asarray(col_a), np.asarray(col_b),
+                         np.asarray(same_cabinet)).shape
+    hall_a, row_a, hall_b, row_b = (np.broadcast_to(v, shape) for v in (hall_a, row_a, hall_b,
+                                                                         row_b))
+    same = np.broadcast_to(np.asarray(same_cabinet, dtype=bool), shape)
+    zero = np.zeros(shape)
+    if not (floor.structured_cabling and room.is_hall):
+        none = np.full(shape, -1, dtype=np.int64)
+        no = np.zeros(shape, dtype=bool)
+        return Runs(no, no, zero, zero, zero, zero, zero, none, none, hall_a, hall_b)
+    xa, ya = floors.cabinet_xy(floor, row_a, np.broadcast_to(np.asarray(col_a, float), shape))
+    xb, yb = floors.cabinet_xy(floor, row_b, np.broadcast_to(np.asarray(col_b, float), shape))
+    same_hall = hall_a == hall_b
+    structured = ~same & ~(same_hall & (row_a == row_b))
+    cross_hall = structured & ~same_hall
+    tray = np.where(cross_hall, 0, routes.cross_tray(room, xa, xb))
+    tray_x = room.cross_x[tray]
+    rise, half = floor.overhead_per_end_m, floor.overhead_per_cable_m / 2.0
+    scale = 1.0 + floor.slack_pct / 100.0
+    ex, ey = room.entry_xy
+
+    def piece(value):
+        return np.where(structured, value, 0.0) * scale
+
+    cord_a = piece(rise + np.abs(xa - tray_x) + half)
+    cord_b = piece(np.abs(xb - tray_x) + rise + half)
+    trunk_a = piece(np.where(cross_hall, ya - ey, np.abs(ya - yb)))
+    trunk_b = piece(np.where(cross_hall, yb - ey, 0.0))
+    hall = piece(np.where(cross_hall, room.link_m(hall_a, hall_b), 0.0))
+    point_a = np.where(structured, point_code(room, hall_a, row_a, tray), -1)
+    point_b = np.where(structured, point_code(room, hall_b, row_b, tray), -1)
+    return Runs(structured, cross_hall, cord_a, trunk_a, hall, trunk_b, cord_b, point_a,
+                point_b, hall_a, hall_b)
+
+
+# ----------------------------------------------------------------------------- parts and prices
+
+@dataclass(frozen=True)
+class Way:
+    """One way to build a structured link: indices of the transceiver, the cord and the trunk
+    in ``catalog.cables`` and of the panel in ``catalog.panels``."""
+
+    transceiver: int
+    cord: int
+    trunk: int
+    panel: int
+
+
+def ways(catalog: Catalog, router: RouterModel | None) -> list[Way]:
+    """Every way the catalog builds a structured link on ``router``'s cages (a transceiver
+    fits a router whose breakout equals its ports, as for any link)."""
+    breakouts = ({router.breakout} if router is not None
+                 else {r.breakout for r in catalog.routers})
+    usable = set(catalog.structured_fibres())
+    cables = catalog.cables
+    out = []
+    for t, model in enumerate(cables):
+        if model.kind != "transceiver" or model.ports not in breakouts or model.fibre not in usable:
+            continue
+        for c, cord in enumerate(cables):
+            if cord.kind != "fibre" or cord.fibre != model.fibre:
+                continue
+            for k, trunk in enumerate(cables):
+                if trunk.kind != "trunk" or trunk.fibre != model.fibre:
+                    continue
+                out += [Way(t, c, k, p) for p, panel in enumerate(catalog.panels)
+                        if panel.fibre == model.fibre]
+    return out
+
+
+def panel_share(catalog: Catalog, way: Way) -> float:
+    """Price of one panel passage: the panel's price over the adapters its trunks use."""
+    panel = catalog.panels[way.panel]
+    legs = catalog.links_per_trunk(catalog.cables[way.trunk])
+    return panel.price / ((panel.ports // legs) * legs)
+
+
+@dataclass(frozen=True)
+class SegmentParts:
+    """The parts of every link that runs through panels (arrays over all links of a
+    ``planner.inputs.parts.media.LinkParts``; -1 / 0 elsewhere): ``structured`` marks them, ``trunk``
+    indexes ``catalog.cables``, ``panel`` ``catalog.panels``; the ordered (stock) length of
+    each cord and trunk piece."""
+
+    structured: np.ndarray
+    trunk: np.ndarray
+    panel: np.ndarray
+    cord_a: np.ndarray
+    trunk_a: np.ndarray
+    hall: np.ndarray
+    trunk_b: np.ndarray
+    cord_b: np.ndarray
+
+    @classmethod
+    def empty(cls, n: int) -> "SegmentParts":
+        none = np.full(n, -1, dtype=np.int64)
+        return cls(np.zeros(n, dtype=bool), none, none.copy(),
+                   *(np.zeros(n) for _ in range(5)))
+
+
+def missing_parts(catalog: Catalog, router: RouterModel | None) -> str:
+    """Why the catalog cannot build a structured link on ``router`` ('' when it can)."""
+    if ways(catalog, router):
+        return ""
+    optics = sorted({m.fibre for m in catalog.cables if m.kind == "transceiver"})
+    if not optics:
+        return ("has no transceivers; a link through patch panels needs one at each end "
+                "(copper and AOC assemblies cannot pass a panel)")
+    return ("has no patch-panel parts for the fibre types of its transceivers "
+            f"({', '.join(optics)}): add a kind: trunk part (cables) and a panel (panels) of "
+            "one of them (docs/catalogs.md \"Structured cabling\")")
+
+
+def check_catalog(catalog: Catalog, floor, router: RouterModel | None) -> None:
+    """InputError when the floor wants structured cabling and the catalog cannot build it."""
+    if not floor.structured_cabling:
+        return
+    problem = missing_parts(catalog, router)
+    if problem:
+        raise InputError(f"catalog '{catalog.source}' {problem}, but floor '{floor.source}' has "
+                         "field 'structured_cabling' true; add them or set "
+                         "structured_cabling: false in the floor")
+    for i, panel in enumerate(catalog.panels):
+        if panel.rack_units > floor.cabinet_height_ru:
+            raise InputError(f"catalog '{catalog.source}': field 'panels[{i}].rack_units' (sku "
+                             f"'{panel.sku}') {panel.rack_units} does not fit the "
+                             f"{floor.cabinet_height_ru}U patch racks of floor "
+                             f"'{floor.source}'; give at most {floor.cabinet_height_ru}")
+
+
+def _order(model, length: np.ndarray) -> np.ndarray:
+    """Stock length of each piece (NaN where the part cannot serve it)."""
+    order = np.asarray(model.order_length(length), dtype=float)
+    return np.where(length <= model.max_reach_m + 1e-9, order, np.nan)
+
+
+def choose(catalog: Catalog, pieces: Runs, lengths: np.ndarray, router: RouterModel | None):
+    """(transceiver, cord, order length, price per link, SegmentParts) of the structured
+    links ``pieces`` whose route lengths are ``lengths``: the cheapest way that reaches
+    (module doc; ties: the earlier way). The order length of a link is the sum of its pieces'
+    stock lengths. InputError when the catalog has no structured parts or none reaches."""
+    n = lengths.size
+    options = ways(catalog, router)
+    if not options:
+        raise InputError(f"catalog '{catalog.source}' {missing_parts(catalog, router)}, but "
+                         f"{n} links leave their row on a floor with structured_cabling; add "
+                         "them or set structured_cabling: false in the floor")
+    cables = catalog.cables
+    prices, orders = [], []
+    passes = pieces.passes.astype(float)
+    present = {"cord_a": pieces.structured, "cord_b": pieces.structured,
+               "trunk_a": pieces.structured, "hall": pieces.cross_hall,
+               "trunk_b": pieces.cross_hall}
+    for way in options:
+        t, cord, trunk = cables[way.transceiver], cables[way.cord], cables[way.trunk]
+        legs = catalog.links_per_trunk(trunk)
+        got, price = {}, 2.0 * t.price(0.0) / t.ports + passes * panel_share(catalog, way)
+        for name, mask in present.items():
+            model = cord if name.startswith("cord") else trunk
+            order = np.where(mask, _order(model, getattr(pieces, name)), 0.0)
+            share = 1.0 if model is cord else 1.0 / legs
+            price = price + np.where(mask, model.price(np.nan_to_num(order)) * share, 0.0)
+            got[name] = order
+        ok = (lengths <= t.max_reach_m + 1e-9) & np.all([np.isfinite(v) for v in got.values()],
+                                                        axis=0)
+        prices.append(np.where(ok, price, np.inf))
+        orders.append(got)
+    table = np.vstack(prices)
+    best = np.argmin(table, axis=0)
+    chosen = table[best, np.arange(n)]
+    if n and not np.isfinite(chosen).all():
+        worst = float(lengths[~np.isfinite(chosen)].max())
+        reach = max(cables[w.transceiver].max_reach_m for w in options)
+        raise InputError(f"catalog '{catalog.source}': no link through patch panels reaches "
+                         f"{worst:.2f} m (longest transceiver reach {reach:g} m, or a cord or "
+                         "trunk piece longer than its longest stock length); add longer parts "
+                         "or use a smaller floor")
+    pick = [options[b] for b in best.tolist()]
+    cols = np.arange(n)
+    seg = {name: np.vstack([o[name] for o in orders])[best, cols]
+           for name in ("cord_a", "trunk_a", "hall", "trunk_b", "cord_b")}
+    parts = SegmentParts(np.ones(n, dtype=bool),
+                         np.array([w.trunk for w in pick], dtype=np.int64),
+                         np.array([w.panel for w in pick], dtype=np.int64),
+                         seg["cord_a"], seg["trunk_a"], seg["hall"], seg["trunk_b"],
+                         seg["cord_b"])
+    total = sum(seg.values())
+    return (np.array([w.transceiver for w in pick], dtype=np.int64),
+            np.array([w.cord for w in pick], dtype=np.int64), total, chosen, parts)
