@@ -26,7 +26,7 @@ partitioner run alone. Results depend only on the inputs, the seed and ``time_li
 limit sizes deterministic work budgets (``budget.Budget``: partitioner runs, local-search
 candidates, annealing steps, CP-SAT calls of fixed deterministic time, eigen-solver sizes),
 partitioners run single-threaded with derived seeds. Only the hard wall-clock cap
-(``budget.HARD_CAP_FACTOR`` times the limit) can cut a stage short; ``Placement.time_capped``
+(``tuning.HARD_CAP_FACTOR`` times the limit) can cut a stage short; ``Placement.time_capped``
 then says so.
 """
 
@@ -41,7 +41,7 @@ from threadpoolctl import threadpool_limits
 from planner.inputs import floor as floors
 from planner.placement.anneal import anneal, compile_kernels
 from planner.placement.bounds import lower_bound
-from planner.placement.budget import HARD_CAP_FACTOR, Budget, WallClockCap
+from planner.placement.budget import Budget, WallClockCap
 from planner.placement.cabinet_anneal import compile_kernels as compile_cabinet_kernels
 from planner.placement.cabinets import split_groups
 from planner.placement.capacity import Capacity, Limits, capacity_from_floor
@@ -56,11 +56,11 @@ from planner.placement.peel import peel
 from planner.placement.priced import Layout, membership_bounds, price_table, reach_bounds, refine
 from planner.placement.result import Placement
 from planner.run.errors import InputError
+from planner.placement.tuning import HARD_CAP_FACTOR, VERIFY_MAX_WORK
 
 __all__ = ["place", "Placement", "STRATEGIES"]
 
 STRATEGIES = ("hint", "partition", "optimize")
-VERIFY_MAX_WORK = 120_000
 
 
 class _StageTimer:

@@ -31,12 +31,10 @@ from planner.placement.budget import WallClockCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 from planner.run.interrupts import ctrl_c_deferred
-
-T_START = 0.3
-T_END = 0.15
-CHUNK_STEPS = 2_000_000
-TEMPERATURE_STEPS = 4096  # the temperature is lowered every this many steps
-ACCEPT_TABLE = 64  # losses of this many links or more are never accepted (exp(-64/0.3) ~ 1e-93)
+from planner.placement.tuning import (ANNEAL_ACCEPT_TABLE as ACCEPT_TABLE,
+                                      ANNEAL_CHUNK_STEPS as CHUNK_STEPS,
+                                      ANNEAL_TEMPERATURE_STEPS as TEMPERATURE_STEPS,
+                                      ANNEAL_T_END as T_END, ANNEAL_T_START as T_START)
 
 
 ANNEAL_STREAM = 0x2545F4914F6CDD1D

@@ -54,18 +54,15 @@ import scipy.sparse.linalg as spla
 from scipy.optimize import linprog
 from scipy.sparse import csgraph
 
-from planner.placement.budget import (COMPOSITION_S_PER_VECTOR, LOBPCG_ITERATIONS, SPARSE_PRODUCT_S_PER_ENTRY,
-                                      dense_eigen_fits, lobpcg_fits)
+from planner.placement.budget import dense_eigen_fits, lobpcg_fits
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
+from planner.placement.tuning import (COMPOSITION_S_PER_VECTOR, LOBPCG_ITERATIONS,
+                                      SPARSE_PRODUCT_S_PER_ENTRY, C4_CHECK_MAX_WORK, CLIQUE_DP_MAX_S, COLUMN_BATCH,
+                                      COLUMN_ROUNDS, COMPOSITIONS_MAX, COMPOSITION_MAX_CLASSES,
+                                      FIEDLER_DENSE_MAX_N)
 
 EIGEN_MARGIN = 1e-12
-COMPOSITION_MAX_CLASSES = 3
-COMPOSITIONS_MAX = 300_000  # count vectors of the composition LP, whatever the time limit
-C4_CHECK_MAX_WORK = 20_000_000  # entries of A^2 (sum of squared degrees) a product may have
-CLIQUE_DP_MAX_S = 160
-COLUMN_BATCH = 500        # columns of the composition LP added per round of column generation
-COLUMN_ROUNDS = 30
 COLUMN_TOLERANCE = 1e-9   # reduced profit per router below which a column does not join
 
 
@@ -415,9 +412,6 @@ def smallest_eigenvalues(graph: Graph, k: int) -> np.ndarray:
     out = np.maximum(np.sort(vals) - margin, 0.0)
     out[0] = 0.0
     return out
-
-
-FIEDLER_DENSE_MAX_N = 64  # LOBPCG with 2 vectors and one constraint needs n >= 11; dense is instant here
 
 
 def fiedler_value(graph: Graph) -> float:

@@ -34,12 +34,10 @@ from planner.placement.budget import WallClockCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 from planner.placement.objective import CabinetPrices
-
-NEAR_CABINETS = 32
-T_START = 0.25
-T_END = 0.005
-CHUNK_STEPS = 1_000_000
-TEMPERATURE_STEPS = 1024
+from planner.placement.tuning import (CABINET_CHUNK_STEPS as CHUNK_STEPS,
+                                      CABINET_TEMPERATURE_STEPS as TEMPERATURE_STEPS,
+                                      CABINET_T_END as T_END, CABINET_T_START as T_START,
+                                      NEAR_CABINETS)
 
 
 @numba.njit(cache=True, inline="always")

@@ -19,10 +19,8 @@ from planner.placement.cpsat import bisect, lns
 from planner.placement.graph import Graph
 from planner.placement.local_search import local_search
 from planner.placement.partition import KaMinParRunner, relabel, repair
-
-EXACT_SPLIT_MAX_ROUTERS = 64
-SMALL_SPLIT_ROUTERS = 16  # two cabinets this small: exact straight from the first-fit split
-ENUMERATE_MAX_ROUTERS = 12  # up to here every 2-way split is tried in numpy (2^11 of them)
+from planner.placement.tuning import (ENUMERATE_MAX_ROUTERS, EXACT_SPLIT_MAX_ROUTERS,
+                                      SMALL_SPLIT_ROUTERS)
 
 
 def enumerate_bisection(sub: Graph, limits: Limits) -> np.ndarray | None:

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from planner.run.errors import InputError
-
-SCALAR_RESOLUTION = 1000  # scalar weights of single-weight partitioners: units per block limit
+from planner.placement.tuning import SCALAR_RESOLUTION
 
 
 @dataclass(frozen=True, eq=False)

@@ -41,10 +41,9 @@ from planner.placement.bounds import EIGEN_MARGIN
 from planner.placement.budget import dense_eigen_fits
 from planner.placement.graph import Graph
 from planner.placement.objective import CabinetPrices
+from planner.placement.tuning import PROJECTION_MAX_SLOTS, ROWS_PER_BLOCK
 
 PROJECTION_EIGEN_SOLVES = 2   # PAP and PBP: the dense work of one projection bound
-PROJECTION_MAX_SLOTS = 4000   # N x N dense matrices of the projection bound (128 MB each)
-ROWS_PER_BLOCK = 256
 
 
 def _cabinet_rows(prices: CabinetPrices, table: np.ndarray, hall: np.ndarray, local: np.ndarray,

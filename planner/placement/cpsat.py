@@ -27,9 +27,7 @@ from ortools.sat.python import cp_model
 from planner.placement.budget import WallClockCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
-
-PAIR_DETERMINISTIC_TIME = 1.0
-CALL_WALL_S = 600.0  # a call without a hard cap: far above any deterministic-time limit used here
+from planner.placement.tuning import CALL_WALL_S, PAIR_DETERMINISTIC_TIME
 
 
 def _solver(det_time: float, seed: int, wall_s: float = CALL_WALL_S) -> cp_model.CpSolver:

@@ -33,12 +33,8 @@ from planner.inputs import floor as floors
 from planner.inputs.floor.routes import route_length_m
 from planner.placement.cpsat import qap_polish
 from planner.run.errors import InputError
-
-LENGTH_WEIGHT = 1e-3
-TWO_OPT_WORK = 1e8  # swap-delta entries evaluated per start (k^2 per swap): about 1 s here
-MANY_GROUPS = 400  # above this, one band assignment instead of 8 linear_sum_assignment starts
-CPSAT_MAX_GROUPS = 16
-CPSAT_DETERMINISTIC_TIME = 0.5
+from planner.placement.tuning import (CPSAT_DETERMINISTIC_TIME, CPSAT_MAX_GROUPS, LENGTH_WEIGHT,
+                                      MANY_GROUPS, TWO_OPT_WORK)
 
 
 def slot_grid(floor, k: int, width: int) -> tuple[np.ndarray, np.ndarray]:

@@ -18,8 +18,7 @@ import numpy as np
 
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
-
-SWAP_CANDIDATES = 12
+from planner.placement.tuning import SWAP_CANDIDATES
 
 
 class LocalSearch:

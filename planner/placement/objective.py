@@ -33,7 +33,6 @@ from planner.inputs import floor as floors
 from planner.inputs.floor.routes import millimetres, route_length_m
 from planner.placement.graph import Graph
 
-MAX_TABLE_ENTRIES = 12_000_000
 """Largest cabinet-pair price table built (entries over all multiplicity classes and hall
 links, 8 bytes each plus a copper flag: about 110 MB). A room with more cabinet positions per
 hall keeps the grouping-level placement."""

@@ -27,8 +27,7 @@ import numpy as np
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 from planner.run.interrupts import in_fork
-
-REPAIR_SWAP_PAIRS = 4_000_000  # candidate x partner pairs a repair swap step may price at once
+from planner.placement.tuning import REPAIR_SWAP_PAIRS
 
 
 def relabel(part: np.ndarray) -> np.ndarray:

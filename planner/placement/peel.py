@@ -31,8 +31,7 @@ import numpy as np
 
 from planner.placement.anneal import ROUTER_STREAM, _below, seeded_rng
 from planner.placement.graph import Graph
-
-TABU_TENURE = 10          # iterations a swapped-out router stays out (+0..2 at random)
+from planner.placement.tuning import TABU_TENURE
 
 
 @numba.njit(cache=True)

@@ -24,7 +24,8 @@ from planner.placement.capacity import Capacity
 from planner.placement.copper_bounds import (copper_upper_bound, cost_lower_bound,
                                               router_spectrum, slot_stats)
 from planner.placement.graph import Graph
-from planner.placement.objective import (MAX_TABLE_ENTRIES, CabinetPrices, cabinet_prices,
+from planner.placement.tuning import MAX_TABLE_ENTRIES
+from planner.placement.objective import (CabinetPrices, cabinet_prices,
                                         cheapest_prices, table_entries)
 
 
@@ -41,7 +42,7 @@ class Layout:
 
 def price_table(graph: Graph, floor, catalog, router, layout: Layout) -> CabinetPrices | None:
     """The cabinet-pair prices of the room the layout occupies, or None when the table would
-    exceed ``objective.MAX_TABLE_ENTRIES``."""
+    exceed ``tuning.MAX_TABLE_ENTRIES``."""
     room = floors.room_of(floor, layout.hall, layout.row, layout.col)
     halls = int(layout.hall.max()) + 1
     classes = len(np.unique(graph.weights))

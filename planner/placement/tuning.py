@@ -1,0 +1,165 @@
+"""Placement's tuning: every work budget, schedule and size limit of the placement stage.
+
+One place for the numbers a placement depends on, each with the measurement that chose it
+(the reference machine: 2-core AMD EPYC, 2026; instances as named). ``budget`` turns the time
+limit T into deterministic units of work with the speeds below; the searches (``anneal``,
+``cabinet_anneal``, ``peel``, ``local_search``, ``cpsat``, ``floor_assign``) and the bounds
+(``bounds``, ``copper_bounds``) read their schedules and limits from here. Changing one changes
+plans: re-run ``benchmarks/bench_placement.py`` (quiet and ``--busy 2``) and say what moved.
+"""
+
+from __future__ import annotations
+
+# ----------------------------------------------------------------------------- work budgets
+
+HARD_CAP_FACTOR = 10.0
+"""The wall-clock cap is this many times T: a safety net only. The budgets below use about half
+of T on the reference machine, so it fires only on a machine some 20 times slower."""
+
+# Shares of T per stage, in seconds of the reference machine. They add up to about 0.4 of T, so
+# a machine busy with two other CPU-bound processes (each process then gets 2/3 of a core)
+# still finishes well within T.
+BOUNDS_SHARE = 0.03        # issue 16 requires <= 10 % of T at every size: margin for 3x load
+PARTITION_SHARE = 0.08
+SEARCH_SHARE = 0.06        # local search on the partitioners' candidates
+ANNEAL_SHARE = 0.15
+LNS_SHARE = 0.03
+PEEL_SHARE = 0.04          # densest-set peeling (``peel``), membership floors only
+CABINET_SHARE = 0.25       # reach floors: routers over cabinets priced by the cable dollars
+                           # (they skip the grouping-level annealing and LNS, 0.18 of T)
+
+# Reference-machine speeds (seconds per unit), measured on PN q=23, MLFM h=21, Jellyfish 1000,
+# Slim Fly q=19 and q=29, OFT q=16 and q=37, Dragonfly a=32 h=16. A KaMinPar or METIS run costs
+# about c x (adjacency entries + routers) x log2(groups) + c_k x groups^2 (many small blocks:
+# OFT q=16 in 273 groups takes 0.7-1.1 s whatever the context); the largest c seen per setting.
+PARTITIONER_S_PER_ENTRY = {("kaminpar", "strong"): 1.0e-6, ("kaminpar", "4xjet"): 8e-7,
+                           ("kaminpar", "default"): 4e-7, ("metis", "uf30"): 6e-7,
+                           ("metis", "uf100"): 6e-7}
+PARTITIONER_S_PER_GROUP2 = {"kaminpar": 1.5e-5, "metis": 6e-6}
+LARGE_N = 5000             # above: KaMinPar "default" context, METIS ufactor 30 only
+MAX_SEEDS = 4
+# The local search costs about c x routers x groups (dense W) + c_k x groups^2 (the swap pass
+# visits block pairs: 0.94 s for OFT q=16 in 273 groups) per candidate.
+SEARCH_S_PER_CELL = 4e-7
+SEARCH_S_PER_GROUP2 = 1.2e-5
+SEARCH_MAX_CELLS = 20_000_000   # routers x groups of the dense W; annealing goes beyond
+SEARCH_MIN_CANDIDATES = 1
+KL_MAX_GROUPS = 80
+KL_ROUNDS = 3
+# Annealing: one step touches about one router's adjacency; ~1.1e9 entries per second
+# (45M steps/s at degree 24). Returns fall off with steps per router: demi-PN q=27 (757
+# routers, groups of 36) went 8,909 -> 8,766 with 2.5e8 steps and only to 8,741 with 1e9.
+ANNEAL_ENTRIES_PER_S = 1.1e9
+ANNEAL_STEPS_PER_ROUTER = 500_000
+# CP-SAT pair LNS: calls of LNS_DETERMINISTIC_TIME each (about 0.25 s of wall time here).
+LNS_DETERMINISTIC_TIME = 0.1
+LNS_CALL_S = 0.25
+LNS_MAX_CALLS = 20
+# Densest-set peeling: one tabu iteration visits every router left once or twice, ~3.5-4.4e-9 s
+# per visit (PN q=23 in groups of 44: 14,450 visits x 30K iterations in 1.5 s; demi-PN q=27 in
+# groups of 36: 8,337 x 30K in 1.1 s). Swaps per set against demi-PN q=27's optical links after
+# the local search and 2.5e8 annealing steps: 1K 8,768 (no better than the partitioners' 8,765),
+# 2K 8,758, 5K 8,747, 10K 8,742, 30K 8,734; below PEEL_MIN_ITERATIONS peeling is skipped.
+PEEL_ITERATIONS = 30_000
+PEEL_S_PER_VISIT = 5e-9
+PEEL_MIN_ITERATIONS = 5_000
+# Routers over cabinets (``cabinet_anneal``): a step prices the links of one or two routers,
+# ~1.2e8 adjacency entries per second (4M steps in 1.9 s on Slim Fly q=19, degree 29, on the
+# hot-aisle floor). Returns fall off with steps per router: the default plan's network cables
+# cost $2,913,675 before the search, $2,820,580 after 1.3M steps, $2,817,227.50 after the 5.2M
+# of this budget (7,200 per router) and $2,811,610 after 20.7M.
+CABINET_ENTRIES_PER_S = 1.2e8
+CABINET_STEPS_PER_ROUTER = 20_000
+# Dense symmetric eigenvalues (LAPACK via scipy.linalg.eigh, one BLAS thread): about c x n^3
+# seconds (n = 1000: 0.11 s, 2000: 0.51 s, 3000: 2.3 s on a loaded machine).
+DENSE_EIG_S_PER_CUBE = 1.0e-10
+# Sparse products of the counting bounds (A^2 for the C4 test, B B^T for common neighbours):
+# about c x entries of the product (OFT q=37: 8M entries per product, ~0.2 s each here).
+SPARSE_PRODUCT_S_PER_ENTRY = 5e-8
+# Composition LP: about c x count vectors (enumeration, link caps and column generation; fat
+# tree k=20 in groups of 100 routers: 139K vectors in 0.18-0.24 s, k=34 in groups of 74: 0.1 s).
+COMPOSITION_S_PER_VECTOR = 2e-6
+# LOBPCG Fiedler vector of a large Laplacian: about c x entries x iterations.
+LOBPCG_S_PER_ENTRY_ITER = 2e-8
+LOBPCG_ITERATIONS = 200
+
+
+# ----------------------------------------------------------------------------- schedules
+
+# Grouping annealing (``anneal``): T falls geometrically from T_START to T_END links. Measured on
+# PN q=23 in groups of 44 routers (2e8 steps from an 11,084-link METIS+LS grouping): 0.3 -> 0.15
+# gives 10,987; 1.0 -> 0.15 gives 11,013; a fixed T = 0.2 hovers at 11,044 and 0.3 at ~11,100.
+ANNEAL_T_START = 0.3
+ANNEAL_T_END = 0.15
+ANNEAL_CHUNK_STEPS = 2_000_000   # steps between cap / Ctrl-C checks: ~45 ms at 45M steps/s
+ANNEAL_TEMPERATURE_STEPS = 4096  # the temperature is lowered every this many steps (a power of
+                                 # two far below any budget: the schedule is smooth)
+ANNEAL_ACCEPT_TABLE = 64  # losses of this many links or more are never accepted
+                          # (exp(-64/0.3) ~ 1e-93: no step of that size could be accepted)
+
+# Routers over cabinets (``cabinet_anneal``): T in units of the price step that matters (the
+# cheapest optical link minus the cheapest link), 0.25 -> 0.005. On the default plan (Slim Fly
+# q=19, hot-aisle) this schedule took the network cables from $2,913,675 to $2,817,227.50 in the
+# 5.2M steps of the budget (see ``CABINET_STEPS_PER_ROUTER``).
+CABINET_T_START = 0.25
+CABINET_T_END = 0.005
+CABINET_CHUNK_STEPS = 1_000_000   # steps between cap / Ctrl-C checks: about 0.5 s at 2M steps/s
+CABINET_TEMPERATURE_STEPS = 1024
+NEAR_CABINETS = 32   # target cabinets per move: the 32 cheapest positions seen from a neighbour
+                     # (16 cabinets of copper reach around it on the hot-aisle floor, doubled)
+
+# Densest-set peeling (``peel``): tabu tenure, in iterations.
+TABU_TENURE = 10     # a swapped-out router stays out 10 (+0..2 at random) iterations; on PN q=23
+                     # and demi-PN q=27 (benchmarks/densest_groups.py) the densest sets found
+                     # (97 and 96 links) were reached from 8 of 8 and 7 of 8 restarts
+
+# Greedy local search (``local_search``): swap partners tried per block pair.
+SWAP_CANDIDATES = 12   # the 12 routers of each block with the best gain toward the other: the
+                       # swap pass stays O(groups^2 x 144) (0.94 s for OFT q=16 in 273 groups)
+
+
+# ----------------------------------------------------------------------------- exact models
+
+PAIR_DETERMINISTIC_TIME = 1.0   # CP-SAT deterministic time of one pair re-partition call (about
+                                # 2.5 s of wall time here; the LNS uses LNS_DETERMINISTIC_TIME)
+CALL_WALL_S = 600.0             # a CP-SAT call without a hard cap: far above any deterministic-
+                                # time limit used here, so it never decides an answer
+CPSAT_MAX_GROUPS = 16           # groups over floor slots: up to 16 the CP-SAT QAP polish runs
+CPSAT_DETERMINISTIC_TIME = 0.5  # (16 x 16 slot model: proves or improves within 0.5 det. s)
+EXACT_SPLIT_MAX_ROUTERS = 64    # groups into 2 cabinets: exact CP-SAT split up to 64 routers,
+SMALL_SPLIT_ROUTERS = 16        # straight from the first-fit split up to 16,
+ENUMERATE_MAX_ROUTERS = 12      # every 2-way split tried in numpy up to 12 (2^11 = 2,048 splits)
+VERIFY_MAX_WORK = 120_000       # routers x cabinets + links x groups: up to here a hint layout is
+                                # re-checked by brute force (well under 0.1 s)
+
+
+# ----------------------------------------------------------------------------- floor slots
+
+LENGTH_WEIGHT = 1e-3   # groups over slots: metres weigh 1/1000 of an optical link, so length
+                       # only breaks ties between assignments with the same optical count
+TWO_OPT_WORK = 1e8     # swap-delta entries evaluated per start (k^2 per swap): about 1 s here
+MANY_GROUPS = 400      # above this, one band assignment instead of 8 linear_sum_assignment starts
+                       # (8 starts of a 400 x 400 assignment and 2-opt: ~1 s here)
+
+
+# ----------------------------------------------------------------------------- bound and table sizes
+
+# Memory and time limits of the bounds and price tables, whatever the time limit: above them a
+# bound is skipped (the summary says which) or the slower exact path is not taken.
+COMPOSITION_MAX_CLASSES = 3      # router classes of the composition LP (fat trees: 2)
+COMPOSITIONS_MAX = 300_000       # count vectors of the composition LP (0.6 s at 2e-6 s each)
+C4_CHECK_MAX_WORK = 20_000_000   # entries of A^2 (sum of squared degrees) a product may have
+                                 # (1 s at SPARSE_PRODUCT_S_PER_ENTRY)
+CLIQUE_DP_MAX_S = 160            # group size of the clique-packing DP (s^2 table, instant)
+COLUMN_BATCH = 500               # columns of the composition LP added per round of column
+COLUMN_ROUNDS = 30               # generation, and rounds: fat tree k=34 converges in < 10
+FIEDLER_DENSE_MAX_N = 64         # LOBPCG with 2 vectors and one constraint needs n >= 11;
+                                 # dense eigh is instant below 64
+PROJECTION_MAX_SLOTS = 4000      # N x N dense matrices of the projection bound (128 MB each)
+ROWS_PER_BLOCK = 256             # rows of the dense projection per block (256 x 4000 x 8 B = 8 MB)
+MAX_TABLE_ENTRIES = 12_000_000   # cabinet price table (classes x positions^2 x hall pairs):
+                                 # 96 MB of float64; 100K-endpoint plans stay below it
+REPAIR_SWAP_PAIRS = 4_000_000    # candidate x partner pairs a repair swap step prices at once
+                                 # (32 MB of float64)
+SCALAR_RESOLUTION = 1000         # single-weight partitioners: units per block limit (0.1 % of a
+                                 # block: every limit stays exact for limits up to 1,000 items)
