@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+from planner.exports.tuning import PARALLEL_MIN_CABLES, SLOWEST
 from planner.run.output import write_folder
 
 
@@ -30,11 +31,6 @@ def writer_modules() -> list[ModuleType]:
     return found
 
 
-SLOWEST = ("labels", "wiring_pdf", "bom_xlsx", "netbox")
-"""Writers by decreasing run time on large plans (benchmarks/bench_plan.py); the others are
-several times faster."""
-
-
 def writers(by_cost: bool = False) -> list[tuple[str, Callable[[object, Path], None]]]:
     """(module name, write function) of every writer, in module-name order, or with
     ``by_cost`` the slowest first (so parallel writers finish at about the same time)."""
@@ -43,10 +39,6 @@ def writers(by_cost: bool = False) -> list[tuple[str, Callable[[object, Path], N
         rank = {name: i for i, name in enumerate(SLOWEST)}
         found.sort(key=lambda item: rank.get(item[0], len(rank)))
     return found
-
-
-PARALLEL_MIN_CABLES = 5_000
-"""Plans with at least this many cables run their writers in parallel processes."""
 
 
 def export_jobs(plan) -> int:

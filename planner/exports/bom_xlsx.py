@@ -49,12 +49,12 @@ from planner.cabling import CSV_COLUMNS
 from planner.costing.bom import CLASS_OF
 from planner.exports._csv import column_text
 from planner.exports.cells import neutralise, neutralise_all
+from planner.exports.tuning import BOM_CHUNK_ROWS
 from planner.run.output import created_time
 
 FILENAME = "bom.xlsx"
 MAX_ROWS = 1_048_576
 """Rows per sheet in Excel (header included); longer tables continue on a new sheet."""
-CHUNK_ROWS = 50_000
 
 CURRENCY = '"$"#,##0.00'
 COUNT = "#,##0"
@@ -531,8 +531,8 @@ def _splice(src: Path, dst: Path, bulk: dict[str, tuple[list[Column], pd.DataFra
             # opened by name: the archive's deflate level 1 (fast), fixed 1980 timestamp
             with zout.open(info.filename, "w", force_zip64=True) as fh:
                 fh.write(text[:probe.start()].encode("utf-8"))
-                for start in range(0, len(frame), CHUNK_ROWS):
-                    chunk = frame.iloc[start:start + CHUNK_ROWS]
+                for start in range(0, len(frame), BOM_CHUNK_ROWS):
+                    chunk = frame.iloc[start:start + BOM_CHUNK_ROWS]
                     fh.write(rows_xml(chunk, columns, style_list, start + 2, strings)
                              .encode("utf-8"))
                 fh.write(text[probe.end():].encode("utf-8"))

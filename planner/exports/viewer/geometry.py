@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from planner.inputs import floor as floors
+from planner.exports.tuning import HALL_GAP_M, PATCH_RACK_SHARE
 from planner.inputs.floor.routes import cross_tray
 
 ROUTE_KINDS = ("cabinet", "row", "cross-row", "cross-hall")
@@ -62,10 +63,6 @@ def floor_geometry(plan) -> dict:
     if plan.floor.hall is not None:
         return _hall_geometry(plan)
     return _grid_geometry(plan)
-
-
-HALL_GAP_M = 6.0
-"""Space drawn between halls (their real distance is the hall connection's length)."""
 
 
 def _room(plan):
@@ -125,10 +122,6 @@ def _hall_geometry(plan) -> dict:
             "cabinet_depth_m": d,
             "cabinets": {"x": x + origin[hall, 0], "y": y + origin[hall, 1], "hall": hall,
                          "front": front.astype(np.int64)}}
-
-
-PATCH_RACK_SHARE = 0.7
-"""A patch rack's marker: a square this share of the aisle wide, so it never covers a cabinet."""
 
 
 def patch_rack_marks(plan, room) -> pd.DataFrame:

@@ -34,18 +34,13 @@ import zlib
 import numpy as np
 import pandas as pd
 
-COMPRESSION_LEVEL = 6
-"""zlib level of the block. On the 100K-endpoint Dragonfly of benchmarks/bench_viewer.py (an
-18.7 MB block): level 1 gives 3.08 MB in 0.14 s, level 6 2.50 MB in 0.69 s, level 9 2.56 MB
-in 2.4 s. The writer runs beside wiring.pdf, which takes about 20 s there."""
+from planner.exports.tuning import (VIEWER_COMPRESSION_LEVEL as COMPRESSION_LEVEL,
+                                    VIEWER_DICTIONARY_SHARE as DICTIONARY_SHARE,
+                                    VIEWER_MAX_RUNS as MAX_RUNS)
 
 _INT_TYPES = (("u1", np.uint8), ("i1", np.int8), ("u2", np.uint16), ("i2", np.int16),
               ("i4", np.int32))
 _SCALES = (1, 10, 100, 1000)
-DICTIONARY_SHARE = 0.5
-"""Text columns with at most this share of distinct values are dictionary-coded."""
-MAX_RUNS = 8
-"""Most runs of numbered names a ``seq`` column holds."""
 _NUMBERED = re.compile(r"(.*?)(\d+)", re.S)
 
 

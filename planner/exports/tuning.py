@@ -1,0 +1,44 @@
+"""The exports' tuning: how the writers share the machine and size what they write.
+
+Each number says what chose it. The wiring PDF's page geometry, fonts and colours are the PDF's
+own style (``planner.exports.wiring_pdf.style``); everything else that a measurement set sits
+here.
+"""
+
+from __future__ import annotations
+
+SLOWEST = ("labels", "wiring_pdf", "bom_xlsx", "netbox")
+"""Writers by decreasing run time on large plans (benchmarks/bench_plan.py); the others are
+several times faster. Parallel writers start with these, so they finish at about one time."""
+
+PARALLEL_MIN_CABLES = 5_000
+"""Plans with at least this many cables run their writers in parallel processes. Below it a
+fork costs more than it saves (an estimate: small plans write in about a second in all; the
+parallel writers are timed on large plans by benchmarks/bench_plan.py)."""
+
+BOM_CHUNK_ROWS = 50_000
+"""Rows of a bom.xlsx table written per chunk: bounds the strings held at once on the largest
+plans (an estimate; the workbook's writing time at 1K-100K endpoints is in
+benchmarks/WORKBOOK.md)."""
+
+VIEWER_COMPRESSION_LEVEL = 6
+"""zlib level of the viewer's data block. On the 100K-endpoint Dragonfly of
+benchmarks/bench_viewer.py (an 18.7 MB block): level 1 gives 3.08 MB in 0.14 s, level 6
+2.50 MB in 0.69 s, level 9 2.56 MB in 2.4 s. The writer runs beside wiring.pdf, which takes
+about 20 s there."""
+
+VIEWER_DICTIONARY_SHARE = 0.5
+"""Text columns of the viewer's data with at most this share of distinct values are
+dictionary-coded: above it a dictionary no longer pays for its own entries."""
+
+VIEWER_MAX_RUNS = 8
+"""Most runs of numbered names (r001..r384) a ``seq`` column of the viewer's data holds; a
+column with more is stored as plain text (cable ids and device names take one to four)."""
+
+HALL_GAP_M = 6.0
+"""Space drawn between halls in the viewer and the PDF floor plan (their real distance is the
+hall connection's length): five 1.2 m aisles of drawing space, not a length of any cable."""
+
+PATCH_RACK_SHARE = 0.7
+"""A patch rack's marker: a square this share of the aisle wide, so it never covers a cabinet
+(drawn in the aisle between rows)."""
