@@ -25,7 +25,7 @@ from test_topologies import TABLE_ROWS, TABLES
 ROOT = Path(__file__).resolve().parents[1]
 THIS = Path(__file__).resolve().relative_to(ROOT).as_posix()
 SCANNED = ("planner", "tests", "examples", "benchmarks", "catalogs", "layouts", "docs",
-           "README.md")
+           "README.md", "CONTRIBUTING.md")
 TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".toml", ".js", ".html", ".css", ".csv", ".txt",
                  ".cfg", ".anynet", ".graphml", ".json"}
 

@@ -14,8 +14,8 @@ DASK_CONNECT_TIMEOUT = "10s"
 No recorded measurement: set with the first ``planner compare`` (commit 7393138)."""
 
 XLSX_CHART_CM = (16, 8)
-"""Width and height (cm) of each native chart on compare.xlsx's Charts sheet (anchored at A1,
-J1, A20, J20). No recorded measurement: set with those charts (commit b12de56)."""
+"""Width and height (cm) of each native chart on compare.xlsx's Charts sheet (four charts in
+a 2 x 2 grid). No recorded measurement: set with those charts (commit b12de56)."""
 
 PDF_BAR_CHART_PT = 200
 """Height (pt) of a bar chart in compare.pdf, title and axis labels included, legend excluded.
