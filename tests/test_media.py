@@ -6,7 +6,8 @@ import pytest
 
 from planner.inputs.catalog import Catalog, load_catalog
 from planner.inputs.floor import load_floor
-from planner.inputs.parts.media import choose_media, choose_parts, end_watts, latency_ns, media_of, part_numbers
+from planner.inputs.parts.media import (choose_media, choose_parts, end_watts, latency_ns, media_of,
+                                        part_numbers)
 from planner.run.errors import InputError
 
 

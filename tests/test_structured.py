@@ -1,8 +1,8 @@
-"""Structured cabling (planner.inputs.parts.structured, planner.cabling.structured): links that leave their row run cord -> panel ->
-trunk -> panel (-> hall trunk -> panel) -> cord, checked against pieces computed by hand on the
-test hall of tests/test_routes.py (0.6 m pitch, rows 2.4 m apart, cross trays at x = -0.3, 2.1,
-4.5, 6.9 m, 0.5 m rise per end, 0.3 m per cable split between the two cords, 10 % slack, halls
-30 m apart):
+"""Structured cabling (planner.inputs.parts.structured, planner.cabling.structured): links that
+leave their row run cord -> panel -> trunk -> panel (-> hall trunk -> panel) -> cord, checked
+against pieces computed by hand on the test hall of tests/test_routes.py (0.6 m pitch, rows 2.4 m
+apart, cross trays at x = -0.3, 2.1, 4.5, 6.9 m, 0.5 m rise per end, 0.3 m per cable split between
+the two cords, 10 % slack, halls 30 m apart):
 
     A02 - B07 (tray 2.1 between)  cord (0.5 + 1.5 + 0.15) x 1.1 = 2.365, trunk 2.4 x 1.1 = 2.64,
                                   cord (1.5 + 0.5 + 0.15) x 1.1 = 2.365; total 7.37

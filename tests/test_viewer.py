@@ -321,9 +321,9 @@ def halls_plan(links: str, kw_budget: float | None = None):
 
 @pytest.mark.parametrize("name", ["slimfly-hot", "corridor", "meet-me"])
 def test_drawn_routes_are_the_plans_tray_routes(name):
-    """Every cable's route as drawn is ``planner.inputs.floor.routes.route_segments`` of its two cabinets,
-    step for step (kind, metres, end point in its hall moved to where the hall is drawn); the
-    three-hall plans cross halls, rows and stay in rows."""
+    """Every cable's route as drawn is ``planner.inputs.floor.routes.route_segments`` of its two
+    cabinets, step for step (kind, metres, end point in its hall moved to where the hall is drawn);
+    the three-hall plans cross halls, rows and stay in rows."""
     from planner.inputs.floor import routes as plan_routes
     plan = get_plan(name) if name == "slimfly-hot" else halls_plan(name)
     drawn = geometry.cable_routes(plan)

@@ -26,11 +26,12 @@ Rules (TIA-606 labelling conventions):
   come from ``planner.inputs.floor.routes`` (along the hall's trays; endpoint cables stay inside the
   cabinet); media, parts (the cable's or fibre's part number as ``sku``, the transceivers at
   the ends), ordered stock length, price and the watts drawn at each end (``a_watts``,
-  ``b_watts``) from ``planner.inputs.parts.media.choose_parts``; latency from ``planner.inputs.parts.media.latency_ns``
-  over the ordered (installed) length. On routers whose cages break out into several ports,
-  ``planner.inputs.catalog.cages`` regroups the ports so that one cage holds one part. On a floor with
-  structured cabling a cable that leaves its row runs through patch panels
-  (``planner.inputs.parts.structured``, ``planner.cabling.structured``): its pieces are in ``segments`` and ``CablePlan.structured``.
+  ``b_watts``) from ``planner.inputs.parts.media.choose_parts``; latency from
+  ``planner.inputs.parts.media.latency_ns`` over the ordered (installed) length. On routers whose
+  cages break out into several ports, ``planner.inputs.catalog.cages`` regroups the ports so that
+  one cage holds one part. On a floor with structured cabling a cable that leaves its row runs
+  through patch panels (``planner.inputs.parts.structured``, ``planner.cabling.structured``): its
+  pieces are in ``segments`` and ``CablePlan.structured``.
 
 Everything per cable or per port is computed with numpy array operations.
 """
@@ -68,15 +69,17 @@ cable assembly); ``sku`` is the assembly's or the fibre's part number at its sto
 a link through patch panels: its A-end cord's)."""
 SEGMENT_COLUMNS = ["segments"]
 """cables.csv column after the part columns: a link through patch panels (structured cabling,
-``planner.inputs.parts.structured``) as its pieces from the A end, ``cord 2.64 m <part> | <panel>:<port> |
-trunk <id> 2.64 m <part> | <panel>:<port> | cord 1.87 m <part>``; '' for any other cable."""
+``planner.inputs.parts.structured``) as its pieces from the A end, ``cord 2.64 m <part> |
+<panel>:<port> | trunk <id> 2.64 m <part> | <panel>:<port> | cord 1.87 m <part>``; '' for any other
+cable."""
 CSV_COLUMNS = CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS + SEGMENT_COLUMNS
 
 EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price",
                  "part", "fibre", "nic_part", "a_watts", "b_watts"]
 """Further columns of ``Plan.cables`` (not written to cables.csv), after the CSV ones: ``part`` / ``fibre``
 / ``nic_part`` index ``catalog.cables`` (-1: none), ``a_watts`` / ``b_watts`` the power drawn at
-each end (``planner.inputs.parts.media.end_watts``), ``unit_price`` the link's share of its parts' price."""
+each end (``planner.inputs.parts.media.end_watts``), ``unit_price`` the link's share of its parts'
+price."""
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ base + SerDes (ports × lanes × W/lane) + Σ watts drawn at the two ends of eve
 only, and ``ports`` = the topology radix on every router, this is exactly Projective Networks
 §5.3:
 ``C_node = [N_r·(350.4·R − 892.3) + 40·(0.985·E + c̄_o·O)] / T``, ``W_node = 2.8·R·N_r / T``.
-A plan's cost is read from its bill of materials (``planner.costing.bom``), which counts whole parts.
+A plan's cost is read from its bill of materials (``planner.costing.bom``), which counts whole
+parts.
 """
 
 from __future__ import annotations

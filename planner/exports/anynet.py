@@ -15,9 +15,9 @@ Grammar and reader quirks follow ``AnyNet::readFile()`` in booksim2 ``src/networ
 
 Routing: ``min_anynet`` follows one Dijkstra path over these latencies, so each channel carries
 the slowest cable of its pair in cycles plus a per-hop delay H (the router delay, raised when
-needed so that every route is minimal: ``planner.performance.simulators.booksim_channels``). When H had to
-be raised above the router delay, ``netlist.physical.anynet`` and ``booksim.physical.cfg`` hold
-the unraised delays too (routes there follow latency and may take extra hops).
+needed so that every route is minimal: ``planner.performance.simulators.booksim_channels``). When H
+had to be raised above the router delay, ``netlist.physical.anynet`` and ``booksim.physical.cfg``
+hold the unraised delays too (routes there follow latency and may take extra hops).
 
 ``booksim.cfg`` names its netlist by absolute path, so BookSim runs it from any folder; the
 writer works in ``planner.run.output``'s staging folder (``.<name>.tmp-*`` beside ``--out``) and

@@ -13,8 +13,8 @@ Requirements of Merlin's ``anytopo`` importer (sst-elements
 
 Merlin's C++ side (``anytopo.cc``) also needs at least one endpoint on every router; a topology
 with spines (fat tree, OFT, MLFM) cannot run there, which the graph attribute
-``merlin_anytopo`` and a comment at the top of the file say (``planner.performance.simulators``); the
-spines are still in the file for every other reader.
+``merlin_anytopo`` and a comment at the top of the file say (``planner.performance.simulators``);
+the spines are still in the file for every other reader.
 
 Node attributes: ``endpoints`` (long), ``name`` and ``label`` (device name, Topology Zoo
 style), ``cabinet``, ``group`` (electrical group, long), ``rack_unit`` (double; absent when the

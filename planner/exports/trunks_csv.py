@@ -1,14 +1,13 @@
 """``trunks.csv``: the trunk schedule of a floor with structured cabling (none on other floors).
 
-One row per trunk, the list installers pull trunks from (``planner.cabling.structured``): trunk_id (the
-id the ``segments`` column of ``cables.csv`` names), label (both ends' panel and port, as
-printed on its labels in ``labels.csv``/``labels.pdf``), kind (``row``: between the panels of
-two rows, or a row and its hall's entry rack; ``hall``: between two halls' entry racks), sku
-(part number at its stock length), length_m (computed, metres), order_length_m (stock length),
-links (the links it carries), then for each end a_/b_: rack (the patch rack), panel
-(``<rack>-<RU>``), ru (the panel's rack unit), port (``R3``: rear port 3; a hall trunk ends on
-entry panels' front ports, ``F3``). Rows in trunk-id order. UTF-8, LF line ends, text cells
-formula-safe.
+One row per trunk, the list installers pull trunks from (``planner.cabling.structured``): trunk_id
+(the id the ``segments`` column of ``cables.csv`` names), label (both ends' panel and port, as
+printed on its labels in ``labels.csv``/``labels.pdf``), kind (``row``: between the panels of two
+rows, or a row and its hall's entry rack; ``hall``: between two halls' entry racks), sku (part
+number at its stock length), length_m (computed, metres), order_length_m (stock length), links (the
+links it carries), then for each end a_/b_: rack (the patch rack), panel (``<rack>-<RU>``), ru (the
+panel's rack unit), port (``R3``: rear port 3; a hall trunk ends on entry panels' front ports,
+``F3``). Rows in trunk-id order. UTF-8, LF line ends, text cells formula-safe.
 """
 
 from __future__ import annotations

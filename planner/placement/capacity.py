@@ -2,8 +2,8 @@
 
 A cabinet holds at most ``router_slots`` routers and ``endpoint_slots`` endpoints (None = no
 limit); endpoints sit in their router's cabinet. Group limits come from
-``planner.inputs.floor.group_capacity`` (``group_cabinets`` adjacent cabinets, or "about N endpoints"
-per group), so placement and the floor agree on one definition.
+``planner.inputs.floor.group_capacity`` (``group_cabinets`` adjacent cabinets, or "about N
+endpoints" per group), so placement and the floor agree on one definition.
 
 The limits are never folded into one weight. ``Limits`` holds one column per resource (routers,
 endpoints; a cabinet kW budget would be a third column of watts per router): ``demand[v, j]``

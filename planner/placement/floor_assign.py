@@ -6,9 +6,9 @@ row-major order on the papers' abstract floors (the x*y+z footprint of Galaxyfly
 compact blocks in as many halls as needed on hall floors. The cost of an assignment pi is
 sum_{a<b} F_ab D[pi(a), pi(b)], F = optical links between groups, D = priced distance between
 slot centres: the catalog price of the optical cable of the routed length between them
-(``planner.inputs.floor.routes.route_length_m``: along the trays, through the hall connection between halls,
-so groups that talk a lot share a hall and nearby rows) plus a small length term, so flat
-paper-mode prices still prefer short cables.
+(``planner.inputs.floor.routes.route_length_m``: along the trays, through the hall connection
+between halls, so groups that talk a lot share a hall and nearby rows) plus a small length term, so
+flat paper-mode prices still prefer short cables.
 
 * Uniform flows (Slim Fly racks, Dragonfly groups): every permutation costs the same; the
   compact footprint is all that matters, groups keep their order.

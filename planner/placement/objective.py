@@ -1,10 +1,10 @@
 """What placement minimises: the dollars of the network cables and their optics.
 
-A network link costs what ``planner.inputs.parts.media.choose_parts`` charges for it at its routed length
-(``planner.inputs.floor.routes``: along the trays, through the hall links) under the floor's media rule: the
-cheapest part that can serve it, shares of twin assemblies and transceivers included. The
-cabling stage orders exactly those parts, so the placement's objective and the bill agree.
-Endpoint cables stay inside their router's cabinet and cost the same in every placement.
+A network link costs what ``planner.inputs.parts.media.choose_parts`` charges for it at its routed
+length (``planner.inputs.floor.routes``: along the trays, through the hall links) under the floor's
+media rule: the cheapest part that can serve it, shares of twin assemblies and transceivers
+included. The cabling stage orders exactly those parts, so the placement's objective and the bill
+agree. Endpoint cables stay inside their router's cabinet and cost the same in every placement.
 
 * ``reach`` floors (real halls): a link is copper whenever a copper part reaches its route,
   whatever the electrical groups, so the price of a link depends only on the two cabinet
@@ -114,14 +114,14 @@ def longest_link_m(catalog) -> float:
 def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
                    multiplicities) -> CabinetPrices:
     """The price table of every cabinet position pair of ``room`` (``halls`` halls used) for
-    links of the given multiplicities, through ``planner.inputs.parts.media.choose_parts`` on the routed
-    lengths (rounded to the millimetre, as the cabling stage does). InputError when no part
+    links of the given multiplicities, through ``planner.inputs.parts.media.choose_parts`` on the
+    routed lengths (rounded to the millimetre, as the cabling stage does). InputError when no part
     that fits the router's cages reaches a length that some part of the catalog reaches.
 
     Without structured cabling a link's price depends only on its length, so each distinct
     length is priced once; with it, on where its route meets the panels too, so every position
-    pair is priced with its structured pieces (``planner.inputs.parts.structured.runs``), as the cabling
-    stage does."""
+    pair is priced with its structured pieces (``planner.inputs.parts.structured.runs``), as the
+    cabling stage does."""
     from planner.inputs.parts import structured
 
     classes = np.unique(np.asarray(multiplicities, dtype=np.int64))
@@ -158,8 +158,8 @@ def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
 
 def _link_prices(floor, catalog, router, lengths: np.ndarray, classes: np.ndarray, runs=None):
     """(price per link, shape (classes, links); copper flag per link) of links of the given
-    lengths (and structured pieces) through ``planner.inputs.parts.media.choose_parts``; a length beyond
-    every part (``longest_link_m``) gets an infinite price."""
+    lengths (and structured pieces) through ``planner.inputs.parts.media.choose_parts``; a length
+    beyond every part (``longest_link_m``) gets an infinite price."""
     from planner.inputs.parts.media import choose_parts, media_of
 
     served = np.flatnonzero(lengths <= longest_link_m(catalog) + 1e-9)

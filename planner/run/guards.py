@@ -13,8 +13,9 @@ more than ``MAX_CABLES`` cables or ``MAX_PORTS`` router ports (every port of eve
 row of the port table and an interface of the NetBox bundle, used or not), or need more memory
 than the machine has available. ``planner
 plan`` checks the topology parameters with the closed-form counts of
-``planner.topologies.sizing.check_topology_spec`` before building the topology, and ``planner.plan.plan``
-checks the exact counts of the built topology before placement (imported files, the Python API).
+``planner.topologies.sizing.check_topology_spec`` before building the topology, and
+``planner.plan.plan`` checks the exact counts of the built topology before placement (imported
+files, the Python API).
 """
 
 from __future__ import annotations

@@ -408,7 +408,8 @@ def estimate(family: str, params: dict[str, Any]) -> SizeOption | None:
 
 def check_topology_spec(spec, endpoint_cables: bool = True) -> guards.Estimate | None:
     """Closed-form check of a ``family:k=v,...`` text or ``{family: ..., k: v}`` mapping before
-    the topology is built (``planner.run.guards``; None for ``file:`` topologies and parameters the builder rejects)."""
+    the topology is built (``planner.run.guards``; None for ``file:`` topologies and parameters the
+    builder rejects)."""
     if isinstance(spec, str):
         text = spec.strip()
         if text.startswith("file:"):

@@ -6,9 +6,9 @@ any cable; filters; the summary and the bill of materials.
 
 ``page(plan)`` returns the HTML text: the template ``page.html`` with the style sheet
 ``viewer.css``, the script ``viewer.js`` (plain JavaScript drawing on a canvas; no library, no
-network access) and the plan's data (``planner.exports.viewer.payload``) inlined. What the page draws
-comes from ``planner.exports.viewer.geometry``: the floor from ``floor_geometry``, each cable's route
-from ``cable_routes``.
+network access) and the plan's data (``planner.exports.viewer.payload``) inlined. What the page
+draws comes from ``planner.exports.viewer.geometry``: the floor from ``floor_geometry``, each
+cable's route from ``cable_routes``.
 
 Safety: every text from the inputs (names, labels, SKUs, descriptions) travels inside the
 base64 data block and reaches the page only through ``textContent`` or the canvas, never as

@@ -10,14 +10,14 @@ Two functions of the plan, each the one place its picture comes from:
   step by step with the metres of each step, and its route kind (cabinet / row / cross-row /
   cross-hall).
 
-On a floor with halls (``planner.inputs.floor``'s ``hall`` block) these are the planner's own room and
-tray routes (``planner.inputs.floor.room_of``, ``planner.inputs.floor.routes.route_segments``), the halls drawn
-side by side with their connections through the gaps between them. Fallback for a floor
-without halls (the papers' abstract racks, a plain grid): one hall around the cabinet grid;
-on a physical grid with aisles the rows face as in a hall (``planner.inputs.floor.front_aisle``: row
-A towards the cold aisle in front of it, then backs to backs, fronts to fronts); the route is
-the Manhattan path the grid's length model measures (``planner.inputs.floor.cable_length_m``): up,
-along the row of the A end, across the rows, down.
+On a floor with halls (``planner.inputs.floor``'s ``hall`` block) these are the planner's own room
+and tray routes (``planner.inputs.floor.room_of``, ``planner.inputs.floor.routes.route_segments``),
+the halls drawn side by side with their connections through the gaps between them. Fallback for a
+floor without halls (the papers' abstract racks, a plain grid): one hall around the cabinet grid; on
+a physical grid with aisles the rows face as in a hall (``planner.inputs.floor.front_aisle``: row A
+towards the cold aisle in front of it, then backs to backs, fronts to fronts); the route is the
+Manhattan path the grid's length model measures (``planner.inputs.floor.cable_length_m``): up, along
+the row of the A end, across the rows, down.
 """
 
 from __future__ import annotations
@@ -80,11 +80,11 @@ def hall_origins(room) -> np.ndarray:
 
 
 def _hall_geometry(plan) -> dict:
-    """Halls of ``planner.inputs.floor`` (its module doc): in each hall's frame the cabinet of row r,
-    column c sits at (c × pitch, r × row pitch); aisle i runs in front of row i (cold when i is
-    even, ``floor.aisle_is_cold``), row r faces ``floor.front_aisle(r)``; trays run over every
-    row between the outer cross trays and across the rows at ``room.cross_x``, the first one
-    on to the entry point where cables leave for other halls."""
+    """Halls of ``planner.inputs.floor`` (its module doc): in each hall's frame the cabinet of row
+    r, column c sits at (c × pitch, r × row pitch); aisle i runs in front of row i (cold when i is
+    even, ``floor.aisle_is_cold``), row r faces ``floor.front_aisle(r)``; trays run over every row
+    between the outer cross trays and across the rows at ``room.cross_x``, the first one on to the
+    entry point where cables leave for other halls."""
     floor, cab = plan.floor, plan.cabinets
     room = _room(plan)
     origin = hall_origins(room)
@@ -125,13 +125,13 @@ def _hall_geometry(plan) -> dict:
 
 
 def patch_rack_marks(plan, room) -> pd.DataFrame:
-    """Where drawings mark the patch racks of structured cabling (``planner.cabling.structured``), in
-    each hall's frame: a row's rack in the aisle above its row where the row's cross tray
-    crosses it (the rack stands at that row end or cross tray; the mark keeps clear of the
-    cabinets), an entry rack at its hall's entry. Racks of one place (``A-P0``, ``A-P0.2``)
-    line up along the aisle into the hall (``inward`` +1 or -1 in x); ``first`` marks the
-    first of a place and ``here`` counts them. Columns: name, kind, where (in words), hall,
-    row (-1 at the entry), x_m, y_m, size_m (the square's side), first, here, inward."""
+    """Where drawings mark the patch racks of structured cabling (``planner.cabling.structured``),
+    in each hall's frame: a row's rack in the aisle above its row where the row's cross tray crosses
+    it (the rack stands at that row end or cross tray; the mark keeps clear of the cabinets), an
+    entry rack at its hall's entry. Racks of one place (``A-P0``, ``A-P0.2``) line up along the
+    aisle into the hall (``inward`` +1 or -1 in x); ``first`` marks the first of a place and
+    ``here`` counts them. Columns: name, kind, where (in words), hall, row (-1 at the entry), x_m,
+    y_m, size_m (the square's side), first, here, inward."""
     columns = ["name", "kind", "where", "hall", "row", "x_m", "y_m", "size_m", "first", "here",
                "inward"]
     plant = plan.structured
@@ -287,8 +287,8 @@ TRAY_STEPS = ("rise", "row tray", "cross tray", "hall link", "drop")
 
 
 def _tray_routes(plan) -> Routes:
-    """``planner.inputs.floor.routes.route_segments`` for every cable at once (its polylines, step by step:
-    rise, row tray, cross tray, hall link, cross tray, row tray, drop; pieces of no length
+    """``planner.inputs.floor.routes.route_segments`` for every cable at once (its polylines, step
+    by step: rise, row tray, cross tray, hall link, cross tray, row tray, drop; pieces of no length
     left out but the hall link), in the drawing's frame (``hall_origins``)."""
     floor, cab = plan.floor, plan.cabinets
     room = _room(plan)

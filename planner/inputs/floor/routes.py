@@ -28,7 +28,8 @@ which reproduces the published lengths exactly.
 ``route_length_m`` takes whole arrays (10^5-10^6 cables in milliseconds) and fractional columns
 (the centre of a slot of several cabinets), so placement scores slots with it;
 ``route_segments`` gives the polyline of one cable for drawings, ``cross_tray`` the cross tray
-a cable between rows takes (where structured cabling puts its panels, ``planner.inputs.parts.structured``).
+a cable between rows takes (where structured cabling puts its panels,
+``planner.inputs.parts.structured``).
 """
 
 from __future__ import annotations
@@ -128,10 +129,10 @@ def cable_routes(room: Room, cabinet_hall, cabinet_row, cabinet_col, cab_a, cab_
 @dataclass(frozen=True)
 class Segment:
     """One straight piece of a route. Points are (x, y, z) in metres in the hall's frame
-    (``planner.inputs.floor`` module doc), z measured from the tray level (the device end of a rise is
-    at z = -overhead_per_end_m). ``hall`` is None for the connection between two halls, whose
-    ``length_m`` is the hall link; ``kind`` is one of rise, row tray, cross tray, hall link,
-    drop, cabinet (a cable inside one cabinet: ``intra_cabinet_m`` at the cabinet)."""
+    (``planner.inputs.floor`` module doc), z measured from the tray level (the device end of a rise
+    is at z = -overhead_per_end_m). ``hall`` is None for the connection between two halls, whose
+    ``length_m`` is the hall link; ``kind`` is one of rise, row tray, cross tray, hall link, drop,
+    cabinet (a cable inside one cabinet: ``intra_cabinet_m`` at the cabinet)."""
 
     hall: int | None
     kind: str

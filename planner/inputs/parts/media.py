@@ -26,10 +26,10 @@ Paper mode (``catalog.optical_average_length_m``): optical links are priced at t
 (Projective Networks Tables 4-6); their ordered length stays the real one.
 
 On a floor with structured cabling the links that leave their row (``runs``, from
-``planner.inputs.parts.structured.runs``) and that no copper assembly reaches are built through patch panels
-and priced by ``planner.inputs.parts.structured.choose``: transceivers, cords, trunk and panel shares,
-cheapest first. A copper assembly that reaches still runs point to point along the same tray
-route (it cannot pass a panel, and it is far cheaper than two transceivers).
+``planner.inputs.parts.structured.runs``) and that no copper assembly reaches are built through
+patch panels and priced by ``planner.inputs.parts.structured.choose``: transceivers, cords, trunk
+and panel shares, cheapest first. A copper assembly that reaches still runs point to point along the
+same tray route (it cannot pass a panel, and it is far cheaper than two transceivers).
 """
 
 from __future__ import annotations
@@ -180,8 +180,9 @@ def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
     """The parts of every link (see the module doc). ``same_group`` (both ends in one
     electrical group) only matters on ``membership`` floors; ``endpoint`` marks router-NIC links
     and ``parallel`` gives each link's number of parallel links between its router pair (arrays
-    or scalars); ``runs`` the structured pieces of each link (``planner.inputs.parts.structured.runs``, with
-    the same positions as the lengths), whose links that leave their row run through panels."""
+    or scalars); ``runs`` the structured pieces of each link
+    (``planner.inputs.parts.structured.runs``, with the same positions as the lengths), whose links
+    that leave their row run through panels."""
     lengths = np.asarray(lengths_m, dtype=float).ravel()
     if np.any(lengths < 0) or np.any(~np.isfinite(lengths)):
         raise ValueError("cable lengths must be finite and >= 0")

@@ -1,9 +1,9 @@
 """Structured cabling: patch panels where rows meet cross trays and at hall entries, trunks
 between them, patch cords at the ends.
 
-On a floor with ``structured_cabling: true`` (halls only, ``planner.inputs.floor``) a link whose route
-leaves its row (route kinds ``cross-row`` and ``cross-hall`` of ``planner.inputs.floor.routes``) is not one
-cable but a chain of parts along that same route:
+On a floor with ``structured_cabling: true`` (halls only, ``planner.inputs.floor``) a link whose
+route leaves its row (route kinds ``cross-row`` and ``cross-hall`` of
+``planner.inputs.floor.routes``) is not one cable but a chain of parts along that same route:
 
 - ``cross-row``: patch cord -> panel -> trunk -> panel -> patch cord. The panels sit where the
   two rows meet the cross tray the route takes (``routes.cross_tray``: a row end, or a cross tray
@@ -19,22 +19,22 @@ exactly (each piece carries its share of the slack; the per-cable overhead is sp
 two cords). A panel point is a patch rack at that place; its panels take rack units there, not
 in the cabinets (``StructuredPlan.racks``; docs/floors.md "Structured cabling").
 
-Parts (``planner.inputs.catalog``): the link is two transceivers (copper and AOC assemblies cannot pass
-a panel), two ``fibre`` parts as patch cords, ``trunk`` parts (``fibres`` fibres; a link takes
-the ``fibres`` of its transceiver, so a trunk carries ``trunk.fibres / transceiver.fibres``
-links, ``Catalog.links_per_trunk``) and ``panels`` (``ports`` front adapters; a trunk's links
-take consecutive adapters, so a panel holds ``ports // links_per_trunk`` trunks). Every
-segment is a Type-B (crossover) MPO cable and a link passes 3 or 5 of them, an odd number, so
-transmit meets receive.
+Parts (``planner.inputs.catalog``): the link is two transceivers (copper and AOC assemblies cannot
+pass a panel), two ``fibre`` parts as patch cords, ``trunk`` parts (``fibres`` fibres; a link takes
+the ``fibres`` of its transceiver, so a trunk carries ``trunk.fibres / transceiver.fibres`` links,
+``Catalog.links_per_trunk``) and ``panels`` (``ports`` front adapters; a trunk's links take
+consecutive adapters, so a panel holds ``ports // links_per_trunk`` trunks). Every segment is a
+Type-B (crossover) MPO cable and a link passes 3 or 5 of them, an odd number, so transmit meets
+receive.
 
-Pricing (``choose``, called by ``planner.inputs.parts.media.choose_parts`` for the structured links): per
-link two transceivers (a twin-port module's share), the cheapest cord whose stock length covers
-each cord, each trunk segment's price shared by the links of a full trunk, and each panel passed
-shared by the adapters a panel holds; the cheapest way wins, as for any link. Allocation
+Pricing (``choose``, called by ``planner.inputs.parts.media.choose_parts`` for the structured
+links): per link two transceivers (a twin-port module's share), the cheapest cord whose stock length
+covers each cord, each trunk segment's price shared by the links of a full trunk, and each panel
+passed shared by the adapters a panel holds; the cheapest way wins, as for any link. Allocation
 (``build``): the links between the same two row panels with the same trunk part share trunks,
 ``links_per_trunk`` to a trunk in cable order (a cross-hall chain of three trunks counts as one);
-each trunk end takes the next rear port of its panel point's panels; panels fill patch racks of
-the floor's cabinet height from U1.
+each trunk end takes the next rear port of its panel point's panels; panels fill patch racks of the
+floor's cabinet height from U1.
 """
 
 from __future__ import annotations
@@ -205,9 +205,9 @@ def panel_share(catalog: Catalog, way: Way) -> float:
 @dataclass(frozen=True)
 class SegmentParts:
     """The parts of every link that runs through panels (arrays over all links of a
-    ``planner.inputs.parts.media.LinkParts``; -1 / 0 elsewhere): ``structured`` marks them, ``trunk``
-    indexes ``catalog.cables``, ``panel`` ``catalog.panels``; the ordered (stock) length of
-    each cord and trunk piece."""
+    ``planner.inputs.parts.media.LinkParts``; -1 / 0 elsewhere): ``structured`` marks them,
+    ``trunk`` indexes ``catalog.cables``, ``panel`` ``catalog.panels``; the ordered (stock) length
+    of each cord and trunk piece."""
 
     structured: np.ndarray
     trunk: np.ndarray
