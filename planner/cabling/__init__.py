@@ -1,5 +1,10 @@
 """Cabling: every physical cable of a placed topology, with ports, rack units, labels and media.
 
+Takes the ``Topology``, its ``Placement``, the ``Floor`` and the ``Catalog``; hands on a
+``CablePlan`` (one row per physical cable, the port table, and on structured floors the
+installed plant of ``planner.cabling.structured``: panels, trunks, patch racks) to the
+performance and costing stages and to every export.
+
 Rules (TIA-606 labelling conventions):
 
 - **Devices.** Routers are named ``r<id>``, endpoints ``n<id>``, ids zero-padded to the width of

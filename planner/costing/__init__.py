@@ -1,5 +1,9 @@
 """Cost and power of a plan: routers, cables, SerDes, active cable ends, NICs.
 
+Takes the placed ``Topology``, the ``CablePlan`` and the ``Catalog``; hands on the bill of
+materials (``bom``: one line per orderable part with spares), the power of every router,
+endpoint and cabinet (``power``) and the totals of ``summary.json`` (this module).
+
 Model (docs/models.md "Cost" and "Power"): cost = Σ router price(ports) + Σ link part prices +
 NIC price per endpoint (catalogs with a ``nic`` model); power (``planner.costing.power``) = Σ router
 base + SerDes (ports × lanes × W/lane) + Σ watts drawn at the two ends of every link

@@ -1,4 +1,9 @@
-"""Writers of the ``planner plan`` output folder.
+"""Writers of the ``planner plan`` output folder: the last stage.
+
+Takes a finished ``Plan`` (and nothing upstream imports this package); hands on files:
+summary.json, cables.csv, cabinets.csv, trunks.csv, bom.xlsx, labels, wiring.pdf, the
+simulator netlists, topology.graphml and .dot, the NetBox bundle and index.html. Tuning:
+``tuning``.
 
 Every module in this package that defines ``write(plan, out_dir: pathlib.Path)`` is a writer;
 ``planner plan`` calls them all, in module-name order, into a temporary folder that replaces

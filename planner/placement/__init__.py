@@ -1,5 +1,10 @@
 """Placement: routers -> cabinets -> electrical groups -> floor positions (issues 4 and 16).
 
+Takes a ``Topology``, the ``Catalog`` (the router model and the link-part rule of
+``planner.inputs.parts`` that prices a layout) and the ``Floor``; hands on a ``Placement``
+(router -> cabinet, cabinet -> hall, row, column and electrical group, the objective, its lower
+bound and how it was found) to the cabling stage. Tuning: ``tuning``.
+
 ``place`` runs, in order (each stage timed into ``Placement.stage_seconds``):
 
 1. ``bounds``: lower bound on optical links (``bounds``), its solvers chosen by size so the

@@ -1,4 +1,9 @@
-"""Topology builders, one module per family, behind one registry.
+"""Topology builders, one module per family, behind one registry: the first stage.
+
+Takes a family name and its parameters, or a file (GraphML, edge-list CSV, BookSim anynet);
+hands on a ``Topology`` (routers, links with multiplicity, endpoints per router, roles and
+grouping hints) to placement. Beside the builders: ``importers``, ``sizing`` (closed-form
+counts, like-for-like sizes, the size guard), ``metrics`` and ``gf`` (GF(q) arithmetic).
 
 ``build("slimfly", q=19, p=13)`` checks the family and parameter names, converts text values
 (from the command line or a spec string) and calls the builder. ``parse_spec`` reads
