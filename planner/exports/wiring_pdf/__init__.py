@@ -1,0 +1,60 @@
+"""``wiring.pdf``: the installer's document (reportlab).
+
+``write(plan, out_dir)`` takes a planned ``Plan`` (topology, floor, cabinets, devices, cables,
+bill of materials, summary and, with structured cabling, its trunks) and hands on
+``out_dir/wiring.pdf``.
+
+Contents, in order: a cover page with the totals in plain language (routers, cabinets, cables by
+kind and media, cables to order by SKU and stock length, cost, power), then every
+``summary.json`` value; a table of contents; the floor plan drawn to scale (rows, aisles,
+cabinets named ``A01``..., electrical groups coloured, trays, patch racks of structured cabling
+where the viewer marks them (``viewer.geometry.patch_rack_marks``), a scale bar); the matrix of
+cables between electrical groups (group pairs, five per row, when there are too many groups for
+a readable matrix); the bill of materials; on a floor with structured cabling the trunk schedule
+(panel port to panel port, part, ordered length, links, label); then one section per cabinet:
+its rack elevation (devices by rack unit, U1 at the bottom) and its cable schedule
+``device·port → device·port, label, media, SKU, ordered length`` with peer cabinet and unit.
+Every page has a running header and ``page i of N``; the PDF outline mirrors the contents.
+
+Submodules, each importing only ones listed above it:
+
+- ``style``: every size, position, font and colour, with what chose it
+- ``content_stream``: raw PDF operators (text objects, rectangles), escaping, font metrics
+- ``layout``: ``Table``, ``Figure``, ``Section``, ``Page``; ``paginate``, ``draw_table``
+- ``formatting``: values as table text (money, numbers, flattened summary keys)
+- ``cover``: title, totals, ``summary.json`` values
+- ``contents``: the table of contents
+- ``floor_plans``: the floor, or every hall, to scale with legend and scale bar
+- ``groups``: cables between electrical groups (matrix or pair list)
+- ``bom``: the bill of materials
+- ``trunks``: the trunk schedule (structured cabling)
+- ``cabinets``: per cabinet its rack elevation and cable schedule
+- ``document``: the sections in order, paginated and drawn with header, footer and outline
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from planner.exports.wiring_pdf.content_stream import (binary_streams, font_ref, pdf_strings,
+                                                       string_widths, text_at)
+from planner.exports.wiring_pdf.document import draw_document
+from planner.exports.wiring_pdf.floor_plans import floor_section
+from planner.exports.wiring_pdf.groups import group_matrix, pair_table
+from planner.exports.wiring_pdf.style import (CONTENT_TOP, CONTENT_W, FOOTER_Y, GROUP_COLOURS,
+                                              HEADER_Y, MARGIN_X, PAIRS_PER_ROW)
+
+__all__ = ["FILENAME", "write", "draw_document",
+           # the text operators labels.pdf shares (planner/exports/labels.py)
+           "binary_streams", "font_ref", "pdf_strings", "string_widths", "text_at",
+           # what the tests take from the package itself
+           "floor_section", "group_matrix", "pair_table", "CONTENT_TOP", "CONTENT_W",
+           "FOOTER_Y", "GROUP_COLOURS", "HEADER_Y", "MARGIN_X", "PAIRS_PER_ROW"]
+
+FILENAME = "wiring.pdf"
+
+
+def write(plan, out_dir: Path) -> None:
+    """Write ``wiring.pdf``."""
+    with binary_streams():
+        draw_document(plan, Path(out_dir) / FILENAME)

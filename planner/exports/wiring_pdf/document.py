@@ -1,0 +1,86 @@
+"""The whole document: every section in order, paginated (``build_pages``), and the canvas that
+draws them (``draw_document``) with the running header, ``page i of N``, bookmarks and the PDF
+outline. The canvas runs in reportlab's invariant mode (no timestamps or random ids): the same
+plan gives the same bytes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from planner.exports.wiring_pdf.bom import bom_section
+from planner.exports.wiring_pdf.cabinets import cabinet_sections
+from planner.exports.wiring_pdf.content_stream import text_at
+from planner.exports.wiring_pdf.contents import toc_chunks, toc_page_count
+from planner.exports.wiring_pdf.cover import cover_section
+from planner.exports.wiring_pdf.floor_plans import floor_section
+from planner.exports.wiring_pdf.groups import groups_section
+from planner.exports.wiring_pdf.layout import Figure, Page, draw_table, paginate
+from planner.exports.wiring_pdf.style import (BOLD, CONTENT_TOP, CONTENT_W, FONT, FOOTER_Y,
+                                              HEADER_Y, MARGIN_X, PAGE_W)
+from planner.exports.wiring_pdf.trunks import trunks_section
+
+
+def build_pages(plan) -> list[Page]:
+    """All pages in order: summary, contents, floor plan, group cables, BOM, trunks (structured
+    cabling), cabinets."""
+    front_pages = paginate([cover_section(plan)])
+    body = [floor_section(plan), groups_section(plan), bom_section(plan), trunks_section(plan)]
+    body = [section for section in body if section is not None]
+    cabinets = cabinet_sections(plan)
+    body_pages = paginate(body + cabinets)
+    n_entries = 1 + len(body) + (1 if cabinets else 0) + len(cabinets)
+    first_body = len(front_pages) + toc_page_count(n_entries) + 1
+    start_page: dict[str, int] = {}
+    for k, page in enumerate(body_pages):
+        start_page.setdefault(page.section.key, first_body + k)
+    entries = [("Summary", 0, 1, "summary")]
+    entries += [(s.title, 0, start_page[s.key], s.key) for s in body]
+    if cabinets:
+        entries.append(("Cabinets", 0, start_page[cabinets[0].key], "cabinets"))
+        entries += [(s.title, 1, start_page[s.key], s.key) for s in cabinets]
+    return front_pages + paginate(toc_chunks(entries)) + body_pages
+
+
+def draw_document(plan, path: Path) -> int:
+    """Render the PDF; returns the page count."""
+    pages = build_pages(plan)
+    total = len(pages)
+    top = plan.topology
+    title = (f"Wiring plan - {top.family} - {top.num_routers:,} routers, "
+             f"{top.num_endpoints:,} endpoints, {len(plan.cabinets):,} cabinets")
+    canvas = Canvas(str(path), pagesize=A4, pageCompression=1, invariant=1)
+    canvas.setTitle(title)
+    canvas.setAuthor("planner")
+    canvas.setSubject("floor plan, cabinet elevations and cable schedules")
+    previous, cabinets_started = None, False
+    for number, page in enumerate(pages, start=1):
+        section = page.section
+        first = section is not previous
+        previous = section
+        if first and section.toc:
+            canvas.bookmarkPage(section.key)
+            if section.level == 1 and not cabinets_started:
+                canvas.bookmarkPage("cabinets")
+                canvas.addOutlineEntry("Cabinets", "cabinets", level=0)
+                cabinets_started = True
+            canvas.addOutlineEntry(section.title, section.key, level=section.level)
+        label = f"page {number} of {total}"
+        text_at(canvas, FONT, 7.0, [
+            (MARGIN_X, HEADER_Y, title),
+            (MARGIN_X, FOOTER_Y, f"planner - catalog {plan.catalog.name}, floor {plan.floor.name}"),
+            (PAGE_W - MARGIN_X - stringWidth(label, FONT, 7.0), FOOTER_Y, label)])
+        canvas.setFont(BOLD, 13)
+        canvas.drawString(MARGIN_X, CONTENT_TOP - 10.0,
+                          section.title + ("" if first else " (continued)"))
+        for placed in page.items:
+            if isinstance(placed.block, Figure):
+                placed.block.draw(canvas, MARGIN_X, placed.y_top, CONTENT_W)
+            else:
+                draw_table(canvas, placed)
+        canvas.showPage()
+    canvas.save()
+    return total
