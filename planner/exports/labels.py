@@ -30,8 +30,8 @@ from planner.cabling import unit_text
 from planner.exports._csv import column_text, float_text, join_rows, write_text
 from planner.exports import trunks_csv
 from planner.exports.cells import neutralise_all
-from planner.exports.wiring_pdf import (binary_streams, font_ref, pdf_strings, string_widths,
-                                        text_at)
+from planner.exports.wiring_pdf.content_stream import (binary_streams, font_ref, pdf_strings,
+                                                       string_widths, text_at)
 
 CSV_NAME = "labels.csv"
 PDF_NAME = "labels.pdf"
