@@ -80,11 +80,12 @@ def hall_origins(room) -> np.ndarray:
 
 
 def _hall_geometry(plan) -> dict:
-    """Halls of ``planner.inputs.floor`` (its module doc): in each hall's frame the cabinet of row
-    r, column c sits at (c × pitch, r × row pitch); aisle i runs in front of row i (cold when i is
-    even, ``floor.aisle_is_cold``), row r faces ``floor.front_aisle(r)``; trays run over every row
-    between the outer cross trays and across the rows at ``room.cross_x``, the first one on to the
-    entry point where cables leave for other halls."""
+    """Halls of ``planner.inputs.floor`` (``geometry`` and ``halls`` module docs): in each hall's
+    frame the cabinet of row r, column c sits at (c × pitch, r × row pitch); aisle i runs in
+    front of row i (cold when i is even, ``floor.aisle_is_cold``), row r faces
+    ``floor.front_aisle(r)``; trays run over every row between the outer cross trays and across
+    the rows at ``room.cross_x``, the first one on to the entry point where cables leave for
+    other halls."""
     floor, cab = plan.floor, plan.cabinets
     room = _room(plan)
     origin = hall_origins(room)

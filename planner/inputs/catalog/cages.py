@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.inputs.catalog import Catalog, RouterModel
+from planner.inputs.catalog.catalog import Catalog
+from planner.inputs.catalog.routers import RouterModel
 from planner.run.errors import InputError
 
 

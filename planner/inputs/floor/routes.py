@@ -38,8 +38,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner.inputs import floor as floors
-from planner.inputs.floor import Room
+from planner.inputs.floor.geometry import cabinet_xy, cable_length_m
+from planner.inputs.floor.halls import Room
 
 KINDS = ("cabinet", "row", "cross-row", "cross-hall")
 """Route kinds, in the order of the codes ``route_kind`` returns."""
@@ -83,8 +83,8 @@ def tray_run_m(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b) -> np.nda
     """Horizontal run in the trays between two positions of a hall floor (module doc)."""
     floor = room.floor
     hall_a, hall_b = np.asarray(hall_a), np.asarray(hall_b)
-    xa, ya = floors.cabinet_xy(floor, row_a, col_a)
-    xb, yb = floors.cabinet_xy(floor, row_b, col_b)
+    xa, ya = cabinet_xy(floor, row_a, col_a)
+    xb, yb = cabinet_xy(floor, row_b, col_b)
     lo, hi = np.minimum(xa, xb), np.maximum(xa, xb)
     trays = room.cross_x
     nxt, crossing = _first_tray(trays, lo, hi)
@@ -105,7 +105,7 @@ def route_length_m(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b,
     floor = room.floor
     same = np.asarray(same_cabinet, dtype=bool)
     if not room.is_hall:
-        return floors.cable_length_m(floor, row_a, col_a, row_b, col_b, same)
+        return cable_length_m(floor, row_a, col_a, row_b, col_b, same)
     run = tray_run_m(room, hall_a, row_a, col_a, hall_b, row_b, col_b)
     raw = run + floor.overhead_per_cable_m + 2.0 * floor.overhead_per_end_m
     raw = np.where(same, floor.intra_cabinet_m, raw)
@@ -129,10 +129,11 @@ def cable_routes(room: Room, cabinet_hall, cabinet_row, cabinet_col, cab_a, cab_
 @dataclass(frozen=True)
 class Segment:
     """One straight piece of a route. Points are (x, y, z) in metres in the hall's frame
-    (``planner.inputs.floor`` module doc), z measured from the tray level (the device end of a rise
-    is at z = -overhead_per_end_m). ``hall`` is None for the connection between two halls, whose
-    ``length_m`` is the hall link; ``kind`` is one of rise, row tray, cross tray, hall link, drop,
-    cabinet (a cable inside one cabinet: ``intra_cabinet_m`` at the cabinet)."""
+    (``planner.inputs.floor.geometry`` module doc), z measured from the tray level (the device
+    end of a rise is at z = -overhead_per_end_m). ``hall`` is None for the connection between
+    two halls, whose ``length_m`` is the hall link; ``kind`` is one of rise, row tray, cross
+    tray, hall link, drop, cabinet (a cable inside one cabinet: ``intra_cabinet_m`` at the
+    cabinet)."""
 
     hall: int | None
     kind: str
@@ -152,8 +153,8 @@ def route_segments(room: Room, a: tuple[int, int, float], b: tuple[int, int, flo
     slack_pct/100)`` is its ``route_length_m``). Zero-length pieces are left out."""
     floor = room.floor
     (ha, ra, ca), (hb, rb, cb) = a, b
-    xa, ya = (float(v) for v in floors.cabinet_xy(floor, ra, ca))
-    xb, yb = (float(v) for v in floors.cabinet_xy(floor, rb, cb))
+    xa, ya = (float(v) for v in cabinet_xy(floor, ra, ca))
+    xb, yb = (float(v) for v in cabinet_xy(floor, rb, cb))
     rise = floor.overhead_per_end_m
     if same_cabinet:
         return [Segment(int(ha), "cabinet", (xa, ya, -rise), (xa, ya, -rise),

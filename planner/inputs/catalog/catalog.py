@@ -1,0 +1,287 @@
+"""The ``Catalog``: one file's routers, link parts, panels, rack hardware and NIC checked
+together, the look-ups the later stages make in it, the built-ins (``catalogs/*.yaml``) and
+``load_catalog``.
+
+Checks across the lists: one fabric rate; every transceiver finds its fibre and NIC-end model;
+every assembly and transceiver fills one cage of a router (its links or ports match a breakout);
+trunks and panels serve a fibre type some transceiver plugs into; the paper-mode length is
+orderable; SKUs and part numbers are unique.
+
+The built-in ``sc14-40g`` is the 40 Gb/s model of Slim Fly (Besta & Hoefler, SC14) as restated
+by Projective Networks (Camarero et al., §5.3): router 350.4·k − 892.3 $ (k = ports), electrical
+cable 40·(0.4079·L + 0.5771) $, optical cable 40·(0.0919·L + 7.2745) $, 4 SerDes lanes × 0.7 W
+per port. Setting ``optical_average_length_m`` prices every optical link at that one length, which
+is how Projective Networks Tables 4-6 were made (5.1 m -> 7.7432 $/Gb/s for the ≈10K tables,
+7.0 m -> 7.9178 for the ≈25K ones; docs/models.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, Field, PositiveFloat, PrivateAttr, model_validator
+
+from planner.inputs import schema
+from planner.inputs.catalog.links import CableModel, PanelModel
+from planner.inputs.catalog.routers import _STRICT, NicModel, RackItem, RouterModel
+from planner.run.errors import InputError
+
+FOLDER = "catalogs"
+
+
+class Catalog(BaseModel):
+    """Routers, link parts and the NIC one may buy, plus the paper-mode switches."""
+
+    model_config = _STRICT
+    name: str = Field(min_length=1)
+    description: str = ""
+    routers: list[RouterModel] = Field(min_length=1)
+    cables: list[CableModel] = Field(min_length=1)
+    optical_average_length_m: PositiveFloat | None = None
+    nic: NicModel | None = None
+    endpoint_watts: float = Field(0.0, ge=0)  # one server without its NIC, for cabinet kW
+    count_endpoint_cables: bool = True
+    rack_hardware: list[RackItem] = Field(default_factory=list)
+    panels: list[PanelModel] = Field(default_factory=list)
+    _source: str | None = PrivateAttr(None)
+
+    @property
+    def source(self) -> str:
+        """The file it was loaded from (built-ins: their name), for error messages."""
+        return self._source or self.name
+
+    @property
+    def nic_watts(self) -> float:
+        """Power of one endpoint's NIC (0 without a NIC model)."""
+        return self.nic.watts if self.nic is not None else 0.0
+
+    @property
+    def nic_price(self) -> float:
+        """Price of one endpoint's NIC (0 without a NIC model)."""
+        return self.nic.price if self.nic is not None else 0.0
+
+    def _items(self) -> list[tuple[str, RouterModel | CableModel]]:
+        """(``routers[i]`` / ``cables[i]``, model) for every model, in file order."""
+        return ([(f"routers[{i}]", m) for i, m in enumerate(self.routers)]
+                + [(f"cables[{i}]", m) for i, m in enumerate(self.cables)])
+
+    @model_validator(mode="after")
+    def _one_rate(self) -> "Catalog":
+        rate = self.routers[0].rate_gbps
+        for where, item in self._items():
+            if item.rate_gbps is not None and item.rate_gbps != rate:
+                raise ValueError(f"field '{where}.rate_gbps' (sku '{item.sku}') is "
+                                 f"{item.rate_gbps:g} but "
+                                 f"routers[0] runs at {rate:g} Gb/s; one catalog is one fabric "
+                                 "rate, so put other rates in their own catalog")
+        return self
+
+    @model_validator(mode="after")
+    def _parts_fit(self) -> "Catalog":
+        """Transceivers find their fibre and NIC-end model; every part fits a router's cages."""
+        fibres = {m.fibre for m in self.cables if m.kind == "fibre"}
+        by_sku = {m.sku: m for m in self.cables}
+        nic_ends = {m.nic_end for m in self.cables if m.nic_end}
+        breakouts = {r.breakout for r in self.routers}
+        for i, m in enumerate(self.cables):
+            where = f"cables[{i}]"
+            if m.kind == "transceiver" and m.fibre not in fibres:
+                raise ValueError(f"field '{where}.fibre' (sku '{m.sku}') is {m.fibre!r} but no "
+                                 "kind: fibre part has that type "
+                                 f"({', '.join(sorted(fibres)) or 'none'}); "
+                                 "add the fibre it plugs into")
+            if m.nic_end:
+                end = by_sku.get(m.nic_end)
+                if end is None or end.kind != "transceiver":
+                    raise ValueError(f"field '{where}.nic_end' (sku '{m.sku}') is "
+                                     f"{m.nic_end!r}, not a transceiver of this catalog")
+                if end.fibre != m.fibre or end.ports != 1:
+                    raise ValueError(f"field '{where}.nic_end' (sku '{m.sku}') names "
+                                     f"{m.nic_end!r}, which must be a single-port transceiver "
+                                     f"on fibre {m.fibre!r}")
+            head = m.links if m.is_assembly else m.ports if m.kind == "transceiver" else None
+            if head is not None and head not in breakouts and m.sku not in nic_ends:
+                raise ValueError(f"field '{where}.{'links' if m.is_assembly else 'ports'}' "
+                                 f"(sku '{m.sku}') is {head} but the routers split their cages "
+                                 f"{' or '.join(str(b) for b in sorted(breakouts))} ways; a part "
+                                 "fills one cage, so match a router's breakout")
+        return self
+
+    @model_validator(mode="after")
+    def _structured_parts_fit(self) -> "Catalog":
+        """Trunks and panels serve a fibre type some transceiver plugs into; every transceiver
+        on a trunk's type says how many of its fibres one link takes, all the same, and the
+        trunk's fibre count is a whole number of such links; a panel takes a whole trunk."""
+        cords = {m.fibre for m in self.cables if m.kind == "fibre"}
+        optics = {m.fibre for m in self.cables if m.kind == "transceiver"}
+        for i, m in enumerate(self.cables):
+            if m.kind != "trunk":
+                continue
+            where = f"cables[{i}]"
+            if m.fibre not in optics:
+                raise ValueError(f"field '{where}.fibre' (sku '{m.sku}') is {m.fibre!r} but no "
+                                 "transceiver plugs into that fibre type "
+                                 f"({', '.join(sorted(optics)) or 'none'}); name one of them")
+            per_link = self._fibres_per_link(m.fibre)
+            for j, t in per_link:
+                if m.fibres % t.fibres:
+                    raise ValueError(
+                        f"field '{where}.fibres' (sku '{m.sku}') {m.fibres} cannot carry the "
+                        f"links of transceiver {t.sku!r}, which take {t.fibres} fibres each; "
+                        f"give a multiple of {t.fibres} (e.g. {t.fibres * 12})")
+        for i, p in enumerate(self.panels):
+            where = f"panels[{i}]"
+            if p.fibre not in cords or p.fibre not in optics:
+                raise ValueError(f"field '{where}.fibre' (sku '{p.sku}') is {p.fibre!r} but no "
+                                 "patch cord (kind: fibre) and transceiver of that fibre type "
+                                 f"are listed ({', '.join(sorted(cords & optics)) or 'none'}); "
+                                 "name one of them")
+            for trunk in self.trunks(p.fibre):
+                legs = self.links_per_trunk(trunk)
+                if p.ports < legs:
+                    raise ValueError(f"field '{where}.ports' (sku '{p.sku}') {p.ports} cannot "
+                                     f"take one trunk {trunk.sku!r} ({legs} links); give at "
+                                     f"least {legs} ports")
+        return self
+
+    def _fibres_per_link(self, fibre: str) -> list[tuple[int, CableModel]]:
+        """(index, transceiver) of the transceivers on ``fibre``, when a trunk serves it: each
+        must give ``fibres``, all the same (ValueError naming the field otherwise)."""
+        found = [(j, t) for j, t in enumerate(self.cables)
+                 if t.kind == "transceiver" and t.fibre == fibre]
+        for j, t in found:
+            if t.fibres is None:
+                raise ValueError(f"field 'cables[{j}].fibres' (sku '{t.sku}') is missing: a trunk "
+                                 f"carries {fibre} links, so give the fibres one link of this "
+                                 "transceiver takes in it (12 for an MPO-12 leg, 2 for duplex LC)")
+            first = found[0][1]
+            if t.fibres != first.fibres:
+                raise ValueError(f"field 'cables[{j}].fibres' (sku '{t.sku}') is {t.fibres} but "
+                                 f"{first.sku!r} on the same fibre type {fibre} takes "
+                                 f"{first.fibres}; a trunk's legs are of one kind, so give "
+                                 "the same count")
+        return found
+
+    def trunks(self, fibre: str) -> list[CableModel]:
+        """The trunk parts of a fibre type."""
+        return [m for m in self.cables if m.kind == "trunk" and m.fibre == fibre]
+
+    def links_per_trunk(self, trunk: CableModel) -> int:
+        """Links one trunk carries: its fibres over the fibres one link of its type takes."""
+        per_link = next(t.fibres for t in self.cables
+                        if t.kind == "transceiver" and t.fibre == trunk.fibre)
+        return trunk.fibres // per_link
+
+    def structured_fibres(self) -> list[str]:
+        """Fibre types that can build a structured link: a transceiver, a patch cord, a trunk
+        and a panel of that type."""
+        kinds: dict[str, set[str]] = {}
+        for m in self.cables:
+            if m.fibre is not None:
+                kinds.setdefault(m.fibre, set()).add(m.kind)
+        return sorted(f for f, have in kinds.items()
+                      if {"transceiver", "fibre", "trunk"} <= have
+                      and any(p.fibre == f for p in self.panels))
+
+    @model_validator(mode="after")
+    def _average_is_orderable(self) -> "Catalog":
+        problem = self._average_problem(self.optical_average_length_m)
+        if problem:
+            raise ValueError(f"field 'optical_average_length_m' {problem}")
+        return self
+
+    def optical_longest_m(self, model: CableModel) -> float:
+        """Longest optical link a part builds: an AOC's longest length; a transceiver's reach
+        capped by the longest fibre of its type."""
+        if model.kind != "transceiver":
+            return model.longest_m
+        fibre = max((f.longest_m for f in self.cables
+                     if f.kind == "fibre" and f.fibre == model.fibre), default=0.0)
+        return min(model.max_reach_m, fibre)
+
+    def _average_problem(self, avg: float | None) -> str:
+        """Why no optical link can be priced at the paper-mode length ('' if one can)."""
+        optical = [m for m in self.cables if m.kind in ("aoc", "transceiver")]
+        longest = max((self.optical_longest_m(m) for m in optical), default=0.0)
+        if avg is None or avg <= longest:
+            return ""
+        return (f"is {avg:g} m but the longest optical cable is {longest:g} m; lower it or "
+                "add a longer optical model")
+
+    @model_validator(mode="after")
+    def _unique_skus(self) -> "Catalog":
+        seen: dict[str, str] = {}
+        extras = ([("nic", self.nic)] if self.nic is not None else []) + [
+            (f"rack_hardware[{i}]", m) for i, m in enumerate(self.rack_hardware)] + [
+            (f"panels[{i}]", m) for i, m in enumerate(self.panels)]
+        for where, item in self._items() + extras:
+            if item.sku in seen:
+                raise ValueError(f"field '{where}.sku' {item.sku!r} repeats {seen[item.sku]}; "
+                                 "every router, cable, panel and NIC model needs its own SKU")
+            seen[item.sku] = where
+        numbers: dict[str, str] = {}
+        for i, m in enumerate(self.cables):
+            if m.part_numbers is None:
+                continue
+            for length in m.stock_lengths:
+                text = m.part_number(length)
+                other = numbers.get(text)
+                if other is not None and other != f"cables[{i}]":
+                    raise ValueError(f"field 'cables[{i}].part_numbers' (sku '{m.sku}') gives "
+                                     f"{text!r}, which {other} also uses; part numbers must "
+                                     "be unique in a catalog")
+                numbers[text] = f"cables[{i}]"
+        return self
+
+    def router_for(self, radix: int) -> RouterModel:
+        """Cheapest router model with at least ``radix`` ports (price at ``radix`` ports used);
+        ties go to the earlier model in the file. InputError naming the largest radix when none
+        fits, or the price field when its rule is not positive at ``radix`` (350.4·k − 892.3
+        at k ≤ 2)."""
+        fitting = [m for m in self.routers if m.radix >= radix]
+        if not fitting:
+            best = max(self.routers, key=lambda m: m.radix)
+            raise InputError(f"catalog '{self.source}': the topology needs routers with {radix} "
+                             f"ports but the largest model ({best.sku}) has radix {best.radix} "
+                             "(field 'routers[].radix'); add a router model with at least "
+                             f"{radix} ports or choose a smaller topology")
+        best = min(fitting, key=lambda m: m.price(radix))
+        if best.price(radix) <= 0:
+            where = f"routers[{self.routers.index(best)}].price"
+            raise InputError(f"catalog '{self.source}': field '{where}' (sku '{best.sku}') gives "
+                             f"{best.price(radix):.2f} $ at {radix} ports; the rule only holds "
+                             "for larger routers, so give a fixed price for small ones")
+        return best
+
+    def cable(self, sku: str) -> CableModel:
+        """The link part with this SKU."""
+        for model in self.cables:
+            if model.sku == sku:
+                return model
+        raise InputError(f"catalog '{self.source}': no cable model with sku '{sku}'; "
+                         f"choose one of {', '.join(m.sku for m in self.cables)}")
+
+    def cable_index(self, sku: str) -> int:
+        """Position of the link part with this SKU in ``cables``."""
+        return self.cables.index(self.cable(sku))
+
+    def with_optical_average(self, length_m: float | None) -> "Catalog":
+        """Paper mode (Projective Networks Tables 4-6): price every optical cable at one
+        length (5.1 m ≈10K tables, 7.0 m ≈25K tables); ``None`` switches it off."""
+        if length_m is not None and not length_m > 0:
+            raise InputError(f"catalog '{self.source}': optical average length must be a "
+                             f"positive number of metres, got {length_m}")
+        problem = self._average_problem(length_m)
+        if problem:
+            raise InputError(f"catalog '{self.source}': optical average length {problem}")
+        return self.model_copy(update={"optical_average_length_m": length_m})
+
+
+def list_catalogs() -> list[str]:
+    """Names of the built-in catalogs."""
+    return schema.builtin_names(FOLDER)
+
+
+def load_catalog(name_or_path: str | Path) -> Catalog:
+    """A built-in catalog by name, or a catalog YAML file; InputError with file + field."""
+    return schema.load(Catalog, name_or_path, FOLDER, "catalog")

@@ -1,0 +1,47 @@
+"""Orderable part numbers of link parts: one per stock length, from a table or a template.
+
+Each part with stock lengths has an orderable part number per length: a table (``{3: MCP1600-C003,
+...}``) or a template (``MCP1600-C{nv}``, fields in ``LENGTH_FIELDS``). Without one, the SKU is
+the part number, which a SKU that looks like a family placeholder (``MCP1600-C0XX``) may not be.
+``_template_fields`` reads the fields a template uses (also those of a router's interface names,
+``planner.inputs.catalog.routers``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+
+#: Fields of a part-number template, for one stock length L: ``{m}`` L in metres as written
+#: (``0.5``, ``3``), ``{dm}`` / ``{cm}`` / ``{mm}`` whole decimetres / centimetres /
+#: millimetres, ``{nv}`` NVIDIA LinkX's 3-character length code (``00A`` = 0.5 m, ``003`` = 3 m,
+#: ``01A`` = 1.5 m, ``030`` = 30 m, ``100`` = 100 m).
+LENGTH_FIELDS = ("m", "dm", "cm", "mm", "nv")
+
+#: A part number that still names a family: ``C0XX``, ``*``, ``?``, ``#``, ``...``.
+PLACEHOLDER = re.compile(r"XX|xx|[*?#]|\.\.\.|…")
+
+
+def nvidia_length_code(length_m: float) -> str:
+    """NVIDIA LinkX length code: ``003`` for 3 m, ``00A`` for 0.5 m, ``01A`` for 1.5 m."""
+    whole = math.floor(length_m + 1e-9)
+    if abs(length_m - whole) < 1e-9 and whole < 1000:
+        return f"{whole:03d}"
+    if abs(length_m - whole - 0.5) < 1e-9 and whole < 100:
+        return f"{whole:02d}A"
+    raise ValueError(f"{length_m:g} m has no NVIDIA length code (whole or half metres only)")
+
+
+def length_fields(length_m: float) -> dict[str, object]:
+    """The ``LENGTH_FIELDS`` values of one length."""
+    try:
+        code = nvidia_length_code(length_m)
+    except ValueError:
+        code = None
+    return {"m": f"{length_m:g}", "dm": int(round(length_m * 10)), "cm": int(round(length_m * 100)),
+            "mm": int(round(length_m * 1000)), "nv": code}
+
+
+def _template_fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}

@@ -1,0 +1,200 @@
+"""The floor file: ``Hall`` and ``Floor`` (``docs/floors.md`` describes every field), the
+built-ins (``layouts/*.yaml``) and ``load_floor``.
+
+A floor is either the papers' abstract grid (no ``hall`` block; ``sc14``, ``pn-500``,
+``galaxyfly``, ``cascade``; ``planner.inputs.floor.geometry``) or one or more halls (a ``hall``
+block; the built-in ``hot-aisle``; ``planner.inputs.floor.halls``). The checks here are those of
+one file: one kind of electrical group (``planner.inputs.floor.capacity``), cabinets that do not
+overlap, rows of whole groups, router and endpoint slots within the cabinet height.
+
+Structured cabling (``structured_cabling: true``, halls only): a cable that leaves its row runs
+through patch panels where the rows meet the cross trays and at the hall entries, as patch cords,
+trunks and panels (``planner.inputs.parts.structured``, ``planner.cabling.structured``).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, NonNegativeInt,
+                      PositiveFloat, PositiveInt, PrivateAttr, field_validator, model_validator)
+
+from planner.inputs import schema
+from planner.run.errors import InputError
+
+FOLDER = "layouts"
+COPPER_NS_PER_M = 4.5
+FIBRE_NS_PER_M = 4.9
+
+MAX_HALL_SIDE = 1000
+"""Most rows, cabinets per row and halls a floor may give (hall sizing tries every shape)."""
+
+
+class Hall(BaseModel):
+    """The size of the halls of a floor, their trays and how they connect
+    (``planner.inputs.floor.halls`` module doc)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    rows: int | Literal["auto"] = "auto"
+    cabinets_per_row: int | Literal["auto"] = "auto"
+    max_rows: PositiveInt = Field(20, le=MAX_HALL_SIDE)
+    max_cabinets_per_row: PositiveInt = Field(30, le=MAX_HALL_SIDE)
+    end_aisle_m: NonNegativeFloat = 1.2
+    cross_tray_every: NonNegativeInt = 0
+    count: PositiveInt = Field(1, le=MAX_HALL_SIDE)
+    link_m: float | None = None
+    links: Literal["meet-me", "corridor"] = "meet-me"
+
+    @field_validator("rows", "cabinets_per_row", mode="before")
+    @classmethod
+    def _whole_or_auto(cls, value, info):
+        if value == "auto":
+            return value
+        if (isinstance(value, bool) or not isinstance(value, int) or value < 1
+                or value > MAX_HALL_SIDE):
+            what = "rows" if info.field_name == "rows" else "cabinets"
+            raise ValueError(f"must be a whole number of {what} from 1 to {MAX_HALL_SIDE} or "
+                             f"'auto' (sized to the system), got {value!r}")
+        return value
+
+    @field_validator("link_m", mode="before")
+    @classmethod
+    def _link_length(cls, value):
+        if value is None:
+            return value
+        if (isinstance(value, bool) or not isinstance(value, (int, float))
+                or not math.isfinite(value) or value < 0):
+            raise ValueError("must be a finite number of metres >= 0 (the cable path between "
+                             f"the entry points of two halls), got {value!r}")
+        return float(value)
+
+    @model_validator(mode="after")
+    def _linked(self) -> "Hall":
+        if self.count > 1 and self.link_m is None:
+            raise ValueError("field 'link_m' is missing; with count > 1 give the cable path "
+                             "between the entry points of two halls in metres")
+        return self
+
+    def link_between(self, hall_a, hall_b) -> np.ndarray:
+        """Cable path between the entry points of halls ``a`` and ``b`` (0 within a hall):
+        ``link_m`` for every pair through a meet-me room, ``|a - b| × link_m`` along a
+        corridor of halls."""
+        a, b = np.asarray(hall_a), np.asarray(hall_b)
+        step = self.link_m or 0.0
+        if self.links == "corridor":
+            return np.abs(a - b) * step
+        return np.where(a == b, 0.0, step)
+
+
+class Floor(BaseModel):
+    """A machine room: halls (or the papers' abstract grid) of cabinets, their capacity and
+    power budget, electrical groups, cable rules."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    name: str = Field(min_length=1)
+    description: str = ""
+    cabinet_width_m: PositiveFloat
+    cabinet_depth_m: PositiveFloat
+    cabinet_height_ru: PositiveInt
+    pitch_m: PositiveFloat
+    aisle_m: NonNegativeFloat
+    cabinets_per_row: PositiveInt | None = None
+    row_rounding: Literal["ceil", "floor"] = "ceil"
+    max_cabinets: PositiveInt | None = None
+    router_slots: PositiveInt
+    endpoint_slots: PositiveInt | None = None
+    group_cabinets: PositiveInt | None = None
+    group_endpoints: PositiveInt | None = None
+    intra_cabinet_m: PositiveFloat
+    overhead_per_cable_m: NonNegativeFloat = 0.0
+    overhead_per_end_m: NonNegativeFloat = 0.0
+    slack_pct: NonNegativeFloat = 0.0
+    first_router_ru: PositiveInt = 1
+    first_endpoint_ru: PositiveInt = 1
+    endpoint_ru: NonNegativeFloat = 0.0
+    abstract: bool = False
+    media_rule: Literal["membership", "reach"]
+    hall: Hall | None = None
+    cabinet_kw_budget: PositiveFloat | None = None
+    structured_cabling: bool = False
+    _source: str | None = PrivateAttr(None)
+
+    @property
+    def source(self) -> str:
+        """The file it was loaded from (built-ins: their name), for error messages."""
+        return self._source or self.name
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Floor":
+        if (self.group_cabinets is None) == (self.group_endpoints is None):
+            raise ValueError("fields 'group_cabinets' and 'group_endpoints': set exactly one "
+                             "(k adjacent cabinets per electrical group, or about N endpoints)")
+        if self.cabinet_width_m > self.pitch_m + 1e-9:
+            raise ValueError(f"field 'pitch_m' {self.pitch_m} m is smaller than "
+                             f"cabinet_width_m {self.cabinet_width_m} m; cabinets would overlap")
+        if (self.cabinets_per_row and self.group_cabinets
+                and self.cabinets_per_row % self.group_cabinets):
+            raise ValueError(f"field 'cabinets_per_row' must be a multiple of group_cabinets "
+                             f"({self.group_cabinets}), got {self.cabinets_per_row}")
+        if self.hall is not None:
+            self._consistent_hall(self.hall)
+        elif self.structured_cabling:
+            raise ValueError("field 'structured_cabling' needs a 'hall' block: patch panels sit "
+                             "where rows meet the cross trays and at hall entries; add a hall "
+                             "or set structured_cabling: false")
+        if not self.abstract:
+            top = self.first_router_ru + self.router_slots - 1
+            if top > self.cabinet_height_ru:
+                raise ValueError(f"field 'router_slots' {self.router_slots} from RU "
+                                 f"{self.first_router_ru} ends at RU {top}, above the "
+                                 f"{self.cabinet_height_ru}U cabinet; lower one of them")
+            if self.endpoint_slots and self.endpoint_ru > 0:
+                end = self.first_endpoint_ru - 1 + self.endpoint_slots * self.endpoint_ru
+                routers = range(self.first_router_ru, top + 1)
+                if end > self.cabinet_height_ru or (
+                        self.first_endpoint_ru <= top and end >= self.first_router_ru):
+                    raise ValueError(f"field 'endpoint_slots' {self.endpoint_slots} × "
+                                     f"{self.endpoint_ru}U from RU {self.first_endpoint_ru} "
+                                     f"ends at RU {end:g}, which overlaps the router slots "
+                                     f"(RU {routers.start}-{routers.stop - 1}) or the "
+                                     f"{self.cabinet_height_ru}U cabinet top; lower "
+                                     "endpoint_slots or move first_router_ru")
+        return self
+
+    def _consistent_hall(self, hall: Hall) -> None:
+        if self.cabinets_per_row is not None:
+            raise ValueError("field 'cabinets_per_row' belongs to the abstract grid; with a "
+                             "'hall' block give hall.cabinets_per_row instead")
+        k = self.group_cabinets or 1
+        per_row = hall.cabinets_per_row
+        if per_row != "auto" and per_row % k:
+            raise ValueError(f"field 'hall.cabinets_per_row' must be a multiple of "
+                             f"group_cabinets ({k}), got {per_row}")
+        if per_row == "auto" and hall.max_cabinets_per_row < k:
+            raise ValueError(f"field 'hall.max_cabinets_per_row' {hall.max_cabinets_per_row} "
+                             f"is below group_cabinets ({k}); an electrical group sits in one "
+                             f"row, so raise it to at least {k}")
+
+    @property
+    def row_pitch_m(self) -> float:
+        """Centre-to-centre distance between rows: cabinet depth + aisle."""
+        return self.cabinet_depth_m + self.aisle_m
+
+    def with_group_endpoints(self, n: int) -> "Floor":
+        """The ``--group-endpoints N`` override: electrical groups of about N endpoints."""
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+            raise InputError(f"--group-endpoints must be a positive integer, got {n!r}")
+        return self.model_copy(update={"group_endpoints": int(n), "group_cabinets": None})
+
+
+def list_floors() -> list[str]:
+    """Names of the built-in floors."""
+    return schema.builtin_names(FOLDER)
+
+
+def load_floor(name_or_path: str | Path) -> Floor:
+    """A built-in floor by name, or a floor YAML file; InputError with file + field."""
+    return schema.load(Floor, name_or_path, FOLDER, "floor")
