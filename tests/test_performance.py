@@ -11,7 +11,7 @@ import pytest
 from ortools.linear_solver import pywraplp
 
 from planner import performance
-from planner.performance import throughput, traffic
+from planner.performance import throughput, traffic, tuning
 from planner.run.errors import InputError
 from planner.topologies import parse_spec
 from test_exports_plans import get_plan
@@ -176,7 +176,7 @@ def test_hops_and_latency_equal_networkx(name):
 def test_sampled_latency_is_labelled_and_close(monkeypatch):
     plan = get_plan("slimfly-hot")
     exact = performance.latency(plan.topology, plan.cables, 300.0)
-    monkeypatch.setattr(throughput, "ECMP_WORK_MAX", 20 * 350)       # 20 of 50 sources
+    monkeypatch.setattr(tuning, "ECMP_WORK_MAX", 20 * 350)       # 20 of 50 sources
     sampled = performance.latency(plan.topology, plan.cables, 300.0)
     assert sampled["method"].startswith("sampled: 20 of 50 source routers")
     assert sampled["average"] == pytest.approx(exact["average"], rel=0.03)
@@ -200,8 +200,8 @@ def test_large_plans_fall_back_to_a_labelled_bound(monkeypatch):
     plan = get_plan("slimfly-hot")
     exact = plan.summary["performance"]["uniform"]
     assert exact["kind"] == "exact" and exact["lp"]["solved"]
-    monkeypatch.setattr(throughput, "LP_NONZEROS_MAX", 1000)
-    monkeypatch.setattr(throughput, "ECMP_WORK_MAX", 1000)
+    monkeypatch.setattr(tuning, "LP_NONZEROS_MAX", 1000)
+    monkeypatch.setattr(tuning, "ECMP_WORK_MAX", 1000)
     top = plan.topology
     arcs = throughput.Arcs.of(top)
     _, dsum = performance.endpoint_distance_sum(top)
@@ -215,7 +215,7 @@ def test_large_plans_fall_back_to_a_labelled_bound(monkeypatch):
 
 def test_ecmp_meeting_the_path_bound_is_exact_without_the_lp(monkeypatch):
     top = parse_spec("slimfly:q=5")                    # ECMP = path-length bound = 0.9567
-    monkeypatch.setattr(throughput, "LP_NONZEROS_MAX", 1000)
+    monkeypatch.setattr(tuning, "LP_NONZEROS_MAX", 1000)
     arcs = throughput.Arcs.of(top)
     _, dsum = performance.endpoint_distance_sum(top)
     block = performance.uniform_throughput(top, arcs, performance.bisection_cut(top), dsum)

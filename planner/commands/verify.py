@@ -3,7 +3,8 @@
 Prints one row per physical mistake (kind: swap, wrong-port, wrong-device, missing, extra;
 cable label(s), cabinets, expected and observed links) and a summary line. Exit 0 when the
 fabric matches, 3 when it does not, 2 for bad input.
-Formats and matching rules: ``planner.verify``.
+Formats: ``planner.verify.observed`` and its readers; matching rules: ``planner.verify.names``
+and ``planner.verify.comparison`` (a map of the modules: ``planner.verify``).
 """
 
 from __future__ import annotations

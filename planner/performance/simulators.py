@@ -130,7 +130,7 @@ def reach_to_leaves(top: Topology) -> int:
 def booksim_channels(top: Topology, cables: pd.DataFrame, router_ns: float,
                      cycle_ns: float) -> BooksimChannels:
     """Channel cycles for a minimal-routing anynet netlist (see the module docstring)."""
-    from planner.performance import link_latency_ns
+    from planner.performance.zero_load import link_latency_ns
 
     cable = cycles_of(link_latency_ns(top, cables, slowest=True), cycle_ns)
     router = int(round(router_ns / cycle_ns))

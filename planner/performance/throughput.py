@@ -12,7 +12,7 @@ How θ is obtained, by decreasing strength:
 
 - ``exact_theta``: the max concurrent flow LP aggregated by source router (one commodity per
   router that sends), solved with HiGHS's interior point method (``scipy.optimize.linprog``),
-  when its size fits ``LP_NONZEROS_MAX``;
+  when its size fits ``tuning.LP_NONZEROS_MAX``;
 - ``ecmp_theta``: a lower bound, the θ that minimal routing with an even per-hop split over
   the shortest-path next hops (ECMP, split by cable) achieves; any routing is a feasible flow,
   so this bounds the optimum from below, and it is what oblivious minimal routing delivers;
@@ -28,23 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from planner.performance import tuning
 from planner.topologies.base import Topology
-
-LP_NONZEROS_MAX = 60_000
-"""Largest LP (constraint-matrix nonzeros) solved exactly. Measured with HiGHS's interior point
-solver on 2 busy cores: Slim Fly q=5 (50 routers, 55,000 nonzeros) 0.45-0.7 s; OFT q=5
-(144,150) 4-13 s; Dragonfly h=3 (324,900) 28-38 s; Slim Fly q=9 (1.05 M) several minutes
-(dual simplex: 555 s). The LP grows as (sending routers) x (arcs) x 3."""
-
-ECMP_WORK_MAX = 25_000_000
-"""Largest (destination routers x arcs) for the ECMP flow and the exact zero-load latency; both
-cost that many array elements per BFS level. Measured on 2 cores: Slim Fly q=19 (722 routers,
-20,938 arcs, 15 M) 0.9 s quiet; Jellyfish 1,386 x 21 (40 M) 8 s with the machine loaded 6x;
-at 100K endpoints (Slim Fly q=41: 3,362 routers, 205,082 arcs, 690 M) it would take minutes,
-so large plans get bounds and sampled latencies instead."""
-
-BATCH_ELEMENTS = 4_000_000
-"""Array elements per batch of destinations (about 32 MiB of float64 per working array)."""
 
 
 @dataclass(frozen=True)
@@ -180,8 +165,8 @@ def distances_to(arcs: Arcs, targets: np.ndarray) -> np.ndarray:
 
 
 def batches(count: int, per_item: int):
-    """Slices of ``count`` items, each batch about ``BATCH_ELEMENTS / per_item`` items."""
-    size = max(1, BATCH_ELEMENTS // max(per_item, 1))
+    """Slices of ``count`` items, each batch about ``tuning.BATCH_ELEMENTS / per_item`` items."""
+    size = max(1, tuning.BATCH_ELEMENTS // max(per_item, 1))
     for start in range(0, count, size):
         yield slice(start, min(count, start + size))
 

@@ -1,0 +1,54 @@
+"""The performance stage's entry point: ``evaluate``, the ``performance`` block of a cabled plan.
+
+Runs after cabling (``planner.plan``), from the topology, the cables' lengths and latencies
+and the router model; its value is the ``performance`` block of ``summary.json``:
+
+- ``hops``: router-to-router links on a shortest path, averaged over all ordered pairs of
+  distinct endpoints (pairs on one router count 0), and the diameter between routers with
+  endpoints; exact (bit-parallel BFS, ``planner.topologies.metrics``).
+- ``latency_ns``: zero-load latency (``planner.performance.zero_load``).
+- ``bisection``: cables across a balanced cut and a lower bound
+  (``planner.performance.bisection_bounds``).
+- ``uniform`` and ``worst_case``: saturation throughput θ (``planner.performance.theta``).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from planner.performance import throughput as thr
+from planner.performance.bisection_bounds import bisection, bisection_cut
+from planner.performance.rounding import _round
+from planner.performance.theta import uniform_throughput, worst_case_throughput
+from planner.performance.zero_load import latency, router_latency
+from planner.topologies.base import Topology
+from planner.topologies.metrics import endpoint_distance_sum
+
+
+def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
+             router_latency_ns: float | None = None, seed: int = 0) -> dict:
+    """The ``performance`` block of summary.json for a cabled plan."""
+    router_ns, router_source = router_latency(router_model, router_latency_ns)
+    rate = float(router_model.rate_gbps)
+    diameter, distance_sum = endpoint_distance_sum(top)
+    e = top.endpoints.astype(float)
+    n = e.sum()
+    pairs = n * (n - 1)
+    arcs = thr.Arcs.of(top)
+    side = bisection_cut(top, seed)
+    uniform = uniform_throughput(top, arcs, side, distance_sum)
+    lat = latency(top, cables, router_ns)
+    lat["router_source"] = router_source
+    theta = uniform["theta"]
+    delivered = theta * n * rate / 1000 if theta is not None else None
+    uniform["delivered_tbps"] = _round(delivered, 6)
+    return {
+        "hops": {"average": _round(distance_sum / pairs if pairs else 0.0),
+                 "diameter": int(diameter),
+                 "over": "ordered pairs of distinct endpoints (same router: 0 hops)"},
+        "latency_ns": lat,
+        "bisection": bisection(top, arcs, side, rate, uniform.get("lower")),
+        "uniform": uniform,
+        "worst_case": worst_case_throughput(top, arcs),
+        "injection_gbps": rate,
+    }

@@ -1,0 +1,47 @@
+"""Budgets and thresholds of the performance stage, in one place, each with what chose it.
+
+The budgets count work (LP nonzeros, array elements), never seconds, so a plan's performance
+block is the same on a quiet and on a loaded machine (``benchmarks/bench_performance.py``
+checks it; its results are in ``benchmarks/PERFORMANCE.md``). The modules read them as
+``tuning.NAME`` when they run, so lowering one (``monkeypatch.setattr(tuning, NAME, value)``)
+reaches every module that uses it.
+"""
+
+LP_NONZEROS_MAX = 60_000
+"""Largest LP (constraint-matrix nonzeros) solved exactly (``theta``). Measured with HiGHS's
+interior point solver on 2 busy cores: Slim Fly q=5 (50 routers, 55,000 nonzeros) 0.45-0.7 s;
+OFT q=5 (144,150) 4-13 s; Dragonfly h=3 (324,900) 28-38 s; Slim Fly q=9 (1.05 M) several
+minutes (dual simplex: 555 s). The LP grows as (sending routers) x (arcs) x 3."""
+
+ECMP_WORK_MAX = 25_000_000
+"""Largest (destination routers x arcs) for the ECMP flow (``theta``) and the exact zero-load
+latency (``zero_load``); both cost that many array elements per BFS level. Measured on 2 cores:
+Slim Fly q=19 (722 routers, 20,938 arcs, 15 M) 0.9 s quiet; Jellyfish 1,386 x 21 (40 M) 8 s
+with the machine loaded 6x; at 100K endpoints (Slim Fly q=41: 3,362 routers, 205,082 arcs,
+690 M) it would take minutes, so large plans get bounds and sampled latencies instead. It also
+sizes the latency sample: ``ECMP_WORK_MAX // arcs`` source routers (121 of 3,362 for that
+Slim Fly, benchmarks/PERFORMANCE.md)."""
+
+BATCH_ELEMENTS = 4_000_000
+"""Array elements per batch of destinations (``throughput.batches``): about 32 MiB of float64
+per working array. Chosen by that arithmetic, not by a timing; the peak memory of
+benchmarks/PERFORMANCE.md (at most 183 MiB per run, 1K to 100K endpoints) was measured with
+it."""
+
+LATENCY_SAMPLE_SEED = 0
+"""Seed of the source-router sample for the latency of plans above ``ECMP_WORK_MAX``. Not
+measured: any fixed seed makes the sample, and so the summary, reproducible."""
+
+SPECTRAL_ROUTERS_MAX = 1_000
+"""Largest router count for the spectral bisection bound (``bisection_bounds``; an eigen-solve:
+2.4 s at 1,386 routers on a loaded machine); above it the flow bound stands alone."""
+
+DEFAULT_ROUTER_LATENCY_NS = 150.0
+"""Router (switch) delay used when neither the catalog's router model nor ``--router-latency-ns``
+gives one: the order of a current cut-through HPC switch ASIC (NVIDIA states 130 ns port to port
+for HDR InfiniBand Quantum switches); Ethernet data-centre switches are slower (300-600 ns).
+A vendor figure, not measured here."""
+
+MAX_ROUTER_LATENCY_NS = 100_000.0
+"""A router delay above 100 µs is not a switch; rejected as a typo. A plausibility limit (switch
+delays are 100-1,000 ns port to port), not a measurement."""
