@@ -20,16 +20,31 @@ Modules:
 - ``simulators``: what BookSim2, SST/Merlin and CODES can express of a plan, BookSim options.
 """
 
-from planner.performance.bisection_bounds import bisection, bisection_cut
-from planner.performance.stage import evaluate
-from planner.performance.text import summary_lines, theta_text
-from planner.performance.theta import uniform_throughput
-from planner.performance.tuning import DEFAULT_ROUTER_LATENCY_NS
-from planner.performance.zero_load import check_router_latency, latency, router_latency
-from planner.topologies.metrics import endpoint_distance_sum
+from __future__ import annotations
 
-__all__ = [  # the names planner.plan, compare, the exports and the tests use
-    "DEFAULT_ROUTER_LATENCY_NS", "bisection", "bisection_cut", "check_router_latency",
-    "endpoint_distance_sum", "evaluate", "latency", "router_latency", "summary_lines",
-    "theta_text", "uniform_throughput",
-]
+import importlib
+
+_HOME = {  # the names planner.plan, compare, the exports and the tests use -> their module
+    "bisection": "bisection_bounds", "bisection_cut": "bisection_bounds", "evaluate": "stage",
+    "summary_lines": "text", "theta_text": "text", "uniform_throughput": "theta",
+    "DEFAULT_ROUTER_LATENCY_NS": "tuning", "check_router_latency": "zero_load",
+    "latency": "zero_load", "router_latency": "zero_load",
+    "endpoint_distance_sum": "planner.topologies.metrics",
+}
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str):
+    """``planner.performance.evaluate`` and the other names of ``__all__``, imported from their
+    module on first use (PEP 562): the stage pulls in pandas and scipy, and a light command
+    (``planner --help``, ``planner plan --help``) that only reads ``simulators``' BookSim
+    defaults must not pay for them."""
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    home = _HOME[name]
+    module = importlib.import_module(home if "." in home else f"{__name__}.{home}")
+    return getattr(module, name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOME))
