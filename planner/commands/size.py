@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from planner.topologies.sizing import OPTIONS, SIZE_TOLERANCE, nearest
+from planner.topologies.sizing import OPTIONS, nearest
+from planner.topologies.tuning import SIZE_TOLERANCE
 
 NAME = "size"
 HELP = ("list, per family, the configurations nearest N endpoints on R-port routers, with the "

@@ -3,8 +3,8 @@ numbers and one-line errors.
 
 - ``read_yaml`` parses with PyYAML's safe loader, refuses aliases (so "billion laughs" anchor
   bombs cannot expand), tags, duplicate keys (YAML 1.2 forbids them; PyYAML keeps the last),
-  nesting deeper than ``MAX_DEPTH`` and anything but a regular file of at most 1 MB, and wants a
-  mapping at the top. ``1e3`` is a number, as in YAML 1.2 and JSON (YAML 1.1 wants ``1.0e3``).
+  nesting deeper than ``MAX_DEPTH`` and anything but a regular file of at most 1 MB (limits:
+  ``planner.inputs.tuning``), and wants a mapping at the top. ``1e3`` is a number, as in YAML 1.2 and JSON (YAML 1.1 wants ``1.0e3``).
 - ``resolve`` turns ``NAME|PATH`` into a built-in file (``<folder>/NAME.yaml``) or a path.
 - ``validate`` first walks the parsed data against the model (``check_values``): every number
   must be finite and within ``MAX_NUMBER``, and a field the model types as a number takes a
@@ -29,16 +29,10 @@ import yaml
 from pydantic import BaseModel, ValidationError
 from yaml.constructor import ConstructorError
 
+from planner.inputs.tuning import MAX_BYTES, MAX_DEPTH, MAX_EXTENDS_DEPTH, MAX_NUMBER
 from planner.run import guards
 from planner.run.errors import InputError
 
-MAX_BYTES = 1_000_000
-MAX_EXTENDS_DEPTH = 4
-MAX_DEPTH = 32
-"""Nesting of mappings and lists in an input file (the built-in files use 4)."""
-MAX_NUMBER = 1e15
-"""Magnitude of any number in an input file: far above any price, length, power or count the
-planner takes, far below where sums of them lose precision or overflow (1e308 -> inf)."""
 
 _FLOAT_TEXT = re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+"
                          r"|\.?(?:inf|infinity|nan))$", re.IGNORECASE)

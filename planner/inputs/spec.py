@@ -30,17 +30,10 @@ from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, PositiveFl
                       ValidationError)
 
 from planner.inputs import schema
+from planner.inputs.tuning import (DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT,
+                                    MAX_TIME_LIMIT_S)
 from planner.run import guards
 from planner.run.errors import InputError
-
-DEFAULT_TIME_LIMIT_S = 10.0  # placement budgets scale with it; ~10K endpoints use about a third
-MAX_TIME_LIMIT_S = 86_400.0
-"""A day: placement budgets grow with the limit (annealing steps, partitioner seeds), so a
-larger one only makes a run longer than any use of it, and 1e308 overflows the budgets."""
-MAX_SEED = 1_000_000
-"""Placement derives partitioner seeds 1000 x seed + i, and KaMinPar, METIS and CP-SAT take
-32-bit seeds."""
-MAX_SPARES_PCT = 1000.0
 
 DEFAULT_TOPOLOGY = "slimfly:q=19,p=15"
 DEFAULT_CATALOG = "modern-100g"

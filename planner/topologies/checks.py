@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 
 from planner.run.errors import InputError
-from planner.topologies.gf import MAX_Q, is_prime_power, nearest_prime_powers
+from planner.topologies.gf import is_prime_power, nearest_prime_powers
+from planner.topologies.tuning import MAX_ENDPOINTS_PER_ROUTER, MAX_LINKS, MAX_Q, MAX_ROUTERS
 
 
 def integer(family: str, name: str, value, minimum: int | None = None,
@@ -47,9 +48,6 @@ def prime_power_q(family: str, value, minimum: int = 2, name: str = "q") -> int:
     return q
 
 
-MAX_ENDPOINTS_PER_ROUTER = 100_000
-"""Far above any router's ports, and small enough that counts of endpoints stay exact in
-64-bit arrays (routers x p)."""
 
 
 def endpoints_per_router(family: str, p, default: int, name: str = "p") -> int:
@@ -78,8 +76,6 @@ def int_list(family: str, name: str, value, minimum: int = 1) -> list[int]:
     return [integer(family, name, v, minimum=minimum) for v in parts]
 
 
-MAX_ROUTERS = 200_000
-MAX_LINKS = 20_000_000
 
 
 def size_limit(family: str, routers: int, links: int, params: str) -> None:

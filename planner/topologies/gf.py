@@ -21,8 +21,8 @@ from math import gcd, isqrt
 import numpy as np
 
 from planner.run.errors import InputError
+from planner.topologies.tuning import MAX_Q
 
-MAX_Q = 2048
 
 
 def prime_power(q: int) -> tuple[int, int] | None:

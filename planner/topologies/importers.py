@@ -20,8 +20,8 @@ Formats (chosen by extension):
 
 Text files are UTF-8 (a byte-order mark is skipped). GraphML edge direction is ignored: every
 ``<edge>`` is one cable, so a directed file listing both 0->1 and 1->0 has two. Limits: router
-ids below checks.MAX_ROUTERS, at most MAX_PER_ROUTER endpoints per router and cables per router
-pair, checks.MAX_LINKS cables in all (counted while the file streams, so reading stops at the
+ids below tuning.MAX_ROUTERS, at most MAX_PER_ROUTER endpoints per router and cables per router
+pair, tuning.MAX_LINKS cables in all (counted while the file streams, so reading stops at the
 first line beyond), and a regular file of at most ``MAX_BYTES`` of its format: pipes, devices and
 folders are refused before they are opened.
 """
@@ -40,11 +40,9 @@ import numpy as np
 from planner.run import guards
 from planner.run.errors import InputError
 from planner.topologies.base import Topology
-from planner.topologies.checks import MAX_LINKS, MAX_ROUTERS
+from planner.topologies.tuning import MAX_LINKS, MAX_PER_ROUTER, MAX_ROUTERS
 
 FORMATS = (".graphml", ".csv", ".anynet")
-MAX_PER_ROUTER = 10_000
-"""Most endpoints on one router, and most cables between one router pair, a file may give."""
 MAX_NODES = MAX_ROUTERS * 100
 """Most endpoint (BookSim ``node``) ids an anynet file may number."""
 MAX_BYTES = {".csv": 32 * 2 ** 20, ".anynet": 64 * 2 ** 20, ".graphml": 192 * 2 ** 20}

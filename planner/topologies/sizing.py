@@ -32,23 +32,17 @@ from planner.run import guards
 from planner.run.errors import InputError
 from planner.topologies import canonical_family, split_params
 from planner.topologies.gf import prime_powers
-from planner.topologies.checks import (MAX_LINKS, MAX_ROUTERS, endpoints_per_router, int_list,
-                                       integer, prime_power_q)
+from planner.topologies.checks import endpoints_per_router, int_list, integer, prime_power_q
 from planner.topologies.dragonfly import resolve as dragonfly_resolve
 from planner.topologies.fattree import shape as fattree_shape
 from planner.topologies.galaxyfly import supernode_links
 from planner.topologies.projective import plane_size, pn_default_p
 from planner.topologies.slimfly import default_p as sf_default_p
 from planner.topologies.slimfly import network_degree
+from planner.topologies.tuning import (MAX_ENDPOINTS, MAX_LINKS, MAX_RADIX, MAX_ROUTERS,
+                                       MIN_PORTS_USED, SIZE_TOLERANCE)
 
 
-MAX_ENDPOINTS = 100_000_000
-MAX_RADIX = 1024
-SIZE_TOLERANCE = 0.25
-"""A configuration counts as the target size when its endpoints are within ±25 % of it."""
-MIN_PORTS_USED = 0.5
-"""``like_for_like`` leaves out a family whose configuration uses under half the switch's ports
-(the issue's torus at one endpoint per router: 7 of 32 ports)."""
 
 
 @dataclass(frozen=True)
@@ -241,7 +235,7 @@ def rank(option: SizeOption, endpoints: int) -> tuple:
 def nearest(endpoints: int, max_radix: int, families: list[str] | None = None,
             count: int = 3) -> dict[str, list[SizeOption]]:
     """Per family (registry order), up to ``count`` configurations with radix <= max_radix
-    (the switch) that the builders accept (checks.MAX_ROUTERS, MAX_LINKS), best first by
+    (the switch) that the builders accept (tuning.MAX_ROUTERS, MAX_LINKS), best first by
     ``rank``. Families without a feasible configuration map to an empty list."""
     if not 1 <= endpoints <= MAX_ENDPOINTS:
         raise InputError(f"--endpoints must be a positive integer up to {MAX_ENDPOINTS:,}, "

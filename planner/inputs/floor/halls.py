@@ -23,10 +23,8 @@ import numpy as np
 
 from planner.inputs.floor.geometry import cabinet_xy, grid_shape
 from planner.inputs.floor.schema import Floor
+from planner.inputs.tuning import MIN_ASPECT
 from planner.run.errors import InputError
-
-MIN_ASPECT = 0.5
-"""An "auto" hall's footprint stays within MIN_ASPECT..1/MIN_ASPECT (width / depth)."""
 
 
 @dataclass(frozen=True, eq=False)

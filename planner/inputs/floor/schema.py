@@ -23,14 +23,12 @@ from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, NonNegativ
                       PositiveFloat, PositiveInt, PrivateAttr, field_validator, model_validator)
 
 from planner.inputs import schema
+from planner.inputs.tuning import MAX_HALL_SIDE
 from planner.run.errors import InputError
 
 FOLDER = "layouts"
 COPPER_NS_PER_M = 4.5
 FIBRE_NS_PER_M = 4.9
-
-MAX_HALL_SIDE = 1000
-"""Most rows, cabinets per row and halls a floor may give (hall sizing tries every shape)."""
 
 
 class Hall(BaseModel):

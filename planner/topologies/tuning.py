@@ -1,0 +1,42 @@
+"""The topologies' limits and sizing tolerances in one place, each with what chose it.
+
+The limits refuse, before anything is built, a topology the rest of the pipeline could never
+plan; the tolerances decide which configurations ``planner size`` and ``planner compare`` call
+"the target size".
+"""
+
+from __future__ import annotations
+
+MAX_Q = 2048
+"""Largest finite field GF(q) of the algebraic families: its tables (q x q int64 for + and x)
+take 2 x 32 MiB; Slim Fly at q = 2048 already has 8.4 M routers, far beyond ``MAX_ROUTERS``."""
+
+MAX_ROUTERS = 200_000
+MAX_LINKS = 20_000_000
+"""Largest topology a builder or importer accepts: twice the cables a plan may have
+(``planner.run.guards.MAX_CABLES``, 10 M), so a topology is refused here only when no plan of it
+could be made; the largest benchmarked plan (benchmarks/RESULTS.md, about 100K endpoints) has
+under 10,000 routers and 250,000 links."""
+
+MAX_ENDPOINTS_PER_ROUTER = 100_000
+"""Far above any router's ports, and small enough that counts of endpoints stay exact in
+64-bit arrays (routers x p)."""
+
+MAX_PER_ROUTER = 10_000
+"""Most endpoints on one router, and most cables between one router pair, an imported file may
+give: above the largest chassis switch (about 2,300 ports with breakout, ``guards.MAX_RADIX``)."""
+
+MAX_ENDPOINTS = 100_000_000
+MAX_RADIX = 1024
+"""``planner size --endpoints N --max-radix R``: a thousand times the largest benchmarked plan,
+and the ports of the largest switch a family is sized for (sizing enumerates every radix up to
+it)."""
+
+SIZE_TOLERANCE = 0.25
+"""A configuration counts as the target size when its endpoints are within ±25 % of it: the
+algebraic families grow in steps of q (Slim Fly q = 17 -> 19 is +25 % routers), so a tighter
+window leaves some families with no configuration at all."""
+
+MIN_PORTS_USED = 0.5
+"""``like_for_like`` leaves out a family whose configuration uses under half the switch's ports
+(the issue's torus at one endpoint per router: 7 of 32 ports)."""
