@@ -4,7 +4,8 @@ numbers and one-line errors.
 - ``read_yaml`` parses with PyYAML's safe loader, refuses aliases (so "billion laughs" anchor
   bombs cannot expand), tags, duplicate keys (YAML 1.2 forbids them; PyYAML keeps the last),
   nesting deeper than ``MAX_DEPTH`` and anything but a regular file of at most 1 MB (limits:
-  ``planner.inputs.tuning``), and wants a mapping at the top. ``1e3`` is a number, as in YAML 1.2 and JSON (YAML 1.1 wants ``1.0e3``).
+  ``planner.inputs.tuning``), and wants a mapping at the top. ``1e3`` is a number, as in YAML
+  1.2 and JSON (YAML 1.1 wants ``1.0e3``).
 - ``resolve`` turns ``NAME|PATH`` into a built-in file (``<folder>/NAME.yaml``) or a path.
 - ``validate`` first walks the parsed data against the model (``check_values``): every number
   must be finite and within ``MAX_NUMBER``, and a field the model types as a number takes a
