@@ -40,15 +40,11 @@ import numpy as np
 from planner.run import guards
 from planner.run.errors import InputError
 from planner.topologies.base import Topology
-from planner.topologies.tuning import MAX_LINKS, MAX_PER_ROUTER, MAX_ROUTERS
+from planner.topologies.tuning import MAX_BYTES, MAX_LINKS, MAX_PER_ROUTER, MAX_ROUTERS
 
 FORMATS = (".graphml", ".csv", ".anynet")
 MAX_NODES = MAX_ROUTERS * 100
 """Most endpoint (BookSim ``node``) ids an anynet file may number."""
-MAX_BYTES = {".csv": 32 * 2 ** 20, ".anynet": 64 * 2 ** 20, ".graphml": 192 * 2 ** 20}
-"""File size per format: about twice the file of the largest network planned in
-benchmarks/RESULTS.md (Slim Fly q=89, 15,842 routers, 1.05 M links, 1 M endpoints: edge list
-13.4 MB, anynet 26 MB, GraphML 87 MB); larger files would take longer to plan than to doubt."""
 _INT = re.compile(r"^[+]?\d+$")
 
 

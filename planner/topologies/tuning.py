@@ -15,8 +15,8 @@ MAX_ROUTERS = 200_000
 MAX_LINKS = 20_000_000
 """Largest topology a builder or importer accepts: twice the cables a plan may have
 (``planner.run.guards.MAX_CABLES``, 10 M), so a topology is refused here only when no plan of it
-could be made; the largest benchmarked plan (benchmarks/RESULTS.md, about 100K endpoints) has
-under 10,000 routers and 250,000 links."""
+could be made; the ~100K-endpoint plans of benchmarks/RESULTS.md have at most 4,221 routers
+and 248,000 cables."""
 
 MAX_ENDPOINTS_PER_ROUTER = 100_000
 """Far above any router's ports, and small enough that counts of endpoints stay exact in
@@ -25,6 +25,11 @@ MAX_ENDPOINTS_PER_ROUTER = 100_000
 MAX_PER_ROUTER = 10_000
 """Most endpoints on one router, and most cables between one router pair, an imported file may
 give: above the largest chassis switch (about 2,300 ports with breakout, ``guards.MAX_RADIX``)."""
+
+MAX_BYTES = {".csv": 32 * 2 ** 20, ".anynet": 64 * 2 ** 20, ".graphml": 192 * 2 ** 20}
+"""File size per format: about twice the file of the largest network planned in
+benchmarks/RESULTS.md (Slim Fly q=89, 15,842 routers, 1.05 M links, 1 M endpoints: edge list
+13.4 MB, anynet 26 MB, GraphML 87 MB); larger files would take longer to plan than to doubt."""
 
 MAX_ENDPOINTS = 100_000_000
 MAX_RADIX = 1024
