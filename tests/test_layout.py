@@ -4,12 +4,15 @@ Every ``import`` and ``from ... import`` of ``planner/`` (those inside functions
 with ``ast``. A test fails on an import circle between modules, on a stage package that imports
 a stage after it (exports read the ``Plan``; nothing upstream imports exports or the command
 line), on a module left flat in ``planner/`` that is not an orchestrator, and on a package that
-``pyproject.toml`` would not install.
+``pyproject.toml`` would not install; and on a dotted name (``planner.a.b``) in the code or the
+docs that no longer exists.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
+import re
 import tomllib
 from pathlib import Path
 
@@ -136,3 +139,48 @@ def test_the_checker_finds_a_circle_and_a_backward_import(tmp_path):
     assert ("planner.exports.y", "planner.exports.x") in edges
     assert [e for e in edges if rank(stage_of(e[1])) > rank(stage_of(e[0]))] == [
         ("planner.cabling", "planner.exports.x")]
+
+
+DOTTED = re.compile(r"(?<![\w/])planner(?:\.[A-Za-z_]\w*)+")
+DATA_PACKAGES = {"catalogs", "layouts"}  # the built-in YAML files, shipped as package data
+
+
+def resolves(dotted: str) -> bool:
+    """``planner.a.b.c`` names a module, or an attribute of the longest module prefix."""
+    parts = dotted.split(".")
+    for k in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:k]))
+        except ImportError:
+            continue
+        try:
+            for name in parts[k:]:
+                obj = getattr(obj, name)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+def test_every_dotted_name_in_code_and_docs_exists():
+    """A name such as ``planner.inputs.parts.media.choose_parts`` in a docstring, comment or doc
+    leads a newcomer to the code: after a move, every such name must still resolve."""
+    files = [p for folder in ("planner", "tests", "benchmarks", "examples", "docs")
+             for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".md")]
+    files += [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    stale = sorted({f"{p.relative_to(ROOT)}: {name}"
+                    for p in files if p != Path(__file__).resolve()
+                    for name in DOTTED.findall(p.read_text(encoding="utf-8"))
+                    if name.split(".")[1] not in DATA_PACKAGES and not resolves(name)})
+    assert not stale, "names that do not exist:\n" + "\n".join(stale)
+
+
+@pytest.mark.parametrize("name, exists", [
+    ("planner.inputs.parts.media.choose_parts", True),     # a function of a module
+    ("planner.placement.tuning.HARD_CAP_FACTOR", True),    # a constant
+    ("planner.cabling.structured.StructuredPlan", True),   # a class of a sub-module
+    ("planner.media.choose_parts", False),                 # the flat module before the layout
+    ("planner.placement.budget.HARD_CAP_FACTOR", False),   # moved to tuning
+])
+def test_resolves_tells_a_stale_name(name, exists):
+    assert resolves(name) is exists
