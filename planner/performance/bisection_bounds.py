@@ -11,7 +11,7 @@ import numpy as np
 
 from planner.performance import throughput as thr
 from planner.performance import tuning
-from planner.performance.rounding import _round
+from planner.performance.rounding import rounded
 from planner.topologies.base import Topology
 
 
@@ -66,8 +66,8 @@ def bisection(top: Topology, arcs: thr.Arcs, side: np.ndarray, rate_gbps: float,
             lower, how = spectral, "spectral (Fiedler: lambda2·R/4)"
     lower = math.ceil(lower - 1e-6)
     exact = lower >= cut
-    return {"links": int(cut), "tbps": _round(cut * rate_gbps / 1000, 6),
+    return {"links": int(cut), "tbps": rounded(cut * rate_gbps / 1000, 6),
             "kind": "exact" if exact else "upper bound (partitioner cut: KaMinPar, "
                                            "endpoint-balanced)",
             "lower_bound_links": int(min(lower, cut)), "lower_bound_method": how,
-            "per_endpoint": _round(cut / (n / 2), 6) if n >= 2 else None}
+            "per_endpoint": rounded(cut / (n / 2), 6) if n >= 2 else None}

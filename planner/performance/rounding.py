@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 
-def _round(x: float | None, digits: int = 6):
+def rounded(x: float | None, digits: int = 6):
     if x is None or not math.isfinite(x):
         return None
     return round(float(x), digits)

@@ -18,7 +18,7 @@ import pandas as pd
 
 from planner.performance import throughput as thr
 from planner.performance.bisection_bounds import bisection, bisection_cut
-from planner.performance.rounding import _round
+from planner.performance.rounding import rounded
 from planner.performance.theta import uniform_throughput, worst_case_throughput
 from planner.performance.zero_load import latency, router_latency
 from planner.topologies.base import Topology
@@ -41,9 +41,9 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
     lat["router_source"] = router_source
     theta = uniform["theta"]
     delivered = theta * n * rate / 1000 if theta is not None else None
-    uniform["delivered_tbps"] = _round(delivered, 6)
+    uniform["delivered_tbps"] = rounded(delivered, 6)
     return {
-        "hops": {"average": _round(distance_sum / pairs if pairs else 0.0),
+        "hops": {"average": rounded(distance_sum / pairs if pairs else 0.0),
                  "diameter": int(diameter),
                  "over": "ordered pairs of distinct endpoints (same router: 0 hops)"},
         "latency_ns": lat,

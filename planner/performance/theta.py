@@ -15,7 +15,7 @@ import numpy as np
 
 from planner.performance import throughput as thr
 from planner.performance import traffic, tuning
-from planner.performance.rounding import _round
+from planner.performance.rounding import rounded
 from planner.topologies.base import Topology
 
 
@@ -74,23 +74,23 @@ def uniform_throughput(top: Topology, arcs: thr.Arcs, side: np.ndarray,
     if size.nonzeros <= tuning.LP_NONZEROS_MAX:
         theta = thr.exact_theta(arcs, thr.uniform_demand(top.endpoints))
         lp["solved"] = True
-        out = {"theta": _round(theta), "kind": "exact",
+        out = {"theta": rounded(theta), "kind": "exact",
                "method": f"max concurrent flow LP (HiGHS), {size.nonzeros:,} nonzeros",
-               "lower": _round(theta), "upper": _round(theta)}
+               "lower": rounded(theta), "upper": rounded(theta)}
     elif ecmp is not None and ecmp >= upper - 1e-9:
         lp["solved"] = False
-        out = {"theta": _round(upper), "kind": "exact",
+        out = {"theta": rounded(upper), "kind": "exact",
                "method": f"ECMP minimal routing reaches the {tight.replace('_', ' ')} bound "
                          f"(LP of {size.nonzeros:,} nonzeros not needed)",
-               "lower": _round(ecmp), "upper": _round(upper)}
+               "lower": rounded(ecmp), "upper": rounded(upper)}
     else:
         lp["solved"] = False
-        out = {"theta": _round(upper), "kind": "upper bound",
+        out = {"theta": rounded(upper), "kind": "upper bound",
                "method": f"{tight.replace('_', ' ')} bound; the exact LP ({size.nonzeros:,} "
                          f"nonzeros) is above the budget of {tuning.LP_NONZEROS_MAX:,}",
-               "lower": _round(ecmp), "upper": _round(upper)}
-    out["ecmp_minimal"] = _round(ecmp)
-    out["bounds"] = {k: _round(v) for k, v in bounds.items()}
+               "lower": rounded(ecmp), "upper": rounded(upper)}
+    out["ecmp_minimal"] = rounded(ecmp)
+    out["bounds"] = {k: rounded(v) for k, v in bounds.items()}
     out["lp"] = lp
     return out
 
@@ -104,7 +104,7 @@ def worst_case_throughput(top: Topology, arcs: thr.Arcs) -> dict | None:
     if pattern is None:
         return None
     out = {"pattern": pattern.name, "source": pattern.source, "pairs": pattern.pairs,
-           "formula": pattern.formula, "formula_theta": _round(pattern.formula_theta),
+           "formula": pattern.formula, "formula_theta": rounded(pattern.formula_theta),
            "ecmp_minimal": None, "optimal": None, "optimal_kind": None}
     if not pattern.pairs:
         out["note"] = (f"pattern not routed: {top.num_routers:,} routers x {len(arcs):,} arcs "
@@ -114,10 +114,10 @@ def worst_case_throughput(top: Topology, arcs: thr.Arcs) -> dict | None:
     demand = thr.permutation_demand(top.num_routers, pattern.src, pattern.dst,
                                     top.endpoints[pattern.src])
     if thr.ecmp_work(arcs, demand) <= tuning.ECMP_WORK_MAX:
-        out["ecmp_minimal"] = _round(thr.ecmp_theta(arcs, demand))
+        out["ecmp_minimal"] = rounded(thr.ecmp_theta(arcs, demand))
     size = thr.lp_size(arcs, demand)
     if size.nonzeros <= tuning.LP_NONZEROS_MAX:
-        out["optimal"] = _round(thr.exact_theta(arcs, demand))
+        out["optimal"] = rounded(thr.exact_theta(arcs, demand))
         out["optimal_kind"] = "exact (LP: any routing, non-minimal paths allowed)"
     else:
         out["optimal_kind"] = (f"not computed: LP of {size.nonzeros:,} nonzeros above the "

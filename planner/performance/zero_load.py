@@ -17,7 +17,7 @@ import pandas as pd
 
 from planner.performance import throughput as thr
 from planner.performance import tuning
-from planner.performance.rounding import _round
+from planner.performance.rounding import rounded
 from planner.run.errors import InputError
 from planner.topologies.base import Topology
 
@@ -143,7 +143,7 @@ def latency(top: Topology, cables: pd.DataFrame, router_ns: float) -> dict:
     all_weight = n * n - float((e * e).sum())
     routed = total * all_weight / weight_sum if weight_sum else 0.0
     average = 2 * ep_mean + router_ns + routed / pairs
-    return {"average": _round(average, 3), "max": _round(worst + router_ns, 3),
+    return {"average": rounded(average, 3), "max": rounded(worst + router_ns, 3),
             "router_ns": router_ns, "endpoint_cables": planned,
             "method": method,
             "path": "lowest-latency minimal-hop path; endpoint cables + (hops + 1) router "
