@@ -18,6 +18,7 @@ import pytest
 from pypdf import PdfReader
 
 from planner import compare as cmp
+from planner.compare import pdf as compare_pdf
 from planner.cli import main
 from planner.plan import DEFAULT_TIME_LIMIT_S
 
@@ -306,7 +307,7 @@ def test_length_chart_legend_fits_its_drawing():
 
     names = [f"galaxyfly-n{20 + i}-q11-a1-h32-p32-arrangement{i}" for i in range(10)]
     width = 770.0
-    drawing = cmp._bar_chart("lengths", ["0-1", "1-2"], [[1, 2]] * len(names), names, width,
+    drawing = compare_pdf._bar_chart("lengths", ["0-1", "1-2"], [[1, 2]] * len(names), names, width,
                              None)
     legend = next(c for c in drawing.contents if isinstance(c, Legend))
     x1, y1, x2, y2 = legend.getBounds()

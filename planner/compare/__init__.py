@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-from planner.compare.pdf import _bar_chart, length_histogram, write_pdf
+from planner.compare.pdf import length_histogram, write_pdf
 from planner.compare.running import (Job, Outcome, check_scheduler_address, row_from_summary,
                                      run_job, run_jobs, write_plan_folder)
 from planner.compare.sizing import (CompareSpec, Configuration, load_spec,
@@ -126,4 +126,4 @@ __all__ = ["COLUMNS", "CompareSpec", "Configuration", "Job", "Outcome", "check_s
            "nearest_configurations", "prepare_out_dir", "row_from_summary", "run_job",
            "run_jobs", "write_pdf", "write_reports", "write_xlsx",
            # used from planner.compare by benchmarks/bench.py and tests/test_compare.py
-           "DETAIL_COLUMNS", "write_plan_folder", "_bar_chart"]
+           "DETAIL_COLUMNS", "write_plan_folder"]

@@ -28,7 +28,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from planner.compare.sizing import Configuration, _text
+from planner.compare.sizing import Configuration, param_text
 from planner.compare.tuning import DASK_CONNECT_TIMEOUT
 from planner.run.errors import InputError
 
@@ -76,7 +76,7 @@ def row_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
     router_radix = catalog.get("router_radix")
     return {
         "family": top["family"],
-        "params": ",".join(f"{k}={_text(v)}" for k, v in top["params"].items()),
+        "params": ",".join(f"{k}={param_text(v)}" for k, v in top["params"].items()),
         "endpoints": int(top["endpoints"]),
         "routers": int(top["routers"]),
         "ports": f"{top['radix']}/{router_radix}",

@@ -50,7 +50,7 @@ class Configuration:
     @property
     def params_text(self) -> str:
         """``q=19,p=13``: the parameters as written after ``FAMILY:``."""
-        return ",".join(f"{k}={_text(v)}" for k, v in self.params)
+        return ",".join(f"{k}={param_text(v)}" for k, v in self.params)
 
     @property
     def spec(self) -> str:
@@ -59,7 +59,7 @@ class Configuration:
     @property
     def slug(self) -> str:
         """Folder name ``<family>-<params>`` (``slimfly-q19-p13``), filesystem-safe."""
-        parts = [self.family] + [f"{k}{_text(v)}" for k, v in self.params]
+        parts = [self.family] + [f"{k}{param_text(v)}" for k, v in self.params]
         return re.sub(r"[^A-Za-z0-9._+-]", "_", "-".join(parts))
 
 
@@ -74,7 +74,8 @@ def _scalar(text: str) -> Any:
     return text
 
 
-def _text(value: Any) -> str:
+def param_text(value: Any) -> str:
+    """A parameter value as a spec writes it: a list as ``8x8x8``."""
     if isinstance(value, (list, tuple)):
         return "x".join(str(v) for v in value)
     return str(value)

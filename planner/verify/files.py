@@ -13,7 +13,7 @@ MAX_BYTES = 512 * 2 ** 20
 250 MB (2.1 M cables, benchmarks/RESULTS.md)."""
 
 
-def _read_text(path: Path, what: str) -> str:
+def read_text(path: Path, what: str) -> str:
     raw = guards.read_input(path, f"{what} '{path}'", MAX_BYTES)
     try:
         return raw.decode("utf-8-sig")

@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 from planner.run.errors import InputError
-from planner.verify.files import _read_text
-from planner.verify.names import _LAST_INT_RE
+from planner.verify.files import read_text
+from planner.verify.names import LAST_INT_RE
 from planner.verify.values import RawLink
 
 
@@ -33,7 +33,7 @@ def _port_text(port: dict, where: str) -> str:
         texts.append(_j0(pid.get("value")))
     texts.append(_j0(port.get("descr")))
     for text in texts:
-        if text and _LAST_INT_RE.search(text.strip()):
+        if text and LAST_INT_RE.search(text.strip()):
             return text
     raise InputError(f"observed {where}: the neighbour's port has no port number in its id or "
                      f"description ({pid!r}); configure lldpd to send the interface name "
@@ -95,7 +95,7 @@ def lldp_links(doc, device: str, source: str) -> list[RawLink]:
 
 def _load_json(path: Path):
     try:
-        return json.loads(_read_text(path, "observed"))
+        return json.loads(read_text(path, "observed"))
     except json.JSONDecodeError as err:
         raise InputError(f"observed '{path}': invalid JSON at line {err.lineno} column "
                          f"{err.colno}: {err.msg}") from None

@@ -16,7 +16,7 @@ from planner.run.errors import InputError
 from planner.verify.values import End
 
 _NAME_RE = re.compile(r"([A-Za-z_-]*?)0*(\d+)")
-_LAST_INT_RE = re.compile(r"(\d+)\D*$")
+LAST_INT_RE = re.compile(r"(\d+)\D*$")
 
 
 def _name_key(name: str) -> tuple[str, int] | None:
@@ -36,11 +36,11 @@ def port_number(text: str, where: str) -> int:
 
 @lru_cache(maxsize=4096)
 def _last_int(text: str) -> int | None:
-    m = _LAST_INT_RE.search(text.strip())
+    m = LAST_INT_RE.search(text.strip())
     return int(m.group(1)) if m else None
 
 
-class _Names:
+class Names:
     """Resolve observed device names to plan device names (see module docstring)."""
 
     def __init__(self, plan_devices):

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from planner.run import guards
 from planner.run.errors import InputError
-from planner.verify.files import _read_text
+from planner.verify.files import read_text
 from planner.verify.ibnetdiscover import parse_ibnetdiscover
 from planner.verify.lldp import parse_lldp
-from planner.verify.names import _Names, fmt_end, port_number
+from planner.verify.names import Names, fmt_end, port_number
 from planner.verify.observed_csv import parse_csv
 from planner.verify.values import CSV_COLUMNS, FORMATS, ObservedLink, PlannedFabric, RawLink
 
@@ -28,7 +28,7 @@ def detect_format(path) -> str:
         return "lldp"
     if suffix == ".csv":
         return "csv"
-    text = _read_text(path, "observed")
+    text = read_text(path, "observed")
     if text.lstrip().startswith(("{", "[")):
         return "lldp"
     if re.search(r'^\s*(Switch|Ca|Rt)\s+\d+\s+"[SHR]-', text, re.MULTILINE):
@@ -58,14 +58,14 @@ def read_observed(path, fmt: str | None = None, device: str | None = None) -> li
     if path.is_dir():
         raise InputError(f"observed '{path}': is a directory; only the lldp format reads a "
                          f"directory of DEVICE.json files")
-    text = _read_text(path, "observed")
+    text = read_text(path, "observed")
     return parse_csv(text, str(path)) if fmt == "csv" else parse_ibnetdiscover(text, str(path))
 
 
 def resolve(raw: list[RawLink], fabric: PlannedFabric, ignore=()) -> list[ObservedLink]:
     """Resolve names and port numbers, drop links touching ``ignore`` globs, merge the two
     directions of a link; InputError when one port is reported on two different links."""
-    names = _Names(fabric.cabinet_of)
+    names = Names(fabric.cabinet_of)
     links, peer_of = {}, {}
     for r in raw:
         dev, peer = names(r.device), names(r.peer_device)

@@ -10,7 +10,7 @@ import numpy as np
 
 from planner.run import guards
 from planner.run.errors import InputError
-from planner.verify.files import _read_text
+from planner.verify.files import read_text
 from planner.verify.values import PLAN_COLUMNS, PlannedCable, PlannedFabric
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def load_plan(path) -> PlannedFabric:
     import pandas as pd
 
     path = _plan_path(path)
-    text = _read_text(path, "plan")
+    text = read_text(path, "plan")
     try:
         table = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     except (ValueError, pd.errors.ParserError) as err:
