@@ -10,7 +10,7 @@ from typing import Sequence
 import numpy as np
 
 from planner.compare.running import Outcome
-from planner.compare.table import COLUMNS, _cell
+from planner.compare.table import COLUMNS, cell_text
 from planner.compare.tuning import LENGTH_EDGES_M, PDF_BAR_CHART_PT, PDF_SCATTER_PT
 
 
@@ -47,7 +47,7 @@ def write_pdf(outcomes: Sequence[Outcome], path: Path, title: str,
                             leftMargin=1.2 * cm, rightMargin=1.2 * cm,
                             topMargin=1.2 * cm, bottomMargin=1.2 * cm)
     names = [o.configuration.slug for o in outcomes]
-    data = [[h for _, h, _ in COLUMNS]] + [[_cell(o.row.get(k), fmt) for k, _, fmt in COLUMNS]
+    data = [[h for _, h, _ in COLUMNS]] + [[cell_text(o.row.get(k), fmt) for k, _, fmt in COLUMNS]
                                            for o in outcomes]
     table = Table(data, repeatRows=1)
     table.setStyle(TableStyle([

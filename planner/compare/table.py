@@ -69,7 +69,7 @@ DETAIL_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _cell(value: Any, fmt: str) -> str:
+def cell_text(value: Any, fmt: str) -> str:
     """``fmt`` applied to a value, ``n/a`` for a missing one."""
     return "n/a" if value is None else fmt.format(value)
 
@@ -79,7 +79,7 @@ def format_table(outcomes: Sequence[Outcome],
     """Fixed-width text table for the terminal; numbers right-aligned; then the families left
     out of a like-for-like comparison and why."""
     headers = [h for _, h, _ in COLUMNS]
-    cells = [[_cell(o.row.get(k), fmt) for k, _, fmt in COLUMNS] for o in outcomes]
+    cells = [[cell_text(o.row.get(k), fmt) for k, _, fmt in COLUMNS] for o in outcomes]
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
               for i, h in enumerate(headers)]
     left = {0, 1}

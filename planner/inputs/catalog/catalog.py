@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field, PositiveFloat, PrivateAttr, model_validat
 
 from planner.inputs import schema
 from planner.inputs.catalog.links import CableModel, PanelModel
-from planner.inputs.catalog.routers import _STRICT, NicModel, RackItem, RouterModel
+from planner.inputs.catalog.routers import STRICT, NicModel, RackItem, RouterModel
 from planner.run.errors import InputError
 
 FOLDER = "catalogs"
@@ -32,7 +32,7 @@ FOLDER = "catalogs"
 class Catalog(BaseModel):
     """Routers, link parts and the NIC one may buy, plus the paper-mode switches."""
 
-    model_config = _STRICT
+    model_config = STRICT
     name: str = Field(min_length=1)
     description: str = ""
     routers: list[RouterModel] = Field(min_length=1)

@@ -29,9 +29,9 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field, PositiveFloat, PositiveInt, model_validator
 
-from planner.inputs.catalog.part_numbers import (LENGTH_FIELDS, PLACEHOLDER, _template_fields,
+from planner.inputs.catalog.part_numbers import (LENGTH_FIELDS, PLACEHOLDER, template_fields,
                                                  length_fields)
-from planner.inputs.catalog.routers import _STRICT
+from planner.inputs.catalog.routers import STRICT
 
 #: NetBox 4.x cable ``type`` values relevant to a fabric (dcim/choices.py CableTypeChoices).
 NETBOX_CABLE_TYPES = ("dac-passive", "dac-active", "aoc", "mmf", "mmf-om1", "mmf-om2",
@@ -67,7 +67,7 @@ NETBOX_PORT_TYPES = ("mpo", "lc", "lc-pc", "lc-upc", "lc-apc", "sc", "sc-pc", "s
 class CablePrice(BaseModel):
     """Price: ``fixed + per_m * order_length``, or ``table`` = price per stock length."""
 
-    model_config = _STRICT
+    model_config = STRICT
     fixed: float = Field(0.0, ge=0)
     per_m: float = Field(0.0, ge=0)
     table: dict[float, PositiveFloat] | None = None
@@ -86,7 +86,7 @@ class CablePrice(BaseModel):
 class CableModel(BaseModel):
     """One link part family: a cable assembly, a transceiver or a fibre (module doc)."""
 
-    model_config = _STRICT
+    model_config = STRICT
     sku: str = Field(min_length=1)
     vendor: str = ""
     description: str = ""
@@ -180,7 +180,7 @@ class CableModel(BaseModel):
                                  f"equal stock_lengths {self.stock_lengths}")
             made = [numbers[k] for k in sorted(numbers)]
         else:
-            fields = _template_fields(numbers)
+            fields = template_fields(numbers)
             unknown = fields - set(LENGTH_FIELDS)
             if unknown:
                 raise ValueError(f"field 'part_numbers' template {numbers!r} uses "
@@ -285,7 +285,7 @@ class PanelModel(BaseModel):
     NetBox port types of its front and rear (``mpo``; a cassette panel: ``lc-upc`` at the
     front, ``mpo`` at the rear)."""
 
-    model_config = _STRICT
+    model_config = STRICT
     sku: str = Field(min_length=1)
     vendor: str = ""
     description: str = ""

@@ -3,7 +3,7 @@
 Each part with stock lengths has an orderable part number per length: a table (``{3: MCP1600-C003,
 ...}``) or a template (``MCP1600-C{nv}``, fields in ``LENGTH_FIELDS``). Without one, the SKU is
 the part number, which a SKU that looks like a family placeholder (``MCP1600-C0XX``) may not be.
-``_template_fields`` reads the fields a template uses (also those of a router's interface names,
+``template_fields`` reads the fields a template uses (also those of a router's interface names,
 ``planner.inputs.catalog.routers``).
 """
 
@@ -43,5 +43,6 @@ def length_fields(length_m: float) -> dict[str, object]:
             "mm": int(round(length_m * 1000)), "nv": code}
 
 
-def _template_fields(template: str) -> set[str]:
+def template_fields(template: str) -> set[str]:
+    """The field names a part-number template uses (names of ``LENGTH_FIELDS``, e.g. ``nv``)."""
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}

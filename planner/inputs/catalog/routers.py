@@ -4,7 +4,7 @@ endpoints' NIC.
 A router has ``cages`` physical cages of ``lanes_per_cage`` SerDes lanes each, split
 ``breakout`` ways: its logical radix is ``cages × breakout`` ports of ``lanes_per_cage /
 breakout`` lanes. A catalog may give ``radix`` and ``lanes_per_port`` instead (one port per cage).
-Its interface names come from a template (``INTERFACE_FIELDS``). ``_STRICT`` is the model config
+Its interface names come from a template (``INTERFACE_FIELDS``). ``STRICT`` is the model config
 of every catalog entry (frozen, no unknown fields).
 """
 
@@ -16,7 +16,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
 
-from planner.inputs.catalog.part_numbers import _template_fields
+from planner.inputs.catalog.part_numbers import template_fields
 
 #: Fields of an interface-name template, for one logical port of a router:
 INTERFACE_FIELDS = ("port", "port0", "cage", "cage0", "sub", "sub0", "lane0", "cage_lane")
@@ -24,13 +24,13 @@ INTERFACE_FIELDS = ("port", "port0", "cage", "cage0", "sub", "sub0", "lane0", "c
 its position in the cage, ``{lane0}`` its first SerDes lane on the switch (0-based, SONiC names),
 ``{cage_lane}`` its first lane within the cage (1-based, EOS names: Ethernet1/1, Ethernet1/5)."""
 
-_STRICT = ConfigDict(frozen=True, extra="forbid")
+STRICT = ConfigDict(frozen=True, extra="forbid")
 
 
 class RouterPrice(BaseModel):
     """Router price rule: ``per_port * ports + fixed`` dollars (Slim Fly, SC14: 350.4·k − 892.3)."""
 
-    model_config = _STRICT
+    model_config = STRICT
     fixed: float = 0.0
     per_port: float = Field(0.0, ge=0)
 
@@ -38,7 +38,7 @@ class RouterPrice(BaseModel):
 class Extra(BaseModel):
     """An optional priced line: a NOS licence per router, or a rack-hardware item."""
 
-    model_config = _STRICT
+    model_config = STRICT
     sku: str = Field(min_length=1)
     vendor: str = ""
     description: str = ""
@@ -55,7 +55,7 @@ class RackItem(Extra):
 class RouterModel(BaseModel):
     """One router (switch) model."""
 
-    model_config = _STRICT
+    model_config = STRICT
     sku: str = Field(min_length=1)
     vendor: str = Field(min_length=1)
     description: str = ""
@@ -124,7 +124,7 @@ class RouterModel(BaseModel):
 
     def _names(self) -> list[str]:
         template = self.interface_names or "{port}"
-        unknown = _template_fields(template) - set(INTERFACE_FIELDS)
+        unknown = template_fields(template) - set(INTERFACE_FIELDS)
         if unknown:
             raise ValueError(f"field 'interface_names' uses {{{sorted(unknown)[0]}}}; the "
                              f"fields are {', '.join('{' + f + '}' for f in INTERFACE_FIELDS)}")
@@ -166,7 +166,7 @@ class NicModel(BaseModel):
     """The endpoints' network adapter, one per endpoint (optional): a BOM line of its own and
     ``watts`` per endpoint in the power total (Galaxyfly §6.3 adds 10 W per NIC)."""
 
-    model_config = _STRICT
+    model_config = STRICT
     sku: str = Field(min_length=1)
     vendor: str = ""
     description: str = ""
