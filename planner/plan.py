@@ -30,10 +30,9 @@ from planner.costing import bom as boms
 from planner.costing import power
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog, RouterModel, load_catalog
-from planner.inputs.floor import routes
-from planner.inputs.floor import Floor, load_floor
+from planner.inputs.floor import Floor, load_floor, routes
 from planner.inputs.parts import structured
-from planner.inputs.spec import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
+from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
 from planner.performance import simulators
 from planner.placement.result import Placement
 from planner.run import guards

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from planner.inputs.spec import DEFAULT_TIME_LIMIT_S
+from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S
 from planner.run import progress
 from planner.run.errors import InputError
 

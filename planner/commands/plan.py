@@ -7,7 +7,7 @@ from pathlib import Path
 
 from planner import exports
 from planner.inputs import spec as specs
-from planner.inputs.spec import DEFAULT_TIME_LIMIT_S
+from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S
 from planner.performance.simulators import BOOKSIM_DEFAULTS, BOOKSIM_TRAFFIC
 from planner.run import guards, output, progress
 from planner.run.errors import InputError

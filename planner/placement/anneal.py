@@ -30,11 +30,11 @@ import numpy as np
 from planner.placement.budget import WallClockCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
-from planner.run.interrupts import ctrl_c_deferred
 from planner.placement.tuning import (ANNEAL_ACCEPT_TABLE as ACCEPT_TABLE,
                                       ANNEAL_CHUNK_STEPS as CHUNK_STEPS,
                                       ANNEAL_TEMPERATURE_STEPS as TEMPERATURE_STEPS,
                                       ANNEAL_T_END as T_END, ANNEAL_T_START as T_START)
+from planner.run.interrupts import ctrl_c_deferred
 
 
 ANNEAL_STREAM = 0x2545F4914F6CDD1D

@@ -27,7 +27,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from planner.run.interrupts import ctrl_c_deferred
 from planner.placement.anneal import (ROUTER_STREAM, _below, _fits, _move_member, _uniform,
                                       seeded_rng)
 from planner.placement.budget import WallClockCap
@@ -38,6 +37,7 @@ from planner.placement.tuning import (CABINET_CHUNK_STEPS as CHUNK_STEPS,
                                       CABINET_TEMPERATURE_STEPS as TEMPERATURE_STEPS,
                                       CABINET_T_END as T_END, CABINET_T_START as T_START,
                                       NEAR_CABINETS)
+from planner.run.interrupts import ctrl_c_deferred
 
 
 @numba.njit(cache=True, inline="always")

@@ -142,7 +142,7 @@ MANY_GROUPS = 400      # above this, one band assignment instead of 8 linear_sum
                        # (8 starts of a 400 x 400 assignment and 2-opt: ~1 s here)
 
 
-# ----------------------------------------------------------------------------- bound and table sizes
+# --------------------------------------------------------------------------- bound and table sizes
 
 # Memory and time limits of the bounds and price tables, whatever the time limit: above them a
 # bound is skipped (the summary says which) or the slower exact path is not taken.

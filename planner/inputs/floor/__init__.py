@@ -16,9 +16,10 @@ from planner.inputs.floor.geometry import (aisle_is_cold, cabinet_name, cabinet_
                                            cabinet_positions, cabinet_xy, cable_length_m,
                                            endpoint_ru_of, front_aisle, grid_shape,
                                            mean_manhattan_m, padded, router_ru, row_letters)
-from planner.inputs.floor.halls import MIN_ASPECT, Room, hall_footprint_m, room_of, slot_layout
+from planner.inputs.floor.halls import Room, hall_footprint_m, room_of, slot_layout
 from planner.inputs.floor.schema import (COPPER_NS_PER_M, FIBRE_NS_PER_M, Floor, Hall,
                                          list_floors, load_floor)
+from planner.inputs.tuning import MIN_ASPECT
 
 __all__ = ["COPPER_NS_PER_M", "FIBRE_NS_PER_M", "MIN_ASPECT", "Floor", "Hall", "Room",
            "aisle_is_cold", "cabinet_name", "cabinet_names", "cabinet_positions", "cabinet_xy",
