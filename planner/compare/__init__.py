@@ -83,17 +83,12 @@ def compare(configurations: Sequence[Configuration], catalog, floor, *,
 
 
 def _move_into_place(staging: Path, out_dir: Path, names: Sequence[str]) -> None:
-    """Rename every finished item from the staging folder over its final name; plan folders'
-    BookSim configs then name their netlists at the new place."""
-    from planner.exports.anynet import relocate
-
+    """Rename every finished item from the staging folder over its final name."""
     for name in names:
         target = out_dir / name
         if target.is_dir() and not target.is_symlink():
             target.rename(staging / f".replaced-{name}")
         (staging / name).replace(target)
-        if target.is_dir():
-            relocate(target)
 
 
 def default_title(catalog, floor) -> str:
