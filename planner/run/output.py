@@ -639,6 +639,7 @@ def _write_in_place(staging: Path, out: Path, given, files: list[str]) -> None:
     docstring): the manifest lists old and new files while files move, then the new ones."""
     extra = _unlisted(out, skip={staging.name})
     if extra is not None:
+        _write_manifest(staging, files)
         kept = _visible(staging, out, out.name, "new")
         raise InputError(f"--out '{given}' holds '{extra}', which was added while the plan was "
                          f"written and is not one of a plan's files; nothing of yours was "
