@@ -405,3 +405,126 @@ def test_an_unwritable_in_place_folder_is_refused_before_planning(tmp_path):
     finally:
         os.chmod(out, 0o755)
         os.chmod(parent, 0o755)
+
+
+# ----------------------------------------------------------------------------- end to end
+
+@pytest.fixture(scope="module")
+def real_plan(tmp_path_factory) -> Path:
+    """A real previous plan folder (``planner plan``'s writers)."""
+    out = tmp_path_factory.mktemp("real") / "plan"
+    exports.write_plan(plan(slimfly(3), "modern-100g", "hot-aisle", strategy="hint"), out)
+    return out
+
+
+def _start_held(ws: Path, argv: list[str]) -> tuple[subprocess.Popen, Path]:
+    """``argv`` (a Python program) in ws, held after its export writers by the test hook until
+    the gate file exists; returns once it waits there."""
+    gate = ws / "gate"
+    proc = subprocess.Popen([sys.executable, *argv], cwd=ws, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT),
+                                     **{output.EXPORT_GATE: str(gate)}))
+    while not (ws / "gate.waiting").exists():
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.01)
+    return proc, gate
+
+
+def test_planner_plan_keeps_a_file_saved_during_its_exports(tmp_path, real_plan):
+    """The issue's data loss, end to end (the other changes of ``RACES`` are checked
+    in-process): exit 2, one line naming the file and where the new plan is; the user's folder
+    as they left it; the new plan whole beside it."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    shutil.copytree(real_plan, ws / "out")
+    proc, gate = _start_held(ws, ["-m", "planner.cli", *CLI_PLAN])
+    (ws / "out" / "notes.txt").write_text("saved during the re-plan\n")
+    expected = snapshot(ws / "out")
+    gate.touch()
+    stdout, stderr = proc.communicate(timeout=600)   # a safety net for a hang, not a speed test
+    assert proc.returncode == 2, stderr
+    assert stderr.count("\n") == 1 and "'notes.txt'" in stderr and "'out.new'" in stderr, stderr
+    assert "Traceback" not in stderr
+    assert snapshot(ws / "out") == expected
+    files = whole_plan(ws / "out.new")
+    assert {"summary.json", "cables.csv", anynet.CONFIG, anynet.LAUNCHER} <= set(files)
+    assert no_debris(ws)
+
+
+def test_kill_9_debris_goes_with_the_next_run_and_a_live_run_is_left_alone(tmp_path):
+    """A run held in its exports owns its staging folder: another run's check leaves it. Once
+    it is killed with SIGKILL (no clean-up possible), the next run into the same --out removes
+    it, and the previous plan is as it was."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    before = snapshot(previous_plan(ws / "out"))
+    proc, gate = _start_held(ws, ["-c", IN_PLACE_SCRIPT, "out", json.dumps(NEW), ""])
+    staging = [p for p in ws.iterdir() if p.name.startswith(".out.tmp-")]
+    assert len(staging) == 1 and (staging[0] / "summary.json").is_file()
+    output.check_out(ws / "out")                    # what the next run does first
+    assert staging[0].is_dir()                      # a live run's folder stays
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=600)
+    assert staging[0].is_dir()                      # the debris the issue reports
+    output.check_out(ws / "out")
+    assert not staging[0].exists()
+    assert snapshot(ws / "out") == before
+    assert sorted(p.name for p in ws.iterdir()) == ["gate.waiting", "out"]
+
+
+# ----------------------------------------------------------------------------- mount points
+
+def _mount_namespace() -> list[str]:
+    """``unshare`` into private user and mount namespaces (as root inside): mounts made there
+    vanish with the process and need no privileges outside."""
+    command = ["unshare", "--user", "--map-root-user", "--mount"]
+    if shutil.which("unshare") is None or subprocess.run(
+            [*command, "true"], capture_output=True).returncode != 0:
+        pytest.skip("this system allows no unprivileged mount namespace (unshare -rm), so a "
+                    "mount point cannot be made without root")
+    return command
+
+
+def test_planner_plan_into_an_empty_mount_point(tmp_path):
+    """An empty tmpfs mounted at --out (a per-job scratch mount): the issue's traceback after
+    the whole plan. Now the plan is written into it (re-plans in place: the bind mount test)."""
+    ws = tmp_path / "ws"
+    (ws / "out").mkdir(parents=True)
+    script = 'mount -t tmpfs tmpfs out && "$@" && cp -a out/. ../seen/'
+    done = subprocess.run([*_mount_namespace(), "sh", "-c", script, "sh", sys.executable, "-m",
+                           "planner.cli", *CLI_PLAN], cwd=ws, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    files = whole_plan(tmp_path / "seen")
+    assert {"summary.json", "cables.csv", anynet.CONFIG} <= set(files)
+    assert no_debris(tmp_path / "seen") and no_debris(ws)
+    assert list((ws / "out").iterdir()) == []        # the mount took it all, and is gone
+
+
+BIND_SCRIPT = 'mount --bind "$1" "$2" && shift 2 && exec "$@"'
+
+
+def test_a_bind_mounted_volume_is_written_in_place_and_keeps_a_late_file(tmp_path):
+    """A folder bind-mounted at --out from the same file system, as Docker volumes are
+    (``os.path.ismount`` misses it: the mount table does not): re-planned in place; a file
+    saved there during the exports is kept and the new plan is put in ``out/out.new``."""
+    volume = previous_plan(tmp_path / "volume")
+    (tmp_path / "out").mkdir()
+    for change, expect in (("", {"in_place": True}), ("notes.txt", None)):
+        done = subprocess.run(
+            [*_mount_namespace(), "sh", "-c", BIND_SCRIPT, "sh", str(volume), str(tmp_path / "out"),
+             sys.executable, "-c", IN_PLACE_SCRIPT, str(tmp_path / "out"), json.dumps(NEW),
+             change], capture_output=True, text=True, cwd=ROOT,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        assert done.returncode == 0, done.stderr
+        result = json.loads(done.stdout)
+        if expect is not None:
+            assert result == expect
+            assert whole_plan(volume) == sorted(NEW)
+        else:
+            assert "notes.txt" in result["error"] and "out.new" in result["error"]
+            assert (volume / "notes.txt").read_text() == "mine\n"
+            assert whole_plan(volume / "out.new") == sorted(NEW)
+    assert list((tmp_path / "out").iterdir()) == []
+    assert no_debris(volume) and no_debris(tmp_path)
