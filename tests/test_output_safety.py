@@ -528,3 +528,59 @@ def test_a_bind_mounted_volume_is_written_in_place_and_keeps_a_late_file(tmp_pat
             assert whole_plan(volume / "out.new") == sorted(NEW)
     assert list((tmp_path / "out").iterdir()) == []
     assert no_debris(volume) and no_debris(tmp_path)
+
+
+# ----------------------------------------------------------------------------- plans that travel
+
+FAKE_BOOKSIM = """\
+import os, re, sys
+cfg = open(sys.argv[1]).read()
+netlist = re.search(r"(?m)^network_file = (.*);$", cfg)[1]
+with open(netlist) as fh:          # BookSim's AnyNet::readFile(): relative to the cwd
+    routers = sum(1 for line in fh if line.startswith("router "))
+print(os.getcwd(), sys.argv[1], " ".join(sys.argv[2:]), routers, sep="|")
+"""
+"""What BookSim does with a cfg before simulating: read ``network_file`` from it and open that
+path from the folder it runs in."""
+
+
+def _travelled(real_plan: Path, tmp_path: Path) -> Path:
+    """A copy of a plan folder somewhere else (a space in the path), the original gone."""
+    copied = tmp_path / "other machine" / "copied plan"
+    moved = tmp_path / "moved"
+    shutil.copytree(real_plan, moved)
+    shutil.copytree(moved, copied)
+    shutil.rmtree(moved)
+    return copied
+
+
+def test_a_copied_plan_runs_in_booksim_from_any_folder(tmp_path, real_plan):
+    """``sh PLAN/booksim.sh`` from another folder runs $BOOKSIM (a relative path too) in the
+    plan folder on its cfg, passes overrides on, and the netlist it opens is the copy's."""
+    copied = _travelled(real_plan, tmp_path)
+    (tmp_path / "bin").mkdir()
+    fake = tmp_path / "bin" / "booksim"
+    fake.write_text(f"#!{sys.executable}\n{FAKE_BOOKSIM}")
+    fake.chmod(0o755)
+    routers = len((copied / anynet.NETLIST).read_text().splitlines())
+    for args, cfg in (([], anynet.CONFIG), ([anynet.CONFIG, "injection_rate=0.1"], anynet.CONFIG)):
+        done = subprocess.run(["sh", str(copied / anynet.LAUNCHER), *args], cwd=tmp_path,
+                              capture_output=True, text=True,
+                              env=dict(os.environ, BOOKSIM="bin/booksim"))
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == f"{copied}|{cfg}|{' '.join(args[1:])}|{routers}\n"
+    assert os.access(copied / anynet.LAUNCHER, os.X_OK)
+
+
+def test_a_copied_plan_runs_in_the_real_booksim(tmp_path, real_plan):
+    """The same with BookSim2 itself, when it is installed ($BOOKSIM or ``booksim`` on the
+    PATH); BookSim exits 255 after a completed run (``main.cpp`` returns -1 on success)."""
+    booksim = shutil.which(os.environ.get("BOOKSIM", "booksim"))
+    if booksim is None:
+        pytest.skip("BookSim2 is not installed (set BOOKSIM to its program to run this)")
+    copied = _travelled(real_plan, tmp_path)
+    done = subprocess.run(["sh", str(copied / anynet.LAUNCHER), anynet.CONFIG,
+                           "sample_period=1000", "injection_rate=0.01"], cwd=tmp_path,
+                          capture_output=True, text=True, env=dict(os.environ, BOOKSIM=booksim))
+    assert "can't open network file" not in done.stdout
+    assert done.returncode in (0, 255) and "Hops average" in done.stdout, done.stdout[-2000:]

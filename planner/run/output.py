@@ -114,7 +114,10 @@ def _unlisted(folder: Path, skip: Iterable[str] = ()) -> str | None:
             rel = name if here == "." else os.path.join(here, name)
             if here == "." and name in skip:
                 continue
-            mode = os.lstat(os.path.join(root, name)).st_mode
+            try:
+                mode = os.lstat(os.path.join(root, name)).st_mode
+            except FileNotFoundError:   # gone since the folder was listed
+                continue
             if stat.S_ISDIR(mode) and rel in parents:
                 keep.append(name)
             elif not (stat.S_ISREG(mode) and rel in listed):
@@ -619,7 +622,12 @@ def _swap(new: Path, out: Path, given) -> None:
                     _visible(old, out.parent, out.name, "previous")
                 raise _kept_beside(new, out, given, f"holds '{extra}', which was added while "
                                    "the plan was written and is not one of a plan's files")
-            os.rename(new, out)
+            try:
+                os.rename(new, out)
+            except OSError:          # out made again in the last microseconds
+                _discard(old)        # the previous plan: nothing but listed files
+                raise _kept_beside(new, out, given, "was made again while the plan was "
+                                   "moved in") from None
             if not _discard(old):
                 kept = _visible(old, out.parent, out.name, "previous")
                 extra = _unlisted(kept) or "a file"
