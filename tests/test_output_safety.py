@@ -264,7 +264,7 @@ def test_a_new_folder_gets_the_umask_mode(tmp_path, umask, mode):
     assert stat.S_IMODE(os.stat(tmp_path / "out").st_mode) == mode
 
 
-# ----------------------------------------------------------------------------- debris of killed runs
+# ---------------------------------------------------------------------- debris of killed runs
 
 def test_a_run_killed_between_the_two_renames_is_put_back(tmp_path):
     """``kill -9`` after ``--out`` was renamed aside and before the new folder came in: the next
@@ -530,7 +530,7 @@ def test_a_bind_mounted_volume_is_written_in_place_and_keeps_a_late_file(tmp_pat
     assert no_debris(volume) and no_debris(tmp_path)
 
 
-# ----------------------------------------------------------------------------- plans that travel
+# ---------------------------------------------------------------------------- plans that travel
 
 FAKE_BOOKSIM = """\
 import os, re, sys

@@ -131,17 +131,17 @@ def _discard(folder: Path) -> bool:
     then every folder left empty, never following a symbolic link; True when ``folder`` is
     gone, False when something unlisted kept it."""
     listed = _listed(folder) | {MANIFEST}
-    for root, dirs, files, root_fd in os.fwalk(folder, topdown=False):
+    for root, dirs, files in os.walk(folder, topdown=False):   # links to folders: not entered
         here = os.path.relpath(root, folder)
         for name in files:
             rel = name if here == "." else os.path.join(here, name)
-            if rel in listed and stat.S_ISREG(os.stat(name, dir_fd=root_fd,
-                                                      follow_symlinks=False).st_mode):
-                os.unlink(name, dir_fd=root_fd)
+            path = os.path.join(root, name)
+            if rel in listed and stat.S_ISREG(os.lstat(path).st_mode):
+                os.unlink(path)
         for name in dirs:
             try:
-                os.rmdir(name, dir_fd=root_fd)
-            except OSError:         # not empty: something unlisted is in it
+                os.rmdir(os.path.join(root, name))
+            except OSError:         # not empty (something unlisted is in it), or a link
                 pass
     try:
         folder.rmdir()
