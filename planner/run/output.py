@@ -150,6 +150,20 @@ def _discard(folder: Path) -> bool:
     return True
 
 
+def replace_folder(new: Path, target: Path, aside: Path) -> Path | None:
+    """Rename the finished folder ``new`` over ``target`` (a previous plan's folder, or
+    nothing). The previous folder is first renamed to ``aside`` and only the files its
+    manifest lists are deleted; if anything else is in it (a file the user saved there), what
+    is left is kept beside ``target`` as ``NAME.previous`` and that path is returned."""
+    kept = None
+    if target.is_dir() and not target.is_symlink():
+        target.rename(aside)
+        if not _discard(aside):
+            kept = _visible(aside, target.parent, target.name, "previous")
+    new.replace(target)
+    return kept
+
+
 STAGING = ".planner-tmp-"
 """Prefix of the staging folder inside an ``--out`` that is written in place."""
 SUFFIX_CHARS = 8
