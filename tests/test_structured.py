@@ -38,7 +38,8 @@ from test_plan_invariants import segment_pieces
 from test_routes import hall_floor, hand_placement, make_catalog
 
 TRANSCEIVER = dict(sku="SR", description="short-reach transceiver", media="optical",
-                   kind="transceiver", rate_gbps=100, max_reach_m=100, fibre="om4-mpo12",
+                   kind="transceiver", rate_gbps=100, max_reach_m=100, loss_budget_db=1.9,
+                   fibre="om4-mpo12",
                    fibres=12, price={"fixed": 300}, watts_per_end=2.5)
 CORD = dict(sku="OM4", description="MPO-12 patch cord", media="optical", kind="fibre",
             fibre="om4-mpo12", max_reach_m=100, stock_lengths=[1, 2, 3, 5, 10],

@@ -118,6 +118,9 @@ class Floor(BaseModel):
     hall: Hall | None = None
     cabinet_kw_budget: PositiveFloat | None = None
     structured_cabling: bool = False
+    connection_loss_db: NonNegativeFloat = 0.5         # per mated connection (docs/floors.md)
+    multimode_loss_db_per_km: NonNegativeFloat = 3.5   # installed OM fibre at 850 nm
+    single_mode_loss_db_per_km: NonNegativeFloat = 1.0  # installed OS fibre at 1310 nm
     _source: str | None = PrivateAttr(None)
 
     @property
