@@ -123,6 +123,16 @@ class Floor(BaseModel):
     single_mode_loss_db_per_km: NonNegativeFloat = 1.0  # installed OS fibre at 1310 nm
     _source: str | None = PrivateAttr(None)
 
+    @field_validator("connection_loss_db", "multimode_loss_db_per_km",
+                     "single_mode_loss_db_per_km", mode="before")
+    @classmethod
+    def _loss(cls, value):
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+            raise ValueError(f"is {value!r}, but a loss cannot be negative (a connection or fibre "
+                             "does not add light); give 0 or more dB (docs/floors.md "
+                             "\"Optical loss\")")
+        return value
+
     @property
     def source(self) -> str:
         """The file it was loaded from (built-ins: their name), for error messages."""
