@@ -372,14 +372,13 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
 
     n = n_net + n_ep
     cable_ids = padded("C", np.arange(1, n + 1))
-    check_lit(catalog, floor, parts, cable_ids, rnames[a_router],
-              np.where(b_endpoint >= 0, enames[np.maximum(b_endpoint, 0)], rnames[b_router]),
-              np.asarray(routes.KINDS, dtype=object)[kind])
-    plant = (structured.build(room, catalog, pieces, parts, cable_ids) if pieces is not None
-             else None)
     b_device = np.empty(n, dtype=object)
     b_device[:n_net] = rnames[net_b]
     b_device[n_net:] = enames[:n_ep]
+    check_lit(catalog, floor, parts, cable_ids, rnames[a_router], b_device,
+              np.asarray(routes.KINDS, dtype=object)[kind])
+    plant = (structured.build(room, catalog, pieces, parts, cable_ids) if pieces is not None
+             else None)
     cables = pd.DataFrame({
         "cable_id": cable_ids,
         "label": labels,
