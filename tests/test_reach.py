@@ -34,7 +34,8 @@ from planner.plan import plan
 from planner.run.errors import InputError
 from test_plan_invariants import segment_pieces
 from test_routes import hand_placement, make_catalog
-from test_structured import AOC, CORD, DAC, PANEL, TRANSCEIVER, TRUNK, structured_floor
+from test_structured import AOC, CORD, DAC, PANEL, TRANSCEIVER, TRUNK
+from test_structured import structured_floor as low_loss_floor
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -53,6 +54,11 @@ OS2_TRUNK = dict(sku="T48", description="48-fibre single-mode trunk", media="opt
 OS2_PANEL = dict(sku="PNL-LC", description="48 duplex LC on MPO cassettes", fibre="os2-lc",
                  ports=48, rack_units=1, price=600, connector="lc-upc", rear_connector="mpo")
 PER_KM = {"om": 3.5, "os": 1.0}
+
+
+def structured_floor(**changes):
+    """The structured test hall with the default loss figures (module doc)."""
+    return low_loss_floor(**{"connection_loss_db": 0.5, **changes})
 
 
 def _catalog(*extra, panels=(), trunk=None):
