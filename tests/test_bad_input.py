@@ -333,8 +333,8 @@ CASES: dict[str, Case] = {
         _plan("--catalog", f"{FX}/bad_catalogs/transceiver_without_reach.yaml"),
         ("transceiver_without_reach.yaml", "'cables[1].max_reach_m'", "is missing", "add it")),
     "link no part lights (issue 28)": Case(
-        _plan("--catalog", f"{FX}/bad_catalogs/multimode_only.yaml",
-              "--floor", f"{FX}/bad_floors/far_halls.yaml"),
+        _plan("--catalog", f"{FX}/reach/multimode_only.yaml",
+              "--floor", f"{FX}/reach/far_halls.yaml"),
         ("cannot be lit", "link C", "cross-hall", "m of installed fibre", "4 mated connections",
          "dB against the 1.9 dB budget", "MMA1B00-C100D", "multimode_only.yaml",
          "add a transceiver of longer reach")),

@@ -173,7 +173,7 @@ def test_halls_apart_get_single_mode_and_placement_prices_it(tmp_path):
     so none is SR4; every link holds its budget; placement's price of the layout is the bill's;
     summary.json gives the worst margin of cables.csv."""
     catalog = load_catalog("modern-100g")
-    floor = load_floor(FIXTURES / "bad_floors" / "far_halls.yaml")
+    floor = load_floor(FIXTURES / "reach" / "far_halls.yaml")
     result = plan("slimfly:q=5", catalog, floor, strategy="hint")
     rows = _rows(result, tmp_path)
     hall = [r for r in rows.values() if r["route_kind"] == "cross-hall"]
