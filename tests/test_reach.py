@@ -203,3 +203,33 @@ def test_halls_apart_get_single_mode_and_placement_prices_it(tmp_path):
     reach = {r["cable_id"]: models[r["a_transceiver"]].max_reach_m - float(r["fibre_m"])
              for r in rows.values() if r["a_transceiver"]}
     assert optics["worst_margin_m"] == pytest.approx(min(reach.values()), abs=1e-3)
+
+
+def test_point_to_point_reach_is_checked_on_the_stock_length_ordered():
+    """A 90 m route on a cord sold at 75 and 150 m installs 150 m, beyond SR's 100 m: SR does
+    not light it though the route is within reach, LR does; at 70 m (75 m installed) SR holds
+    (0.2625 dB, no connection)."""
+    from planner.inputs.parts.media import choose_parts
+    from test_routes import hall_floor
+    cord = dict(CORD, max_reach_m=150, stock_lengths=[75, 150], part_numbers="OM4-{m}M")
+    catalog = make_catalog(cables=[DAC, TRANSCEIVER, cord, LR, OS2_CUT])
+    parts = choose_parts(catalog, hall_floor(), [90.0, 70.0], False)
+    names = [catalog.cables[i].sku for i in parts.part]
+    assert names == ["LR", "SR"]
+    assert parts.fibre_m.tolist() == [90.0, 75.0] and parts.connections.tolist() == [0, 0]
+    assert parts.loss_db[1] == pytest.approx(0.075 * 3.5)
+    assert parts.lit.all()
+
+
+BAD_PARTS = [
+    ("fibre without grade", dict(TRANSCEIVER, fibre="mpo12"),
+     "does not start with its fibre grade"),
+    ("budget on a cord", dict(CORD, loss_budget_db=1.0), "'loss_budget_db' does not apply to kind"),
+    ("budget not positive", dict(TRANSCEIVER, loss_budget_db=0), "greater than 0"),
+]
+
+
+@pytest.mark.parametrize("name,part,message", BAD_PARTS, ids=[b[0] for b in BAD_PARTS])
+def test_catalog_rejects_a_part_without_a_usable_budget(name, part, message):
+    with pytest.raises(ValueError, match=message):
+        make_catalog(cables=[DAC, part])
