@@ -10,6 +10,10 @@ Rule (docs/models.md "Media and parts"), by the floor's
 - otherwise the cheapest optical way that reaches: an AOC, or a transceiver pair plus the
   cheapest fibre of the transceivers' fibre type whose stock length covers the link and whose
   reach and the transceivers' reach both cover it. InputError naming the length if none does.
+  A transceiver pair must also light the link (``planner.inputs.parts.budget``): the stock
+  length ordered within its reach, the loss of that fibre within its budget. A link that some
+  part reaches but none lights keeps the cheapest, not ``lit``, at an infinite price: placement
+  avoids it and the cabling stage names it (exit 2).
 
 "Cheapest" is the price per link, whatever the order of the catalog (ties: the earlier part):
 an assembly's price; a straight assembly carrying k links between two cages costs
@@ -29,7 +33,9 @@ On a floor with structured cabling the links that leave their row (``runs``, fro
 ``planner.inputs.parts.structured.runs``) and that no copper assembly reaches are built through
 patch panels and priced by ``planner.inputs.parts.structured.choose``: transceivers, cords, trunk
 and panel shares, cheapest first. A copper assembly that reaches still runs point to point along the
-same tray route (it cannot pass a panel, and it is far cheaper than two transceivers).
+same tray route (it cannot pass a panel, and it is far cheaper than two transceivers). A link that
+no structured way lights (SR4 over the 4 panels between halls, with no single-mode parts) runs
+point to point past the panels when an optical way lights it so (``_fewer_panels``).
 """
 
 from __future__ import annotations
@@ -183,10 +189,7 @@ def _choose(catalog: Catalog, floor: Floor, lengths: np.ndarray, same: np.ndarra
         costs = [_way_cost(catalog, floor, w, lengths[at], parallel[at], endpoint,
                            catalog.optical_average_length_m) for w in group]
         prices = np.vstack([c[1] for c in costs])
-        lit_ways = np.vstack([c[2] for c in costs])
-        if media == "electrical":
-            lit_ways = np.ones_like(lit_ways)
-        best, chosen, bright = budget.pick(prices, lit_ways)
+        best, chosen, bright = budget.pick(prices, np.vstack([c[2] for c in costs]))
         cols = np.arange(at.size)
         found = np.isfinite(prices[best, cols])
         if media == "optical" and strict and not found.all():
