@@ -3,9 +3,7 @@
 
 Keys keep the order ``planner.plan`` builds them in, so two runs with the same inputs and seed
 give byte-identical files apart from the run times (``runtime``, ``placement.stage_seconds``,
-``placement.runtime_s``). The ``optics`` key (``planner.cabling.optics_summary``: links
-through transceivers checked, the worst loss margin in dB and reach margin in metres and the
-cables that have them) is added here from the cable table.
+``placement.runtime_s``).
 """
 
 from __future__ import annotations
@@ -13,8 +11,6 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-
-from planner.cabling import optics_summary
 
 FILENAME = "summary.json"
 
@@ -37,5 +33,4 @@ def dumps(summary: dict) -> str:
 
 def write(plan, out_dir: Path) -> None:
     """Write ``summary.json``."""
-    summary = {**plan.summary, "optics": optics_summary(plan.cables)}
-    (Path(out_dir) / FILENAME).write_text(dumps(summary), encoding="utf-8", newline="\n")
+    (Path(out_dir) / FILENAME).write_text(dumps(plan.summary), encoding="utf-8", newline="\n")
