@@ -118,6 +118,8 @@ class Floor(BaseModel):
     hall: Hall | None = None
     cabinet_kw_budget: PositiveFloat | None = None
     structured_cabling: bool = False
+    patch_drop_m: NonNegativeFloat | None = None
+    structured_spare_pct: NonNegativeFloat = Field(0.0, le=100)
     _source: str | None = PrivateAttr(None)
 
     @property
