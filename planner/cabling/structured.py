@@ -31,7 +31,8 @@ class StructuredPlan:
     trunks: ``trunk_id``, ``kind`` (``row``: row panel to row panel or to the hall entry;
             ``hall``: between hall entries), ``part``, ``sku``, ``length_m``,
             ``order_length_m``, ``a_panel`` / ``a_port`` / ``a_port_kind`` (``rear`` or
-            ``front``), the same for ``b``, ``links`` and ``label``;
+            ``front``), the same for ``b``, ``links``, ``label`` and ``capacity`` (links its
+            fibres could carry);
     panels: ``name`` (``<rack>-<RU>``), ``rack``, ``ru``, ``point``, ``kind`` (``row`` /
             ``entry``), ``part`` (index into ``catalog.panels``), ``sku``, ``model`` (its
             NetBox device type), ``rear_ports``, ``legs`` (links per rear port), ``trunks``
@@ -289,9 +290,7 @@ def engineering(plant: StructuredPlan, catalog: Catalog, pieces: Runs) -> dict:
     same links each on one patch cord of its fibre along the same route (the cheapest that
     reaches, at its stock length; the transceivers are the same both ways and left out)."""
     trunks, links = plant.trunks, plant.links
-    legs = np.array([catalog.links_per_trunk(m) if m.kind == "trunk" else 0
-                     for m in catalog.cables], dtype=np.int64)
-    capacity = int(legs[trunks["part"].to_numpy(np.int64)].sum()) if len(trunks) else 0
+    capacity = int(trunks["capacity"].sum()) if len(trunks) else 0
     carried = int(trunks["links"].sum()) if len(trunks) else 0
     ports = np.array([p.ports for p in catalog.panels], dtype=np.int64)
     installed = int(ports[plant.panels["part"].to_numpy(np.int64)].sum()) if len(
@@ -429,6 +428,7 @@ def _trunks(chains: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
             trunks.loc[at, "order_length_m"].to_numpy(float))
     trunks["label"] = (trunks["a_panel"] + ":" + trunks["a_port"] + "/" + trunks["b_panel"]
                        + ":" + trunks["b_port"])
+    trunks["capacity"] = [catalog.links_per_trunk(catalog.cables[i]) for i in trunks["part"]]
     return trunks
 
 

@@ -307,7 +307,7 @@ def check_catalog(catalog: Catalog, floor, router: RouterModel | None) -> None:
     if panel_band_ru(floor) < tallest:
         raise InputError(f"floor '{floor.source}': field 'patch_drop_m' {floor.patch_drop_m:g} m "
                          f"does not reach a {tallest}U panel below the tray (one rack unit is "
-                         f"{RACK_UNIT_M} m); give at least {tallest * RACK_UNIT_M:.3f} or leave "
+                         f"{RACK_UNIT_M} m); give at least {np.ceil(tallest * RACK_UNIT_M * 1000) / 1000:g} or leave "
                          "it out (the patch rack's height)")
 
 
