@@ -89,51 +89,82 @@ def test_pack_is_the_cheapest_multiset_by_brute_force():
         assert sum(sizes[k][0] for k in got) >= need
 
 
-def test_30_links_between_two_racks_take_two_t144_a_t48_and_a_t24(tmp_path):
-    """The plan of 30 links A02 - B07: four trunks, read back from trunks.csv and the BOM, the
-    segments naming each trunk as often as it carries links, one panel per trunk size at each
-    end (a panel holds one size), and summary.json's fill, port use and dollars by hand."""
+# 30 links between two panel points with no panels yet, by hand (trunks at 10 m, 480 a panel;
+# a panel holds trunks of one size, 48 // links of them):
+#   4 x T96 (32 positions)            1280 + 1 panel a side  960 = 2240  <- the cheapest
+#   3 x T144 (36)                     1350 + 1 panel a side  960 = 2310
+#   8 x T48 (32)                      1360 + 1 panel a side  960 = 2320
+#   15 x T24 (30)                     1650 + 1 panel a side  960 = 2610
+#   2 x T144 + T96 (32)               1220 + 2 panels a side 1920 = 3140
+#   2 x T144 + T48 + T24 (30)         1180 + 3 panels a side 2880 = 4060
+def test_30_links_between_two_racks_take_four_t96(tmp_path):
+    """The plan of 30 links A02 - B07: the trunks read back from trunks.csv and the BOM, the
+    segments naming each trunk as often as it carries links (largest first, in cable order), one
+    panel at each end, and summary.json's fill, port use and dollars by hand."""
     top, placement = two_racks(30)
     result = plan(top, sized_catalog(), hall_floor(structured_cabling=True),
                   placement=placement)
     trunks_csv.write(result, tmp_path)
     schedule = pd.read_csv(tmp_path / "trunks.csv", dtype=str, keep_default_na=False)
     schedule["links"] = schedule["links"].astype(int)
-    assert sorted(zip(schedule["sku"], schedule["links"], schedule["capacity"].astype(int))) == [
-        ("T144-10M", 12, 12), ("T144-10M", 12, 12), ("T24-10M", 2, 2), ("T48-10M", 4, 4)]
+    assert list(zip(schedule["sku"], schedule["links"], schedule["capacity"].astype(int))) == [
+        ("T96-10M", 8, 8), ("T96-10M", 8, 8), ("T96-10M", 8, 8), ("T96-10M", 6, 8)]
     named = pd.Series([p[1] for text in result.cables["segments"]
                        for p in segment_pieces(text) if p[0] == "trunk"]).value_counts()
     assert named.to_dict() == dict(zip(schedule["trunk_id"], schedule["links"]))
     bom = result.bom.set_index("sku")
-    assert int(bom.loc["T144-10M", "quantity"]) == 2
-    assert int(bom.loc["PNL48", "quantity"]) == 6          # T144, T48, T24 panels at each end
+    assert int(bom.loc["T96-10M", "quantity"]) == 4 and "T144-10M" not in bom.index
+    assert int(bom.loc["PNL48", "quantity"]) == 2
     got = result.summary["structured"]
-    assert got["trunk_fill"] == 1.0 and got["trunk_link_capacity"] == 30
-    assert got["panel_ports"] == 6 * 48 and got["panel_port_use"] == round(60 / 288, 4)
+    assert got["trunk_fill"] == round(30 / 32, 4) and got["trunk_link_capacity"] == 32
+    assert got["panel_ports"] == 2 * 48 and got["panel_port_use"] == round(60 / 96, 4)
     cords = 60 * (20 + 5)                                   # 2.365 + 1.867 m at 5 m
-    assert got["dollars"] == {"cords": cords, "trunks": 900 + 170 + 110, "panels": 6 * 480,
-                              "patch_racks": 0, "structured": cords + 1180 + 2880,
+    structured_dollars = cords + 4 * 320 + 2 * 480
+    assert got["dollars"] == {"cords": cords, "trunks": 4 * 320, "panels": 2 * 480,
+                              "patch_racks": 0, "structured": structured_dollars,
                               "point_to_point": 30 * (20 + 10),   # 7.37 m on a 10 m cord
                               "point_to_point_unreached": 0,
-                              "saved": 30 * 30 - (cords + 1180 + 2880)}
+                              "saved": 30 * 30 - structured_dollars}
     # placement still prices a link at its share of the cheapest trunk per link (T144)
     assert result.cables["unit_price"].iloc[0] == pytest.approx(
         2 * 300 + 2 * 25 + 450 / 12 + 2 * 480 / 48)
 
 
+def test_a_second_pair_fills_the_panels_the_first_opened():
+    """30 links A02 - B07, then 2 links A02 - C07 (panel points A-P1 - C-P1, a 10 m trunk too):
+    alone the 2 links would take a T24 (110), but it would buy a T24 panel on both sides
+    (110 + 960 = 1070), while a T96 takes a free rear port of the T96 panel the first pair
+    opened at A-P1 (4 of 6 used) and buys one panel at C-P1 (320 + 480 = 800)."""
+    hall, row, col = (np.array(v) for v in zip((0, 0, 1), (0, 1, 6), (0, 2, 6)))
+    placement = Placement(router_cabinet=np.array([0, 1, 0, 2]), cabinet_row=row,
+                          cabinet_col=col, cabinet_group=np.arange(3),
+                          cabinet_names=cabinet_names(hall, row, col), strategy="hint",
+                          method="hand", optical=0, lower_bound=0.0, lower_bound_kind="hand",
+                          cabinet_hall=hall)
+    top = Topology.from_edges("test", {}, 4, [(0, 1)] * 30 + [(2, 3)] * 2 + [(0, 2)], 0)
+    result = plan(top, sized_catalog(), hall_floor(structured_cabling=True),
+                  placement=placement)
+    trunks = trunks_csv.table(result.structured)
+    assert trunks["sku"].tolist() == ["T96-10M"] * 5
+    assert sorted(trunks["links"].tolist()) == [2, 6, 8, 8, 8]
+    panels = result.structured.panels
+    assert sorted(panels["point"]) == ["A-P1", "B-P1", "C-P1"]
+    assert panels.set_index("point").loc["A-P1", "trunks"] == 5
+
+
 def test_spare_ports_for_growth_are_bought_and_reported():
-    """structured_spare_pct 10: 30 links need 33 link positions: 2 x T144 + T96 + T24 (34), the
-    cheapest by hand (900 + 320 + 110 + 34 x 20 = 2010 against 2 x T144 + 2 x T48 + T24 2030 or
-    3 x T144 2070); the links fill the largest first and 4 of 34 positions are spare."""
+    """structured_spare_pct 10: 30 links need 33 positions: 3 x T144 (36; 1350 + a panel a side,
+    2310) beats 9 x T48 (1530 + 960 = 2490) and 5 x T96 (1600 + 960 = 2560); the links fill
+    the trunks in order and 6 of 36 positions are spare."""
     top, placement = two_racks(30)
     floor = hall_floor(structured_cabling=True, structured_spare_pct=10)
     result = plan(top, sized_catalog(), floor, placement=placement)
     schedule = trunks_csv.table(result.structured)
-    assert sorted(zip(schedule["sku"], schedule["links"].astype(int))) == [
-        ("T144-10M", 12), ("T144-10M", 12), ("T24-10M", 0), ("T96-10M", 6)]
+    assert list(zip(schedule["sku"], schedule["links"])) == [
+        ("T144-10M", 12), ("T144-10M", 12), ("T144-10M", 6)]
     got = result.summary["structured"]
-    assert got["trunk_link_capacity"] == 34
-    assert got["trunk_spare_share"] == round(4 / 34, 4)
+    assert got["trunk_link_capacity"] == 36
+    assert got["trunk_spare_share"] == round(6 / 36, 4)
 
 
 # (patch_drop_m, cord stock, trunk stock, first panel RU): the drop is added to a cord once

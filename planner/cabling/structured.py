@@ -3,10 +3,13 @@ through panels take (``build``), for the cable sheets, labels, NetBox and the vi
 
 The rule (where a route meets the panels, which parts carry it and what they cost) is the
 inputs' (``planner.inputs.parts.structured``); this module allocates the parts the cabling
-stage ordered: trunks shared by the links between the same two panels, the next rear port of
-each panel point, panels filling patch racks from U1.
+stage ordered: the links between the same two panels packed into trunk sizes at least cost
+(``planner.inputs.parts.structured.pack``), the next rear port of each panel point, panels
+filling the rack units of patch racks the cords' drop reaches; and reports how full the plant
+is and what it costs against point to point (``engineering``).
 """
 from __future__ import annotations
+import itertools
 from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
@@ -186,6 +189,8 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
         hi_m=np.where(flip, pieces.trunk_a[c], pieces.trunk_b[c]),
         hi_order=np.where(flip, seg.trunk_a[c], seg.trunk_b[c]),
         hall_m=pieces.hall[c], hall_order=seg.hall[c], drop=pieces.drop[c])
+    link["lo_hall"] = point_parts(room, link["lo"])[0]
+    link["hi_hall"] = point_parts(room, link["hi"])[0]
     chains, link = _pack(link, catalog, float(floor.structured_spare_pct))
     codes = np.unique(np.r_[chains["lo"].to_numpy(), chains["hi"].to_numpy()])
     names = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
@@ -227,11 +232,16 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
 
 def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
     """(chains, link): the trunks each group of links between the same two panels (same priced
-    trunk and panel parts) is packed into (``planner.inputs.parts.structured.pack``, with
-    ``spare_pct`` % of the group's links more capacity, rounded up, for growth), one row per
-    chain (a row trunk, or a cross-hall chain of three trunks of one part), and each link's
-    ``chain``, ``legs`` and ``position`` in it (the group's links fill its trunks largest
-    first, in cable order)."""
+    trunk and panel parts) is packed into, one row per chain (a row trunk, or a cross-hall chain
+    of three trunks of one part), and each link's ``chain``, ``legs`` and ``position`` in it (the
+    group's links fill its trunks largest first, in cable order).
+
+    A group needs its links plus ``spare_pct`` % (rounded up) of positions. Its candidates are
+    the least-cost packings (``planner.inputs.parts.structured.pack``) of each subset of the
+    trunk sizes that can stand in for its priced trunk (``_candidates``); the groups, largest
+    first, each take the candidate that costs least with the panels it makes its panel points
+    buy: a panel holds trunks of one size, so a size whose panel at that point has free rear
+    ports costs no new panel (``_Slots``)."""
     columns = ["chain", "trunk_part", "panel_part", "entry_part", "lo", "hi", "legs",
                "cross_hall", "links", "lo_m", "lo_order", "hi_m", "hi_order", "hall_m",
                "hall_order"]
@@ -240,29 +250,44 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
                 link.assign(chain=np.zeros(0, np.int64), legs=np.zeros(0, np.int64),
                             position=np.zeros(0, np.int64)))
     first = link.groupby("group", sort=True).first()
-    count = link.groupby("group", sort=True).size()
+    count = link.groupby("group", sort=True).size().to_numpy()
+    need = np.maximum(count, np.ceil(np.round(count * (1.0 + spare_pct / 100.0), 9))
+                      ).astype(np.int64)
     memo: dict = {}
-    rows, chain_of, legs_of, pos_of = [], [], [], []
-    for g, grp in zip(first.index.tolist(), first.itertuples(index=False)):
-        n = int(count.loc[g])
-        need = max(n, int(np.ceil(round(n * (1.0 + spare_pct / 100.0), 9))))
+    slots = _Slots(catalog)
+    picked: dict[int, list[tuple[int, int]]] = {}
+    groups = list(first.itertuples(index=False))
+    for g in sorted(range(len(groups)), key=lambda i: (-need[i], i)):
+        grp = groups[g]
         hall = bool(grp.cross_hall)
         want = {"lo": grp.lo_m + 2 * grp.drop}
         if hall:
             want.update(hall=grp.hall_m + 2 * grp.drop, hi=grp.hi_m + 2 * grp.drop)
-        entry = entry_panel(catalog, int(grp.panel_part)) if hall else -1
-        key = (int(grp.trunk_part), int(grp.panel_part), tuple(sorted(
-            (k, float(_stock(catalog, int(grp.trunk_part), v))) for k, v in want.items())),
-            need)
+        panel = int(grp.panel_part)
+        entry = entry_panel(catalog, panel) if hall else -1
+        key = (int(grp.trunk_part), panel, tuple(sorted(
+            (k, _stock(catalog, int(grp.trunk_part), v)) for k, v in want.items())),
+            int(need[g]))
         if key not in memo:
-            memo[key] = _sizes_for(catalog, int(grp.trunk_part), int(grp.panel_part), entry,
-                                   {k: float(v) for k, v in want.items()}, need)
-        start = 0
-        for part, legs in memo[key]:
+            memo[key] = _candidates(catalog, int(grp.trunk_part), panel, entry,
+                                    {k: float(v) for k, v in want.items()}, int(need[g]))
+        ends = [("row", int(grp.lo), panel), ("row", int(grp.hi), panel)]
+        if hall:
+            ends += [("entry", int(grp.lo_hall), entry), ("entry", int(grp.hi_hall), entry)]
+        best = min(memo[key], key=lambda cand: (cand[0] + slots.cost(ends, cand[1]),
+                                                len(cand[1]), sum(l for _, l in cand[1]),
+                                                cand[1]))
+        slots.take(ends, best[1])
+        picked[g] = best[1]
+    rows, chain_of, legs_of, pos_of = [], [], [], []
+    for g, grp in enumerate(groups):
+        hall, n, start = bool(grp.cross_hall), int(count[g]), 0
+        for part, legs in picked[g]:
             carried = max(0, min(legs, n - start))
             rows.append(dict(chain=len(rows), trunk_part=part, panel_part=int(grp.panel_part),
-                             entry_part=entry, lo=grp.lo, hi=grp.hi, legs=legs,
-                             cross_hall=hall, links=carried, lo_m=grp.lo_m,
+                             entry_part=entry_panel(catalog, int(grp.panel_part)) if hall
+                             else -1, lo=grp.lo, hi=grp.hi, legs=legs, cross_hall=hall,
+                             links=carried, lo_m=grp.lo_m,
                              lo_order=_stock(catalog, part, grp.lo_m + 2 * grp.drop),
                              hi_m=grp.hi_m,
                              hi_order=_stock(catalog, part, grp.hi_m + 2 * grp.drop)
@@ -279,6 +304,38 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
     link = link.assign(chain=np.asarray(chain_of, np.int64), legs=np.asarray(legs_of, np.int64),
                        position=np.asarray(pos_of, np.int64))
     return chains, link
+
+
+class _Slots:
+    """Free rear ports of the last panel of each size at each panel point, as groups take
+    trunks (``_pack``); ``cost`` prices the new panels a choice of trunks would buy."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+        self.free: dict[tuple, int] = {}
+
+    def _new(self, end: tuple, part: int, legs: int, count: int) -> tuple[int, int]:
+        """(panels bought, rear ports then free) for ``count`` trunks of ``legs`` at ``end``."""
+        per = self.catalog.panels[end[2]].ports // legs
+        free = self.free.get(end + (part,), 0)
+        if count <= free:
+            return 0, free - count
+        bought = -(-(count - free) // per)
+        return bought, bought * per - (count - free)
+
+    def cost(self, ends: list[tuple], trunks: tuple) -> float:
+        total = 0.0
+        for end in ends:
+            for part, legs in set(trunks):
+                bought, _ = self._new(end, part, legs, trunks.count((part, legs)))
+                total += bought * self.catalog.panels[end[2]].price
+        return total
+
+    def take(self, ends: list[tuple], trunks: tuple) -> None:
+        for end in ends:
+            for part, legs in set(trunks):
+                _, free = self._new(end, part, legs, trunks.count((part, legs)))
+                self.free[end + (part,)] = free
 
 
 def engineering(plant: StructuredPlan, catalog: Catalog, pieces: Runs) -> dict:
@@ -351,12 +408,13 @@ def _stock(catalog: Catalog, part: int, metres: float) -> float:
     return float(catalog.cables[part].order_length(np.asarray([metres], dtype=float))[0])
 
 
-def _sizes_for(catalog: Catalog, trunk: int, panel: int, entry: int, pieces: dict[str, float],
-               need: int) -> list[tuple[int, int]]:
-    """(trunk part, links it carries) of each trunk of one chain group, largest first: the
-    sizes that stand in for ``trunk`` (``trunk_sizes``), priced with their pieces' stock lengths
-    and the panel adapters they take at both ends (and at both hall entries), packed by
-    ``pack``."""
+def _candidates(catalog: Catalog, trunk: int, panel: int, entry: int,
+                pieces: dict[str, float], need: int) -> list[tuple[float, tuple]]:
+    """(trunk dollars, ((part, links), ...) largest first) of the least-cost packing of
+    ``need`` positions with each non-empty subset of the trunk sizes that stand in for
+    ``trunk`` (``trunk_sizes``; a size must fit the row and entry panels): each size priced at
+    its pieces' stock lengths plus the panel adapters it takes at the panels it passes, so the
+    subset's packing (``pack``) is its cheapest; ``_pack`` adds the panels it buys."""
     options = []
     for k in trunk_sizes(catalog, trunk, pieces):
         legs = catalog.links_per_trunk(catalog.cables[k])
@@ -367,9 +425,15 @@ def _sizes_for(catalog: Catalog, trunk: int, panel: int, entry: int, pieces: dic
         adapters = ROW_PASSES * panel_share(catalog, panel, k)
         if entry >= 0:
             adapters += (HALL_PASSES - ROW_PASSES) * panel_share(catalog, entry, k)
-        options.append((k, legs, price + legs * adapters))
-    picked = pack(need, [(legs, cost) for _, legs, cost in options])
-    return [(options[i][0], options[i][1]) for i in picked]
+        options.append((k, legs, price, adapters))
+    out = {}
+    for size in range(1, len(options) + 1):
+        for subset in itertools.combinations(options, size):
+            picked = pack(need, [(legs, price + legs * adapters)
+                                 for _, legs, price, adapters in subset])
+            trunks = tuple((subset[i][0], subset[i][1]) for i in picked)
+            out[trunks] = sum(subset[i][2] for i in picked)
+    return sorted((dollars, trunks) for trunks, dollars in out.items())
 
 
 def _racks(room: Room, panels: pd.DataFrame, height: int) -> pd.DataFrame:

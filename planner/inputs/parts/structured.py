@@ -17,7 +17,9 @@ A cord runs from the device up to the tray and along the row to the panel; the p
 route where it meets the panels, so cords + trunks = the route length of ``routes.route_length_m``
 exactly (each piece carries its share of the slack; the per-cable overhead is split between the
 two cords). A panel point is a patch rack at that place; its panels take rack units there, not
-in the cabinets (``StructuredPlan.racks``; docs/floors.md "Structured cabling").
+in the cabinets (``StructuredPlan.racks``; docs/floors.md "Structured cabling"). Each piece is
+ordered for its length plus the drop from the tray into the patch rack at every panel it lands
+on (``patch_drop_m``: a cord once, a trunk twice), so it reaches the panel's port.
 
 Parts (``planner.inputs.catalog``): the link is two transceivers (copper and AOC assemblies cannot
 pass a panel), two ``fibre`` parts as patch cords, ``trunk`` parts (``fibres`` fibres; a link takes
@@ -27,14 +29,19 @@ consecutive adapters, so a panel holds ``ports // links_per_trunk`` trunks). Eve
 Type-B (crossover) MPO cable and a link passes 3 or 5 of them, an odd number, so transmit meets
 receive.
 
+Cords land on the fibre type's row panels (``row_panels``: its cassette panels when it has
+any); at a hall entry a trunk meets a trunk on a pass-through panel (``entry_panel``).
+
 Pricing (``choose``, called by ``planner.inputs.parts.media.choose_parts`` for the structured
 links): per link two transceivers (a twin-port module's share), the cheapest cord whose stock length
 covers each cord, each trunk segment's price shared by the links of a full trunk, and each panel
-passed shared by the adapters a panel holds; the cheapest way wins, as for any link. Allocation
-(``build``): the links between the same two row panels with the same trunk part share trunks,
-``links_per_trunk`` to a trunk in cable order (a cross-hall chain of three trunks counts as one);
-each trunk end takes the next rear port of its panel point's panels; panels fill patch racks of the
-floor's cabinet height from U1.
+passed shared by the adapters a panel holds; the cheapest way wins, as for any link: its trunk is
+the size cheapest per link. Allocation (``planner.cabling.structured.build``): the links between
+the same two row panels are packed into the trunk sizes of their fibre type at least cost
+(``trunk_sizes``, ``pack``; a cross-hall chain of three trunks counts as one), with the floor's
+``structured_spare_pct`` more positions; each trunk end takes the next rear port of its panel
+point's panels of its size; panels fill the rack units of a patch rack the drop reaches
+(``panel_band_ru``).
 """
 
 from __future__ import annotations
