@@ -161,10 +161,14 @@ def figures(out: Path, parts: dict) -> dict:
             "$ structured": sum(dollars.values()),
             "$ point to point (same links)": direct, "links no cord reaches": unreached,
             "$ optics (plan)": summary["cost"]["optics"],
-            "$ plan total": summary["cost"]["total"]}
+            "$ plan total": summary["cost"]["total"],
+            "placement method": summary["placement"]["method"],
+            "placement time-capped": str(summary["placement"].get("time_capped", "-"))}
 
 
 def cell(name: str, value) -> str:
+    if isinstance(value, str):
+        return value
     if isinstance(value, float) and math.isnan(value):
         return "-"
     if name in ("trunk fill", "panel-port use"):
@@ -187,7 +191,8 @@ def report(results: dict, before_tree: Path | None) -> str:
              "`summary.json` and `cables.csv` with the side's own catalog file (module doc of "
              "the script). Placement prices the links by the same rule on both sides, so the "
              "link counts differ a little where the drop into the patch racks changed a "
-             "link's price.\n"]
+             "link's price, and the 100K placement stops at its wall-clock safety net on a busy "
+             "machine (row *placement time-capped*), which changes the layout.\n"]
     for size, sides in results.items():
         lines.append(f"## {PLANS[size][0]}\n")
         names = list(next(iter(sides.values()))["figures"])
@@ -204,12 +209,13 @@ def report(results: dict, before_tree: Path | None) -> str:
         if {"before", "after"} <= set(sides):
             b, a = sides["before"]["figures"], sides["after"]["figures"]
             lines.append("")
+            plant = ("$ trunks", "$ panels", "$ patch racks")
             lines.append(f"Dollars saved on structured cabling (cords, trunks, panels, patch "
                          f"racks): {b['$ structured'] - a['$ structured']:,.0f} "
                          f"({b['$ structured']:,.0f} -> {a['$ structured']:,.0f}); on trunks, "
                          f"panels and patch racks alone: "
-                         f"{sum(b[k] - a[k] for k in ('$ trunks', '$ panels', '$ patch racks')):,.0f}."
-                         f" Plan total {b['$ plan total']:,.0f} -> {a['$ plan total']:,.0f}.")
+                         f"{sum(b[k] - a[k] for k in plant):,.0f}. Plan total "
+                         f"{b['$ plan total']:,.0f} -> {a['$ plan total']:,.0f}.")
         lines.append("")
     return "\n".join(lines)
 

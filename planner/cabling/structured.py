@@ -238,10 +238,12 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
 
     A group needs its links plus ``spare_pct`` % (rounded up) of positions. Its candidates are
     the least-cost packings (``planner.inputs.parts.structured.pack``) of each subset of the
-    trunk sizes that can stand in for its priced trunk (``_candidates``); the groups, largest
-    first, each take the candidate that costs least with the panels it makes its panel points
-    buy: a panel holds trunks of one size, so a size whose panel at that point has free rear
-    ports costs no new panel (``_Slots``)."""
+    trunk sizes that can stand in for its priced trunk (``_candidates``), the packing of all
+    sizes first. Two ways to choose, the cheaper plan (trunks and panels) wins, ties to the
+    first: each group its packing of all sizes (panel adapters priced by the port); or the
+    groups, largest first, each the candidate that costs least with the panels it makes its
+    panel points buy: a panel holds trunks of one size, so a size whose panel at that point has
+    free rear ports costs no new panel (``_Slots``)."""
     columns = ["chain", "trunk_part", "panel_part", "entry_part", "lo", "hi", "legs",
                "cross_hall", "links", "lo_m", "lo_order", "hi_m", "hi_order", "hall_m",
                "hall_order"]
@@ -254,11 +256,9 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
     need = np.maximum(count, np.ceil(np.round(count * (1.0 + spare_pct / 100.0), 9))
                       ).astype(np.int64)
     memo: dict = {}
-    slots = _Slots(catalog)
-    picked: dict[int, list[tuple[int, int]]] = {}
     groups = list(first.itertuples(index=False))
-    for g in sorted(range(len(groups)), key=lambda i: (-need[i], i)):
-        grp = groups[g]
+    options, ends = [], []
+    for g, grp in enumerate(groups):
         hall = bool(grp.cross_hall)
         want = {"lo": grp.lo_m + 2 * grp.drop}
         if hall:
@@ -271,14 +271,23 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
         if key not in memo:
             memo[key] = _candidates(catalog, int(grp.trunk_part), panel, entry,
                                     {k: float(v) for k, v in want.items()}, int(need[g]))
-        ends = [("row", int(grp.lo), panel), ("row", int(grp.hi), panel)]
-        if hall:
-            ends += [("entry", int(grp.lo_hall), entry), ("entry", int(grp.hi_hall), entry)]
-        best = min(memo[key], key=lambda cand: (cand[0] + slots.cost(ends, cand[1]),
-                                                len(cand[1]), sum(l for _, l in cand[1]),
-                                                cand[1]))
-        slots.take(ends, best[1])
-        picked[g] = best[1]
+        options.append(memo[key])
+        ends.append([("row", int(grp.lo), panel), ("row", int(grp.hi), panel)]
+                    + ([("entry", int(grp.lo_hall), entry), ("entry", int(grp.hi_hall), entry)]
+                       if hall else []))
+    order = sorted(range(len(groups)), key=lambda i: (-need[i], i))
+    plans = []
+    for aware in (False, True):
+        slots, picked, dollars = _Slots(catalog), {}, 0.0
+        for g in order:
+            best = (min(options[g], key=lambda cand: (cand[0] + slots.cost(ends[g], cand[1]),
+                                                      len(cand[1]),
+                                                      sum(l for _, l in cand[1]), cand[1]))
+                    if aware else options[g][0])
+            dollars += best[0] + slots.take(ends[g], best[1])
+            picked[g] = best[1]
+        plans.append((round(dollars, 6), picked))
+    picked = min(plans, key=lambda plan: plan[0])[1]
     rows, chain_of, legs_of, pos_of = [], [], [], []
     for g, grp in enumerate(groups):
         hall, n, start = bool(grp.cross_hall), int(count[g]), 0
@@ -331,11 +340,15 @@ class _Slots:
                 total += bought * self.catalog.panels[end[2]].price
         return total
 
-    def take(self, ends: list[tuple], trunks: tuple) -> None:
+    def take(self, ends: list[tuple], trunks: tuple) -> float:
+        """Install ``trunks`` at ``ends``: the dollars of the panels bought."""
+        spent = 0.0
         for end in ends:
             for part, legs in set(trunks):
-                _, free = self._new(end, part, legs, trunks.count((part, legs)))
+                bought, free = self._new(end, part, legs, trunks.count((part, legs)))
                 self.free[end + (part,)] = free
+                spent += bought * self.catalog.panels[end[2]].price
+        return spent
 
 
 def engineering(plant: StructuredPlan, catalog: Catalog, pieces: Runs) -> dict:
@@ -412,9 +425,10 @@ def _candidates(catalog: Catalog, trunk: int, panel: int, entry: int,
                 pieces: dict[str, float], need: int) -> list[tuple[float, tuple]]:
     """(trunk dollars, ((part, links), ...) largest first) of the least-cost packing of
     ``need`` positions with each non-empty subset of the trunk sizes that stand in for
-    ``trunk`` (``trunk_sizes``; a size must fit the row and entry panels): each size priced at
-    its pieces' stock lengths plus the panel adapters it takes at the panels it passes, so the
-    subset's packing (``pack``) is its cheapest; ``_pack`` adds the panels it buys."""
+    ``trunk``, all sizes first (``trunk_sizes``; a size must fit the row and entry panels):
+    each size priced at its pieces' stock lengths plus the panel adapters it takes at the
+    panels it passes, so the subset's packing (``pack``) is its cheapest; ``_pack`` adds the
+    panels it buys."""
     options = []
     for k in trunk_sizes(catalog, trunk, pieces):
         legs = catalog.links_per_trunk(catalog.cables[k])
@@ -427,13 +441,13 @@ def _candidates(catalog: Catalog, trunk: int, panel: int, entry: int,
             adapters += (HALL_PASSES - ROW_PASSES) * panel_share(catalog, entry, k)
         options.append((k, legs, price, adapters))
     out = {}
-    for size in range(1, len(options) + 1):
+    for size in range(len(options), 0, -1):
         for subset in itertools.combinations(options, size):
             picked = pack(need, [(legs, price + legs * adapters)
                                  for _, legs, price, adapters in subset])
             trunks = tuple((subset[i][0], subset[i][1]) for i in picked)
-            out[trunks] = sum(subset[i][2] for i in picked)
-    return sorted((dollars, trunks) for trunks, dollars in out.items())
+            out.setdefault(trunks, sum(subset[i][2] for i in picked))
+    return [(dollars, trunks) for trunks, dollars in out.items()]
 
 
 def _racks(room: Room, panels: pd.DataFrame, height: int) -> pd.DataFrame:

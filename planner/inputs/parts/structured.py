@@ -36,12 +36,12 @@ Pricing (``choose``, called by ``planner.inputs.parts.media.choose_parts`` for t
 links): per link two transceivers (a twin-port module's share), the cheapest cord whose stock length
 covers each cord, each trunk segment's price shared by the links of a full trunk, and each panel
 passed shared by the adapters a panel holds; the cheapest way wins, as for any link: its trunk is
-the size cheapest per link. Allocation (``planner.cabling.structured.build``): the links between
-the same two row panels are packed into the trunk sizes of their fibre type at least cost
-(``trunk_sizes``, ``pack``; a cross-hall chain of three trunks counts as one), with the floor's
-``structured_spare_pct`` more positions; each trunk end takes the next rear port of its panel
-point's panels of its size; panels fill the rack units of a patch rack the drop reaches
-(``panel_band_ru``).
+the largest size of its fibre (``priced_trunks``), a link's marginal share. Allocation
+(``planner.cabling.structured.build``): the links between the same two row panels are packed
+into the trunk sizes of their fibre type (``trunk_sizes``, ``pack``; a cross-hall chain of three
+trunks counts as one), with the floor's ``structured_spare_pct`` more positions; each trunk end
+takes the next rear port of its panel point's panels of its size; panels fill the rack units of
+a patch rack the drop reaches (``panel_band_ru``).
 """
 
 from __future__ import annotations
@@ -208,7 +208,8 @@ class Way:
 
 def ways(catalog: Catalog, router: RouterModel | None) -> list[Way]:
     """Every way the catalog builds a structured link on ``router``'s cages (a transceiver
-    fits a router whose breakout equals its ports, as for any link)."""
+    fits a router whose breakout equals its ports, as for any link), with the trunk parts of
+    the largest size of their fibre (``priced_trunks``)."""
     breakouts = ({router.breakout} if router is not None
                  else {r.breakout for r in catalog.routers})
     usable = set(catalog.structured_fibres())
@@ -220,11 +221,18 @@ def ways(catalog: Catalog, router: RouterModel | None) -> list[Way]:
         for c, cord in enumerate(cables):
             if cord.kind != "fibre" or cord.fibre != model.fibre:
                 continue
-            for k, trunk in enumerate(cables):
-                if trunk.kind != "trunk" or trunk.fibre != model.fibre:
-                    continue
+            for k in priced_trunks(catalog, model.fibre):
                 out += [Way(t, c, k, p) for p in row_panels(catalog, model.fibre)]
     return out
+
+
+def priced_trunks(catalog: Catalog, fibre: str) -> list[int]:
+    """The trunk parts a link of ``fibre`` is priced with: those carrying the most links, the
+    size whose full trunk is a link's marginal share (the smaller sizes cost more per link;
+    ``planner.cabling.structured`` packs the links into all sizes)."""
+    trunks = [k for k, m in enumerate(catalog.cables) if m.kind == "trunk" and m.fibre == fibre]
+    most = max((catalog.links_per_trunk(catalog.cables[k]) for k in trunks), default=0)
+    return [k for k in trunks if catalog.links_per_trunk(catalog.cables[k]) == most]
 
 
 def _cassette(panel) -> bool:
@@ -311,10 +319,11 @@ def check_catalog(catalog: Catalog, floor, router: RouterModel | None) -> None:
                              f"{floor.cabinet_height_ru}U patch racks of floor "
                              f"'{floor.source}'; give at most {floor.cabinet_height_ru}")
     tallest = max((p.rack_units for p in catalog.panels), default=1)
+    least = np.ceil(tallest * RACK_UNIT_M * 1000) / 1000
     if panel_band_ru(floor) < tallest:
         raise InputError(f"floor '{floor.source}': field 'patch_drop_m' {floor.patch_drop_m:g} m "
                          f"does not reach a {tallest}U panel below the tray (one rack unit is "
-                         f"{RACK_UNIT_M} m); give at least {np.ceil(tallest * RACK_UNIT_M * 1000) / 1000:g} or leave "
+                         f"{RACK_UNIT_M} m); give at least {least:g} or leave "
                          "it out (the patch rack's height)")
 
 
