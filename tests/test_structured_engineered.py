@@ -199,6 +199,23 @@ def test_a_point_beyond_the_drop_band_starts_a_second_rack():
     assert at_a["name"].tolist() == ["A-P1-40", "A-P1-41", "A-P1-42", "A-P1.2-40"]
 
 
+@pytest.mark.parametrize("name", ["slimfly-hot", "dragonfly-hot"])
+def test_every_piece_of_a_real_plan_is_ordered_for_its_drops(name):
+    """On the shared hot-aisle plans (42U patch racks: a 1.867 m drop), read from the cables'
+    segments: every cord's stock length covers its computed length plus one drop, every trunk's
+    its length plus two; every panel sits in a rack unit of its 42U rack."""
+    from test_exports_plans import get_plan
+    result = get_plan(name)
+    pieces = [p for text in result.cables["segments"] if text for p in segment_pieces(text)]
+    cords = [(m, float(sku.rsplit("-", 1)[1][:-1])) for kind, m, sku in
+             (p for p in pieces if p[0] == "cord")]
+    trunks = [(p[2], float(p[3].rsplit("-", 1)[1][:-1])) for p in pieces if p[0] == "trunk"]
+    assert cords and trunks
+    assert all(stock >= m + DROP - 1e-9 for m, stock in cords)
+    assert all(stock >= m + 2 * DROP - 1e-9 for m, stock in trunks)
+    assert result.structured.panels["ru"].between(1, 42).all()
+
+
 def lc_catalog(pass_through: bool):
     """Single-mode duplex links only: LR optics, LC cords, 48-fibre trunks (24 links, MPO-24
     ends), the LC-cassette row panel and, if asked, the MPO-24 pass-through panel."""

@@ -243,7 +243,8 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
     first: each group its packing of all sizes (panel adapters priced by the port); or the
     groups, largest first, each the candidate that costs least with the panels it makes its
     panel points buy: a panel holds trunks of one size, so a size whose panel at that point has
-    free rear ports costs no new panel (``_Slots``)."""
+    free rear ports costs no new panel (``_Slots``). Then ``_improve`` revisits the groups
+    with every other group's trunks in place."""
     columns = ["chain", "trunk_part", "panel_part", "entry_part", "lo", "hi", "legs",
                "cross_hall", "links", "lo_m", "lo_order", "hi_m", "hi_order", "hall_m",
                "hall_order"]
@@ -287,7 +288,8 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
             dollars += best[0] + slots.take(ends[g], best[1])
             picked[g] = best[1]
         plans.append((round(dollars, 6), picked))
-    picked = min(plans, key=lambda plan: plan[0])[1]
+    picked = _improve(dict(min(plans, key=lambda plan: plan[0])[1]), options, ends, order,
+                      catalog)
     rows, chain_of, legs_of, pos_of = [], [], [], []
     for g, grp in enumerate(groups):
         hall, n, start = bool(grp.cross_hall), int(count[g]), 0
@@ -313,6 +315,59 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
     link = link.assign(chain=np.asarray(chain_of, np.int64), legs=np.asarray(legs_of, np.int64),
                        position=np.asarray(pos_of, np.int64))
     return chains, link
+
+
+def _improve(picked: dict, options: list, ends: list, order: list, catalog: Catalog,
+             passes: int = 3) -> dict:
+    """Local search on a choice of trunks per group (``_pack``): each group in turn takes
+    the candidate that costs least given every other group's trunks (its trunk dollars and
+    the change in the panels at its panel points, ``_Panels``), keeping its own on a tie, until
+    a pass changes nothing (at most ``passes``). Each step lowers the plan's trunk and panel
+    dollars or keeps them."""
+    panels = _Panels(catalog)
+    for g in order:
+        panels.add(ends[g], picked[g], 1)
+    for _ in range(passes):
+        changed = False
+        for g in order:
+            mine = picked[g]
+            panels.add(ends[g], mine, -1)
+            best = min(options[g], key=lambda cand: (
+                round(cand[0] + panels.delta(ends[g], cand[1]), 6), cand[1] != mine,
+                len(cand[1]), cand[1]))[1]
+            panels.add(ends[g], best, 1)
+            changed |= best != mine
+            picked[g] = best
+        if not changed:
+            break
+    return picked
+
+
+class _Panels:
+    """Trunks of each size at each panel point (``_improve``): a point buys
+    ``ceil(trunks / (ports // links))`` panels of a size."""
+
+    def __init__(self, catalog: Catalog):
+        self.ports = [p.ports for p in catalog.panels]
+        self.price = [p.price for p in catalog.panels]
+        self.count: dict[tuple, int] = {}
+
+    def add(self, ends: list[tuple], trunks: tuple, sign: int) -> None:
+        for end in ends:
+            for part, legs in set(trunks):
+                key = end + (part,)
+                self.count[key] = self.count.get(key, 0) + sign * trunks.count((part, legs))
+
+    def delta(self, ends: list[tuple], trunks: tuple) -> float:
+        """Dollars of the panels that adding ``trunks`` at ``ends`` buys."""
+        total = 0.0
+        for end in ends:
+            for part, legs in set(trunks):
+                per = self.ports[end[2]] // legs
+                have = self.count.get(end + (part,), 0)
+                more = -(-(have + trunks.count((part, legs))) // per) - -(-have // per)
+                total += more * self.price[end[2]]
+        return total
 
 
 class _Slots:
