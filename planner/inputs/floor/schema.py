@@ -121,6 +121,8 @@ class Floor(BaseModel):
     connection_loss_db: NonNegativeFloat = 0.5         # per mated connection (docs/floors.md)
     multimode_loss_db_per_km: NonNegativeFloat = 3.5   # installed OM fibre at 850 nm
     single_mode_loss_db_per_km: NonNegativeFloat = 1.0  # installed OS fibre at 1310 nm
+    patch_drop_m: NonNegativeFloat | None = None
+    structured_spare_pct: NonNegativeFloat = Field(0.0, le=100)
     _source: str | None = PrivateAttr(None)
 
     @field_validator("connection_loss_db", "multimode_loss_db_per_km",
