@@ -84,9 +84,16 @@ def _main(argv: list[str] | None) -> int:
         print(f"{command}: error: {printable(err, None)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt as stop:
-        signum = interrupts.signal_of(stop)
-        print(f"{command}: {interrupts.describe(signum)}; nothing was written", file=sys.stderr)
-        return interrupts.exit_code(signum)
+        return _stopped(command, interrupts.signal_of(stop))
+    except Exception:
+        if interrupts.received() is None:
+            raise
+        return _stopped(command, interrupts.received())  # a library lost the KeyboardInterrupt
+
+
+def _stopped(command: str, signum: int) -> int:
+    print(f"{command}: {interrupts.describe(signum)}; nothing was written", file=sys.stderr)
+    return interrupts.exit_code(signum)
 
 
 if __name__ == "__main__":

@@ -350,8 +350,8 @@ def _walk(annotation: Any, value: Any, loc: tuple) -> tuple[tuple, str] | None:
 
 def _bad_text(text: str, field: Any) -> str | None:
     """What is wrong with one text of an input file under key ``field``: too long, or a control
-    character (C0, DEL, C1, a line separator or a bidirectional control; a description may
-    hold line breaks and tabs)."""
+    character (``planner.run.terminal.printable`` would escape it; a description may hold line
+    breaks and tabs)."""
     limit = LONG_TEXT_FIELDS.get(field, MAX_TEXT) if isinstance(field, str) else MAX_TEXT
     if len(text) > limit:
         return (f"is {len(text):,} characters long, beyond the {limit:,} a "

@@ -13,6 +13,12 @@ compiles a kernel. The interrupted plan would then go on, with a traceback on st
 such a step (``ctrl_c_deferred``) a stop signal is only recorded, and delivered once the step is
 over. (Blocking the signal with ``pthread_sigmask`` is not enough: the kernel hands a
 process-wide signal to any thread that does not block it, such as a solver's worker threads.)
+
+A native library can also lose the KeyboardInterrupt while it loads: OR-Tools' and NumPy's
+module initialisation turn a Ctrl-C during ``import`` into ``ImportError: initialization
+failed`` (measured: a SIGINT 5 to 20 ms into ``import ortools.sat.python.cp_model``). So
+``handled`` records every stop signal it raises, and ``received`` tells the command line that
+the error it got came from a stop.
 """
 
 from __future__ import annotations
@@ -54,8 +60,19 @@ def exit_code(signum: int) -> int:
     return 128 + int(signum)
 
 
+_received: list[int] = []
+
+
 def _raise(signum, frame):
+    _received.append(int(signum))
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise Interrupted(signum)
+
+
+def received() -> int | None:
+    """The first stop signal raised during ``handled``, or None."""
+    return _received[0] if _received else None
 
 
 def _main_thread() -> bool:
@@ -64,13 +81,15 @@ def _main_thread() -> bool:
 
 @contextmanager
 def handled():
-    """SIGTERM and SIGHUP raise ``Interrupted`` during the block (SIGINT keeps Python's
-    KeyboardInterrupt); the previous handlers come back after it. Main thread only."""
+    """SIGTERM and SIGHUP raise ``Interrupted`` during the block, SIGINT KeyboardInterrupt as
+    Python does; each is recorded (``received``); the previous handlers come back after it.
+    Main thread only."""
     if not _main_thread():
         yield
         return
+    _received.clear()
     previous = {}
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    for sig in STOP_SIGNALS:
         if signal.getsignal(sig) is not signal.SIG_IGN:
             previous[sig] = signal.signal(sig, _raise)
     try:

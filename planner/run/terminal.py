@@ -39,8 +39,9 @@ ASCII_SPELLING = str.maketrans({"θ": "theta", "≤": "<=", "≥": ">=", "×": "
 
 
 def _unsafe(ch: str) -> bool:
-    return (ch in BIDI_CONTROLS
-            or unicodedata.category(ch) in ("Cc", "Zl", "Zp")   # C0, DEL, C1; U+2028, U+2029
+    """A control character: U+0000-U+001F, DEL and U+0080-U+009F (category Cc), the line and
+    paragraph separators, a bidirectional control, or a byte-order mark."""
+    return (ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Zl", "Zp")
             or ch == "\ufeff")
 
 
