@@ -138,7 +138,7 @@ def test_byte_order_mark_is_skipped(tmp_path):
 
 
 def test_uniform_p_is_bounded(tmp_path):
-    with pytest.raises(InputError, match=r"p must be an integer between 0 and 10000, got '10001'"):
+    with pytest.raises(InputError, match=r"p must be an integer between 1 and 10000, got '10001'"):
         parse_spec(f"file:{FIX / 'ring4.csv'}?p=10001")
 
 
