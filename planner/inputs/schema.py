@@ -57,8 +57,8 @@ class _StrictSafeLoader(yaml.SafeLoader):
             raise yaml.YAMLError(f"aliases (*name) are not allowed, line {mark.line + 1}; "
                                  "write the value out")
         event = self.peek_event()
-        tag = getattr(event, "tag", None)
-        if tag is not None and tag != "!":     # written in the file, not resolved from the value
+        tag = getattr(event, "tag", None)   # a tag written in the file, not one resolved
+        if tag in self.yaml_constructors and tag is not None:    # standard: !!binary, !!set
             shown = tag.replace("tag:yaml.org,2002:", "!!")
             raise yaml.YAMLError(f"YAML tag {shown!r} is not allowed, line "
                                  f"{event.start_mark.line + 1}; use plain values")
@@ -71,6 +71,12 @@ class _StrictSafeLoader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
+
+    def construct_object(self, node, deep=False):
+        if node.tag and node.tag.startswith("!"):
+            raise yaml.YAMLError(f"YAML tag {node.tag!r} is not allowed, line "
+                                 f"{node.start_mark.line + 1}; use plain values")
+        return super().construct_object(node, deep)
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):

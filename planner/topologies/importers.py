@@ -77,7 +77,10 @@ def load(path: str | Path, p=None) -> Topology:
     uniform = None
     if p is not None:
         text = str(p).strip()
-        if not _INT.match(text) or int(text) < 1:
+        if not _INT.match(text):
+            raise InputError(f"topology file '{path}': p must be a positive integer "
+                             f"(endpoints per router), got {text!r}")
+        if int(text) < 1:
             raise InputError(f"topology file '{path}': parameter 'p' must be >= 1, got {text!r} "
                              f"(endpoints per router, as every topology builder takes it)")
         uniform = _count(path, "p", text, minimum=1)
