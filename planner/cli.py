@@ -6,8 +6,9 @@ Bad input (``InputError``) prints one line and exits 2; Ctrl-C, SIGTERM and SIGH
 line and exit 128 + the signal number (130, 143, 129; ``planner.run.interrupts``); anything else is
 an internal error (1). stdout never decides the result (``planner.run.terminal``): a reader that
 closes the pipe early leaves the exit code as it is, and a stdout that fails otherwise (a full
-disk) turns a success into 74 (``EX_IOERR``, sysexits.h) with one line on stderr. Command modules import their heavy libraries (pandas, SciPy, OR-Tools,
-numba) inside ``run``, so ``planner --help`` and the light commands start fast.
+disk) turns a success into 74 (``EX_IOERR``, sysexits.h) with one line on stderr. Command
+modules import their heavy libraries (pandas, SciPy, OR-Tools, numba) inside ``run``, so
+``planner --help`` and the light commands start fast.
 """
 
 from __future__ import annotations
