@@ -224,6 +224,8 @@ CASES = {
         f"catalog file '{printable(ESC)}.yaml' does not exist", 2),
     "topology report: an imported file's name": (
         ["topology", f"file:ring{ESC}.csv"], f"path=ring{printable(ESC)}.csv", 0),
+    "catalog shown as YAML: a comment's right-to-left override": (
+        ["catalogs", "show", "c.yaml", "--yaml"], "# vendor \\u202egnirts\n", 0),
     "plan summary: the output folder's name": (
         PLAN + ["--out", f"plan{ESC}"], f"plan{printable(ESC)}/  (", 0),
 }
@@ -234,6 +236,8 @@ def test_input_text_reaches_the_terminal_escaped(name, tmp_path, monkeypatch, ca
     argv, shown, code = CASES[name]
     (tmp_path / f"ring{ESC}.csv").write_bytes((FIXTURES / "topologies" / "ring4.csv")
                                              .read_bytes())
+    (tmp_path / "c.yaml").write_text("extends: modern-100g\n# vendor \u202egnirts\n",
+                                     encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     try:
         got = main(argv)

@@ -24,7 +24,7 @@ def list_or_show(action: str | None, name: str | None, as_yaml: bool, *, command
         if name is not None:
             raise InputError(f"unexpected argument '{name}'; use "
                              f"'planner {command} show NAME|PATH'")
-        rows = [[n, printable(load(n).description)] for n in names()]
+        rows = [[n, printable(load(n).description, None)] for n in names()]
         print("\n".join(table(["name", "description"], rows)))
         return 0
     if name is None:
