@@ -205,6 +205,13 @@ CASES: dict[str, Case] = {
                                     _both(_link("loop.csv", "loop.csv"),
                                           _write("s.yaml", "topology: file:loop.csv\n"
                                                            "out: out\n"))),
+    "catalog linking to itself": Case(_plan("--catalog", "in/c.yaml"),
+                                      ("catalog file 'in/c.yaml'", "symbolic link that leads "
+                                       "to no file", "loop of links"),
+                                      _link("c.yaml", "c.yaml")),
+    "floor linking to a missing file": Case(_plan("--floor", "in/f.yaml"),
+                                            ("floor file 'in/f.yaml'", "missing target"),
+                                            _link("f.yaml", "gone.yaml")),
     # --- --booksim-traffic is one statement of booksim.cfg
     "booksim traffic with a line break": Case(
         _plan("--booksim-traffic", "uniform\nsim_count = 9"),

@@ -127,6 +127,9 @@ def resolve(name_or_path: str | Path, folder: str, what: str) -> Path:
     if path.exists():
         return guards.regular_file(path, f"{what} file '{text}'")
     names = ", ".join(builtin_names(folder))
+    if path.is_symlink():
+        raise InputError(f"{what} file '{text}' is a symbolic link that leads to no file (a "
+                         f"loop of links, or a missing target); point it at a YAML file")
     if path.suffix.lower() in (".yaml", ".yml") or "/" in text or "\\" in text:
         raise InputError(f"{what} file '{text}' does not exist; give an existing YAML file "
                          f"or one of the built-ins: {names}")
