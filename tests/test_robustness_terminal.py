@@ -2,7 +2,8 @@
 (issue 29, "The terminal" and "What users get" 2 and 6).
 
 A real ``planner plan`` runs with stdout in the ways a user's shell connects it: a file under
-``LC_ALL=C`` or ``PYTHONIOENCODING=latin-1``, a pipe whose reader stops after one line
+``LC_ALL=C`` (with Python's UTF-8 mode, and without it: an ASCII stdout) or
+``PYTHONIOENCODING=latin-1``, a pipe whose reader stops after one line
 (``| head -1``), a closed descriptor (``>&-``) and ``/dev/full``. In each the plan folder holds
 the files of the plan written with an ordinary stdout, listed in its manifest, and its cables,
 netlist, workbook, NetBox files and summary are byte for byte the same (``SOURCE_DATE_EPOCH``
@@ -90,6 +91,9 @@ CHANNELS = {
     # name: (run, environment, exit code, stdout file and its encoding or None)
     "LC_ALL=C": (lambda ws, env: _run_to_file(ws, env, "log"), _env(LC_ALL="C", LANG="C"), 0,
                  "utf-8"),
+    "LC_ALL=C without Python's UTF-8 mode": (lambda ws, env: _run_to_file(ws, env, "log"),
+                                             _env(LC_ALL="C", LANG="C", PYTHONUTF8="0"), 0,
+                                             "ascii"),
     "PYTHONIOENCODING=latin-1": (lambda ws, env: _run_to_file(ws, env, "log"),
                                  _env(PYTHONIOENCODING="latin-1"), 0, "latin-1"),
     "stdout closed after one line (| head -1)": (_run_head_one, _env(), 0, None),
