@@ -25,6 +25,10 @@ from planner.exports.wiring_pdf.style import (BOLD, COLD_AISLE, CONTENT_W, DETAI
 
 ROW_LABEL_W = 18.0
 """Room left of a hall drawing for the row letters (7 pt bold, two letters)."""
+TWO_LINES = 3.0
+"""A cabinet holds its name and its group (``g12``) on two lines when it is this many type sizes
+deep: the name's capitals and the group's descender stay inside the box, clear of the front
+mark."""
 KEY_TOP = 12.0
 """Room above a key page's hall for the columns each tile covers (6 pt)."""
 
@@ -255,7 +259,7 @@ def _tile_scale(plan, room, marks, avail_w: float) -> tuple[float, float]:
     texts = (short_names(cab["name"], room.halls > 1) + [f"g{g}" for g in cab["group"].tolist()]
              + rack_tags(marks, room.halls > 1))
     widest = float(string_widths(texts, FONT, MIN_TEXT_PT).max(initial=0.0))
-    need = max(widest / (NAME_FILL * cw), 2.6 * MIN_TEXT_PT / cd)
+    need = max(widest / (NAME_FILL * cw), TWO_LINES * MIN_TEXT_PT / cd)
     bounds = hall_bounds(room, marks)
     whole = avail_w / (bounds[2] - bounds[0])
     return max(need, min(whole, DETAIL_MAX_PT_PER_M)), need
@@ -370,7 +374,7 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
             pick = np.flatnonzero(groups % len(GROUP_COLOURS) == colour)
             fill_rects(canvas, [(float(px(x[i] - cw / 2)), float(py(y[i] + cd / 2)), bw, bh)
                                 for i in pick], GROUP_COLOURS[colour], stroke=True)
-        mark = max(0.8, min(2.0, 0.1 * bh))
+        mark = max(0.8, min(2.0, 0.05 * bh))         # clear of a second line of text
         front_up = front_aisle(rows) == rows          # faces the aisle before its row
         fill_rects(canvas, [(float(px(x[i] - cw / 2)) + 0.3,
                              float(py(y[i] - cd / 2)) - mark if front_up[i]
@@ -429,7 +433,7 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
         if size < MIN_TEXT_PT - 1e-9:
             return
         name_w = widths[:len(labels)] * size
-        two_lines = bh >= 2.6 * size
+        two_lines = bh >= TWO_LINES * size
         name_y = [float(py(v)) + (size * 0.25 if two_lines else -size * 0.35) for v in y]
         text_at(canvas, FONT, size, [(float(px(x[i])) - name_w[i] / 2, name_y[i], labels[i])
                                      for i in range(len(labels))])
@@ -437,7 +441,7 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
             gtags = [f"g{g}" for g in groups]
             gw = widths[len(labels):len(labels) + len(gtags)] * size
             text_at(canvas, FONT, size, [(float(px(x[i])) - gw[i] / 2,
-                                          float(py(y[i])) - size * 1.2, gtags[i])
+                                          float(py(y[i])) - size * 1.1, gtags[i])
                                          for i in range(len(labels))])
         tw = widths[len(labels) + len(groups):] * size
         text_at(canvas, FONT, size, [(float(px(m.x_m)) - w / 2, float(py(m.y_m)) + size * 0.25, t)
