@@ -427,7 +427,8 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
                     width - ROW_LABEL_W, scale, wall_x1 - wall_x0, floor, n_groups, hall=True)
         if not names:
             return
-        _aisle_labels(canvas, lo, hi, rp, cd, aisle, px, py, ax1, scale, entry_label)
+        _aisle_labels(canvas, lo, hi, rp, cd, aisle, px, py, ax1, scale, entry_label,
+                      [t for t in trays.tolist() if ax0 <= t <= ax1], ax0)
         widths = string_widths(labels + [f"g{g}" for g in groups] + tags, FONT, 1.0)
         size = min(7.0, NAME_FILL * bw / max(float(widths.max(initial=0.0)), 1e-9), bh * 0.42)
         if size < MIN_TEXT_PT - 1e-9:
@@ -449,22 +450,28 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
     return draw
 
 
-def _aisle_labels(canvas, lo, hi, rp, cd, aisle, px, py, ax1, scale, entry_label) -> None:
-    """"cold aisle" / "hot aisle" at the right end of every aisle of a tile, where the aisle is
-    tall enough for ``MIN_TEXT_PT`` type (and clear of the entry's label)."""
+def _aisle_labels(canvas, lo, hi, rp, cd, aisle, px, py, ax1, scale, entry_label,
+                  trays=(), ax0=None) -> None:
+    """"cold aisle" / "hot aisle" in every aisle of a tile, centred in the widest stretch between
+    the cross trays drawn across it, where the aisle is tall enough for ``MIN_TEXT_PT`` type
+    (in front of row A right of the entry's label, or left out where they would meet)."""
     from planner.inputs.floor import aisle_is_cold
 
     if aisle * scale < MIN_TEXT_PT + 4.0:
         return
+    stops = sorted({float(px(ax0 if ax0 is not None else ax1)), float(px(ax1))}
+                   | {float(px(t)) for t in trays})
+    a0, a1 = max(zip(stops, stops[1:]), key=lambda g: g[1] - g[0])
     items = []
     for a in range(lo, hi + 2):
         text = "cold aisle" if aisle_is_cold(a) else "hot aisle"
         w = float(string_widths([text], FONT, MIN_TEXT_PT)[0])
-        x = float(px(ax1)) - 2.0 - w
+        x = (a0 + a1) / 2 - w / 2
         y = float(py(a * rp - cd / 2 - aisle / 2)) - MIN_TEXT_PT / 3
         if entry_label is not None and a == 0:
             entry_w = float(string_widths([entry_label[2]], FONT, MIN_TEXT_PT)[0])
-            if x < entry_label[0] + entry_w + 4.0:
+            x = max(x, entry_label[0] + entry_w + 6.0)
+            if x + w > a1 - 2.0:
                 continue
         items.append((x, y, text))
     text_at(canvas, FONT, MIN_TEXT_PT, items)
