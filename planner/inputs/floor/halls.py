@@ -10,9 +10,13 @@ from the entry corner, not a strip (``slot_layout``). Cables run along overhead 
 
 A hall's footprint is ``cols * pitch_m + 2 * end_aisle_m`` by ``rows * cabinet_depth_m +
 (rows + 1) * aisle_m`` (an aisle in front of the first row, between rows and behind the last);
-its entry point, where cables to other halls leave, is the front end of the cross tray at the
-start of the rows (``Room.entry_xy``). Cabinet positions in a hall, and on the abstract grid
-(one "hall" of the cabinets' bounding rows and columns): ``planner.inputs.floor.geometry``.
+with structured cabling every row also holds its patch-rack positions (``rack_slots``: both row
+ends and a gap at every cross tray between cabinets, each cross tray over its position) and the
+hall an entry row of racks along its front wall, ``cabinet_depth_m`` deep. Its entry point, where
+cables to other halls leave, is the front end of the cross tray at the start of the rows
+(``Room.entry_xy``). Cabinet positions in a hall, and on the abstract grid (one "hall" of the
+cabinets' bounding rows and columns): ``planner.inputs.floor.geometry``; where each patch rack
+stands: ``planner.inputs.floor.rack_positions``.
 """
 
 from __future__ import annotations
