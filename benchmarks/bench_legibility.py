@@ -95,7 +95,7 @@ def run(size: str, folder: Path) -> dict:
     named = sum(len(v) for v in found["named"].values())
     want = 2 * len(built.cabinets) + len(built.structured.racks)   # names, groups, racks
     return {"size": size, "topology": PLANS[size], "plan_s": planned, "pdf_s": written,
-            "named": named, "want_named": want, **found, **rack_figures(built)}
+            **found, "named_count": named, "want_named": want, **rack_figures(built)}
 
 
 def table(rows: list[dict], before: list[tuple[str, dict]]) -> str:
@@ -110,7 +110,7 @@ def table(rows: list[dict], before: list[tuple[str, dict]]) -> str:
     for r in rows:
         lines.append(f"| {r['size']} | `{r['topology']}` | {r['pages']} | "
                      f"{r['smallest_pt']:.2f} | {len(r['crossing'])} | {len(r['racks_over'])} | "
-                     f"{r['racks_off_page']} | {r['named']:,} / {r['want_named']:,} |")
+                     f"{r['racks_off_page']} | {r['named_count']:,} / {r['want_named']:,} |")
     lines += ["", "| size | halls | hall width (m) | row racks | entry racks | entry racks "
               "per hall | widest entry row (m) | racks past a wall | plan (s) | wiring.pdf (s) |",
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]

@@ -90,14 +90,15 @@ def _hall_geometry(plan) -> dict:
     floor, cab = plan.floor, plan.cabinets
     room = _room(plan)
     origin = hall_origins(room)
-    w, d, pitch, aisle = floor.cabinet_width_m, floor.cabinet_depth_m, floor.pitch_m, floor.aisle_m
+    w, d, aisle = floor.cabinet_width_m, floor.cabinet_depth_m, floor.aisle_m
     ex, ey = room.entry_xy
-    row_x0, row_x1 = room.row_x
     racks = plan.structured.racks if plan.structured is not None else None
     halls, rows, aisles, trays = [], [], [], []
     for h, (ox, oy) in enumerate(origin.tolist()):
         mine = None if racks is None else racks[racks["hall"] == h]
         x0, y0, x1, y1 = hall_bounds(room, mine)
+        # rows and aisles run between the end aisles, over every rack at the row ends
+        row_x0, row_x1 = x0 + floor.hall.end_aisle_m, x1 - floor.hall.end_aisle_m
         halls.append({"name": f"H{h + 1}" if room.halls > 1 else floor.name,
                       "x0": ox + x0, "y0": oy + y0, "x1": ox + x1, "y1": oy + y1})
         for i in range(room.rows + 1):

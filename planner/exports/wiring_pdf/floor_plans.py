@@ -308,7 +308,7 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
     lo, hi, xa, xb = tile
     cab = plan.cabinets.reset_index(drop=True)
     cw, cd = float(floor.cabinet_width_m), float(floor.cabinet_depth_m)
-    aisle, rp, pitch = float(floor.aisle_m), float(floor.row_pitch_m), float(floor.pitch_m)
+    aisle, rp = float(floor.aisle_m), float(floor.row_pitch_m)
     wall_x0, wall_y0, wall_x1, _ = bounds
     x_all, _ = cabinet_xy(floor, cab["row"].to_numpy(), cab["col"].to_numpy())
     sel = ((cab["hall"].to_numpy() == hall) & (cab["row"].to_numpy() >= lo)
@@ -318,7 +318,8 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
     groups = cab["group"].to_numpy(int)[sel]
     labels = short_names(cab["name"].to_numpy()[sel], room.halls > 1)
     n_groups = int(cab["group"].max()) + 1 if len(cab) else 0
-    row_x0, row_x1 = room.row_x
+    ends = float(floor.hall.end_aisle_m)
+    row_x0, row_x1 = wall_x0 + ends, wall_x1 - ends     # rows with every rack at their ends
     y_top = wall_y0 if lo == 0 else lo * rp - cd / 2 - aisle
     y_bottom = hi * rp + cd / 2 + aisle
     here = marks[(marks["hall"] == hall) & (marks["x_m"] >= xa) & (marks["x_m"] < xb)
@@ -355,7 +356,7 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
             for a in range(lo, hi + 2):
                 if bool(aisle_is_cold(a)) != cold:
                     continue
-                ya, yb = a * rp - cd / 2 - aisle, a * rp - cd / 2
+                yb = a * rp - cd / 2                      # the aisle's far edge
                 rects.append((float(px(ax0)), float(py(yb)), (ax1 - ax0) * scale, aisle * scale))
             fill_rects(canvas, rects, COLD_AISLE if cold else HOT_AISLE)
         ends = [(e0, e1) for e0, e1 in ((wall_x0, row_x0), (row_x1, wall_x1))
