@@ -38,6 +38,17 @@ PLANS = {
     "100k": "dragonfly:a=26,p=13,h=13,g=296",
 }
 CATALOG, FLOOR = "modern-100g", "hot-aisle"
+NOTE = ("\n"
+        '"hall width" is the footprint `summary.json` gives (`hall_width_m`: the rack positions'
+        ' reserved at both row ends and at every cross tray between cabinets included). A '
+        'second rack at a row end (`A-P0.2`; on the tray-0 end of most rows at 100K, where the '
+        'links to other halls leave) stands one position further out and moves that end aisle '
+        'and wall out 0.6 m (`planner.inputs.floor.rack_positions.hall_bounds`, as `wiring.pdf`'
+        ' and the viewer draw the hall); `hall_width_m` does not count it yet. "before" rows: '
+        'the same reader on the PDFs `planner plan` wrote before patch racks had floor '
+        'positions (10K with strategy `optimize`).'
+        "\n")
+"""Under the tables: what the hall width counts, and where the "before" rows come from."""
 
 
 def read_pdf(path: Path) -> dict:
@@ -145,7 +156,7 @@ def main() -> int:
             "with the reader of `tests/test_legibility.py`; the target is no text under 6 pt, "
             "no text over a box not its own, no patch rack on a cabinet position, an aisle or "
             "another rack, every cabinet, group and rack named once.\n\n"
-            + table(rows, before) + "\n")
+            + table(rows, before) + "\n" + NOTE)
     Path(args.out).write_text(text, encoding="utf-8")
     print(text)
     return 0
