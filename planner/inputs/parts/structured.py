@@ -28,7 +28,9 @@ Type-B (crossover) MPO cable and a link passes 3 or 5 of them, an odd number, so
 receive.
 
 Pricing (``choose``, called by ``planner.inputs.parts.media.choose_parts`` for the structured
-links): per link two transceivers (a twin-port module's share), the cheapest cord whose stock length
+links): among the ways whose transceiver lights the link over the fibre installed and the panels
+passed (``planner.inputs.parts.budget``; a link passes one mated connection per panel), per link
+two transceivers (a twin-port module's share), the cheapest cord whose stock length
 covers each cord, each trunk segment's price shared by the links of a full trunk, and each panel
 passed shared by the adapters a panel holds; the cheapest way wins, as for any link. Allocation
 (``build``): the links between the same two row panels with the same trunk part share trunks,
@@ -47,6 +49,7 @@ from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog, RouterModel
 from planner.inputs.floor import routes
 from planner.inputs.floor import Room
+from planner.inputs.parts import budget
 from planner.run.errors import InputError
 
 STRUCTURED_KINDS = ("cross-row", "cross-hall")
@@ -261,11 +264,15 @@ def _order(model, length: np.ndarray) -> np.ndarray:
     return np.where(length <= model.max_reach_m + 1e-9, order, np.nan)
 
 
-def choose(catalog: Catalog, pieces: Runs, lengths: np.ndarray, router: RouterModel | None):
-    """(transceiver, cord, order length, price per link, SegmentParts) of the structured
-    links ``pieces`` whose route lengths are ``lengths``: the cheapest way that reaches
-    (module doc; ties: the earlier way). The order length of a link is the sum of its pieces'
-    stock lengths. InputError when the catalog has no structured parts or none reaches."""
+def choose(catalog: Catalog, floor, pieces: Runs, lengths: np.ndarray,
+           router: RouterModel | None):
+    """(transceiver, cord, order length, price per link, lit, SegmentParts) of the structured
+    links ``pieces`` whose route lengths are ``lengths``: the cheapest way whose transceiver
+    lights the link over the fibre installed (the sum of its pieces' stock lengths, the link's
+    order length) and the panels it passes (``planner.inputs.parts.budget``; ties: the earlier
+    way); where none lights it, the cheapest that reaches along the route, not lit, at an
+    infinite price (``budget.pick``). InputError when the catalog has no structured parts or
+    none reaches."""
     n = lengths.size
     options = ways(catalog, router)
     if not options:
@@ -273,7 +280,7 @@ def choose(catalog: Catalog, pieces: Runs, lengths: np.ndarray, router: RouterMo
                          f"{n} links leave their row on a floor with structured_cabling; add "
                          "them or set structured_cabling: false in the floor")
     cables = catalog.cables
-    prices, orders = [], []
+    prices, orders, lit = [], [], []
     passes = pieces.passes.astype(float)
     present = {"cord_a": pieces.structured, "cord_b": pieces.structured,
                "trunk_a": pieces.structured, "hall": pieces.cross_hall,
@@ -292,18 +299,19 @@ def choose(catalog: Catalog, pieces: Runs, lengths: np.ndarray, router: RouterMo
                                                         axis=0)
         prices.append(np.where(ok, price, np.inf))
         orders.append(got)
+        lit.append(ok & budget.lights(floor, [t], sum(got.values()), passes))
     table = np.vstack(prices)
-    best = np.argmin(table, axis=0)
-    chosen = table[best, np.arange(n)]
-    if n and not np.isfinite(chosen).all():
-        worst = float(lengths[~np.isfinite(chosen)].max())
+    best, chosen, bright = budget.pick(table, np.vstack(lit))
+    cols = np.arange(n)
+    reached = np.isfinite(table[best, cols])
+    if n and not reached.all():
+        worst = float(lengths[~reached].max())
         reach = max(cables[w.transceiver].max_reach_m for w in options)
         raise InputError(f"catalog '{catalog.source}': no link through patch panels reaches "
                          f"{worst:.2f} m (longest transceiver reach {reach:g} m, or a cord or "
                          "trunk piece longer than its longest stock length); add longer parts "
                          "or use a smaller floor")
     pick = [options[b] for b in best.tolist()]
-    cols = np.arange(n)
     seg = {name: np.vstack([o[name] for o in orders])[best, cols]
            for name in ("cord_a", "trunk_a", "hall", "trunk_b", "cord_b")}
     parts = SegmentParts(np.ones(n, dtype=bool),
@@ -313,4 +321,4 @@ def choose(catalog: Catalog, pieces: Runs, lengths: np.ndarray, router: RouterMo
                          seg["cord_b"])
     total = sum(seg.values())
     return (np.array([w.transceiver for w in pick], dtype=np.int64),
-            np.array([w.cord for w in pick], dtype=np.int64), total, chosen, parts)
+            np.array([w.cord for w in pick], dtype=np.int64), total, chosen, bright, parts)
