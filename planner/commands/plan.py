@@ -67,6 +67,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--booksim-traffic", dest="booksim_traffic", metavar="NAME",
                    help=f"traffic pattern of booksim.cfg (default "
                         f"{BOOKSIM_DEFAULTS['traffic']}; {', '.join(BOOKSIM_TRAFFIC)})")
+    p.add_argument("--prices", action="append", default=[], metavar="FILE",
+                   help="filled-in rfq sheets (CSV/XLSX) whose quoted prices replace the "
+                        "catalog's before placement; repeat for several (docs/procurement.md)")
+    p.add_argument("--rate", action="append", default=[], metavar="CUR=RATE",
+                   help="exchange rate of a --prices currency: one CUR costs RATE of the "
+                        "catalog's currency (e.g. EUR=1.08)")
 
 
 def resolve_spec(args: argparse.Namespace) -> specs.Spec:
@@ -136,6 +142,7 @@ def input_files(args: argparse.Namespace, spec: specs.Spec) -> list[Path]:
     if isinstance(spec.topology, str) and spec.topology.strip().startswith("file:"):
         paths.append(Path(spec.topology.strip()[len("file:"):].partition("?")[0]))
     paths += [Path(value) for value in (spec.catalog, spec.floor) if Path(value).is_file()]
+    paths += [Path(value) for value in getattr(args, "prices", None) or []]
     return paths
 
 
@@ -148,6 +155,18 @@ def _from_spec(args: argparse.Namespace, field: str, load):
         if args.spec and getattr(args, field) is None and not str(err).startswith("spec "):
             raise InputError(f"spec '{args.spec}': field '{field}': {err}") from None
         raise
+
+
+def _quoted(catalog, args: argparse.Namespace):
+    """The catalog at the prices of the ``--prices`` quotes (cheapest valid offer per part)."""
+    import datetime
+
+    from planner.costing.quotes import DEFAULT_CURRENCY, parse_rates
+    from planner.costing.reprice import catalog_with_quotes
+    priced, _quotes = catalog_with_quotes(catalog, args.prices, currency=DEFAULT_CURRENCY,
+                                          rates=parse_rates(args.rate),
+                                          today=datetime.date.today())
+    return priced
 
 
 def run(args: argparse.Namespace) -> int:
@@ -165,6 +184,8 @@ def run(args: argparse.Namespace) -> int:
 
     topology = _from_spec(args, "topology", build_topology)
     catalog = _from_spec(args, "catalog", lambda: load_catalog(spec.catalog))
+    if args.prices:
+        catalog = _quoted(catalog, args)
     floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))
     cables = topology.num_links + (topology.num_endpoints if spec.endpoint_cables else 0)
     _from_spec(args, "out", lambda: guards.check_space(spec.out, cables))
