@@ -1,0 +1,238 @@
+"""planner rfq / reprice / plan --prices on a real plan folder (issue 23, items 4 and 5).
+
+Three quotes (quantity breaks; expired; EUR with a rate) checked line by line and in total by
+hand; the rfq -> fill -> reprice round trip; bad quotes exit 2 and leave the plan folder as it
+was; a quote making optics 3x cheaper: reprice reports the saving and plan --prices reaches it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+
+import openpyxl
+import pandas as pd
+import pytest
+
+from planner.cli import main
+
+PLAN = ["plan", "--topology", "slimfly:q=5,p=3", "--strategy", "hint", "--spares", "10",
+        "--spares-optics", "5"]
+
+
+@pytest.fixture(scope="module")
+def plan_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("plan") / "p"
+    assert main(PLAN + ["--out", str(out)]) == 0
+    assert main(["rfq", "--plan", str(out)]) == 0
+    return out
+
+
+def bom_lines(folder) -> pd.DataFrame:
+    frame = pd.read_excel(folder / "bom.xlsx", sheet_name="BOM")
+    return frame.iloc[:frame["Item"].isna().to_numpy().argmax()]
+
+
+def rfq(folder) -> pd.DataFrame:
+    return pd.read_csv(folder / "rfq.csv", dtype=str, keep_default_na=False)
+
+
+def digest(folder) -> dict:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def line(frame, item, length=None):
+    rows = frame[frame["item"] == item]
+    if length is not None:
+        rows = rows[rows["length_m"] == str(length)]
+    return rows.index[0]
+
+
+def test_rfq_lists_every_bom_line_with_spares(plan_dir):
+    bom, sheet = bom_lines(plan_dir), rfq(plan_dir)
+    assert len(sheet) == len(bom)
+    assert sorted(sheet["part_number"]) == sorted(bom["Part number"])
+    want = dict(zip(bom["Part number"], (bom["Quantity"] + bom["Spares"]).astype(int)))
+    assert {k: int(v) for k, v in zip(sheet["part_number"], sheet["quantity"])} == want
+    # grouped by manufacturer: each manufacturer's lines are contiguous
+    makers = sheet["manufacturer"].tolist()
+    assert makers == sorted(makers, key=makers.index)
+    blank = ["supplier", "unit_price", "currency", "quantity_breaks", "lead_time_days", "moq",
+             "valid_until"]
+    assert (sheet[blank] == "").all().all()
+    assert openpyxl.load_workbook(plan_dir / "rfq.xlsx")["RFQ"].max_row == len(sheet) + 1
+
+
+def three_quotes(plan_dir, where):
+    sheet = rfq(plan_dir)
+    sw, tr = line(sheet, "switch"), line(sheet, "transceiver")
+    dac = line(sheet, "cable", 2)
+    a = sheet.copy()
+    a["supplier"] = "Acme"
+    a.loc[sw, ["unit_price", "quantity_breaks"]] = ["15000", "40=14000; 100=13000"]
+    a.loc[tr, "unit_price"] = "120"
+    a.to_csv(where / "acme.csv", index=False)
+    b = sheet.copy()
+    b["supplier"] = "Bygone"
+    b.loc[tr, ["unit_price", "valid_until"]] = ["50", "2020-01-31"]
+    b.to_csv(where / "bygone.csv", index=False)
+    c = sheet.copy()
+    c["supplier"] = "Euro"
+    c.loc[dac, ["unit_price", "currency"]] = ["70", "EUR"]
+    c.loc[tr, ["unit_price", "currency"]] = ["110", "EUR"]
+    c.to_excel(where / "euro.xlsx", index=False)
+    return [where / "acme.csv", where / "bygone.csv", where / "euro.xlsx"]
+
+
+def test_three_quotes_by_hand(plan_dir, tmp_path, capsys):
+    quotes = three_quotes(plan_dir, tmp_path)
+    out = tmp_path / "new"
+    args = ["reprice", "--plan", str(plan_dir), "--out", str(out), "--rate", "EUR=1.1",
+            "--date", "2026-06-01", "--no-replan"]
+    for q in quotes:
+        args += ["--quote", str(q)]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "2020-01-31" in printed and "Bygone" in printed            # expired, refused
+    old, new = bom_lines(plan_dir), bom_lines(out)
+    qty = dict(zip(old["Part number"], old["Quantity"] + old["Spares"]))
+    price = dict(zip(old["Part number"], old["Unit price"]))
+    # by hand: 50 switches reach the 40 break (not 100); optics 120 $ (Acme) beats 110 EUR x
+    # 1.1 = 121 $ (Euro) and the expired 50 $; the 2 m DAC 70 EUR x 1.1 = 77 $
+    expect = dict(price)
+    expect["MSN2700-CS2F"], expect["MMA1B00-C100D"], expect["MCP1600-C002"] = 14000, 120, 77
+    assert qty["MSN2700-CS2F"] == 50
+    assert dict(zip(new["Part number"], new["Unit price"])) == pytest.approx(expect)
+    for _, r in new.iterrows():
+        assert r["Extended price"] == pytest.approx((r["Quantity"] + r["Spares"])
+                                                    * expect[r["Part number"]])
+    total = sum(qty[k] * expect[k] for k in qty)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["cost"]["total"] == pytest.approx(total)
+    saved = (16000 - 14000) * 50 + (350 - 120) * qty["MMA1B00-C100D"] \
+        + (90 - 77) * qty["MCP1600-C002"]
+    assert summary["reprice"]["total_before"] - total == pytest.approx(saved)
+    delta = pd.read_csv(out / "delta.csv")
+    assert delta["delta"].sum() == pytest.approx(-saved)
+    row = delta[delta["sku"] == "MSN2700-CS2F"].iloc[0]
+    assert (row["supplier"], row["break_qty"], row["new_unit_price"]) == ("Acme", 40, 14000)
+    assert (delta["quote"] == "unquoted").sum() == len(delta) - 3
+    # Summary formulas and the Cables sheet follow the new prices
+    book = openpyxl.load_workbook(out / "bom.xlsx", data_only=True)
+    cables = pd.read_excel(out / "bom.xlsx", sheet_name="Cables")
+    before = pd.read_excel(plan_dir / "bom.xlsx", sheet_name="Cables")
+    moved = (cables["Unit price"] - before["Unit price"]).sum()
+    tr_change = (120 - 350) * old.loc[old["Part number"] == "MMA1B00-C100D", "Quantity"].sum()
+    dac_change = (77 - 90) * old.loc[old["Part number"] == "MCP1600-C002", "Quantity"].sum()
+    assert moved == pytest.approx(tr_change + dac_change)
+    totals = {r[0].value: r[1].value for r in book["Summary"].iter_rows(min_row=3)}
+    assert totals["Total cost"] == pytest.approx(total)
+    assert (out / "cables.csv").read_bytes() == (plan_dir / "cables.csv").read_bytes()
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice not installed")
+def test_libreoffice_recalculates_to_cached_values(plan_dir, tmp_path):
+    quotes = three_quotes(plan_dir, tmp_path)
+    out = tmp_path / "new"
+    args = ["reprice", "--plan", str(plan_dir), "--out", str(out), "--rate", "EUR=1.1",
+            "--date", "2026-06-01", "--no-replan"] + sum([["--quote", str(q)] for q in quotes],
+                                                         [])
+    assert main(args) == 0
+    conv = tmp_path / "lo"
+    subprocess.run(["soffice", "--headless", "--convert-to", "xlsx", "--outdir", str(conv),
+                    str(out / "bom.xlsx")], check=True, capture_output=True, timeout=300)
+    for sheet in ("Summary", "BOM"):
+        ours = openpyxl.load_workbook(out / "bom.xlsx", data_only=True)[sheet]
+        theirs = openpyxl.load_workbook(conv / "bom.xlsx", data_only=True)[sheet]
+        for a, b in zip(ours.iter_rows(values_only=True), theirs.iter_rows(values_only=True)):
+            for x, y in zip(a, b):
+                if isinstance(x, float):
+                    assert y == pytest.approx(x)
+
+
+def test_round_trip_rfq_fill_reprice(plan_dir, tmp_path):
+    sheet = rfq(plan_dir)
+    old = bom_lines(plan_dir)
+    halves = dict(zip(old["Part number"], old["Unit price"] / 2))
+    sheet["unit_price"] = [f"{halves[p]:.2f}" for p in sheet["part_number"]]
+    sheet.to_csv(tmp_path / "q.csv", index=False)
+    out = tmp_path / "new"
+    assert main(["reprice", "--plan", str(plan_dir), "--quote", str(tmp_path / "q.csv"),
+                 "--out", str(out), "--no-replan"]) == 0
+    hand = sum(int(q) * round(halves[p], 2) for p, q in zip(sheet["part_number"],
+                                                             sheet["quantity"]))
+    assert json.loads((out / "summary.json").read_text())["cost"]["total"] == \
+        pytest.approx(hand)
+    assert (out / "cables.csv").read_bytes() == (plan_dir / "cables.csv").read_bytes()
+
+
+def _bad(kind, plan_dir, tmp_path):
+    sheet = rfq(plan_dir)
+    tr = line(sheet, "transceiver")
+    path = tmp_path / "q.csv"
+    if kind == "negative":
+        sheet.loc[tr, "unit_price"] = "-5"
+    elif kind == "text":
+        sheet.loc[tr, "unit_price"] = "cheap"
+    elif kind == "unknown":
+        sheet.loc[tr, ["part_number", "unit_price"]] = ["NO-SUCH-PART", "10"]
+    elif kind == "duplicate":
+        sheet.loc[tr, "unit_price"] = "10"
+        sheet = pd.concat([sheet, sheet.loc[[tr]].assign(unit_price="12")])
+    elif kind == "currency":
+        sheet.loc[tr, ["unit_price", "currency"]] = ["10", "GBP"]
+    elif kind == "format":
+        path = tmp_path / "q.txt"
+    sheet.to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("kind,words", [
+    ("negative", ["row {row}", "unit_price", "at least 0"]),
+    ("text", ["row {row}", "unit_price", "number"]),
+    ("unknown", ["row {row}", "NO-SUCH-PART", "keep part_number"]),
+    ("duplicate", ["row {last}", "also on row {row}", "one line per part"]),
+    ("currency", ["row {row}", "GBP", "--rate GBP="]),
+    ("format", ["q.txt", "CSV or XLSX"]),
+])
+def test_bad_quote_exits_2_and_writes_nothing(plan_dir, tmp_path, capsys, kind, words):
+    quote = _bad(kind, plan_dir, tmp_path)
+    before = digest(plan_dir)
+    out = tmp_path / "new"
+    code = main(["reprice", "--plan", str(plan_dir), "--quote", str(quote), "--out", str(out),
+                 "--no-replan"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    sheet = rfq(plan_dir)
+    rows = {"row": line(sheet, "transceiver") + 2, "last": len(sheet) + 2}
+    assert str(quote.name) in err and all(w.format(**rows) in err for w in words), err
+    assert not out.exists()
+    assert digest(plan_dir) == before
+
+
+def test_cheaper_optics_saving_reached_by_plan_prices(plan_dir, tmp_path):
+    sheet = rfq(plan_dir)
+    old = bom_lines(plan_dir)
+    price = dict(zip(old["Part number"], old["Unit price"]))
+    optics = sheet["class"] == "optics"
+    sheet.loc[optics, "unit_price"] = [f"{price[p] / 3:.4f}" for p in
+                                       sheet.loc[optics, "part_number"]]
+    sheet.to_csv(tmp_path / "q.csv", index=False)
+    out = tmp_path / "new"
+    assert main(["reprice", "--plan", str(plan_dir), "--quote", str(tmp_path / "q.csv"),
+                 "--out", str(out)]) == 0
+    note = json.loads((out / "summary.json").read_text())["reprice"]
+    repriced = json.loads((out / "summary.json").read_text())["cost"]["total"]
+    replan = note["replan"]
+    assert replan["available"]
+    assert replan["saving"] == pytest.approx(repriced - replan["total"])
+    assert replan["saving"] >= 0
+    again = tmp_path / "replanned"
+    assert main(PLAN + ["--out", str(again), "--prices", str(tmp_path / "q.csv")]) == 0
+    total = json.loads((again / "summary.json").read_text())["cost"]["total"]
+    assert total == pytest.approx(replan["total"])
+    assert total <= repriced
