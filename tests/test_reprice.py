@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
+import zipfile
 
 import openpyxl
 import pandas as pd
@@ -133,6 +135,20 @@ def test_three_quotes_by_hand(plan_dir, tmp_path, capsys):
     assert (out / "cables.csv").read_bytes() == (plan_dir / "cables.csv").read_bytes()
 
 
+def _without_cached_values(src, dst) -> int:
+    """Copy a workbook with the cached value of every formula removed (so LibreOffice, which
+    keeps cached values of .xlsx files on load, must compute them); returns how many."""
+    count = 0
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename.startswith("xl/worksheets/"):
+                data, n = re.subn(rb"(<f>[^<]*</f>)<v>[^<]*</v>", rb"\1", data)
+                count += n
+            zout.writestr(info, data)
+    return count
+
+
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice not installed")
 def test_libreoffice_recalculates_to_cached_values(plan_dir, tmp_path):
     quotes = three_quotes(plan_dir, tmp_path)
@@ -141,16 +157,28 @@ def test_libreoffice_recalculates_to_cached_values(plan_dir, tmp_path):
             "--date", "2026-06-01", "--no-replan"] + sum([["--quote", str(q)] for q in quotes],
                                                          [])
     assert main(args) == 0
-    conv = tmp_path / "lo"
-    subprocess.run(["soffice", "--headless", "--convert-to", "xlsx", "--outdir", str(conv),
-                    str(out / "bom.xlsx")], check=True, capture_output=True, timeout=300)
-    for sheet in ("Summary", "BOM"):
-        ours = openpyxl.load_workbook(out / "bom.xlsx", data_only=True)[sheet]
-        theirs = openpyxl.load_workbook(conv / "bom.xlsx", data_only=True)[sheet]
-        for a, b in zip(ours.iter_rows(values_only=True), theirs.iter_rows(values_only=True)):
-            for x, y in zip(a, b):
-                if isinstance(x, float):
-                    assert y == pytest.approx(x)
+    for name in ("bom.xlsx", "delta.xlsx"):
+        stripped = tmp_path / f"stripped-{name}"
+        assert _without_cached_values(out / name, stripped) > 0
+        conv = tmp_path / f"lo-{name}"
+        subprocess.run(["soffice", "--headless", f"-env:UserInstallation=file://{tmp_path}/lo",
+                        "--convert-to", "xlsx", "--outdir", str(conv), str(stripped)],
+                       check=True, capture_output=True, timeout=300)
+        formulas = openpyxl.load_workbook(out / name)
+        ours = openpyxl.load_workbook(out / name, data_only=True)
+        theirs = openpyxl.load_workbook(conv / stripped.name, data_only=True)
+        checked = 0
+        for ws in formulas:
+            if ws.title not in ("Summary", "BOM", "Delta"):
+                continue
+            for row in ws.iter_rows():
+                for c in row:
+                    if isinstance(c.value, str) and c.value.startswith("="):
+                        mine = ours[ws.title][c.coordinate].value
+                        assert theirs[ws.title][c.coordinate].value == pytest.approx(mine), \
+                            (name, ws.title, c.coordinate, c.value)
+                        checked += 1
+        assert checked > 10
 
 
 def test_round_trip_rfq_fill_reprice(plan_dir, tmp_path):

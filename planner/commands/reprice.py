@@ -77,9 +77,11 @@ def replan(folder, summary: dict, quotes) -> dict:
         return {"available": False, "why": str(err)}
     catalog = priced_catalog(catalog, quoted_prices(quotes))
     spares = opts.get("spares") or {"cables": opts.get("spares_pct", 0.0)}
+    group = summary["floor"].get("group_endpoints")
     result = plan(spec, catalog, floor, strategy=opts["strategy"], seed=opts["seed"],
                   time_limit_s=opts["time_limit_s"], endpoint_cables=opts["endpoint_cables"],
-                  spares=Spares(**spares), router_latency_ns=opts.get("router_latency_ns"))
+                  spares=Spares(**spares), router_latency_ns=opts.get("router_latency_ns"),
+                  group_endpoints=group if group != floor.group_endpoints else None)
     old, new = summary["cables"], result.summary["cables"]
     changed = {k: [old[k]["electrical"], new[k]["electrical"]] for k in ("network", "endpoint")
                if old[k]["electrical"] != new[k]["electrical"]}
