@@ -195,6 +195,20 @@ def test_round_trip_rfq_fill_reprice(plan_dir, tmp_path):
     assert json.loads((out / "summary.json").read_text())["cost"]["total"] == \
         pytest.approx(hand)
     assert (out / "cables.csv").read_bytes() == (plan_dir / "cables.csv").read_bytes()
+    assert (out / "labels.csv").read_bytes() == (plan_dir / "labels.csv").read_bytes()
+    assert not (out / "wiring.pdf").exists() and not (out / "index.html").exists()
+
+
+def test_plan_prices_refuses_a_part_the_catalog_lacks(tmp_path, capsys):
+    path = tmp_path / "q.csv"
+    pd.DataFrame({"part_number": ["NO-SUCH-PART"], "description": ["x"], "length_m": [""],
+                  "unit_price": ["10"]}).to_csv(path, index=False)
+    out = tmp_path / "p"
+    assert main(PLAN + ["--out", str(out), "--prices", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "q.csv" in err and "row 2" in err and "NO-SUCH-PART" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not out.exists()
 
 
 def _bad(kind, plan_dir, tmp_path):
@@ -261,6 +275,8 @@ def test_cheaper_optics_saving_reached_by_plan_prices(plan_dir, tmp_path):
     assert replan["saving"] >= 0
     again = tmp_path / "replanned"
     assert main(PLAN + ["--out", str(again), "--prices", str(tmp_path / "q.csv")]) == 0
-    total = json.loads((again / "summary.json").read_text())["cost"]["total"]
+    replanned = json.loads((again / "summary.json").read_text())
+    total = replanned["cost"]["total"]
+    assert replanned["prices"]["quotes"] == [str(tmp_path / "q.csv")]
     assert total == pytest.approx(replan["total"])
     assert total <= repriced

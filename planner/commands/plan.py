@@ -171,6 +171,7 @@ def _quoted(catalog, args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from planner.costing.bom import Spares
+    from planner.costing.quotes import parse_rates
     from planner.inputs.catalog import load_catalog
     from planner.inputs.floor import load_floor
     from planner.plan import check_options, plan
@@ -200,6 +201,9 @@ def run(args: argparse.Namespace) -> int:
                   booksim={"cycle_ns": args.booksim_cycle_ns,
                            "injection_rate": args.booksim_rate,
                            "traffic": args.booksim_traffic})
+    if args.prices:       # where the prices came from; catalog.yaml holds them
+        result.summary["prices"] = {"quotes": [str(p) for p in args.prices],
+                                    "rates": parse_rates(args.rate)}
     files = exports.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
     for note in defaults.notes(result.topology):   # a size the user did not give
         print(f"note: {note}")

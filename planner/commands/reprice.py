@@ -5,7 +5,7 @@ Reads the plan's BOM, cables and summary back (``planner.commands._plan_folder``
 quotes per line, per class or to one supplier (``planner.costing.quotes.award``), and writes
 NEWDIR: the plan folder's files with ``bom.xlsx`` and ``summary.json`` rewritten by their own
 writers at the new prices, ``delta.csv``/``delta.xlsx`` (old and new unit price, supplier,
-quantity break, Δ per line) and no ``wiring.pdf`` (it prints catalog prices; re-plan for one).
+quantity break, Δ per line) and neither ``wiring.pdf`` nor ``index.html`` (``STALE``).
 It then re-plans with the quoted prices (``planner plan --prices``) and reports whether the
 design would change and what a re-plan would save.
 """
@@ -18,8 +18,9 @@ NAME = "reprice"
 HELP = "re-price a plan from supplier quotes (CSV/XLSX) without re-planning; report what a "\
        "re-plan at those prices would save"
 ORDER = 56
-STALE = ("wiring.pdf",)
-"""Files of the plan folder not carried over: they print the catalog prices."""
+STALE = ("wiring.pdf", "index.html")
+"""Files of the plan folder not carried over: they show the catalog prices (the wiring PDF's
+BOM pages, the viewer's BOM table); the plan folder keeps them, for the same cables."""
 
 
 def add_arguments(parser) -> None:
@@ -161,5 +162,6 @@ def run(args) -> int:
               "(planner plan --prices FILE makes it)")
     else:
         print(f"re-plan estimate not made: {estimate['why']}")
-    print(f"output: {args.out}/")
+    print(f"output: {args.out}/ (without {', '.join(STALE)}: they show the catalog prices; "
+          f"the plan folder has them for the same cables)")
     return 0
