@@ -86,9 +86,12 @@ def replan(folder, summary: dict, quotes) -> dict:
     old, new = summary["cables"], result.summary["cables"]
     changed = {k: [old[k]["electrical"], new[k]["electrical"]] for k in ("network", "endpoint")
                if old[k]["electrical"] != new[k]["electrical"]}
+    skus = sorted(set(old["by_sku"]) | set(new["by_sku"]))
+    parts = {k: [old["by_sku"].get(k, 0), new["by_sku"].get(k, 0)] for k in skus
+             if old["by_sku"].get(k, 0) != new["by_sku"].get(k, 0)}
     return {"available": True, "total": result.summary["cost"]["total"],
-            "design_changes": bool(changed or old["by_sku"] != new["by_sku"]),
-            "electrical_before_after": changed,
+            "design_changes": bool(changed or parts),
+            "electrical_before_after": changed, "cables_by_part_before_after": parts,
             "cabinets": result.summary["placement"]["cabinets"]}
 
 
@@ -155,8 +158,10 @@ def run(args) -> int:
     if len(missing):
         print(f"unquoted, old price kept: {', '.join(note['unquoted'])}")
     if estimate.get("available"):
-        verdict = ("would change the design" if estimate["design_changes"]
-                   else "would keep the same design")
+        moves = estimate["cables_by_part_before_after"]
+        verdict = ("would change the design (cables per part number: " + ", ".join(
+            f"{k} {a}->{b}" for k, (a, b) in moves.items()) + ")"
+            if estimate["design_changes"] else "would keep the same design")
         print(f"re-plan at the quoted prices {verdict}: total {estimate['total']:,.2f} {cur}, "
               f"saving {estimate['saving']:,.2f} {cur} against this re-pricing "
               "(planner plan --prices FILE makes it)")
