@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 from planner.cli import main
+from planner.inputs.catalog import load_catalog
 
 PLAN = ["plan", "--topology", "slimfly:q=5,p=3", "--strategy", "hint", "--spares", "10",
         "--spares-optics", "5"]
@@ -51,6 +52,11 @@ def line(frame, item, length=None):
     if length is not None:
         rows = rows[rows["length_m"] == str(length)]
     return rows.index[0]
+
+
+def test_plan_folder_records_its_catalog(plan_dir):
+    recorded = load_catalog(plan_dir / "catalog.yaml")
+    assert recorded.model_dump() == load_catalog("modern-100g").model_dump()
 
 
 def test_rfq_lists_every_bom_line_with_spares(plan_dir):

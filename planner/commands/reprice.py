@@ -74,15 +74,19 @@ def replan(folder, summary: dict, quotes) -> dict:
     try:
         catalog = load_catalog(recorded if recorded.is_file() else summary["catalog"]["name"])
         floor = load_floor(summary["floor"]["name"])
+        catalog = priced_catalog(catalog, quoted_prices(quotes))
     except InputError as err:
         return {"available": False, "why": str(err)}
-    catalog = priced_catalog(catalog, quoted_prices(quotes))
     spares = opts.get("spares") or {"cables": opts.get("spares_pct", 0.0)}
     group = summary["floor"].get("group_endpoints")
-    result = plan(spec, catalog, floor, strategy=opts["strategy"], seed=opts["seed"],
-                  time_limit_s=opts["time_limit_s"], endpoint_cables=opts["endpoint_cables"],
-                  spares=Spares(**spares), router_latency_ns=opts.get("router_latency_ns"),
-                  group_endpoints=group if group != floor.group_endpoints else None)
+    try:
+        result = plan(spec, catalog, floor, strategy=opts["strategy"], seed=opts["seed"],
+                      time_limit_s=opts["time_limit_s"],
+                      endpoint_cables=opts["endpoint_cables"], spares=Spares(**spares),
+                      router_latency_ns=opts.get("router_latency_ns"),
+                      group_endpoints=group if group != floor.group_endpoints else None)
+    except InputError as err:
+        return {"available": False, "why": f"re-planning {spec}: {err}"}
     old, new = summary["cables"], result.summary["cables"]
     changed = {k: [old[k]["electrical"], new[k]["electrical"]] for k in ("network", "endpoint")
                if old[k]["electrical"] != new[k]["electrical"]}

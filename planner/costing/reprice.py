@@ -147,10 +147,16 @@ def priced_catalog(catalog: Catalog, prices: dict[tuple[str, str], tuple[float, 
     cables = list(catalog.cables)
     racks, panels, nic = list(catalog.rack_hardware), list(catalog.panels), catalog.nic
     tables: dict[int, dict[float, float]] = {}
+    cut = {m.sku for m in catalog.cables if not m.stock_lengths and m.kind != "transceiver"}
     for key, (price, offer) in prices.items():
         if key not in parts:
-            raise InputError(f"quote '{offer.source.rsplit(' row ', 1)[0]}': row "
-                             f"{offer.source.rsplit(' row ', 1)[1]}: part {key[0]!r} (length "
+            file, row = offer.source.rsplit(" row ", 1)
+            if key[0] in cut:
+                raise InputError(f"quote '{file}': row {row}: part {key[0]!r} is cut to length "
+                                 f"in catalog '{catalog.source}', priced per metre; a price "
+                                 "per length cannot replace that rule: edit the catalog's "
+                                 "price instead")
+            raise InputError(f"quote '{file}': row {row}: part {key[0]!r} (length "
                              f"{key[1] or '-'}) is not in catalog '{catalog.source}'; keep "
                              "part_number and length_m as the rfq sheet gives them")
         where, i, length = parts[key]
