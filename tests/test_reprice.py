@@ -252,8 +252,8 @@ def test_bad_quote_exits_2_and_writes_nothing(plan_dir, tmp_path, capsys, kind, 
     out = tmp_path / "new"
     code = main(["reprice", "--plan", str(plan_dir), "--quote", str(quote), "--out", str(out),
                  "--no-replan"])
-    err = capsys.readouterr().err
-    assert code == 2
+    printed, err = capsys.readouterr()
+    assert code == 2 and printed == ""
     assert len(err.strip().splitlines()) == 1
     sheet = rfq(plan_dir)
     rows = {"row": line(sheet, "transceiver") + 2, "last": len(sheet) + 2}

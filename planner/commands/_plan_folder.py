@@ -4,7 +4,6 @@ long sheets of ``bom.xlsx`` (their cached values), ``cables.csv`` and ``summary.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -89,7 +88,3 @@ def currency(summary: dict) -> str:
     from planner.costing.quotes import DEFAULT_CURRENCY
     value = summary.get("catalog", {}).get("currency")
     return str(value) if isinstance(value, str) and value else DEFAULT_CURRENCY
-
-
-def finite(value) -> bool:
-    return isinstance(value, (int, float)) and math.isfinite(value)

@@ -102,6 +102,7 @@ def replan(folder, summary: dict, quotes) -> dict:
 def run(args) -> int:
     import shutil
     from pathlib import Path
+    from types import SimpleNamespace
 
     from planner.commands._plan_folder import currency, read_plan
     from planner.costing import quotes as q
@@ -136,11 +137,9 @@ def run(args) -> int:
             "rates": rates, "date": today.isoformat(), "total_before": round(total_old, 2),
             "unquoted": missing["sku"].astype(str).tolist(),
             "expired": [e for quote in quotes for e in quote.expired], "replan": estimate}
-    new = type(old)(**{**vars(old), "bom": bom,
-                       "cables": old.cables.assign(unit_price=link_prices(old.cables,
-                                                                          old.bom, bom)),
-                       "summary": repriced_summary(old.summary, bom, note)})
-    new.cables = new.cables.assign(unit_price=new.cables["unit_price"].round(6))
+    cables = old.cables.assign(unit_price=link_prices(old.cables, old.bom, bom).round(6))
+    new = SimpleNamespace(**{**vars(old), "bom": bom, "cables": cables,
+                             "summary": repriced_summary(old.summary, bom, note)})
 
     def carry(out: Path) -> None:
         for path in sorted(folder.rglob("*")):

@@ -107,7 +107,6 @@ class Offer:
 class Quote:
     """The offers of one quote file, and its lines refused as expired."""
 
-    path: str
     offers: list[Offer] = field(default_factory=list)
     expired: list[str] = field(default_factory=list)
 
@@ -129,8 +128,6 @@ def read_table(path: Path | str) -> pd.DataFrame:
             frame = pd.read_excel(path, sheet_name=0, dtype=object)
             frame = frame.map(lambda v: "" if v is None or (isinstance(v, float) and
                                                             math.isnan(v)) else v)
-    except InputError:
-        raise
     except Exception as err:  # noqa: BLE001 - any parser failure is a bad file
         kind = "CSV" if suffix == ".csv" else "XLSX"
         raise InputError(f"quote '{path}': cannot be read as {kind} ({err}); save the "
@@ -144,10 +141,12 @@ def read_table(path: Path | str) -> pd.DataFrame:
     return frame
 
 
-def _number(value, path, row: int, column: str, *, allow_empty=True) -> float | None:
+def _number(value, path, row: int, column: str) -> float | None:
+    """A number of at least 0 from a cell (None when empty); InputError naming file, row and
+    column otherwise."""
     if isinstance(value, str):
         text = value.strip().replace(",", "")
-        if text == "" and allow_empty:
+        if text == "":
             return None
         try:
             value = float(text)
@@ -212,7 +211,7 @@ def read_quote(path: Path | str, known: set[tuple[str, str, str]] | None, *, cur
     unit price are skipped (not quoted). InputError (file, row, fix) for a bad price, an
     unknown part, a line repeated at another price or a currency without a rate."""
     frame = read_table(path)
-    quote = Quote(str(path))
+    quote = Quote()
     seen: dict[tuple[str, str, str], tuple[int, Offer]] = {}
     for i, rec in enumerate(frame.to_dict("records")):
         row = i + 2                                     # the header is row 1
