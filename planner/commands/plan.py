@@ -163,7 +163,8 @@ def _quoted(catalog, args: argparse.Namespace):
 
     from planner.costing.quotes import DEFAULT_CURRENCY, parse_rates
     from planner.costing.reprice import catalog_with_quotes
-    priced, _quotes = catalog_with_quotes(catalog, args.prices, currency=DEFAULT_CURRENCY,
+    currency = getattr(catalog, "currency", None) or DEFAULT_CURRENCY
+    priced, _quotes = catalog_with_quotes(catalog, args.prices, currency=currency,
                                           rates=parse_rates(args.rate),
                                           today=datetime.date.today())
     return priced
