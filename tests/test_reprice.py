@@ -187,17 +187,32 @@ def test_libreoffice_recalculates_to_cached_values(plan_dir, tmp_path):
         assert checked > 10
 
 
-def test_round_trip_rfq_fill_reprice(plan_dir, tmp_path):
+def fill_xlsx(plan_dir, path, prices) -> None:
+    """Fill rfq.xlsx's unit_price cells in a spreadsheet program's way (numbers in cells)."""
+    book = openpyxl.load_workbook(plan_dir / "rfq.xlsx")
+    ws = book["RFQ"]
+    head = [c.value for c in ws[1]]
+    part, price = head.index("part_number") + 1, head.index("unit_price") + 1
+    for r in range(2, ws.max_row + 1):
+        ws.cell(r, price).value = prices[ws.cell(r, part).value]
+    book.save(path)
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_round_trip_rfq_fill_reprice(plan_dir, tmp_path, kind):
     sheet = rfq(plan_dir)
     old = bom_lines(plan_dir)
-    halves = dict(zip(old["Part number"], old["Unit price"] / 2))
-    sheet["unit_price"] = [f"{halves[p]:.2f}" for p in sheet["part_number"]]
-    sheet.to_csv(tmp_path / "q.csv", index=False)
+    halves = dict(zip(old["Part number"], (old["Unit price"] / 2).round(2)))
+    quote = tmp_path / f"q.{kind}"
+    if kind == "csv":
+        sheet["unit_price"] = [f"{halves[p]:.2f}" for p in sheet["part_number"]]
+        sheet.to_csv(quote, index=False)
+    else:
+        fill_xlsx(plan_dir, quote, halves)
     out = tmp_path / "new"
-    assert main(["reprice", "--plan", str(plan_dir), "--quote", str(tmp_path / "q.csv"),
+    assert main(["reprice", "--plan", str(plan_dir), "--quote", str(quote),
                  "--out", str(out), "--no-replan"]) == 0
-    hand = sum(int(q) * round(halves[p], 2) for p, q in zip(sheet["part_number"],
-                                                             sheet["quantity"]))
+    hand = sum(int(q) * halves[p] for p, q in zip(sheet["part_number"], sheet["quantity"]))
     assert json.loads((out / "summary.json").read_text())["cost"]["total"] == \
         pytest.approx(hand)
     assert (out / "cables.csv").read_bytes() == (plan_dir / "cables.csv").read_bytes()
