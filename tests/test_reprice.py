@@ -19,6 +19,8 @@ import pandas as pd
 import pytest
 
 from planner.cli import main
+from planner.commands._plan_folder import read_plan
+from planner.costing.reprice import link_prices
 from planner.inputs.catalog import load_catalog
 
 PLAN = ["plan", "--topology", "slimfly:q=5,p=3", "--strategy", "hint", "--spares", "10",
@@ -301,3 +303,25 @@ def test_cheaper_optics_saving_reached_by_plan_prices(plan_dir, tmp_path):
     assert replanned["prices"]["quotes"] == [str(tmp_path / "q.csv")]
     assert total == pytest.approx(replan["total"])
     assert total <= repriced
+
+
+def test_link_prices_spread_every_link_part_change(plan_dir):
+    """Halving one line of each link-part item moves the links' prices by exactly what those
+    lines' quantities save, only on links that use them (structured cords and trunks
+    included)."""
+    plan = read_plan(plan_dir)
+    old = plan.bom
+    new = old.copy()
+    changed = [old.index[old["item"] == item][0] for item in
+               ("transceiver", "cable", "fibre", "trunk") if (old["item"] == item).any()]
+    assert len(changed) == 4                                # the plan has structured cabling
+    new.loc[changed, "unit_price"] = old.loc[changed, "unit_price"] / 2
+    moved = link_prices(plan.cables, old, new) - plan.cables["unit_price"].to_numpy()
+    saved = (old.loc[changed, "unit_price"] / 2 * old.loc[changed, "quantity"]).sum()
+    assert moved.sum() == pytest.approx(-saved)
+    skus = set(old.loc[changed, "sku"])
+    segments = plan.cables["segments"].fillna("").astype(str)
+    uses = (plan.cables["sku"].isin(skus) | plan.cables["a_transceiver"].isin(skus)
+            | plan.cables["b_transceiver"].isin(skus)
+            | segments.map(lambda t: any(s in t for s in skus)))
+    assert (moved[~uses.to_numpy()] == 0).all() and (moved[uses.to_numpy()] < 0).all()

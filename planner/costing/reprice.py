@@ -3,7 +3,7 @@
 ``repriced_bom`` puts the awarded unit prices on the BOM (same lines, same quantities and
 spares; ``extended_price = (quantity + spares) × unit_price``) and gives the delta table.
 ``link_prices`` moves every cable's unit price by its share of the change of the BOM lines it
-uses. ``cost_summary`` is the ``cost`` block of summary.json from a BOM. ``priced_catalog``
+uses (the link's own parts). ``cost_summary`` is the ``cost`` block of summary.json from a BOM. ``priced_catalog``
 puts quoted prices into a catalog, for a re-plan with them (``planner plan --prices``).
 """
 
@@ -48,20 +48,40 @@ def unquoted(delta: pd.DataFrame) -> pd.DataFrame:
     return delta[delta["quote"] == "unquoted"]
 
 
+def _pieces(cables: pd.DataFrame) -> list[list[str]]:
+    """Per cable, the part numbers of the cords and trunks it runs through (its ``segments``:
+    ``cord 2.64 m <part> | <panel>:<port> | trunk <id> 2.64 m <part> | ...``; none when
+    point to point)."""
+    if "segments" not in cables.columns:
+        return [[] for _ in range(len(cables))]
+    out = []
+    for text in cables["segments"].fillna("").astype(str).tolist():
+        out.append([piece.split()[-1] for piece in text.split("|")
+                    if piece.split() and piece.split()[0] in ("cord", "trunk")])
+    return out
+
+
 def link_prices(cables: pd.DataFrame, old: pd.DataFrame, new: pd.DataFrame) -> np.ndarray:
-    """Every cable's unit price moved by its share of the change of the BOM lines it uses: a
-    cable or fibre line (part number and order length) shared by the links of that part and
-    length, a transceiver line by the link ends that name it; a line's change is Δunit ×
-    quantity, so the cables' prices move by what the lines' quantities cost more or less."""
+    """Every cable's unit price moved by its share of the change of the BOM lines it uses; a
+    line's change is Δunit × quantity, spread evenly over its uses: a cable assembly or a
+    point-to-point fibre (part number and order length) over the links of that part and
+    length, a cord or trunk of structured cabling over the links whose pieces name it, a
+    transceiver over the link ends that name it. Switches, NICs, licences, panels and rack
+    hardware are not part of a link's price."""
     price = cables["unit_price"].to_numpy(float).copy()
     change = (new["unit_price"].to_numpy(float) - old["unit_price"].to_numpy(float)) * \
         old["quantity"].to_numpy(float)
+    pieces = None
     for i in np.flatnonzero(change != 0):
         item, sku, length = old["item"].iat[i], old["sku"].iat[i], old["length_m"].iat[i]
-        if item in ("cable", "fibre"):
-            uses = ((cables["sku"] == sku).to_numpy()
-                    & np.isclose(cables["order_length_m"].to_numpy(float), float(length)))
-            share = uses.astype(float)
+        if item in ("cable", "fibre", "trunk"):
+            if pieces is None:
+                pieces = _pieces(cables)
+            through = np.array([p.count(sku) for p in pieces], dtype=float)
+            direct = ((cables["sku"] == sku).to_numpy()
+                      & np.isclose(cables["order_length_m"].to_numpy(float), float(length))
+                      & (through == 0) & np.array([not p for p in pieces]))
+            share = through + direct
         elif item == "transceiver":
             share = ((cables["a_transceiver"] == sku).to_numpy(float)
                      + (cables["b_transceiver"] == sku).to_numpy(float))
