@@ -141,12 +141,17 @@ def run(args) -> int:
     new = SimpleNamespace(**{**vars(old), "bom": bom, "cables": cables,
                              "summary": repriced_summary(old.summary, bom, note)})
 
+    target = Path(args.out).resolve()
+
     def carry(out: Path) -> None:
+        """The plan folder's files, but for the rewritten and stale ones, hidden ones (the
+        manifest, staging folders) and ``--out`` itself when it lies inside."""
         for path in sorted(folder.rglob("*")):
             rel = path.relative_to(folder)
-            if (path.is_file() and rel.name not in (output.MANIFEST, bom_xlsx.FILENAME,
-                                                     summary_json.FILENAME, *STALE)
-                    and not rel.name.startswith(".")):
+            if (path.is_file() and rel.name not in (bom_xlsx.FILENAME, summary_json.FILENAME,
+                                                     *STALE)
+                    and not any(part.startswith(".") for part in rel.parts)
+                    and target not in path.resolve().parents):
                 (out / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(path, out / rel)
 
