@@ -325,3 +325,20 @@ def test_link_prices_spread_every_link_part_change(plan_dir):
             | plan.cables["b_transceiver"].isin(skus)
             | segments.map(lambda t: any(s in t for s in skus)))
     assert (moved[~uses.to_numpy()] == 0).all() and (moved[uses.to_numpy()] < 0).all()
+
+
+def test_rfq_keeps_a_filled_in_sheet(plan_dir, capsys):
+    filled = plan_dir / "rfq.csv"
+    original = filled.read_bytes()
+    sheet = rfq(plan_dir)
+    sheet.loc[0, "unit_price"] = "1"
+    try:
+        sheet.to_csv(filled, index=False)
+        before = digest(plan_dir)
+        assert main(["rfq", "--plan", str(plan_dir)]) == 2
+        assert "rfq.csv" in capsys.readouterr().err
+        assert digest(plan_dir) == before
+    finally:
+        filled.write_bytes(original)
+    assert main(["rfq", "--plan", str(plan_dir)]) == 0        # an unfilled sheet is rewritten
+    assert filled.read_bytes() == original

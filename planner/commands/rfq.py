@@ -14,14 +14,34 @@ def add_arguments(parser) -> None:
                         help="plan folder written by 'planner plan'")
 
 
+def check_unfilled(path) -> None:
+    """InputError when ``path`` is an rfq sheet someone has filled in (or not an rfq sheet):
+    writing the new one would lose it."""
+    from planner.costing.quotes import RFQ_BLANK, read_table
+    from planner.run.errors import InputError
+    if not path.exists():
+        return
+    try:
+        sheet = read_table(path)
+        filled = any((sheet[c].astype(str).str.strip() != "").any()
+                     for c in RFQ_BLANK if c in sheet.columns)
+    except InputError:
+        filled = True
+    if filled:
+        raise InputError(f"--plan: '{path}' exists and is filled in (or is not an rfq sheet); "
+                         "move it away before writing a new request for quote")
+
+
 def run(args) -> int:
     import openpyxl
 
     from planner.commands._plan_folder import require, read_bom
     from planner.costing.quotes import rfq_lines
     from planner.exports import bom_xlsx
-    from planner.exports.quotes_xlsx import write_rfq
+    from planner.exports.quotes_xlsx import RFQ_CSV, RFQ_XLSX, write_rfq
     folder = require(args.plan, bom_xlsx.FILENAME)
+    for name in (RFQ_CSV, RFQ_XLSX):
+        check_unfilled(folder / name)
     book = openpyxl.load_workbook(folder / bom_xlsx.FILENAME, read_only=True, data_only=True)
     lines = rfq_lines(read_bom(book))
     files = write_rfq(lines, folder)
