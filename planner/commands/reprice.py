@@ -99,8 +99,50 @@ def replan(folder, summary: dict, quotes) -> dict:
             "cabinets": result.summary["placement"]["cabinets"]}
 
 
-def run(args) -> int:
+def carry(folder, target):
+    """A writer copying the plan folder's files into the new folder, but for the rewritten
+    and stale ones, hidden ones (the manifest, staging folders) and ``target`` (``--out``)
+    itself when it lies inside."""
     import shutil
+
+    from planner.exports import bom_xlsx, summary_json
+
+    def copy(out) -> None:
+        for path in sorted(folder.rglob("*")):
+            rel = path.relative_to(folder)
+            if (path.is_file() and rel.name not in (bom_xlsx.FILENAME, summary_json.FILENAME,
+                                                     *STALE)
+                    and not any(part.startswith(".") for part in rel.parts)
+                    and target not in path.resolve().parents):
+                (out / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, out / rel)
+    return copy
+
+
+def report(note: dict, lines: int, total_new: float, out: str) -> None:
+    """What re-pricing did, on the terminal."""
+    cur, total_old, estimate = note["currency"], note["total_before"], note["replan"]
+    for line in note["expired"]:
+        print(f"refused: {line}")
+    print(f"re-priced {lines - len(note['unquoted'])} of {lines} lines ({note['award']}): "
+          f"total {total_old:,.2f} -> {total_new:,.2f} {cur} ({total_new - total_old:+,.2f})")
+    if note["unquoted"]:
+        print(f"unquoted, old price kept: {', '.join(note['unquoted'])}")
+    if estimate.get("available"):
+        moves = estimate["cables_by_part_before_after"]
+        verdict = ("would change the design (cables per part number: " + ", ".join(
+            f"{k} {a}->{b}" for k, (a, b) in moves.items()) + ")"
+            if estimate["design_changes"] else "would keep the same design")
+        print(f"re-plan at the quoted prices {verdict}: total {estimate['total']:,.2f} {cur}, "
+              f"saving {estimate['saving']:,.2f} {cur} against this re-pricing "
+              "(planner plan --prices FILE makes it)")
+    else:
+        print(f"re-plan estimate not made: {estimate['why']}")
+    print(f"output: {out}/ (without {', '.join(STALE)}: they show the catalog prices; "
+          f"the plan folder has them for the same cables)")
+
+
+def run(args) -> int:
     from pathlib import Path
     from types import SimpleNamespace
 
@@ -118,63 +160,28 @@ def run(args) -> int:
         raise InputError(f"--out '{args.out}' is the plan folder; give a new folder so the "
                          "plan stays as it was")
     output.check_out(args.out, [folder / bom_xlsx.FILENAME, *args.quote])
-    today = pricing_date(args.date)
-    cur = currency(old.summary)
+    today, cur = pricing_date(args.date), currency(old.summary)
     rates = q.parse_rates(args.rate)
     known = set(q.bom_keys(old.bom))
     quotes = [q.read_quote(p, known, currency=cur, rates=rates, today=today)
               for p in args.quote]
-    awards = q.award(old.bom, quotes, args.award)
-    bom, delta = repriced_bom(old.bom, awards)
-    missing = unquoted(delta)
-    total_old = float(old.bom["extended_price"].sum())
+    bom, delta = repriced_bom(old.bom, q.award(old.bom, quotes, args.award))
     total_new = float(bom["extended_price"].sum())
     estimate = replan(folder, old.summary, quotes) if args.replan else \
         {"available": False, "why": "--no-replan"}
     if estimate.get("available"):
         estimate["saving"] = round(total_new - estimate["total"], 2)
     note = {"quotes": [str(p) for p in args.quote], "award": args.award, "currency": cur,
-            "rates": rates, "date": today.isoformat(), "total_before": round(total_old, 2),
-            "unquoted": missing["sku"].astype(str).tolist(),
+            "rates": rates, "date": today.isoformat(),
+            "total_before": round(float(old.bom["extended_price"].sum()), 2),
+            "unquoted": unquoted(delta)["sku"].astype(str).tolist(),
             "expired": [e for quote in quotes for e in quote.expired], "replan": estimate}
     cables = old.cables.assign(unit_price=link_prices(old.cables, old.bom, bom).round(6))
     new = SimpleNamespace(**{**vars(old), "bom": bom, "cables": cables,
                              "summary": repriced_summary(old.summary, bom, note)})
-
-    target = Path(args.out).resolve()
-
-    def carry(out: Path) -> None:
-        """The plan folder's files, but for the rewritten and stale ones, hidden ones (the
-        manifest, staging folders) and ``--out`` itself when it lies inside."""
-        for path in sorted(folder.rglob("*")):
-            rel = path.relative_to(folder)
-            if (path.is_file() and rel.name not in (bom_xlsx.FILENAME, summary_json.FILENAME,
-                                                     *STALE)
-                    and not any(part.startswith(".") for part in rel.parts)
-                    and target not in path.resolve().parents):
-                (out / rel).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(path, out / rel)
-
-    output.write_folder(args.out, [("carry", carry),
+    output.write_folder(args.out, [("carry", carry(folder, Path(args.out).resolve())),
                                    ("bom_xlsx", lambda d: bom_xlsx.write(new, d)),
                                    ("summary_json", lambda d: summary_json.write(new, d)),
                                    ("delta", lambda d: write_delta(delta, d))])
-    for line in note["expired"]:
-        print(f"refused: {line}")
-    print(f"re-priced {len(bom) - len(missing)} of {len(bom)} lines ({args.award}): total "
-          f"{total_old:,.2f} -> {total_new:,.2f} {cur} ({total_new - total_old:+,.2f})")
-    if len(missing):
-        print(f"unquoted, old price kept: {', '.join(note['unquoted'])}")
-    if estimate.get("available"):
-        moves = estimate["cables_by_part_before_after"]
-        verdict = ("would change the design (cables per part number: " + ", ".join(
-            f"{k} {a}->{b}" for k, (a, b) in moves.items()) + ")"
-            if estimate["design_changes"] else "would keep the same design")
-        print(f"re-plan at the quoted prices {verdict}: total {estimate['total']:,.2f} {cur}, "
-              f"saving {estimate['saving']:,.2f} {cur} against this re-pricing "
-              "(planner plan --prices FILE makes it)")
-    else:
-        print(f"re-plan estimate not made: {estimate['why']}")
-    print(f"output: {args.out}/ (without {', '.join(STALE)}: they show the catalog prices; "
-          f"the plan folder has them for the same cables)")
+    report(note, len(bom), total_new, args.out)
     return 0
