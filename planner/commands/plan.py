@@ -83,6 +83,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    type=booksim_traffic,
                    help=f"traffic pattern of booksim.cfg (default "
                         f"{BOOKSIM_DEFAULTS['traffic']}; {', '.join(BOOKSIM_TRAFFIC)})")
+    p.add_argument("--prices", action="append", default=[], metavar="FILE",
+                   help="filled-in rfq sheets (CSV/XLSX) whose quoted prices replace the "
+                        "catalog's before placement; repeat for several (docs/procurement.md)")
+    p.add_argument("--rate", action="append", default=[], metavar="CUR=RATE",
+                   help="exchange rate of a --prices currency: one CUR costs RATE of the "
+                        "catalog's currency (e.g. EUR=1.08)")
 
 
 def resolve_spec(args: argparse.Namespace) -> specs.Spec:
@@ -153,6 +159,7 @@ def input_files(args: argparse.Namespace, spec: specs.Spec) -> list[Path]:
         paths.append(Path(spec.topology.strip()[len("file:"):].partition("?")[0]))
         importers.check_link_loop(paths[-1])     # before --out is compared with it
     paths += [Path(value) for value in (spec.catalog, spec.floor) if Path(value).is_file()]
+    paths += [Path(value) for value in getattr(args, "prices", None) or []]
     return paths
 
 
@@ -167,8 +174,22 @@ def _from_spec(args: argparse.Namespace, field: str, load):
         raise
 
 
+def _quoted(catalog, args: argparse.Namespace):
+    """The catalog at the prices of the ``--prices`` quotes (cheapest valid offer per part)."""
+    import datetime
+
+    from planner.costing.quotes import DEFAULT_CURRENCY, parse_rates
+    from planner.costing.reprice import catalog_with_quotes
+    currency = getattr(catalog, "currency", None) or DEFAULT_CURRENCY
+    priced, _quotes = catalog_with_quotes(catalog, args.prices, currency=currency,
+                                          rates=parse_rates(args.rate),
+                                          today=datetime.date.today())
+    return priced
+
+
 def run(args: argparse.Namespace) -> int:
     from planner.costing.bom import Spares
+    from planner.costing.quotes import parse_rates
     from planner.inputs.catalog import load_catalog
     from planner.inputs.floor import load_floor
     from planner.plan import check_options, plan
@@ -183,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
 
     topology = _from_spec(args, "topology", build_topology)
     catalog = _from_spec(args, "catalog", lambda: load_catalog(spec.catalog))
+    if args.prices:
+        catalog = _quoted(catalog, args)
     floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))
     cables = topology.num_links + (topology.num_endpoints if spec.endpoint_cables else 0)
     _from_spec(args, "out", lambda: guards.check_space(spec.out, cables))
@@ -197,6 +220,9 @@ def run(args: argparse.Namespace) -> int:
                   booksim={"cycle_ns": args.booksim_cycle_ns,
                            "injection_rate": args.booksim_rate,
                            "traffic": args.booksim_traffic})
+    if args.prices:       # where the prices came from; catalog.yaml holds them
+        result.summary["prices"] = {"quotes": [str(p) for p in args.prices],
+                                    "rates": parse_rates(args.rate)}
     files = exports.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
     for note in defaults.notes(result.topology):   # a size the user did not give
         print(f"note: {printable(note, None)}")
