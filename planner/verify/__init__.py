@@ -29,7 +29,7 @@ Modules:
 from planner.verify.comparison import compare, verify
 from planner.verify.ibnetdiscover import parse_ibnetdiscover
 from planner.verify.lldp import parse_lldp
-from planner.verify.names import port_number
+from planner.verify.fields import port_number
 from planner.verify.observed import detect_format, read_observed, resolve
 from planner.verify.observed_csv import parse_csv
 from planner.verify.planned import load_plan

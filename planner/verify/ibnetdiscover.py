@@ -4,20 +4,25 @@ peer GUID and port (the shapes of infiniband-diags' ``out_switch_port``/``out_ca
 ``[ext N]`` included); device names are the first word of the node description (``"n0001
 mlx5_0"`` -> ``n0001``; Mellanox ``"MF0;r012:MQM8700/U1"`` -> ``r012``). SHARP aggregation
 nodes ("Mellanox Technologies Aggregation Node") show up as extra links; ``--ignore
-'Mellanox*'``."""
+'Mellanox*'``.
+
+A port line is cut at its quotes and brackets and each piece matched on its own, by patterns
+without nested repetition, so parsing is linear in the line's length."""
 
 from __future__ import annotations
 
 import re
 
 from planner.run.errors import InputError
+from planner.verify.fields import raw_link
 from planner.verify.values import RawLink
 
-_IB_NODE_RE = re.compile(r'^(Switch|Ca|Rt)\s+(\d+)\s+"([SHR]-[0-9A-Fa-f]+)"\s*(?:#\s*"([^"]*)")?')
-_IB_PORT_RE = re.compile(  # infiniband-diags out_switch_port / out_ca_port
-    r'^\[(\d+)\](?:\[ext \d+\]|\([0-9A-Fa-f]+\))*\s+"([SHR]-[0-9A-Fa-f]+)"\[(\d+)\]'
-    r'(?:\s*\[ext \d+\]|\s*\([0-9A-Fa-f]+\))*\s*(?:#(.*))?$')
-_MELLANOX_DESC_RE = re.compile(r"^MF0;([^:]+):")
+_IB_NODE_RE = re.compile(r'(Switch|Ca|Rt)[ \t]+(\d+)[ \t]+"([SHR]-[0-9A-Fa-f]+)"[ \t]*'
+                         r'(?:#[ \t]*"([^"]*)")?')
+_FILLER_RE = re.compile(r"(?:\[ext \d+\]|\([0-9A-Fa-f]+\)|[ \t])*")  # -g's [ext N], (guid)
+_GUID_RE = re.compile(r"[SHR]-[0-9A-Fa-f]+")
+_MELLANOX_DESC_RE = re.compile(r"MF0;([^:]+):")
+_IB_FIELDS = ("node description", "port", "peer description", "peer port")
 
 
 def ib_device_name(description: str, guid: str) -> str:
@@ -26,14 +31,46 @@ def ib_device_name(description: str, guid: str) -> str:
     m = _MELLANOX_DESC_RE.match(desc)
     if m:
         return m.group(1)
-    return desc.split()[0] if desc else guid
+    return desc.split(maxsplit=1)[0] if desc else guid
+
+
+def _is_number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def _port_line(line: str) -> tuple[str, str, str, str] | None:
+    """(port, peer guid, peer port, comment) of ``[P]... "GUID"[PP]... # comment``, or None."""
+    close = line.find("]")
+    quote = line.find('"', close + 1)
+    end_quote = line.find('"', quote + 1)
+    if min(close, quote, end_quote) < 0 or not _is_number(line[1:close]):
+        return None
+    peer_close = line.find("]", end_quote)
+    if (line[end_quote + 1:end_quote + 2] != "[" or peer_close < 0
+            or not _is_number(line[end_quote + 2:peer_close])):
+        return None
+    hash_at = line.find("#", peer_close)
+    tail = line[peer_close + 1:] if hash_at < 0 else line[peer_close + 1:hash_at]
+    guid = line[quote + 1:end_quote]
+    if not (_FILLER_RE.fullmatch(line, close + 1, quote) and _GUID_RE.fullmatch(guid)
+            and _FILLER_RE.fullmatch(tail)):
+        return None
+    comment = "" if hash_at < 0 else line[hash_at + 1:]
+    return line[1:close], guid, line[end_quote + 2:peer_close], comment
+
+
+def _last_quoted(comment: str) -> str:
+    """The last ``"..."`` of a port line's comment (the peer's node description), or ''."""
+    pieces = comment.split('"')
+    quoted = pieces[1:len(pieces) - 1:2]
+    return quoted[-1] if quoted else ""
 
 
 def parse_ibnetdiscover(text: str, source: str) -> list[RawLink]:
     """Links of ``ibnetdiscover`` output; peers are named by their own block when present,
     otherwise by the description in the port line's comment."""
     names, ports, node = {}, [], None
-    for n, raw in enumerate(text.splitlines(), start=1):
+    for n, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
         m = _IB_NODE_RE.match(line)
         if m:
@@ -42,19 +79,19 @@ def parse_ibnetdiscover(text: str, source: str) -> list[RawLink]:
             continue
         if not line.startswith("["):
             continue
-        p = _IB_PORT_RE.match(line)
-        if not p:
+        parts = _port_line(line)
+        if parts is None:
             raise InputError(f"observed '{source}' line {n}: cannot read ibnetdiscover port line "
                              f"{line[:60]!r}; expected '[PORT] \"S-<guid>\"[PEERPORT] # \"desc\" "
                              f"lid N'")
         if node is None:
             raise InputError(f"observed '{source}' line {n}: port line before any Switch/Ca "
                              f"node line")
-        descs = re.findall(r'"([^"]*)"', p.group(4) or "")
-        ports.append((node, p.group(1), p.group(2), p.group(3), descs[-1] if descs else "", n))
+        port, peer, peer_port, comment = parts
+        ports.append((node, port, peer, peer_port, _last_quoted(comment), n))
     if not names:
         raise InputError(f"observed '{source}': no 'Switch', 'Ca' or 'Rt' node lines; not "
                          f"ibnetdiscover output")
-    return [RawLink(names[node], port, names.get(peer) or ib_device_name(desc, peer),
-                    peer_port, f"'{source}' line {n}")
+    return [raw_link(names[node], port, names.get(peer) or ib_device_name(desc, peer),
+                     peer_port, f"'{source}' line {n}", _IB_FIELDS)
             for node, port, peer, peer_port, desc, n in ports]

@@ -12,7 +12,8 @@ from planner.run.errors import InputError
 from planner.verify.files import read_text
 from planner.verify.ibnetdiscover import parse_ibnetdiscover
 from planner.verify.lldp import parse_lldp
-from planner.verify.names import Names, fmt_end, port_number
+from planner.verify.fields import port_number
+from planner.verify.names import Names, fmt_end
 from planner.verify.observed_csv import parse_csv
 from planner.verify.values import CSV_COLUMNS, FORMATS, ObservedLink, PlannedFabric, RawLink
 
@@ -31,7 +32,7 @@ def detect_format(path) -> str:
     text = read_text(path, "observed")
     if text.lstrip().startswith(("{", "[")):
         return "lldp"
-    if re.search(r'^\s*(Switch|Ca|Rt)\s+\d+\s+"[SHR]-', text, re.MULTILINE):
+    if re.search(r'^[ \t]*(Switch|Ca|Rt)[ \t]+\d+[ \t]+"[SHR]-', text, re.MULTILINE):
         return "ibnetdiscover"
     first = text.lstrip().split("\n", 1)[0].lower()
     if all(c in first for c in CSV_COLUMNS) and "," in first:
