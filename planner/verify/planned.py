@@ -51,7 +51,7 @@ def planned_fabric(table: pd.DataFrame, source: str) -> PlannedFabric:
             bad = np.flatnonzero((port.astype(int) > MAX_PORT_NUMBER).to_numpy())
         if bad.size:
             raise InputError(f"plan '{source}' line {line[bad[0]]}: field '{side}_port' must be "
-                             f"a port number from 0 to {MAX_PORT_NUMBER:,}, got "
+                             f"a non-negative integer port number up to {MAX_PORT_NUMBER:,}, got "
                              f"{port.iloc[bad[0]][:40]!r}")
     ends = pd.DataFrame({"dev": pd.concat([t.a_device, t.b_device], ignore_index=True),
                          "port": pd.concat([t.a_port, t.b_port], ignore_index=True).astype(int)})
