@@ -49,7 +49,7 @@ def _j0(value):
 
 def _port_text(port, where: str, path: str) -> str:
     """Peer port name: the port id unless it is an address, else the port description."""
-    port = _object(_first(port) if port is not None else {}, where, path)
+    port = _object(_first(port), where, path)
     pid = _first(port.get("id"))
     texts = []
     if isinstance(pid, dict) and str(_j0(pid.get("type")) or "").lower() not in ("mac", "ip"):
@@ -113,7 +113,7 @@ def lldp_links(doc, device: str, source: str) -> list[RawLink]:
         at = f"{where} '{path}'"
         links.append(raw_link(device, ifname,
                               _chassis_name(rec.get("chassis"), where, f"{path}.chassis"),
-                              _port_text(rec.get("port"), where, f"{path}.port"),
+                              _port_text(rec.get("port", {}), where, f"{path}.port"),
                               at, _LLDP_FIELDS))
     return links
 

@@ -15,7 +15,7 @@ from planner.verify.values import CSV_COLUMNS, RawLink
 
 def csv_rows(text: str, source: str):
     """(line number, row) of a CSV text; InputError naming the line for what the csv module
-    refuses (a field over its 131,072-character limit, a NUL)."""
+    refuses (a field over its 131,072-character limit)."""
     reader = csv.reader(io.StringIO(text, newline=""))
     line = 1
     try:

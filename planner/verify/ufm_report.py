@@ -82,12 +82,12 @@ def _by_category(items: list, source: str) -> dict[str, list]:
 
 def parse_ufm_report(doc, source: str) -> ReportLinks:
     """The differences of an NDT plugin report (parsed JSON)."""
+    if isinstance(doc, dict) and doc.get("error"):
+        raise InputError(f"observed '{source}': the NDT plugin's comparison failed: "
+                         f"{str(doc['error'])[:80]!r}; run the comparison again")
     if not isinstance(doc, dict) or "report" not in doc:
         raise InputError(f"observed '{source}': not a UFM NDT plugin report (no top-level "
                          f"'report' key); save 'GET ufmRestV2/plugin/ndt/reports/<id>'")
-    if doc.get("error"):
-        raise InputError(f"observed '{source}': the NDT plugin's comparison failed: "
-                         f"{str(doc['error'])[:80]!r}; run the comparison again")
     report = doc["report"]
     if isinstance(report, str):                  # "NDT and current topology are fully match"
         return ReportLinks([], [])
@@ -110,13 +110,14 @@ def parse_ufm_report(doc, source: str) -> ReportLinks:
 
 def load_report(text: str, source: str) -> ReportLinks:
     try:
-        return parse_ufm_report(json.loads(text), source)
+        doc = json.loads(text)
     except json.JSONDecodeError as err:
         raise InputError(f"observed '{source}': invalid JSON at line {err.lineno} column "
                          f"{err.colno}: {err.msg}") from None
     except (RecursionError, ValueError) as err:
         raise InputError(f"observed '{source}': JSON not readable ({type(err).__name__}); save "
                          f"the report again") from None
+    return parse_ufm_report(doc, source)
 
 
 def as_built(report: ReportLinks, fabric: PlannedFabric, source: str) -> list[RawLink]:
