@@ -256,54 +256,54 @@ def _as_built(*, drop=(), add=()):
     return links
 
 
-# Plan: C1 r0:1-r1:1, C2 r0:2-r2:1, C3 r1:2-r3:1, C4 r2:2-r0:5, C5 r0:3-r1:3, C6 r2:3-r3:3.
+# Plan: L1 r0:1-r1:1, L2 r0:2-r2:1, L3 r1:2-r3:1, L4 r2:2-r0:5, L5 r0:3-r1:3, L6 r2:3-r3:3.
 # Each case: what was built, then the findings (kind, cable labels, expected, observed) a person
 # reading the report must see, worked out by hand.
 BLAME_CASES = {
-    # C1's far end in r1:2 (C3's port; C3 unplugged): C1 missed by a port beats C3 missed by a
+    # L1's far end in r1:2 (L3's port; L3 unplugged): L1 missed by a port beats L3 missed by a
     # device.
     "port off on the planned peer, not the neighbour's device": (
-        dict(drop=("C1", "C3"), add=("r0:1-r1:2",)),
-        [("wrong-port", "C1", "r0:1 - r1:1", "r0:1 - r1:2"),
-         ("missing", "C3", "r1:2 - r3:1", "not seen")]),
-    # r0:1-r2:2: C1 (r0:1) would be a wrong device, C4 (r2:2, planned to r0:5) a wrong port on
+        dict(drop=("L1", "L3"), add=("r0:1-r1:2",)),
+        [("wrong-port", "L1", "r0:1 - r1:1", "r0:1 - r1:2"),
+         ("missing", "L3", "r1:2 - r3:1", "not seen")]),
+    # r0:1-r2:2: L1 (r0:1) would be a wrong device, L4 (r2:2, planned to r0:5) a wrong port on
     # r0: the second end's reading wins.
     "the wrong-port reading on the link's second end": (
-        dict(drop=("C1", "C4"), add=("r0:1-r2:2",)),
-        [("wrong-port", "C4", "r2:2 - r0:5", "r2:2 - r0:1"),
-         ("missing", "C1", "r0:1 - r1:1", "not seen")]),
-    # r0:1-r1:3 reads as C1 or C5 on a wrong port of r1 / r0: the first in the plan.
+        dict(drop=("L1", "L4"), add=("r0:1-r2:2",)),
+        [("wrong-port", "L4", "r2:2 - r0:5", "r2:2 - r0:1"),
+         ("missing", "L1", "r0:1 - r1:1", "not seen")]),
+    # r0:1-r1:3 reads as L1 or L5 on a wrong port of r1 / r0: the first in the plan.
     "two wrong-port readings: the first cable in the plan": (
-        dict(drop=("C1", "C5"), add=("r0:1-r1:3",)),
-        [("wrong-port", "C1", "r0:1 - r1:1", "r0:1 - r1:3"),
-         ("missing", "C5", "r0:3 - r1:3", "not seen")]),
+        dict(drop=("L1", "L5"), add=("r0:1-r1:3",)),
+        [("wrong-port", "L1", "r0:1 - r1:1", "r0:1 - r1:3"),
+         ("missing", "L5", "r0:3 - r1:3", "not seen")]),
     "two wrong-device readings: the first cable in the plan": (
-        dict(drop=("C2", "C3"), add=("r0:2-r1:2",)),
-        [("wrong-device", "C2", "r0:2 - r2:1", "r0:2 - r1:2"),
-         ("missing", "C3", "r1:2 - r3:1", "not seen")]),
+        dict(drop=("L2", "L3"), add=("r0:2-r1:2",)),
+        [("wrong-device", "L2", "r0:2 - r2:1", "r0:2 - r1:2"),
+         ("missing", "L3", "r1:2 - r3:1", "not seen")]),
     "an end on a free port of another device": (
-        dict(drop=("C1",), add=("r0:1-r3:9",)),
-        [("wrong-device", "C1", "r0:1 - r1:1", "r0:1 - r3:9")]),
-    # C4's a-end (r2:2) moved to r3:7: the observed link is printed planned a-end side first,
+        dict(drop=("L1",), add=("r0:1-r3:9",)),
+        [("wrong-device", "L1", "r0:1 - r1:1", "r0:1 - r3:9")]),
+    # L4's a-end (r2:2) moved to r3:7: the observed link is printed planned a-end side first,
     # though r0:5 sorts before r3:7.
     "an end moved off the planned a-end device, printed in plan order": (
-        dict(drop=("C4",), add=("r0:5-r3:7",)),
-        [("wrong-device", "C4", "r2:2 - r0:5", "r3:7 - r0:5")]),
+        dict(drop=("L4",), add=("r0:5-r3:7",)),
+        [("wrong-device", "L4", "r2:2 - r0:5", "r3:7 - r0:5")]),
     "an end on a free port of the planned device": (
-        dict(drop=("C6",), add=("r2:3-r3:4",)),
-        [("wrong-port", "C6", "r2:3 - r3:3", "r2:3 - r3:4")]),
+        dict(drop=("L6",), add=("r2:3-r3:4",)),
+        [("wrong-port", "L6", "r2:3 - r3:3", "r2:3 - r3:4")]),
     "both ports off on the planned pair": (
-        dict(drop=("C6",), add=("r3:8-r2:7",)),
-        [("wrong-port", "C6", "r2:3 - r3:3", "r2:7 - r3:8")]),
+        dict(drop=("L6",), add=("r3:8-r2:7",)),
+        [("wrong-port", "L6", "r2:3 - r3:3", "r2:7 - r3:8")]),
     "both ports off on a pair planned b-end first": (
-        dict(drop=("C4",), add=("r0:8-r2:9",)),
-        [("wrong-port", "C4", "r2:2 - r0:5", "r2:9 - r0:8")]),
+        dict(drop=("L4",), add=("r0:8-r2:9",)),
+        [("wrong-port", "L4", "r2:2 - r0:5", "r2:9 - r0:8")]),
     "two ends exchanged at one device is one swap": (
-        dict(drop=("C1", "C5"), add=("r0:1-r1:3", "r0:3-r1:1")),
-        [("swap", "C1 + C5", "r0:1 - r1:1, r0:3 - r1:3", "r0:1 - r1:3, r0:3 - r1:1")]),
+        dict(drop=("L1", "L5"), add=("r0:1-r1:3", "r0:3-r1:1")),
+        [("swap", "L1 + L5", "r0:1 - r1:1, r0:3 - r1:3", "r0:1 - r1:3, r0:3 - r1:1")]),
     "far ends of two cables exchanged is one swap": (
-        dict(drop=("C2", "C3"), add=("r0:2-r3:1", "r1:2-r2:1")),
-        [("swap", "C2 + C3", "r0:2 - r2:1, r1:2 - r3:1", "r0:2 - r3:1, r1:2 - r2:1")]),
+        dict(drop=("L2", "L3"), add=("r0:2-r3:1", "r1:2-r2:1")),
+        [("swap", "L2 + L3", "r0:2 - r2:1, r1:2 - r3:1", "r0:2 - r3:1, r1:2 - r2:1")]),
     "a link between free ports": (
         dict(add=("r2:9-r3:9",)), [("extra", "", "not planned", "r2:9 - r3:9")]),
 }
