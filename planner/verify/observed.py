@@ -87,7 +87,7 @@ def resolve(raw: list[RawLink], fabric: PlannedFabric, ignore=()) -> list[Observ
     links, peer_of = {}, {}
     for r in raw:
         dev, peer = names(r.device), names(r.peer_device)
-        if any(fnmatch.fnmatchcase(d, pat) for pat in ignore for d in (dev, peer)):
+        if ignore and any(fnmatch.fnmatchcase(d, pat) for pat in ignore for d in (dev, peer)):
             continue
         a, b = (dev, port_number(r.port, r.where)), (peer, port_number(r.peer_port, r.where))
         if a == b:
