@@ -55,21 +55,21 @@ def _system_type(model: str) -> str:
 
 
 def topo_text(cables: pd.DataFrame, devices: pd.DataFrame) -> str:
-    """The IBDM topology file: a section per a-end device listing its cables."""
-    kind = dict(zip(devices.name, devices.kind))
-    model = dict(zip(devices.name, devices.model))
-
-    def system(name: str) -> str:
-        typ = _system_type(model.get(name, "")) if kind.get(name) == "router" else ENDPOINT_TYPE
-        return f"{typ} {name}"
-
-    sections = []
-    for device, own in cables.groupby("a_device", sort=True):
-        lines = [system(device)]
-        lines += [f"P{ap} -> {system(bd)} P{bp}"
-                  for ap, bd, bp in sorted(zip(own.a_port, own.b_device, own.b_port))]
-        sections.append("\n".join(lines) + "\n")
-    return "\n".join(sections)
+    """The IBDM topology file: a section per a-end device (by name) listing its cables by
+    port."""
+    router = {name: _system_type(model) for name, kind, model
+              in zip(devices.name, devices.kind, devices.model) if kind == "router"}
+    system = {name: f"{router.get(name, ENDPOINT_TYPE)} {name}"
+              for name in pd.unique(pd.concat([cables.a_device, cables.b_device]))}
+    ordered = cables.sort_values(["a_device", "a_port"], kind="stable")
+    lines, current = [], None
+    for dev, ap, bd, bp in zip(ordered.a_device, ordered.a_port, ordered.b_device,
+                               ordered.b_port):
+        if dev != current:
+            lines += ["", system[dev]] if current is not None else [system[dev]]
+            current = dev
+        lines.append(f"P{ap} -> {system[bd]} P{bp}")
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def write(plan, out_dir: Path) -> None:
