@@ -187,7 +187,8 @@ CASES: dict[str, Case] = {
     "ufm report miswired null": Case("ufm_report_miswired_null.json",
                                      ("'report.miss_wired[0]'", "\"expected\": link")),
     "ufm report not a link": Case("ufm_report_not_a_link.json",
-                                  ("'report.missing_in_ndt[0]'", "not a link 'DEV/PORT - DEV/PORT'")),
+                                  ("'report.missing_in_ndt[0]'",
+                                   "not a link 'DEV/PORT - DEV/PORT'")),
     "ufm report of a failed comparison": Case("ufm_report_failed.json",
                                               ("comparison failed", "status_code: 500",
                                                "run the comparison again"),
@@ -542,3 +543,12 @@ def test_ufm_report_needs_the_plan():
     with pytest.raises(Exception, match="differences only"):
         read_observed(FIXTURES / "ufm_report.json")
 
+
+
+@pytest.mark.parametrize("fixture, fmt", [("fabric.net_dump", "ibdiagnet-net-dump"),
+                                          ("ufm_report.json", "ufm-ndt-report"),
+                                          ("lldp_r00.json", "lldp")])
+def test_new_formats_detected_by_content_without_their_suffix(tmp_path, fixture, fmt):
+    copy = tmp_path / "observed.txt"
+    shutil.copy(FIXTURES / fixture, copy)
+    assert detect_format(copy) == fmt
