@@ -6,8 +6,8 @@ mlx5_0"`` -> ``n0001``; Mellanox ``"MF0;r012:MQM8700/U1"`` -> ``r012``). SHARP a
 nodes ("Mellanox Technologies Aggregation Node") show up as extra links; ``--ignore
 'Mellanox*'``.
 
-A port line is cut at its quotes and brackets and each piece matched on its own, by patterns
-without nested repetition, so parsing is linear in the line's length."""
+A port line is matched by one pattern whose quantifiers are possessive (they never give back
+what they took), so matching is linear in the line's length."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from planner.verify.values import RawLink
 
 _IB_NODE_RE = re.compile(r'(Switch|Ca|Rt)[ \t]+(\d+)[ \t]+"([SHR]-[0-9A-Fa-f]+)"[ \t]*'
                          r'(?:#[ \t]*"([^"]*)")?')
-_FILLER_RE = re.compile(r"(?:\[ext \d+\]|\([0-9A-Fa-f]+\)|[ \t])*")  # -g's [ext N], (guid)
-_GUID_RE = re.compile(r"[SHR]-[0-9A-Fa-f]+")
+_IB_PORT_RE = re.compile(  # infiniband-diags out_switch_port / out_ca_port; possessive: linear
+    r'\[([0-9]++)\](?:\[ext [0-9]++\]|\([0-9A-Fa-f]++\))*+[ \t]++"([SHR]-[0-9A-Fa-f]++)"'
+    r'\[([0-9]++)\](?:[ \t]*+\[ext [0-9]++\]|[ \t]*+\([0-9A-Fa-f]++\))*+[ \t]*+(?:#(.*+))?+')
 _MELLANOX_DESC_RE = re.compile(r"MF0;([^:]+):")
 _IB_FIELDS = ("node description", "port", "peer description", "peer port")
 
@@ -32,31 +33,6 @@ def ib_device_name(description: str, guid: str) -> str:
     if m:
         return m.group(1)
     return desc.split(maxsplit=1)[0] if desc else guid
-
-
-def _is_number(text: str) -> bool:
-    return text.isascii() and text.isdigit()
-
-
-def _port_line(line: str) -> tuple[str, str, str, str] | None:
-    """(port, peer guid, peer port, comment) of ``[P]... "GUID"[PP]... # comment``, or None."""
-    close = line.find("]")
-    quote = line.find('"', close + 1)
-    end_quote = line.find('"', quote + 1)
-    if min(close, quote, end_quote) < 0 or not _is_number(line[1:close]):
-        return None
-    peer_close = line.find("]", end_quote)
-    if (line[end_quote + 1:end_quote + 2] != "[" or peer_close < 0
-            or not _is_number(line[end_quote + 2:peer_close])):
-        return None
-    hash_at = line.find("#", peer_close)
-    tail = line[peer_close + 1:] if hash_at < 0 else line[peer_close + 1:hash_at]
-    guid = line[quote + 1:end_quote]
-    if not (_FILLER_RE.fullmatch(line, close + 1, quote) and _GUID_RE.fullmatch(guid)
-            and _FILLER_RE.fullmatch(tail)):
-        return None
-    comment = "" if hash_at < 0 else line[hash_at + 1:]
-    return line[1:close], guid, line[end_quote + 2:peer_close], comment
 
 
 def _last_quoted(comment: str) -> str:
@@ -79,7 +55,7 @@ def parse_ibnetdiscover(text: str, source: str) -> list[RawLink]:
             continue
         if not line.startswith("["):
             continue
-        parts = _port_line(line)
+        parts = _IB_PORT_RE.fullmatch(line)
         if parts is None:
             raise InputError(f"observed '{source}' line {n}: cannot read ibnetdiscover port line "
                              f"{line[:60]!r}; expected '[PORT] \"S-<guid>\"[PEERPORT] # \"desc\" "
@@ -87,8 +63,8 @@ def parse_ibnetdiscover(text: str, source: str) -> list[RawLink]:
         if node is None:
             raise InputError(f"observed '{source}' line {n}: port line before any Switch/Ca "
                              f"node line")
-        port, peer, peer_port, comment = parts
-        ports.append((node, port, peer, peer_port, _last_quoted(comment), n))
+        port, peer, peer_port, comment = parts.groups()
+        ports.append((node, port, peer, peer_port, _last_quoted(comment or ""), n))
     if not names:
         raise InputError(f"observed '{source}': no 'Switch', 'Ca' or 'Rt' node lines; not "
                          f"ibnetdiscover output")
