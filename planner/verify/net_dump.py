@@ -40,7 +40,8 @@ def parse_net_dump(text: str, source: str) -> list[RawLink]:
             continue
         if node is None:
             raise InputError(f"observed '{source}' line {n}: port line before any node line "
-                             f"'\"NODE DESCRIPTION\", Vendor, GUID, LID N'; not ibdiagnet2.net_dump")
+                             f"'\"NODE DESCRIPTION\", Vendor, GUID, LID N'; not "
+                             f"ibdiagnet2.net_dump")
         head, quote, rest = line.partition('"')
         cols = head.split(":")
         if len(cols) < _COLUMNS:
