@@ -12,8 +12,9 @@ one of five formats: CSV ``device,port,peer_device,peer_port``, lldpd's ``lldpct
 ``ibnetdiscover`` output, ibdiagnet's ``ibdiagnet2.net_dump``, or the report of UFM's NDT
 plugin after comparing the fabric with the plan's ``ufm/*.ndt`` files. Hands on: a
 ``VerifyReport``, the list of physical mistakes, one finding each (swap, wrong-port,
-wrong-device, missing, extra), with the cable(s), cabinets, and the expected and observed links; ``planner verify`` (``planner.commands.verify``) prints
-it and exits 0 when the fabric matches the plan, 3 when it does not (2 for bad input).
+wrong-device, missing, extra), with the cable(s), cabinets, and the expected and observed links;
+``planner verify`` (``planner.commands.verify``) prints it and exits 0 when the fabric matches
+the plan, 3 when it does not (2 for bad input).
 
 Modules:
 
