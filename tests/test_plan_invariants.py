@@ -254,7 +254,7 @@ def check_summary_against_csv(p, out: Path) -> None:
     cables = pd.read_csv(out / "cables.csv", keep_default_na=False)
     assert list(cables.columns[:16]) == DESIGN_COLUMNS
     assert list(cables.columns[16:]) == ["route_kind", "a_transceiver", "b_transceiver",
-                                         "segments"]
+                                         "segments", "fibre_m", "connections", "loss_db"]
     catalog, top, model = p.catalog, p.topology, p.router_model
     expected = bom_from_csv(p, cables)
     check_segments(p, cables)

@@ -38,7 +38,8 @@ from test_plan_invariants import segment_pieces
 from test_routes import hall_floor, hand_placement, make_catalog
 
 TRANSCEIVER = dict(sku="SR", description="short-reach transceiver", media="optical",
-                   kind="transceiver", rate_gbps=100, max_reach_m=100, fibre="om4-mpo12",
+                   kind="transceiver", rate_gbps=100, max_reach_m=100, loss_budget_db=1.9,
+                   fibre="om4-mpo12",
                    fibres=12, price={"fixed": 300}, watts_per_end=2.5)
 CORD = dict(sku="OM4", description="MPO-12 patch cord", media="optical", kind="fibre",
             fibre="om4-mpo12", max_reach_m=100, stock_lengths=[1, 2, 3, 5, 10],
@@ -67,14 +68,19 @@ def structured_catalog(trunk=None, panel=None):
 
 
 def structured_floor(**changes):
-    return hall_floor(structured_cabling=True, **changes)
+    """The test hall with structured cabling and low-loss MPO connectors (0.35 dB a mated pair),
+    so that SR lights the cross-hall link's 4 panels: 73 m x 3.5 dB/km + 4 x 0.35 = 1.66 dB of
+    1.9 (tests/test_reach.py checks the budgets)."""
+    return hall_floor(structured_cabling=True, **{"connection_loss_db": 0.35, **changes})
 
 
 # (name, a = (hall, row, col), b, [cord_a, trunk_a, hall, trunk_b, cord_b]) computed by hand
+# (patch-rack positions: column c at x = (c + c // 4) * 0.6, cross trays over the racks at
+# x = -0.6, 2.4, 5.4, 8.4; the entry at (-0.6, -1.8))
 PIECES = [
-    ("adjacent rows, tray between", (0, 0, 1), (0, 1, 6), [2.365, 2.64, 0, 0, 2.365]),
-    ("adjacent rows, detour", (0, 0, 6), (0, 1, 7), [1.705, 2.64, 0, 0, 1.045]),
-    ("two halls", (0, 1, 2), (1, 2, 4), [2.365, 4.62, 33.0, 7.26, 3.685]),
+    ("adjacent rows, tray between", (0, 0, 1), (0, 1, 6), [2.695, 2.64, 0, 0, 2.695]),
+    ("adjacent rows, detour", (0, 0, 6), (0, 1, 7), [2.035, 2.64, 0, 0, 1.375]),
+    ("two halls", (0, 1, 2), (1, 2, 4), [2.695, 4.62, 33.0, 7.26, 4.675]),
 ]
 
 
@@ -97,6 +103,18 @@ def test_links_within_a_row_or_cabinet_and_paper_floors_are_not_structured():
     assert not structured.runs(flat, 0, 0, 1, 0, 1, 6).structured.any()
 
 
+# the hand placement's links through panels on the structured hall, computed by hand as PIECES:
+# (along the rows + across + 2 x 0.5 rise/drop + 0.3 per cable) x 1.1
+STRUCTURED_LENGTHS = {
+    ("r03", "r04"): (1.8 + 1.8 + 2.4 + 1.3) * 1.1,            # tray at 2.4 between, 8.03 m
+    ("r02", "r05"): (0.6 + 2 * 0.6 + 2.4 + 1.3) * 1.1,        # detour to the tray at 5.4
+    ("r06", "r07"): (7.8 + 7.2 + 1.3) * 1.1,                  # opposite corners
+    ("r06", "r08"): (2 * 0.6 + 7.2 + 1.3) * 1.1,              # one column, start of rows
+    ("r07", "r09"): (2 * 0.6 + 7.2 + 1.3) * 1.1,              # one column, end of rows
+    ("r10", "r11"): (1.8 + 4.2 + 30 + 3.6 + 6.6 + 1.3) * 1.1,  # two halls, 52.25 m
+}
+
+
 def test_cables_csv_lists_the_segments_and_the_bom_orders_them():
     """The hand placement of tests/test_routes.py on the structured hall: every cable between
     rows or halls is SR optics + cords + trunk(s) through panels, the pieces are the hand-computed
@@ -104,7 +122,8 @@ def test_cables_csv_lists_the_segments_and_the_bom_orders_them():
     top, placement, expected = hand_placement()
     result = plan(top, structured_catalog(), structured_floor(), placement=placement)
     cables = result.cables.set_index(["a_device", "b_device"])
-    for pair, (_a, _b, kind, length) in expected.items():
+    for pair, (_a, _b, kind, _flat) in expected.items():
+        length = STRUCTURED_LENGTHS.get(pair)
         row = cables.loc[pair]
         if kind in ("cabinet", "row"):
             assert row["segments"] == "", pair
@@ -117,12 +136,16 @@ def test_cables_csv_lists_the_segments_and_the_bom_orders_them():
         assert row["order_length_m"] == pytest.approx(
             sum(float(x[-1].split("-")[-1][:-1]) for x in pieces if x[0] in ("cord", "trunk")))
     tray_between = segment_pieces(cables.loc[("r03", "r04"), "segments"])
-    assert tray_between[0] == ("cord", 2.365, "OM4-3M")        # 2.365 m ordered at 3 m
-    assert tray_between[2][2:] == (2.64, "T144-3M")
-    assert tray_between[4] == ("cord", 2.365, "OM4-3M")
+    # the floor's default drop into a 42U patch rack, 42 x 44.45 mm = 1.8669 m, is added at each
+    # panel a piece lands on: a cord 2.695 + 1.867 = 4.562 m is ordered at 5 m, a trunk
+    # 2.64 + 2 x 1.867 = 6.374 m at 10 m
+    assert tray_between[0] == ("cord", 2.695, "OM4-5M")
+    assert tray_between[2][2:] == (2.64, "T144-10M")
+    assert tray_between[4] == ("cord", 2.695, "OM4-5M")
     hall = segment_pieces(cables.loc[("r10", "r11"), "segments"])
-    assert [x[2:] for x in hall if x[0] == "trunk"] == [(4.62, "T144-5M"), (33.0, "T144-50M"),
-                                                         (7.26, "T144-10M")]
+    # 4.62, 33 and 7.26 m plus two drops of 1.867 m: 8.35, 36.73 and 10.99 m
+    assert [x[2:] for x in hall if x[0] == "trunk"] == [(4.62, "T144-10M"), (33.0, "T144-50M"),
+                                                         (7.26, "T144-20M")]
     assert [x[1] for x in hall if x[0] == "port"] == ["H1-B-P0-01", "H1-ENTRY-01",
                                                       "H2-ENTRY-01", "H2-C-P0-01"]
 
@@ -227,13 +250,14 @@ def test_links_between_two_panels_share_trunks_and_fill_panels_by_ports(fibres, 
 
 
 def test_structured_link_price_is_optics_cords_trunk_and_panel_shares():
-    """A02 - B07 alone: two SR modules (300 each), two cords ordered at 3 m (20 + 3 each), a
-    3 m trunk (400 + 15) shared by its 12 links, and two panel passages at 480 / 48 each: the
-    same price placement sees through ``media.choose_parts``."""
+    """A02 - B07 alone: two SR modules (300 each), two cords ordered at 5 m (20 + 5 each: 2.365 m
+    and the 1.867 m drop into the patch rack), a 10 m trunk (400 + 50: 2.64 m and two drops)
+    shared by its 12 links, and two panel passages at 480 / 48 each: the same price placement
+    sees through ``media.choose_parts``."""
     top, placement, _ = hand_placement()
     result = plan(top, structured_catalog(), structured_floor(), placement=placement)
     row = result.cables.set_index(["a_device", "b_device"]).loc[("r03", "r04")]
-    want = 2 * 300 + 2 * (20 + 3) + (400 + 5 * 3) / 12 + 2 * 480 / 48
+    want = 2 * 300 + 2 * (20 + 5) + (400 + 5 * 10) / 12 + 2 * 480 / 48
     assert row["unit_price"] == pytest.approx(want)
 
 
@@ -249,7 +273,7 @@ def _position_price(result, catalog, floor, a_device, b_device) -> float:
 
 
 def test_placement_prices_a_structured_link_as_the_cabling_stage_does():
-    """A02 - B07 (7.37 m, beyond the 3 m copper): placement's price table holds the structured
+    """A02 - B07 (8.03 m, beyond the 3 m copper): placement's price table holds the structured
     price of the bill; with a copper assembly that reaches 10 m the same link runs point to
     point on copper (no segments) and both the bill and the table charge the copper price."""
     top, placement, _ = hand_placement()
@@ -257,14 +281,14 @@ def test_placement_prices_a_structured_link_as_the_cabling_stage_does():
     for dac_reach, want_media in ((3, "optical"), (10, "electrical")):
         catalog = structured_catalog()
         if dac_reach == 10:
-            dac = dict(DAC, max_reach_m=10, stock_lengths=[1, 2, 3, 8, 10],
-                       price={"table": {1: 50, 2: 60, 3: 70, 8: 95, 10: 110}})
+            dac = dict(DAC, max_reach_m=10, stock_lengths=[1, 2, 3, 9, 10],
+                       price={"table": {1: 50, 2: 60, 3: 70, 9: 95, 10: 110}})
             catalog = make_catalog(cables=[dac, AOC, TRANSCEIVER, CORD, TRUNK], panels=[PANEL])
         result = plan(top, catalog, floor, placement=placement)
         row = result.cables.set_index(["a_device", "b_device"]).loc[("r03", "r04")]
         assert row["media"] == want_media
         assert (row["segments"] != "") == (want_media == "optical")
-        want = (2 * 300 + 2 * (20 + 3) + (400 + 5 * 3) / 12 + 2 * 480 / 48
+        want = (2 * 300 + 2 * (20 + 5) + (400 + 5 * 10) / 12 + 2 * 480 / 48
                 if want_media == "optical" else 95)
         assert row["unit_price"] == pytest.approx(want)
         assert _position_price(result, catalog, floor, "r03", "r04") == pytest.approx(want)

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from planner import cabling
-from planner.exports import summary_json
+from planner.exports import cabinets_csv, summary_json
 from planner.exports.viewer import geometry as geo
 from planner.exports.viewer import payload
 
@@ -86,7 +86,7 @@ def data_block(plan) -> str:
     cabinet_shapes = pd.DataFrame(shapes.pop("cabinets"))
     cables = plan.cables[list(cabling.CSV_COLUMNS)]
     devices = plan.devices[["name", "kind", "cabinet", "ru", "height_ru", "model"]]
-    tables = {"cabinets": plan.cabinets, "cabinet_shapes": cabinet_shapes,
+    tables = {"cabinets": cabinets_csv.cabinet_rows(plan), "cabinet_shapes": cabinet_shapes,
               "devices": devices, "cables": cables, **_routes_tables(plan, routes),
               "bom": plan.bom}
     floor = plan.floor
