@@ -552,3 +552,18 @@ def test_new_formats_detected_by_content_without_their_suffix(tmp_path, fixture,
     copy = tmp_path / "observed.txt"
     shutil.copy(FIXTURES / fixture, copy)
     assert detect_format(copy) == fmt
+
+
+def test_ndt_rows_leave_a_missing_rack_unit_empty():
+    """An endpoint without a rack unit (cables.csv leaves ``b_ru`` empty) has an empty ``U
+    height_1``; whole rack units print without a decimal point."""
+    import pandas as pd
+    cables = pd.DataFrame({
+        "a_cabinet": ["A01", "A01"], "a_ru": pd.array([40, 40], dtype="Int64"),
+        "a_device": ["r00", "r00"], "a_port": [1, 2], "b_device": ["n00", "r01"],
+        "b_port": [1, 7], "b_cabinet": ["A01", "A02"],
+        "b_ru": pd.array([None, 39], dtype="Int64"), "order_length_m": [2.0, 5.0]})
+    table = fabric_checkers.ndt_table(cables)
+    shown = table[["U height", "U height_1", "StartPort", "EndPort", "Cable Length"]]
+    assert shown.values.tolist() == [["40", "", "Port 1", "Port 1", "2.0"],
+                                     ["40", "39", "Port 2", "Port 7", "5.0"]]

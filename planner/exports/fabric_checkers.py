@@ -35,14 +35,28 @@ TOPO_FILE = "ibdiagnet.topo"
 ENDPOINT_TYPE = "HCA"
 
 
+_NDT_SOURCES = ("a_cabinet", "a_ru", "a_device", "a_port", "b_device", "b_port", "b_cabinet",
+                "b_ru", "order_length_m")
+
+
+def _text(values: pd.Series) -> pd.Series:
+    """A column as text: missing values empty, a whole rack unit without a decimal point (39,
+    not 39.0)."""
+    filled = values.astype(object).where(values.notna(), "")
+    if values.name.endswith("_ru"):
+        filled = filled.map(lambda v: str(int(v)) if isinstance(v, float) and v.is_integer()
+                            else v)
+    return filled.astype(str)
+
+
 def ndt_table(cables: pd.DataFrame) -> pd.DataFrame:
     """The NDT rows of ``cables`` (one per cable, a end first), in NDT_COLUMNS order."""
-    text = cables.astype({"a_ru": object, "b_ru": object}).fillna("")
+    text = pd.DataFrame({c: _text(cables[c]) for c in _NDT_SOURCES}, index=cables.index)
     rows = {
         "rack #": text.a_cabinet, "U height": text.a_ru,
-        "#Fields:StartDevice": text.a_device, "StartPort": "Port " + text.a_port.astype(str),
+        "#Fields:StartDevice": text.a_device, "StartPort": "Port " + text.a_port,
         "StartDeviceLocation": text.a_cabinet,
-        "EndDevice": text.b_device, "EndPort": "Port " + text.b_port.astype(str),
+        "EndDevice": text.b_device, "EndPort": "Port " + text.b_port,
         "EndDeviceLocation": text.b_cabinet, "U height_1": text.b_ru, "LinkType": "Data",
         "Cable Length": text.order_length_m, "State": "Active", "Domain": "In-Scope"}
     table = pd.DataFrame({c: rows.get(c, "") for c in NDT_COLUMNS}, index=cables.index)
