@@ -1,0 +1,296 @@
+"""Exports of the rich fixture plan (tests/rich_plan.py) read back row by row as their readers
+read them (``csv`` and ``json``), each checked against pieces computed here from the floor's
+geometry and the catalog's stock lengths, not against the writer's own numbers.
+
+Geometry of tests/fixtures/rich/floor.yaml, by hand: cabinet column c (from 0) is centred at
+x = 0.6 c, row r at y = 2.4 r (1.2 m cabinets + 1.2 m aisles); cross trays at both row ends and
+after every 2 cabinets: x = -0.3, 0.9, 2.1; the hall entry is the front end of the first tray,
+(-0.3, -1.8). Per end 0.5 m up or down, 0.3 m per cable split between the two cords, 10 % slack,
+halls 30 m apart. A link between rows of one hall takes the first tray between its cabinets
+(else the nearer one beyond them, the lower on a tie):
+
+    cord A = (0.5 + |x_a - tray| + 0.15) x 1.1    trunk = |y_a - y_b| x 1.1
+    cord B = (|x_b - tray| + 0.5 + 0.15) x 1.1
+
+A link between halls takes the first tray (-0.3) to its hall's entry: trunk A = (y_a + 1.8) x
+1.1, hall trunk 30 x 1.1 = 33, trunk B = (y_b + 1.8) x 1.1. E.g. H1-A01 - H2-B03: cords 1.045
+and 2.365 m (ordered 2 and 3 m), trunks 1.98, 33 and 4.62 m (ordered 3, 50 and 5 m).
+
+Panels (catalog.yaml): a 48-fibre trunk carries 4 links; an 8-adapter panel holds 2 trunks and
+is 4U; a 10U patch rack holds 2 panels (U1 and U5), a third starts the point's next rack
+(``<point>.2``). The links between the same two panel points share trunks, 4 to a trunk.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections import Counter, defaultdict
+
+import pytest
+import yaml
+
+from rich_plan import rich_folder, rich_plan
+
+PITCH, ROW_PITCH = 0.6, 2.4
+TRAYS_X = (-0.3, 0.9, 2.1)
+ENTRY_Y = -1.8
+RISE, HALF_OVERHEAD, SLACK, HALL_LINK = 0.5, 0.15, 1.1, 30.0
+CORD_STOCK = (1, 2, 3, 5, 10, 20, 50)
+TRUNK_STOCK = (3, 5, 10, 20, 50, 100)
+LINKS_PER_TRUNK, TRUNKS_PER_PANEL, PANEL_RU, RACK_RU = 4, 2, 4, 10
+PANELS_PER_RACK = RACK_RU // PANEL_RU
+
+
+def read_csv(name: str) -> list[dict[str, str]]:
+    with open(rich_folder() / name, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def stock(length: float, lengths) -> float:
+    """The shortest stock length that covers ``length``."""
+    return float(next(s for s in lengths if s >= length - 1e-9))
+
+
+def cabinet_positions() -> dict[str, tuple[int, int, int]]:
+    """cabinets.csv read back: name -> (hall, row, column), all from 0."""
+    return {r["name"]: (int(r["hall"]) - 1, ord(r["row"]) - ord("A"), int(r["column"]) - 1)
+            for r in read_csv("cabinets.csv")}
+
+
+def tray_index(xa: float, xb: float) -> int:
+    lo, hi = min(xa, xb), max(xa, xb)
+    between = [i for i, t in enumerate(TRAYS_X) if lo <= t <= hi]
+    if between:
+        return between[0]
+    below = max((i for i, t in enumerate(TRAYS_X) if t < lo), default=None)
+    above = min((i for i, t in enumerate(TRAYS_X) if t > hi), default=None)
+    if below is None:
+        return above
+    if above is None or lo - TRAYS_X[below] <= TRAYS_X[above] - hi:
+        return below
+    return above
+
+
+def point_name(hall: int, row: int, tray: int) -> str:
+    return f"H{hall + 1}-{chr(ord('A') + row)}-P{tray}"
+
+
+def expected_pieces():
+    """Per cable of cables.csv that leaves its row: its A and B panel points and its pieces in
+    metres from the A end (cord, trunk(s), cord), computed from the geometry above."""
+    where = cabinet_positions()
+    out = {}
+    for row in read_csv("cables.csv"):
+        if row["route_kind"] not in ("cross-row", "cross-hall"):
+            continue
+        (ha, ra, ca), (hb, rb, cb) = where[row["a_cabinet"]], where[row["b_cabinet"]]
+        xa, xb, ya, yb = PITCH * ca, PITCH * cb, ROW_PITCH * ra, ROW_PITCH * rb
+        tray = 0 if ha != hb else tray_index(xa, xb)
+        t = TRAYS_X[tray]
+        cords = ((RISE + abs(xa - t) + HALF_OVERHEAD) * SLACK,
+                 (abs(xb - t) + RISE + HALF_OVERHEAD) * SLACK)
+        if ha != hb:
+            trunks = ((ya - ENTRY_Y) * SLACK, HALL_LINK * SLACK, (yb - ENTRY_Y) * SLACK)
+        else:
+            trunks = (abs(ya - yb) * SLACK,)
+        out[row["cable_id"]] = dict(row=row, a_point=point_name(ha, ra, tray),
+                                    b_point=point_name(hb, rb, tray), halls=(ha, hb),
+                                    cords=cords, trunks=trunks)
+    return out
+
+
+@pytest.fixture(scope="module")
+def pieces():
+    return expected_pieces()
+
+
+def test_fixture_is_rich(pieces):
+    """What the fixture exists for: links between rows and between halls, parallel cables,
+    points with several panels and an entry point that fills a second patch rack."""
+    kinds = Counter(p["row"]["route_kind"] for p in pieces.values())
+    assert kinds["cross-row"] >= 8 and kinds["cross-hall"] >= 8
+    assert (rich_plan().topology.multiplicity > 1).sum() >= 20
+    racks = {r["a_rack"] for r in read_csv("trunks.csv")} | {r["b_rack"]
+                                                           for r in read_csv("trunks.csv")}
+    assert any(name.endswith(".2") for name in racks)
+
+
+def test_cables_csv_pieces_add_up_to_the_routed_length(pieces):
+    """cables.csv ``segments`` read back: cords and trunks are the pieces computed by hand, in
+    order from the A end, and add up to ``length_m``; a cross-hall link names 4 panel ports
+    (two of them on the entry racks), a cross-row link 2."""
+    for cid, want in pieces.items():
+        row = want["row"]
+        parts = [p.strip() for p in row["segments"].split("|")]
+        cords = [float(p.split()[1]) for p in parts if p.startswith("cord ")]
+        trunks = [float(p.split()[2]) for p in parts if p.startswith("trunk ")]
+        ports = [p for p in parts if not p.startswith(("cord ", "trunk "))]
+        assert cords == pytest.approx(want["cords"], abs=0.0015), cid
+        assert trunks == pytest.approx(want["trunks"], abs=0.0015), cid
+        assert sum(cords) + sum(trunks) == pytest.approx(float(row["length_m"]), abs=0.002)
+        cross_hall = row["route_kind"] == "cross-hall"
+        assert len(ports) == (4 if cross_hall else 2), cid
+        assert ports[0].startswith(want["a_point"] + "-") or ports[0].startswith(
+            want["a_point"] + ".")
+        assert ports[-1].startswith(want["b_point"] + "-") or ports[-1].startswith(
+            want["b_point"] + ".")
+        if cross_hall:
+            ha, hb = want["halls"]
+            assert ports[1].startswith(f"H{ha + 1}-ENTRY") and ports[2].startswith(
+                f"H{hb + 1}-ENTRY")
+        ordered = sum(stock(c, CORD_STOCK) for c in want["cords"]) + sum(
+            stock(t, TRUNK_STOCK) for t in want["trunks"])
+        assert float(row["order_length_m"]) == pytest.approx(ordered), cid
+
+
+def test_netbox_cords_are_the_stock_lengths_of_each_ends_cord(pieces):
+    """netbox/cables.csv read back: every link that leaves its row is two patch cords, one from
+    each end's router interface to a front port of a panel at that end's panel point, each as
+    long as the stock length that covers that end's cord (not the other end's, not the
+    computed length); every other cable is one row at the stock length of its route."""
+    rows = read_csv("netbox/cables.csv")
+    cords = defaultdict(list)
+    for r in rows:
+        if r["side_a_type"] == "dcim.interface" and r["side_b_type"] == "dcim.frontport":
+            cords[r["label"]].append(r)
+    assert sum(map(len, cords.values())) == 2 * len(pieces)
+    for cid, want in pieces.items():
+        row = want["row"]
+        got = {r["side_a_device"]: r for r in cords[row["label"]]}
+        assert set(got) == {row["a_device"], row["b_device"]}, cid
+        for end, device, point, cord in (("A", row["a_device"], want["a_point"],
+                                          want["cords"][0]),
+                                         ("B", row["b_device"], want["b_point"],
+                                          want["cords"][1])):
+            r = got[device]
+            assert r["side_a_name"] == row[f"{end.lower()}_port"], (cid, end)
+            assert r["side_b_device"].rsplit("-", 1)[0].split(".")[0] == point, (cid, end)
+            assert r["length_unit"] == "m"
+            assert float(r["length"]) == stock(cord, CORD_STOCK), (cid, end)
+    direct = {r["label"]: r for r in rows if r["side_b_type"] == "dcim.interface"}
+    for row in read_csv("cables.csv"):
+        if row["cable_id"] in pieces:
+            assert row["label"] not in direct
+            continue
+        assert float(direct[row["label"]]["length"]) == float(row["order_length_m"])
+        assert float(row["order_length_m"]) >= float(row["length_m"]) - 1e-9
+
+
+def _trunk_ids(segments: str) -> list[str]:
+    return [p.split()[1] for p in (x.strip() for x in segments.split("|"))
+            if p.startswith("trunk ")]
+
+
+def test_netbox_and_trunks_csv_trunk_lengths(pieces):
+    """Every trunk the segments name is one NetBox cable labelled with its id and one row of
+    trunks.csv, at the stock length that covers its piece, carrying as many links as name it."""
+    netbox = {r["label"]: r for r in read_csv("netbox/cables.csv")
+              if r["side_a_type"] in ("dcim.rearport", "dcim.frontport")}
+    trunks = {r["trunk_id"]: r for r in read_csv("trunks.csv")}
+    want_len, links = {}, Counter()
+    for want in pieces.values():
+        for tid, metres in zip(_trunk_ids(want["row"]["segments"]), want["trunks"]):
+            want_len[tid] = metres
+            links[tid] += 1
+    assert set(netbox) == set(trunks) == set(want_len)
+    for tid, metres in want_len.items():
+        assert float(trunks[tid]["length_m"]) == pytest.approx(metres, abs=0.0015), tid
+        assert float(trunks[tid]["order_length_m"]) == stock(metres, TRUNK_STOCK), tid
+        assert float(netbox[tid]["length"]) == stock(metres, TRUNK_STOCK), tid
+        assert int(trunks[tid]["links"]) == links[tid] <= LINKS_PER_TRUNK, tid
+        hall = metres == pytest.approx(HALL_LINK * SLACK)
+        assert trunks[tid]["kind"] == ("hall" if hall else "row"), tid
+
+
+def expected_panels(pieces):
+    """Per panel point (a row point's name or ``H<n>-ENTRY``): how many trunk ends it holds.
+    The links between the same two row points share trunks, 4 to a trunk; a cross-hall group
+    also ends a trunk at each hall's entry (its row trunk) and starts the hall trunk there."""
+    per_pair = Counter()
+    for want in pieces.values():
+        per_pair[(frozenset((want["a_point"], want["b_point"])), want["halls"])] += 1
+    ends = Counter()
+    for (points, halls), n in per_pair.items():
+        chains = math.ceil(n / LINKS_PER_TRUNK)
+        for point in points:
+            ends[point] += chains
+        if halls[0] != halls[1]:
+            for hall in halls:
+                ends[f"H{hall + 1}-ENTRY"] += chains
+    return ends, per_pair
+
+
+def test_trunks_csv_panel_units_fill_patch_racks_from_u1(pieces):
+    """trunks.csv read back: each end's panel is ``<rack>-<RU>``; a point with k panels holds
+    them at U1, U5 of its first rack, U1, U5 of ``<point>.2``, ... (2 panels of 4U to a 10U
+    rack), as many as its trunk ends need at 2 trunks a panel; each rear port of a panel ends
+    one trunk, and an entry panel's front port F<n> carries the hall trunk of rear port R<n>."""
+    ends, _ = expected_panels(pieces)
+    seen = defaultdict(set)
+    rear_used, front_used = Counter(), Counter()
+    for r in read_csv("trunks.csv"):
+        for end in ("a", "b"):
+            rack, panel, ru, port = (r[f"{end}_{k}"] for k in ("rack", "panel", "ru", "port"))
+            assert panel == f"{rack}-{int(ru):02d}", r["trunk_id"]
+            point = rack.split(".")[0]
+            seen[point].add((rack, int(ru)))
+            number = int(port[1:])
+            assert 1 <= number <= TRUNKS_PER_PANEL, r["trunk_id"]
+            (rear_used if port[0] == "R" else front_used)[(panel, number)] += 1
+            assert port[0] == ("F" if r["kind"] == "hall" else "R"), r["trunk_id"]
+    for point, n_ends in ends.items():
+        n_panels = math.ceil(n_ends / TRUNKS_PER_PANEL)
+        want = {(point if k // PANELS_PER_RACK == 0 else f"{point}.{k // PANELS_PER_RACK + 1}",
+                 (k % PANELS_PER_RACK) * PANEL_RU + 1) for k in range(n_panels)}
+        assert seen[point] == want, point
+    assert set(seen) == set(ends)
+    assert max(rear_used.values()) == 1 and max(front_used.values()) == 1
+    assert set(front_used) <= set(rear_used)
+
+
+def test_summary_json_structured_block(pieces):
+    """summary.json read back with ``json``: links, cross-hall links, trunks, panels, patch
+    racks, ``patch_rack_ru_used`` and panel ports used, from the points and trunks computed
+    here."""
+    summary = json.loads((rich_folder() / "summary.json").read_text(encoding="utf-8"))
+    got = summary["structured"]
+    ends, per_pair = expected_panels(pieces)
+    panels = {p: math.ceil(n / TRUNKS_PER_PANEL) for p, n in ends.items()}
+    cross_hall = sum(1 for w in pieces.values() if w["halls"][0] != w["halls"][1])
+    chains = {key: math.ceil(n / LINKS_PER_TRUNK) for key, n in per_pair.items()}
+    trunks = sum(c * (3 if halls[0] != halls[1] else 1) for (_, halls), c in chains.items())
+    metres = {}
+    for want in pieces.values():
+        key = (frozenset((want["a_point"], want["b_point"])), want["halls"])
+        metres[key] = sum(stock(t, TRUNK_STOCK) for t in want["trunks"])
+    assert got["links"] == len(pieces)
+    assert got["cross_hall_links"] == cross_hall
+    assert got["trunks"] == trunks
+    assert got["trunk_order_length_m"] == pytest.approx(
+        sum(chains[k] * metres[k] for k in chains))
+    assert got["panels"] == sum(panels.values())
+    assert got["patch_racks"] == sum(math.ceil(n / PANELS_PER_RACK) for n in panels.values())
+    assert got["patch_rack_ru_used"] == PANEL_RU * sum(panels.values())
+    assert got["panel_ports_used"] == 2 * len(pieces) + 2 * cross_hall
+
+
+def test_netbox_patch_racks_and_panels_stand_where_trunks_csv_puts_them(pieces):
+    """netbox/racks.csv and devices.csv read back: one 10U rack per patch rack, each panel a
+    device in it at the RU of its name, of a device type as tall as the catalog's panel."""
+    racks = {r["name"]: r for r in read_csv("netbox/racks.csv")}
+    devices = {r["name"]: r for r in read_csv("netbox/devices.csv")}
+    ends, _ = expected_panels(pieces)
+    for r in read_csv("trunks.csv"):
+        for end in ("a", "b"):
+            rack, panel, ru = r[f"{end}_rack"], r[f"{end}_panel"], int(r[f"{end}_ru"])
+            assert int(racks[rack]["u_height"]) == RACK_RU
+            assert devices[panel]["rack"] == rack and int(devices[panel]["position"]) == ru
+    folder = rich_folder() / "netbox" / "device-types"
+    heights = {doc["model"]: doc["u_height"] for doc in
+               (yaml.safe_load(p.read_text()) for p in folder.rglob("*.yaml"))}
+    panel_models = {d["device_type"] for d in devices.values() if d["role"] == "Patch panel"}
+    assert panel_models and all(heights[m] == PANEL_RU for m in panel_models)
+    n_panels = sum(math.ceil(n / TRUNKS_PER_PANEL) for n in ends.values())
+    assert sum(1 for d in devices.values() if d["role"] == "Patch panel") == n_panels
