@@ -2,13 +2,14 @@
 
 - ``ring24.csv``: 24 routers in a ring whose links are 2 or 3 parallel cables, with one-cable
   chords i -- i+6, 4 endpoints per router (uniform θ below 1).
-- ``floor.yaml``: halls of 2 rows x 4 cabinets (16 routers a hall, so two halls), 10U cabinets
-  and patch racks, cross trays at the row ends and between cabinets 2/3, structured cabling.
+- ``floor.yaml``: halls of 2 rows x 4 cabinets, one router a cabinet (so three halls), 12U
+  cabinets and patch racks, cross trays at the row ends and between cabinets 2/3, structured
+  cabling.
 - ``catalog.yaml``: a 16-port switch, 3 m copper, SR optics, 48-fibre trunks (4 links a trunk)
-  and 4U panels of 8 adapters (2 trunks a panel, 2 panels a patch rack).
+  and 4U panels of 8 adapters (2 trunks a panel, exactly 3 panels a patch rack).
 
-So the plan has patch racks holding several panels over several rack units, a hall entry whose
-panels fill a second patch rack, links that leave their row through 2 panels and links between
+So the plan has patch racks holding several panels over several rack units, racks filled to the
+last unit, hall entries whose panels fill a second patch rack, links that leave their row through 2 panels and links between
 halls through 4, and parallel cables. ``rich_plan()`` plans it (hint placement: under a second)
 and ``rich_folder()`` writes the exports the read-back tests read into a temporary folder.
 """

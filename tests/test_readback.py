@@ -17,8 +17,8 @@ A link between halls takes the first tray (-0.3) to its hall's entry: trunk A = 
 and 2.365 m (ordered 2 and 3 m), trunks 1.98, 33 and 4.62 m (ordered 3, 50 and 5 m).
 
 Panels (catalog.yaml): a 48-fibre trunk carries 4 links; an 8-adapter panel holds 2 trunks and
-is 4U; a 10U patch rack holds 2 panels (U1 and U5), a third starts the point's next rack
-(``<point>.2``). The links between the same two panel points share trunks, 4 to a trunk.
+is 4U; a 12U patch rack holds exactly 3 panels (U1, U5, U9), a fourth starts the point's next
+rack (``<point>.2``). The links between the same two panel points share trunks, 4 to a trunk.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ ENTRY_Y = -1.8
 RISE, HALF_OVERHEAD, SLACK, HALL_LINK = 0.5, 0.15, 1.1, 30.0
 CORD_STOCK = (1, 2, 3, 5, 10, 20, 50)
 TRUNK_STOCK = (3, 5, 10, 20, 50, 100)
-LINKS_PER_TRUNK, TRUNKS_PER_PANEL, PANEL_RU, RACK_RU = 4, 2, 4, 10
+LINKS_PER_TRUNK, TRUNKS_PER_PANEL, PANEL_RU, RACK_RU = 4, 2, 4, 12
 PANELS_PER_RACK = RACK_RU // PANEL_RU
 
 
@@ -108,13 +108,16 @@ def pieces():
 
 def test_fixture_is_rich(pieces):
     """What the fixture exists for: links between rows and between halls, parallel cables,
-    points with several panels and an entry point that fills a second patch rack."""
+    points with several panels, racks filled to their last unit and entry points that fill a
+    second patch rack."""
     kinds = Counter(p["row"]["route_kind"] for p in pieces.values())
     assert kinds["cross-row"] >= 8 and kinds["cross-hall"] >= 8
     assert (rich_plan().topology.multiplicity > 1).sum() >= 20
     racks = {r["a_rack"] for r in read_csv("trunks.csv")} | {r["b_rack"]
                                                            for r in read_csv("trunks.csv")}
     assert any(name.endswith(".2") for name in racks)
+    full = Counter(r.split(".")[0] for r in racks)
+    assert any(n > 1 for n in full.values())
 
 
 def test_cables_csv_pieces_add_up_to_the_routed_length(pieces):
@@ -224,7 +227,7 @@ def expected_panels(pieces):
 
 def test_trunks_csv_panel_units_fill_patch_racks_from_u1(pieces):
     """trunks.csv read back: each end's panel is ``<rack>-<RU>``; a point with k panels holds
-    them at U1, U5 of its first rack, U1, U5 of ``<point>.2``, ... (2 panels of 4U to a 10U
+    them at U1, U5, U9 of its first rack, U1, .. of ``<point>.2`` (3 panels of 4U fill a 12U
     rack), as many as its trunk ends need at 2 trunks a panel; each rear port of a panel ends
     one trunk, and an entry panel's front port F<n> carries the hall trunk of rear port R<n>."""
     ends, _ = expected_panels(pieces)
@@ -277,7 +280,7 @@ def test_summary_json_structured_block(pieces):
 
 
 def test_netbox_patch_racks_and_panels_stand_where_trunks_csv_puts_them(pieces):
-    """netbox/racks.csv and devices.csv read back: one 10U rack per patch rack, each panel a
+    """netbox/racks.csv and devices.csv read back: one 12U rack per patch rack, each panel a
     device in it at the RU of its name, of a device type as tall as the catalog's panel."""
     racks = {r["name"]: r for r in read_csv("netbox/racks.csv")}
     devices = {r["name"]: r for r in read_csv("netbox/devices.csv")}
