@@ -28,6 +28,7 @@ import json
 import math
 from collections import Counter, defaultdict
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -297,3 +298,46 @@ def test_netbox_patch_racks_and_panels_stand_where_trunks_csv_puts_them(pieces):
     assert panel_models and all(heights[m] == PANEL_RU for m in panel_models)
     n_panels = sum(math.ceil(n / TRUNKS_PER_PANEL) for n in ends.values())
     assert sum(1 for d in devices.values() if d["role"] == "Patch panel") == n_panels
+
+
+COPPER_NS_PER_M, FIBRE_NS_PER_M = 4.5, 4.9
+
+
+def test_cables_csv_labels_and_latency_from_each_row():
+    """Each cables.csv row read back: its label is ``<cabinet>-<RU>:<port>`` of the A end then
+    the B end, RU and port zero-padded to two digits (TIA-606); its latency is the ordered
+    length at 4.5 ns/m over copper, 4.9 ns/m over fibre."""
+    for row in read_csv("cables.csv"):
+        ends = [f"{row[f'{e}_cabinet']}-{int(row[f'{e}_ru']):02d}:{int(row[f'{e}_port']):02d}"
+                for e in "ab"]
+        assert row["label"] == "/".join(ends), row["cable_id"]
+        per_m = COPPER_NS_PER_M if row["media"] == "electrical" else FIBRE_NS_PER_M
+        assert float(row["latency_ns"]) == pytest.approx(
+            per_m * float(row["order_length_m"]), abs=0.006), row["cable_id"]
+
+
+def test_netbox_trace_follows_every_link_through_its_panels():
+    """NetBox's cable trace over the bundle (``test_exports_netbox.trace``: cables.csv,
+    devices.csv and the panel types' port mappings) leads from each link's A interface to its B
+    interface, through 2 panels between rows and 4 between halls, in the order of its
+    segments."""
+    from test_exports_netbox import trace
+
+    folder = rich_folder() / "netbox"
+    tables = {name: pd.read_csv(folder / name, dtype=str, keep_default_na=False)
+              for name in ("cables.csv", "devices.csv")}
+    types = [yaml.safe_load(p.read_text()) for p in sorted(folder.glob("device-types/*/*.yaml"))]
+    for row in read_csv("cables.csv"):
+        if row["kind"] != "network":
+            continue
+        dev, name, passed = trace(tables, types, row["a_device"], row["a_port"])
+        assert (dev, name) == (row["b_device"], row["b_port"]), row["cable_id"]
+        listed = [p.strip() for p in row["segments"].split("|")
+                  if p.strip() and not p.strip().startswith(("cord ", "trunk "))]
+        panels = list(dict.fromkeys(p.split(":")[0] for p in passed))
+        assert panels == [p.split(":")[0] for p in listed], row["cable_id"]
+        want = {"cross-hall": 4, "cross-row": 2}.get(row["route_kind"], 0)
+        assert len(panels) == want, row["cable_id"]
+        if listed:
+            assert passed[0] == listed[0] and passed[-1] == listed[-1], row["cable_id"]
+
