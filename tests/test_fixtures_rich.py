@@ -214,3 +214,20 @@ def test_placement_price_of_a_structured_link_equals_the_bill(kind):
         by_hand = structured_price(*ordered_pieces(row.segments))
         assert row.unit_price == pytest.approx(by_hand, abs=1e-6), row.cable_id
         assert table == pytest.approx(by_hand, abs=1e-6), row.cable_id
+
+
+@pytest.mark.parametrize("cables,assemblies", [(1, 1), (2, 1), (3, 2), (4, 2)])
+def test_parallel_cables_share_twin_port_assemblies_in_the_bill(cables, assemblies):
+    """eth-51t's switch-to-switch copper is a twin-port assembly (2 links, one peer switch):
+    two switches in one cabinet joined by ``cables`` parallel cables pay for ceil(cables / 2)
+    assemblies, in the cables' prices as in the BOM's count."""
+    top = Topology.from_edges("pair", {}, 2, [(0, 1)] * cables, 1)
+    p = plan(top, "eth-51t", "hot-aisle", strategy="hint", time_limit_s=5, seed=0)
+    net = p.cables[p.cables["kind"] == "network"]
+    assert net["a_cabinet"].nunique() == 1 and (net["media"] == "electrical").all()
+    model = p.catalog.cables[int(net["part"].iloc[0])]
+    assert model.links == 2
+    price = float(model.price(float(net["order_length_m"].iloc[0])))
+    assert float(net["unit_price"].sum()) == pytest.approx(assemblies * price)
+    line = p.bom[p.bom["sku"] == net["sku"].iloc[0]]
+    assert int(line["quantity"].sum()) == assemblies
