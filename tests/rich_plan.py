@@ -38,13 +38,14 @@ def rich_plan():
 
 @lru_cache(maxsize=None)
 def rich_folder() -> Path:
-    """A folder holding the rich plan's cables.csv, cabinets.csv, trunks.csv, summary.json and
-    netbox/ bundle, written by their writers (removed when the session ends)."""
-    from planner.exports import cabinets_csv, cables_csv, netbox, summary_json, trunks_csv
+    """A folder holding the rich plan's cables.csv, cabinets.csv, trunks.csv, summary.json,
+    bom.xlsx and netbox/ bundle, written by their writers (removed when the session ends)."""
+    from planner.exports import (bom_xlsx, cabinets_csv, cables_csv, netbox, summary_json,
+                                 trunks_csv)
 
     out = Path(tempfile.mkdtemp(prefix="planner-rich-"))
     atexit.register(shutil.rmtree, out, True)
     p = rich_plan()
-    for writer in (cables_csv, cabinets_csv, trunks_csv, summary_json, netbox):
+    for writer in (cables_csv, cabinets_csv, trunks_csv, summary_json, bom_xlsx, netbox):
         writer.write(p, out)
     return out

@@ -28,6 +28,7 @@ import json
 import math
 from collections import Counter, defaultdict
 
+import openpyxl
 import pandas as pd
 import pytest
 import yaml
@@ -341,3 +342,33 @@ def test_netbox_trace_follows_every_link_through_its_panels():
         if listed:
             assert passed[0] == listed[0] and passed[-1] == listed[-1], row["cable_id"]
 
+
+
+def test_bom_xlsx_ports_sheet_names_each_ports_peer():
+    """bom.xlsx's Ports sheet read back with openpyxl: every router port 1..16, used exactly
+    when cables.csv plugs a cable into it, with the device and port at that cable's other end,
+    its id and label."""
+    book = openpyxl.load_workbook(rich_folder() / "bom.xlsx", read_only=True)
+    rows = book["Ports"].iter_rows(values_only=True)
+    header = list(next(rows))
+    got = {}
+    for values in rows:
+        r = dict(zip(header, values))
+        got[(r["Device"], int(r["Port"]))] = r
+    want = {}
+    for row in read_csv("cables.csv"):
+        a, b = (row["a_device"], int(row["a_port"])), (row["b_device"], int(row["b_port"]))
+        want[a] = (b, row["cable_id"], row["label"])
+        if row["kind"] == "network":
+            want[b] = (a, row["cable_id"], row["label"])
+    routers = {d for d, _ in got}
+    assert len(got) == 16 * len(routers) == 16 * 24
+    for key, r in got.items():
+        used = key in want
+        assert bool(r["Used"]) == used, key
+        if used:
+            (peer, cable, label) = want[key]
+            assert (r["Peer device"], int(r["Peer port"])) == peer, key
+            assert (r["Cable ID"], r["Label"]) == (cable, label), key
+        else:
+            assert r["Peer device"] in (None, "") and r["Cable ID"] in (None, ""), key
