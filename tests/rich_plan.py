@@ -1,7 +1,8 @@
 """The rich fixture set of ``tests/fixtures/rich/``, planned once per test session (no tests here).
 
 - ``ring24.csv``: 24 routers in a ring whose links are 2 or 3 parallel cables, with one-cable
-  chords i -- i+6, 4 endpoints per router (uniform θ below 1).
+  chords i -- i+6 and 1 -- 9, 3 -- 17 (so the hall entries' rear ports of one hall trunk differ),
+  4 endpoints per router (uniform θ below 1).
 - ``floor.yaml``: halls of 2 rows x 4 cabinets, one router a cabinet (so three halls), 12U
   cabinets and patch racks, cross trays at the row ends and between cabinets 2/3, structured
   cabling.

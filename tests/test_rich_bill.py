@@ -7,8 +7,9 @@ catalog.yaml), added up here:
   one per direct optical cable and two per link through panels (the stock lengths its
   ``segments`` order); trunks at 200 + 4 per ordered metre, one per trunk id; panels at 240;
 - spares per line ``ceil(quantity x pct / 100)``, extended = (quantity + spares) x unit price;
-- power: a router draws 100 W + 11 ports used x 4 lanes x 1 W, plus the cable ends plugged into it
-  (DAC 0.1 W, SR 2.5 W); an endpoint 250 W + its NIC 5 W + its cable end.
+- power: a router draws 100 W + 12 ports x 4 lanes x 1 W (the topology's radix, 8 cables and 4
+  endpoints on routers 1, 3, 9 and 17, counted on every router: the papers' rule), plus the cable
+  ends plugged into it (DAC 0.1 W, SR 2.5 W); an endpoint 250 W + its NIC 5 W + its cable end.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from rich_plan import rich_folder, rich_plan
 ROUTER_PRICE, NIC_PRICE, SR_PRICE, PANEL_PRICE = 10000, 300, 300, 240
 DAC_PRICE = {1: 50, 2: 60, 3: 70}
 END_WATTS = {"DAC": 0.1, "SR": 2.5}
-ROUTER_BASE_W, PORTS_USED, LANES, LANE_W = 100, 11, 4, 1.0
+ROUTER_BASE_W, PORTS_USED, LANES, LANE_W = 100, 12, 4, 1.0
 ENDPOINT_W, NIC_W = 250, 5
 
 
