@@ -10,9 +10,10 @@
   and 4U panels of 8 adapters (2 trunks a panel, exactly 3 panels a patch rack).
 
 So the plan has patch racks holding several panels over several rack units, racks filled to the
-last unit, hall entries whose panels fill a second patch rack, links that leave their row through 2 panels and links between
-halls through 4, and parallel cables. ``rich_plan()`` plans it (hint placement: under a second)
-and ``rich_folder()`` writes the exports the read-back tests read into a temporary folder.
+last unit, hall entries whose panels fill a second patch rack, links that leave their row through
+2 panels and links between halls through 4, and parallel cables. ``rich_plan()`` plans it (hint
+placement: about a second) and ``rich_folder()`` writes the exports the read-back tests read into a
+temporary folder.
 """
 
 from __future__ import annotations

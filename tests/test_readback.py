@@ -33,7 +33,13 @@ import pandas as pd
 import pytest
 import yaml
 
-from rich_plan import rich_folder, rich_plan
+from planner.exports import cables_csv
+from planner.inputs.catalog import Catalog
+from planner.inputs.floor import Floor
+from planner.plan import plan
+from planner.topologies.base import Topology
+from rich_plan import CATALOG, FLOOR, rich_folder, rich_plan
+from test_exports_netbox import trace
 
 PITCH, ROW_PITCH = 0.6, 2.4
 TRAYS_X = (-0.3, 0.9, 2.1)
@@ -323,8 +329,6 @@ def test_netbox_trace_follows_every_link_through_its_panels():
     devices.csv and the panel types' port mappings) leads from each link's A interface to its B
     interface, through 2 panels between rows and 4 between halls, in the order of its
     segments."""
-    from test_exports_netbox import trace
-
     folder = rich_folder() / "netbox"
     tables = {name: pd.read_csv(folder / name, dtype=str, keep_default_na=False)
               for name in ("cables.csv", "devices.csv")}
@@ -373,3 +377,21 @@ def test_bom_xlsx_ports_sheet_names_each_ports_peer():
             assert (r["Cable ID"], r["Label"]) == (cable, label), key
         else:
             assert r["Peer device"] in (None, "") and r["Cable ID"] in (None, ""), key
+
+
+def test_labels_zero_pad_single_digit_units_and_ports(tmp_path):
+    """On 8U cabinets with an 8-port switch every rack unit and port has one digit; cables.csv
+    still prints them with two (TIA-606), as the rows' own fields give them."""
+    catalog = yaml.safe_load(CATALOG.read_text())
+    catalog["routers"][0].update(radix=8, sku="SW-8")
+    floor = dict(yaml.safe_load(FLOOR.read_text()), cabinet_height_ru=8, first_router_ru=8)
+    top = Topology.from_edges("ring", {}, 4, [(0, 1), (1, 2), (2, 3), (3, 0)], 2)
+    p = plan(top, Catalog.model_validate(catalog), Floor(**floor), strategy="hint",
+             time_limit_s=5, seed=0)
+    cables_csv.write(p, tmp_path)
+    rows = list(csv.DictReader(open(tmp_path / "cables.csv", newline="", encoding="utf-8")))
+    assert rows and all(int(r["a_ru"]) < 10 and int(r["a_port"]) < 10 for r in rows)
+    for r in rows:
+        ends = [f"{r[f'{e}_cabinet']}-{int(r[f'{e}_ru']):02d}:{int(r[f'{e}_port']):02d}"
+                for e in "ab"]
+        assert r["label"] == "/".join(ends), r["cable_id"]
