@@ -1,0 +1,50 @@
+"""``planner verify`` blames the right cable when one observed link could be read two ways, and
+lists findings by kind before plan order (``planner.verify.comparison`` module doc).
+
+Planned: C1 r00:1 - r01:1, C2 r02:1 - r01:2, C3 r03:1 - r04:1. Seen: r00:1 - r01:2 and
+r03:1 - r04:1. The link r00:1 - r01:2 starts on C1's A end and lands on C1's planned peer device
+r01 at another port (wrong-port for C1); read from C2's end r01:2 it lands on r00 instead of r02
+(wrong-device for C2). One cable was plugged into the wrong port of the right switch, so the
+finding is C1 wrong-port and C2 missing, not C2 wrong-device and C1 missing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.verify.comparison import compare
+from planner.verify.values import ObservedLink, PlannedCable, PlannedFabric
+
+
+def cable(cid, a, b):
+    return PlannedCable(cid, f"{cid}-label", "network", a, b, "A01", "A02")
+
+
+FABRIC = PlannedFabric(
+    cables=(cable("C1", ("r00", 1), ("r01", 1)), cable("C2", ("r02", 1), ("r01", 2)),
+            cable("C3", ("r03", 1), ("r04", 1))),
+    cabinet_of={f"r0{i}": "A01" if i % 2 == 0 else "A02" for i in range(5)})
+
+
+def seen(*links):
+    return [ObservedLink(a, b, "test") for a, b in links]
+
+
+CASES = [
+    ("wrong port beats wrong device",
+     seen((("r00", 1), ("r01", 2)), (("r03", 1), ("r04", 1))),
+     [("wrong-port", "C1"), ("missing", "C2")]),
+    ("the same link written from the other end",
+     seen((("r01", 2), ("r00", 1)), (("r04", 1), ("r03", 1))),
+     [("wrong-port", "C1"), ("missing", "C2")]),
+    ("kinds before plan order: C3's wrong port before C1's absence",
+     seen((("r02", 1), ("r01", 2)), (("r03", 1), ("r04", 5))),
+     [("wrong-port", "C3"), ("missing", "C1")]),
+]
+
+
+@pytest.mark.parametrize("name,observed,want", CASES, ids=[c[0] for c in CASES])
+def test_verify_blames_the_cable_missed_by_a_port(name, observed, want):
+    report = compare(FABRIC, observed)
+    assert [(f.kind, f.cable_id) for f in report.findings] == want
+    assert report.matched == 3 - len(want)
