@@ -48,3 +48,20 @@ def test_verify_blames_the_cable_missed_by_a_port(name, observed, want):
     report = compare(FABRIC, observed)
     assert [(f.kind, f.cable_id) for f in report.findings] == want
     assert report.matched == 3 - len(want)
+
+
+def test_scope_sorts_links_by_whether_they_touch_an_endpoint():
+    """An observed router-endpoint link belongs to the ``endpoint`` scope (one end on an
+    endpoint is enough) and is left out of the ``network`` scope, where it is neither matched
+    nor extra; a router-router link the other way round."""
+    fabric = PlannedFabric(
+        cables=FABRIC.cables + (PlannedCable("C4", "C4-label", "endpoint", ("r00", 5),
+                                             ("n00", 1), "A01", "A01"),),
+        cabinet_of=dict(FABRIC.cabinet_of, n00="A01"))
+    observed = seen((("r00", 1), ("r01", 1)), (("r02", 1), ("r01", 2)), (("r03", 1), ("r04", 1)),
+                    (("r00", 5), ("n00", 1)), (("r00", 6), ("n00", 2)))
+    network = compare(fabric, observed, scope="network")
+    assert (network.planned, network.observed, network.matched) == (3, 3, 3) and network.ok
+    endpoint = compare(fabric, observed, scope="endpoint")
+    assert (endpoint.planned, endpoint.observed, endpoint.matched) == (1, 2, 1)
+    assert [(f.kind, f.observed) for f in endpoint.findings] == [("extra", "r00:6 - n00:2")]
