@@ -65,3 +65,16 @@ def test_scope_sorts_links_by_whether_they_touch_an_endpoint():
     endpoint = compare(fabric, observed, scope="endpoint")
     assert (endpoint.planned, endpoint.observed, endpoint.matched) == (1, 2, 1)
     assert [(f.kind, f.observed) for f in endpoint.findings] == [("extra", "r00:6 - n00:2")]
+
+
+def test_observed_link_is_printed_from_the_planned_a_end():
+    """A finding writes what was seen with the end that stands for the planned A end first,
+    however the reader ordered the two ends (names sort endpoints ``n..`` before routers)."""
+    fabric = PlannedFabric(
+        cables=(PlannedCable("C4", "C4-label", "endpoint", ("r00", 5), ("n00", 1), "A01",
+                             "A01"),),
+        cabinet_of={"r00": "A01", "n00": "A01", "r01": "A02"})
+    for a, b in ((("n00", 1), ("r00", 9)), (("r00", 9), ("n00", 1))):
+        report = compare(fabric, seen((a, b)))
+        assert [(f.kind, f.expected, f.observed) for f in report.findings] == [
+            ("wrong-port", "r00:5 - n00:1", "r00:9 - n00:1")]
