@@ -6,6 +6,7 @@ catalog.yaml), added up here:
 - DAC assemblies per stock length (1/2/3 m at 50/60/70); MPO cords at 20 + 1 per ordered metre,
   one per direct optical cable and two per link through panels (the stock lengths its
   ``segments`` order); trunks at 200 + 4 per ordered metre, one per trunk id; panels at 240;
+  one 12U frame at 900 per patch rack (the rack of a panel ``H1-A-P0.2-05`` is ``H1-A-P0.2``);
 - spares per line ``ceil(quantity x pct / 100)``, extended = (quantity + spares) x unit price;
 - power: a router draws 100 W + 12 ports x 4 lanes x 1 W (the topology's radix, 8 cables and 4
   endpoints on routers 1, 3, 9 and 17, counted on every router: the papers' rule), plus the cable
@@ -24,7 +25,7 @@ import pytest
 from planner.costing import bom as boms
 from rich_plan import rich_folder, rich_plan
 
-ROUTER_PRICE, NIC_PRICE, SR_PRICE, PANEL_PRICE = 10000, 300, 300, 240
+ROUTER_PRICE, NIC_PRICE, SR_PRICE, PANEL_PRICE, RACK_PRICE = 10000, 300, 300, 240, 900
 DAC_PRICE = {1: 50, 2: 60, 3: 70}
 END_WATTS = {"DAC": 0.1, "SR": 2.5}
 ROUTER_BASE_W, PORTS_USED, LANES, LANE_W = 100, 12, 4, 1.0
@@ -71,12 +72,14 @@ def expected_lines() -> dict[tuple[str, str], tuple[int, float]]:
     out[("switch", "SW-16")] = (24, float(ROUTER_PRICE))
     out[("nic", "NIC-100")] = (96, float(NIC_PRICE))
     out[("panel", "PNL-4U-8")] = (len(panels), float(PANEL_PRICE))
+    out[("rack", "PR-12U")] = (len({p.rsplit("-", 1)[0] for p in panels}), float(RACK_PRICE))
     return out
 
 
 def test_bom_lines_are_the_parts_cables_csv_names():
     """One BOM line per part number with the quantity and unit price added up from cables.csv
-    (cords and trunks from its ``segments``, panels from the panel ports they pass)."""
+    (cords and trunks from its ``segments``, panels and patch racks from the panel ports they
+    pass)."""
     bom = rich_plan().bom
     got = {(r.item, r.sku): (int(r.quantity), float(r.unit_price))
            for r in bom.itertuples(index=False)}
@@ -89,7 +92,7 @@ def test_bom_lines_are_the_parts_cables_csv_names():
     by_class = Counter()
     for (item, _), (q, u) in got.items():
         by_class[boms.CLASS_OF[item]] += q * u
-    for name in ("routers", "nics", "optics", "cables", "panels"):
+    for name in ("routers", "nics", "optics", "cables", "panels", "rack"):
         key = {"routers": "switches"}.get(name, name)
         assert cost[name] == pytest.approx(by_class[key]), name
 
