@@ -1,11 +1,11 @@
 """``planner verify`` blames the right cable when one observed link could be read two ways, and
 lists findings by kind before plan order (``planner.verify.comparison`` module doc).
 
-Planned: C1 r00:1 - r01:1, C2 r02:1 - r01:2, C3 r03:1 - r04:1. Seen: r00:1 - r01:2 and
-r03:1 - r04:1. The link r00:1 - r01:2 starts on C1's A end and lands on C1's planned peer device
-r01 at another port (wrong-port for C1); read from C2's end r01:2 it lands on r00 instead of r02
-(wrong-device for C2). One cable was plugged into the wrong port of the right switch, so the
-finding is C1 wrong-port and C2 missing, not C2 wrong-device and C1 missing.
+Planned: C001 r00:1 - r01:1, C002 r02:1 - r01:2, C003 r03:1 - r04:1. Seen: r00:1 - r01:2 and
+r03:1 - r04:1. The link r00:1 - r01:2 starts on C001's A end and lands on C001's planned peer device
+r01 at another port (wrong-port for C001); read from C002's end r01:2 it lands on r00 instead of r02
+(wrong-device for C002). One cable was plugged into the wrong port of the right switch, so the
+finding is C001 wrong-port and C002 missing, not C002 wrong-device and C001 missing.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ def cable(cid, a, b):
 
 
 FABRIC = PlannedFabric(
-    cables=(cable("C1", ("r00", 1), ("r01", 1)), cable("C2", ("r02", 1), ("r01", 2)),
-            cable("C3", ("r03", 1), ("r04", 1))),
+    cables=(cable("C001", ("r00", 1), ("r01", 1)), cable("C002", ("r02", 1), ("r01", 2)),
+            cable("C003", ("r03", 1), ("r04", 1))),
     cabinet_of={f"r0{i}": "A01" if i % 2 == 0 else "A02" for i in range(5)})
 
 
@@ -33,13 +33,13 @@ def seen(*links):
 CASES = [
     ("wrong port beats wrong device",
      seen((("r00", 1), ("r01", 2)), (("r03", 1), ("r04", 1))),
-     [("wrong-port", "C1"), ("missing", "C2")]),
+     [("wrong-port", "C001"), ("missing", "C002")]),
     ("the same link written from the other end",
      seen((("r01", 2), ("r00", 1)), (("r04", 1), ("r03", 1))),
-     [("wrong-port", "C1"), ("missing", "C2")]),
-    ("kinds before plan order: C3's wrong port before C1's absence",
+     [("wrong-port", "C001"), ("missing", "C002")]),
+    ("kinds before plan order: C003's wrong port before C001's absence",
      seen((("r02", 1), ("r01", 2)), (("r03", 1), ("r04", 5))),
-     [("wrong-port", "C3"), ("missing", "C1")]),
+     [("wrong-port", "C003"), ("missing", "C001")]),
 ]
 
 
@@ -55,7 +55,7 @@ def test_scope_sorts_links_by_whether_they_touch_an_endpoint():
     endpoint is enough) and is left out of the ``network`` scope, where it is neither matched
     nor extra; a router-router link the other way round."""
     fabric = PlannedFabric(
-        cables=FABRIC.cables + (PlannedCable("C4", "C4-label", "endpoint", ("r00", 5),
+        cables=FABRIC.cables + (PlannedCable("C004", "C004-label", "endpoint", ("r00", 5),
                                              ("n00", 1), "A01", "A01"),),
         cabinet_of=dict(FABRIC.cabinet_of, n00="A01"))
     observed = seen((("r00", 1), ("r01", 1)), (("r02", 1), ("r01", 2)), (("r03", 1), ("r04", 1)),
@@ -71,7 +71,7 @@ def test_observed_link_is_printed_from_the_planned_a_end():
     """A finding writes what was seen with the end that stands for the planned A end first,
     however the reader ordered the two ends (names sort endpoints ``n..`` before routers)."""
     fabric = PlannedFabric(
-        cables=(PlannedCable("C4", "C4-label", "endpoint", ("r00", 5), ("n00", 1), "A01",
+        cables=(PlannedCable("C004", "C004-label", "endpoint", ("r00", 5), ("n00", 1), "A01",
                              "A01"),),
         cabinet_of={"r00": "A01", "n00": "A01", "r01": "A02"})
     for a, b in ((("n00", 1), ("r00", 9)), (("r00", 9), ("n00", 1))):
