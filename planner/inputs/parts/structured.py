@@ -396,7 +396,7 @@ def choose(catalog: Catalog, floor, pieces: Runs, lengths: np.ndarray,
         reach = max(cables[w.transceiver].max_reach_m for w in options)
         raise InputError(f"catalog '{catalog.source}': no link through patch panels reaches "
                          f"{fibre[worst]:.2f} m"
-                         f"{budget.route_of(names, worst, 'route through panels, drops included')}"
+                         f"{budget.route_of(names, worst, 'route through panels (drops included)')}"
                          f" (longest transceiver reach {reach:g} m, or a cord or trunk piece "
                          f"longer than its longest stock length){budget.more_links(at.size)}; "
                          "add longer parts or use a smaller floor")
