@@ -344,7 +344,8 @@ def choose(catalog: Catalog, floor, pieces: Runs, lengths: np.ndarray,
     order length) and the panels it passes (``planner.inputs.parts.budget``; ties: the earlier
     way); where none lights it, the cheapest that reaches along the route, not lit, at an
     infinite price (``budget.pick``). InputError when the catalog has no structured parts or
-    none reaches, naming the longest link none reaches (``names(i)``, when given, names link ``i``)."""
+    none reaches, naming the longest link none reaches (``names(i)``, when given, names link
+    ``i``)."""
     n = lengths.size
     options = ways(catalog, router)
     if not options:
