@@ -31,6 +31,7 @@ from planner.costing import power
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog, RouterModel, load_catalog
 from planner.inputs.floor import Floor, load_floor, routes
+from planner.inputs.floor.rack_positions import hall_bounds
 from planner.inputs.parts import structured
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
 from planner.performance import simulators
@@ -187,7 +188,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                                  router_latency_ns=router_latency_ns,
                                                  booksim=booksim))
             _room_summary(summary, floor, within_budget, placement, cable_plan.cables, watts,
-                          topology.num_endpoints)
+                          topology.num_endpoints, cable_plan.structured)
             if cable_plan.structured is not None:
                 summary["structured"] = cable_plan.structured.summary()
             summary["optics"] = cabling.optics_summary(cable_plan.cables)
@@ -348,14 +349,25 @@ def _length_distribution(lengths: np.ndarray) -> dict[str, Any]:
 
 def _room_summary(summary: dict[str, Any], floor: Floor, within_budget: Floor,
                   placement: Placement, cables: pd.DataFrame, watts: power.PlanPower,
-                  num_endpoints: int) -> None:
-    """Halls and footprint, cable route kinds and lengths, power from the cabinets."""
+                  num_endpoints: int, structured_plant=None) -> None:
+    """Halls and footprint, cable route kinds and lengths, power from the cabinets. A hall's
+    size is its walls as the PDF and the viewer draw them
+    (``planner.inputs.floor.rack_positions.hall_bounds``: widened where patch racks stand past
+    the row ends): the widest and deepest hall, and the footprint summed over the halls."""
     room = floors.room_of(floor, placement.cabinet_hall, placement.cabinet_row,
                           placement.cabinet_col)
+    racks = None if structured_plant is None else structured_plant.racks
+    sizes = []
+    for hall in range(room.halls):
+        mine = None if racks is None else racks[racks["hall"] == hall]
+        x0, y0, x1, y1 = hall_bounds(room, mine)
+        sizes.append((x1 - x0, y1 - y0))
+    widths, depths = np.array(sizes, dtype=float).T
     summary["floor"].update({
         "halls": room.halls, "hall_rows": room.rows, "hall_cabinets_per_row": room.cols,
-        "hall_width_m": round(room.width_m, 3), "hall_depth_m": round(room.depth_m, 3),
-        "footprint_m2": round(room.footprint_m2, 3),
+        "hall_width_m": round(float(widths.max()), 3),
+        "hall_depth_m": round(float(depths.max()), 3),
+        "footprint_m2": round(float((widths * depths).sum()), 3),
         "cabinet_kw_budget": floor.cabinet_kw_budget,
         "router_slots_within_budget": within_budget.router_slots})
     lengths = cables["length_m"].to_numpy(float)

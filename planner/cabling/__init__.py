@@ -265,6 +265,15 @@ def _check_units(floor: Floor, placement: Placement, cab, ru, height, is_endpoin
 
 # ----------------------------------------------------------------------------- optical channels
 
+def _link_name(i: int, n_net: int, a_router, b_router, b_endpoint, rnames, enames) -> str:
+    """``link C000012 (r001 to r042)``: cable ``i`` (network cables first, then endpoint cables) as
+    ``check_lit`` names it, for a message about a link no part reaches
+    (``planner.inputs.parts.media.routed_parts``)."""
+    b_name = rnames[b_router[i]] if i < n_net else enames[b_endpoint[i]]
+    cable = padded("C", [i + 1], width=len(str(len(a_router))))[0]
+    return f"link {cable} ({rnames[a_router[i]]} to {b_name})"
+
+
 def check_lit(catalog: Catalog, floor: Floor, parts, cable_ids, a_device, b_device,
               route_kind) -> None:
     """InputError naming the link furthest beyond its budget when no part of the catalog lights
@@ -345,7 +354,8 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     routed = routed_parts(catalog, floor, room, placement.cabinet_hall, placement.cabinet_row,
                           placement.cabinet_col, a_cab, b_cab, group_a == group_b,
                           router=router_model, endpoint=np.arange(n_net + n_ep) >= n_net,
-                          parallel=parallel)
+                          parallel=parallel, names=lambda i: _link_name(
+                              i, n_net, a_router, b_router, b_endpoint, rnames, enames))
     length, kind, pieces, parts = routed.length, routed.kind, routed.runs, routed.parts
     media = media_of(catalog, parts.part)
     order_len = np.round(parts.order_length, 3)

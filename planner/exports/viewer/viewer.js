@@ -499,12 +499,22 @@
   }
 
   // Patch racks of structured cabling: a violet square on the floor position each stands on (in
-  // its row under its cross tray, or in the entry row), named once legible; the selected one ringed.
-  function rackSize(r) { return Math.min(18, r.size_m * cam.s); }
+  // its row under its cross tray, or in the entry row), the rack's width on a side, so it stays
+  // on its own footprint at any zoom; its name inside it once legible; the selected one ringed.
+  function rackSize(r) { return r.size_m * cam.s; }
+
+  // what a rack's square says: its name where that fits, else its place without the hall and
+  // row (A-P0.2 -> P0.2, H2-ENTRY.3 -> ENTRY.3; the row is the square's own), else nothing (the
+  // hover names it)
+  function rackTag(name, room) {
+    if (ctx.measureText(name).width <= room) return name;
+    const short = name.slice(name.lastIndexOf("-") + 1);
+    return ctx.measureText(short).width <= room ? short : "";
+  }
 
   function drawPatchRacks(X, Y) {
     if (!P.racks.length) return;
-    const size = rackSize(P.racks[0]);   // world-sized: inside the aisle at any zoom
+    const size = rackSize(P.racks[0]);
     ctx.fillStyle = size >= 6 ? PATCH_RACK_FILL : PATCH_RACK_EDGE;
     for (const r of P.racks) ctx.fillRect(X(r.x) - size / 2, Y(r.y) - size / 2, size, size);
     if (size >= 6) {
@@ -512,16 +522,17 @@
       ctx.lineWidth = 1;
       for (const r of P.racks) ctx.strokeRect(X(r.x) - size / 2 + 0.5, Y(r.y) - size / 2 + 0.5, size - 1, size - 1);
     }
-    if (size >= 14) {
-      // the first rack of a place names them all ("A-P0 +2"), beside it on the side away from
-      // the others, inside the aisle (an 11 px name fits an aisle once markers are 14 px)
+    // the name in the lower half of the square, inside its edge: it covers no cabinet, rack or
+    // aisle, and the square's centre keeps the rack's colour
+    const font = Math.min(11, size / 3.3);
+    if (font >= 7) {
       ctx.fillStyle = PATCH_RACK_EDGE;
-      ctx.font = "600 11px system-ui, sans-serif";
-      ctx.textBaseline = "middle";
+      ctx.font = "600 " + font + "px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "bottom";
       for (const r of P.racks) {
-        if (!r.first) continue;
-        ctx.textAlign = r.inward > 0 ? "right" : "left";
-        ctx.fillText(r.name + (r.here > 1 ? " +" + (r.here - 1) : ""), X(r.x) - r.inward * (size / 2 + 3), Y(r.y));
+        const tag = rackTag(r.name, size - 4);
+        if (tag) ctx.fillText(tag, X(r.x), Y(r.y) + size / 2 - 2);
       }
     }
     if (view.selRack >= 0) {
