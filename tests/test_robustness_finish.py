@@ -115,6 +115,12 @@ CASES = {
     "error line: a 40 KB option value (argparse)": Case(
         ("plan", "--strategy", LONG), ("argument --strategy", "invalid choice",
                                        "choose from 'hint'")),
+    "a 40 KB catalog name (longer than the file system allows)": Case(
+        _plan("--catalog", LONG), ("catalog file 'AAAA", "File name too long",
+                                   "give a shorter path", "modern-100g")),
+    "a 40 KB floor path": Case(
+        _plan("--floor", f"in/{LONG}.yaml"), ("floor file 'in/AAAA", "File name too long",
+                                              "hot-aisle")),
     "error line: a 40 KB key in a catalog": Case(
         CATALOG, ("catalog 'in/c.yaml'", "routers[0].AAAA", "40,000 characters long",
                   "shorten it"),

@@ -136,8 +136,17 @@ def input_files(args: argparse.Namespace, spec: specs.Spec) -> list[Path]:
     if isinstance(spec.topology, str) and spec.topology.strip().startswith("file:"):
         paths.append(Path(spec.topology.strip()[len("file:"):].partition("?")[0]))
         importers.check_link_loop(paths[-1])     # before --out is compared with it
-    paths += [Path(value) for value in (spec.catalog, spec.floor) if Path(value).is_file()]
+    paths += [Path(value) for value in (spec.catalog, spec.floor) if _is_file(Path(value))]
     return paths
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; a name the file system refuses (too long) is not one (the
+    catalog or floor loader then names it)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _from_spec(args: argparse.Namespace, field: str, load):

@@ -124,7 +124,12 @@ def resolve(name_or_path: str | Path, folder: str, what: str) -> Path:
     if text in builtin_names(folder):
         return builtin_dir(folder) / f"{text}.yaml"
     path = Path(text)
-    if path.exists():
+    try:
+        found = path.exists()
+    except OSError as err:          # a name longer than the file system allows (ENAMETOOLONG)
+        raise InputError(f"{what} file '{text}': {err.strerror}; give a shorter path or one of "
+                         f"the built-ins: {', '.join(builtin_names(folder))}") from None
+    if found:
         return guards.regular_file(path, f"{what} file '{text}'")
     names = ", ".join(builtin_names(folder))
     if path.is_symlink():
