@@ -48,6 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from planner.cabling import pieces as link_pieces
 from planner.cabling import structured
 from planner.inputs import floor as floors
 from planner.inputs.catalog import cages
@@ -77,7 +78,11 @@ SEGMENT_COLUMNS = ["segments"]
 ``planner.inputs.parts.structured``) as its pieces from the A end, ``cord 2.64 m <part> |
 <panel>:<port> | trunk <id> 2.64 m <part> | <panel>:<port> | cord 1.87 m <part>``; '' for any other
 cable."""
-CSV_COLUMNS = CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS + SEGMENT_COLUMNS
+END_PART_COLUMNS = ["a_sku", "b_sku"]
+"""cables.csv columns after the segments: the part plugged into each end's device port at its
+stock length (``planner.cabling.pieces``): ``sku`` at both ends of a cable, each end's own patch
+cord for a link through patch panels."""
+CSV_COLUMNS = CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS + SEGMENT_COLUMNS + END_PART_COLUMNS
 
 EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price",
                  "part", "fibre", "nic_part", "a_watts", "b_watts"]
@@ -96,6 +101,7 @@ class CablePlan:
     cabinets: pd.DataFrame
     ports: pd.DataFrame
     structured: structured.StructuredPlan | None = None
+    pieces: link_pieces.Pieces | None = None
 
 
 # ----------------------------------------------------------------------------- small helpers
@@ -354,11 +360,17 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
         "a_watts": a_watts,
         "b_watts": b_watts,
     })
+    installed = link_pieces.build(cables, plant, catalog)
+    first = installed.legs.groupby("cable", sort=True)["piece"].agg(["first", "last"])
+    sku = installed.table["sku"].to_numpy(object)
+    cables.insert(cables.columns.get_loc("segments") + 1, "a_sku", sku[first["first"]])
+    cables.insert(cables.columns.get_loc("a_sku") + 1, "b_sku", sku[first["last"]])
     return CablePlan(cables=cables,
                      devices=_devices(placement, floor, router_model, rnames, enames, router_ru,
                                       ep_ru, ep_router),
                      cabinets=_cabinets(placement, floor, router_model, ep_router),
-                     ports=_ports(cables, rnames, radix), structured=plant)
+                     ports=_ports(cables, rnames, radix), structured=plant,
+                     pieces=installed)
 
 
 def _devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,
