@@ -33,6 +33,11 @@ and bottom (tests/test_exports_wiring_pdf.py checks that it fits)."""
 
 # ----------------------------------------------------------------------------- type and colour
 
+MIN_TYPE = 6.0
+"""Smallest type size of any table (pt): 6 pt is the floor of legible print at A4 (and stays
+5.6 pt when an A4 page is printed on US Letter); a table too wide at its own size shrinks to
+fit, never below this (``layout.Table.fit``)."""
+
 FONT, BOLD, SYMBOL = "Helvetica", "Helvetica-Bold", "Symbol"
 """PDF standard fonts (every reader has them, nothing is embedded): Helvetica for text, its bold
 for headings, Symbol only for the arrow of the cable schedules."""
