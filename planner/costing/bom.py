@@ -254,6 +254,13 @@ COST_LINES = (("routers", "switches"), ("nics", "NICs/HCAs"), ("licences", "lice
 with the words a cost table prints for each: together they are the whole ``cost.total``."""
 
 
+def cost_items(key: str) -> list[str]:
+    """The BOM items (``ITEMS``) whose lines a ``COST_LINES`` key adds up (none for spares,
+    which every line carries)."""
+    name = "switches" if key == "routers" else key
+    return [item for item in ITEMS if CLASS_OF[item] == name]
+
+
 def cost_lines(cost: dict) -> list[tuple[str, str, float]]:
     """(key, words, dollars) of every class of a ``summary.json`` ``cost`` block
     (``COST_LINES``), including classes that cost nothing, so a table of them adds up to

@@ -19,8 +19,8 @@ software detect the encoding; text cells formula-safe (``exports.cells``).
 
 ``labels.pdf`` prints one label per piece end on A4 sheets of Avery L7651 geometry
 (38.1 x 21.2 mm, 5 x 13 = 65 labels): the piece's label in bold on two lines (its A end, then
-its B end), this end's and the far end's device·port, then the piece id, its ordered length
-and its part number. No text is set below 6 pt.
+its B end), this end's and the far end's device·port, the piece id, its ordered length and
+kind, then its part number. No text is set below 6 pt.
 """
 
 from __future__ import annotations
@@ -59,10 +59,10 @@ MIN_SIZE = 6.0
 BOLD_SIZE, DETAIL_SIZE = 7.5, 6.2
 """The label lines in bold, the detail lines regular; a line too wide for the label shrinks,
 never below ``MIN_SIZE``."""
-LINE_OFFSETS = (6.5, 14.0, 21.5, 28.7, 35.9)
+LINE_OFFSETS = (6.5, 14.0, 21.5, 28.7, 35.9, 43.1)
 """Baselines (pt below the label's top inside the padding): two bold label lines, then this
-end, the far end and the piece line; the last baseline with its descent stays 13 pt above the
-label's bottom padding (the 51 pt inside)."""
+end, the far end, the piece's id, ordered length and kind, and its part number; the last
+baseline with its descent stays 6 pt above the label's bottom padding (the 51 pt inside)."""
 
 
 def label_rows(pieces: Pieces) -> dict[str, np.ndarray]:
@@ -155,12 +155,13 @@ def write_pdf(rows: dict[str, np.ndarray], path: Path, title: str) -> int:
     this = list(map("{}: {}\u00b7{}".format, rows["end"], rows["this_device"],
                     rows["this_port"]))
     peer = list(map("to {}\u00b7{}".format, rows["peer_device"], rows["peer_port"]))
-    info = list(map("#{}  {} m  {}".format, rows["cable_id"], rows["order_g"], rows["sku"]))
+    info = list(map("#{}  {} m  {}".format, rows["cable_id"], rows["order_g"], rows["piece"]))
+    part = rows["sku"].tolist()
     pages = max(1, -(-n // per_page))
     bold = [_sized(_show(_slot_templates(LINE_OFFSETS[k]), slot, texts), texts, _BOLD,
                    BOLD_SIZE, inner) for k, texts in enumerate((first, second))]
     detail = [_sized(_show(_slot_templates(LINE_OFFSETS[k + 2]), slot, texts), texts, _REGULAR,
-                     DETAIL_SIZE, inner) for k, texts in enumerate((this, peer, info))]
+                     DETAIL_SIZE, inner) for k, texts in enumerate((this, peer, info, part))]
     if n:
         bold_ref, regular_ref = font_ref(canvas, _BOLD), font_ref(canvas, _REGULAR)
     for page in range(pages):
