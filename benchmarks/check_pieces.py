@@ -59,6 +59,8 @@ def main() -> int:
     sheets = test_pieces.pdf_rows(folder / "wiring.pdf")
     read = time.perf_counter() - started
     pieces = built.pieces.table
+    bought = int(built.bom.loc[built.bom["item"].isin(["cable", "fibre", "trunk"]),
+                               "quantity"].sum())
     lines = [f"# One truth for every piece: {args.topology} on {args.catalog} / {args.floor}",
              "", f"`python benchmarks/check_pieces.py --topology {args.topology} "
              f"--catalog {args.catalog} --floor {args.floor}`", "",
@@ -71,8 +73,7 @@ def main() -> int:
              f"- patch-rack sheets: {sum(t.startswith('Patch rack ') for t in sheets):,}, "
              f"cabinet sheets: {sum(t.startswith('Cabinet ') for t in sheets):,}",
              f"- summary.json by_sku total {sum(built.summary['cables']['by_sku'].values()):,}"
-             f", BOM cable/fibre/trunk quantity "
-             f"{int(built.bom.loc[built.bom['item'].isin(['cable', 'fibre', 'trunk']), 'quantity'].sum()):,}",
+             f", BOM cable/fibre/trunk quantity {bought:,}",
              f"- network m ordered {built.summary['cables']['network']['order_length_m']:,.0f} "
              f"(each link's pieces added per link: "
              f"{built.cables.loc[built.cables['kind'] == 'network', 'order_length_m'].sum():,.0f})",

@@ -155,6 +155,8 @@ def test_every_view_names_the_same_pieces(written, sheets):
             front = rack_rows[f"Patch rack {rack}"][(panel, port)]
             assert front[2:6] == ["front", piece, cord[2], order], front
             assert front[6].startswith(device + " "), front
+            trunk_id = [x[1] for x in seg if x[0] == "trunk"][0 if end == "a" else -1]
+            assert front[7].startswith(trunk_id + " R") or front[7].startswith(trunk_id + " F")
             at_device, at_panel = labels[(piece, "A")], labels[(piece, "B")]
             assert (at_device["this_device"], at_device["this_port"]) == (
                 link[end + "_device"], link[end + "_port"])

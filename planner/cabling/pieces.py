@@ -143,7 +143,8 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
                 {"a": _device_end(cables, end, c), "b": panel},
                 piece_id=ids + "." + end.upper(), role="cord",
                 media=media[links["cord"].to_numpy(np.int64)],
-                part=links["cord"].to_numpy(np.int64), sku=links[f"cord_{end}_sku"].to_numpy(object),
+                part=links["cord"].to_numpy(np.int64),
+                sku=links[f"cord_{end}_sku"].to_numpy(object),
                 length_m=links[f"cord_{end}_m"].to_numpy(float),
                 order_length_m=links[f"cord_{end}_order_m"].to_numpy(float), links=1, cable=c,
                 cable_id=ids, label=label))

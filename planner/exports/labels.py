@@ -25,7 +25,6 @@ kind, then its part number. No text is set below 6 pt.
 
 from __future__ import annotations
 
-from itertools import chain
 from pathlib import Path
 
 import numpy as np

@@ -2,9 +2,10 @@
 cabinet's facts beside it (the pieces and transceivers whose ends are in it), then its cable
 schedule: one row per end of an installed piece in the cabinet (``planner.cabling.pieces``),
 ``piece  device·port -> far end of that piece (with its cabinet and unit, or the panel), label,
-part number, ordered m, transceiver, link to``. At a link through patch panels the piece is the end's own patch cord,
-its far end the panel and front port it lands on, and ``link to`` the device at the link's other
-end; a cable between two devices is its own piece (``link to`` empty)."""
+part number, ordered m, transceiver, link to``. At a link through patch panels the piece is
+the end's own patch cord, its far end the panel and front port it lands on, and ``link to``
+the device at the link's other end; a cable between two devices is its own piece (``link to``
+empty)."""
 
 from __future__ import annotations
 
@@ -87,7 +88,8 @@ def schedule_rows(plan) -> dict[str, np.ndarray]:
             "from": device_port(text["this_device"], text["this_port"]),
             "to": far_end(text["peer_device"], text["peer_port"], text["peer_place"],
                           e["peer_ru"].to_numpy(float), e["peer_at_panel"].to_numpy(bool)),
-            "label": t["label"].to_numpy(object)[piece], "media": t["media"].to_numpy(object)[piece],
+            "label": t["label"].to_numpy(object)[piece],
+            "media": t["media"].to_numpy(object)[piece],
             "sku": t["sku"].to_numpy(object)[piece],
             "order": unit_text(t["order_length_m"].to_numpy(float)[piece], 1),
             "transceiver": text["this_transceiver"],

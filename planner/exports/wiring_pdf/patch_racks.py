@@ -2,7 +2,8 @@
 
 Each sheet gives where the rack stands, its panels from U1 up (part number, rear ports, links),
 then every used port of every panel (``planner.cabling.pieces``): a row panel's front port with
-its patch cord (id, part number, ordered length) and the device port it reaches in its cabinet;
+its patch cord (id, part number, ordered length), the device port it reaches in its cabinet,
+the trunk leg the link continues on (trunk and rear port) and the device at the link's far end;
 a rear port, or an entry panel's front port, with its trunk and the far panel and port. Rows are
 by panel from U1 up, then front ports before rear ports, in port order.
 """
@@ -23,8 +24,8 @@ FACTS_SIZE = 8.0
 """The sheet's facts above its tables, in the schedules' type size."""
 
 PORT_HEADERS = ["panel", "port", "side", "piece", "part number", "order m",
-                "far end of the piece", "link to"]
-PORT_ALIGN = ["l", "r", "l", "l", "l", "r", "l", "l"]
+                "far end of the piece", "trunk leg", "link to"]
+PORT_ALIGN = ["l", "r", "l", "l", "l", "r", "l", "l", "l"]
 PANEL_HEADERS = ["U", "panel", "kind", "part number", "rear ports x links", "trunks", "links"]
 PANEL_ALIGN = ["r", "l", "l", "l", "l", "r", "r"]
 
@@ -34,6 +35,26 @@ def _side(port: np.ndarray) -> np.ndarray:
     entry panel's ``F<n>`` (a hall trunk on its front)."""
     rear = np.char.startswith(port.astype(str), "R")
     return np.where(rear, "rear", "front").astype(object)
+
+
+def trunk_legs(plan) -> np.ndarray:
+    """Per piece: for a patch cord, the trunk its link continues on at the cord's panel and
+    that trunk's port there (``T0003 R4``); '' for any other piece."""
+    pieces = plan.pieces
+    t, legs = pieces.table, pieces.legs
+    out = np.full(len(t), "", dtype=object)
+    role = t["role"].to_numpy(object)
+    piece = legs["piece"].to_numpy(np.int64)
+    cord = np.flatnonzero(role[piece] == "cord")
+    if not cord.size:
+        return out
+    first = legs["step"].to_numpy(np.int64)[cord] == 0
+    trunk = piece[np.where(first, cord + 1, cord - 1)]
+    panel = t["b_device"].to_numpy(object)[piece[cord]]
+    at_a = t["a_device"].to_numpy(object)[trunk] == panel
+    port = np.where(at_a, t["a_port"].to_numpy(object)[trunk], t["b_port"].to_numpy(object)[trunk])
+    out[piece[cord]] = t["piece_id"].to_numpy(object)[trunk] + " " + port.astype(object)
+    return out
 
 
 def port_rows(plan) -> pd.DataFrame:
@@ -58,7 +79,7 @@ def port_rows(plan) -> pd.DataFrame:
                        np.asarray(column_text(ends["peer_port"]), dtype=object),
                        np.asarray(column_text(ends["peer_place"]), dtype=object),
                        ends["peer_ru"].to_numpy(float), ends["peer_at_panel"].to_numpy(bool)),
-        "link": link_far_ends(plan, t)[piece]})
+        "leg": trunk_legs(plan)[piece], "link": link_far_ends(plan, t)[piece]})
     return rows.sort_values(["rack", "ru", "side", "number", "piece"],
                             kind="stable").reset_index(drop=True)
 
@@ -99,7 +120,7 @@ def patch_rack_sections(plan) -> list[Section]:
         return []
     rows = port_rows(plan)
     columns = [rows[k].tolist() for k in ("panel", "port", "side", "piece", "sku", "order",
-                                          "far", "link")]
+                                          "far", "leg", "link")]
     template = Table(PORT_HEADERS, columns, PORT_ALIGN, size=SCHEDULE_SIZE,
                      leading=SCHEDULE_LEADING).fit()
     template.prepare()
