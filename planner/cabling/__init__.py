@@ -1,9 +1,10 @@
 """Cabling: every physical cable of a placed topology, with ports, rack units, labels and media.
 
 Takes the ``Topology``, its ``Placement``, the ``Floor`` and the ``Catalog``; hands on a
-``CablePlan`` (one row per physical cable, the port table, and on structured floors the
-installed plant of ``planner.cabling.structured``: panels, trunks, patch racks) to the
-performance and costing stages and to every export.
+``CablePlan`` (one row per physical cable, the port table, on structured floors the
+installed plant of ``planner.cabling.structured``: panels, trunks, patch racks, and the pieces
+every view names, ``planner.cabling.pieces``: each cable, patch cord and trunk with both ends)
+to the performance and costing stages and to every export.
 
 Rules (TIA-606 labelling conventions):
 
