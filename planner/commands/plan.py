@@ -119,7 +119,7 @@ def summary_table(result, out: Path, files: list[str]) -> str:
         ("endpoint cables", f"{end['count']:,} ({end['electrical']:,} electrical, "
                             f"{end['optical']:,} optical), {end['length_m']:,.1f} m"),
         ("cost", f"${cost['total']:,.2f}  (${cost['per_endpoint']:,.2f} per endpoint): "
-                 + ", ".join(f"{words} ${value:,.2f}" for _, words, value in cost_lines(cost)
+                 + "; ".join(f"{words} ${value:,.2f}" for _, words, value in cost_lines(cost)
                              if value)),
         ("power", f"{power['total_w']:,.1f} W  ({power['per_endpoint_w']:.3f} W per endpoint)"),
     ]
