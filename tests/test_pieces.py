@@ -22,11 +22,12 @@ import pandas as pd
 import pytest
 import yaml
 from pypdf import PdfReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from planner import exports
 from planner.commands.plan import summary_table
 from planner.costing.bom import COST_LINES
-from planner.exports.wiring_pdf.style import MIN_TYPE
+from planner.exports.wiring_pdf.style import MARGIN_X, MIN_TYPE, PAGE_W
 from planner.plan import plan
 from planner.topologies.slimfly import slimfly
 from test_exports_wiring_pdf import drawing, heading
@@ -254,7 +255,8 @@ def test_by_sku_and_metres_ordered_count_each_piece_once(written):
 
 def test_no_text_below_six_points(written):
     """Every text drawn on the cover, contents, BOM, trunk, patch-rack and cabinet pages is at
-    least ``MIN_TYPE`` (6 pt), read back from the PDF's text operators."""
+    least ``MIN_TYPE`` (6 pt), read back from the PDF's text operators, and ends inside the
+    page's right margin (a table too wide at 6 pt would run past it)."""
     _, out = written
     reader = PdfReader(out / "wiring.pdf")
     smallest: dict[str, float] = {}
@@ -263,8 +265,11 @@ def test_no_text_below_six_points(written):
         kind = next((k for k in ("Summary", "Contents", "Bill of materials", "Trunks",
                                  "Patch rack ", "Cabinet ") if title.startswith(k)), None)
         if kind:
-            sizes = [size for _, _, size, _ in drawing(reader, page)[0]]
-            smallest[kind] = min([smallest.get(kind, 99.0)] + sizes)
+            texts = drawing(reader, page)[0]
+            smallest[kind] = min([smallest.get(kind, 99.0)] + [t[2] for t in texts])
+            right = [t for t in texts if t[0] + stringWidth(t[3], "Helvetica", t[2])
+                     > PAGE_W - MARGIN_X + 1.0 and t[3] != "\u2192"]
+            assert not right, (title, right[:3])
     assert len(smallest) == 6 and min(smallest.values()) >= MIN_TYPE, smallest
 
 
