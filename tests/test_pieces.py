@@ -317,4 +317,6 @@ def test_viewer_cost_table_and_cable_panel(written, browser):
         assert shown[f"{end}_part"] == link[f"{end}_sku"]
         assert shown[f"{end}_transceiver"] == link[f"{end}_transceiver"]
         assert shown[f"{end}_lands-on"] == f"{panel}:{port}"
+    open_page(browser, out, f"#cable={link['cable_id']}.B")      # a cord's id finds its link
+    assert shown_cable(browser)["cable_id"] == link["cable_id"]
     assert errors(browser) == []

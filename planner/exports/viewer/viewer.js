@@ -1229,6 +1229,12 @@
     for (let i = 0; i < d.rows; i++) put(d.text("name", i), ["device", i]);
     for (let i = 0; i < P.nCables; i++) put(c.text("cable_id", i), ["cable", i]);
     for (let i = 0; i < P.nCables; i++) put(c.text("label", i), ["cable", i]);
+    if (c.has("segments")) {
+      // a link's patch cords (planner.cabling.pieces: C0006.A, C0006.B) find their link
+      for (let i = 0; i < P.nCables; i++) {
+        if (c.text("segments", i)) for (const e of [".A", ".B"]) put(c.text("cable_id", i) + e, ["cable", i]);
+      }
+    }
     for (const [name, k] of P.rackIndex) put(name, ["rack", k]);
     P.searchIndex = index;
     stats.indexMs = performance.now() - started;

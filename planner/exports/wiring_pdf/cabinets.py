@@ -10,7 +10,6 @@ empty)."""
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,10 +34,9 @@ def far_end(device, port, place, ru, at_panel) -> np.ndarray:
     panel's name is its patch rack and unit)."""
     unit = unit_text(np.asarray(ru, dtype=float), 1)
     ends = device_port(device, port)
-    return np.array([end if panel else f"{end} {p}-{u}" if u else f"{end} {p}"
-                     for end, p, u, panel in zip(ends.tolist(), list(place), unit.tolist(),
-                                                 np.asarray(at_panel, bool).tolist())],
-                    dtype=object)
+    place = np.asarray(place, dtype=object)
+    where = np.where(unit != "", ends + " " + place + "-" + unit, ends + " " + place)
+    return np.where(np.asarray(at_panel, bool), ends, where).astype(object)
 
 
 def device_port(device, port) -> np.ndarray:
@@ -205,27 +203,25 @@ def _counts(plan) -> tuple[dict[int, int], dict[int, dict], dict[int, dict]]:
     pieces with at least one end in it by (media, part number), each piece once, and the
     transceivers at its device ports by part number."""
     t = plan.pieces.table
-    index = {name: i for i, name in enumerate(plan.cabinets["name"].astype(str))}
-    ports: Counter = Counter()
-    by_sku: dict[int, dict] = {}
-    transceivers: dict[int, dict] = {}
-    seen = set()
+    index = pd.Series(np.arange(len(plan.cabinets)), index=plan.cabinets["name"].astype(str))
+    ends = []
     for end in "ab":
         at = np.flatnonzero(~t[f"{end}_at_panel"].to_numpy(bool))
-        for k, place, media, sku, optic in zip(
-                at.tolist(), t[f"{end}_place"].to_numpy(object)[at],
-                t["media"].to_numpy(object)[at], t["sku"].to_numpy(object)[at],
-                t[f"{end}_transceiver"].to_numpy(object)[at]):
-            i = index.get(place)
-            if i is None:
-                continue
-            ports[i] += 1
-            if optic:
-                transceivers.setdefault(i, Counter())[optic] += 1
-            if (k, i) not in seen:
-                seen.add((k, i))
-                by_sku.setdefault(i, Counter())[(media, sku)] += 1
-    return dict(ports), by_sku, transceivers
+        ends.append(pd.DataFrame({
+            "piece": at, "cab": t[f"{end}_place"].iloc[at].map(index).to_numpy(float),
+            "media": t["media"].to_numpy(object)[at], "sku": t["sku"].to_numpy(object)[at],
+            "optic": t[f"{end}_transceiver"].to_numpy(object)[at]}))
+    ends = pd.concat(ends, ignore_index=True).dropna(subset=["cab"])
+    ends["cab"] = ends["cab"].astype(np.int64)
+    ports = {int(i): int(k) for i, k in ends.groupby("cab").size().items()}
+    by_sku: dict[int, dict] = {}
+    for (i, media, sku), k in (ends.drop_duplicates(["piece", "cab"])
+                               .groupby(["cab", "media", "sku"]).size().items()):
+        by_sku.setdefault(int(i), {})[(media, sku)] = int(k)
+    transceivers: dict[int, dict] = {}
+    for (i, optic), k in ends[ends["optic"] != ""].groupby(["cab", "optic"]).size().items():
+        transceivers.setdefault(int(i), {})[optic] = int(k)
+    return ports, by_sku, transceivers
 
 
 def cabinet_sections(plan) -> list[Section]:
