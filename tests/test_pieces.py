@@ -33,7 +33,8 @@ from planner.topologies.slimfly import slimfly
 from test_exports_wiring_pdf import drawing, heading
 from test_plan_invariants import segment_pieces
 from test_viewer import read_block
-from test_viewer_browser import browser, errors, open_page, shown_cable  # noqa: F401 (fixture)
+from test_viewer_browser import (browser, errors, open_page, plan_folder,  # noqa: F401 (fixture)
+                                 shown_cable)
 
 TWO_HALLS = {"extends": "hot-aisle", "name": "two-small",
              "hall": {"rows": "auto", "cabinets_per_row": "auto", "max_rows": 2,
@@ -295,6 +296,27 @@ def test_panel_ports_on_the_sheets_are_each_used_once(written, sheets):
     assert np.all(p.pieces.table["links"] >= 1)
 
 
+def cost_rows(driver) -> dict[str, float]:
+    """The class rows of the viewer's Cost table (without total and per endpoint), in $."""
+    rows = driver.execute_script("""
+        return [...document.querySelectorAll('table[data-table="cost"] tr')]
+          .map((tr) => [...tr.children].map((td) => td.textContent));""")
+    return {k: float(v.replace(",", "").lstrip("$")) for k, v in rows
+            if k not in ("total", "per endpoint")}
+
+
+@pytest.mark.parametrize("name", ["slimfly-hot", "10k"])
+def test_viewer_cost_table_adds_up_to_the_total(browser, name):
+    """In headless Chromium, on a small plan and the ~10K Slim Fly of the viewer's browser
+    tests: one row per class of the BOM, adding up to summary.json cost.total."""
+    _, folder = plan_folder(name)
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    open_page(browser, folder)
+    classes = cost_rows(browser)
+    assert set(classes) == {w for _, w in COST_LINES}
+    assert sum(classes.values()) == pytest.approx(summary["cost"]["total"], abs=0.05)
+
+
 def test_viewer_cost_table_and_cable_panel(written, browser):
     """In headless Chromium: the Cost table's class rows add up to summary.json cost.total, and
     the cable panel of a cross-hall link shows at each end the part, transceiver and panel port
@@ -302,11 +324,7 @@ def test_viewer_cost_table_and_cable_panel(written, browser):
     p, out = written
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     open_page(browser, out)
-    rows = browser.execute_script("""
-        return [...document.querySelectorAll('table[data-table="cost"] tr')]
-          .map((tr) => [...tr.children].map((td) => td.textContent));""")
-    classes = {k: float(v.replace(",", "").lstrip("$")) for k, v in rows
-               if k not in ("total", "per endpoint")}
+    classes = cost_rows(browser)
     assert set(classes) == {w for _, w in COST_LINES}
     assert sum(classes.values()) == pytest.approx(summary["cost"]["total"], abs=0.05)
     link = next(r for r in structured_links(out) if r["route_kind"] == "cross-hall")
