@@ -192,6 +192,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                           topology.num_endpoints)
             if cable_plan.structured is not None:
                 summary["structured"] = cable_plan.structured.summary()
+            summary["optics"] = cabling.optics_summary(cable_plan.cables)
             summary["performance"] = perf
             summary["performance"]["cost_per_delivered_tbps"] = _per_tbps(
                 summary["cost"]["total"], perf)

@@ -325,6 +325,19 @@ CASES: dict[str, Case] = {
                                          "--floor", "in/floor_point_to_point.yaml"),
                                    ("in/catalog_short_reach.yaml", "no optical cable reaches",
                                     "longest available 3 m", "add a longer optical model")),
+    "catalog transceiver without loss budget (issue 28)": Case(
+        _plan("--catalog", f"{FX}/bad_catalogs/transceiver_without_budget.yaml"),
+        ("transceiver_without_budget.yaml", "'cables[1].loss_budget_db'", "SR4-NO-BUDGET",
+         "is missing", "add it")),
+    "catalog transceiver without reach (issue 28)": Case(
+        _plan("--catalog", f"{FX}/bad_catalogs/transceiver_without_reach.yaml"),
+        ("transceiver_without_reach.yaml", "'cables[1].max_reach_m'", "is missing", "add it")),
+    "link no part lights (issue 28)": Case(
+        _plan("--catalog", f"{FX}/reach/multimode_only.yaml",
+              "--floor", f"{FX}/reach/far_halls.yaml"),
+        ("cannot be lit", "link C", "cross-hall", "m of installed fibre", "4 mated connections",
+         "dB against the 1.9 dB budget", "MMA1B00-C100D", "multimode_only.yaml",
+         "add a transceiver of longer reach")),
     # --- floors
     "floor unknown name": Case(_plan("--floor", "warm-aisle"),
                                ("unknown floor 'warm-aisle'", "choose one of", "hot-aisle")),
@@ -344,6 +357,10 @@ CASES: dict[str, Case] = {
                                 "unknown floor 'warm-aisle'", "choose one of")),
     "floor anchor bomb": Case(_plan("--floor", "in/floor_anchor_bomb.yaml"),
                               ("in/floor_anchor_bomb.yaml", "aliases (*name) are not allowed")),
+    "floor negative connection loss (issue 28)": Case(
+        _plan("--floor", f"{FX}/bad_floors/negative_connection_loss.yaml"),
+        ("negative_connection_loss.yaml", "'connection_loss_db'", "cannot be negative",
+         "give 0 or more")),
     "floor router slots above top": Case(
         _plan("--floor", f"{FX}/bad_floors/routers_above_top.yaml"),
         ("routers_above_top.yaml", "'router_slots'", "lower one of them")),

@@ -162,6 +162,10 @@ def test_builtin_files_round_trip_through_plain_yaml():
 
 
 BAD_CATALOGS = [
+    ("transceiver_without_budget", "field 'cables[1].loss_budget_db' (sku 'SR4-NO-BUDGET') is "
+                                   "missing: a transceiver needs the channel insertion-loss"),
+    ("transceiver_without_reach", "field 'cables[1].max_reach_m' (sku 'SR4-NO-REACH') is "
+                                  "missing; add it"),
     ("missing_radix", "field 'routers[0].radix' (sku 'R1') is missing; add it"),
     ("unknown_field", "unknown field 'cables[0].lenght' (sku 'C1'); valid fields here: sku,"),
     ("unknown_top_field", "unknown field 'currency'; valid fields here: name, description"),

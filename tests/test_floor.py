@@ -166,6 +166,8 @@ def test_check_capacity_passes_and_fails_with_numbers():
 
 
 BAD_FLOORS = [
+    ("negative_connection_loss", "field 'connection_loss_db' is -0.5, but a loss cannot be "
+                                 "negative"),
     ("missing_pitch", "field 'pitch_m' is missing"),
     ("unknown_field", "unknown field 'aisle_width_m'; valid fields here: name,"),
     ("negative_slots", "field 'router_slots' must be greater than 0, got -3"),

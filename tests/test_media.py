@@ -98,9 +98,11 @@ def _shuffled_catalog() -> Catalog:
                       price={"fixed": 1000}, watts_per_lane=1, rack_units=1)],
         cables=[aoc("AOC-DEAR", 500, 20), aoc("AOC-CHEAP", 100, 10),
                 dict(sku="SR4-DEAR", media="optical", kind="transceiver", rate_gbps=100,
-                     max_reach_m=100, fibre="om4", price={"fixed": 400}, watts_per_end=3),
+                     max_reach_m=100, loss_budget_db=1.9, fibre="om4", price={"fixed": 400},
+                     watts_per_end=3),
                 dict(sku="SR4-CHEAP", media="optical", kind="transceiver", rate_gbps=100,
-                     max_reach_m=100, fibre="om4", price={"fixed": 100}, watts_per_end=2),
+                     max_reach_m=100, loss_budget_db=1.9, fibre="om4", price={"fixed": 100},
+                     watts_per_end=2),
                 fibre("FIB-DEAR", 90), fibre("FIB-CHEAP", 10)]))
 
 

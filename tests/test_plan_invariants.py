@@ -276,7 +276,8 @@ def check_summary_against_csv(p, out: Path) -> None:
     cables = pd.read_csv(out / "cables.csv", keep_default_na=False)
     assert list(cables.columns[:16]) == DESIGN_COLUMNS
     assert list(cables.columns[16:]) == ["route_kind", "a_transceiver", "b_transceiver",
-                                         "segments", "a_sku", "b_sku"]
+                                         "segments", "fibre_m", "connections", "loss_db",
+                                         "a_sku", "b_sku"]
     catalog, top, model = p.catalog, p.topology, p.router_model
     expected = bom_from_csv(p, cables)
     check_segments(p, cables)

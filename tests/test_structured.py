@@ -38,7 +38,8 @@ from test_plan_invariants import segment_pieces
 from test_routes import hall_floor, hand_placement, make_catalog
 
 TRANSCEIVER = dict(sku="SR", description="short-reach transceiver", media="optical",
-                   kind="transceiver", rate_gbps=100, max_reach_m=100, fibre="om4-mpo12",
+                   kind="transceiver", rate_gbps=100, max_reach_m=100, loss_budget_db=1.9,
+                   fibre="om4-mpo12",
                    fibres=12, price={"fixed": 300}, watts_per_end=2.5)
 CORD = dict(sku="OM4", description="MPO-12 patch cord", media="optical", kind="fibre",
             fibre="om4-mpo12", max_reach_m=100, stock_lengths=[1, 2, 3, 5, 10],
@@ -67,7 +68,10 @@ def structured_catalog(trunk=None, panel=None):
 
 
 def structured_floor(**changes):
-    return hall_floor(structured_cabling=True, **changes)
+    """The test hall with structured cabling and low-loss MPO connectors (0.35 dB a mated pair),
+    so that SR lights the cross-hall link's 4 panels: 73 m x 3.5 dB/km + 4 x 0.35 = 1.66 dB of
+    1.9 (tests/test_reach.py checks the budgets)."""
+    return hall_floor(structured_cabling=True, **{"connection_loss_db": 0.35, **changes})
 
 
 # (name, a = (hall, row, col), b, [cord_a, trunk_a, hall, trunk_b, cord_b]) computed by hand
@@ -117,12 +121,16 @@ def test_cables_csv_lists_the_segments_and_the_bom_orders_them():
         assert row["order_length_m"] == pytest.approx(
             sum(float(x[-1].split("-")[-1][:-1]) for x in pieces if x[0] in ("cord", "trunk")))
     tray_between = segment_pieces(cables.loc[("r03", "r04"), "segments"])
-    assert tray_between[0] == ("cord", 2.365, "OM4-3M")        # 2.365 m ordered at 3 m
-    assert tray_between[2][2:] == (2.64, "T144-3M")
-    assert tray_between[4] == ("cord", 2.365, "OM4-3M")
+    # the floor's default drop into a 42U patch rack, 42 x 44.45 mm = 1.8669 m, is added at each
+    # panel a piece lands on: a cord 2.365 + 1.867 = 4.232 m is ordered at 5 m, a trunk
+    # 2.64 + 2 x 1.867 = 6.374 m at 10 m
+    assert tray_between[0] == ("cord", 2.365, "OM4-5M")
+    assert tray_between[2][2:] == (2.64, "T144-10M")
+    assert tray_between[4] == ("cord", 2.365, "OM4-5M")
     hall = segment_pieces(cables.loc[("r10", "r11"), "segments"])
-    assert [x[2:] for x in hall if x[0] == "trunk"] == [(4.62, "T144-5M"), (33.0, "T144-50M"),
-                                                         (7.26, "T144-10M")]
+    # 4.62, 33 and 7.26 m plus two drops of 1.867 m: 8.35, 36.73 and 10.99 m
+    assert [x[2:] for x in hall if x[0] == "trunk"] == [(4.62, "T144-10M"), (33.0, "T144-50M"),
+                                                         (7.26, "T144-20M")]
     assert [x[1] for x in hall if x[0] == "port"] == ["H1-B-P0-01", "H1-ENTRY-01",
                                                       "H2-ENTRY-01", "H2-C-P0-01"]
 
@@ -227,13 +235,14 @@ def test_links_between_two_panels_share_trunks_and_fill_panels_by_ports(fibres, 
 
 
 def test_structured_link_price_is_optics_cords_trunk_and_panel_shares():
-    """A02 - B07 alone: two SR modules (300 each), two cords ordered at 3 m (20 + 3 each), a
-    3 m trunk (400 + 15) shared by its 12 links, and two panel passages at 480 / 48 each: the
-    same price placement sees through ``media.choose_parts``."""
+    """A02 - B07 alone: two SR modules (300 each), two cords ordered at 5 m (20 + 5 each: 2.365 m
+    and the 1.867 m drop into the patch rack), a 10 m trunk (400 + 50: 2.64 m and two drops)
+    shared by its 12 links, and two panel passages at 480 / 48 each: the same price placement
+    sees through ``media.choose_parts``."""
     top, placement, _ = hand_placement()
     result = plan(top, structured_catalog(), structured_floor(), placement=placement)
     row = result.cables.set_index(["a_device", "b_device"]).loc[("r03", "r04")]
-    want = 2 * 300 + 2 * (20 + 3) + (400 + 5 * 3) / 12 + 2 * 480 / 48
+    want = 2 * 300 + 2 * (20 + 5) + (400 + 5 * 10) / 12 + 2 * 480 / 48
     assert row["unit_price"] == pytest.approx(want)
 
 
@@ -264,7 +273,7 @@ def test_placement_prices_a_structured_link_as_the_cabling_stage_does():
         row = result.cables.set_index(["a_device", "b_device"]).loc[("r03", "r04")]
         assert row["media"] == want_media
         assert (row["segments"] != "") == (want_media == "optical")
-        want = (2 * 300 + 2 * (20 + 3) + (400 + 5 * 3) / 12 + 2 * 480 / 48
+        want = (2 * 300 + 2 * (20 + 5) + (400 + 5 * 10) / 12 + 2 * 480 / 48
                 if want_media == "optical" else 95)
         assert row["unit_price"] == pytest.approx(want)
         assert _position_price(result, catalog, floor, "r03", "r04") == pytest.approx(want)

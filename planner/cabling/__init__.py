@@ -38,6 +38,11 @@ Rules (TIA-606 labelling conventions):
   one cage holds one part. On a floor with structured cabling a cable that leaves its row runs
   through patch panels (``planner.inputs.parts.structured``, ``planner.cabling.structured``): its
   pieces are in ``segments`` and ``CablePlan.structured``.
+- **Optical channels.** Every link through transceivers carries its channel: fibre installed (the
+  stock lengths ordered, slack included), mated connections crossed (one per patch panel) and
+  loss (``planner.inputs.parts.budget``). The parts were chosen to light it; a link that no part
+  of the catalog lights is an InputError naming it, its fibre, connections, loss and the budget
+  (``check_lit``).
 
 Everything per cable or per port is computed with numpy array operations.
 """
@@ -79,18 +84,25 @@ SEGMENT_COLUMNS = ["segments"]
 ``planner.inputs.parts.structured``) as its pieces from the A end, ``cord 2.64 m <part> |
 <panel>:<port> | trunk <id> 2.64 m <part> | <panel>:<port> | cord 1.87 m <part>``; '' for any other
 cable."""
+CHANNEL_COLUMNS = ["fibre_m", "connections", "loss_db"]
+"""cables.csv columns after the segments: the optical channel of a link through transceivers
+(``planner.inputs.parts.budget``): fibre installed (its pieces' stock lengths summed, metres),
+mated connections crossed (one per patch panel passed) and its insertion loss (dB); empty for
+copper and AOC assemblies."""
 END_PART_COLUMNS = ["a_sku", "b_sku"]
-"""cables.csv columns after the segments: the part plugged into each end's device port at its
+"""cables.csv columns after the channel: the part plugged into each end's device port at its
 stock length (``planner.cabling.pieces``): ``sku`` at both ends of a cable, each end's own patch
 cord for a link through patch panels."""
-CSV_COLUMNS = CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS + SEGMENT_COLUMNS + END_PART_COLUMNS
+CSV_COLUMNS = (CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS + SEGMENT_COLUMNS + CHANNEL_COLUMNS
+               + END_PART_COLUMNS)
 
 EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price",
-                 "part", "fibre", "nic_part", "a_watts", "b_watts"]
+                 "part", "fibre", "nic_part", "a_watts", "b_watts", "loss_budget_db", "reach_m"]
 """Further columns of ``Plan.cables`` (not written to cables.csv), after the CSV ones: ``part`` / ``fibre``
 / ``nic_part`` index ``catalog.cables`` (-1: none), ``a_watts`` / ``b_watts`` the power drawn at
 each end (``planner.inputs.parts.media.end_watts``), ``unit_price`` the link's share of its parts'
-price."""
+price, ``loss_budget_db`` / ``reach_m`` the tighter loss budget and reach of its two transceivers
+(NaN without transceivers)."""
 
 
 @dataclass(frozen=True)
@@ -259,6 +271,51 @@ def _check_units(floor: Floor, placement: Placement, cab, ru, height, is_endpoin
                          "first_router_ru so routers and endpoints do not overlap")
 
 
+# ----------------------------------------------------------------------------- optical channels
+
+def check_lit(catalog: Catalog, floor: Floor, parts, cable_ids, a_device, b_device,
+              route_kind) -> None:
+    """InputError naming the link furthest beyond its budget when no part of the catalog lights
+    some links (``LinkParts.lit``; ``planner.inputs.parts.budget``): its installed fibre,
+    connections and loss against the budget and reach of the cheapest part that reaches."""
+    dark = np.flatnonzero(~parts.lit)
+    if not dark.size:
+        return
+    over = np.fmax(parts.loss_db[dark] - parts.budget_db[dark],
+                   (parts.fibre_m[dark] - parts.reach_m[dark]) / 1000.0)
+    i = int(dark[np.argmax(over)])
+    sku = catalog.cables[int(parts.part[i])].sku
+    others = f" ({dark.size - 1} more links likewise)" if dark.size > 1 else ""
+    raise InputError(
+        f"link {cable_ids[i]} ({a_device[i]} to {b_device[i]}, {route_kind[i]}) cannot be lit: "
+        f"{parts.fibre_m[i]:.2f} m of installed fibre and {int(parts.connections[i])} mated "
+        f"connections lose {parts.loss_db[i]:.2f} dB against the {parts.budget_db[i]:g} dB "
+        f"budget and {parts.reach_m[i]:g} m reach of {sku}, and no part of catalog "
+        f"'{catalog.source}' lights it{others}; add a transceiver of longer reach or larger "
+        f"budget (single-mode) with its fibre, or lower connection_loss_db of floor "
+        f"'{floor.source}' if its connectors lose less")
+
+
+def optics_summary(cables: pd.DataFrame) -> dict:
+    """The ``optics`` block of summary.json: links through transceivers checked, the worst
+    loss margin (budget - loss, dB) and reach margin (reach - installed fibre, m) and the
+    cables that have them (none without transceiver links)."""
+    fibre = cables["fibre_m"].to_numpy(dtype=float)
+    checked = np.flatnonzero(~np.isnan(fibre))
+    block = {"links": int(checked.size), "worst_margin_db": None, "worst_margin_db_cable": None,
+             "worst_margin_m": None, "worst_margin_m_cable": None}
+    if not checked.size:
+        return block
+    ids = cables["cable_id"].to_numpy()[checked]
+    db = cables["loss_budget_db"].to_numpy(dtype=float)[checked] - cables["loss_db"].to_numpy(
+        dtype=float)[checked]
+    m = cables["reach_m"].to_numpy(dtype=float)[checked] - fibre[checked]
+    i, j = int(np.argmin(db)), int(np.argmin(m))
+    block.update(worst_margin_db=round(float(db[i]), 3), worst_margin_db_cable=str(ids[i]),
+                 worst_margin_m=round(float(m[j]), 3), worst_margin_m_cable=str(ids[j]))
+    return block
+
+
 # ----------------------------------------------------------------------------- the plan
 
 def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catalog,
@@ -323,11 +380,13 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
 
     n = n_net + n_ep
     cable_ids = padded("C", np.arange(1, n + 1))
-    plant = (structured.build(room, catalog, pieces, parts, cable_ids) if pieces is not None
-             else None)
     b_device = np.empty(n, dtype=object)
     b_device[:n_net] = rnames[net_b]
     b_device[n_net:] = enames[:n_ep]
+    check_lit(catalog, floor, parts, cable_ids, rnames[a_router], b_device,
+              np.asarray(routes.KINDS, dtype=object)[kind])
+    plant = (structured.build(room, catalog, pieces, parts, cable_ids) if pieces is not None
+             else None)
     cables = pd.DataFrame({
         "cable_id": cable_ids,
         "label": labels,
@@ -349,6 +408,10 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
         "a_transceiver": numbers["a_transceiver"],
         "b_transceiver": numbers["b_transceiver"],
         "segments": plant.segments if plant is not None else np.full(n, "", dtype=object),
+        "fibre_m": np.round(parts.fibre_m, 3),
+        "connections": pd.arrays.IntegerArray(parts.connections.astype(np.int64),
+                                              np.isnan(parts.fibre_m)),
+        "loss_db": np.round(parts.loss_db, 3),
         "a_router": a_router,
         "b_router": b_router,
         "b_endpoint": b_endpoint,
@@ -360,11 +423,13 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
         "nic_part": parts.nic_part,
         "a_watts": a_watts,
         "b_watts": b_watts,
+        "loss_budget_db": parts.budget_db,
+        "reach_m": parts.reach_m,
     })
     installed = link_pieces.build(cables, plant, catalog)
     first = installed.legs.groupby("cable", sort=True)["piece"].agg(["first", "last"])
     sku = installed.table["sku"].to_numpy(object)
-    cables.insert(cables.columns.get_loc("segments") + 1, "a_sku", sku[first["first"]])
+    cables.insert(cables.columns.get_loc("loss_db") + 1, "a_sku", sku[first["first"]])
     cables.insert(cables.columns.get_loc("a_sku") + 1, "b_sku", sku[first["last"]])
     return CablePlan(cables=cables,
                      devices=_devices(placement, floor, router_model, rnames, enames, router_ru,

@@ -3,17 +3,22 @@ through panels take (``build``), for the cable sheets, labels, NetBox and the vi
 
 The rule (where a route meets the panels, which parts carry it and what they cost) is the
 inputs' (``planner.inputs.parts.structured``); this module allocates the parts the cabling
-stage ordered: trunks shared by the links between the same two panels, the next rear port of
-each panel point, panels filling patch racks from U1.
+stage ordered: the links between the same two panels packed into trunk sizes at least cost
+(``planner.inputs.parts.structured.pack``), the next rear port of each panel point, panels
+filling the rack units of patch racks the cords' drop reaches; and reports how full the plant
+is and what it costs against point to point (``engineering``).
 """
 from __future__ import annotations
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog
 from planner.inputs.floor import Room
-from planner.inputs.parts.structured import ENTRY, Runs, point_parts
+from planner.inputs.parts.structured import (ENTRY, HALL_PASSES, ROW_PASSES, Runs, entry_panel,
+                                              pack, panel_band_ru, panel_share,
+                                              point_parts, trunk_sizes)
 
 @dataclass(frozen=True)
 class StructuredPlan:
@@ -29,7 +34,8 @@ class StructuredPlan:
     trunks: ``trunk_id``, ``kind`` (``row``: row panel to row panel or to the hall entry;
             ``hall``: between hall entries), ``part``, ``sku``, ``length_m``,
             ``order_length_m``, ``a_panel`` / ``a_port`` / ``a_port_kind`` (``rear`` or
-            ``front``), the same for ``b``, ``links`` and ``label``;
+            ``front``), the same for ``b``, ``links``, ``label`` and ``capacity`` (links its
+            fibres could carry);
     panels: ``name`` (``<rack>-<RU>``), ``rack``, ``ru``, ``point``, ``kind`` (``row`` /
             ``entry``), ``part`` (index into ``catalog.panels``), ``sku``, ``model`` (its
             NetBox device type), ``rear_ports``, ``legs`` (links per rear port), ``trunks``
@@ -46,6 +52,7 @@ class StructuredPlan:
     panels: pd.DataFrame
     racks: pd.DataFrame
     segments: np.ndarray
+    figures: dict = field(default_factory=dict)
 
     def summary(self) -> dict:
         """The ``structured`` block of summary.json."""
@@ -58,7 +65,8 @@ class StructuredPlan:
                 "panel_ports_used": int(2 * len(self.links)
                                         + 2 * int((self.links["a_entry"] != "").sum())),
                 "patch_racks": int(len(self.racks)),
-                "patch_rack_ru_used": int(self.racks["ru_used"].sum())}
+                "patch_rack_ru_used": int(self.racks["ru_used"].sum()),
+                **self.figures}
 
 
 def _metres(values) -> np.ndarray:
@@ -104,12 +112,14 @@ _PANEL_COLUMNS = ["name", "rack", "ru", "kind", "panel_part", "sku", "model", "r
                   "legs", "trunks", "links", "units"]
 
 
-def _allocate(ends: pd.DataFrame, catalog: Catalog, height_ru: int, kind: str):
+def _allocate(ends: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int, kind: str):
     """The rear port of each trunk end and the panels and racks the ends fill. ``ends`` has one
     row per trunk end at a panel point: point (code), name (the point's), panel_part,
     trunk_part, legs (links per trunk), peer (the other end's point), chain, links. Per point
     and parts the ends take rear ports in (peer, chain) order, ``ports // legs`` to a panel;
-    a point's panels fill its patch racks (the floor's cabinet height) from U1."""
+    a point's panels fill its patch racks (the floor's cabinet height) upward through the
+    ``band_ru`` top rack units that the cords' drop reaches (``panel_band_ru``; all of them by
+    default, from U1), then start the next rack."""
     if ends.empty:
         return (ends.assign(panel=pd.Series(dtype=object), rear=pd.Series(dtype=np.int64)),
                 pd.DataFrame(columns=_PANEL_COLUMNS + ["point_name"]))
@@ -132,9 +142,9 @@ def _allocate(ends: pd.DataFrame, catalog: Catalog, height_ru: int, kind: str):
     for rows in panels.groupby("point", sort=False).indices.values():
         rack, top = 0, 0
         for i in rows.tolist():
-            if top + units[i] > height_ru:
+            if top + units[i] > band_ru:
                 rack, top = rack + 1, 0
-            rack_no[i], ru[i] = rack, top + 1
+            rack_no[i], ru[i] = rack, height_ru - band_ru + top + 1
             top += units[i]
     more = "." + (rack_no + 1).astype(str).astype(object)
     panels["rack"] = panels["point_name"].to_numpy(object) + np.where(rack_no > 0, more, "")
@@ -158,20 +168,18 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
     seg = parts.segments
     n = len(cable_ids)
     rows = np.flatnonzero(seg.structured) if seg is not None else np.zeros(0, np.int64)
-    height = int(room.floor.cabinet_height_ru)
-    legs_of = np.array([catalog.links_per_trunk(m) if m.kind == "trunk" else 1
-                        for m in catalog.cables])
+    floor = room.floor
+    height = int(floor.cabinet_height_ru)
+    band = panel_band_ru(floor)
     pa, pb = pieces.point_a[rows], pieces.point_b[rows]
     link = pd.DataFrame({
         "cable": rows, "trunk_part": seg.trunk[rows] if rows.size else rows,
         "panel_part": seg.panel[rows] if rows.size else rows,
         "lo": np.minimum(pa, pb), "hi": np.maximum(pa, pb), "flip": pa > pb,
         "cross_hall": pieces.cross_hall[rows]})
-    link["legs"] = legs_of[link["trunk_part"].to_numpy()]
-    link = _slots(link, ["trunk_part", "lo", "hi"], ["trunk_part", "lo", "hi", "cable"])
-    link["position"] = link["slot"] % link["legs"] + 1
-    link["chain"] = link.groupby(["trunk_part", "lo", "hi", link["slot"] // link["legs"]],
-                                 sort=False).ngroup()
+    keys = ["trunk_part", "panel_part", "lo", "hi"]
+    link = _slots(link, keys, keys + ["cable"])
+    link["group"] = link.groupby(keys, sort=False).ngroup()
     c = link["cable"].to_numpy()
     flip = link["flip"].to_numpy()
     row = ~link["cross_hall"].to_numpy()
@@ -180,28 +188,26 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
         lo_order=np.where(row | ~flip, seg.trunk_a[c], seg.trunk_b[c]),
         hi_m=np.where(flip, pieces.trunk_a[c], pieces.trunk_b[c]),
         hi_order=np.where(flip, seg.trunk_a[c], seg.trunk_b[c]),
-        hall_m=pieces.hall[c], hall_order=seg.hall[c])
-    chains = link.groupby("chain", sort=True).agg(
-        trunk_part=("trunk_part", "first"), panel_part=("panel_part", "first"),
-        lo=("lo", "first"), hi=("hi", "first"), legs=("legs", "first"),
-        cross_hall=("cross_hall", "first"), links=("cable", "size"),
-        **{k: (k, "first") for k in ("lo_m", "lo_order", "hi_m", "hi_order", "hall_m",
-                                     "hall_order")}).reset_index()
+        hall_m=pieces.hall[c], hall_order=seg.hall[c], drop=pieces.drop[c])
+    link["lo_hall"] = point_parts(room, link["lo"])[0]
+    link["hi_hall"] = point_parts(room, link["hi"])[0]
+    chains, link = _pack(link, catalog, float(floor.structured_spare_pct))
     codes = np.unique(np.r_[chains["lo"].to_numpy(), chains["hi"].to_numpy()])
     names = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
     ends = pd.concat([chains.assign(point=chains["lo"], peer=chains["hi"], side="lo"),
                       chains.assign(point=chains["hi"], peer=chains["lo"], side="hi")],
                      ignore_index=True)
     ends["name"] = ends["point"].map(names)
-    row_ends, row_panels = _allocate(ends, catalog, height, "row")
+    row_ends, row_panels = _allocate(ends, catalog, height, band, "row")
     hall_chains = chains[chains["cross_hall"].to_numpy(bool)]
     lo_hall = point_parts(room, hall_chains["lo"])[0]
     hi_hall = point_parts(room, hall_chains["hi"])[0]
     ends = pd.concat([hall_chains.assign(point=lo_hall, peer=hi_hall, side="lo"),
                       hall_chains.assign(point=hi_hall, peer=lo_hall, side="hi")],
                      ignore_index=True)
+    ends["panel_part"] = ends["entry_part"]
     ends["name"] = _hall_prefix(room, ends["point"].to_numpy()) + ENTRY
-    entry_ends, entry_panels = _allocate(ends, catalog, height, "entry")
+    entry_ends, entry_panels = _allocate(ends, catalog, height, band, "entry")
     for side in ("lo", "hi"):
         for label, frame in (("", row_ends), ("entry_", entry_ends)):
             at = frame[frame["side"] == side].set_index("chain")
@@ -219,8 +225,284 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
                                                           "point_name": "point"})[
         ["name", "rack", "ru", "point", "kind", "part", "sku", "model", "rear_ports", "legs",
          "trunks", "links", "units"]]
-    return StructuredPlan(links=links, trunks=trunks, panels=panels, racks=racks,
-                          segments=segments)
+    plant = StructuredPlan(links=links, trunks=trunks, panels=panels, racks=racks,
+                           segments=segments)
+    return replace(plant, figures=engineering(plant, catalog, pieces))
+
+
+def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
+    """(chains, link): the trunks each group of links between the same two panels (same priced
+    trunk and panel parts) is packed into, one row per chain (a row trunk, or a cross-hall chain
+    of three trunks of one part), and each link's ``chain``, ``legs`` and ``position`` in it (the
+    group's links fill its trunks largest first, in cable order).
+
+    A group needs its links plus ``spare_pct`` % (rounded up) of positions. Its candidates are
+    the least-cost packings (``planner.inputs.parts.structured.pack``) of each subset of the
+    trunk sizes that can stand in for its priced trunk (``_candidates``), the packing of all
+    sizes first. Two ways to choose, the cheaper plan (trunks and panels) wins, ties to the
+    first: each group its packing of all sizes (panel adapters priced by the port); or the
+    groups, largest first, each the candidate that costs least with the panels it makes its
+    panel points buy: a panel holds trunks of one size, so a size whose panel at that point has
+    free rear ports costs no new panel (``_Slots``). Then ``_improve`` revisits the groups
+    with every other group's trunks in place."""
+    columns = ["chain", "trunk_part", "panel_part", "entry_part", "lo", "hi", "legs",
+               "cross_hall", "links", "lo_m", "lo_order", "hi_m", "hi_order", "hall_m",
+               "hall_order"]
+    if link.empty:
+        return (pd.DataFrame(columns=columns),
+                link.assign(chain=np.zeros(0, np.int64), legs=np.zeros(0, np.int64),
+                            position=np.zeros(0, np.int64)))
+    first = link.groupby("group", sort=True).first()
+    count = link.groupby("group", sort=True).size().to_numpy()
+    need = np.maximum(count, np.ceil(np.round(count * (1.0 + spare_pct / 100.0), 9))
+                      ).astype(np.int64)
+    memo: dict = {}
+    groups = list(first.itertuples(index=False))
+    options, ends = [], []
+    for g, grp in enumerate(groups):
+        hall = bool(grp.cross_hall)
+        want = {"lo": grp.lo_m + 2 * grp.drop}
+        if hall:
+            want.update(hall=grp.hall_m + 2 * grp.drop, hi=grp.hi_m + 2 * grp.drop)
+        panel = int(grp.panel_part)
+        entry = entry_panel(catalog, panel) if hall else -1
+        key = (int(grp.trunk_part), panel, tuple(sorted(
+            (k, _stock(catalog, int(grp.trunk_part), v)) for k, v in want.items())),
+            int(need[g]))
+        if key not in memo:
+            memo[key] = _candidates(catalog, int(grp.trunk_part), panel, entry,
+                                    {k: float(v) for k, v in want.items()}, int(need[g]))
+        options.append(memo[key])
+        ends.append([("row", int(grp.lo), panel), ("row", int(grp.hi), panel)]
+                    + ([("entry", int(grp.lo_hall), entry), ("entry", int(grp.hi_hall), entry)]
+                       if hall else []))
+    order = sorted(range(len(groups)), key=lambda i: (-need[i], i))
+    plans = []
+    for aware in (False, True):
+        slots, picked, dollars = _Slots(catalog), {}, 0.0
+        for g in order:
+            best = (min(options[g], key=lambda cand: (cand[0] + slots.cost(ends[g], cand[1]),
+                                                      len(cand[1]),
+                                                      sum(l for _, l in cand[1]), cand[1]))
+                    if aware else options[g][0])
+            dollars += best[0] + slots.take(ends[g], best[1])
+            picked[g] = best[1]
+        plans.append((round(dollars, 6), picked))
+    picked = _improve(dict(min(plans, key=lambda plan: plan[0])[1]), options, ends, order,
+                      catalog)
+    rows, chain_of, legs_of, pos_of = [], [], [], []
+    for g, grp in enumerate(groups):
+        hall, n, start = bool(grp.cross_hall), int(count[g]), 0
+        for part, legs in picked[g]:
+            carried = max(0, min(legs, n - start))
+            rows.append(dict(chain=len(rows), trunk_part=part, panel_part=int(grp.panel_part),
+                             entry_part=entry_panel(catalog, int(grp.panel_part)) if hall
+                             else -1, lo=grp.lo, hi=grp.hi, legs=legs, cross_hall=hall,
+                             links=carried, lo_m=grp.lo_m,
+                             lo_order=_stock(catalog, part, grp.lo_m + 2 * grp.drop),
+                             hi_m=grp.hi_m,
+                             hi_order=_stock(catalog, part, grp.hi_m + 2 * grp.drop)
+                             if hall else 0.0,
+                             hall_m=grp.hall_m,
+                             hall_order=_stock(catalog, part, grp.hall_m + 2 * grp.drop)
+                             if hall else 0.0))
+            chain_of += [rows[-1]["chain"]] * carried
+            legs_of += [legs] * carried
+            pos_of += list(range(1, carried + 1))
+            start += carried
+    chains = pd.DataFrame(rows, columns=columns)
+    link = link.sort_values(["group", "slot"], kind="stable").reset_index(drop=True)
+    link = link.assign(chain=np.asarray(chain_of, np.int64), legs=np.asarray(legs_of, np.int64),
+                       position=np.asarray(pos_of, np.int64))
+    return chains, link
+
+
+def _improve(picked: dict, options: list, ends: list, order: list, catalog: Catalog,
+             passes: int = 3) -> dict:
+    """Local search on a choice of trunks per group (``_pack``): each group in turn takes
+    the candidate that costs least given every other group's trunks (its trunk dollars and
+    the change in the panels at its panel points, ``_Panels``), keeping its own on a tie, until
+    a pass changes nothing (at most ``passes``). Each step lowers the plan's trunk and panel
+    dollars or keeps them."""
+    panels = _Panels(catalog)
+    for g in order:
+        panels.add(ends[g], picked[g], 1)
+    for _ in range(passes):
+        changed = False
+        for g in order:
+            mine = picked[g]
+            panels.add(ends[g], mine, -1)
+            best = min(options[g], key=lambda cand: (
+                round(cand[0] + panels.delta(ends[g], cand[1]), 6), cand[1] != mine,
+                len(cand[1]), cand[1]))[1]
+            panels.add(ends[g], best, 1)
+            changed |= best != mine
+            picked[g] = best
+        if not changed:
+            break
+    return picked
+
+
+class _Panels:
+    """Trunks of each size at each panel point (``_improve``): a point buys
+    ``ceil(trunks / (ports // links))`` panels of a size."""
+
+    def __init__(self, catalog: Catalog):
+        self.ports = [p.ports for p in catalog.panels]
+        self.price = [p.price for p in catalog.panels]
+        self.count: dict[tuple, int] = {}
+
+    def add(self, ends: list[tuple], trunks: tuple, sign: int) -> None:
+        for end in ends:
+            for part, legs in set(trunks):
+                key = end + (part,)
+                self.count[key] = self.count.get(key, 0) + sign * trunks.count((part, legs))
+
+    def delta(self, ends: list[tuple], trunks: tuple) -> float:
+        """Dollars of the panels that adding ``trunks`` at ``ends`` buys."""
+        total = 0.0
+        for end in ends:
+            for part, legs in set(trunks):
+                per = self.ports[end[2]] // legs
+                have = self.count.get(end + (part,), 0)
+                more = -(-(have + trunks.count((part, legs))) // per) - -(-have // per)
+                total += more * self.price[end[2]]
+        return total
+
+
+class _Slots:
+    """Free rear ports of the last panel of each size at each panel point, as groups take
+    trunks (``_pack``); ``cost`` prices the new panels a choice of trunks would buy."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+        self.free: dict[tuple, int] = {}
+
+    def _new(self, end: tuple, part: int, legs: int, count: int) -> tuple[int, int]:
+        """(panels bought, rear ports then free) for ``count`` trunks of ``legs`` at ``end``."""
+        per = self.catalog.panels[end[2]].ports // legs
+        free = self.free.get(end + (part,), 0)
+        if count <= free:
+            return 0, free - count
+        bought = -(-(count - free) // per)
+        return bought, bought * per - (count - free)
+
+    def cost(self, ends: list[tuple], trunks: tuple) -> float:
+        total = 0.0
+        for end in ends:
+            for part, legs in set(trunks):
+                bought, _ = self._new(end, part, legs, trunks.count((part, legs)))
+                total += bought * self.catalog.panels[end[2]].price
+        return total
+
+    def take(self, ends: list[tuple], trunks: tuple) -> float:
+        """Install ``trunks`` at ``ends``: the dollars of the panels bought."""
+        spent = 0.0
+        for end in ends:
+            for part, legs in set(trunks):
+                bought, free = self._new(end, part, legs, trunks.count((part, legs)))
+                self.free[end + (part,)] = free
+                spent += bought * self.catalog.panels[end[2]].price
+        return spent
+
+
+def engineering(plant: StructuredPlan, catalog: Catalog, pieces: Runs) -> dict:
+    """How well the plant is used and what it costs, for summary.json: ``trunk_fill`` (links
+    carried over the links the trunks could carry), ``trunk_spare_share`` (the rest: spare for
+    growth and the rounding up to trunk sizes), ``panel_ports`` installed and
+    ``panel_port_use`` (front ports carrying a link over those installed), and ``dollars``: the
+    cords, trunks, panels and patch racks of structured cabling against ``point_to_point``, the
+    same links each on one patch cord of its fibre along the same route (the cheapest that
+    reaches, at its stock length; the transceivers are the same both ways and left out)."""
+    trunks, links = plant.trunks, plant.links
+    capacity = int(trunks["capacity"].sum()) if len(trunks) else 0
+    carried = int(trunks["links"].sum()) if len(trunks) else 0
+    ports = np.array([p.ports for p in catalog.panels], dtype=np.int64)
+    installed = int(ports[plant.panels["part"].to_numpy(np.int64)].sum()) if len(
+        plant.panels) else 0
+    used = 2 * len(links) + 2 * int((links["a_entry"] != "").sum()) if len(links) else 0
+    cords = trunk_cost = 0.0
+    for end in ("a", "b"):
+        for i, rows in links.groupby("cord", sort=True).indices.items():
+            order = links[f"cord_{end}_order_m"].to_numpy(float)[rows]
+            cords += float(np.sum(catalog.cables[int(i)].price(order)))
+    for i, rows in trunks.groupby("part", sort=True).indices.items():
+        order = trunks["order_length_m"].to_numpy(float)[rows]
+        trunk_cost += float(np.sum(catalog.cables[int(i)].price(order)))
+    panel_cost = float(sum(catalog.panels[int(i)].price for i in plant.panels["part"]))
+    rack_cost = len(plant.racks) * sum(h.price for h in catalog.rack_hardware
+                                       if h.per == "patch_rack")
+    direct, unreached = _point_to_point(catalog, links, pieces)
+    total = cords + trunk_cost + panel_cost + rack_cost
+    return {"trunk_fill": round(carried / capacity, 4) if capacity else None,
+            "trunk_link_capacity": capacity,
+            "trunk_spare_share": round(1 - carried / capacity, 4) if capacity else None,
+            "hall_trunks": int((trunks["kind"] == "hall").sum()) if len(trunks) else 0,
+            "panel_ports": installed,
+            "panel_port_use": round(used / installed, 4) if installed else None,
+            "dollars": {"cords": round(cords, 2), "trunks": round(trunk_cost, 2),
+                        "panels": round(panel_cost, 2), "patch_racks": round(rack_cost, 2),
+                        "structured": round(total, 2), "point_to_point": round(direct, 2),
+                        "point_to_point_unreached": unreached,
+                        "saved": round(direct - total, 2)}}
+
+
+def _point_to_point(catalog: Catalog, links: pd.DataFrame, pieces: Runs) -> tuple[float, int]:
+    """(dollars, links no cord reaches) of the structured links cabled point to point: each on
+    the cheapest ``fibre`` part of its cord's fibre whose stock covers its route."""
+    if links.empty:
+        return 0.0, 0
+    c = links["cable"].to_numpy(np.int64)
+    route = (pieces.cord_a[c] + pieces.trunk_a[c] + pieces.hall[c] + pieces.trunk_b[c]
+             + pieces.cord_b[c])
+    fibre = np.array([catalog.cables[int(i)].fibre for i in links["cord"]], dtype=object)
+    best = np.full(len(c), np.inf)
+    for model in catalog.cables:
+        if model.kind != "fibre":
+            continue
+        at = fibre == model.fibre
+        if not at.any():
+            continue
+        order = np.asarray(model.order_length(route[at]), dtype=float)
+        fits = np.isfinite(order) & (route[at] <= model.max_reach_m + 1e-9)
+        price = np.where(fits, model.price(np.nan_to_num(order)), np.inf)
+        best[at] = np.minimum(best[at], price)
+    found = np.isfinite(best)
+    return float(best[found].sum()), int((~found).sum())
+
+
+def _stock(catalog: Catalog, part: int, metres: float) -> float:
+    """Stock length a trunk part orders for ``metres``."""
+    return float(catalog.cables[part].order_length(np.asarray([metres], dtype=float))[0])
+
+
+def _candidates(catalog: Catalog, trunk: int, panel: int, entry: int,
+                pieces: dict[str, float], need: int) -> list[tuple[float, tuple]]:
+    """(trunk dollars, ((part, links), ...) largest first) of the least-cost packing of
+    ``need`` positions with each non-empty subset of the trunk sizes that stand in for
+    ``trunk``, all sizes first (``trunk_sizes``; a size must fit the row and entry panels):
+    each size priced at its pieces' stock lengths plus the panel adapters it takes at the
+    panels it passes, so the subset's packing (``pack``) is its cheapest; ``_pack`` adds the
+    panels it buys."""
+    options = []
+    for k in trunk_sizes(catalog, trunk, pieces):
+        legs = catalog.links_per_trunk(catalog.cables[k])
+        if any(catalog.panels[p].ports < legs for p in (panel, entry) if p >= 0):
+            continue
+        model = catalog.cables[k]
+        price = sum(float(model.price(_stock(catalog, k, m))) for m in pieces.values())
+        adapters = ROW_PASSES * panel_share(catalog, panel, k)
+        if entry >= 0:
+            adapters += (HALL_PASSES - ROW_PASSES) * panel_share(catalog, entry, k)
+        options.append((k, legs, price, adapters))
+    out = {}
+    for size in range(len(options), 0, -1):
+        for subset in itertools.combinations(options, size):
+            picked = pack(need, [(legs, price + legs * adapters)
+                                 for _, legs, price, adapters in subset])
+            trunks = tuple((subset[i][0], subset[i][1]) for i in picked)
+            out.setdefault(trunks, sum(subset[i][2] for i in picked))
+    return [(dollars, trunks) for trunks, dollars in out.items()]
 
 
 def _racks(room: Room, panels: pd.DataFrame, height: int) -> pd.DataFrame:
@@ -279,6 +561,7 @@ def _trunks(chains: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
             trunks.loc[at, "order_length_m"].to_numpy(float))
     trunks["label"] = (trunks["a_panel"] + ":" + trunks["a_port"] + "/" + trunks["b_panel"]
                        + ":" + trunks["b_port"])
+    trunks["capacity"] = [catalog.links_per_trunk(catalog.cables[i]) for i in trunks["part"]]
     return trunks
 
 

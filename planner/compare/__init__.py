@@ -19,6 +19,7 @@ tuning (constants).
 from __future__ import annotations
 
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Sequence
@@ -31,6 +32,7 @@ from planner.compare.sizing import (CompareSpec, Configuration, load_spec,
 from planner.compare.table import COLUMNS, DETAIL_COLUMNS, format_table
 from planner.compare.xlsx import write_xlsx
 from planner.run.errors import InputError
+from planner.run.output import replace_folder
 
 
 def compare(configurations: Sequence[Configuration], catalog, floor, *,
@@ -72,28 +74,32 @@ def compare(configurations: Sequence[Configuration], catalog, floor, *,
                             progress=progress)
         names = write_reports(outcomes, staging, title or default_title(catalog, floor),
                               excluded)
-        _move_into_place(staging, out_dir, [o.folder for o in outcomes] + names)
+        kept = _move_into_place(staging, out_dir, [o.folder for o in outcomes] + names)
     except BaseException:
-        if created:
-            shutil.rmtree(out_dir, ignore_errors=True)
-        raise
-    finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if created:
+            try:
+                out_dir.rmdir()     # only if nothing else was put there meanwhile
+            except OSError:
+                pass
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+    for folder in kept:
+        print(f"note: '{folder}' keeps what you had saved in the previous plan folder of that "
+              "name; the new plan replaced it", file=sys.stderr)
     return outcomes
 
 
-def _move_into_place(staging: Path, out_dir: Path, names: Sequence[str]) -> None:
-    """Rename every finished item from the staging folder over its final name; plan folders'
-    BookSim configs then name their netlists at the new place."""
-    from planner.exports.anynet import relocate
-
+def _move_into_place(staging: Path, out_dir: Path, names: Sequence[str]) -> list[Path]:
+    """Rename every finished item from the staging folder over its final name; a previous plan
+    folder loses only the files its manifest lists (``replace_folder``). Returns the folders
+    kept beside their name because they held something of the user's."""
+    kept = []
     for name in names:
-        target = out_dir / name
-        if target.is_dir() and not target.is_symlink():
-            target.rename(staging / f".replaced-{name}")
-        (staging / name).replace(target)
-        if target.is_dir():
-            relocate(target)
+        left = replace_folder(staging / name, out_dir / name, staging / f".replaced-{name}")
+        if left is not None:
+            kept.append(left)
+    return kept
 
 
 def default_title(catalog, floor) -> str:

@@ -19,15 +19,16 @@ needed so that every route is minimal: ``planner.performance.simulators.booksim_
 had to be raised above the router delay, ``netlist.physical.anynet`` and ``booksim.physical.cfg``
 hold the unraised delays too (routes there follow latency and may take extra hops).
 
-``booksim.cfg`` names its netlist by absolute path, so BookSim runs it from any folder; the
-writer works in ``planner.run.output``'s staging folder (``.<name>.tmp-*`` beside ``--out``) and
-writes the final folder's path; ``relocate`` rewrites it after a folder moved (``compare``).
+``booksim.cfg`` names its netlist by its bare file name. BookSim opens ``network_file``
+relative to the folder it runs in (``AnyNet::readFile()``), so the cfg runs in the plan folder
+wherever that folder was moved or copied, and the files of a plan are the same bytes in any
+folder. ``booksim.sh``, a POSIX shell launcher beside it, changes to its own folder first, so
+``sh PLAN/booksim.sh`` runs the plan from anywhere (README "BookSim").
 """
 
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 
 import numpy as np
@@ -46,11 +47,25 @@ BOOKSIM_PIPELINE_CYCLES = 4
 """BookSim's input-queued router adds routing, VC and switch allocation and switch traversal
 (``routing_delay`` 1 + ``vc_alloc_delay`` 1 + ``sw_alloc_delay`` 1 + ``st_final_delay`` 1 cycles,
 booksim2 ``src/booksim_config.cpp`` defaults, written explicitly into the cfg)."""
-SAFE_PATH = re.compile(r"[A-Za-z_\-/.][A-Za-z0-9_\-/.+]*")
-"""Paths BookSim's config lexer reads as one string (``StrConst`` in booksim2 ``src/config.l``,
-without the characters that also delimit lists)."""
-STAGING = re.compile(r"^\.(?P<name>.+)\.tmp-[^/]+$")
-"""``planner.run.output.write_folder``'s temporary folder beside ``--out``: ``.<name>.tmp-XXXX``."""
+LAUNCHER = "booksim.sh"
+LAUNCHER_TEXT = """\
+#!/bin/sh
+# Runs BookSim2 on this plan from any folder:  sh PATH/TO/PLAN/booksim.sh [CFG] [key=value ...]
+# CFG is booksim.cfg (default) or booksim.physical.cfg; key=value pairs override the cfg.
+# BookSim opens network_file relative to the folder it runs in, so this changes to the plan's
+# folder first. BookSim is $BOOKSIM when set, else 'booksim' on the PATH.
+booksim=${BOOKSIM:-booksim}
+case $booksim in
+    */*) booksim=$(cd "$(dirname "$booksim")" && pwd)/$(basename "$booksim") || exit 1 ;;
+esac
+cd "$(dirname "$0")" || exit 1
+cfg=booksim.cfg
+case $1 in
+    *.cfg) cfg=$(basename "$1"); shift ;;
+esac
+exec "$booksim" "$cfg" "$@"
+"""
+"""``booksim.sh``: BookSim on the plan's cfg from the plan's own folder."""
 
 
 def booksim_setup(plan) -> tuple[dict, simulators.BooksimChannels]:
@@ -115,28 +130,8 @@ def millis_text(values: np.ndarray) -> np.ndarray:
     return text[inverse.reshape(-1)]
 
 
-def final_folder(out_dir: Path) -> Path:
-    """The folder a writer's output ends up in: ``--out`` for ``planner.run.output``'s staging
-    folder ``.<name>.tmp-*``, else the folder itself (absolute)."""
-    out_dir = Path(out_dir).absolute()
-    match = STAGING.match(out_dir.name)
-    return out_dir.parent / match["name"] if match else out_dir
-
-
-def network_file_value(folder: Path, netlist: str) -> tuple[str, str | None]:
-    """(``network_file`` value, a warning) for a netlist in ``folder``: its absolute path, or
-    the bare name when BookSim's lexer cannot read the path."""
-    path = str(Path(folder) / netlist)
-    if SAFE_PATH.fullmatch(path):
-        return path, None
-    return netlist, (f"the folder path has characters BookSim's config reader cannot take; "
-                     f"run BookSim from the plan folder, or pass network_file=<path to "
-                     f"{netlist}> after the cfg on its command line")
-
-
 def booksim_config(plan, table: pd.DataFrame, options: dict,
-                   channels: simulators.BooksimChannels, folder: Path,
-                   physical: bool = False) -> str:
+                   channels: simulators.BooksimChannels, physical: bool = False) -> str:
     """A runnable BookSim2 config for ``netlist.anynet`` (or the physical one); ``//`` comments
     are valid (booksim2 ``src/config.l``)."""
     top = plan.topology
@@ -146,7 +141,6 @@ def booksim_config(plan, table: pd.DataFrame, options: dict,
     lo, hi = ((int(channels.cable_cycles.min()), int(channels.cable_cycles.max()))
               if len(cycles) else (0, 0))
     netlist = PHYSICAL_NETLIST if physical else NETLIST
-    network_file, path_warning = network_file_value(folder, netlist)
     hop = channels.router_cycles if physical else channels.per_hop
     lines = [
         f"// BookSim2 run of the {top.family} plan: {top.num_routers} routers, "
@@ -190,14 +184,12 @@ def booksim_config(plan, table: pd.DataFrame, options: dict,
     warning = simulators.single_path_warning(top)
     if warning:
         lines.append(f"// WARNING: {warning}.")
-    if path_warning:
-        lines.append(f"// NOTE: {path_warning}.")
     buf = 2 * longest + 2 * BOOKSIM_PIPELINE_CYCLES
     zero_load = (channels.reach + 1) * (longest + BOOKSIM_PIPELINE_CYCLES)
     lines += [
         "",
         "topology = anynet;",
-        f"network_file = {network_file};",
+        f"network_file = {netlist};",
         "routing_function = min;",
         "",
         f"traffic = {options['traffic']};",
@@ -224,30 +216,14 @@ def booksim_config(plan, table: pd.DataFrame, options: dict,
     return "\n".join(lines)
 
 
-def relocate(folder: Path) -> None:
-    """Point the cfg files of a plan folder that was moved at its netlists' new location."""
-    folder = Path(folder).absolute()
-    for cfg, netlist in ((CONFIG, NETLIST), (PHYSICAL_CONFIG, PHYSICAL_NETLIST)):
-        path = folder / cfg
-        if not path.is_file():
-            continue
-        value, _ = network_file_value(folder, netlist)
-        text = re.sub(r"(?m)^network_file = .*;$", f"network_file = {value};",
-                      path.read_text(encoding="ascii"))
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="ascii", newline="\n")
-        tmp.replace(path)
-
-
 def write(plan, out_dir: Path) -> None:
-    """Write ``netlist.anynet``, ``netlist.multiplicity.csv`` and ``booksim.cfg`` (and the
-    physical-delay pair when the per-hop delay had to be raised)."""
+    """Write ``netlist.anynet``, ``netlist.multiplicity.csv``, ``booksim.cfg`` (and the
+    physical-delay pair when the per-hop delay had to be raised) and ``booksim.sh``."""
     out_dir = Path(out_dir)
     options, channels = booksim_setup(plan)
     table = link_table(plan, channels)
     endpoints = np.asarray(plan.topology.endpoints, np.int64)
     u, v = table["u"].to_numpy(np.int64), table["v"].to_numpy(np.int64)
-    folder = final_folder(out_dir)
     variants = [(NETLIST, CONFIG, channels.cycles, False)]
     if channels.raised:
         variants.append((PHYSICAL_NETLIST, PHYSICAL_CONFIG, channels.physical_cycles, True))
@@ -255,11 +231,18 @@ def write(plan, out_dir: Path) -> None:
         lines = netlist_lines(endpoints, u, v, np.asarray(cycles, np.int64))
         with open(out_dir / netlist, "w", encoding="ascii", newline="\n") as fh:
             fh.write("\n".join(lines) + "\n")
-        (out_dir / cfg).write_text(booksim_config(plan, table, options, channels, folder,
-                                                  physical),
+        (out_dir / cfg).write_text(booksim_config(plan, table, options, channels, physical),
                                    encoding="ascii", newline="\n")
     side = table[["u", "v", "multiplicity", "length_m", "latency_ns", "cable_cycles", "cycles",
                   "labels"]].copy()
     for column in ("length_m", "latency_ns"):
         side[column] = millis_text(side[column].to_numpy(float))
     write_csv(side, out_dir / MULTIPLICITY)
+    write_launcher(out_dir / LAUNCHER)
+
+
+def write_launcher(path: Path) -> None:
+    """``booksim.sh``, executable by whoever may read it (the umask decides who reads)."""
+    path.write_text(LAUNCHER_TEXT, encoding="ascii", newline="\n")
+    mode = path.stat().st_mode
+    path.chmod(mode | (mode & 0o444) >> 2)

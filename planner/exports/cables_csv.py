@@ -6,10 +6,11 @@ endpoint), a_device, a_port, a_cabinet, a_ru, b_device, b_port, b_cabinet, b_ru,
 (stock length ordered), latency_ns (over the ordered length), route_kind (cabinet | row |
 cross-row | cross-hall), a_transceiver, b_transceiver (the transceiver part number at each end,
 empty for a cable assembly), segments (a link through patch panels as its pieces from the A end:
-cords, panel ports, trunks), a_sku, b_sku (the part plugged in at each end: ``sku`` for a cable
-between two devices, that end's own patch cord through panels; ``planner.cabling.pieces``).
-``sku`` is the part at the A end. An endpoint without a rack unit has an empty ``b_ru``. UTF-8,
-LF line ends.
+cords, panel ports, trunks), fibre_m, connections, loss_db (its optical channel: fibre
+installed, mated connections crossed, insertion loss in dB; empty for copper and AOC
+assemblies), a_sku, b_sku (the part plugged in at each end: ``sku`` for a cable between two
+devices, that end's own patch cord through panels; ``planner.cabling.pieces``). ``sku`` is the
+part at the A end. An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
 """
 
 from __future__ import annotations

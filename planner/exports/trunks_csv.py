@@ -7,7 +7,9 @@ rows, or a row and its hall's entry rack; ``hall``: between two halls' entry rac
 number at its stock length), length_m (computed, metres), order_length_m (stock length), links (the
 links it carries), then for each end a_/b_: rack (the patch rack), panel (``<rack>-<RU>``), ru (the
 panel's rack unit), port (``R3``: rear port 3; a hall trunk ends on entry panels' front ports,
-``F3``). Rows in trunk-id order. UTF-8, LF line ends, text cells formula-safe.
+``F3``), then capacity (the links its fibres could carry; capacity - links are positions left
+spare, for growth or by the trunk sizes, ``structured_spare_pct`` in docs/floors.md). Rows in
+trunk-id order. UTF-8, LF line ends, text cells formula-safe.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from planner.exports._csv import write_csv
 
 FILENAME = "trunks.csv"
 COLUMNS = ["trunk_id", "label", "kind", "sku", "length_m", "order_length_m", "links",
-           "a_rack", "a_panel", "a_ru", "a_port", "b_rack", "b_panel", "b_ru", "b_port"]
+           "a_rack", "a_panel", "a_ru", "a_port", "b_rack", "b_panel", "b_ru", "b_port",
+           "capacity"]
 
 
 def table(structured) -> pd.DataFrame:

@@ -1,18 +1,35 @@
 """The ``planner plan`` output folder, written atomically (docs/robustness.md "The output folder").
 
-Every writer writes into a fresh temporary folder beside ``--out`` (large plans: several writers
-at once, each in a forked process); only when all of them succeeded is it swapped into place
-(rename the old folder aside, rename the new one in, delete the old one; Ctrl-C is ignored
-during the swap). On any error (or Ctrl-C) the temporary folder is removed and the previous
-contents of ``--out`` stay exactly as they were. The folder lists its files in ``MANIFEST``.
+Every writer writes into a fresh staging folder (large plans: several writers at once, each in
+a forked process); only when all of them succeeded is the plan moved into ``--out``, with the
+stop signals ignored and checked at that moment, so that no file of the user's is ever deleted:
+
+- **Swap** (the usual case): the staging folder is ``.NAME.tmp-XXXXXXXX`` beside ``--out``.
+  It takes the mode and group of the folder it replaces (or the umask's mode of a new folder).
+  ``--out`` is renamed aside; only when everything in it is listed in its ``MANIFEST`` is the
+  new folder renamed in and the listed files of the old one deleted (file by file, never a
+  whole tree). Anything unlisted (a file saved into the previous plan during the run, a folder
+  created at ``--out`` meanwhile) puts the old folder back and leaves the new plan beside it
+  as ``NAME.new``: an InputError names both.
+- **In place**: an existing ``--out`` that cannot be renamed (a mount point such as a container
+  volume or a per-job scratch mount, a folder whose parent this user cannot write, a folder in
+  a sticky folder owned by someone else) is written into. The staging folder is
+  ``--out/.planner-tmp-XXXXXXXX``; the manifest first lists the old and the new files, each
+  new file is renamed over its name (atomic per file), old files the new plan does not have
+  are deleted, and the new manifest is written last.
+
+Each staging folder is locked (``flock``) while its run lives, so the next run into the same
+``--out`` removes the staging folders of killed runs (``kill -9``) and leaves those of live
+ones alone (``clear_debris``).
 
 ``--out`` may be a new path, an empty folder or the folder of a previous plan (it holds the
 ``MANIFEST`` a plan writes, and nothing the manifest does not list). Refused with a one-line
 InputError before anything is planned: an existing file, a symbolic link, any other non-empty
 folder (whatever it holds: without a manifest the planner did not make it), the current folder
 or one of its parents, a folder holding an input file (replacing the folder would delete it), a
-path below a file or a dangling symbolic link, a folder that is not writable, and names longer
-than the file system allows (the temporary folder's name is ``TEMP_NAME_EXTRA`` bytes longer).
+path below a file or a dangling symbolic link, a folder that is not writable (``--out`` itself
+when it is written in place), and names longer than the file system allows (the temporary
+folder's name is ``TEMP_NAME_EXTRA`` bytes longer).
 
 A write that fails for a reason the user can fix (disk full, quota, name too long, permission,
 read-only file system) is an InputError naming ``--out``, the file and the fix; the temporary
@@ -27,8 +44,10 @@ import gc
 import multiprocessing
 import multiprocessing.connection
 import os
+import re
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -37,6 +56,11 @@ import traceback
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no locks, so killed runs' folders are not removed
+    fcntl = None
 
 from planner.run import interrupts
 from planner.run.errors import InputError
@@ -62,22 +86,209 @@ MANIFEST = ".planner-manifest"
 """Sorted relative paths of the files a plan wrote, one per line (this file not included)."""
 
 
-def _foreign(folder: Path) -> str | None:
-    """The first entry of a previous plan folder that its manifest does not list (a file the
-    user added there), or None."""
+def _listed(folder: Path) -> set[str]:
+    """The files the manifest of ``folder`` lists (none when it has no readable manifest)."""
     try:
-        listed = set((folder / MANIFEST).read_text(encoding="utf-8").splitlines())
+        return set((folder / MANIFEST).read_text(encoding="utf-8").splitlines())
     except (OSError, UnicodeDecodeError):
-        return MANIFEST
-    parents = {str(p) for name in listed for p in Path(name).parents}
-    for path in sorted(folder.rglob("*")):
-        rel = str(path.relative_to(folder))
-        if rel == MANIFEST:
-            continue
-        if path.is_symlink() or (path.is_file() and rel not in listed) or (
-                path.is_dir() and rel not in parents) or not (path.is_file() or path.is_dir()):
-            return rel
-    return None
+        return set()
+
+
+def _unlisted(folder: Path, skip: Iterable[str] = ()) -> str | None:
+    """The first entry of ``folder`` (sorted, relative) that its manifest does not list: a file
+    or folder the user put there, a symbolic link, a special file, a folder that cannot be
+    listed; or None. Top-level names in ``skip`` (a staging folder) are passed over. Symbolic
+    links are never followed."""
+    listed = _listed(folder)
+    parents = {str(p) for name in listed for p in Path(name).parents} - {"."}
+    skip = {MANIFEST, *skip}
+    found = []
+
+    def unreadable(err: OSError) -> None:
+        found.append(os.path.relpath(err.filename, folder))
+
+    for root, dirs, files in os.walk(folder, onerror=unreadable):
+        here = os.path.relpath(root, folder)
+        keep = []
+        for name in sorted(dirs + files):
+            rel = name if here == "." else os.path.join(here, name)
+            if here == "." and name in skip:
+                continue
+            try:
+                mode = os.lstat(os.path.join(root, name)).st_mode
+            except FileNotFoundError:   # gone since the folder was listed
+                continue
+            if stat.S_ISDIR(mode) and rel in parents:
+                keep.append(name)
+            elif not (stat.S_ISREG(mode) and rel in listed):
+                found.append(rel)
+        dirs[:] = [name for name in dirs if name in keep]
+    return min(found) if found else None
+
+
+def _discard(folder: Path) -> bool:
+    """Delete the files of a previous plan's folder that its manifest lists (and the manifest),
+    then every folder left empty, never following a symbolic link; True when ``folder`` is
+    gone, False when something unlisted kept it."""
+    listed = _listed(folder) | {MANIFEST}
+    for root, dirs, files in os.walk(folder, topdown=False):   # links to folders: not entered
+        here = os.path.relpath(root, folder)
+        for name in files:
+            rel = name if here == "." else os.path.join(here, name)
+            path = os.path.join(root, name)
+            if rel in listed and stat.S_ISREG(os.lstat(path).st_mode):
+                os.unlink(path)
+        for name in dirs:
+            try:
+                os.rmdir(os.path.join(root, name))
+            except OSError:         # not empty (something unlisted is in it), or a link
+                pass
+    try:
+        folder.rmdir()
+    except OSError:
+        return False
+    return True
+
+
+def replace_folder(new: Path, target: Path, aside: Path) -> Path | None:
+    """Rename the finished folder ``new`` over ``target`` (a previous plan's folder, or
+    nothing). The previous folder is first renamed to ``aside`` and only the files its
+    manifest lists are deleted; if anything else is in it (a file the user saved there), what
+    is left is kept beside ``target`` as ``NAME.previous`` and that path is returned."""
+    kept = None
+    if target.is_dir() and not target.is_symlink():
+        target.rename(aside)
+        if not _discard(aside):
+            kept = _visible(aside, target.parent, target.name, "previous")
+    new.replace(target)
+    return kept
+
+
+STAGING = ".planner-tmp-"
+"""Prefix of the staging folder inside an ``--out`` that is written in place."""
+SUFFIX_CHARS = 8
+"""Characters ``tempfile.mkdtemp`` adds after a prefix."""
+
+
+def _beside(out: Path, kind: str) -> str:
+    """Prefix of the folders a run makes beside ``out``: ``.NAME.tmp-`` (staging), ``.NAME.old-``
+    (the previous plan during the swap)."""
+    return f".{out.name}.{kind}-"
+
+
+def _try_lock(folder: Path) -> int | None:
+    """An open descriptor of ``folder`` holding an exclusive ``flock``, or None when another
+    process holds one (a live run) or the folder cannot be opened. The kernel drops the lock
+    when every process holding the descriptor ends, ``kill -9`` included."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _lock(folder: Path) -> int | None:
+    """``_try_lock``, waiting (at most ``LOCK_WAIT_S``) while another run swaps the same folder."""
+    if fcntl is None:
+        return None
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while True:
+        fd = _try_lock(folder)
+        if fd is not None or time.monotonic() > deadline or not folder.is_dir():
+            return fd
+        time.sleep(0.01)
+
+
+LOCK_WAIT_S = 30.0
+"""Longest wait for another run's swap of the same ``--out`` (it takes milliseconds)."""
+
+
+def _release(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
+
+
+def _debris(folder: Path, prefix: str) -> list[Path]:
+    """Real folders (not links) in ``folder`` named ``prefix`` + ``SUFFIX_CHARS`` characters."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    return sorted(Path(e.path) for e in entries
+                  if e.name.startswith(prefix) and len(e.name) == len(prefix) + SUFFIX_CHARS
+                  and e.is_dir(follow_symlinks=False))
+
+
+def clear_debris(out: Path) -> None:
+    """Remove what killed runs into ``out`` left: their staging folders beside it (and inside
+    it, when written in place); the previous plan a run killed between the two renames of the
+    swap left aside is put back as ``out`` (or, when ``out`` holds a plan again, its listed
+    files are deleted and anything else is left). Folders a live run holds are left alone;
+    nothing happens where ``flock`` is missing (no way to tell a live run from a dead one)."""
+    if fcntl is None:
+        return
+    for path in _debris(out.parent, _beside(out, "tmp")) + (
+            _debris(out, STAGING) if out.is_dir() and not out.is_symlink() else []):
+        fd = _try_lock(path)
+        if fd is not None:
+            try:
+                shutil.rmtree(path, ignore_errors=True)
+            finally:
+                _release(fd)
+    for path in _debris(out.parent, _beside(out, "old")):
+        fd = _try_lock(path)
+        if fd is not None:
+            try:
+                if not (out.exists() or out.is_symlink()):
+                    os.rename(path, out)
+                else:
+                    _discard(path)
+            except OSError:
+                pass
+            finally:
+                _release(fd)
+
+
+def _mount_points() -> set[str]:
+    """Mount points of this process (``/proc/self/mountinfo``, field 5, octal escapes undone);
+    bind mounts of a folder of the same file system (Docker volumes) included, which
+    ``os.path.ismount`` misses."""
+    try:
+        with open("/proc/self/mountinfo", "rb") as info:
+            lines = info.read().splitlines()
+    except OSError:
+        return set()
+    points = set()
+    for line in lines:
+        fields = line.split(b" ")
+        if len(fields) > 4:
+            raw = re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m[1], 8)]), fields[4])
+            points.add(os.fsdecode(raw))
+    return points
+
+
+def can_rename(folder: Path) -> bool:
+    """Whether an existing ``folder`` can be renamed aside: not a mount point (renaming one
+    fails with EBUSY), its parent writable by this user, and not in a sticky folder (``/tmp``)
+    unless this user owns the folder or the parent (or is root)."""
+    real = Path(os.path.realpath(folder))
+    if os.path.ismount(real) or str(real) in _mount_points():
+        return False
+    if not os.access(real.parent, os.W_OK | os.X_OK):
+        return False
+    parent, own = os.stat(real.parent), os.stat(real)
+    return not (parent.st_mode & stat.S_ISVTX
+                and os.geteuid() not in (0, own.st_uid, parent.st_uid))
+
+
+def in_place(out: Path) -> bool:
+    """Whether ``out`` is written in place (an existing folder that cannot be renamed)."""
+    return out.is_dir() and not out.is_symlink() and not can_rename(out)
 
 
 def _within(path: Path, folder: Path) -> bool:
@@ -154,6 +365,7 @@ def _check_out(out: Path, inputs: Iterable[Path | str]) -> Path:
     absolute = Path(os.path.abspath(out))
     existing = _existing_ancestor(out, absolute)
     _check_names(out, absolute, existing)
+    clear_debris(absolute)
     if out.exists():
         if not out.is_dir():
             raise InputError(f"--out '{out}' is an existing file; give a folder path (new, "
@@ -168,7 +380,7 @@ def _check_out(out: Path, inputs: Iterable[Path | str]) -> Path:
                 raise InputError(f"--out '{out}' is a non-empty folder that does not hold a "
                                  f"previous plan (no {MANIFEST}: a plan did not write it); give "
                                  "a new or empty folder so nothing of yours is overwritten")
-            extra = _foreign(out)
+            extra = _unlisted(out)
             if extra is not None:
                 raise InputError(f"--out '{out}' holds a previous plan and also '{extra}', which "
                                  "a plan did not write and replacing the folder would delete; "
@@ -186,7 +398,12 @@ def _check_out(out: Path, inputs: Iterable[Path | str]) -> Path:
         if _within(path, real):
             raise InputError(f"--out '{out}' holds the input file '{item}', which replacing "
                              "the folder would delete; give another output folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
+    if in_place(out):
+        if not os.access(out, os.W_OK | os.X_OK):
+            raise InputError(f"--out '{out}' cannot be renamed (a mount point, or its folder is "
+                             "not writable), so the plan is written into it, but it is not "
+                             "writable either; give a folder you can write to")
+    elif not os.access(existing, os.W_OK | os.X_OK):
         raise InputError(f"--out '{out}': folder '{existing}' is not writable; give a folder "
                          "you can write to")
     return out.absolute()
@@ -235,7 +452,8 @@ def write_error(err: OSError, out: Path | str, tmp: Path | None) -> InputError |
 def write_folder(out: Path | str,
                  writers: Iterable[tuple[str, Callable[[Path], None]]],
                  progress: bool = False, jobs: int = 1) -> list[str]:
-    """Run ``writers`` (name, fn(tmp_dir)) into a temp folder, then swap it in as ``out``.
+    """Run ``writers`` (name, fn(staging_dir)) into a staging folder, then move the plan into
+    ``out`` (swapped in, or written in place: the module docstring).
 
     ``jobs`` > 1 runs up to that many writers at once, each in a forked process (``fork``
     platforms only; the writers must write only inside the folder). ``progress``: a
@@ -246,11 +464,16 @@ def write_folder(out: Path | str,
     given, out = out, check_out(out)
     writers = list(writers)
     restore_ctrl_c()
+    into = in_place(out)
     created: list[Path] = []
-    tmp = None
+    tmp = held = None
     try:
-        created = _make_parents(out.parent)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+        if into:
+            tmp = Path(tempfile.mkdtemp(prefix=STAGING, dir=out))
+        else:
+            created = _make_parents(out.parent)
+            tmp = Path(tempfile.mkdtemp(prefix=_beside(out, "tmp"), dir=out.parent))
+        held = _try_lock(tmp) if fcntl is not None else None
         with Stages("exports", [name for name, _ in writers], progress) as stages, _gc_paused():
             if jobs > 1 and len(writers) > 1 and can_fork():
                 _run_forked(writers, tmp, jobs, stages)
@@ -258,10 +481,14 @@ def write_folder(out: Path | str,
                 for name, fn in writers:
                     with stages.run(name), _named_errors(name):
                         fn(tmp)
+        _wait_at_gate()
         files = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*") if p.is_file())
-        (tmp / MANIFEST).write_text("".join(f"{name}\n" for name in files), encoding="utf-8")
         with interrupts.stop_signals_ignored():
-            _swap(tmp, out)
+            if into:
+                _write_in_place(tmp, out, given, files)
+            else:
+                _write_manifest(tmp, files)
+                _swap(tmp, out, given)
     except BaseException as err:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -275,7 +502,188 @@ def write_folder(out: Path | str,
             if plain is not None:
                 raise plain from None
         raise
+    finally:
+        _release(held)
     return files
+
+
+EXPORT_GATE = "PLANNER_TEST_EXPORT_GATE"
+"""Test hook (``tests/test_output_safety.py``): when this environment variable names a file,
+the export stage, its writers done, creates ``<file>.waiting`` and waits until ``<file>``
+exists before it moves the plan into ``--out``: a slow writer, without timing, so a test can
+change ``--out`` during the exports. Read only by ``write_folder``."""
+
+
+def _wait_at_gate() -> None:
+    gate = os.environ.get(EXPORT_GATE)
+    if not gate:
+        return
+    Path(gate + ".waiting").touch()
+    while not os.path.exists(gate):
+        time.sleep(0.01)
+
+
+def _write_manifest(folder: Path, files: Iterable[str], staging: Path | None = None) -> None:
+    """``MANIFEST`` of ``folder`` listing ``files``; written beside in ``staging`` and renamed
+    over the old one (atomic) when given."""
+    text = "".join(f"{name}\n" for name in sorted(files))
+    if staging is None:
+        (folder / MANIFEST).write_text(text, encoding="utf-8")
+        return
+    part = staging / MANIFEST
+    part.write_text(text, encoding="utf-8")
+    os.replace(part, folder / MANIFEST)
+
+
+def _umask() -> int:
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
+def _take_mode(new: Path, out: Path) -> None:
+    """Give ``new`` the group and mode of the folder ``out`` it replaces, so a group-shared
+    plan stays shared (``mkdtemp`` makes 0700); for a new ``out``, the mode ``mkdir`` gives
+    under the umask (the set-group-ID bit inherited from the parent kept). A group this user
+    may not give is left as the parent's rule made it."""
+    try:
+        old = os.stat(out, follow_symlinks=False)
+    except OSError:
+        old = None
+    if old is None or not stat.S_ISDIR(old.st_mode):
+        os.chmod(new, (os.stat(new).st_mode & stat.S_ISGID) | (0o777 & ~_umask()))
+        return
+    if os.stat(new).st_gid != old.st_gid:
+        try:
+            os.chown(new, -1, old.st_gid)
+        except OSError:
+            pass
+    os.chmod(new, stat.S_IMODE(old.st_mode))
+
+
+def _visible(path: Path, folder: Path, name: str, suffix: str) -> Path:
+    """Rename ``path`` to the first free ``NAME.SUFFIX``, ``NAME.SUFFIX-2``, ... in ``folder``
+    (a name the user sees and no run removes); the new path."""
+    for n in range(1, 1000):
+        target = folder / (f"{name}.{suffix}" if n == 1 else f"{name}.{suffix}-{n}")
+        if target.exists() or target.is_symlink():
+            continue
+        try:
+            os.rename(path, target)
+        except OSError as err:
+            if err.errno in (errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR):
+                continue
+            raise
+        return target
+    raise FileExistsError(errno.EEXIST, f"no free name {name}.{suffix}-N", str(folder))
+
+
+def _kept_beside(new: Path, out: Path, given, what: str) -> InputError:
+    """The finished plan left beside ``out`` as ``NAME.new``, and the one-line refusal."""
+    kept = _visible(new, out.parent, out.name, "new")
+    shown = Path(given).parent / kept.name
+    return InputError(f"--out '{given}' {what}; nothing of yours was deleted: '{given}' is as "
+                      f"it was and the new plan is in '{shown}'; move your files out of "
+                      f"'{given}' and rename '{shown}' to it, or run again")
+
+
+UNRENAMABLE = (errno.EBUSY, errno.EXDEV, errno.EPERM, errno.EACCES)
+"""Errors of renaming a folder that ``can_rename`` did not foresee (a mount point it missed)."""
+
+
+def _unrenamable(new: Path, out: Path, given, err: OSError) -> InputError:
+    return _kept_beside(new, out, given, f"cannot be replaced ({err.strerror}; a mount point "
+                                         "or a folder you may not rename)")
+
+
+SWAP_ATTEMPTS = 3
+"""Tries of the swap when ``--out`` disappears between two of its steps (another run)."""
+
+
+def _swap(new: Path, out: Path, given) -> None:
+    """Rename ``new`` in as ``out``, checked at this moment (module docstring): nothing that
+    ``out``'s manifest does not list is ever deleted."""
+    _take_mode(new, out)
+    for _ in range(SWAP_ATTEMPTS):
+        try:
+            os.rename(new, out)      # out missing, or an empty folder: nothing to keep
+            return
+        except OSError as err:
+            if err.errno == errno.ENOTDIR:
+                raise _kept_beside(new, out, given, "became a file or a link while the plan "
+                                                    "was written") from None
+            if err.errno in UNRENAMABLE:
+                raise _unrenamable(new, out, given, err) from None
+            if err.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+                raise
+        held = _lock(out)
+        try:
+            old = Path(tempfile.mkdtemp(prefix=_beside(out, "old"), dir=out.parent))
+            old.rmdir()
+            try:
+                os.rename(out, old)
+            except FileNotFoundError:
+                continue
+            except OSError as err:
+                if err.errno in UNRENAMABLE:
+                    raise _unrenamable(new, out, given, err) from None
+                raise
+            extra = _unlisted(old)
+            if extra is not None:
+                try:
+                    os.rename(old, out)
+                except OSError:      # out made again meanwhile: the old folder stays in sight
+                    _visible(old, out.parent, out.name, "previous")
+                raise _kept_beside(new, out, given, f"holds '{extra}', which was added while "
+                                   "the plan was written and is not one of a plan's files")
+            try:
+                os.rename(new, out)
+            except OSError:          # out made again in the last microseconds
+                _discard(old)        # the previous plan: nothing but listed files
+                raise _kept_beside(new, out, given, "was made again while the plan was "
+                                   "moved in") from None
+            if not _discard(old):
+                kept = _visible(old, out.parent, out.name, "previous")
+                extra = _unlisted(kept) or "a file"
+                raise InputError(f"--out '{given}': '{extra}' was saved into the previous plan "
+                                 f"while it was replaced; it is kept in "
+                                 f"'{Path(given).parent / kept.name}' and the new plan is in "
+                                 f"'{given}'")
+            return
+        finally:
+            _release(held)
+    raise InputError(f"--out '{given}' kept changing while the plan was swapped in (another "
+                     "run into the same folder?); run again")
+
+
+def _write_in_place(staging: Path, out: Path, given, files: list[str]) -> None:
+    """Move the plan in ``staging`` (inside ``out``) into ``out`` file by file (module
+    docstring): the manifest lists old and new files while files move, then the new ones."""
+    extra = _unlisted(out, skip={staging.name})
+    if extra is not None:
+        _write_manifest(staging, files)
+        kept = _visible(staging, out, out.name, "new")
+        raise InputError(f"--out '{given}' holds '{extra}', which was added while the plan was "
+                         f"written and is not one of a plan's files; nothing of yours was "
+                         f"deleted: the previous plan is as it was and the new one is in "
+                         f"'{Path(given) / kept.name}'; move your files away and run again")
+    old = _listed(out)
+    _write_manifest(out, old | set(files), staging)
+    for name in files:
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / name, out / name)
+    for name in sorted(old - set(files), reverse=True):
+        path = out / name
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+        for parent in path.relative_to(out).parents:
+            if str(parent) != ".":
+                try:
+                    (out / parent).rmdir()
+                except OSError:
+                    break
+    _write_manifest(out, files, staging)
+    shutil.rmtree(staging)
 
 
 def restore_ctrl_c() -> None:
@@ -394,19 +802,3 @@ def _run_forked(writers, folder: Path, jobs: int, stages) -> None:
             process.join()
         for conn in running:
             conn.close()
-
-
-def _swap(new: Path, out: Path) -> None:
-    """Replace ``out`` by ``new``; if the second rename fails the old folder is put back."""
-    if not out.exists():
-        os.rename(new, out)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-    old.rmdir()
-    os.rename(out, old)
-    try:
-        os.rename(new, out)
-    except BaseException:
-        os.rename(old, out)
-        raise
-    shutil.rmtree(old, ignore_errors=True)

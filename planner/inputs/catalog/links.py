@@ -8,7 +8,9 @@ Link parts (the ``cables`` list, one entry per orderable part family):
   ``links`` tails at NICs.
 - ``transceiver``: an optic serving ``ports`` ports of one cage (2 = twin-port), plugged into
   fibre of its ``fibre`` type. A link is a transceiver at each end (at a NIC: the ``nic_end``
-  model) plus one ``fibre`` part.
+  model) plus one ``fibre`` part. Its standard bounds the channel it lights: ``max_reach_m`` of
+  installed fibre and ``loss_budget_db``, the channel insertion loss (fibre and mated
+  connections; ``planner.inputs.parts.budget``).
 - ``fibre``: a patch cord of one fibre type, bought per stock length.
 - ``trunk``: a multi-fibre trunk of one fibre type (``fibres`` fibres, fanned out into legs of
   that type at both ends), shared by the links between two patch panels of structured cabling
@@ -54,10 +56,16 @@ _ASSEMBLIES = ("dac", "acc", "aoc")
 _KIND_FIELDS = {"links": "cable assemblies (dac, acc, aoc)", "split": "cable assemblies",
                 "ports": "transceivers", "nic_end": "transceivers",
                 "fibre": "transceivers, fibre and trunk parts",
-                "fibres": "transceivers (fibres of one link in a trunk) and trunks"}
-_KIND_ALLOWED = {"transceiver": {"ports", "fibre", "nic_end", "fibres"}, "fibre": {"fibre"},
+                "fibres": "transceivers (fibres of one link in a trunk) and trunks",
+                "loss_budget_db": "transceivers (the channel insertion loss of their standard)"}
+_KIND_ALLOWED = {"transceiver": {"ports", "fibre", "nic_end", "fibres", "loss_budget_db"},
+                 "fibre": {"fibre"},
                  "trunk": {"fibre", "fibres"}}
 """The kind-specific fields each kind takes (assemblies: ``links`` and ``split``)."""
+
+#: Fibre grades a ``fibre`` type name starts with (ISO/IEC 11801 multimode OM1-OM5,
+#: single-mode OS1/OS2); the grade sets the loss per km (``planner.inputs.parts.budget``).
+FIBRE_GRADES = ("om1", "om2", "om3", "om4", "om5", "os1", "os2")
 
 #: NetBox front/rear port types of a fibre patch panel (dcim/choices.py PortTypeChoices).
 NETBOX_PORT_TYPES = ("mpo", "lc", "lc-pc", "lc-upc", "lc-apc", "sc", "sc-pc", "sc-upc",
@@ -106,6 +114,7 @@ class CableModel(BaseModel):
     fibre: str | None = None                   # transceivers, fibres, trunks: the fibre type
     nic_end: str | None = None                 # transceivers: sku of the module at a NIC
     fibres: PositiveInt | None = None          # trunks: fibre count; transceivers: per link
+    loss_budget_db: PositiveFloat | None = None   # transceivers: channel insertion loss, dB
 
     @model_validator(mode="after")
     def _consistent(self) -> "CableModel":
@@ -144,6 +153,14 @@ class CableModel(BaseModel):
                     "kind: fibre part's" if self.kind == "transceiver"
                     else "needs its fibre type (e.g. om4-mpo12), as its transceivers name it")
             raise ValueError(f"field 'fibre' is missing: a {self.kind} {what}")
+        if self.fibre and not self.fibre.lower().startswith(FIBRE_GRADES):
+            raise ValueError(f"field 'fibre' {self.fibre!r} does not start with its fibre grade "
+                             f"({', '.join(FIBRE_GRADES)}), which sets its loss per km; name it "
+                             "e.g. om4-mpo12 or os2-lc")
+        if self.kind == "transceiver" and self.loss_budget_db is None:
+            raise ValueError("field 'loss_budget_db' is missing: a transceiver needs the channel "
+                             "insertion-loss budget of its standard (e.g. 1.9 for 100GBASE-SR4 "
+                             "over OM4, IEEE 802.3 clause 95); add it")
         if self.kind == "trunk" and self.fibres is None:
             raise ValueError("field 'fibres' is missing: a trunk needs its fibre count (e.g. "
                              "144 for twelve MPO-12 legs)")
@@ -208,6 +225,11 @@ class CableModel(BaseModel):
                                  f"and {length:g} m; every stock length needs its own part "
                                  "number")
             seen[text] = length
+
+    @property
+    def single_mode(self) -> bool:
+        """Whether its fibre is single-mode (an ``os`` grade; multimode otherwise)."""
+        return bool(self.fibre) and self.fibre.lower().startswith("os")
 
     @property
     def is_assembly(self) -> bool:

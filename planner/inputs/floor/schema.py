@@ -118,7 +118,22 @@ class Floor(BaseModel):
     hall: Hall | None = None
     cabinet_kw_budget: PositiveFloat | None = None
     structured_cabling: bool = False
+    connection_loss_db: NonNegativeFloat = 0.5         # per mated connection (docs/floors.md)
+    multimode_loss_db_per_km: NonNegativeFloat = 3.5   # installed OM fibre at 850 nm
+    single_mode_loss_db_per_km: NonNegativeFloat = 1.0  # installed OS fibre at 1310 nm
+    patch_drop_m: NonNegativeFloat | None = None
+    structured_spare_pct: NonNegativeFloat = Field(0.0, le=100)
     _source: str | None = PrivateAttr(None)
+
+    @field_validator("connection_loss_db", "multimode_loss_db_per_km",
+                     "single_mode_loss_db_per_km", mode="before")
+    @classmethod
+    def _loss(cls, value):
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+            raise ValueError(f"is {value!r}, but a loss cannot be negative (a connection or fibre "
+                             "does not add light); give 0 or more dB (docs/floors.md "
+                             "\"Optical loss\")")
+        return value
 
     @property
     def source(self) -> str:

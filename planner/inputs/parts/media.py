@@ -10,6 +10,10 @@ Rule (docs/models.md "Media and parts"), by the floor's
 - otherwise the cheapest optical way that reaches: an AOC, or a transceiver pair plus the
   cheapest fibre of the transceivers' fibre type whose stock length covers the link and whose
   reach and the transceivers' reach both cover it. InputError naming the length if none does.
+  A transceiver pair must also light the link (``planner.inputs.parts.budget``): the stock
+  length ordered within its reach, the loss of that fibre within its budget. A link that some
+  part reaches but none lights keeps the cheapest, not ``lit``, at an infinite price: placement
+  avoids it and the cabling stage names it (exit 2).
 
 "Cheapest" is the price per link, whatever the order of the catalog (ties: the earlier part):
 an assembly's price; a straight assembly carrying k links between two cages costs
@@ -29,19 +33,21 @@ On a floor with structured cabling the links that leave their row (``runs``, fro
 ``planner.inputs.parts.structured.runs``) and that no copper assembly reaches are built through
 patch panels and priced by ``planner.inputs.parts.structured.choose``: transceivers, cords, trunk
 and panel shares, cheapest first. A copper assembly that reaches still runs point to point along the
-same tray route (it cannot pass a panel, and it is far cheaper than two transceivers).
+same tray route (it cannot pass a panel, and it is far cheaper than two transceivers). A link that
+no structured way lights (SR4 over the 4 panels between halls, with no single-mode parts) runs
+point to point past the panels when an optical way lights it so (``_fewer_panels``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from planner.inputs.catalog import Catalog, CableModel, RouterModel
 from planner.inputs.floor import routes
 from planner.inputs.floor import COPPER_NS_PER_M, FIBRE_NS_PER_M, Floor
-from planner.inputs.parts import structured
+from planner.inputs.parts import budget, structured
 from planner.run.errors import InputError
 
 
@@ -51,14 +57,34 @@ class LinkParts:
     transceiver at the router end), ``fibre`` the fibre part (-1 for an assembly), ``nic_part``
     the transceiver at a NIC end (-1 otherwise); ordered length and price per link. A link
     through patch panels (``segments.structured``) has its A-end cord as ``fibre``, the sum of
-    its pieces' stock lengths as ``order_length`` and its trunk and panel in ``segments``."""
+    its pieces' stock lengths as ``order_length`` and its trunk and panel in ``segments``.
+
+    Its optical channel (``planner.inputs.parts.budget``; NaN for copper and AOC assemblies):
+    ``fibre_m`` installed, ``connections`` mated connections crossed, ``loss_db``, and the
+    ``budget_db`` and ``reach_m`` of its transceivers; ``lit`` is False where no part of the
+    catalog lights the link (its price is then infinite and its parts the cheapest that reach
+    along the route)."""
 
     part: np.ndarray
     fibre: np.ndarray
     nic_part: np.ndarray
     order_length: np.ndarray
     price: np.ndarray
+    lit: np.ndarray
     segments: structured.SegmentParts | None = None
+    connections: np.ndarray | None = None
+    fibre_m: np.ndarray | None = None
+    loss_db: np.ndarray | None = None
+    budget_db: np.ndarray | None = None
+    reach_m: np.ndarray | None = None
+
+    def with_channel(self, catalog: Catalog, floor: Floor, connections) -> "LinkParts":
+        """These parts with their optical channel figures (``budget.channel``)."""
+        fibre_m, loss, limit, reach = budget.channel(catalog, floor, self.part, self.fibre,
+                                                     self.nic_part, self.order_length,
+                                                     connections)
+        return replace(self, connections=np.asarray(connections, dtype=np.int64),
+                       fibre_m=fibre_m, loss_db=loss, budget_db=limit, reach_m=reach)
 
 
 @dataclass(frozen=True)
@@ -99,10 +125,11 @@ def ways(catalog: Catalog, router: RouterModel | None, endpoint: bool) -> list[_
     return out
 
 
-def _way_cost(catalog: Catalog, way: _Way, lengths: np.ndarray, parallel: np.ndarray,
-              endpoint: bool, price_at: float | None) -> tuple[np.ndarray, np.ndarray]:
-    """(order length, price per link) of one way over all links; NaN / inf where it cannot
-    serve the length."""
+def _way_cost(catalog: Catalog, floor: Floor, way: _Way, lengths: np.ndarray,
+              parallel: np.ndarray, endpoint: bool, price_at: float | None):
+    """(order length, price per link, lit) of one way over all links: NaN / inf where it
+    cannot serve the route; ``lit`` where its transceivers light the fibre ordered
+    (``planner.inputs.parts.budget``; always for an assembly)."""
     cables = catalog.cables
     part = cables[way.part]
     cut = cables[way.fibre] if way.fibre >= 0 else part
@@ -123,20 +150,28 @@ def _way_cost(catalog: Catalog, way: _Way, lengths: np.ndarray, parallel: np.nda
         k = part.links
         share = 1.0 / k if part.split else np.ceil(parallel / k) / parallel
         price = unit * share
+        lit = ok
     else:
         ends = part.price(0.0) / part.ports
         ends = ends + (cables[way.nic_part].price(0.0) if endpoint else ends)
         price = unit + ends
-    return order, np.where(ok & np.isfinite(price), price, np.inf)
+        models = [part] + ([cables[way.nic_part]] if way.nic_part >= 0 else [])
+        lit = ok & budget.lights(floor, models, order, 0)
+    return order, np.where(ok & np.isfinite(price), price, np.inf), lit
 
 
-def _choose(catalog: Catalog, lengths: np.ndarray, same: np.ndarray, parallel: np.ndarray,
-            router: RouterModel | None, endpoint: bool, media_kinds=("electrical", "optical")):
-    """(part, fibre, NIC part, order length, price) per link; with ``media_kinds`` =
-    ``("electrical",)`` only copper is tried and links it cannot serve keep part -1."""
+def _choose(catalog: Catalog, floor: Floor, lengths: np.ndarray, same: np.ndarray,
+            parallel: np.ndarray, router: RouterModel | None, endpoint: bool,
+            media_kinds=("electrical", "optical"), strict: bool = True):
+    """(part, fibre, NIC part, order length, price, lit) per link; with ``media_kinds`` =
+    ``("electrical",)`` only copper is tried and links it cannot serve keep part -1. A link
+    no part lights but one reaches along its route keeps the cheapest such way, unlit, at an
+    infinite price (``budget.pick``); one that no optical part reaches is an InputError, or
+    keeps part -1 when not ``strict``."""
     n = lengths.size
     part, fibre, nic = (np.full(n, -1, dtype=np.int64) for _ in range(3))
     order, price = np.full(n, np.nan), np.full(n, np.nan)
+    lit = np.ones(n, dtype=bool)
     options = ways(catalog, router, endpoint)
     for media in media_kinds:
         todo = (part < 0) & (same if media == "electrical" else True)
@@ -144,21 +179,20 @@ def _choose(catalog: Catalog, lengths: np.ndarray, same: np.ndarray, parallel: n
         if not todo.any():
             continue
         if not group:
-            if media == "electrical":
+            if media == "electrical" or not strict:
                 continue
             raise InputError(f"catalog '{catalog.source}': {int(todo.sum())} "
                              f"{'endpoint' if endpoint else 'network'} links need an optical "
                              "cable but the catalog has none that fits the router's cages; add "
                              "an optical model")
         at = np.flatnonzero(todo)
-        costs = [_way_cost(catalog, w, lengths[at], parallel[at], endpoint,
+        costs = [_way_cost(catalog, floor, w, lengths[at], parallel[at], endpoint,
                            catalog.optical_average_length_m) for w in group]
         prices = np.vstack([c[1] for c in costs])
-        best = np.argmin(prices, axis=0)
+        best, chosen, bright = budget.pick(prices, np.vstack([c[2] for c in costs]))
         cols = np.arange(at.size)
-        chosen = prices[best, cols]
-        found = np.isfinite(chosen)
-        if media == "optical" and not found.all():
+        found = np.isfinite(prices[best, cols])
+        if media == "optical" and strict and not found.all():
             worst = float(lengths[at][~found].max())
             longest = max(catalog.optical_longest_m(catalog.cables[w.part]) for w in group)
             raise InputError(f"catalog '{catalog.source}': no optical cable reaches {worst:.2f} m "
@@ -171,7 +205,8 @@ def _choose(catalog: Catalog, lengths: np.ndarray, same: np.ndarray, parallel: n
         nic[rows] = [w.nic_part for w in pick]
         order[rows] = np.vstack([c[0] for c in costs])[best[found], cols[found]]
         price[rows] = chosen[found]
-    return part, fibre, nic, order, price
+        lit[rows] = bright[found]
+    return part, fibre, nic, order, price, lit
 
 
 def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
@@ -192,21 +227,21 @@ def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
     is_ep = np.broadcast_to(np.asarray(endpoint, dtype=bool), lengths.shape)
     par = np.broadcast_to(np.asarray(parallel, dtype=float), lengths.shape)
     n = lengths.size
-    out = [np.full(n, -1, dtype=np.int64) for _ in range(3)] + [np.full(n, np.nan)
-                                                                 for _ in range(2)]
+    out = ([np.full(n, -1, dtype=np.int64) for _ in range(3)]
+           + [np.full(n, np.nan) for _ in range(2)] + [np.ones(n, dtype=bool)])
     through = (np.broadcast_to(runs.structured, lengths.shape) & ~is_ep if runs is not None
                else np.zeros(n, dtype=bool))
     for flag in (False, True):
         rows = np.flatnonzero((is_ep == flag) & ~through)
         if rows.size:
-            got = _choose(catalog, lengths[rows], same[rows], par[rows], router, flag)
+            got = _choose(catalog, floor, lengths[rows], same[rows], par[rows], router, flag)
             for column, values in zip(out, got):
                 column[rows] = values
     if runs is None:
-        return LinkParts(*out)
+        return LinkParts(*out).with_channel(catalog, floor, np.zeros(n, dtype=np.int64))
     rows = np.flatnonzero(through)
     if rows.size:                                   # copper that reaches runs point to point
-        got = _choose(catalog, lengths[rows], same[rows], par[rows], router, False,
+        got = _choose(catalog, floor, lengths[rows], same[rows], par[rows], router, False,
                       media_kinds=("electrical",))
         copper = got[0] >= 0
         for column, values in zip(out, got):
@@ -215,14 +250,31 @@ def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
         rows = rows[~copper]
     segments = structured.SegmentParts.empty(n)
     if rows.size:
-        part, cord, order, price, seg = structured.choose(catalog, runs.take(rows),
-                                                          lengths[rows], router)
-        for column, values in zip(out, (part, cord, None, order, price)):
+        part, cord, order, price, lit, seg = structured.choose(catalog, floor, runs.take(rows),
+                                                               lengths[rows], router)
+        for column, values in zip(out, (part, cord, None, order, price, lit)):
             if values is not None:
                 column[rows] = values
         for name in vars(seg):
             getattr(segments, name)[rows] = getattr(seg, name)
-    return LinkParts(*out, segments=segments)
+        _fewer_panels(catalog, floor, lengths, par, router, rows[~lit], out, segments)
+    connections = np.where(segments.structured, np.broadcast_to(runs.passes, (n,)), 0)
+    return LinkParts(*out, segments=segments).with_channel(catalog, floor, connections)
+
+
+def _fewer_panels(catalog, floor, lengths, parallel, router, rows, out, segments) -> None:
+    """Links through panels that no part lights there: run them point to point (no panel)
+    where an optical part lights them so, in place in ``out`` and ``segments``."""
+    if not rows.size:
+        return
+    got = _choose(catalog, floor, lengths[rows], np.zeros(rows.size, dtype=bool),
+                  parallel[rows], router, False, media_kinds=("optical",), strict=False)
+    direct = (got[0] >= 0) & got[5]
+    for column, values in zip(out, got):
+        column[rows[direct]] = values[direct]
+    blank = structured.SegmentParts.empty(1)
+    for name, column in vars(segments).items():
+        column[rows[direct]] = getattr(blank, name)[0]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,9 @@ A cord runs from the device up to the tray and along the row to the panel; the p
 route where it meets the panels, so cords + trunks = the route length of ``routes.route_length_m``
 exactly (each piece carries its share of the slack; the per-cable overhead is split between the
 two cords). A panel point is a patch rack at that place; its panels take rack units there, not
-in the cabinets (``StructuredPlan.racks``; docs/floors.md "Structured cabling").
+in the cabinets (``StructuredPlan.racks``; docs/floors.md "Structured cabling"). Each piece is
+ordered for its length plus the drop from the tray into the patch rack at every panel it lands
+on (``patch_drop_m``: a cord once, a trunk twice), so it reaches the panel's port.
 
 Parts (``planner.inputs.catalog``): the link is two transceivers (copper and AOC assemblies cannot
 pass a panel), two ``fibre`` parts as patch cords, ``trunk`` parts (``fibres`` fibres; a link takes
@@ -27,14 +29,21 @@ consecutive adapters, so a panel holds ``ports // links_per_trunk`` trunks). Eve
 Type-B (crossover) MPO cable and a link passes 3 or 5 of them, an odd number, so transmit meets
 receive.
 
+Cords land on the fibre type's row panels (``row_panels``: its cassette panels when it has
+any); at a hall entry a trunk meets a trunk on a pass-through panel (``entry_panel``).
+
 Pricing (``choose``, called by ``planner.inputs.parts.media.choose_parts`` for the structured
-links): per link two transceivers (a twin-port module's share), the cheapest cord whose stock length
+links): among the ways whose transceiver lights the link over the fibre installed and the panels
+passed (``planner.inputs.parts.budget``; a link passes one mated connection per panel), per link
+two transceivers (a twin-port module's share), the cheapest cord whose stock length
 covers each cord, each trunk segment's price shared by the links of a full trunk, and each panel
-passed shared by the adapters a panel holds; the cheapest way wins, as for any link. Allocation
-(``build``): the links between the same two row panels with the same trunk part share trunks,
-``links_per_trunk`` to a trunk in cable order (a cross-hall chain of three trunks counts as one);
-each trunk end takes the next rear port of its panel point's panels; panels fill patch racks of the
-floor's cabinet height from U1.
+passed shared by the adapters a panel holds; the cheapest way wins, as for any link: its trunk is
+the largest size of its fibre (``priced_trunks``), a link's marginal share. Allocation
+(``planner.cabling.structured.build``): the links between the same two row panels are packed
+into the trunk sizes of their fibre type (``trunk_sizes``, ``pack``; a cross-hall chain of three
+trunks counts as one), with the floor's ``structured_spare_pct`` more positions; each trunk end
+takes the next rear port of its panel point's panels of its size; panels fill the rack units of
+a patch rack the drop reaches (``panel_band_ru``).
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog, RouterModel
 from planner.inputs.floor import routes
 from planner.inputs.floor import Room
+from planner.inputs.parts import budget
 from planner.run.errors import InputError
 
 STRUCTURED_KINDS = ("cross-row", "cross-hall")
@@ -67,7 +77,9 @@ class Runs:
     ``trunk_a`` is the A end's trunk (to the other row's panel, or to the hall entry), ``hall``
     the hall trunk and ``trunk_b`` the B hall's trunk (cross-hall only). ``point_a`` /
     ``point_b`` code the row panel points of the two ends (``point_code``), -1 when the link is
-    not structured; ``hall_a`` / ``hall_b`` are the ends' halls."""
+    not structured; ``hall_a`` / ``hall_b`` are the ends' halls; ``drop`` the drop from the tray
+    down to a panel inside a patch rack (``patch_drop_m``), added to each piece at every panel it
+    lands on before the piece is ordered at a stock length (0 where not structured)."""
 
     structured: np.ndarray
     cross_hall: np.ndarray
@@ -80,6 +92,7 @@ class Runs:
     point_b: np.ndarray
     hall_a: np.ndarray
     hall_b: np.ndarray
+    drop: np.ndarray
 
     def take(self, rows) -> "Runs":
         """The runs of the given links."""
@@ -134,7 +147,7 @@ def runs(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b, same_cabinet=Fa
     if not (floor.structured_cabling and room.is_hall):
         none = np.full(shape, -1, dtype=np.int64)
         no = np.zeros(shape, dtype=bool)
-        return Runs(no, no, zero, zero, zero, zero, zero, none, none, hall_a, hall_b)
+        return Runs(no, no, zero, zero, zero, zero, zero, none, none, hall_a, hall_b, zero)
     xa, ya = floors.cabinet_xy(floor, row_a, np.broadcast_to(np.asarray(col_a, float), shape))
     xb, yb = floors.cabinet_xy(floor, row_b, np.broadcast_to(np.asarray(col_b, float), shape))
     same_hall = hall_a == hall_b
@@ -156,8 +169,31 @@ def runs(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b, same_cabinet=Fa
     hall = piece(np.where(cross_hall, room.link_m(hall_a, hall_b), 0.0))
     point_a = np.where(structured, point_code(room, hall_a, row_a, tray), -1)
     point_b = np.where(structured, point_code(room, hall_b, row_b, tray), -1)
+    drop = np.where(structured, patch_drop_m(floor), 0.0)
     return Runs(structured, cross_hall, cord_a, trunk_a, hall, trunk_b, cord_b, point_a,
-                point_b, hall_a, hall_b)
+                point_b, hall_a, hall_b, drop)
+
+
+RACK_UNIT_M = 0.04445
+"""One rack unit, 1.75 in (EIA-310)."""
+
+
+def patch_drop_m(floor) -> float:
+    """The drop from the tray down to a panel in a patch rack: the floor's ``patch_drop_m``, by
+    default the patch rack's full height (``cabinet_height_ru`` rack units: down to U1)."""
+    if floor.patch_drop_m is not None:
+        return float(floor.patch_drop_m)
+    return floor.cabinet_height_ru * RACK_UNIT_M
+
+
+def panel_band_ru(floor) -> int:
+    """Rack units at the top of a patch rack that the drop reaches: panels fill only these."""
+    reach = int(np.floor(patch_drop_m(floor) / RACK_UNIT_M + 1e-9))
+    return min(int(floor.cabinet_height_ru), reach)
+
+
+PIECE_ENDS = {"cord_a": 1, "trunk_a": 2, "hall": 2, "trunk_b": 2, "cord_b": 1}
+"""Panels each piece lands on: a cord at one end, a trunk at both; each takes one drop."""
 
 
 # ----------------------------------------------------------------------------- parts and prices
@@ -175,7 +211,8 @@ class Way:
 
 def ways(catalog: Catalog, router: RouterModel | None) -> list[Way]:
     """Every way the catalog builds a structured link on ``router``'s cages (a transceiver
-    fits a router whose breakout equals its ports, as for any link)."""
+    fits a router whose breakout equals its ports, as for any link), with the trunk parts of
+    the largest size of their fibre (``priced_trunks``)."""
     breakouts = ({router.breakout} if router is not None
                  else {r.breakout for r in catalog.routers})
     usable = set(catalog.structured_fibres())
@@ -187,19 +224,50 @@ def ways(catalog: Catalog, router: RouterModel | None) -> list[Way]:
         for c, cord in enumerate(cables):
             if cord.kind != "fibre" or cord.fibre != model.fibre:
                 continue
-            for k, trunk in enumerate(cables):
-                if trunk.kind != "trunk" or trunk.fibre != model.fibre:
-                    continue
-                out += [Way(t, c, k, p) for p, panel in enumerate(catalog.panels)
-                        if panel.fibre == model.fibre]
+            for k in priced_trunks(catalog, model.fibre):
+                out += [Way(t, c, k, p) for p in row_panels(catalog, model.fibre)]
     return out
 
 
-def panel_share(catalog: Catalog, way: Way) -> float:
+def priced_trunks(catalog: Catalog, fibre: str) -> list[int]:
+    """The trunk parts a link of ``fibre`` is priced with: those carrying the most links, the
+    size whose full trunk is a link's marginal share (the smaller sizes cost more per link;
+    ``planner.cabling.structured`` packs the links into all sizes)."""
+    trunks = [k for k, m in enumerate(catalog.cables) if m.kind == "trunk" and m.fibre == fibre]
+    most = max((catalog.links_per_trunk(catalog.cables[k]) for k in trunks), default=0)
+    return [k for k in trunks if catalog.links_per_trunk(catalog.cables[k]) == most]
+
+
+def _cassette(panel) -> bool:
+    """A panel whose front differs from its rear (LC adapters on MPO cassettes)."""
+    return panel.rear_type != panel.connector
+
+
+def row_panels(catalog: Catalog, fibre: str) -> list[int]:
+    """Panels of ``fibre`` that cords land on: its cassette panels when it has any (its trunks
+    then break out to another connector, the cords'), else all its panels."""
+    own = [p for p, panel in enumerate(catalog.panels) if panel.fibre == fibre]
+    cassettes = [p for p in own if _cassette(catalog.panels[p])]
+    return cassettes or own
+
+
+def entry_panel(catalog: Catalog, panel: int) -> int:
+    """The hall-entry (pass-through) panel for trunks that leave row panel ``panel``: the
+    cheapest panel of its fibre whose front and rear both take the trunks' connector (its
+    ``rear_type``); -1 when the catalog has none."""
+    row = catalog.panels[panel]
+    fits = [p for p, other in enumerate(catalog.panels)
+            if other.fibre == row.fibre and not _cassette(other)
+            and other.connector == row.rear_type]
+    return min(fits, key=lambda p: (catalog.panels[p].price / catalog.panels[p].ports, p),
+               default=-1)
+
+
+def panel_share(catalog: Catalog, panel: int, trunk: int) -> float:
     """Price of one panel passage: the panel's price over the adapters its trunks use."""
-    panel = catalog.panels[way.panel]
-    legs = catalog.links_per_trunk(catalog.cables[way.trunk])
-    return panel.price / ((panel.ports // legs) * legs)
+    model = catalog.panels[panel]
+    legs = catalog.links_per_trunk(catalog.cables[trunk])
+    return model.price / ((model.ports // legs) * legs)
 
 
 @dataclass(frozen=True)
@@ -253,6 +321,13 @@ def check_catalog(catalog: Catalog, floor, router: RouterModel | None) -> None:
                              f"'{panel.sku}') {panel.rack_units} does not fit the "
                              f"{floor.cabinet_height_ru}U patch racks of floor "
                              f"'{floor.source}'; give at most {floor.cabinet_height_ru}")
+    tallest = max((p.rack_units for p in catalog.panels), default=1)
+    least = np.ceil(tallest * RACK_UNIT_M * 1000) / 1000
+    if panel_band_ru(floor) < tallest:
+        raise InputError(f"floor '{floor.source}': field 'patch_drop_m' {floor.patch_drop_m:g} m "
+                         f"does not reach a {tallest}U panel below the tray (one rack unit is "
+                         f"{RACK_UNIT_M} m); give at least {least:g} or leave "
+                         "it out (the patch rack's height)")
 
 
 def _order(model, length: np.ndarray) -> np.ndarray:
@@ -261,11 +336,15 @@ def _order(model, length: np.ndarray) -> np.ndarray:
     return np.where(length <= model.max_reach_m + 1e-9, order, np.nan)
 
 
-def choose(catalog: Catalog, pieces: Runs, lengths: np.ndarray, router: RouterModel | None):
-    """(transceiver, cord, order length, price per link, SegmentParts) of the structured
-    links ``pieces`` whose route lengths are ``lengths``: the cheapest way that reaches
-    (module doc; ties: the earlier way). The order length of a link is the sum of its pieces'
-    stock lengths. InputError when the catalog has no structured parts or none reaches."""
+def choose(catalog: Catalog, floor, pieces: Runs, lengths: np.ndarray,
+           router: RouterModel | None):
+    """(transceiver, cord, order length, price per link, lit, SegmentParts) of the structured
+    links ``pieces`` whose route lengths are ``lengths``: the cheapest way whose transceiver
+    lights the link over the fibre installed (the sum of its pieces' stock lengths, the link's
+    order length) and the panels it passes (``planner.inputs.parts.budget``; ties: the earlier
+    way); where none lights it, the cheapest that reaches along the route, not lit, at an
+    infinite price (``budget.pick``). InputError when the catalog has no structured parts or
+    none reaches."""
     n = lengths.size
     options = ways(catalog, router)
     if not options:
@@ -273,37 +352,52 @@ def choose(catalog: Catalog, pieces: Runs, lengths: np.ndarray, router: RouterMo
                          f"{n} links leave their row on a floor with structured_cabling; add "
                          "them or set structured_cabling: false in the floor")
     cables = catalog.cables
-    prices, orders = [], []
+    prices, orders, lit = [], [], []
     passes = pieces.passes.astype(float)
+    hall = pieces.cross_hall
     present = {"cord_a": pieces.structured, "cord_b": pieces.structured,
-               "trunk_a": pieces.structured, "hall": pieces.cross_hall,
-               "trunk_b": pieces.cross_hall}
+               "trunk_a": pieces.structured, "hall": hall, "trunk_b": hall}
+    fibre = lengths + pieces.passes * 2.0 * pieces.drop      # the drops at every panel passed
     for way in options:
         t, cord, trunk = cables[way.transceiver], cables[way.cord], cables[way.trunk]
         legs = catalog.links_per_trunk(trunk)
-        got, price = {}, 2.0 * t.price(0.0) / t.ports + passes * panel_share(catalog, way)
+        entry = entry_panel(catalog, way.panel)
+        at_entry = panel_share(catalog, entry, way.trunk) if entry >= 0 else np.inf
+        got = {}
+        price = (2.0 * t.price(0.0) / t.ports + ROW_PASSES * panel_share(catalog, way.panel,
+                                                                         way.trunk)
+                 + np.where(hall, (HALL_PASSES - ROW_PASSES) * at_entry, 0.0))
         for name, mask in present.items():
             model = cord if name.startswith("cord") else trunk
-            order = np.where(mask, _order(model, getattr(pieces, name)), 0.0)
+            need = getattr(pieces, name) + PIECE_ENDS[name] * pieces.drop
+            order = np.where(mask, _order(model, need), 0.0)
             share = 1.0 if model is cord else 1.0 / legs
             price = price + np.where(mask, model.price(np.nan_to_num(order)) * share, 0.0)
             got[name] = order
-        ok = (lengths <= t.max_reach_m + 1e-9) & np.all([np.isfinite(v) for v in got.values()],
-                                                        axis=0)
+        ok = (fibre <= t.max_reach_m + 1e-9) & np.all([np.isfinite(v) for v in got.values()],
+                                                      axis=0)
         prices.append(np.where(ok, price, np.inf))
         orders.append(got)
+        lit.append(ok & budget.lights(floor, [t], sum(got.values()), passes))
     table = np.vstack(prices)
-    best = np.argmin(table, axis=0)
-    chosen = table[best, np.arange(n)]
-    if n and not np.isfinite(chosen).all():
-        worst = float(lengths[~np.isfinite(chosen)].max())
+    best, chosen, bright = budget.pick(table, np.vstack(lit))
+    cols = np.arange(n)
+    reached = np.isfinite(table[best, cols])
+    if n and not reached.all():
+        lost = ~reached
+        if (hall[lost].any() and not any(entry_panel(catalog, w.panel) >= 0 for w in options)):
+            fibres = ", ".join(sorted({catalog.panels[w.panel].fibre for w in options}))
+            raise InputError(f"catalog '{catalog.source}': field 'panels' has no hall-entry "
+                             f"panel for {fibres} (front and rear both the trunks' connector) "
+                             f"for {int(hall[lost].sum())} links between halls; add one "
+                             "(docs/catalogs.md \"Structured cabling\")")
+        worst = float(fibre[lost].max())
         reach = max(cables[w.transceiver].max_reach_m for w in options)
         raise InputError(f"catalog '{catalog.source}': no link through patch panels reaches "
                          f"{worst:.2f} m (longest transceiver reach {reach:g} m, or a cord or "
                          "trunk piece longer than its longest stock length); add longer parts "
                          "or use a smaller floor")
     pick = [options[b] for b in best.tolist()]
-    cols = np.arange(n)
     seg = {name: np.vstack([o[name] for o in orders])[best, cols]
            for name in ("cord_a", "trunk_a", "hall", "trunk_b", "cord_b")}
     parts = SegmentParts(np.ones(n, dtype=bool),
@@ -313,4 +407,47 @@ def choose(catalog: Catalog, pieces: Runs, lengths: np.ndarray, router: RouterMo
                          seg["cord_b"])
     total = sum(seg.values())
     return (np.array([w.transceiver for w in pick], dtype=np.int64),
-            np.array([w.cord for w in pick], dtype=np.int64), total, chosen, parts)
+            np.array([w.cord for w in pick], dtype=np.int64), total, chosen, bright, parts)
+
+
+# ----------------------------------------------------------------------------- trunk sizes
+
+def trunk_sizes(catalog: Catalog, trunk: int, pieces: dict[str, float]) -> list[int]:
+    """Trunk parts that can stand in for ``trunk`` on one chain: the same fibre, and the same
+    stock length for each of its ``pieces`` (name -> metres to order, drops included), so the
+    chain's links keep the lengths and part lengths they were priced and ordered at."""
+    cables = catalog.cables
+    priced = cables[trunk]
+    want = {name: float(_order(priced, np.asarray(m, dtype=float))) for name, m in pieces.items()}
+    out = []
+    for k, model in enumerate(cables):
+        if model.kind != "trunk" or model.fibre != priced.fibre:
+            continue
+        got = {name: float(_order(model, np.asarray(m, dtype=float)))
+               for name, m in pieces.items()}
+        if all(np.isfinite(got[n]) and abs(got[n] - want[n]) < 1e-9 for n in pieces):
+            out.append(k)
+    return out
+
+
+def pack(need: int, sizes: list[tuple[int, float]]) -> list[int]:
+    """The trunks that carry ``need`` links between two panels at least cost: indices into
+    ``sizes`` (links a trunk carries, price of one trunk with its panel adapters), largest
+    first. An unbounded knapsack by dynamic programming over capacities ``need`` ..
+    ``need + largest - 1`` (Martello & Toth, "Knapsack Problems", 1990, ch. 3); ties go to
+    fewer trunks, then fewer links of capacity (fewer panel ports), then the earlier size."""
+    if need <= 0:
+        return []
+    top = need + max(legs for legs, _ in sizes)
+    best: list[tuple | None] = [None] * top
+    best[0] = (0.0, 0, 0, ())
+    for cap in range(1, top):
+        for k, (legs, cost) in enumerate(sizes):
+            prev = best[cap - legs] if cap >= legs else None
+            if prev is None:
+                continue
+            cand = (round(prev[0] + cost, 6), prev[1] + 1, cap, prev[3] + (k,))
+            if best[cap] is None or cand[:3] < best[cap][:3]:
+                best[cap] = cand
+    done = min((b for b in best[need:] if b is not None), key=lambda b: b[:3])
+    return sorted(done[3], key=lambda k: (-sizes[k][0], k))
