@@ -259,8 +259,8 @@ def test_docs_floor_examples_load(tmp_path):
 
 @pytest.mark.parametrize("name,lines", [
     ("hot-aisle", ["halls                up to 16, meet-me link 40 m between hall entries",
-                   "hall size            auto <= 16 rows x auto <= 30 cabinets; largest 20.4 x "
-                   "39.6 m", "cross trays          at both row ends and every 10 cabinets",
+                   "hall size            auto <= 16 rows x auto <= 30 cabinets; largest 22.8 x "
+                   "40.8 m", "cross trays          at both row ends and every 10 cabinets",
                    "power budget         30 kW per cabinet"]),
     ("sc14", ["room                 abstract grid (no hall block): unbounded rows, Manhattan "
               "lengths", "power budget         none"]),

@@ -138,7 +138,7 @@ def test_byte_order_mark_is_skipped(tmp_path):
 
 
 def test_uniform_p_is_bounded(tmp_path):
-    with pytest.raises(InputError, match=r"p must be an integer between 0 and 10000, got '10001'"):
+    with pytest.raises(InputError, match=r"p must be an integer between 1 and 10000, got '10001'"):
         parse_spec(f"file:{FIX / 'ring4.csv'}?p=10001")
 
 
@@ -189,7 +189,7 @@ def test_graphml_string_ids_keep_file_order(tmp_path):
 def test_missing_file_and_bad_p(tmp_path):
     with pytest.raises(InputError, match="does not exist"):
         parse_spec(f"file:{tmp_path / 'none.csv'}")
-    with pytest.raises(InputError, match="p must be a non-negative integer, got 'x'"):
+    with pytest.raises(InputError, match="p must be a positive integer .*, got 'x'"):
         parse_spec(f"file:{FIX / 'ring4.csv'}?p=x")
     with pytest.raises(InputError, match="unknown option 'q'"):
         parse_spec(f"file:{FIX / 'ring4.csv'}?q=1")

@@ -3,13 +3,14 @@ pieces' stock lengths summed) and the mated connections it crosses (one per patc
 gets a transceiver whose reach and loss budget hold (planner.inputs.parts.budget).
 
 Hand-computed on the structured hall of tests/test_structured.py (floor defaults: 0.5 dB per
-mated connection, 3.5 dB/km multimode, 1.0 dB/km single-mode):
+mated connection, 3.5 dB/km multimode, 1.0 dB/km single-mode; a 0.1 m drop into the patch rack,
+added once to each cord and twice to each trunk, which leaves every stock length below as it is):
 
-    A02 - B07 (r03-r04, cross-row)   cords 2.365 -> 3, trunk 2.64 -> 3, cord 2.365 -> 3: 9 m,
+    A02 - B07 (r03-r04, cross-row)   cords 2.695 -> 3, trunk 2.64 -> 3, cord 2.695 -> 3: 9 m,
                                      2 connections; SR over OM4: 0.009 x 3.5 + 2 x 0.5 = 1.0315 dB
                                      of 1.9 dB
-    H1-B03 - H2-C05 (r10-r11,        cord 2.365 -> 3, trunk 4.62 -> 5, hall trunk 33 -> 50,
-      cross-hall)                    trunk 7.26 -> 10, cord 3.685 -> 5: 73 m, 4 connections;
+    H1-B03 - H2-C05 (r10-r11,        cord 2.695 -> 3, trunk 4.62 -> 5, hall trunk 33 -> 50,
+      cross-hall)                    trunk 7.26 -> 10, cord 4.675 -> 5: 73 m, 4 connections;
                                      SR: 0.073 x 3.5 + 2.0 = 2.2555 dB > 1.9 dB (not lit);
                                      LR over OS2: 0.073 x 1.0 + 2.0 = 2.073 dB of 5.0 dB
 """
@@ -53,12 +54,15 @@ OS2_TRUNK = dict(sku="T48", description="48-fibre single-mode trunk", media="opt
                  price={"fixed": 300, "per_m": 2}, netbox_type="smf-os2", color="Yellow")
 OS2_PANEL = dict(sku="PNL-LC", description="48 duplex LC on MPO cassettes", fibre="os2-lc",
                  ports=48, rack_units=1, price=600, connector="lc-upc", rear_connector="mpo")
+OS2_PASS = dict(sku="PNL-MPO-PT", description="hall-entry pass-through, MPO both faces",
+                fibre="os2-lc", ports=24, rack_units=1, price=300, connector="mpo",
+                rear_connector="mpo")
 PER_KM = {"om": 3.5, "os": 1.0}
 
 
 def structured_floor(**changes):
     """The structured test hall with the default loss figures (module doc)."""
-    return low_loss_floor(**{"connection_loss_db": 0.5, **changes})
+    return low_loss_floor(**{"connection_loss_db": 0.5, "patch_drop_m": 0.1, **changes})
 
 
 def _catalog(*extra, panels=(), trunk=None):
@@ -111,7 +115,7 @@ def test_hand_links_and_every_link_hold_their_budget(tmp_path):
     """With single-mode structured parts the cross-hall link (SR: 2.2555 dB > 1.9) gets LR
     through the four panels; the cross-row link stays SR (module doc, by hand)."""
     top, placement, _ = hand_placement()
-    catalog, floor = _catalog(*SINGLE_MODE, panels=[OS2_PANEL]), structured_floor()
+    catalog, floor = _catalog(*SINGLE_MODE, panels=[OS2_PANEL, OS2_PASS]), structured_floor()
     rows = _rows(plan(top, catalog, floor, placement=placement), tmp_path)
     row = rows[("r03", "r04")]
     assert (row["a_transceiver"], float(row["fibre_m"]), row["connections"]) == ("SR", 9.0, "2")
@@ -126,24 +130,24 @@ def test_hand_links_and_every_link_hold_their_budget(tmp_path):
 
 def test_without_single_mode_panels_the_link_runs_past_them(tmp_path):
     """No single-mode trunk or panel: the cross-hall link runs point to point (no panel, no
-    connection) on LR over a cut-to-length OS2 cord: 50.93 m, 0.05093 dB."""
+    connection) on LR over a cut-to-length OS2 cord: 52.25 m, 0.05225 dB."""
     top, placement, expected = hand_placement()
     catalog, floor = _catalog(LR, OS2_CUT), structured_floor()
     rows = _rows(plan(top, catalog, floor, placement=placement), tmp_path)
     row = rows[("r10", "r11")]
     assert (row["a_transceiver"], row["segments"], row["connections"]) == ("LR", "", "0")
-    assert float(row["fibre_m"]) == pytest.approx(50.93, abs=1e-3)
-    assert float(row["loss_db"]) == pytest.approx(0.05093, abs=1e-3)
+    assert float(row["fibre_m"]) == pytest.approx(52.25, abs=1e-3)
+    assert float(row["loss_db"]) == pytest.approx(0.05225, abs=1e-3)
     assert row["route_kind"] == "cross-hall"
     check_every_link(rows, catalog, floor)
 
 
 def test_reach_is_checked_on_the_installed_fibre_not_the_route(tmp_path):
-    """Lossless connectors: halls 50 m apart give a 72.93 m route but 3 + 5 + 100 + 10 + 5 =
+    """Lossless connectors: halls 50 m apart give a 74.25 m route but 3 + 5 + 100 + 10 + 5 =
     123 m of installed fibre (the 55 m hall piece is a 100 m trunk), beyond SR's 100 m: LR.
     30 m apart (73 m installed, 0.2555 dB) SR holds."""
     top, placement, _ = hand_placement()
-    catalog = _catalog(*SINGLE_MODE, panels=[OS2_PANEL], trunk=dict(
+    catalog = _catalog(*SINGLE_MODE, panels=[OS2_PANEL, OS2_PASS], trunk=dict(
         stock_lengths=[3, 5, 10, 20, 50, 100], max_reach_m=100))
     for link_m, want, fibre in ((50, "LR", 123.0), (30, "SR", 73.0)):
         floor = structured_floor(connection_loss_db=0.0, hall=dict(link_m=link_m))

@@ -212,7 +212,9 @@ def written(tmp_path_factory):
     p = plan(dragonfly(h=2), "modern-100g", "hot-aisle", strategy="hint")
     for writer in (cabinets_csv, cables_csv, summary_json):
         writer.write(p, out)
-    return (p, pd.read_csv(out / "cabinets.csv", keep_default_na=False),
+    cab = pd.read_csv(out / "cabinets.csv", keep_default_na=False)
+    cab = cab[cab["kind"] == "cabinet"].astype({"column": int, "group": int, "kw": float})
+    return (p, cab,
             pd.read_csv(out / "cables.csv", keep_default_na=False),
             json.loads((out / "summary.json").read_text()))
 
@@ -220,13 +222,14 @@ def written(tmp_path_factory):
 def test_cabinets_csv_agrees_with_cables_and_devices(written):
     p, cab, cables, summary = written
     assert list(cab.columns) == ["name", "hall", "row", "column", "x_m", "y_m", "group",
-                                 "routers", "endpoints", "kw", "ru_used"]
+                                 "routers", "endpoints", "kw", "ru_used", "kind"]
     assert set(cables["a_cabinet"]) | set(cables["b_cabinet"]) <= set(cab["name"])
     dev = p.devices
     counts = dev.groupby(["cabinet", "kind"]).size().unstack(fill_value=0)
     for r in cab.itertuples():
         assert r.name == f"{r.row}{r.column:02d}"                    # one hall: no prefix
-        assert (r.x_m, r.y_m) == pytest.approx(((r.column - 1) * 0.6, (ord(r.row) - 65) * 2.4))
+        col = r.column - 1                          # a patch rack's position every 10 columns
+        assert (r.x_m, r.y_m) == pytest.approx(((col + col // 10) * 0.6, (ord(r.row) - 65) * 2.4))
         assert r.routers == counts.loc[r.name, "router"]
         assert r.endpoints == counts.loc[r.name, "endpoint"]
         assert r.ru_used == r.routers * p.router_model.rack_units + r.endpoints
@@ -266,8 +269,9 @@ def test_summary_describes_the_room_and_the_cable_lengths(written):
     assert floor["hall_rows"] == cab["row"].map(lambda r: ord(r) - 64).max()
     assert floor["hall_cabinets_per_row"] == cab["column"].max()
     w, d = floor["hall_width_m"], floor["hall_depth_m"]
-    assert (w, d) == pytest.approx((0.6 * floor["hall_cabinets_per_row"] + 2.4,
-                                    2.4 * floor["hall_rows"] + 1.2))
+    cols = floor["hall_cabinets_per_row"]                  # + patch racks at both ends, every 10
+    assert (w, d) == pytest.approx((0.6 * (cols + 2 + (cols - 1) // 10) + 2.4,
+                                    2.4 * floor["hall_rows"] + 1.2 + 1.2))   # + the entry row
     assert 0.5 <= w / d <= 2 and floor["footprint_m2"] == pytest.approx(w * d)
     assert c["longest_m"] == cables["length_m"].max()
     assert c["route_kind"] == cables["route_kind"].value_counts().reindex(
@@ -299,7 +303,7 @@ def test_wiring_pdf_has_a_floor_page_per_hall(tmp_path):
     for h in range(halls):
         page = next(t for t in texts if f"Hall H{h + 1}: 2 rows x 6 cabinets" in t)
         names = set(p.cabinets.loc[p.cabinets["hall"] == h, "name"])
-        assert all(name in page for name in names)
+        assert all(name.split("-", 1)[1] in page for name in names)   # the caption gives H<h>
         for word in ("cold aisle", "hot aisle", "entry", "overhead cable tray", "cabinet front"):
             assert word in page
     last = p.cabinets.iloc[-1]

@@ -75,10 +75,12 @@ def structured_floor(**changes):
 
 
 # (name, a = (hall, row, col), b, [cord_a, trunk_a, hall, trunk_b, cord_b]) computed by hand
+# (patch-rack positions: column c at x = (c + c // 4) * 0.6, cross trays over the racks at
+# x = -0.6, 2.4, 5.4, 8.4; the entry at (-0.6, -1.8))
 PIECES = [
-    ("adjacent rows, tray between", (0, 0, 1), (0, 1, 6), [2.365, 2.64, 0, 0, 2.365]),
-    ("adjacent rows, detour", (0, 0, 6), (0, 1, 7), [1.705, 2.64, 0, 0, 1.045]),
-    ("two halls", (0, 1, 2), (1, 2, 4), [2.365, 4.62, 33.0, 7.26, 3.685]),
+    ("adjacent rows, tray between", (0, 0, 1), (0, 1, 6), [2.695, 2.64, 0, 0, 2.695]),
+    ("adjacent rows, detour", (0, 0, 6), (0, 1, 7), [2.035, 2.64, 0, 0, 1.375]),
+    ("two halls", (0, 1, 2), (1, 2, 4), [2.695, 4.62, 33.0, 7.26, 4.675]),
 ]
 
 
@@ -101,6 +103,18 @@ def test_links_within_a_row_or_cabinet_and_paper_floors_are_not_structured():
     assert not structured.runs(flat, 0, 0, 1, 0, 1, 6).structured.any()
 
 
+# the hand placement's links through panels on the structured hall, computed by hand as PIECES:
+# (along the rows + across + 2 x 0.5 rise/drop + 0.3 per cable) x 1.1
+STRUCTURED_LENGTHS = {
+    ("r03", "r04"): (1.8 + 1.8 + 2.4 + 1.3) * 1.1,            # tray at 2.4 between, 8.03 m
+    ("r02", "r05"): (0.6 + 2 * 0.6 + 2.4 + 1.3) * 1.1,        # detour to the tray at 5.4
+    ("r06", "r07"): (7.8 + 7.2 + 1.3) * 1.1,                  # opposite corners
+    ("r06", "r08"): (2 * 0.6 + 7.2 + 1.3) * 1.1,              # one column, start of rows
+    ("r07", "r09"): (2 * 0.6 + 7.2 + 1.3) * 1.1,              # one column, end of rows
+    ("r10", "r11"): (1.8 + 4.2 + 30 + 3.6 + 6.6 + 1.3) * 1.1,  # two halls, 52.25 m
+}
+
+
 def test_cables_csv_lists_the_segments_and_the_bom_orders_them():
     """The hand placement of tests/test_routes.py on the structured hall: every cable between
     rows or halls is SR optics + cords + trunk(s) through panels, the pieces are the hand-computed
@@ -108,7 +122,8 @@ def test_cables_csv_lists_the_segments_and_the_bom_orders_them():
     top, placement, expected = hand_placement()
     result = plan(top, structured_catalog(), structured_floor(), placement=placement)
     cables = result.cables.set_index(["a_device", "b_device"])
-    for pair, (_a, _b, kind, length) in expected.items():
+    for pair, (_a, _b, kind, _flat) in expected.items():
+        length = STRUCTURED_LENGTHS.get(pair)
         row = cables.loc[pair]
         if kind in ("cabinet", "row"):
             assert row["segments"] == "", pair
@@ -122,11 +137,11 @@ def test_cables_csv_lists_the_segments_and_the_bom_orders_them():
             sum(float(x[-1].split("-")[-1][:-1]) for x in pieces if x[0] in ("cord", "trunk")))
     tray_between = segment_pieces(cables.loc[("r03", "r04"), "segments"])
     # the floor's default drop into a 42U patch rack, 42 x 44.45 mm = 1.8669 m, is added at each
-    # panel a piece lands on: a cord 2.365 + 1.867 = 4.232 m is ordered at 5 m, a trunk
+    # panel a piece lands on: a cord 2.695 + 1.867 = 4.562 m is ordered at 5 m, a trunk
     # 2.64 + 2 x 1.867 = 6.374 m at 10 m
-    assert tray_between[0] == ("cord", 2.365, "OM4-5M")
+    assert tray_between[0] == ("cord", 2.695, "OM4-5M")
     assert tray_between[2][2:] == (2.64, "T144-10M")
-    assert tray_between[4] == ("cord", 2.365, "OM4-5M")
+    assert tray_between[4] == ("cord", 2.695, "OM4-5M")
     hall = segment_pieces(cables.loc[("r10", "r11"), "segments"])
     # 4.62, 33 and 7.26 m plus two drops of 1.867 m: 8.35, 36.73 and 10.99 m
     assert [x[2:] for x in hall if x[0] == "trunk"] == [(4.62, "T144-10M"), (33.0, "T144-50M"),
@@ -258,7 +273,7 @@ def _position_price(result, catalog, floor, a_device, b_device) -> float:
 
 
 def test_placement_prices_a_structured_link_as_the_cabling_stage_does():
-    """A02 - B07 (7.37 m, beyond the 3 m copper): placement's price table holds the structured
+    """A02 - B07 (8.03 m, beyond the 3 m copper): placement's price table holds the structured
     price of the bill; with a copper assembly that reaches 10 m the same link runs point to
     point on copper (no segments) and both the bill and the table charge the copper price."""
     top, placement, _ = hand_placement()
@@ -266,8 +281,8 @@ def test_placement_prices_a_structured_link_as_the_cabling_stage_does():
     for dac_reach, want_media in ((3, "optical"), (10, "electrical")):
         catalog = structured_catalog()
         if dac_reach == 10:
-            dac = dict(DAC, max_reach_m=10, stock_lengths=[1, 2, 3, 8, 10],
-                       price={"table": {1: 50, 2: 60, 3: 70, 8: 95, 10: 110}})
+            dac = dict(DAC, max_reach_m=10, stock_lengths=[1, 2, 3, 9, 10],
+                       price={"table": {1: 50, 2: 60, 3: 70, 9: 95, 10: 110}})
             catalog = make_catalog(cables=[dac, AOC, TRANSCEIVER, CORD, TRUNK], panels=[PANEL])
         result = plan(top, catalog, floor, placement=placement)
         row = result.cables.set_index(["a_device", "b_device"]).loc[("r03", "r04")]

@@ -2,7 +2,7 @@
 ``entry_panel``; planner.cabling.structured): trunk sizes packed at least cost, the drop into the
 patch rack in every cord and trunk, the hall-entry panel that takes trunks on both faces, and
 what summary.json reports, against cases computed by hand on the test hall of
-tests/test_routes.py (A02 - B07: cords 2.365 m, trunk 2.64 m; tests/test_structured.py).
+tests/test_routes.py (A02 - B07: cords 2.695 m, trunk 2.64 m; tests/test_structured.py).
 
 Test catalog trunks (OM4, stock 3/5/10/20/50 m), their price at 10 m and links per trunk:
 T144 400 + 5/m = 450 (12 links), T24 100 + 1/m = 110 (2), T48 150 + 2/m = 170 (4), T96 280 +
@@ -118,7 +118,7 @@ def test_30_links_between_two_racks_take_four_t96(tmp_path):
     got = result.summary["structured"]
     assert got["trunk_fill"] == round(30 / 32, 4) and got["trunk_link_capacity"] == 32
     assert got["panel_ports"] == 2 * 48 and got["panel_port_use"] == round(60 / 96, 4)
-    cords = 60 * (20 + 5)                                   # 2.365 + 1.867 m at 5 m
+    cords = 60 * (20 + 5)                                   # 2.695 + 1.867 m at 5 m
     structured_dollars = cords + 4 * 320 + 2 * 480
     assert got["dollars"] == {"cords": cords, "trunks": 4 * 320, "panels": 2 * 480,
                               "patch_racks": 0, "structured": structured_dollars,
@@ -170,9 +170,9 @@ def test_spare_ports_for_growth_are_bought_and_reported():
 # (patch_drop_m, cord stock, trunk stock, first panel RU): the drop is added to a cord once
 # and to a trunk twice before rounding up to stock (3/5/10/20/50 m); one link takes the 2-link
 # T24; panels fill only the top rack units the drop reaches (0.5 m / 44.45 mm = 11 RU: U32-U42)
-DROPS = [(None, "OM4-5M", "T24-10M", 1),               # 2.365 + 1.867 = 4.23; 2.64 + 3.73 = 6.37
-         (0.5, "OM4-3M", "T24-5M", 32),                # 2.365 + 0.5 = 2.865; 2.64 + 1 = 3.64
-         (3 * 0.04445, "OM4-3M", "T24-3M", 40)]        # 2.50; 2.91
+DROPS = [(None, "OM4-5M", "T24-10M", 1),               # 2.695 + 1.867 = 4.56; 2.64 + 3.73 = 6.37
+         (0.5, "OM4-5M", "T24-5M", 32),                # 2.695 + 0.5 = 3.195; 2.64 + 1 = 3.64
+         (3 * 0.04445, "OM4-3M", "T24-3M", 40)]        # 2.83; 2.91
 
 
 @pytest.mark.parametrize("drop,cord,trunk,ru", DROPS)
@@ -220,7 +220,7 @@ def lc_catalog(pass_through: bool):
     """Single-mode duplex links only: LR optics, LC cords, 48-fibre trunks (24 links, MPO-24
     ends), the LC-cassette row panel and, if asked, the MPO-24 pass-through panel."""
     lr = dict(TRANSCEIVER, sku="LR", fibre="os2-lc", fibres=2, max_reach_m=2000,
-              price={"fixed": 700})
+              loss_budget_db=5.0, price={"fixed": 700})
     cord = dict(CORD, sku="LC", fibre="os2-lc", part_numbers="LC-{m}M", netbox_type="smf-os2",
                 color="Yellow")
     trunk = dict(TRUNK, sku="T48", fibre="os2-lc", fibres=48, part_numbers="T48-{m}M",

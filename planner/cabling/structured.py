@@ -16,6 +16,7 @@ import pandas as pd
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog
 from planner.inputs.floor import Room
+from planner.inputs.floor.rack_positions import rack_positions
 from planner.inputs.parts.structured import (ENTRY, HALL_PASSES, ROW_PASSES, Runs, entry_panel,
                                               pack, panel_band_ru, panel_share,
                                               point_parts, trunk_sizes)
@@ -43,7 +44,8 @@ class StructuredPlan:
     racks:  ``name``, ``point``, ``kind``, ``hall``, ``row`` and ``tray`` (where it stands: the
             row's end or cross tray, numbered from 0 as ``point_parts`` gives them; an entry
             rack stands at its hall's entry, row and tray -1), ``panels``, ``ru_used``,
-            ``height_ru``;
+            ``height_ru``, ``x_m`` / ``y_m`` (its floor position in its hall,
+            ``planner.inputs.floor.rack_positions``);
     segments: per cable of ``Plan.cables`` the text of its pieces ('' when not structured).
     """
 
@@ -508,7 +510,8 @@ def _candidates(catalog: Catalog, trunk: int, panel: int, entry: int,
 def _racks(room: Room, panels: pd.DataFrame, height: int) -> pd.DataFrame:
     """One row per patch rack (``StructuredPlan.racks``) from its panels, whose ``point`` is
     the row panel point's code, or the hall of an entry rack."""
-    columns = ["name", "point", "kind", "hall", "row", "tray", "panels", "ru_used", "height_ru"]
+    columns = ["name", "point", "kind", "hall", "row", "tray", "panels", "ru_used", "height_ru",
+               "x_m", "y_m"]
     if panels.empty:
         return pd.DataFrame(columns=columns)
     racks = (panels.groupby("rack", sort=False)
@@ -521,6 +524,9 @@ def _racks(room: Room, panels: pd.DataFrame, height: int) -> pd.DataFrame:
     racks["hall"] = np.where(entry, code, hall)
     racks["row"], racks["tray"] = np.where(entry, -1, row), np.where(entry, -1, tray)
     racks["height_ru"] = height
+    at = rack_positions(room, racks["kind"], racks["hall"], racks["row"], racks["tray"],
+                        racks.groupby(["kind", "code"], sort=False).cumcount())
+    racks["x_m"], racks["y_m"] = at["x_m"].to_numpy(), at["y_m"].to_numpy()
     return racks[columns]
 
 

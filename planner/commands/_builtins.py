@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from planner.inputs.schema import resolve
 from planner.run.errors import InputError
+from planner.run.terminal import printable
 
 
 def table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -23,7 +24,7 @@ def list_or_show(action: str | None, name: str | None, as_yaml: bool, *, command
         if name is not None:
             raise InputError(f"unexpected argument '{name}'; use "
                              f"'planner {command} show NAME|PATH'")
-        rows = [[n, load(n).description] for n in names()]
+        rows = [[n, printable(load(n).description, None)] for n in names()]
         print("\n".join(table(["name", "description"], rows)))
         return 0
     if name is None:
@@ -31,7 +32,8 @@ def list_or_show(action: str | None, name: str | None, as_yaml: bool, *, command
                          + ", ".join(names()))
     loaded = load(name)
     if as_yaml:
-        print(resolve(name, folder, kind).read_text(encoding="utf-8"), end="")
+        print(printable(resolve(name, folder, kind).read_text(encoding="utf-8"), None,
+                        keep="\n\t"), end="")
     else:
-        print(describe(loaded))
+        print(printable(describe(loaded), None, keep="\n"))
     return 0

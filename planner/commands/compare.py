@@ -8,6 +8,7 @@ from pathlib import Path
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S
 from planner.run import progress
 from planner.run.errors import InputError
+from planner.run.terminal import printable
 
 NAME = "compare"
 HELP = ("plan several topology families like for like (same endpoints, balanced endpoints per "
@@ -122,8 +123,8 @@ def run(args: argparse.Namespace) -> int:
     outcomes = cmp.compare(configs, catalog, floor, out_dir=out, workers=args.jobs,
                            scheduler=args.dask_scheduler, title=title,
                            progress=progress.auto(), excluded=excluded, **options)
-    print(title)
-    print(cmp.format_table(outcomes, excluded))
-    print(f"\nwrote {out / 'compare.xlsx'}, {out / 'compare.pdf'} and "
-          f"{len(outcomes)} plan folder(s) under {out}/")
+    print(printable(title, None))
+    print(printable(cmp.format_table(outcomes, excluded), None, keep="\n"))
+    print(printable(f"\nwrote {out / 'compare.xlsx'}, {out / 'compare.pdf'} and "
+                    f"{len(outcomes)} plan folder(s) under {out}/", None, keep="\n"))
     return 0

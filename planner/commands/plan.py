@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from planner import exports
@@ -12,12 +13,26 @@ from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S
 from planner.performance.simulators import BOOKSIM_DEFAULTS, BOOKSIM_TRAFFIC
 from planner.run import guards, output, progress
 from planner.run.errors import InputError
-from planner.topologies import defaults, sizing
+from planner.run.terminal import printable
+from planner.topologies import defaults, importers, sizing
 
 NAME = "plan"
 HELP = ("plan a system: placement, every cable with ports and labels, the priced BOM and the "
         "exports (summary.json, cables.csv, bom.xlsx, ...)")
 ORDER = 20
+TRAFFIC_TEXT = re.compile(r"[A-Za-z0-9_]+(\([A-Za-z0-9_{},. -]*\))?")
+"""How a BookSim traffic pattern is written (``uniform``, ``hotspot({0,1})``): a ';', a quote
+or a newline would end its ``booksim.cfg`` statement and start another."""
+
+
+def booksim_traffic(text: str) -> str:
+    """``--booksim-traffic`` as BookSim's configuration grammar can hold it (argparse type)."""
+    if not TRAFFIC_TEXT.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(
+            f"'{printable(text)}' is not a BookSim traffic pattern: a name with optional "
+            f"arguments in parentheses (e.g. uniform, hotspot({{0,1}})), without ';', quotes or "
+            f"line breaks")
+    return text.strip()
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -66,8 +81,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="injection rate of booksim.cfg, flits per cycle per node (default "
                         f"{BOOKSIM_DEFAULTS['injection_rate']:g})")
     p.add_argument("--booksim-traffic", dest="booksim_traffic", metavar="NAME",
+                   type=booksim_traffic,
                    help=f"traffic pattern of booksim.cfg (default "
                         f"{BOOKSIM_DEFAULTS['traffic']}; {', '.join(BOOKSIM_TRAFFIC)})")
+    p.add_argument("--prices", action="append", default=[], metavar="FILE",
+                   help="filled-in rfq sheets (CSV/XLSX) whose quoted prices replace the "
+                        "catalog's before placement; repeat for several (docs/procurement.md)")
+    p.add_argument("--rate", action="append", default=[], metavar="CUR=RATE",
+                   help="exchange rate of a --prices currency: one CUR costs RATE of the "
+                        "catalog's currency (e.g. EUR=1.08)")
 
 
 def resolve_spec(args: argparse.Namespace) -> specs.Spec:
@@ -131,7 +153,7 @@ def summary_table(result, out: Path, files: list[str]) -> str:
         rows.append(("booksim", f"warning: {warning}"))
     rows.append(("output", f"{out}/  ({len(files)} files)"))
     width = max(len(k) for k, _ in rows)
-    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+    return "\n".join(f"{k:<{width}}  {printable(v, None)}" for k, v in rows)  # SKU, names
 
 
 def input_files(args: argparse.Namespace, spec: specs.Spec) -> list[Path]:
@@ -140,7 +162,9 @@ def input_files(args: argparse.Namespace, spec: specs.Spec) -> list[Path]:
     paths = [Path(args.spec)] if args.spec else []
     if isinstance(spec.topology, str) and spec.topology.strip().startswith("file:"):
         paths.append(Path(spec.topology.strip()[len("file:"):].partition("?")[0]))
+        importers.check_link_loop(paths[-1])     # before --out is compared with it
     paths += [Path(value) for value in (spec.catalog, spec.floor) if Path(value).is_file()]
+    paths += [Path(value) for value in getattr(args, "prices", None) or []]
     return paths
 
 
@@ -155,14 +179,29 @@ def _from_spec(args: argparse.Namespace, field: str, load):
         raise
 
 
+def _quoted(catalog, args: argparse.Namespace):
+    """The catalog at the prices of the ``--prices`` quotes (cheapest valid offer per part)."""
+    import datetime
+
+    from planner.costing.quotes import DEFAULT_CURRENCY, parse_rates
+    from planner.costing.reprice import catalog_with_quotes
+    currency = getattr(catalog, "currency", None) or DEFAULT_CURRENCY
+    priced, _quotes = catalog_with_quotes(catalog, args.prices, currency=currency,
+                                          rates=parse_rates(args.rate),
+                                          today=datetime.date.today())
+    return priced
+
+
 def run(args: argparse.Namespace) -> int:
     from planner.costing.bom import Spares
+    from planner.costing.quotes import parse_rates
     from planner.inputs.catalog import load_catalog
     from planner.inputs.floor import load_floor
     from planner.plan import check_options, plan
     spec = resolve_spec(args)
     check_options(spec.strategy, spec.time_limit, spec.spares, spec.seed)
-    _from_spec(args, "out", lambda: output.check_out(spec.out, input_files(args, spec)))
+    inputs = _from_spec(args, "topology", lambda: input_files(args, spec))
+    _from_spec(args, "out", lambda: output.check_out(spec.out, inputs))
 
     def build_topology():
         sizing.check_topology_spec(spec.topology, spec.endpoint_cables)  # before building
@@ -170,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
 
     topology = _from_spec(args, "topology", build_topology)
     catalog = _from_spec(args, "catalog", lambda: load_catalog(spec.catalog))
+    if args.prices:
+        catalog = _quoted(catalog, args)
     floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))
     cables = topology.num_links + (topology.num_endpoints if spec.endpoint_cables else 0)
     _from_spec(args, "out", lambda: guards.check_space(spec.out, cables))
@@ -184,8 +225,11 @@ def run(args: argparse.Namespace) -> int:
                   booksim={"cycle_ns": args.booksim_cycle_ns,
                            "injection_rate": args.booksim_rate,
                            "traffic": args.booksim_traffic})
+    if args.prices:       # where the prices came from; catalog.yaml holds them
+        result.summary["prices"] = {"quotes": [str(p) for p in args.prices],
+                                    "rates": parse_rates(args.rate)}
     files = exports.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
     for note in defaults.notes(result.topology):   # a size the user did not give
-        print(f"note: {note}")
+        print(f"note: {printable(note, None)}")
     print(summary_table(result, Path(spec.out), files), flush=True)
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from planner.run.errors import InputError
+from planner.run.terminal import printable
 from planner.topologies import FAMILIES, build, check_radix, defaults, parse_spec
 from planner.topologies.base import Topology
 from planner.topologies.metrics import distance_stats
@@ -116,5 +117,5 @@ def run(args) -> int:
         raise InputError(f"--max-radix must be a positive integer, got {args.max_radix}")
     check_radix(top, args.max_radix)
     rep = report(top, not args.no_distances)
-    print(json.dumps(rep, indent=2) if args.json else _text(rep))
+    print(json.dumps(rep, indent=2) if args.json else printable(_text(rep), None, keep="\n"))
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from planner.run.terminal import printable
 from planner.verify import FORMATS, SCOPES, VerifyReport, verify
 
 NAME = "verify"
@@ -44,10 +45,12 @@ def add_arguments(parser) -> None:
 
 
 def format_table(report: VerifyReport) -> str:
-    """Aligned text table of the findings (empty string when there are none)."""
+    """Aligned text table of the findings (empty string when there are none); device and port
+    names as read from the as-built file, with their control characters escaped."""
     if not report.findings:
         return ""
-    rows = [_HEADERS] + [tuple(getattr(f, c) or "-" for c in _COLUMNS) for f in report.findings]
+    rows = [_HEADERS] + [tuple(printable(getattr(f, c) or "-") for c in _COLUMNS)
+                         for f in report.findings]
     widths = [max(len(r[k]) for r in rows) for k in range(len(_COLUMNS) - 1)]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)) + "  " + r[-1]
                      for r in rows)
@@ -62,5 +65,5 @@ def run(args) -> int:
         table = format_table(report)
         if table:
             print(table)
-        print(f"verify: {report.summary()}")
+        print(f"verify: {printable(report.summary(), None)}")
     return 0 if report.ok else EXIT_MISMATCH

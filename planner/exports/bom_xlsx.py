@@ -11,7 +11,9 @@ Sheets:
   subtotal per class (switches, NICs, licences, optics, cables, rack) and the total price. No
   total adds quantities of unlike parts.
 - **Cables**: the port map (cables.csv columns plus the unit price per link).
-- **Cabinets**: ``plan.cabinets`` as it is, one row per cabinet, every column it has.
+- **Cabinets**: ``plan.cabinets``, one row per cabinet, every column it has; hall, row and
+  column numbered as ``cabinets.csv`` prints them (``planner.inputs.floor.position_numbers``:
+  hall 1, row E, column 6).
 - **Ports**: one row per router port 1..radix, used or free, with its peer and cable.
 
 Every formula carries its value as computed here (ECMA-376 Part 1 §18.3.1.40 ``f`` with a
@@ -50,6 +52,7 @@ from planner.costing.bom import CLASS_OF
 from planner.exports._csv import column_text
 from planner.exports.cells import neutralise, neutralise_all
 from planner.exports.tuning import BOM_CHUNK_ROWS
+from planner.inputs.floor import position_numbers
 from planner.run.output import created_time
 
 FILENAME = "bom.xlsx"
@@ -126,6 +129,16 @@ CLASSES = list(dict.fromkeys(CLASS_OF.values()))
 _HEADER = {"bold": True, "font_color": "#FFFFFF", "bg_color": "#305496", "align": "center"}
 _NAMES = {"name": "Cabinet", "x_m": "x (m)", "y_m": "y (m)", "kw": "kW", "ru_used": "RU used",
           "ru_free": "RU free", "col": "Column"}
+
+
+def cabinets_sheet(plan) -> pd.DataFrame:
+    """The Cabinets sheet's rows: ``plan.cabinets`` with its 0-based hall, row and column
+    indices in the one numbering every output prints (``position_numbers``)."""
+    cab = plan.cabinets.copy()
+    if all(k in cab and pd.api.types.is_integer_dtype(cab[k]) for k in ("hall", "row", "col")):
+        cab["hall"], cab["row"], cab["col"] = position_numbers(cab["hall"], cab["row"],
+                                                               cab["col"])
+    return cab
 
 
 def _generic(key: str, values: pd.Series) -> Column:
@@ -547,7 +560,8 @@ def write(plan, out_dir: Path) -> None:
     """Write ``bom.xlsx`` into ``out_dir``."""
     out_dir = Path(out_dir)
     cables = cable_columns(plan.cables)
-    cabinets = [_generic(key, plan.cabinets[key]) for key in plan.cabinets.columns]
+    cabinet_frame = cabinets_sheet(plan)
+    cabinets = [_generic(key, cabinet_frame[key]) for key in cabinet_frame.columns]
     with tempfile.TemporaryDirectory(dir=out_dir, prefix=".bom-") as tmp:
         scaffold = Path(tmp) / "scaffold.xlsx"
         wb = xlsxwriter.Workbook(str(scaffold), {"strings_to_formulas": False,
@@ -560,7 +574,7 @@ def write(plan, out_dir: Path) -> None:
         _bom_sheet(wb, fmt, plan.bom)
         bulk: dict[str, tuple[list[Column], pd.DataFrame]] = {}
         for title, columns, frame in (("Cables", cables, plan.cables),
-                                      ("Cabinets", cabinets, plan.cabinets),
+                                      ("Cabinets", cabinets, cabinet_frame),
                                       ("Ports", PORTS, plan.ports)):
             for part_title, part in _parts(frame, title):
                 _bulk_sheet(wb, fmt, part_title, columns, len(part))

@@ -1,40 +1,75 @@
-"""``cabinets.csv``: one row per cabinet, where it stands and what it holds and draws.
+"""``cabinets.csv``: one row per cabinet and per patch rack, where it stands and what it holds
+and draws.
 
 Columns, in order: name (as on the labels: ``A01``, or ``H2-A01`` when the plan fills several
-halls), hall (numbered from 1), row (letters, as in the name), column (from 1), x_m / y_m (the
-cabinet centre in its hall, metres: x along the row, y across rows, ``planner.inputs.floor``), group
-(electrical group), routers, endpoints, kw (routers with their plugged cable ends, servers and
-NICs, ``planner.costing.power``), ru_used (rack units taken by devices). Rows in the plan's cabinet
-order (hall, row, column for a planned layout).
-UTF-8, LF line ends.
+halls; a patch rack's name, ``A-P1``, ``H2-ENTRY``), hall (numbered from 1), row (letters, as in
+the name; ``entry`` for the entry racks' row along the hall's front wall), column (from 1;
+empty for a patch rack, which stands at a reserved position of its own), x_m / y_m (the centre
+in its hall, metres: x along the row, y across rows, ``planner.inputs.floor``; racks:
+``planner.inputs.floor.rack_positions``), group (electrical group; empty for a rack), routers,
+endpoints, kw (routers with their plugged cable ends, servers and NICs,
+``planner.costing.power``; empty for a rack), ru_used (rack units taken by devices, or by a
+rack's panels), kind (``cabinet``, ``patch rack`` or ``entry rack``). Hall, row and column are
+``planner.inputs.floor.position_numbers``, the numbering the PDF, the viewer and ``bom.xlsx``
+print. Cabinets first, in the plan's cabinet order (hall, row, column for a planned layout), then
+the patch racks in the order of the structured plant. UTF-8, LF line ends.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from planner.exports._csv import write_csv
-from planner.inputs.floor import row_letters
+from planner.inputs.floor import position_numbers
+from planner.inputs.floor.rack_positions import ENTRY_ROW
 
 FILENAME = "cabinets.csv"
 COLUMNS = ["name", "hall", "row", "column", "x_m", "y_m", "group", "routers", "endpoints", "kw",
-           "ru_used"]
+           "ru_used", "kind"]
+KINDS = {"row": "patch rack", "entry": "entry rack"}
+"""The ``kind`` of a patch rack by its kind in the structured plant."""
+
+
+def cabinet_rows(plan) -> pd.DataFrame:
+    """The cabinets' rows of cabinets.csv, from ``plan.cabinets``: the numbering every output
+    prints (the viewer's and ``bom.xlsx``'s Cabinets sheet take these rows)."""
+    cab = plan.cabinets
+    hall, row, column = position_numbers(cab["hall"], cab["row"], cab["col"])
+    return pd.DataFrame({
+        "name": cab["name"].astype(str).to_numpy(), "hall": hall, "row": row,
+        "column": column, "x_m": cab["x_m"].to_numpy(), "y_m": cab["y_m"].to_numpy(),
+        "group": cab["group"].to_numpy(), "routers": cab["routers"].to_numpy(),
+        "endpoints": cab["endpoints"].to_numpy(), "kw": cab["kw"].to_numpy(),
+        "ru_used": cab["ru_used"].to_numpy(), "kind": "cabinet"})[COLUMNS]
+
+
+def rack_rows(plan) -> pd.DataFrame:
+    """The patch racks' rows of cabinets.csv (none without structured cabling)."""
+    plant = getattr(plan, "structured", None)
+    if plant is None or plant.racks.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    racks = plant.racks
+    entry = (racks["kind"] == "entry").to_numpy()
+    hall, letters, _ = position_numbers(racks["hall"], np.maximum(racks["row"], 0), 0)
+    return pd.DataFrame({
+        "name": racks["name"].astype(str).to_numpy(), "hall": hall,
+        "row": np.where(entry, ENTRY_ROW, np.asarray(letters, dtype=object)),
+        "column": "", "x_m": np.round(racks["x_m"].to_numpy(float), 3),
+        "y_m": np.round(racks["y_m"].to_numpy(float), 3), "group": "", "routers": 0,
+        "endpoints": 0, "kw": "", "ru_used": racks["ru_used"].to_numpy(),
+        "kind": racks["kind"].map(KINDS).to_numpy()})[COLUMNS]
 
 
 def table(plan) -> pd.DataFrame:
-    """The rows of cabinets.csv, from ``plan.cabinets``."""
-    cab = plan.cabinets
-    return pd.DataFrame({
-        "name": cab["name"].astype(str),
-        "hall": cab["hall"].astype("int64") + 1,
-        "row": [row_letters(r) for r in cab["row"].tolist()],
-        "column": cab["col"].astype("int64") + 1,
-        "x_m": cab["x_m"], "y_m": cab["y_m"], "group": cab["group"],
-        "routers": cab["routers"], "endpoints": cab["endpoints"], "kw": cab["kw"],
-        "ru_used": cab["ru_used"],
-    })[COLUMNS]
+    """The rows of cabinets.csv: the cabinets, then the patch racks."""
+    racks = rack_rows(plan)
+    if racks.empty:
+        return cabinet_rows(plan)
+    return pd.concat([cabinet_rows(plan).astype(object), racks.astype(object)],
+                     ignore_index=True)
 
 
 def write(plan, out_dir: Path) -> None:

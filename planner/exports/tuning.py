@@ -39,6 +39,3 @@ HALL_GAP_M = 6.0
 """Space drawn between halls in the viewer and the PDF floor plan (their real distance is the
 hall connection's length): five 1.2 m aisles of drawing space, not a length of any cable."""
 
-PATCH_RACK_SHARE = 0.7
-"""A patch rack's marker: a square this share of the aisle wide, so it never covers a cabinet
-(drawn in the aisle between rows)."""

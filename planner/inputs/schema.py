@@ -2,7 +2,8 @@
 numbers and one-line errors.
 
 - ``read_yaml`` parses with PyYAML's safe loader, refuses aliases (so "billion laughs" anchor
-  bombs cannot expand), tags, duplicate keys (YAML 1.2 forbids them; PyYAML keeps the last),
+  bombs cannot expand), every explicit tag (``!include``, and the standard ``!!binary``,
+  ``!!set``, ``!!python/...`` alike), duplicate keys (YAML 1.2 forbids them; PyYAML keeps the last),
   nesting deeper than ``MAX_DEPTH`` and anything but a regular file of at most 1 MB (limits:
   ``planner.inputs.tuning``), and wants a mapping at the top. ``1e3`` is a number, as in YAML
   1.2 and JSON (YAML 1.1 wants ``1.0e3``).
@@ -12,7 +13,9 @@ numbers and one-line errors.
   number only (no ``true``, no quoted text). So every numeric field of every model, including
   fields added later, is checked without code of its own. Then it builds the pydantic model and
   turns the first ``ValidationError`` into an ``InputError`` naming the file, the field
-  (``cables[2].stock_lengths``), what is wrong and the fix.
+  (``cables[2].stock_lengths``), what is wrong and the fix. Every text of the file (a SKU, a
+  name, a part number) is bounded (``MAX_TEXT``) and holds no control characters (``check_text``):
+  they would reach terminals, labels, CSV and NetBox files as they are.
 - ``extends: NAME`` at the top of a file starts from a built-in (or a path relative to the file)
   and replaces the listed top-level keys, so a variant does not copy the whole file.
 """
@@ -30,9 +33,11 @@ import yaml
 from pydantic import BaseModel, ValidationError
 from yaml.constructor import ConstructorError
 
-from planner.inputs.tuning import MAX_BYTES, MAX_DEPTH, MAX_EXTENDS_DEPTH, MAX_NUMBER
+from planner.inputs.tuning import (LONG_TEXT_FIELDS, MAX_BYTES, MAX_DEPTH, MAX_EXTENDS_DEPTH,
+                                   MAX_NUMBER, MAX_TEXT)
 from planner.run import guards
 from planner.run.errors import InputError
+from planner.run.terminal import printable
 
 
 _FLOAT_TEXT = re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+"
@@ -51,6 +56,12 @@ class _StrictSafeLoader(yaml.SafeLoader):
             mark = self.peek_event().start_mark
             raise yaml.YAMLError(f"aliases (*name) are not allowed, line {mark.line + 1}; "
                                  "write the value out")
+        event = self.peek_event()
+        tag = getattr(event, "tag", None)   # a tag written in the file, not one resolved
+        if tag in self.yaml_constructors and tag is not None:    # standard: !!binary, !!set
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise yaml.YAMLError(f"YAML tag {shown!r} is not allowed, line "
+                                 f"{event.start_mark.line + 1}; use plain values")
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
@@ -116,6 +127,9 @@ def resolve(name_or_path: str | Path, folder: str, what: str) -> Path:
     if path.exists():
         return guards.regular_file(path, f"{what} file '{text}'")
     names = ", ".join(builtin_names(folder))
+    if path.is_symlink():
+        raise InputError(f"{what} file '{text}' is a symbolic link that leads to no file (a "
+                         f"loop of links, or a missing target); point it at a YAML file")
     if path.suffix.lower() in (".yaml", ".yml") or "/" in text or "\\" in text:
         raise InputError(f"{what} file '{text}' does not exist; give an existing YAML file "
                          f"or one of the built-ins: {names}")
@@ -341,6 +355,51 @@ def _walk(annotation: Any, value: Any, loc: tuple) -> tuple[tuple, str] | None:
     return None
 
 
+# ----------------------------------------------------------------------------- bounded text
+
+def _bad_text(text: str, field: Any) -> str | None:
+    """What is wrong with one text of an input file under key ``field``: too long, or a control
+    character (``planner.run.terminal.printable`` would escape it; a description may hold line
+    breaks and tabs)."""
+    limit = LONG_TEXT_FIELDS.get(field, MAX_TEXT) if isinstance(field, str) else MAX_TEXT
+    if len(text) > limit:
+        return (f"is {len(text):,} characters long, beyond the {limit:,} a "
+                f"{'text' if limit > MAX_TEXT else 'name, SKU or part number'} may have; "
+                f"shorten it")
+    allowed = "\n\t" if field in LONG_TEXT_FIELDS else ""
+    bad = next((ch for ch in text if ch not in allowed and printable(ch) != ch), None)
+    if bad is not None:
+        return (f"holds the control character {printable(bad)} at position {text.index(bad)}; "
+                f"remove it (it would reach terminals, labels and NetBox as it is)")
+    return None
+
+
+def _walk_text(value: Any, loc: tuple) -> tuple[tuple, str] | None:
+    """(location, problem) of the first bad text (``_bad_text``) among the keys and values."""
+    if isinstance(value, str):
+        problem = _bad_text(value, loc[-1] if loc else None)
+        return (loc, problem) if problem else None
+    items = (value.items() if isinstance(value, dict) else
+             enumerate(value) if isinstance(value, list) else ())
+    for key, item in items:
+        found = ((_walk_text(key, (*loc, key)) if isinstance(key, str) else None)
+                 or _walk_text(item, (*loc, key)))
+        if found:
+            return found
+    return None
+
+
+def check_text(data: dict[str, Any], path: Path | str, what: str) -> None:
+    """InputError naming the file and the field of the first text of ``data`` that is too long
+    or holds a control character (``_bad_text``)."""
+    found = _walk_text(data, ())
+    if found:
+        loc, problem = found
+        field, sku = _field_path(loc, data)
+        sku = printable(sku) if isinstance(sku, str) and not _bad_text(sku, "sku") else None
+        raise InputError(f"{what} '{path}': {_named(printable(field), sku)} {problem}")
+
+
 def check_values(model: type[BaseModel], data: dict[str, Any], path: Path | str,
                  what: str) -> None:
     """InputError naming the file and the field of the first number of ``data`` that is not
@@ -353,9 +412,10 @@ def check_values(model: type[BaseModel], data: dict[str, Any], path: Path | str,
 
 
 def validate(model: type[BaseModel], data: dict[str, Any], path: Path | str, what: str):
-    """``check_values``, then ``model.model_validate(data)``; the first error becomes a one-line
-    InputError."""
+    """``check_values`` and ``check_text``, then ``model.model_validate(data)``; the first error
+    becomes a one-line InputError."""
     check_values(model, data, path, what)
+    check_text(data, path, what)
     try:
         return model.model_validate(data)
     except ValidationError as err:

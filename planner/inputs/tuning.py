@@ -31,6 +31,13 @@ MAX_DEPTH = 32
 MAX_NUMBER = 1e15
 """Magnitude of any number in an input file: far above any price, length, power or count the
 planner takes, far below where sums of them lose precision or overflow (1e308 -> inf)."""
+MAX_TEXT = 256
+"""Characters of a name, SKU, part number or any other text of an input file: the longest in
+the built-in files is under 70 (a SKU under 30), and a label or a NetBox field holds far less."""
+LONG_TEXT_FIELDS = {"description": 4_000, "title": 4_000, "out": 4_096, "topology": 4_096,
+                    "catalog": 4_096, "floor": 4_096, "extends": 4_096}
+"""Fields whose text may be longer: descriptions and titles (the longest built-in one is 313
+characters, and they may hold line breaks), and paths (Linux's PATH_MAX is 4,096 bytes)."""
 
 MAX_HALL_SIDE = 1000
 """Most rows, cabinets per row and halls a floor may give (hall sizing tries every shape)."""

@@ -63,10 +63,19 @@ class SlotStats:
     cheapest_optical: float
 
 
+def cheapest_prices(prices: CabinetPrices) -> np.ndarray:
+    """The cheapest price per cable of every cabinet position pair over the multiplicity
+    classes; 0 where no class exists (a system without router-router links, such as one
+    switch and its servers, has no cable to price, and 0 bounds nothing from below)."""
+    if prices.price.shape[0] == 0:
+        return np.zeros(prices.price.shape[1:])
+    return prices.price.min(axis=0)
+
+
 def slot_stats(prices: CabinetPrices, cabinet_hall, cabinet_local, slots: int) -> SlotStats:
     hall = np.asarray(cabinet_hall, dtype=np.int64)
     local = np.asarray(cabinet_local, dtype=np.int64)
-    cheapest_table = prices.price.min(axis=0)
+    cheapest_table = cheapest_prices(prices)
     c = len(hall)
     reach = np.empty(c, dtype=np.int64)
     low, low_optical = np.inf, np.inf
@@ -178,13 +187,15 @@ def cost_lower_bound(graph: Graph, prices: CabinetPrices, cabinet_hall, cabinet_
     """(least dollars of the network cables of any such placement, which bound) given at most
     ``copper_bound`` copper cables; module doc (``stats``, ``routers``: as
     ``copper_upper_bound``)."""
+    if graph.total_weight == 0:
+        return 0.0, "no network cables"
     stats = stats or slot_stats(prices, cabinet_hall, cabinet_local, slots)
     must = graph.total_weight - copper_bound
     best = (must * stats.cheapest_optical + copper_bound * min(stats.cheapest, stats.cheapest_optical),
             "counting")
     n = len(cabinet_hall) * slots
     if _projection_fits(graph, n, seconds):
-        table = slot_matrix(prices, prices.price.min(axis=0), cabinet_hall, cabinet_local, slots)
+        table = slot_matrix(prices, cheapest_prices(prices), cabinet_hall, cabinet_local, slots)
         if np.all(np.isfinite(table)):
             routers = routers or router_spectrum(graph, n, seconds)
             np.fill_diagonal(table, 0.0)

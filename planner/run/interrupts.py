@@ -13,6 +13,13 @@ compiles a kernel. The interrupted plan would then go on, with a traceback on st
 such a step (``ctrl_c_deferred``) a stop signal is only recorded, and delivered once the step is
 over. (Blocking the signal with ``pthread_sigmask`` is not enough: the kernel hands a
 process-wide signal to any thread that does not block it, such as a solver's worker threads.)
+
+A native library can also lose the KeyboardInterrupt while it loads: OR-Tools' and NumPy's
+module initialisation turn a Ctrl-C during ``import`` into ``ImportError: initialization
+failed`` (measured: a SIGINT 5 to 20 ms into ``import ortools.sat.python.cp_model``). So
+``handled`` points the signal module's wake-up descriptor (``signal.set_wakeup_fd``, written by
+the interpreter's C handler whatever the Python handler does) at a pipe, and ``received`` tells
+the command line that the error it got came after a stop signal.
 """
 
 from __future__ import annotations
@@ -62,10 +69,44 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
+_wakeup: list[int] = []       # the read end of the pipe ``handled`` made, while it runs
+_received: list[int] = []
+
+
+def received() -> int | None:
+    """The first stop signal that arrived during ``handled``, or None."""
+    if _wakeup:
+        try:
+            _received.extend(os.read(_wakeup[0], 512))
+        except (BlockingIOError, OSError):
+            pass
+    return next((sig for sig in _received if sig in STOP_SIGNALS), None)
+
+
+@contextmanager
+def _signals_recorded():
+    """Every signal that reaches a Python handler during the block is noted in a pipe
+    (``received``). Main thread only."""
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    os.set_blocking(write_end, False)
+    previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    _wakeup[:] = [read_end]
+    _received.clear()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(previous)
+        _wakeup.clear()
+        os.close(read_end)
+        os.close(write_end)
+
+
 @contextmanager
 def handled():
     """SIGTERM and SIGHUP raise ``Interrupted`` during the block (SIGINT keeps Python's
-    KeyboardInterrupt); the previous handlers come back after it. Main thread only."""
+    KeyboardInterrupt); every stop signal is recorded (``received``); the previous handlers
+    come back after it. Main thread only."""
     if not _main_thread():
         yield
         return
@@ -74,7 +115,8 @@ def handled():
         if signal.getsignal(sig) is not signal.SIG_IGN:
             previous[sig] = signal.signal(sig, _raise)
     try:
-        yield
+        with _signals_recorded():
+            yield
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -29,7 +29,9 @@ folders are refused before they are opened.
 from __future__ import annotations
 
 import csv
+import errno
 import io
+import os
 import re
 from pathlib import Path
 from xml.etree import ElementTree
@@ -48,11 +50,23 @@ MAX_NODES = MAX_ROUTERS * 100
 _INT = re.compile(r"^[+]?\d+$")
 
 
+def check_link_loop(path: str | Path) -> None:
+    """InputError when ``path`` is a symbolic link that leads back to itself (ELOOP): it names
+    no file, and resolving it raises deep inside the path library."""
+    try:
+        os.stat(path)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise InputError(f"topology file '{path}' is a loop of symbolic links (one leads "
+                             f"back to itself); point the link at the topology file") from None
+
+
 def load(path: str | Path, p=None) -> Topology:
     """Read a topology file (format by extension). ``p`` = uniform endpoints per router, used
     only where the file gives no endpoint counts (GraphML nodes without ``endpoints``, CSV
     without a ``router,endpoints`` table)."""
     path = Path(path)
+    check_link_loop(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise InputError(f"topology file '{path}': unknown extension {suffix or '(none)'!r}; "
@@ -64,9 +78,12 @@ def load(path: str | Path, p=None) -> Topology:
     if p is not None:
         text = str(p).strip()
         if not _INT.match(text):
-            raise InputError(f"topology file '{path}': p must be a non-negative integer, got "
-                             f"{text!r}")
-        uniform = _count(path, "p", text, minimum=0)
+            raise InputError(f"topology file '{path}': p must be a positive integer "
+                             f"(endpoints per router), got {text!r}")
+        if int(text) < 1:
+            raise InputError(f"topology file '{path}': parameter 'p' must be >= 1, got {text!r} "
+                             f"(endpoints per router, as every topology builder takes it)")
+        uniform = _count(path, "p", text, minimum=1)
     reader = {".graphml": read_graphml, ".csv": read_edge_csv, ".anynet": read_anynet}[suffix]
     try:
         return reader(path, uniform)
@@ -83,6 +100,12 @@ def _topology(path: Path, r: int, u, v, count, endpoints, fmt: str) -> Topology:
     if count.sum() > MAX_LINKS:
         raise InputError(f"topology file '{path}': {int(count.sum())} cables, beyond the "
                          f"supported {MAX_LINKS}")
+    if not int(np.sum(endpoints)):
+        raise InputError(f"topology file '{path}': the network has no endpoints (every router "
+                         f"has 0), so there is nothing to plan for; "
+                         + ("attach them with 'node ID' entries" if fmt == "anynet" else
+                            f"give each router its endpoints, or a uniform number with "
+                            f"file:{path}?p=N (N >= 1)"))
     pairs = np.stack([np.asarray(u, np.int64), np.asarray(v, np.int64)], 1).reshape(-1, 2)
     edges = np.repeat(pairs, count, axis=0)
     return Topology.from_edges("import", {"path": str(path), "format": fmt}, r, edges,

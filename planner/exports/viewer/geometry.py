@@ -29,7 +29,8 @@ import numpy as np
 import pandas as pd
 
 from planner.inputs import floor as floors
-from planner.exports.tuning import HALL_GAP_M, PATCH_RACK_SHARE
+from planner.exports.tuning import HALL_GAP_M
+from planner.inputs.floor.rack_positions import hall_bounds
 from planner.inputs.floor.routes import cross_tray
 
 ROUTE_KINDS = ("cabinet", "row", "cross-row", "cross-hall")
@@ -89,15 +90,17 @@ def _hall_geometry(plan) -> dict:
     floor, cab = plan.floor, plan.cabinets
     room = _room(plan)
     origin = hall_origins(room)
-    w, d, pitch, aisle = floor.cabinet_width_m, floor.cabinet_depth_m, floor.pitch_m, floor.aisle_m
+    w, d, aisle = floor.cabinet_width_m, floor.cabinet_depth_m, floor.aisle_m
     ex, ey = room.entry_xy
-    row_x0, row_x1 = -pitch / 2, (room.cols - 0.5) * pitch
-    wall_x0, wall_y0 = row_x0 - floor.hall.end_aisle_m, ey
+    racks = plan.structured.racks if plan.structured is not None else None
     halls, rows, aisles, trays = [], [], [], []
     for h, (ox, oy) in enumerate(origin.tolist()):
+        mine = None if racks is None else racks[racks["hall"] == h]
+        x0, y0, x1, y1 = hall_bounds(room, mine)
+        # rows and aisles run between the end aisles, over every rack at the row ends
+        row_x0, row_x1 = x0 + floor.hall.end_aisle_m, x1 - floor.hall.end_aisle_m
         halls.append({"name": f"H{h + 1}" if room.halls > 1 else floor.name,
-                      "x0": ox + wall_x0, "y0": oy + wall_y0,
-                      "x1": ox + wall_x0 + room.width_m, "y1": oy + wall_y0 + room.depth_m})
+                      "x0": ox + x0, "y0": oy + y0, "x1": ox + x1, "y1": oy + y1})
         for i in range(room.rows + 1):
             top = oy + ey + i * floor.row_pitch_m
             aisles.append({"hall": h, "kind": "cold" if floors.aisle_is_cold(i) else "hot",
@@ -126,42 +129,34 @@ def _hall_geometry(plan) -> dict:
 
 
 def patch_rack_marks(plan, room) -> pd.DataFrame:
-    """Where drawings mark the patch racks of structured cabling (``planner.cabling.structured``),
-    in each hall's frame: a row's rack in the aisle above its row where the row's cross tray crosses
-    it (the rack stands at that row end or cross tray; the mark keeps clear of the cabinets), an
-    entry rack at its hall's entry. Racks of one place (``A-P0``, ``A-P0.2``) line up along the
-    aisle into the hall (``inward`` +1 or -1 in x); ``first`` marks the first of a place and
-    ``here`` counts them. Columns: name, kind, where (in words), hall, row (-1 at the entry), x_m,
-    y_m, size_m (the square's side), first, here, inward."""
+    """Where drawings show the patch racks of structured cabling (``planner.cabling.structured``):
+    at the floor position each stands on in its hall's frame
+    (``planner.inputs.floor.rack_positions``: in its row under its cross tray, or in the entry row
+    along the hall's front wall), never in an aisle. Columns: name, kind, where (in words), hall,
+    row (-1 in the entry row), x_m, y_m, size_m (the side of the square the viewer marks it
+    with: the rack's width, so the mark stays on its footprint), first, here (every rack has a
+    position of its own: True, 1), inward (the side its name goes: +1 left of it, -1 right)."""
     columns = ["name", "kind", "where", "hall", "row", "x_m", "y_m", "size_m", "first", "here",
                "inward"]
     plant = plan.structured
     if plant is None or plant.racks.empty:
         return pd.DataFrame(columns=columns)
     floor = plan.floor
-    size = PATCH_RACK_SHARE * floor.aisle_m
-    ex, ey = room.entry_xy
-    rows, places, seen = [], [], {}
+    size = float(min(floor.cabinet_width_m, floor.cabinet_depth_m))
+    last = len(room.cross_x) - 1
+    rows = []
     for rack in plant.racks.itertuples(index=False):
         if rack.kind == "entry":
-            x, y, where = ex, ey, "the hall entry"
+            where = "the entry row along the front wall"
         else:
-            x = room.cross_x[rack.tray]
-            y = ey + rack.row * floor.row_pitch_m + floor.aisle_m / 2
-            end = " (row end)" if rack.tray in (0, len(room.cross_x) - 1) else ""
+            end = " (row end)" if rack.tray in (0, last) else ""
             where = f"row {floors.row_letters(rack.row)}, cross tray {rack.tray}{end}"
         if room.halls > 1:
             where += f", hall H{rack.hall + 1}"
-        place = (rack.hall, rack.row, rack.tray)
-        inward = -1 if rack.kind == "row" and rack.tray == len(room.cross_x) - 1 else 1
-        x += inward * seen.get(place, 0) * 1.2 * size
-        seen[place] = seen.get(place, 0) + 1
-        places.append(place)
-        rows.append((rack.name, rack.kind, where, int(rack.hall), int(rack.row), float(x),
-                     float(y), size, seen[place] == 1, 0, inward))
-    marks = pd.DataFrame(rows, columns=columns)
-    marks["here"] = [seen[place] for place in places]
-    return marks
+        inward = -1 if rack.kind == "row" and rack.tray == last else 1
+        rows.append((rack.name, rack.kind, where, int(rack.hall), int(rack.row),
+                     float(rack.x_m), float(rack.y_m), size, True, 1, inward))
+    return pd.DataFrame(rows, columns=columns)
 
 
 def _patch_racks(plan, room, origin) -> list[dict]:

@@ -498,8 +498,8 @@
     stats.draws++;
   }
 
-  // Patch racks of structured cabling: a violet square in the aisle where a row's cross tray
-  // crosses it (and at each hall's entry), named once legible; the selected one ringed.
+  // Patch racks of structured cabling: a violet square on the floor position each stands on (in
+  // its row under its cross tray, or in the entry row), named once legible; the selected one ringed.
   function rackSize(r) { return Math.min(18, r.size_m * cam.s); }
 
   function drawPatchRacks(X, Y) {

@@ -4,7 +4,9 @@ Each part with stock lengths has an orderable part number per length: a table (`
 ...}``) or a template (``MCP1600-C{nv}``, fields in ``LENGTH_FIELDS``). Without one, the SKU is
 the part number, which a SKU that looks like a family placeholder (``MCP1600-C0XX``) may not be.
 ``template_fields`` reads the fields a template uses (also those of a router's interface names,
-``planner.inputs.catalog.routers``).
+``planner.inputs.catalog.routers``) and refuses a format width or precision that would make a
+text longer than any part number or name may be (``{m:999999999}`` is one line of YAML and
+hundreds of MiB of part numbers).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import math
 import re
 import string
+
+from planner.inputs.tuning import MAX_TEXT
 
 #: Fields of a part-number template, for one stock length L: ``{m}`` L in metres as written
 #: (``0.5``, ``3``), ``{dm}`` / ``{cm}`` / ``{mm}`` whole decimetres / centimetres /
@@ -43,6 +47,24 @@ def length_fields(length_m: float) -> dict[str, object]:
             "mm": int(round(length_m * 1000)), "nv": code}
 
 
+_NUMBER = re.compile(r"\d+")
+
+
 def template_fields(template: str) -> set[str]:
-    """The field names a part-number template uses (names of ``LENGTH_FIELDS``, e.g. ``nv``)."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+    """The field names a part-number template uses (names of ``LENGTH_FIELDS``, e.g. ``nv``);
+    ValueError for a format spec with a nested field or a width or precision above
+    ``MAX_TEXT``."""
+    names = set()
+    for _, name, spec, _ in string.Formatter().parse(template):
+        if name is None:
+            continue
+        names.add(name)
+        if spec and "{" in spec:
+            raise ValueError(f"template {template!r} nests a field in the format of {{{name}}}; "
+                             f"write the format out (e.g. {{{name}:03d}})")
+        widest = max((int(n) for n in _NUMBER.findall(spec or "")), default=0)
+        if widest > MAX_TEXT:
+            raise ValueError(f"template {template!r} pads {{{name}}} to {widest:,} characters, "
+                             f"beyond the {MAX_TEXT} a part number or name may have; use a "
+                             f"width such as {{{name}:03d}}")
+    return names

@@ -8,14 +8,16 @@ and hall links (a ``hall`` block); ``docs/floors.md`` describes every field.
 - ``capacity``: what an electrical group and a cabinet hold, ``check_capacity``;
 - ``geometry``: grid shape, positions, names, aisles, grid cable lengths, rack units;
 - ``halls``: ``Room``, hall footprint, cross trays, hall sizes, slot layout, ``room_of``;
-- ``routes``: the tray route and length of a cable between two cabinet positions.
+- ``routes``: the tray route and length of a cable between two cabinet positions;
+- ``rack_positions``: where the patch racks of structured cabling stand, ``hall_bounds``.
 """
 
 from planner.inputs.floor.capacity import check_capacity, group_capacity
 from planner.inputs.floor.geometry import (aisle_is_cold, cabinet_name, cabinet_names,
                                            cabinet_positions, cabinet_xy, cable_length_m,
                                            endpoint_ru_of, front_aisle, grid_shape,
-                                           mean_manhattan_m, padded, router_ru, row_letters)
+                                           mean_manhattan_m, padded, position_numbers,
+                                           rack_gaps, router_ru, row_letters)
 from planner.inputs.floor.halls import Room, hall_footprint_m, room_of, slot_layout
 from planner.inputs.floor.schema import (COPPER_NS_PER_M, FIBRE_NS_PER_M, Floor, Hall,
                                          list_floors, load_floor)
@@ -25,4 +27,4 @@ __all__ = ["COPPER_NS_PER_M", "FIBRE_NS_PER_M", "MIN_ASPECT", "Floor", "Hall", "
            "aisle_is_cold", "cabinet_name", "cabinet_names", "cabinet_positions", "cabinet_xy",
            "cable_length_m", "check_capacity", "endpoint_ru_of", "front_aisle", "grid_shape",
            "group_capacity", "hall_footprint_m", "list_floors", "load_floor", "mean_manhattan_m",
-           "padded", "room_of", "router_ru", "row_letters", "slot_layout"]
+           "padded", "position_numbers", "rack_gaps", "room_of", "router_ru", "row_letters", "slot_layout"]

@@ -14,8 +14,12 @@ cable; Galaxyfly: 1.5 m inside, +2 m per cabinet end). In halls cables follow th
 (``planner.inputs.floor.routes``).
 
 Positions: in every hall (or the grid) the centre of the cabinet in row ``r``, column ``c`` is at
-``x = c * pitch_m`` along the row and ``y = r * row_pitch_m`` across rows (``row_pitch_m =
-cabinet_depth_m + aisle_m``); the hall around them: ``planner.inputs.floor.halls``. Aisles
+``x = (c + g) * pitch_m`` along the row and ``y = r * row_pitch_m`` across rows (``row_pitch_m =
+cabinet_depth_m + aisle_m``), where ``g`` counts the patch-rack positions a structured floor
+reserves in the row left of ``c`` (``rack_gaps``; 0 elsewhere); the hall around them:
+``planner.inputs.floor.halls``; where each patch rack stands:
+``planner.inputs.floor.rack_positions``. ``position_numbers`` is the one numbering (hall, row,
+column from 1 and A) every output prints. Aisles
 alternate cold (aisle 0, in front of row A, and every even aisle) and hot; row ``r`` faces its
 cold aisle (``front_aisle``), so fronts face fronts and backs face backs. Rows are named A..Z,
 AA.., columns 01.. (``A01``, TIA-606 / vendor install-guide style); with several halls a hall
@@ -102,10 +106,33 @@ def cabinet_names(hall, row, col) -> tuple[str, ...]:
     return tuple(names)
 
 
+def rack_gaps(floor: Floor, cols) -> np.ndarray:
+    """Patch-rack positions reserved in a row left of cabinet column ``cols`` (0-based, may be
+    fractional): on a floor with structured cabling every cross tray between cabinets
+    (``hall.cross_tray_every`` = N) stands over a rack position of its own, so column c has
+    ``c // N`` of them to its left; 0 on every other floor."""
+    cols = np.asarray(cols, dtype=float)
+    every = floor.hall.cross_tray_every if floor.hall is not None else 0
+    if not (floor.structured_cabling and every):
+        return np.zeros(cols.shape)
+    return np.floor(np.maximum(cols, 0.0) / every)
+
+
 def cabinet_xy(floor: Floor, rows, cols) -> tuple[np.ndarray, np.ndarray]:
-    """Cabinet centres in metres in their hall (or the grid): x along the row, y across rows."""
-    return (np.asarray(cols, dtype=float) * floor.pitch_m,
+    """Cabinet centres in metres in their hall (or the grid): x along the row (past the
+    patch-rack positions reserved in the row, ``rack_gaps``), y across rows."""
+    cols = np.asarray(cols, dtype=float)
+    return ((cols + rack_gaps(floor, cols)) * floor.pitch_m,
             np.asarray(rows, dtype=float) * floor.row_pitch_m)
+
+
+def position_numbers(hall, row, col) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """The one numbering of floor positions that every output prints (``cabinets.csv``,
+    ``wiring.pdf``, the viewer, ``bom.xlsx``): (hall from 1, row letters ``A``.., column from 1)
+    of 0-based (hall, row, column) arrays, as the cabinet names ``H2-E06`` spell them."""
+    hall = np.asarray(hall, dtype=np.int64) + 1
+    letters = [row_letters(r) for r in np.asarray(row, dtype=np.int64).ravel().tolist()]
+    return hall, letters, np.asarray(col, dtype=np.int64) + 1
 
 
 def front_aisle(row):

@@ -10,9 +10,13 @@ from the entry corner, not a strip (``slot_layout``). Cables run along overhead 
 
 A hall's footprint is ``cols * pitch_m + 2 * end_aisle_m`` by ``rows * cabinet_depth_m +
 (rows + 1) * aisle_m`` (an aisle in front of the first row, between rows and behind the last);
-its entry point, where cables to other halls leave, is the front end of the cross tray at the
-start of the rows (``Room.entry_xy``). Cabinet positions in a hall, and on the abstract grid
-(one "hall" of the cabinets' bounding rows and columns): ``planner.inputs.floor.geometry``.
+with structured cabling every row also holds its patch-rack positions (``rack_slots``: both row
+ends and a gap at every cross tray between cabinets, each cross tray over its position) and the
+hall an entry row of racks along its front wall, ``cabinet_depth_m`` deep. Its entry point, where
+cables to other halls leave, is the front end of the cross tray at the start of the rows
+(``Room.entry_xy``). Cabinet positions in a hall, and on the abstract grid (one "hall" of the
+cabinets' bounding rows and columns): ``planner.inputs.floor.geometry``; where each patch rack
+stands: ``planner.inputs.floor.rack_positions``.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner.inputs.floor.geometry import cabinet_xy, grid_shape
+from planner.inputs.floor.geometry import cabinet_xy, grid_shape, rack_gaps
 from planner.inputs.floor.schema import Floor
 from planner.inputs.tuning import MIN_ASPECT
 from planner.run.errors import InputError
@@ -53,6 +57,26 @@ class Room:
         return self.cross_x is not None
 
     @property
+    def row_x(self) -> tuple[float, float]:
+        """(first, last) x of a row's positions, edge to edge: its cabinets and, on a floor with
+        structured cabling, the patch-rack positions at its ends and cross trays."""
+        pitch = self.floor.pitch_m
+        if self.cross_x is None or not self.floor.structured_cabling:
+            return -pitch / 2, (self.cols - 0.5) * pitch
+        return float(self.cross_x[0]) - pitch / 2, float(self.cross_x[-1]) + pitch / 2
+
+    @property
+    def wall_xy(self) -> tuple[float, float]:
+        """The hall's front-left corner (its walls at x and y): an end aisle left of the rows,
+        and in front of row A its aisle and, with structured cabling, the entry racks' row."""
+        floor = self.floor
+        if self.cross_x is None:
+            return -floor.cabinet_width_m / 2, -floor.cabinet_depth_m / 2
+        entry_row = floor.cabinet_depth_m if floor.structured_cabling else 0.0
+        return (self.row_x[0] - floor.hall.end_aisle_m,
+                -(0.5 * floor.cabinet_depth_m + floor.aisle_m) - entry_row)
+
+    @property
     def aspect(self) -> float:
         """Footprint width / depth of one hall (1 = square)."""
         return self.width_m / self.depth_m if self.depth_m > 0 else 1.0
@@ -69,12 +93,24 @@ class Room:
         return self.floor.hall.link_between(hall_a, hall_b)
 
 
+def rack_slots(floor: Floor, cols) -> np.ndarray:
+    """Patch-rack positions a row of ``cols`` cabinets reserves: on a floor with structured
+    cabling one at each row end and one at every cross tray between cabinets
+    (``geometry.rack_gaps``); none elsewhere."""
+    cols = np.asarray(cols, dtype=float)
+    if not (floor.structured_cabling and floor.hall is not None):
+        return np.zeros(cols.shape)
+    return 2.0 + rack_gaps(floor, np.maximum(cols - 1.0, 0.0))
+
+
 def hall_footprint_m(floor: Floor, rows, cols) -> tuple:
-    """(width, depth) in metres of a hall of ``rows`` × ``cols`` positions (module doc)."""
+    """(width, depth) in metres of a hall of ``rows`` × ``cols`` cabinet positions (module doc),
+    the patch-rack positions of structured cabling included."""
     end_aisle = floor.hall.end_aisle_m if floor.hall is not None else 0.0
+    entry_row = floor.cabinet_depth_m if floor.structured_cabling else 0.0
     rows, cols = np.asarray(rows, dtype=float), np.asarray(cols, dtype=float)
-    return (cols * floor.pitch_m + 2.0 * end_aisle,
-            rows * floor.cabinet_depth_m + (rows + 1.0) * floor.aisle_m)
+    return ((cols + rack_slots(floor, cols)) * floor.pitch_m + 2.0 * end_aisle,
+            rows * floor.cabinet_depth_m + (rows + 1.0) * floor.aisle_m + entry_row)
 
 
 def cross_tray_x(floor: Floor, cols: int) -> np.ndarray:
@@ -84,7 +120,21 @@ def cross_tray_x(floor: Floor, cols: int) -> np.ndarray:
     every = floor.hall.cross_tray_every if floor.hall is not None else 0
     bounds = set(range(0, int(cols), every)) if every else {0}
     bounds.add(int(cols))
+    if floor.structured_cabling:
+        return _rack_tray_x(floor, np.array(sorted(bounds), dtype=float), int(cols))
     return (np.array(sorted(bounds), dtype=float) - 0.5) * floor.pitch_m
+
+
+def _rack_tray_x(floor: Floor, bounds: np.ndarray, cols: int) -> np.ndarray:
+    """With structured cabling a cross tray runs over the patch-rack position it serves: one
+    pitch before the first cabinet, in the gap left at every tray between cabinets, one pitch
+    past the last cabinet."""
+    x_of = cabinet_xy(floor, 0, np.maximum(bounds - 1.0, 0.0))[0]
+    x = x_of + floor.pitch_m
+    x[bounds == 0] = -floor.pitch_m
+    last = cabinet_xy(floor, 0, max(cols - 1, 0))[0]
+    x[bounds == cols] = float(last) + floor.pitch_m
+    return x
 
 
 def _room(floor: Floor, halls: int, rows: int, cols: int) -> Room:
@@ -93,9 +143,9 @@ def _room(floor: Floor, halls: int, rows: int, cols: int) -> Room:
         return Room(floor, 1, rows, cols, float(x) + floor.cabinet_width_m,
                     float(y) + floor.cabinet_depth_m, None, (0.0, 0.0))
     width, depth = hall_footprint_m(floor, rows, cols)
-    entry = (-0.5 * floor.pitch_m, -(0.5 * floor.cabinet_depth_m + floor.aisle_m))
-    return Room(floor, halls, rows, cols, float(width), float(depth),
-                cross_tray_x(floor, cols), entry)
+    cross_x = cross_tray_x(floor, cols)
+    entry = (float(cross_x[0]), -(0.5 * floor.cabinet_depth_m + floor.aisle_m))
+    return Room(floor, halls, rows, cols, float(width), float(depth), cross_x, entry)
 
 
 def _shapes(floor: Floor, width: int) -> tuple[np.ndarray, np.ndarray]:
