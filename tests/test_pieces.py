@@ -27,7 +27,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from planner import exports
 from planner.commands.plan import summary_table
 from planner.costing.bom import COST_LINES
-from planner.exports.wiring_pdf.style import MARGIN_X, MIN_TYPE, PAGE_W
+from planner.exports.wiring_pdf.style import MARGIN_X, MIN_TEXT_PT, PAGE_W
 from planner.plan import plan
 from planner.topologies.slimfly import slimfly
 from test_exports_wiring_pdf import drawing, heading
@@ -256,7 +256,7 @@ def test_by_sku_and_metres_ordered_count_each_piece_once(written):
 
 def test_no_text_below_six_points(written):
     """Every text drawn on the cover, contents, BOM, trunk, patch-rack and cabinet pages is at
-    least ``MIN_TYPE`` (6 pt), read back from the PDF's text operators, and ends inside the
+    least ``MIN_TEXT_PT`` (6 pt), read back from the PDF's text operators, and ends inside the
     page's right margin (a table too wide at 6 pt would run past it)."""
     _, out = written
     reader = PdfReader(out / "wiring.pdf")
@@ -271,7 +271,7 @@ def test_no_text_below_six_points(written):
             right = [t for t in texts if t[0] + stringWidth(t[3], "Helvetica", t[2])
                      > PAGE_W - MARGIN_X + 1.0 and t[3] != "\u2192"]
             assert not right, (title, right[:3])
-    assert len(smallest) == 6 and min(smallest.values()) >= MIN_TYPE, smallest
+    assert len(smallest) == 6 and min(smallest.values()) >= MIN_TEXT_PT, smallest
 
 
 def test_labels_pdf_has_no_text_below_six_points(written):
@@ -279,7 +279,7 @@ def test_labels_pdf_has_no_text_below_six_points(written):
     reader = PdfReader(out / "labels.pdf")
     sizes = [size for page in list(reader.pages)
              for _, _, size, _ in drawing(reader, page)[0]]
-    assert sizes and min(sizes) >= MIN_TYPE
+    assert sizes and min(sizes) >= MIN_TEXT_PT
 
 
 def test_panel_ports_on_the_sheets_are_each_used_once(written, sheets):

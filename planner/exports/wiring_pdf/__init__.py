@@ -17,7 +17,7 @@ a readable matrix); the bill of materials; on a floor with structured cabling th
 with its trunk and far panel); then one section per cabinet: its rack elevation (devices by
 rack unit, U1 at the bottom) and its schedule, one row per device port with the piece plugged
 in there (``planner.cabling.pieces``: the cable, or that end's patch cord to its panel port),
-its label, part number, ordered length and transceiver. No text is below ``style.MIN_TYPE``.
+its label, part number, ordered length and transceiver. No text is below ``style.MIN_TEXT_PT``.
 Every page has a running header and ``page i of N``; the PDF outline mirrors the contents.
 
 Submodules, each importing only ones listed above it:

@@ -1,7 +1,7 @@
 """The cover section: title, the totals in plain language (routers, cabinets, cables by kind
 and media, the pieces to install, the parts to order: the bill of materials' lines, cost by
 every class of the bill of materials, power, performance), then every ``summary.json`` value.
-Long values wrap onto continuation lines, so no text is set below ``style.MIN_TYPE``."""
+Long values wrap onto continuation lines, so no text is set below ``style.MIN_TEXT_PT``."""
 
 from __future__ import annotations
 

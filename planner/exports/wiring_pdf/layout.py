@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from planner.exports.wiring_pdf.content_stream import (fill_rects, pdf_strings, string_widths,
                                                        text_at, text_column)
 from planner.exports.wiring_pdf.style import (BOLD, CONTENT_BOTTOM, CONTENT_TOP, CONTENT_W, FONT,
-                                              MARGIN_X, MIN_TYPE)
+                                              MARGIN_X, MIN_TEXT_PT)
 
 
 @dataclass
@@ -43,7 +43,7 @@ class Table:
 
     def fit(self, total: float = CONTENT_W) -> "Table":
         """Column widths from the widest cell; shrink the font if the table is too wide, never
-        below ``MIN_TYPE`` (a table that does not fit at that size runs past the margin: the
+        below ``MIN_TEXT_PT`` (a table that does not fit at that size runs past the margin: the
         sections keep their tables narrow enough, and the tests read the sizes back)."""
         natural = []
         for head, col in zip(self.headers, self.columns):
@@ -52,7 +52,7 @@ class Table:
             w = max(stringWidth(head, BOLD, self.size),
                     float(string_widths(distinct, font, self.size).max(initial=0.0)))
             natural.append(w + 5.0)
-        scale = max(min(1.0, total / sum(natural)), min(1.0, MIN_TYPE / self.size))
+        scale = max(min(1.0, total / sum(natural)), min(1.0, MIN_TEXT_PT / self.size))
         if scale < 1.0:
             self.size *= scale
             self.leading = max(self.leading * scale, self.size * 1.2)
