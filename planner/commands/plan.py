@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from planner import exports
+from planner.costing.bom import cost_lines
 from planner.inputs import spec as specs
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S
 from planner.performance import simulators
@@ -99,7 +100,9 @@ def _placement_result(place: dict, gap: str) -> str:
 
 
 def summary_table(result, out: Path, files: list[str]) -> str:
-    """The short table printed at the end of ``planner plan``."""
+    """The short table printed at the end of ``planner plan``; its cost line names every class
+    of the bill of materials that costs anything (``planner.costing.bom.COST_LINES``)."""
+
     s = result.summary
     top, cab, cables = s["topology"], s["catalog"], s["cables"]
     net, end = cables["network"], cables["endpoint"]
@@ -121,7 +124,9 @@ def summary_table(result, out: Path, files: list[str]) -> str:
                            f"{net['optical']:,} optical), {net['length_m']:,.1f} m"),
         ("endpoint cables", f"{end['count']:,} ({end['electrical']:,} electrical, "
                             f"{end['optical']:,} optical), {end['length_m']:,.1f} m"),
-        ("cost", f"${cost['total']:,.2f}  (${cost['per_endpoint']:,.2f} per endpoint)"),
+        ("cost", f"${cost['total']:,.2f}  (${cost['per_endpoint']:,.2f} per endpoint): "
+                 + "; ".join(f"{words} ${value:,.2f}" for _, words, value in cost_lines(cost)
+                             if value)),
         ("power", f"{power['total_w']:,.1f} W  ({power['per_endpoint_w']:.3f} W per endpoint)"),
     ]
     if "performance" in s:
