@@ -148,7 +148,7 @@ def test_every_reference_resolves(bundle):
     assert len(cables) == len(plan.cables) + links + trunks
     assert len(devices) == len(plan.devices) + panels
     assert len(racks) == len(plan.cabinets) + patch_racks
-    readme = (folder / "README.md").read_text().split("Import in this order")[1]
+    readme = (folder / "README.md").read_text().split("## Import order")[1]
     order = ["manufacturers.csv", "device_roles.csv", "device-types/", "sites.csv",
              "locations.csv", "racks.csv", "devices.csv", "cables.csv"]
     assert [readme.index(f) for f in order] == sorted(readme.index(f) for f in order)
