@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Push plans into a real NetBox with ``planner netbox push`` and time it; writes
+``benchmarks/NETBOX.md``. Not run by .ci/run: it needs a running NetBox.
+
+For each ``--plan NAME=DIR`` (a folder written by ``planner plan``): the plan's site is emptied
+(objects tagged ``planner`` in it), then
+
+1. the first push, timed, with the time and rate of each kind of object (the push's log lines);
+2. with ``--trace``, NetBox's own cable trace (``/api/dcim/interfaces/<id>/trace/``) from the
+   A end of every link of ``cables.csv`` must end on the interface ``cables.csv`` names at the B
+   end, through the panel ports its ``segments`` list;
+3. a second push, which must write nothing;
+4. with ``--replan NAME=DIR2`` (a re-plan of the same system: same topology and floor, another
+   seed, so the same site), a push of DIR2: its created / updated / deleted counts must equal
+   the differences of the two bundles computed here from their CSV files, every link of DIR2
+   must trace, and one more push must write nothing.
+
+Starting a NetBox to run this (how the figures were taken; NetBox is not part of this
+repository): PostgreSQL and Redis from the distribution (``apt-get install postgresql
+redis-server``, then start both), a database and user ``netbox``; NetBox's release source
+(4.5 or later) with its ``requirements.txt`` installed in a virtual environment of its own;
+``netbox/netbox/configuration.py`` with ``ALLOWED_HOSTS``, ``DATABASES``, ``REDIS``,
+``SECRET_KEY`` and ``API_TOKEN_PEPPERS``; ``python manage.py migrate``; a superuser and an API
+token (``manage.py createsuperuser``, then a token in the web UI or ``manage.py shell``);
+``gunicorn -c contrib/gunicorn.py netbox.wsgi`` from ``netbox/`` (NetBox's own configuration:
+workers, 120 s timeout).
+
+    python benchmarks/bench_netbox.py --url http://127.0.0.1:8001 --token-file token.txt \\
+        --plan two-halls=plans/two-halls --replan two-halls=plans/two-halls-seed1 --trace \\
+        --plan default=plans/default
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from planner.commands import netbox as command  # noqa: E402
+from planner.commands._netbox_api import Client  # noqa: E402
+from planner.exports import netbox as export  # noqa: E402
+
+LINE = re.compile(r"netbox push: (\d+)/(\d+) ([a-z ]+) done \(([\d.]+) s\)")
+SUMMARY = re.compile(r"created ([\d,]+), updated ([\d,]+), deleted ([\d,]+), unchanged ([\d,]+)")
+
+
+def push(url: str, token_file: str, plan_dir: Path) -> dict:
+    """One ``planner netbox push`` as a user runs it: wall time, counts, seconds per kind."""
+    start = time.perf_counter()
+    run = subprocess.run([sys.executable, "-m", "planner.cli", "netbox", "push", "--plan",
+                          str(plan_dir), "--url", url, "--token-file", token_file],
+                         capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    seconds = time.perf_counter() - start
+    if run.returncode != 0:
+        raise SystemExit(f"push of {plan_dir} failed ({run.returncode}): {run.stderr.strip()}")
+    kinds: dict[str, tuple[int, float]] = {}
+    for done, total, kind, secs in LINE.findall(run.stdout):
+        if done == total:
+            n, s = kinds.get(kind, (0, 0.0))
+            kinds[kind] = (n + int(total), s + float(secs))
+    counts = [int(x.replace(",", "")) for x in SUMMARY.search(run.stdout).groups()]
+    return {"seconds": seconds, "kinds": kinds,
+            **dict(zip(("created", "updated", "deleted", "unchanged"), counts))}
+
+
+def empty_site(client: Client, plan_dir: Path) -> None:
+    """Delete what a push made in the plan's site (cables, devices, racks, locations, site)."""
+    site = command.read_bundle(plan_dir).site
+    found = client.read("dcim/sites/", slug=site["slug"])
+    if not found:
+        return
+    sid = found[0]["id"]
+    for path in ("dcim/cables/", "dcim/devices/", "dcim/racks/", "dcim/locations/"):
+        ids = [o["id"] for o in client.read(path, site_id=sid, fields="id,tags")
+               if any(t.get("slug") == "planner" for t in o["tags"])]
+        for i in range(0, len(ids), 500):
+            client.delete(path, ids[i:i + 500])
+    client.delete("dcim/sites/", [sid])
+
+
+def port_name(plan_dir: Path):
+    """cables.csv port number -> NetBox interface name, per device (the router model's p-th
+    interface; an endpoint's port by its number)."""
+    folder = plan_dir / export.FOLDER
+    devices = pd.read_csv(folder / "devices.csv", dtype=str, keep_default_na=False)
+    types = {d["model"]: d for d in (yaml.safe_load(p.read_text())
+                                     for p in folder.glob("device-types/*/*.yaml"))}
+    model = dict(zip(devices["name"], devices["device_type"]))
+
+    def name(device: str, port: str) -> str:
+        interfaces = types[model[device]].get("interfaces", [])
+        return interfaces[int(port) - 1]["name"] if len(interfaces) > 1 else str(port)
+    return name
+
+
+def trace_all(client: Client, plan_dir: Path) -> tuple[int, int]:
+    """NetBox's trace of every link of cables.csv from its A end: (links traced, through
+    panels); SystemExit naming the first link that ends elsewhere."""
+    site = command.read_bundle(plan_dir).site
+    sid = client.read("dcim/sites/", slug=site["slug"])[0]["id"]
+    ids = {(o["device"]["name"], o["name"]): o["id"]
+           for o in client.read("dcim/interfaces/", site_id=sid, fields="id,name,device")}
+    name = port_name(plan_dir)
+    cables = pd.read_csv(plan_dir / "cables.csv", dtype=str, keep_default_na=False)
+    through = 0
+    for row in cables.itertuples(index=False):
+        start = ids[(row.a_device, name(row.a_device, row.a_port))]
+        hops = client.request("GET", f"dcim/interfaces/{start}/trace/")
+        far = hops[-1][2][0] if hops and hops[-1][2] else {}
+        got = ((far.get("device") or {}).get("name"), far.get("name"))
+        want = (row.b_device, name(row.b_device, row.b_port))
+        if got != want:
+            raise SystemExit(f"{plan_dir}: link {row.cable_id} traces to {got}, not {want}")
+        panels = [p["device"]["name"] for hop in hops for p in (hop[0] + hop[2])
+                  if p and "device" in p and p.get("device") and p["device"]["name"]
+                  not in (row.a_device, row.b_device)]
+        if row.segments:
+            listed = [s.split(":")[0] for s in row.segments.split(" | ")
+                      if not s.startswith(("cord", "trunk"))]
+            if sorted(set(panels)) != sorted(set(listed)):
+                raise SystemExit(f"{plan_dir}: link {row.cable_id} passes {panels}, "
+                                 f"segments list {listed}")
+            through += 1
+        elif panels:
+            raise SystemExit(f"{plan_dir}: link {row.cable_id} passes panels {panels}")
+    return len(cables), through
+
+
+def bundle_diff(old: Path, new: Path) -> dict[str, int]:
+    """What a push of ``new`` over ``old`` must write, from the two bundles' CSV files:
+    objects by name (cables by their two ends), fields as the push compares them."""
+    def read(plan_dir: Path, name: str) -> pd.DataFrame:
+        return pd.read_csv(plan_dir / export.FOLDER / name, dtype=str, keep_default_na=False)
+
+    out = {"created": 0, "updated": 0, "deleted": 0}
+    specs = {"locations.csv": (["name"], ["status", "description", "slug"]),
+             "racks.csv": (["name"], ["location", "status", "width", "u_height", "description"]),
+             "devices.csv": (["name"], ["role", "location", "rack", "position", "face",
+                                        "status", "description"]),
+             "cables.csv": (None, list(command.CABLE_FIELDS))}
+    for name, (key, fields) in specs.items():
+        a, b = read(old, name), read(new, name)
+        if key is None:
+            for frame in (a, b):
+                ends = [tuple(sorted([(x, y, z), (u, v, w)])) for x, y, z, u, v, w in zip(
+                    frame.side_a_type, frame.side_a_device, frame.side_a_name,
+                    frame.side_b_type, frame.side_b_device, frame.side_b_name)]
+                frame.index = pd.Index(ends)
+        else:
+            a, b = a.set_index(key[0]), b.set_index(key[0])
+        both = a.index.intersection(b.index)
+        out["created"] += len(b.index.difference(a.index))
+        out["deleted"] += len(a.index.difference(b.index))
+        if name == "devices.csv":  # a device whose type changed is made anew
+            retyped = both[a.loc[both, "device_type"].to_numpy() != b.loc[both, "device_type"].to_numpy()]
+            out["created"] += len(retyped)
+            out["deleted"] += len(retyped)
+            both = both.difference(retyped)
+        norm = lambda f: f.apply(lambda c: c.map(_norm))  # noqa: E731
+        changed = (norm(a.loc[both, fields]) != norm(b.loc[both, fields])).any(axis=1)
+        out["updated"] += int(changed.sum())
+    return out
+
+
+def _norm(text: str) -> str:
+    try:
+        return f"{float(text):g}"
+    except ValueError:
+        return text
+
+
+def bundle_rows(plan_dir: Path) -> dict[str, int]:
+    folder = plan_dir / export.FOLDER
+    return {n.removesuffix(".csv"): len(pd.read_csv(folder / n, dtype=str))
+            for n in ("racks.csv", "devices.csv", "cables.csv")}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--token-file", required=True)
+    ap.add_argument("--plan", action="append", default=[], metavar="NAME=DIR")
+    ap.add_argument("--replan", action="append", default=[], metavar="NAME=DIR")
+    ap.add_argument("--trace", action="store_true", help="trace every link (small plans)")
+    ap.add_argument("--out", default=str(HERE / "NETBOX.md"))
+    ap.add_argument("--notes", default="", help="text added under the table (extrapolations)")
+    args = ap.parse_args()
+    token = Path(args.token_file).read_text().strip()
+    client = Client(args.url, token)
+    version = client.version()
+    replans = dict(x.split("=", 1) for x in args.replan)
+    rows = []
+    for name, folder in (x.split("=", 1) for x in args.plan):
+        plan_dir = Path(folder)
+        empty_site(client, plan_dir)
+        size = bundle_rows(plan_dir)
+        first = push(args.url, args.token_file, plan_dir)
+        print(name, "first push", first, flush=True)
+        traced = trace_all(client, plan_dir) if args.trace else None
+        again = push(args.url, args.token_file, plan_dir)
+        print(name, "second push", again, flush=True)
+        assert again["created"] == again["updated"] == again["deleted"] == 0, again
+        row = {"name": name, "size": size, "first": first, "again": again, "traced": traced}
+        if name in replans:
+            new = Path(replans[name])
+            want = bundle_diff(plan_dir, new)
+            third = push(args.url, args.token_file, new)
+            print(name, "re-plan push", third, "expected", want, flush=True)
+            got = {k: third[k] for k in want}
+            assert got == want, (got, want)
+            row["replan"] = (third, want, trace_all(client, new) if args.trace else None)
+            last = push(args.url, args.token_file, new)
+            assert last["created"] == last["updated"] == last["deleted"] == 0, last
+        rows.append(row)
+    write_report(Path(args.out), version, rows, args.notes)
+
+
+def write_report(path: Path, version: str, rows: list[dict], notes: str) -> None:
+    lines = [
+        "# NetBox push: measured against a real NetBox",
+        "",
+        f"Written by `benchmarks/bench_netbox.py` against NetBox {version} (PostgreSQL 15 and Redis",
+        "7 from Debian 12, NetBox under gunicorn with its contrib configuration) on the shared",
+        "2-core development machine, other work running beside it. Each plan's site was emptied,",
+        "then pushed with `planner netbox push` (a new process each time, so the times include",
+        "reading the bundle and every read of NetBox).",
+        "",
+        "| plan | racks | devices | cables | first push | created | second push | writes |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        s, f, a = r["size"], r["first"], r["again"]
+        lines.append(f"| {r['name']} | {s['racks']:,} | {s['devices']:,} | {s['cables']:,} | "
+                     f"{f['seconds']:.0f} s | {f['created']:,} | {a['seconds']:.0f} s | "
+                     f"{a['created'] + a['updated'] + a['deleted']} |")
+    lines += ["", "Rates of the first push per kind of object (objects written per second):", "",
+              "| plan | " + " | ".join(["devices", "cables", "racks", "port templates"]) + " |",
+              "| --- | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        k = r["first"]["kinds"]
+        cells = [f"{k[x][0] / k[x][1]:.1f} ({k[x][0]:,} in {k[x][1]:.0f} s)" if x in k and k[x][1]
+                 else "-" for x in ("devices", "cables", "racks", "port templates")]
+        lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
+    for r in rows:
+        if r["traced"]:
+            n, through = r["traced"]
+            lines += ["", f"{r['name']}: NetBox's cable trace from the A end of each of the {n:,} "
+                          f"links ends on the interface `cables.csv` names at the B end; the "
+                          f"{through:,} links through panels pass the panels their `segments` "
+                          "list."]
+        if "replan" in r:
+            third, want, traced = r["replan"]
+            lines += ["", f"{r['name']}, re-plan (same system, another seed): the push wrote "
+                          f"{third['created']:,} created, {third['updated']:,} updated, "
+                          f"{third['deleted']:,} deleted ({third['unchanged']:,} unchanged) in "
+                          f"{third['seconds']:.0f} s, exactly the differences of the two bundles "
+                          f"computed from their CSV files ({want}); "
+                          + (f"all {traced[0]:,} links of the re-plan trace to their far "
+                             "interface; " if traced else "")
+                          + "one more push wrote nothing."]
+    if notes:
+        lines += ["", notes]
+    path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
