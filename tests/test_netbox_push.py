@@ -308,8 +308,10 @@ def plan():
 
 @pytest.fixture(scope="module")
 def plan_dir(plan, tmp_path_factory):
+    from planner.exports import cables_csv
     out = tmp_path_factory.mktemp("plan")
     export.write(plan, out)
+    cables_csv.write(plan, out)
     return out
 
 
@@ -342,8 +344,7 @@ def test_push_traces_every_link_and_labels_as_printed(fake, plan, plan_dir, tmp_
     for name, hall in zip(plan.cabinets["name"], plan.cabinets["hall"]):
         assert racks[name] == f"Hall {hall + 1}"
     # every link reaches the far interface cables.csv names, through the panels of its segments
-    cables = pd.read_csv(plan_dir / "cables.csv", dtype=str, keep_default_na=False) \
-        if (plan_dir / "cables.csv").exists() else None
+    cables = pd.read_csv(plan_dir / "cables.csv", dtype=str, keep_default_na=False)
     names = plan.router_model.interface_name_list
     through = 0
     for row in plan.cables.itertuples(index=False):
@@ -355,7 +356,7 @@ def test_push_traces_every_link_and_labels_as_printed(fake, plan, plan_dir, tmp_
             listed = [s for s in row.segments.split(" | ") if not s.startswith(("cord", "trunk"))]
             assert passed[0] == listed[0] and passed[-1] == listed[-1], row.cable_id
     assert through == len(plan.structured.links) > 0
-    assert cables is None or len(cables) == len(plan.cables)
+    assert len(cables) == len(plan.cables)
     # labels in NetBox are the printed labels, piece by piece
     printed = label_rows(plan.pieces)
     want = sorted(printed["label"][0::2].tolist())
@@ -481,3 +482,22 @@ def test_bad_arguments_exit_2(plan_dir, tmp_path, capsys, args, named):
     assert named in err and len(err.splitlines()) == 1
 
 
+
+
+@pytest.mark.skipif(not os.environ.get("NETBOX_URL"),
+                    reason="set NETBOX_URL and NETBOX_TOKEN to push into a real NetBox 4.5+")
+def test_push_into_a_real_netbox(plan_dir, tmp_path, capsys):
+    """A real NetBox: the two-hall plan from an empty site, NetBox's own trace of every link
+    to the far interface cables.csv names, then a second push that writes nothing."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from bench_netbox import empty_site, trace_all
+    url, token = os.environ["NETBOX_URL"], os.environ["NETBOX_TOKEN"]
+    client = Client(url, token)
+    empty_site(client, plan_dir)
+    assert _push(url, plan_dir, tmp_path, token) == 0
+    links, through = trace_all(client, plan_dir)
+    assert links == len(pd.read_csv(plan_dir / "cables.csv")) and through > 0
+    capsys.readouterr()
+    assert _push(url, plan_dir, tmp_path, token) == 0
+    assert "already held this plan" in capsys.readouterr().out

@@ -40,7 +40,7 @@ MIN_VERSION = (4, 5)
 """Port mappings of front to rear ports (``rear_ports`` of a front port) came with NetBox 4.5."""
 TAG = {"name": "planner", "slug": "planner", "color": "2196f3",
        "description": "made by planner netbox push"}
-BATCH = {"devices": 100, "cables": 250, "default": 500}
+BATCH = {"devices": 25, "cables": 100, "default": 500}
 """Objects per bulk write. NetBox creates a device's interfaces from its type's templates and
 traces every new cable's path in the same request, so devices and cables go in smaller
 batches: a batch must finish well inside a worker's timeout (gunicorn's 120 s in NetBox's
