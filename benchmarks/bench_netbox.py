@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import json
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -55,23 +57,36 @@ LINE = re.compile(r"netbox push: (\d+)/(\d+) ([a-z ]+) done \(([\d.]+) s\)")
 SUMMARY = re.compile(r"created ([\d,]+), updated ([\d,]+), deleted ([\d,]+), unchanged ([\d,]+)")
 
 
-def push(url: str, token_file: str, plan_dir: Path) -> dict:
-    """One ``planner netbox push`` as a user runs it: wall time, counts, seconds per kind."""
+def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None) -> dict:
+    """One ``planner netbox push`` as a user runs it: wall time, counts, and per kind the
+    objects written and their seconds. With ``limit_s`` it is stopped by Ctrl-C (SIGINT) after
+    that long, as a user stops it: ``stopped`` and, per kind, what it had done by then."""
     start = time.perf_counter()
-    run = subprocess.run([sys.executable, "-m", "planner.cli", "netbox", "push", "--plan",
-                          str(plan_dir), "--url", url, "--token-file", token_file],
-                         capture_output=True, text=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.Popen([sys.executable, "-m", "planner.cli", "netbox", "push", "--plan",
+                             str(plan_dir), "--url", url, "--token-file", token_file],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        out, err = proc.communicate(timeout=limit_s)
+        stopped = False
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate()
+        stopped = True
     seconds = time.perf_counter() - start
-    if run.returncode != 0:
-        raise SystemExit(f"push of {plan_dir} failed ({run.returncode}): {run.stderr.strip()}")
-    kinds: dict[str, tuple[int, float]] = {}
-    for done, total, kind, secs in LINE.findall(run.stdout):
+    if proc.returncode != 0 and not stopped:
+        raise SystemExit(f"push of {plan_dir} failed ({proc.returncode}): {err.strip()}")
+    kinds: dict[str, list] = {}
+    last: dict[str, tuple[int, int, float]] = {}
+    for done, total, kind, secs in LINE.findall(out):
+        last[kind] = (int(done), int(total), float(secs))
         if done == total:
             n, s = kinds.get(kind, (0, 0.0))
-            kinds[kind] = (n + int(total), s + float(secs))
-    counts = [int(x.replace(",", "")) for x in SUMMARY.search(run.stdout).groups()]
-    return {"seconds": seconds, "kinds": kinds,
+            kinds[kind] = [n + int(total), s + float(secs)]
+    found = SUMMARY.search(out)
+    counts = [int(x.replace(",", "")) for x in found.groups()] if found else [0, 0, 0, 0]
+    return {"seconds": seconds, "kinds": kinds, "stopped": stopped, "last": last,
+            "exit": proc.returncode, "stderr": err.strip()[-300:],
             **dict(zip(("created", "updated", "deleted", "unchanged"), counts))}
 
 
@@ -193,26 +208,51 @@ def main() -> None:
     ap.add_argument("--token-file", required=True)
     ap.add_argument("--plan", action="append", default=[], metavar="NAME=DIR")
     ap.add_argument("--replan", action="append", default=[], metavar="NAME=DIR")
+    ap.add_argument("--limit", action="append", default=[], metavar="NAME=SECONDS",
+                    help="stop the first push of NAME after SECONDS (Ctrl-C), measure its "
+                         "rates, then check that a second push resumes where it stopped")
+    ap.add_argument("--estimate", action="append", default=[], metavar="NAME=DIR",
+                    help="no push: extrapolate NAME's push time from its bundle's row counts "
+                         "and the rates measured (for a plan too large to push here)")
     ap.add_argument("--trace", action="store_true", help="trace every link (small plans)")
     ap.add_argument("--out", default=str(HERE / "NETBOX.md"))
-    ap.add_argument("--notes", default="", help="text added under the table (extrapolations)")
+    ap.add_argument("--merge", nargs="*", default=[], metavar="JSON",
+                    help="only write the report, from these results files and --out's")
     args = ap.parse_args()
+    store = Path(args.out).with_suffix(".json")
+    if args.merge or args.estimate:
+        results = json.loads(store.read_text()) if store.exists() else {}
+        for other in args.merge:
+            results.update(json.loads(Path(other).read_text()))
+        for name, folder in (x.split("=", 1) for x in args.estimate):
+            results[name] = {"size": bundle_rows(Path(folder)), "estimate": True}
+        store.write_text(json.dumps(results, indent=1) + "\n")
+        write_report(Path(args.out), results)
+        return
     token = Path(args.token_file).read_text().strip()
     client = Client(args.url, token)
     version = client.version()
     replans = dict(x.split("=", 1) for x in args.replan)
-    rows = []
+    limits = {k: float(v) for k, v in (x.split("=", 1) for x in args.limit)}
+    results = json.loads(store.read_text()) if store.exists() else {}
     for name, folder in (x.split("=", 1) for x in args.plan):
         plan_dir = Path(folder)
         empty_site(client, plan_dir)
-        size = bundle_rows(plan_dir)
-        first = push(args.url, args.token_file, plan_dir)
-        print(name, "first push", first, flush=True)
-        traced = trace_all(client, plan_dir) if args.trace else None
+        row = {"size": bundle_rows(plan_dir), "version": version, "load": os.getloadavg()[1]}
+        if name in limits:
+            row["first"] = push(args.url, args.token_file, plan_dir, limits[name])
+            print(name, "stopped push", row["first"], flush=True)
+            row["resumed"] = push(args.url, args.token_file, plan_dir, 240)
+            print(name, "resumed push", row["resumed"], flush=True)
+            results[name] = row
+            continue
+        row["first"] = push(args.url, args.token_file, plan_dir)
+        print(name, "first push", row["first"], flush=True)
+        row["traced"] = trace_all(client, plan_dir) if args.trace else None
         again = push(args.url, args.token_file, plan_dir)
         print(name, "second push", again, flush=True)
         assert again["created"] == again["updated"] == again["deleted"] == 0, again
-        row = {"name": name, "size": size, "first": first, "again": again, "traced": traced}
+        row["again"] = again
         if name in replans:
             new = Path(replans[name])
             want = bundle_diff(plan_dir, new)
@@ -220,60 +260,151 @@ def main() -> None:
             print(name, "re-plan push", third, "expected", want, flush=True)
             got = {k: third[k] for k in want}
             assert got == want, (got, want)
-            row["replan"] = (third, want, trace_all(client, new) if args.trace else None)
+            row["replan"] = [third, want, trace_all(client, new) if args.trace else None]
             last = push(args.url, args.token_file, new)
             assert last["created"] == last["updated"] == last["deleted"] == 0, last
-        rows.append(row)
-    write_report(Path(args.out), version, rows, args.notes)
+        results[name] = row
+    store.write_text(json.dumps(results, indent=1) + "\n")
+    write_report(Path(args.out), results)
 
 
-def write_report(path: Path, version: str, rows: list[dict], notes: str) -> None:
+def rate(row: dict, kind: str) -> float | None:
+    """Objects of ``kind`` written per second by the first push (a stopped push: up to its
+    last finished batch)."""
+    first = row["first"]
+    if kind in first["kinds"] and first["kinds"][kind][1]:
+        n, s = first["kinds"][kind]
+        return n / s
+    if kind in first.get("last", {}):
+        done, _, s = first["last"][kind]
+        return done / s if s else None
+    return None
+
+
+def write_report(path: Path, results: dict) -> None:
+    """NETBOX.md from every plan measured so far (NETBOX.json)."""
+    estimates = {k: r for k, r in results.items() if r.get("estimate")}
+    results = {k: r for k, r in results.items() if not r.get("estimate")}
+    versions = sorted({r["version"] for r in results.values()})
     lines = [
         "# NetBox push: measured against a real NetBox",
         "",
-        f"Written by `benchmarks/bench_netbox.py` against NetBox {version} (PostgreSQL 15 and Redis",
-        "7 from Debian 12, NetBox under gunicorn with its contrib configuration) on the shared",
-        "2-core development machine, other work running beside it. Each plan's site was emptied,",
-        "then pushed with `planner netbox push` (a new process each time, so the times include",
-        "reading the bundle and every read of NetBox).",
+        f"Written by `benchmarks/bench_netbox.py` (results kept in `NETBOX.json`) against NetBox "
+        f"{', '.join(versions)}: PostgreSQL 15 and Redis 7 from Debian 12, NetBox from its "
+        "release source under gunicorn with NetBox's contrib configuration (5 workers x 3 "
+        "threads, 120 s timeout), on the shared 2-core development machine with other work "
+        "running beside it (the load average over 5 minutes is in the table). Each plan's site "
+        "was emptied first; every push is `planner netbox push` in a new process, so the times "
+        "include reading the bundle and every read of NetBox.",
         "",
-        "| plan | racks | devices | cables | first push | created | second push | writes |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| plan | racks | devices | cables | load | first push | written | second push | "
+        "its writes |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for r in rows:
-        s, f, a = r["size"], r["first"], r["again"]
-        lines.append(f"| {r['name']} | {s['racks']:,} | {s['devices']:,} | {s['cables']:,} | "
-                     f"{f['seconds']:.0f} s | {f['created']:,} | {a['seconds']:.0f} s | "
-                     f"{a['created'] + a['updated'] + a['deleted']} |")
-    lines += ["", "Rates of the first push per kind of object (objects written per second):", "",
-              "| plan | " + " | ".join(["devices", "cables", "racks", "port templates"]) + " |",
-              "| --- | ---: | ---: | ---: | ---: |"]
-    for r in rows:
-        k = r["first"]["kinds"]
-        cells = [f"{k[x][0] / k[x][1]:.1f} ({k[x][0]:,} in {k[x][1]:.0f} s)" if x in k and k[x][1]
-                 else "-" for x in ("devices", "cables", "racks", "port templates")]
-        lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
-    for r in rows:
-        if r["traced"]:
+    for name, r in results.items():
+        s, f = r["size"], r["first"]
+        again = r.get("again")
+        first = (f"stopped after {f['seconds']:.0f} s" if f.get("stopped")
+                 else f"{f['seconds']:.0f} s")
+        lines.append(
+            f"| {name} | {s['racks']:,} | {s['devices']:,} | {s['cables']:,} | {r['load']:.1f} | "
+            f"{first} | {f['created']:,} | "
+            + (f"{again['seconds']:.0f} s | "
+               f"{again['created'] + again['updated'] + again['deleted']} |" if again
+               else "- | - |"))
+    lines += ["", "Rates of the first push (objects written per second; a stopped push up to "
+                  "its last finished batch):", "",
+              "| plan | devices | cables | racks |", "| --- | ---: | ---: | ---: |"]
+    for name, r in results.items():
+        cells = []
+        for kind in ("devices", "cables", "racks"):
+            v = rate(r, kind)
+            cells.append("-" if v is None else f"{v:.2f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    for name, r in results.items():
+        if r.get("traced"):
             n, through = r["traced"]
-            lines += ["", f"{r['name']}: NetBox's cable trace from the A end of each of the {n:,} "
-                          f"links ends on the interface `cables.csv` names at the B end; the "
-                          f"{through:,} links through panels pass the panels their `segments` "
-                          "list."]
-        if "replan" in r:
+            lines += ["", f"**{name}**: NetBox's own cable trace from the A end of each of the "
+                          f"{n:,} links ends on the interface `cables.csv` names at the B end; "
+                          f"the {through:,} links through panels pass the panels their "
+                          "`segments` list."]
+        if r.get("replan"):
             third, want, traced = r["replan"]
-            lines += ["", f"{r['name']}, re-plan (same system, another seed): the push wrote "
-                          f"{third['created']:,} created, {third['updated']:,} updated, "
-                          f"{third['deleted']:,} deleted ({third['unchanged']:,} unchanged) in "
-                          f"{third['seconds']:.0f} s, exactly the differences of the two bundles "
-                          f"computed from their CSV files ({want}); "
+            lines += ["", f"**{name}, re-plan** (same system and floor, another seed, so the "
+                          f"same site): the push wrote {third['created']:,} created, "
+                          f"{third['updated']:,} updated, {third['deleted']:,} deleted "
+                          f"({third['unchanged']:,} unchanged) in {third['seconds']:.0f} s: "
+                          "exactly the differences of the two bundles computed from their CSV "
+                          f"files ({want}); "
                           + (f"all {traced[0]:,} links of the re-plan trace to their far "
                              "interface; " if traced else "")
                           + "one more push wrote nothing."]
-    if notes:
-        lines += ["", notes]
+        if r.get("resumed"):
+            f, again = r["first"], r["resumed"]
+            done = {k: v[0] for k, v in f["last"].items()}
+            left = {k: v[1] for k, v in again["last"].items()}
+            lines += ["", f"**{name}, stopped and resumed**: the first push was stopped with "
+                          f"Ctrl-C after {f['seconds']:.0f} s (exit {f['exit']}), having written "
+                          + ", ".join(f"{n:,} {k}" for k, n in done.items())
+                          + "; the next push (run for up to 240 s) read what NetBox held and "
+                          "went on with what was left: "
+                          + ", ".join(f"{n:,} {k}" for k, n in left.items()) + "."]
+    lines += _extrapolation(results, estimates)
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
+
+
+def pooled_rates(results: dict) -> dict[str, float]:
+    """Objects per second of each kind over every push measured (objects / seconds summed)."""
+    out = {}
+    for kind in ("devices", "cables", "racks"):
+        n = s = 0.0
+        for r in results.values():
+            first = r["first"]
+            if kind in first["kinds"]:
+                n += first["kinds"][kind][0]
+                s += first["kinds"][kind][1]
+            elif kind in first.get("last", {}):
+                n += first["last"][kind][0]
+                s += first["last"][kind][2]
+        if s:
+            out[kind] = n / s
+    return out
+
+
+def _extrapolation(results: dict, estimates: dict) -> list[str]:
+    """Every plan's first-push time at the pooled rates: measured plans as a check of the
+    model, the others (too large to push here) as an estimate."""
+    rates = pooled_rates(results)
+    if not {"devices", "cables"} <= rates.keys():
+        return []
+    lines = ["", "## Time at the measured rates", "",
+             "Rates pooled over every push above: "
+             + ", ".join(f"{k} {v:.2f}/s" for k, v in rates.items())
+             + ". A push's time is about its devices, cables and racks at these rates (reads "
+               "and the shared objects add seconds). Plans marked *estimate* were not pushed "
+               "here; their time is extrapolated from their bundle's row counts, not measured.",
+             "", "| plan | devices | cables | racks | at the pooled rates | measured |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    rows = [(k, r, False) for k, r in results.items()] + [(k, r, True) for k, r in
+                                                          estimates.items()]
+    for name, r, guessed in rows:
+        s = r["size"]
+        secs = sum(s[k] / rates[k] for k in ("devices", "cables", "racks") if k in rates)
+        measured = ("estimate" if guessed else
+                    f"stopped at {r['first']['seconds']:.0f} s" if r["first"].get("stopped")
+                    else f"{r['first']['seconds']:.0f} s")
+        lines.append(f"| {name} | {s['devices']:,} | {s['cables']:,} | {s['racks']:,} | "
+                     f"{_duration(secs)} | {measured} |")
+    return lines
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 if __name__ == "__main__":
