@@ -98,10 +98,13 @@ def empty_site(client: Client, plan_dir: Path) -> None:
         return
     sid = found[0]["id"]
     for path in ("dcim/cables/", "dcim/devices/", "dcim/racks/", "dcim/locations/"):
-        ids = [o["id"] for o in client.read(path, site_id=sid, fields="id,tags")
-               if any(t.get("slug") == "planner" for t in o["tags"])]
-        for i in range(0, len(ids), 500):
-            client.delete(path, ids[i:i + 500])
+        for _ in range(10):  # until none is left (a device goes only once its cables are gone)
+            ids = [o["id"] for o in client.read(path, site_id=sid, fields="id,tags")
+                   if any(t.get("slug") == "planner" for t in o["tags"])]
+            if not ids:
+                break
+            for i in range(0, len(ids), 100):
+                client.delete(path, ids[i:i + 100])
     client.delete("dcim/sites/", [sid])
 
 

@@ -501,3 +501,27 @@ def test_push_into_a_real_netbox(plan_dir, tmp_path, capsys):
     capsys.readouterr()
     assert _push(url, plan_dir, tmp_path, token) == 0
     assert "already held this plan" in capsys.readouterr().out
+
+
+def test_ctrl_c_says_what_was_written_and_the_next_push_goes_on(fake, plan_dir, tmp_path,
+                                                                 capsys, monkeypatch):
+    """Ctrl-C during the cables: exit 130, one line counting the objects already in NetBox
+    (not "nothing was written"); the next push finishes the plan."""
+    real = Client.create
+
+    def create(self, path, rows):
+        if path == "dcim/cables/":
+            raise KeyboardInterrupt
+        return real(self, path, rows)
+
+    monkeypatch.setattr(Client, "create", create)
+    assert _push(fake.url, plan_dir, tmp_path) == 130
+    err = capsys.readouterr().err.strip()
+    made = sum(n for path, n in fake.count().items() if path != "dcim/interfaces/"
+               and not path.endswith(("-ports/", "ports/")))
+    written = sum(n for method, _, n in fake.writes)
+    assert len(err.splitlines()) == 1 and f"after {written:,} objects written" in err
+    assert "nothing was written" not in err and fake.count()["dcim/cables/"] == 0 < made
+    monkeypatch.setattr(Client, "create", real)
+    assert _push(fake.url, plan_dir, tmp_path) == 0
+    assert fake.count()["dcim/cables/"] == _bundle_counts(plan_dir)["dcim/cables/"]

@@ -65,10 +65,19 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from planner.run import progress
     from planner.commands._netbox_api import Client
+    import sys
+    from planner.run import interrupts
     bundle = read_bundle(Path(args.plan))
     client = Client(args.url, read_token(Path(args.token_file)))
+    state = Push(bundle, client, progress.auto())
     try:
-        counts = push(bundle, client, progress.auto())
+        counts = push(bundle, client, state=state)
+    except KeyboardInterrupt as stop:  # whole batches are in NetBox: say so, not "nothing"
+        signum = interrupts.signal_of(stop)
+        done = sum(v for k, v in state.counts.items() if k != "unchanged")
+        print(f"planner netbox: {interrupts.describe(signum)} after {done:,} objects written "
+              "in whole batches; run the same push again to go on", file=sys.stderr)
+        return interrupts.exit_code(signum)
     finally:
         client.close()
     written = sum(v for k, v in counts.items() if k != "unchanged")
@@ -245,12 +254,13 @@ class Push:
             self.counts["unchanged"] += 1
 
 
-def push(bundle: Bundle, client, mode=None) -> dict[str, int]:
+def push(bundle: Bundle, client, mode=None, state: Push | None = None) -> dict[str, int]:
     """Make NetBox hold ``bundle``; the counts of objects created, updated, deleted and left
-    unchanged. Refuses (InputError) a NetBox older than 4.5 or a clash, before writing."""
+    unchanged (also in ``state.counts`` as they go, when given). Refuses (InputError) a NetBox
+    older than 4.5 or a clash, before writing."""
     from planner.commands._netbox_api import NetBoxRefused
     try:
-        return _push(Push(bundle, client, mode))
+        return _push(state or Push(bundle, client, mode))
     except NetBoxRefused as err:
         if err.status in (401, 403):
             raise InputError(f"--token-file: NetBox at {client.url} refused the token "
