@@ -2,23 +2,31 @@
 read them (``csv`` and ``json``), each checked against pieces computed here from the floor's
 geometry and the catalog's stock lengths, not against the writer's own numbers.
 
-Geometry of tests/fixtures/rich/floor.yaml, by hand: cabinet column c (from 0) is centred at
-x = 0.6 c, row r at y = 2.4 r (1.2 m cabinets + 1.2 m aisles); cross trays at both row ends and
-after every 2 cabinets: x = -0.3, 0.9, 2.1; the hall entry is the front end of the first tray,
-(-0.3, -1.8). Per end 0.5 m up or down, 0.3 m per cable split between the two cords, 10 % slack,
-halls 30 m apart. A link between rows of one hall takes the first tray between its cabinets
-(else the nearer one beyond them, the lower on a tie):
+Geometry of tests/fixtures/rich/floor.yaml, by hand (docs/floors.md "Where the patch racks
+stand"): a row has a patch-rack position at each end and a gap at the cross tray after every 2
+cabinets, so cabinet column c (from 0) is centred at x = (c + c // 2) x 0.6 (0, 0.6, 1.8, 2.4)
+and the cross trays run over the rack positions x = -0.6, 1.2, 3.0; row r at y = 2.4 r (1.2 m
+cabinets + 1.2 m aisles); the entry racks stand side by side in the entry row at y = -2.4 from
+x = -0.6, and the hall entry is the front end of the first tray at the entry row's face,
+(-0.6, -1.8). Per end 0.5 m up or down, 0.3 m per cable split between the two cords, 10 %
+slack, halls 30 m apart. A link between rows of one hall takes the first tray between its
+cabinets (else the nearer one beyond them, the lower on a tie):
 
     cord A = (0.5 + |x_a - tray| + 0.15) x 1.1    trunk = |y_a - y_b| x 1.1
     cord B = (|x_b - tray| + 0.5 + 0.15) x 1.1
 
-A link between halls takes the first tray (-0.3) to its hall's entry: trunk A = (y_a + 1.8) x
-1.1, hall trunk 30 x 1.1 = 33, trunk B = (y_b + 1.8) x 1.1. E.g. H1-A01 - H2-B03: cords 1.045
-and 2.365 m (ordered 2 and 3 m), trunks 1.98, 33 and 4.62 m (ordered 3, 50 and 5 m).
+A link between halls takes the first tray (-0.6) to its hall's entry: trunk A = (y_a + 1.8) x
+1.1, hall trunk 30 x 1.1 = 33, trunk B = (y_b + 1.8) x 1.1. Each piece is ordered at the stock
+length covering it plus the drop into the patch rack at each panel it lands on (once per cord,
+twice per trunk): by default the rack's height, 12 x 0.04445 = 0.5334 m. E.g. H1-A01 - H2-B03:
+cords 1.375 and 3.355 m (ordered 2 and 5 m), trunks 1.98, 33 and 4.62 m (ordered 5, 50 and
+10 m).
 
 Panels (catalog.yaml): a 48-fibre trunk carries 4 links; an 8-adapter panel holds 2 trunks and
-is 4U; a 12U patch rack holds exactly 3 panels (U1, U5, U9), a fourth starts the point's next
-rack (``<point>.2``). The links between the same two panel points share trunks, 4 to a trunk.
+is 4U; a 12U patch rack holds exactly 3 panels (U1, U5, U9: the drop reaches every unit), a
+fourth starts the point's next rack (``<point>.2``). The links between the same two panel points
+share trunks, 4 to a trunk. The hall entries' panel is the same MPO panel, passing trunk to
+trunk (front and rear MPO).
 """
 
 from __future__ import annotations
@@ -41,9 +49,12 @@ from planner.topologies.base import Topology
 from rich_plan import CATALOG, FLOOR, rich_folder, rich_plan
 from test_exports_netbox import trace
 
-PITCH, ROW_PITCH = 0.6, 2.4
-TRAYS_X = (-0.3, 0.9, 2.1)
-ENTRY_Y = -1.8
+PITCH, ROW_PITCH, CROSS_TRAY_EVERY, CABINETS_PER_ROW = 0.6, 2.4, 2, 4
+TRAYS_X = tuple(PITCH * (k * (CROSS_TRAY_EVERY + 1) - 1)
+                for k in range(CABINETS_PER_ROW // CROSS_TRAY_EVERY + 1))   # -0.6, 1.2, 3.0
+ENTRY_ROW_Y, ENTRY_Y = -ROW_PITCH, -1.8
+RU_M = 0.04445
+DROP = 12 * RU_M          # patch_drop_m by default: the 12U patch rack's height
 RISE, HALF_OVERHEAD, SLACK, HALL_LINK = 0.5, 0.15, 1.1, 30.0
 CORD_STOCK = (1, 2, 3, 5, 10, 20, 50)
 TRUNK_STOCK = (3, 5, 10, 20, 50, 100)
@@ -61,10 +72,25 @@ def stock(length: float, lengths) -> float:
     return float(next(s for s in lengths if s >= length - 1e-9))
 
 
+def cord_order(metres: float) -> float:
+    """A cord is ordered at the stock length covering it plus one drop into its patch rack."""
+    return stock(metres + DROP, CORD_STOCK)
+
+
+def trunk_order(metres: float) -> float:
+    """A trunk is ordered at the stock length covering it plus a drop at each end."""
+    return stock(metres + 2 * DROP, TRUNK_STOCK)
+
+
+def cabinet_x(column: int) -> float:
+    """Centre of cabinet column ``column`` (from 0): one rack position left at every tray."""
+    return PITCH * (column + column // CROSS_TRAY_EVERY)
+
+
 def cabinet_positions() -> dict[str, tuple[int, int, int]]:
     """cabinets.csv read back: name -> (hall, row, column), all from 0."""
     return {r["name"]: (int(r["hall"]) - 1, ord(r["row"]) - ord("A"), int(r["column"]) - 1)
-            for r in read_csv("cabinets.csv")}
+            for r in read_csv("cabinets.csv") if r["kind"] == "cabinet"}
 
 
 def tray_index(xa: float, xb: float) -> int:
@@ -94,7 +120,7 @@ def expected_pieces():
         if row["route_kind"] not in ("cross-row", "cross-hall"):
             continue
         (ha, ra, ca), (hb, rb, cb) = where[row["a_cabinet"]], where[row["b_cabinet"]]
-        xa, xb, ya, yb = PITCH * ca, PITCH * cb, ROW_PITCH * ra, ROW_PITCH * rb
+        xa, xb, ya, yb = cabinet_x(ca), cabinet_x(cb), ROW_PITCH * ra, ROW_PITCH * rb
         tray = 0 if ha != hb else tray_index(xa, xb)
         t = TRAYS_X[tray]
         cords = ((RISE + abs(xa - t) + HALF_OVERHEAD) * SLACK,
@@ -128,6 +154,35 @@ def test_fixture_is_rich(pieces):
     assert any(n > 1 for n in full.values())
 
 
+def test_cabinets_csv_racks_stand_in_their_reserved_positions():
+    """cabinets.csv read back: after the cabinets, one row per patch rack the trunks land in,
+    each at its reserved floor position: a row's rack under its cross tray (x of the tray, y of
+    the row), the k-th rack of a hall's entry row at x = -0.6 + 0.6 (k - 1), y = -2.4; no rack
+    shares a position with a cabinet."""
+    rows = read_csv("cabinets.csv")
+    kinds = [r["kind"] for r in rows]
+    assert kinds == sorted(kinds, key=lambda k: k != "cabinet")
+    racks = {r["name"]: r for r in rows if r["kind"] != "cabinet"}
+    trunks = read_csv("trunks.csv")
+    assert set(racks) == {r[f"{e}_rack"] for r in trunks for e in "ab"}
+    cabinets = {(r["hall"], float(r["x_m"]), float(r["y_m"])) for r in rows
+                if r["kind"] == "cabinet"}
+    for name, r in racks.items():
+        point, _, nth = name.partition(".")
+        k = int(nth or 1)
+        hall, rest = point.split("-", 1)
+        assert r["hall"] == hall[1:], name
+        if rest == "ENTRY":
+            assert r["kind"] == "entry rack", name
+            want = (TRAYS_X[0] + PITCH * (k - 1), ENTRY_ROW_Y)
+        else:
+            row, tray = rest.split("-P")
+            assert r["kind"] == "patch rack" and k == 1, name
+            want = (TRAYS_X[int(tray)], ROW_PITCH * (ord(row) - ord("A")))
+        assert (float(r["x_m"]), float(r["y_m"])) == pytest.approx(want), name
+        assert (r["hall"], float(r["x_m"]), float(r["y_m"])) not in cabinets, name
+
+
 def test_cables_csv_pieces_add_up_to_the_routed_length(pieces):
     """cables.csv ``segments`` read back: cords and trunks are the pieces computed by hand, in
     order from the A end, and add up to ``length_m``; a cross-hall link names 4 panel ports
@@ -151,8 +206,7 @@ def test_cables_csv_pieces_add_up_to_the_routed_length(pieces):
             ha, hb = want["halls"]
             assert ports[1].startswith(f"H{ha + 1}-ENTRY") and ports[2].startswith(
                 f"H{hb + 1}-ENTRY")
-        ordered = sum(stock(c, CORD_STOCK) for c in want["cords"]) + sum(
-            stock(t, TRUNK_STOCK) for t in want["trunks"])
+        ordered = sum(map(cord_order, want["cords"])) + sum(map(trunk_order, want["trunks"]))
         assert float(row["order_length_m"]) == pytest.approx(ordered), cid
 
 
@@ -160,7 +214,7 @@ def test_netbox_cords_are_the_stock_lengths_of_each_ends_cord(pieces):
     """netbox/cables.csv read back: every link that leaves its row is two patch cords, one from
     each end's router interface to a front port of a panel at that end's panel point, each as
     long as the stock length that covers that end's cord (not the other end's, not the
-    computed length); every other cable is one row at the stock length of its route."""
+    computed length), its drop into the patch rack included; every other cable is one row at the stock length of its route."""
     rows = read_csv("netbox/cables.csv")
     cords = defaultdict(list)
     for r in rows:
@@ -179,7 +233,7 @@ def test_netbox_cords_are_the_stock_lengths_of_each_ends_cord(pieces):
             assert r["side_a_name"] == row[f"{end.lower()}_port"], (cid, end)
             assert r["side_b_device"].rsplit("-", 1)[0].split(".")[0] == point, (cid, end)
             assert r["length_unit"] == "m"
-            assert float(r["length"]) == stock(cord, CORD_STOCK), (cid, end)
+            assert float(r["length"]) == cord_order(cord), (cid, end)
     direct = {r["label"]: r for r in rows if r["side_b_type"] == "dcim.interface"}
     for row in read_csv("cables.csv"):
         if row["cable_id"] in pieces:
@@ -196,7 +250,7 @@ def _trunk_ids(segments: str) -> list[str]:
 
 def test_netbox_and_trunks_csv_trunk_lengths(pieces):
     """Every trunk the segments name is one NetBox cable labelled with its id and one row of
-    trunks.csv, at the stock length that covers its piece, carrying as many links as name it."""
+    trunks.csv, at the stock length that covers its piece and a drop at each end, carrying as many links as name it."""
     netbox = {r["label"]: r for r in read_csv("netbox/cables.csv")
               if r["side_a_type"] in ("dcim.rearport", "dcim.frontport")}
     trunks = {r["trunk_id"]: r for r in read_csv("trunks.csv")}
@@ -208,8 +262,8 @@ def test_netbox_and_trunks_csv_trunk_lengths(pieces):
     assert set(netbox) == set(trunks) == set(want_len)
     for tid, metres in want_len.items():
         assert float(trunks[tid]["length_m"]) == pytest.approx(metres, abs=0.0015), tid
-        assert float(trunks[tid]["order_length_m"]) == stock(metres, TRUNK_STOCK), tid
-        assert float(netbox[tid]["length"]) == stock(metres, TRUNK_STOCK), tid
+        assert float(trunks[tid]["order_length_m"]) == trunk_order(metres), tid
+        assert float(netbox[tid]["length"]) == trunk_order(metres), tid
         assert int(trunks[tid]["links"]) == links[tid] <= LINKS_PER_TRUNK, tid
         hall = metres == pytest.approx(HALL_LINK * SLACK)
         assert trunks[tid]["kind"] == ("hall" if hall else "row"), tid
@@ -276,7 +330,7 @@ def test_summary_json_structured_block(pieces):
     metres = {}
     for want in pieces.values():
         key = (frozenset((want["a_point"], want["b_point"])), frozenset(want["halls"]))
-        metres[key] = sum(stock(t, TRUNK_STOCK) for t in want["trunks"])
+        metres[key] = sum(map(trunk_order, want["trunks"]))
     assert got["links"] == len(pieces)
     assert got["cross_hall_links"] == cross_hall
     assert got["trunks"] == trunks
