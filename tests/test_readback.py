@@ -45,8 +45,9 @@ from planner.exports import cables_csv
 from planner.inputs.catalog import Catalog
 from planner.inputs.floor import Floor
 from planner.plan import plan
+from planner.topologies import importers
 from planner.topologies.base import Topology
-from rich_plan import CATALOG, FLOOR, rich_folder, rich_plan
+from rich_plan import CATALOG, FLOOR, TOPOLOGY, rich_folder, rich_plan
 from test_exports_netbox import trace
 
 PITCH, ROW_PITCH, CROSS_TRAY_EVERY, CABINETS_PER_ROW = 0.6, 2.4, 2, 4
@@ -62,8 +63,8 @@ LINKS_PER_TRUNK, TRUNKS_PER_PANEL, PANEL_RU, RACK_RU = 4, 2, 4, 12
 PANELS_PER_RACK = RACK_RU // PANEL_RU
 
 
-def read_csv(name: str) -> list[dict[str, str]]:
-    with open(rich_folder() / name, newline="", encoding="utf-8") as f:
+def read_csv(name: str, folder=None) -> list[dict[str, str]]:
+    with open((folder or rich_folder()) / name, newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
 
 
@@ -87,10 +88,10 @@ def cabinet_x(column: int) -> float:
     return PITCH * (column + column // CROSS_TRAY_EVERY)
 
 
-def cabinet_positions() -> dict[str, tuple[int, int, int]]:
+def cabinet_positions(folder=None) -> dict[str, tuple[int, int, int]]:
     """cabinets.csv read back: name -> (hall, row, column), all from 0."""
     return {r["name"]: (int(r["hall"]) - 1, ord(r["row"]) - ord("A"), int(r["column"]) - 1)
-            for r in read_csv("cabinets.csv") if r["kind"] == "cabinet"}
+            for r in read_csv("cabinets.csv", folder) if r["kind"] == "cabinet"}
 
 
 def tray_index(xa: float, xb: float) -> int:
@@ -111,12 +112,12 @@ def point_name(hall: int, row: int, tray: int) -> str:
     return f"H{hall + 1}-{chr(ord('A') + row)}-P{tray}"
 
 
-def expected_pieces():
+def expected_pieces(folder=None):
     """Per cable of cables.csv that leaves its row: its A and B panel points and its pieces in
     metres from the A end (cord, trunk(s), cord), computed from the geometry above."""
-    where = cabinet_positions()
+    where = cabinet_positions(folder)
     out = {}
-    for row in read_csv("cables.csv"):
+    for row in read_csv("cables.csv", folder):
         if row["route_kind"] not in ("cross-row", "cross-hall"):
             continue
         (ha, ra, ca), (hb, rb, cb) = where[row["a_cabinet"]], where[row["b_cabinet"]]
@@ -208,6 +209,70 @@ def test_cables_csv_pieces_add_up_to_the_routed_length(pieces):
                 f"H{hb + 1}-ENTRY")
         ordered = sum(map(cord_order, want["cords"])) + sum(map(trunk_order, want["trunks"]))
         assert float(row["order_length_m"]) == pytest.approx(ordered), cid
+
+
+SR_REACH_M, SR_BUDGET_DB = 100.0, 1.9       # 100GBASE-SR4 over OM4, IEEE 802.3 clause 95
+OM_DB_PER_KM, CONNECTION_DB = 3.5, 0.35     # floor default; the fixture's low-loss MPO
+
+
+def installed_m(want) -> float:
+    """The fibre a link through panels installs: its pieces' ordered stock lengths, drops in."""
+    return sum(map(cord_order, want["cords"])) + sum(map(trunk_order, want["trunks"]))
+
+
+def test_cables_csv_optical_channel_is_the_installed_fibre_and_its_panels(pieces):
+    """cables.csv ``fibre_m``, ``connections`` and ``loss_db`` read back: a link through
+    panels installs the stock lengths computed here (drops included) and crosses one mated
+    connection per panel, 2 between rows and 4 between halls; its loss is installed km x 3.5
+    + connections x 0.35 dB, within SR4's 100 m and 1.9 dB; a direct optical cable installs its
+    ordered length and crosses none."""
+    optical = [r for r in read_csv("cables.csv") if r["media"] == "optical"]
+    assert {r["cable_id"] for r in optical} >= set(pieces)
+    for row in optical:
+        want = pieces.get(row["cable_id"])
+        fibre = installed_m(want) if want else float(row["order_length_m"])
+        connections = {"cross-hall": 4, "cross-row": 2}.get(row["route_kind"], 0)
+        assert float(row["fibre_m"]) == pytest.approx(fibre), row["cable_id"]
+        assert int(row["connections"]) == connections, row["cable_id"]
+        loss = fibre / 1000 * OM_DB_PER_KM + connections * CONNECTION_DB
+        assert float(row["loss_db"]) == pytest.approx(loss, abs=0.0005), row["cable_id"]
+        assert fibre <= SR_REACH_M and loss <= SR_BUDGET_DB, row["cable_id"]
+
+
+def test_a_link_is_lit_on_the_fibre_installed_not_its_route(tmp_path):
+    """With SR's reach cut to 70 m, a link between halls (about 45 m of route) runs through
+    its 4 panels exactly when the fibre its pieces install (stock lengths plus drops, computed
+    here, 66 to 78 m on this floor) is within 70 m; the others run point to point on one cord
+    of the stock length covering the route (50 m), lit with no connection."""
+    from planner.exports import cabinets_csv
+
+    catalog = yaml.safe_load(CATALOG.read_text())
+    next(c for c in catalog["cables"] if c["sku"] == "SR").update(max_reach_m=70)
+    p = plan(importers.load(TOPOLOGY), Catalog.model_validate(catalog), str(FLOOR),
+             strategy="hint", time_limit_s=5, seed=0)
+    cables_csv.write(p, tmp_path)
+    cabinets_csv.write(p, tmp_path)
+    where = cabinet_positions(tmp_path)
+    through, direct = 0, 0
+    for row in read_csv("cables.csv", tmp_path):
+        if row["route_kind"] != "cross-hall":
+            continue
+        (ha, ra, ca), (hb, rb, cb) = where[row["a_cabinet"]], where[row["b_cabinet"]]
+        x = (cabinet_x(ca) - TRAYS_X[0], cabinet_x(cb) - TRAYS_X[0])
+        y = (ROW_PITCH * ra - ENTRY_Y, ROW_PITCH * rb - ENTRY_Y)
+        structured = (cord_order((RISE + x[0] + HALF_OVERHEAD) * SLACK)
+                      + cord_order((x[1] + RISE + HALF_OVERHEAD) * SLACK)
+                      + sum(trunk_order(t) for t in (y[0] * SLACK, HALL_LINK * SLACK,
+                                                      y[1] * SLACK)))
+        if structured <= 70:
+            through += 1
+            assert int(row["connections"]) == 4 and row["segments"], row["cable_id"]
+            assert float(row["fibre_m"]) == pytest.approx(structured), row["cable_id"]
+        else:
+            direct += 1
+            assert int(row["connections"]) == 0 and not row["segments"], row["cable_id"]
+            assert float(row["fibre_m"]) == stock(float(row["length_m"]), CORD_STOCK) <= 70
+    assert through and direct
 
 
 def test_netbox_cords_are_the_stock_lengths_of_each_ends_cord(pieces):
