@@ -19,7 +19,7 @@ A link between halls takes the first tray (-0.6) to its hall's entry: trunk A = 
 1.1, hall trunk 30 x 1.1 = 33, trunk B = (y_b + 1.8) x 1.1. Each piece is ordered at the stock
 length covering it plus the drop into the patch rack at each panel it lands on (once per cord,
 twice per trunk): by default the rack's height, 12 x 0.04445 = 0.5334 m. E.g. H1-A01 - H2-B03:
-cords 1.375 and 3.355 m (ordered 2 and 5 m), trunks 1.98, 33 and 4.62 m (ordered 5, 50 and
+cords 1.375 and 3.355 m (ordered 2 and 4 m), trunks 1.98, 33 and 4.62 m (ordered 5, 50 and
 10 m).
 
 Panels (catalog.yaml): a 48-fibre trunk carries 4 links; an 8-adapter panel holds 2 trunks and
@@ -57,7 +57,7 @@ ENTRY_ROW_Y, ENTRY_Y = -ROW_PITCH, -1.8
 RU_M = 0.04445
 DROP = 12 * RU_M          # patch_drop_m by default: the 12U patch rack's height
 RISE, HALF_OVERHEAD, SLACK, HALL_LINK = 0.5, 0.15, 1.1, 30.0
-CORD_STOCK = (1, 2, 3, 5, 10, 20, 50)
+CORD_STOCK = (1, 1.5, 2, 2.5, 3, 4, 5, 10, 20, 50)
 TRUNK_STOCK = (3, 5, 10, 20, 50, 100)
 LINKS_PER_TRUNK, TRUNKS_PER_PANEL, PANEL_RU, RACK_RU = 4, 2, 4, 12
 PANELS_PER_RACK = RACK_RU // PANEL_RU
@@ -242,7 +242,7 @@ def test_cables_csv_optical_channel_is_the_installed_fibre_and_its_panels(pieces
 def test_a_link_is_lit_on_the_fibre_installed_not_its_route(tmp_path):
     """With SR's reach cut to 70 m, a link between halls (about 45 m of route) runs through
     its 4 panels exactly when the fibre its pieces install (stock lengths plus drops, computed
-    here, 66 to 78 m on this floor) is within 70 m; the others run point to point on one cord
+    here, 64 to 80 m on this floor) is within 70 m; the others run point to point on one cord
     of the stock length covering the route (50 m), lit with no connection."""
     from planner.exports import cabinets_csv
 
