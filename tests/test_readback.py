@@ -73,14 +73,14 @@ def stock(length: float, lengths) -> float:
     return float(next(s for s in lengths if s >= length - 1e-9))
 
 
-def cord_order(metres: float) -> float:
+def cord_order(metres: float, drop: float = DROP) -> float:
     """A cord is ordered at the stock length covering it plus one drop into its patch rack."""
-    return stock(metres + DROP, CORD_STOCK)
+    return stock(metres + drop, CORD_STOCK)
 
 
-def trunk_order(metres: float) -> float:
+def trunk_order(metres: float, drop: float = DROP) -> float:
     """A trunk is ordered at the stock length covering it plus a drop at each end."""
-    return stock(metres + 2 * DROP, TRUNK_STOCK)
+    return stock(metres + 2 * drop, TRUNK_STOCK)
 
 
 def cabinet_x(column: int) -> float:
@@ -215,9 +215,10 @@ SR_REACH_M, SR_BUDGET_DB = 100.0, 1.9       # 100GBASE-SR4 over OM4, IEEE 802.3 
 OM_DB_PER_KM, CONNECTION_DB = 3.5, 0.35     # floor default; the fixture's low-loss MPO
 
 
-def installed_m(want) -> float:
+def installed_m(want, drop: float = DROP) -> float:
     """The fibre a link through panels installs: its pieces' ordered stock lengths, drops in."""
-    return sum(map(cord_order, want["cords"])) + sum(map(trunk_order, want["trunks"]))
+    return (sum(cord_order(c, drop) for c in want["cords"])
+            + sum(trunk_order(t, drop) for t in want["trunks"]))
 
 
 def test_cables_csv_optical_channel_is_the_installed_fibre_and_its_panels(pieces):
@@ -353,15 +354,17 @@ def expected_panels(pieces):
     return ends, per_pair
 
 
-def test_trunks_csv_panel_units_fill_patch_racks_from_u1(pieces):
+def assert_panels_fill_the_band(pieces, band_ru: int, folder=None):
     """trunks.csv read back: each end's panel is ``<rack>-<RU>``; a point with k panels holds
-    them at U1, U5, U9 of its first rack, U1, .. of ``<point>.2`` (3 panels of 4U fill a 12U
-    rack), as many as its trunk ends need at 2 trunks a panel; each rear port of a panel ends
-    one trunk, and an entry panel's front port F<n> carries the hall trunk of rear port R<n>."""
+    them from the lowest unit the drop reaches (U(13 - band)) upward, 4U each, as many as fit
+    the band in its first rack, then the same units of ``<point>.2``, as many as its trunk ends
+    need at 2 trunks a panel; each rear port of a panel ends one trunk, and an entry panel's
+    front port F<n> carries the hall trunk of rear port R<n>."""
     ends, _ = expected_panels(pieces)
+    per_rack, lowest = band_ru // PANEL_RU, RACK_RU - band_ru + 1
     seen = defaultdict(set)
     rear_used, front_used = Counter(), Counter()
-    for r in read_csv("trunks.csv"):
+    for r in read_csv("trunks.csv", folder):
         for end in ("a", "b"):
             rack, panel, ru, port = (r[f"{end}_{k}"] for k in ("rack", "panel", "ru", "port"))
             assert panel == f"{rack}-{int(ru):02d}", r["trunk_id"]
@@ -373,12 +376,38 @@ def test_trunks_csv_panel_units_fill_patch_racks_from_u1(pieces):
             assert port[0] == ("F" if r["kind"] == "hall" else "R"), r["trunk_id"]
     for point, n_ends in ends.items():
         n_panels = math.ceil(n_ends / TRUNKS_PER_PANEL)
-        want = {(point if k // PANELS_PER_RACK == 0 else f"{point}.{k // PANELS_PER_RACK + 1}",
-                 (k % PANELS_PER_RACK) * PANEL_RU + 1) for k in range(n_panels)}
+        want = {(point if k // per_rack == 0 else f"{point}.{k // per_rack + 1}",
+                 lowest + (k % per_rack) * PANEL_RU) for k in range(n_panels)}
         assert seen[point] == want, point
     assert set(seen) == set(ends)
     assert max(rear_used.values()) == 1 and max(front_used.values()) == 1
     assert set(front_used) <= set(rear_used)
+
+
+def test_trunks_csv_panel_units_fill_patch_racks_from_u1(pieces):
+    """With the default drop (the 12U rack's height) the band is the whole rack: panels at U1,
+    U5, U9 (3 panels of 4U fill it), a fourth in ``<point>.2`` (``assert_panels_fill_the_band``)."""
+    assert_panels_fill_the_band(pieces, RACK_RU)
+
+
+def test_a_shorter_drop_leaves_the_lower_units_of_a_patch_rack_empty(tmp_path):
+    """``patch_drop_m: 0.4`` reaches 8 units below the tray (0.4 / 0.04445 = 8.99, EIA-310
+    units): panels fill U5 and U9 of each patch rack (2 a rack, none in U1-U4), and every cord and
+    trunk is ordered with the 0.4 m drop."""
+    from planner.exports import cabinets_csv, trunks_csv
+
+    floor = dict(yaml.safe_load(FLOOR.read_text()), patch_drop_m=0.4)
+    p = plan(importers.load(TOPOLOGY), str(CATALOG), Floor(**floor), strategy="hint",
+             time_limit_s=5, seed=0)
+    for writer in (cables_csv, cabinets_csv, trunks_csv):
+        writer.write(p, tmp_path)
+    band = math.floor(0.4 / RU_M)
+    assert band == 8
+    pieces = expected_pieces(tmp_path)
+    assert_panels_fill_the_band(pieces, band, tmp_path)
+    assert any(r["a_rack"].endswith(".2") for r in read_csv("trunks.csv", tmp_path))
+    for cid, want in pieces.items():
+        assert float(want["row"]["order_length_m"]) == pytest.approx(installed_m(want, 0.4)), cid
 
 
 def test_summary_json_structured_block(pieces):
