@@ -21,6 +21,8 @@ from ortools.linear_solver import pywraplp
 from planner.inputs.catalog import Catalog
 from planner.inputs.floor import Floor, room_of
 from planner.performance import throughput as thr
+from planner.placement.copper_bounds import degree_reach_bound
+from planner.placement.graph import Graph
 from planner.placement.objective import cabinet_prices
 from planner.plan import plan
 from planner.topologies.base import Topology
@@ -150,19 +152,33 @@ def most_copper(top: Topology) -> int:
     return best
 
 
-def test_copper_bound_holds_and_is_reached_with_parallel_cables():
-    """A ring of 8 routers, 3 parallel cables per link, in 8 cabinets where copper reaches only
-    the row neighbour: at most 6 of the 8 links (18 of 24 cables) can be copper (exhaustive
-    search). The degree-and-reach bound is exactly that: the 4 row-end cabinets reach one
-    neighbour and the 4 inner ones two, so sum(min(degree 6, 3 parallel x reach)) / 2 =
+RING = [(i, (i + 1) % 8) for i in range(8)]
+COPPER_RINGS = [
+    # every ring link 3 cables: degree 6 never binds, 3 parallel x reach does
+    ("3 cables a link", RING * 3, 3, 6, 18),
+    # links of 3 and 1 cables in turn: degree 4 binds the inner cabinets (3 x 2 = 6 > 4)
+    ("3 and 1 in turn", RING + RING[::2] * 2, 3, 4, 14),
+]
+
+
+@pytest.mark.parametrize("name,edges,mu,degree,want", COPPER_RINGS,
+                         ids=[c[0] for c in COPPER_RINGS])
+def test_copper_bound_holds_and_is_reached_with_parallel_cables(name, edges, mu, degree, want):
+    """A ring of 8 routers with parallel cables in 8 cabinets where copper reaches only the row
+    neighbour (the 4 row-end cabinets one, the 4 inner ones two). With 3 cables a link at most
+    6 of the 8 links (18 of 24 cables) can be copper (exhaustive search), and the
+    degree-and-reach bound is exactly that: sum(min(degree 6, 3 parallel x reach)) / 2 =
     (4 x 3 + 4 x 6) / 2 = 18, which a bound that ignored parallel cables (1 x reach) would put
-    at 6. The plan's copper is at most the bound and equal to its electrical network cables."""
+    at 6. With links of 3 and 1 cables in turn (degree 4) the best is 14, two paths of 3, 1, 3
+    cables, and so is the bound (4 x 3 + 4 x 4) / 2, which a bound without the degree would put
+    at 18. The plan's copper is at most the bound and equal to its electrical network cables."""
     reach = copper_pairs().sum(axis=1)
     assert sorted(reach.tolist()) == [1, 1, 1, 1, 2, 2, 2, 2]
-    top = Topology.from_edges("ring", {}, 8, [(i, (i + 1) % 8) for i in range(8)] * 3, 2)
-    assert int(top.multiplicity.max()) == 3
+    top = Topology.from_edges("ring", {}, 8, edges, 2)
+    assert int(top.multiplicity.max()) == mu
     best = most_copper(top)
-    assert best == 18 == sum(min(6, 3 * int(k)) for k in reach) // 2
+    assert best == want == sum(min(degree, mu * int(k)) for k in reach) // 2
+    assert degree_reach_bound(Graph.from_topology(top), reach) == want
     p = plan(top, rich_catalog(), one_router_floor(), strategy="optimize",
              time_limit_s=5, seed=0)
     place = p.summary["placement"]

@@ -280,7 +280,8 @@ def test_netbox_cords_are_the_stock_lengths_of_each_ends_cord(pieces):
     """netbox/cables.csv read back: every link that leaves its row is two patch cords, one from
     each end's router interface to a front port of a panel at that end's panel point, each as
     long as the stock length that covers that end's cord (not the other end's, not the
-    computed length), its drop into the patch rack included; every other cable is one row at the stock length of its route."""
+    computed length), its drop into the patch rack included; every other cable is one row at
+    the stock length of its route."""
     rows = read_csv("netbox/cables.csv")
     cords = defaultdict(list)
     for r in rows:
@@ -316,7 +317,8 @@ def _trunk_ids(segments: str) -> list[str]:
 
 def test_netbox_and_trunks_csv_trunk_lengths(pieces):
     """Every trunk the segments name is one NetBox cable labelled with its id and one row of
-    trunks.csv, at the stock length that covers its piece and a drop at each end, carrying as many links as name it."""
+    trunks.csv, at the stock length that covers its piece and a drop at each end, carrying as
+    many links as name it."""
     netbox = {r["label"]: r for r in read_csv("netbox/cables.csv")
               if r["side_a_type"] in ("dcim.rearport", "dcim.frontport")}
     trunks = {r["trunk_id"]: r for r in read_csv("trunks.csv")}
