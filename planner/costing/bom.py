@@ -37,16 +37,19 @@ import numpy as np
 import pandas as pd
 
 from planner import costing
+from planner.costing import basis, fabric
 from planner.inputs.catalog import Catalog, RouterModel
 from planner.run.errors import InputError
 
 COLUMNS = ["item", "sku", "description", "length_m", "quantity", "spares", "unit_price",
            "extended_price", "vendor"]
-ITEMS = ("switch", "nic", "licence", "transceiver", "cable", "fibre", "trunk", "panel", "rack")
+ITEMS = ("switch", "nic", "licence", "transceiver", "cable", "fibre", "trunk", "panel",
+         "rack") + fabric.ITEMS
 CLASS_OF = {"switch": "switches", "nic": "nics", "licence": "licences",
             "transceiver": "optics", "cable": "cables", "fibre": "cables", "trunk": "cables",
-            "panel": "panels", "rack": "rack"}
-"""The class of each item: spares and subtotals are per class."""
+            "panel": "panels", "rack": "rack", **fabric.CLASS_OF}
+"""The class of each item: spares and subtotals are per class. The fabric's own lines
+(subnet manager, management network, power, support) are ``planner.costing.fabric``'s."""
 
 
 @dataclass(frozen=True)
@@ -243,7 +246,7 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
                                              spares.pct(item))
     bom["spares"] = bom["spares"].astype(np.int64)
     bom["extended_price"] = (bom["quantity"] + bom["spares"]) * bom["unit_price"]
-    return bom[COLUMNS]
+    return basis.attach(bom[COLUMNS], catalog, router_model)
 
 
 def class_totals(bom: pd.DataFrame) -> dict[str, float]:

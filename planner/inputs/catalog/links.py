@@ -31,6 +31,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field, PositiveFloat, PositiveInt, model_validator
 
+from planner.inputs.catalog.pricing import PriceBasis
 from planner.inputs.catalog.part_numbers import (LENGTH_FIELDS, PLACEHOLDER, template_fields,
                                                  length_fields)
 from planner.inputs.catalog.routers import STRICT
@@ -108,6 +109,7 @@ class CableModel(BaseModel):
     watts_per_end: float = Field(0.0, ge=0)    # a transceiver: the whole module
     netbox_type: str | None = None
     color: str | None = None
+    price_basis: PriceBasis | None = None      # the catalog's price_basis without it
     links: PositiveInt = 1                     # assemblies: links one assembly carries
     split: bool = False                        # assemblies: one head, `links` tails at NICs
     ports: PositiveInt = 1                     # transceivers: ports of one cage it serves
@@ -315,6 +317,7 @@ class PanelModel(BaseModel):
     ports: int
     rack_units: PositiveInt = 1
     price: float = Field(ge=0)
+    price_basis: PriceBasis | None = None
     connector: str = "mpo"
     rear_connector: str | None = None
 
