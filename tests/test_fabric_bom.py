@@ -236,3 +236,12 @@ def test_workbook_shows_basis_share_and_not_included(ndr_plan):
     summary = {r[0]: r[1] for r in book["Summary"].iter_rows(values_only=True)}
     assert summary["Estimated share"] == pytest.approx(1.0)
     assert summary["Estimated cost"] == pytest.approx(p.bom["extended_price"].sum())
+
+
+def test_pdf_cover_says_what_share_is_estimated(ndr_plan):
+    from planner.exports.wiring_pdf.cover import totals_rows
+    p, _ = ndr_plan
+    rows = dict(totals_rows(p))
+    assert rows["Price basis"].startswith("100.0 % of the total is estimated (planner "
+                                          "maintainers' estimate")
+    assert "2026-11" in rows["Price basis"] and rows["Price basis"].endswith("prices in USD")

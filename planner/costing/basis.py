@@ -57,3 +57,14 @@ def summary(bom: pd.DataFrame, default) -> dict:
     ``PriceBasis``)."""
     return {"shares": shares(bom), "currency": default.currency, "default": default.basis,
             "source": default.source, "date": default.date}
+
+
+def sentence(block: dict) -> str:
+    """The ``cost.price_basis`` block in plain words: "100.0 % of the total is estimated
+    (<source>, <date>); 0.0 % list prices, 0.0 % quoted; prices in USD"."""
+    shares_ = block.get("shares", {})
+    who = ", ".join(t for t in (block.get("source", ""), block.get("date", "")) if t)
+    return (f"{100 * shares_.get('estimate', 1.0):.1f} % of the total is estimated"
+            f"{' (' + who + ')' if who else ''}; {100 * shares_.get('list', 0.0):.1f} % list "
+            f"prices, {100 * shares_.get('quote', 0.0):.1f} % quoted; prices in "
+            f"{block.get('currency', 'USD')}")

@@ -336,10 +336,8 @@ SUMMARY_FIRST_ROW = 3
 
 def _basis_note(summary: dict) -> str:
     """Who made the catalog's prices and when, and the currency, for the Summary sheet."""
-    pb = summary.get("cost", {}).get("price_basis", {})
-    who = ", ".join(t for t in (pb.get("source", ""), pb.get("date", "")) if t)
-    return (f"share of the total priced by estimate ({pb.get('default', 'estimate')} by "
-            f"default{': ' + who if who else ''}); prices in {pb.get('currency', 'USD')}")
+    from planner.costing.basis import sentence
+    return sentence(summary.get("cost", {}).get("price_basis", {}))
 
 
 def summary_values(plan, rows) -> dict[str, float]:

@@ -39,6 +39,9 @@ def totals_rows(plan) -> list[tuple[str, str]]:
         rows.append(("Cost", f"${money(cost['total'])} total, ${money(cost['per_endpoint'])} per "
                              f"endpoint (routers ${money(cost['routers'])}, cables "
                              f"${money(cost['cables'])})"))
+        if cost.get("price_basis"):
+            from planner.costing.basis import sentence
+            rows.append(("Price basis", sentence(cost["price_basis"])))
     if power:
         rows.append(("Power", f"{num(power['total_w'])} W total, "
                               f"{num(power['per_endpoint_w'])} W per endpoint"))
