@@ -245,3 +245,24 @@ def test_pdf_cover_says_what_share_is_estimated(ndr_plan):
     assert rows["Price basis"].startswith("100.0 % of the total is estimated (planner "
                                           "maintainers' estimate")
     assert "2026-11" in rows["Price basis"] and rows["Price basis"].endswith("prices in USD")
+
+
+def test_managed_switches_run_the_subnet_manager():
+    cat = _ndr()
+    managed = [r for r in cat.routers if r.managed]                 # the QM9700
+    sm = cat.subnet_manager.model_validate({"mode": "switch"})
+    lines, fp = _build(cat.model_copy(update={"routers": managed, "subnet_manager": sm}))
+    assert _quantity(lines, "subnet_manager") == 0
+    # no appliances: 4 switches + their PDUs (2 per feed-pair cabinet, A02 4) are managed
+    assert int(fp.managed.sum()) == 4 + int(fp.pdus.sum())
+    assert fp.psus.tolist() == [4, 4, 0, 2]        # switches 2 each, A02 + management switch
+
+
+def test_management_cord_longer_than_any_stock_length_is_refused():
+    from planner.run.errors import InputError
+    cat = _ndr()
+    cable = cat.management.cable.model_copy(update={"stock_lengths": [1.0]})
+    cat = cat.model_copy(update={"management": cat.management.model_copy(
+        update={"cable": cable})})
+    with pytest.raises(InputError, match=r"management\.cable\.stock_lengths' ends at 1 m"):
+        _build(cat)
