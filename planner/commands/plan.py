@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 from planner import exports
+from planner.costing.bom import cost_lines
 from planner.inputs import spec as specs
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S
+from planner.performance import simulators
 from planner.performance.simulators import BOOKSIM_DEFAULTS, BOOKSIM_TRAFFIC
 from planner.run import guards, output, progress
 from planner.run.errors import InputError
@@ -19,21 +20,6 @@ NAME = "plan"
 HELP = ("plan a system: placement, every cable with ports and labels, the priced BOM and the "
         "exports (summary.json, cables.csv, bom.xlsx, ...)")
 ORDER = 20
-TRAFFIC_TEXT = re.compile(r"[A-Za-z0-9_]+(\([A-Za-z0-9_{},. -]*\))?")
-"""How a BookSim traffic pattern is written (``uniform``, ``hotspot({0,1})``): a ';', a quote
-or a newline would end its ``booksim.cfg`` statement and start another."""
-
-
-def booksim_traffic(text: str) -> str:
-    """``--booksim-traffic`` as BookSim's configuration grammar can hold it (argparse type)."""
-    if not TRAFFIC_TEXT.fullmatch(text.strip()):
-        raise argparse.ArgumentTypeError(
-            f"'{printable(text)}' is not a BookSim traffic pattern: a name with optional "
-            f"arguments in parentheses (e.g. uniform, hotspot({{0,1}})), without ';', quotes or "
-            f"line breaks")
-    return text.strip()
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", nargs="?", metavar="SPEC.yaml",
                    help="spec file with the same fields as the options (topology, catalog, "
@@ -80,7 +66,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="injection rate of booksim.cfg, flits per cycle per node (default "
                         f"{BOOKSIM_DEFAULTS['injection_rate']:g})")
     p.add_argument("--booksim-traffic", dest="booksim_traffic", metavar="NAME",
-                   type=booksim_traffic,
                    help=f"traffic pattern of booksim.cfg (default "
                         f"{BOOKSIM_DEFAULTS['traffic']}; {', '.join(BOOKSIM_TRAFFIC)})")
     p.add_argument("--prices", action="append", default=[], metavar="FILE",
@@ -115,7 +100,9 @@ def _placement_result(place: dict, gap: str) -> str:
 
 
 def summary_table(result, out: Path, files: list[str]) -> str:
-    """The short table printed at the end of ``planner plan``."""
+    """The short table printed at the end of ``planner plan``; its cost line names every class
+    of the bill of materials that costs anything (``planner.costing.bom.COST_LINES``)."""
+
     s = result.summary
     top, cab, cables = s["topology"], s["catalog"], s["cables"]
     net, end = cables["network"], cables["endpoint"]
@@ -137,7 +124,9 @@ def summary_table(result, out: Path, files: list[str]) -> str:
                            f"{net['optical']:,} optical), {net['length_m']:,.1f} m"),
         ("endpoint cables", f"{end['count']:,} ({end['electrical']:,} electrical, "
                             f"{end['optical']:,} optical), {end['length_m']:,.1f} m"),
-        ("cost", f"${cost['total']:,.2f}  (${cost['per_endpoint']:,.2f} per endpoint)"),
+        ("cost", f"${cost['total']:,.2f}  (${cost['per_endpoint']:,.2f} per endpoint): "
+                 + "; ".join(f"{words} ${value:,.2f}" for _, words, value in cost_lines(cost)
+                             if value)),
         ("power", f"{power['total_w']:,.1f} W  ({power['per_endpoint_w']:.3f} W per endpoint)"),
     ]
     if "performance" in s:
@@ -158,9 +147,18 @@ def input_files(args: argparse.Namespace, spec: specs.Spec) -> list[Path]:
     if isinstance(spec.topology, str) and spec.topology.strip().startswith("file:"):
         paths.append(Path(spec.topology.strip()[len("file:"):].partition("?")[0]))
         importers.check_link_loop(paths[-1])     # before --out is compared with it
-    paths += [Path(value) for value in (spec.catalog, spec.floor) if Path(value).is_file()]
+    paths += [Path(value) for value in (spec.catalog, spec.floor) if _is_file(Path(value))]
     paths += [Path(value) for value in getattr(args, "prices", None) or []]
     return paths
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; a name the file system refuses (too long) is not one (the
+    catalog or floor loader then names it)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _from_spec(args: argparse.Namespace, field: str, load):
@@ -193,6 +191,8 @@ def run(args: argparse.Namespace) -> int:
     from planner.inputs.catalog import load_catalog
     from planner.inputs.floor import load_floor
     from planner.plan import check_options, plan
+    if args.booksim_traffic is not None:   # before anything is read or built
+        args.booksim_traffic = simulators.check_traffic(args.booksim_traffic)
     spec = resolve_spec(args)
     check_options(spec.strategy, spec.time_limit, spec.spares, spec.seed)
     inputs = _from_spec(args, "topology", lambda: input_files(args, spec))
