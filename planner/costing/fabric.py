@@ -232,8 +232,8 @@ def build(catalog: Catalog, router_model: RouterModel, placement, floor, cabinet
         sub = getattr(model, "support", None)
         if sub is not None and count:
             lines.append(_line(catalog, "support", sub, count, sub.price,
-                               f"{sub.description or 'support'}, {sub.term_years}-year term, "
-                               f"for {model.sku}"))
+                               f"{sub.description or 'support'}: {model.sku}, "
+                               f"{sub.term_years} years"))
     frame = pd.DataFrame(lines, columns=LINE_COLUMNS)
     if mgmt is None and power is None:
         return frame, None
