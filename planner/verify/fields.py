@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import numpy as np
+
 from planner.run.errors import InputError
 from planner.verify.files import MAX_FIELD_CHARS, MAX_PORT_NUMBER
 from planner.verify.values import RawLink
@@ -106,3 +108,27 @@ def name_key(name: str) -> tuple[str, int] | None:
     if not digits or not all(c in _DIGITS for c in digits):
         return None
     return name[:cut].lower(), int(digits)
+
+
+def checked_columns(columns: list, blank_rows=None) -> list[np.ndarray] | None:
+    """``raw_link``'s checks on four text columns (device, port, peer device, peer port) at
+    once: the columns stripped, or None when a field is empty or too long or a port has no
+    number or one too large (``raw_link`` on the rows then names the first). Rows with an
+    empty field are dropped if ``blank_rows(rows)`` says they are blank lines. Port texts are
+    read once per distinct value."""
+    import pandas as pd
+
+    out = [np.array([v.strip() for v in column], dtype=object) for column in columns]
+    lengths = np.array([np.fromiter(map(len, c), dtype=np.int64, count=len(c)) for c in out])
+    holed = np.flatnonzero((lengths == 0).any(axis=0)) if len(lengths[0]) else []
+    if len(holed):
+        if blank_rows is None or not blank_rows(holed):
+            return None
+        kept = np.ones(lengths.shape[1], dtype=bool)
+        kept[holed] = False
+        out, lengths = [c[kept] for c in out], lengths[:, kept]
+    if (lengths > MAX_FIELD_CHARS).any():
+        return None
+    if any(_port_value(t) < 0 for c in out[1::2] for t in pd.unique(c)):
+        return None
+    return out

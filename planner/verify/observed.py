@@ -20,7 +20,7 @@ from planner.run import guards
 from planner.run.errors import InputError
 from planner.verify.fields import _port_value, port_number
 from planner.verify.files import read_text
-from planner.verify.ibnetdiscover import parse_ibnetdiscover
+from planner.verify.ibnetdiscover import ibnetdiscover_columns, parse_ibnetdiscover
 from planner.verify.lldp import parse_lldp
 from planner.verify.names import Names, fmt_end
 from planner.verify.net_dump import parse_net_dump
@@ -196,22 +196,25 @@ def _raw_columns(raw: list[RawLink]) -> list[np.ndarray]:
     return [np.array(c, dtype=object) for c in list(zip(*raw))[:4]]
 
 
-def _csv_file_columns(path: Path, fmt: str | None, device: str | None) -> list | None:
-    """The columns of a CSV file by ``csv_columns``, or None for the row path (not a CSV, or
-    anything the row path refuses with its own message)."""
+_COLUMN_READERS = {"csv": csv_columns, "ibnetdiscover": ibnetdiscover_columns}
+
+
+def _file_columns(path: Path, fmt: str | None, device: str | None) -> list | None:
+    """The checked columns of a file in a format with a column reader, or None for the row
+    path (another format, or anything the row path refuses with its own message)."""
     if device or not path.is_file() or path.is_symlink():
         return None
-    if (fmt or detect_format(path)) != "csv":
-        return None
-    return csv_columns(read_text(path, "observed"))
+    reader = _COLUMN_READERS.get(fmt or detect_format(path))
+    return reader(read_text(path, "observed")) if reader else None
 
 
 def observed_table(path, fmt: str | None = None, device: str | None = None,
                    fabric: PlannedFabric | None = None, ignore=()) -> LinkTable:
-    """``resolve(read_observed(...))`` as a ``LinkTable``: a CSV by columns, other formats by
-    their readers then resolved by columns; the row path where the column path defers."""
+    """``resolve(read_observed(...))`` as a ``LinkTable``: a CSV or ibnetdiscover file read by
+    columns, other formats by their readers, then resolved by columns; the row path where
+    the column path defers."""
     path = Path(path)
-    columns = _csv_file_columns(path, fmt, device)
+    columns = _file_columns(path, fmt, device)
     raw = None
     try:
         if columns is None:

@@ -15,8 +15,7 @@ import io
 import numpy as np
 
 from planner.run.errors import InputError
-from planner.verify.fields import raw_link
-from planner.verify.files import MAX_FIELD_CHARS
+from planner.verify.fields import checked_columns, raw_link
 from planner.verify.values import CSV_COLUMNS, RawLink
 
 
@@ -56,14 +55,10 @@ def parse_csv(text: str, source: str) -> list[RawLink]:
     return links
 
 
-def _stripped(values) -> np.ndarray:
-    return np.array([v.strip() for v in values], dtype=object)
-
-
 def csv_columns(text: str) -> list[np.ndarray] | None:
-    """The device, port, peer_device and peer_port columns, stripped, blank rows dropped; None
-    when the text has quotes or NULs, does not parse, lacks a column, or holds an empty or
-    overlong field (``parse_csv`` names the line and field)."""
+    """The device, port, peer_device and peer_port columns, blank rows dropped, checked by
+    ``checked_columns``; None when the text has quotes or NULs, does not parse, lacks a column,
+    or holds a bad field (``parse_csv`` names the line and field)."""
     import pandas as pd
 
     if '"' in text or "\0" in text:
@@ -80,16 +75,6 @@ def csv_columns(text: str) -> list[np.ndarray] | None:
     if any(c not in cols for c in CSV_COLUMNS):
         return None
     rows = rows[1:]
-    columns = [_stripped(rows[:, cols.index(c)]) for c in CSV_COLUMNS]
-    lengths = np.array([np.fromiter(map(len, c), dtype=np.int64, count=len(c))
-                        for c in columns]).reshape(len(columns), -1)
-    if (lengths > MAX_FIELD_CHARS).any():
-        return None
-    holed = np.flatnonzero((lengths == 0).any(axis=0))
-    if holed.size:
-        if any(any(str(cell).strip() for cell in rows[r]) for r in holed):
-            return None
-        kept = np.ones(len(rows), dtype=bool)
-        kept[holed] = False
-        columns = [c[kept] for c in columns]
-    return columns
+    columns = [rows[:, cols.index(c)] for c in CSV_COLUMNS]
+    return checked_columns(columns, lambda holed: not any(
+        any(str(cell).strip() for cell in rows[r]) for r in holed))
