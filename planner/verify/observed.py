@@ -23,7 +23,7 @@ from planner.verify.files import read_text
 from planner.verify.ibnetdiscover import ibnetdiscover_columns, parse_ibnetdiscover
 from planner.verify.lldp import parse_lldp
 from planner.verify.names import Names, fmt_end
-from planner.verify.net_dump import parse_net_dump
+from planner.verify.net_dump import net_dump_columns, parse_net_dump
 from planner.verify.observed_csv import csv_columns, parse_csv
 from planner.verify.ufm_report import as_built, load_report
 from planner.verify.values import (CSV_COLUMNS, FORMATS, PORT_SPAN, End, LinkTable,
@@ -196,7 +196,8 @@ def _raw_columns(raw: list[RawLink]) -> list[np.ndarray]:
     return [np.array(c, dtype=object) for c in list(zip(*raw))[:4]]
 
 
-_COLUMN_READERS = {"csv": csv_columns, "ibnetdiscover": ibnetdiscover_columns}
+_COLUMN_READERS = {"csv": csv_columns, "ibnetdiscover": ibnetdiscover_columns,
+                   "ibdiagnet-net-dump": net_dump_columns}
 
 
 def _file_columns(path: Path, fmt: str | None, device: str | None) -> list | None:
@@ -210,8 +211,8 @@ def _file_columns(path: Path, fmt: str | None, device: str | None) -> list | Non
 
 def observed_table(path, fmt: str | None = None, device: str | None = None,
                    fabric: PlannedFabric | None = None, ignore=()) -> LinkTable:
-    """``resolve(read_observed(...))`` as a ``LinkTable``: a CSV or ibnetdiscover file read by
-    columns, other formats by their readers, then resolved by columns; the row path where
+    """``resolve(read_observed(...))`` as a ``LinkTable``: a CSV, ibnetdiscover or net_dump file read
+    by columns, other formats by their readers, then resolved by columns; the row path where
     the column path defers."""
     path = Path(path)
     columns = _file_columns(path, fmt, device)
