@@ -53,9 +53,9 @@ def raw_link(device, port, peer_device, peer_port, where: str,
     prt = text_field(port, fields[1], where)
     peer = text_field(peer_device, fields[2], where)
     peer_prt = text_field(peer_port, fields[3], where)
-    if _port_value(prt) < 0:
+    if port_value(prt) < 0:
         port_number(prt, where, fields[1])
-    if _port_value(peer_prt) < 0:
+    if port_value(peer_prt) < 0:
         port_number(peer_prt, where, fields[3])
     return RawLink(dev, prt, peer, peer_prt, where)
 
@@ -70,7 +70,7 @@ def last_digits(text: str) -> str:
 
 
 @lru_cache(maxsize=65_536)
-def _port_value(text: str) -> int:
+def port_value(text: str) -> int:
     """The port number of a port name; -1 without digits, -2 above MAX_PORT_NUMBER. Cached:
     a fabric repeats the same few hundred port names."""
     digits = last_digits(text)
@@ -83,7 +83,7 @@ def _port_value(text: str) -> int:
 def port_number(text: str, where: str, field: str = "port") -> int:
     """The last integer in a port name: ``swp17``, ``Ethernet1/17``, ``[17]`` -> 17."""
     text = str(text)
-    value = _port_value(text)
+    value = port_value(text)
     if value == -1:
         raise InputError(f"observed {where}: field '{field}' {_shown(text)} has no port "
                          f"number; expected a name ending in the plan's port number such as "
@@ -129,6 +129,6 @@ def checked_columns(columns: list, blank_rows=None) -> list[np.ndarray] | None:
         out, lengths = [c[kept] for c in out], lengths[:, kept]
     if (lengths > MAX_FIELD_CHARS).any():
         return None
-    if any(_port_value(t) < 0 for c in out[1::2] for t in pd.unique(c)):
+    if any(port_value(t) < 0 for c in out[1::2] for t in pd.unique(c)):
         return None
     return out

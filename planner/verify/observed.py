@@ -18,7 +18,7 @@ import numpy as np
 
 from planner.run import guards
 from planner.run.errors import InputError
-from planner.verify.fields import _port_value, port_number
+from planner.verify.fields import port_value, port_number
 from planner.verify.files import read_text
 from planner.verify.ibnetdiscover import ibnetdiscover_columns, parse_ibnetdiscover
 from planner.verify.lldp import parse_lldp
@@ -154,7 +154,7 @@ def resolve_columns(columns: list[np.ndarray], fabric: PlannedFabric, ignore=())
             names.append(name)
     device = np.array([code[name] for name in resolved], dtype=np.int64)[codes]
     port_codes, port_texts = _distinct(np.concatenate([port, peer_port]))
-    number = np.array([_port_value(t) for t in port_texts], dtype=np.int64)[port_codes]
+    number = np.array([port_value(t) for t in port_texts], dtype=np.int64)[port_codes]
     ends = device * PORT_SPAN + number
     a, b = ends[:n][kept], ends[n:][kept]
     if (number[:n][kept] < 0).any() or (number[n:][kept] < 0).any() or (a == b).any():
