@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from planner.run.errors import InputError
-from planner.verify import compare, load_plan, read_observed, resolve
+from planner.verify import ObservedLink, compare, load_plan, read_observed, resolve
 from planner.verify.comparison import compare_table
 from planner.verify.ibnetdiscover import ibnetdiscover_columns
 from planner.verify.net_dump import net_dump_columns
@@ -98,8 +98,7 @@ def test_columns_report_equals_list_report(fabric):
     text = _csv_text(fabric, "case and a missing cable") + "r03,40,mgmt01,7\n"
     columns = csv_columns(text)
     links = resolve_columns(columns, fabric)
-    listed = compare(fabric, [__import__("planner.verify", fromlist=["ObservedLink"])
-                              .ObservedLink(*end, "t") for end in _links(links)])
+    listed = compare(fabric, [ObservedLink(*ends, "t") for ends in _links(links)])
     report = compare_table(fabric, links)
     assert report == listed
     assert report.counts() == {"swap": 0, "wrong-port": 0, "wrong-device": 0, "missing": 1,

@@ -25,7 +25,7 @@ import numpy as np
 
 from planner.run.errors import InputError
 from planner.verify.names import fmt_link
-from planner.verify.observed import _name_order, link_table, observed_table
+from planner.verify.observed import link_table, name_rank, observed_table
 from planner.verify.planned import load_plan
 from planner.verify.values import (KINDS, PORT_SPAN, SCOPES, End, Finding, LinkTable,
                                    ObservedLink, PlannedCable, PlannedFabric, VerifyReport)
@@ -165,7 +165,7 @@ def compare_table(fabric: PlannedFabric, links: LinkTable, scope: str = "all") -
     keep = {"all": np.ones(len(links), dtype=bool), "network": ~touches,
             "endpoint": touches}[scope]
     oa, ob = links.a[keep], links.b[keep]
-    rank = _name_order(links.names)
+    rank = name_rank(links.names)
     order = np.lexsort((rank[ob // PORT_SPAN] * PORT_SPAN + ob % PORT_SPAN,
                         rank[oa // PORT_SPAN] * PORT_SPAN + oa % PORT_SPAN))
     oa, ob = oa[order], ob[order]

@@ -18,7 +18,7 @@ import numpy as np
 
 from planner.run import guards
 from planner.run.errors import InputError
-from planner.verify.fields import port_value, port_number
+from planner.verify.fields import port_number, port_value
 from planner.verify.files import read_text
 from planner.verify.ibnetdiscover import ibnetdiscover_columns, parse_ibnetdiscover
 from planner.verify.lldp import parse_lldp
@@ -118,7 +118,7 @@ class _Defer(Exception):
     """The column path met a problem; the row path reads the file again and names it."""
 
 
-def _name_order(names: np.ndarray) -> np.ndarray:
+def name_rank(names: np.ndarray) -> np.ndarray:
     """Each name's rank in sorted order: end keys re-based on it sort as (name, port)."""
     rank = np.empty(len(names), dtype=np.int64)
     rank[np.argsort(names, kind="stable")] = np.arange(len(names))
@@ -165,7 +165,7 @@ def resolve_columns(columns: list[np.ndarray], fabric: PlannedFabric, ignore=())
     if ((x[1:] == x[:-1]) & (y[1:] != y[:-1])).any():        # a port on two links
         raise _Defer
     names = np.array(names, dtype=object)
-    rank = _name_order(names)
+    rank = name_rank(names)
     first = rank[a // PORT_SPAN] * PORT_SPAN + a % PORT_SPAN > \
         rank[b // PORT_SPAN] * PORT_SPAN + b % PORT_SPAN
     a, b = np.where(first, b, a), np.where(first, a, b)       # (name, port) order, as resolve
