@@ -118,7 +118,10 @@ def checked_columns(columns: list, blank_rows=None) -> list[np.ndarray] | None:
     read once per distinct value."""
     import pandas as pd
 
-    out = [np.array([v.strip() for v in column], dtype=object) for column in columns]
+    try:
+        out = [np.array(list(map(str.strip, column)), dtype=object) for column in columns]
+    except TypeError:                              # a value that is not text
+        return None
     lengths = np.array([np.fromiter(map(len, c), dtype=np.int64, count=len(c)) for c in out])
     holed = np.flatnonzero((lengths == 0).any(axis=0)) if len(lengths[0]) else []
     if len(holed):

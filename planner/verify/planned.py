@@ -28,8 +28,11 @@ def _plan_path(path: Path) -> Path:
 
 
 def _stripped(column) -> np.ndarray:
-    return np.array([v.strip() if v.__class__ is str else str(v).strip()
-                     for v in column.to_numpy(dtype=object)], dtype=object)
+    values = column.to_numpy(dtype=object)
+    try:
+        return np.array(list(map(str.strip, values)), dtype=object)
+    except TypeError:                              # numbers in a table built in memory
+        return np.array([str(v).strip() for v in values], dtype=object)
 
 
 def _port_values(port: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
