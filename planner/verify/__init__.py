@@ -18,17 +18,19 @@ the plan, 3 when it does not (2 for bad input).
 
 Modules:
 
-- ``values``: formats, scopes, kinds of mistake; planned cables, observed links, findings,
-  the report;
+- ``values``: formats, scopes, kinds of mistake; the planned fabric (as columns), observed
+  links (raw, resolved, and as a ``LinkTable`` of end keys), findings, the report;
 - ``names``: observed device names and port numbers resolved to the plan's;
 - ``files``: an input file as UTF-8 text within the size limit; the field limits;
 - ``fields``: the checked fields of an observed link (type, length, port number), scanned
-  once each;
+  once each, row by row (``raw_link``) or a column at a time (``checked_columns``);
 - ``planned``: the planned fabric from a plan's ``cables.csv``;
 - ``observed_csv``, ``lldp``, ``ibnetdiscover``, ``net_dump``, ``ufm_report``: one reader per
-  observed format;
-- ``observed``: format detection, dispatch to a reader, resolution and deduplication of links;
-- ``comparison``: the classification passes (``compare``) and ``verify``, the whole check.
+  observed format (the CSV, ibnetdiscover and net_dump ones also read whole columns);
+- ``observed``: format detection, dispatch to a reader, resolution and deduplication of links,
+  by columns (``observed_table``) and, to name a bad row, row by row (``resolve``);
+- ``comparison``: the classification passes (``compare_table``, ``compare``) and ``verify``,
+  the whole check.
 """
 
 from planner.verify.comparison import compare, verify

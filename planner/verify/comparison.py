@@ -21,17 +21,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import numpy as np
+
 from planner.run.errors import InputError
 from planner.verify.names import fmt_link
-from planner.verify.observed import read_observed, resolve
+from planner.verify.observed import link_table, name_rank, observed_table
 from planner.verify.planned import load_plan
-from planner.verify.values import (KINDS, SCOPES, End, Finding, ObservedLink, PlannedCable,
-                                   PlannedFabric, VerifyReport)
-
-
-def _in_scope(link: ObservedLink, scope: str, endpoints: frozenset[str]) -> bool:
-    touches_endpoint = link.a[0] in endpoints or link.b[0] in endpoints
-    return {"all": True, "network": not touches_endpoint, "endpoint": touches_endpoint}[scope]
+from planner.verify.values import (KINDS, PORT_SPAN, SCOPES, End, Finding, LinkTable,
+                                   ObservedLink, PlannedCable, PlannedFabric, VerifyReport)
 
 
 def _pair(a: End, b: End) -> tuple[str, str]:
@@ -55,16 +52,19 @@ def _wrong_end(c: PlannedCable, right: End, seen: End) -> str:
 
 
 class _Comparison:
-    """The passes of ``compare`` over the planned cables and observed links still open."""
+    """Passes 2 to 5 of ``compare`` over the planned cables and observed links that pass 1 left
+    open; ``cable_pos``/``link_pos`` are their positions among all compared, which order the
+    findings."""
 
-    def __init__(self, planned: list[PlannedCable], obs: list[ObservedLink], cabinet_of):
-        self.planned, self.obs, self.cabinet_of = planned, obs, cabinet_of
+    def __init__(self, planned: list[PlannedCable], cable_pos: list[int],
+                 obs: list[ObservedLink], link_pos: list[int], n_planned: int, cabinet_of):
+        self.planned, self.cable_pos, self.obs, self.link_pos = planned, cable_pos, obs, link_pos
+        self.n_planned, self.cabinet_of = n_planned, cabinet_of
         self.owner = {end: i for i, c in enumerate(planned) for end in (c.a, c.b)}
         self.open_cable = [True] * len(planned)
         self.open_link = [True] * len(obs)
         self.link_at = {frozenset((o.a, o.b)): j for j, o in enumerate(obs)}
         self.findings: list[tuple[int, int, Finding]] = []
-        self.matched = 0
 
     def _open_owner(self, end: End) -> int | None:
         i = self.owner.get(end)
@@ -73,19 +73,12 @@ class _Comparison:
     def _report(self, kind: str, cables: list[int], links: list[ObservedLink | None]) -> None:
         cs = [self.planned[i] for i in cables]
         observed = [_oriented(c, o) if o else "not seen" for c, o in zip(cs, links)]
-        self.findings.append((KINDS.index(kind), min(cables), Finding(
+        self.findings.append((KINDS.index(kind), self.cable_pos[min(cables)], Finding(
             kind, " + ".join(c.cable_id for c in cs), " + ".join(c.label for c in cs),
             cs[0].a_cabinet, cs[0].b_cabinet, ", ".join(fmt_link(c.a, c.b) for c in cs),
             ", ".join(observed))))
         for i in cables:
             self.open_cable[i] = False
-
-    def exact(self) -> None:
-        for j, o in enumerate(self.obs):
-            i = self._open_owner(o.a)
-            if i is not None and i == self.owner.get(o.b):
-                self.open_cable[i] = self.open_link[j] = False
-                self.matched += 1
 
     def swaps(self) -> None:
         for j, o in enumerate(self.obs):
@@ -138,34 +131,72 @@ class _Comparison:
                 self._report("missing", [i], [None])
         for j, o in enumerate(self.obs):
             if self.open_link[j]:
-                self.findings.append((KINDS.index("extra"), len(self.planned) + j, Finding(
+                self.findings.append((KINDS.index("extra"), self.n_planned + self.link_pos[j], Finding(
                     "extra", "", "", self.cabinet_of.get(o.a[0], "?"),
                     self.cabinet_of.get(o.b[0], "?"), "not planned", fmt_link(o.a, o.b))))
 
 
-def compare(fabric: PlannedFabric, observed: list[ObservedLink],
-            scope: str = "all") -> VerifyReport:
+def _owner(end_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """For each key, the index of the cable holding that end (ends listed a-ends then b-ends
+    in ``end_keys``), or -1."""
+    if not len(end_keys):
+        return np.full(len(keys), -1, dtype=np.int64)
+    sorter = np.argsort(end_keys, kind="stable")
+    found = end_keys[sorter]
+    pos = np.minimum(np.searchsorted(found, keys), len(found) - 1)
+    return np.where(found[pos] == keys, sorter[pos] % (len(end_keys) // 2), -1)
+
+
+def compare_table(fabric: PlannedFabric, links: LinkTable, scope: str = "all") -> VerifyReport:
     """Classify every planned cable and observed link (passes in the module docstring): each
-    physical mistake is one finding, ordered by kind, then by the first cable in plan order."""
+    physical mistake is one finding, ordered by kind, then by the first cable in plan order.
+    Pass 1 (exact) is a join of end keys over all links; the later passes visit only what it
+    left open, in the order of links sorted by their (device name, port) ends."""
     if scope not in SCOPES:
         raise InputError(f"--cables: unknown scope {scope!r}; valid: {', '.join(SCOPES)}")
-    endpoints = frozenset(fabric.cabinet_of) - fabric.routers
-    planned = [c for c in fabric.cables if scope in ("all", c.kind)]
-    obs = sorted((o for o in observed if _in_scope(o, scope, endpoints)),
-                 key=lambda o: (o.a, o.b))
-    run = _Comparison(planned, obs, fabric.cabinet_of)
-    run.exact()
+    cables = np.flatnonzero(fabric.kind == scope) if scope != "all" else np.arange(len(fabric))
+    end_keys = np.concatenate([fabric.a_dev[cables] * PORT_SPAN + fabric.a_port[cables],
+                               fabric.b_dev[cables] * PORT_SPAN + fabric.b_port[cables]])
+    endpoint = np.zeros(len(links.names), dtype=bool)
+    endpoint[:len(fabric.devices)] = True
+    net = fabric.kind == "network"
+    endpoint[fabric.a_dev[net]] = endpoint[fabric.b_dev[net]] = False
+    touches = endpoint[links.a // PORT_SPAN] | endpoint[links.b // PORT_SPAN]
+    keep = {"all": np.ones(len(links), dtype=bool), "network": ~touches,
+            "endpoint": touches}[scope]
+    oa, ob = links.a[keep], links.b[keep]
+    rank = name_rank(links.names)
+    order = np.lexsort((rank[ob // PORT_SPAN] * PORT_SPAN + ob % PORT_SPAN,
+                        rank[oa // PORT_SPAN] * PORT_SPAN + oa % PORT_SPAN))
+    oa, ob = oa[order], ob[order]
+    at_a, at_b = _owner(end_keys, oa), _owner(end_keys, ob)
+    exact = np.flatnonzero((at_a >= 0) & (at_a == at_b))
+    exact = exact[np.unique(at_a[exact], return_index=True)[1]]     # a link seen twice: once
+    open_cable = np.ones(len(cables), dtype=bool)
+    open_cable[at_a[exact]] = False
+    open_link = np.ones(len(oa), dtype=bool)
+    open_link[exact] = False
+    cable_pos, link_pos = np.flatnonzero(open_cable).tolist(), np.flatnonzero(open_link).tolist()
+    run = _Comparison([fabric.cable(cables[i]) for i in cable_pos], cable_pos,
+                      [ObservedLink(links.end(oa[j]), links.end(ob[j]), "") for j in link_pos],
+                      link_pos, len(cables), fabric.cabinet_of)
     run.swaps()
     run.one_end_right()
     run.both_ports_wrong()
     run.leftovers()
     run.findings.sort(key=lambda f: f[:2])
-    return VerifyReport(len(planned), len(obs), run.matched, tuple(f for _, _, f in run.findings))
+    return VerifyReport(len(cables), len(oa), len(exact), tuple(f for _, _, f in run.findings))
+
+
+def compare(fabric: PlannedFabric, observed: list[ObservedLink],
+            scope: str = "all") -> VerifyReport:
+    """``compare_table`` of a list of observed links."""
+    return compare_table(fabric, link_table(fabric, observed), scope)
 
 
 def verify(plan_dir, observed_path, fmt: str | None = None, device: str | None = None,
            scope: str = "all", ignore=()) -> VerifyReport:
     """Load the plan, read and resolve the observed file, and compare them."""
     fabric = load_plan(plan_dir)
-    return compare(fabric, resolve(read_observed(observed_path, fmt, device, fabric), fabric,
-                                   ignore), scope)
+    return compare_table(fabric, observed_table(observed_path, fmt, device, fabric, ignore),
+                         scope)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import numpy as np
+
 from planner.run.errors import InputError
 from planner.verify.files import MAX_FIELD_CHARS, MAX_PORT_NUMBER
 from planner.verify.values import RawLink
@@ -51,9 +53,9 @@ def raw_link(device, port, peer_device, peer_port, where: str,
     prt = text_field(port, fields[1], where)
     peer = text_field(peer_device, fields[2], where)
     peer_prt = text_field(peer_port, fields[3], where)
-    if _port_value(prt) < 0:
+    if port_value(prt) < 0:
         port_number(prt, where, fields[1])
-    if _port_value(peer_prt) < 0:
+    if port_value(peer_prt) < 0:
         port_number(peer_prt, where, fields[3])
     return RawLink(dev, prt, peer, peer_prt, where)
 
@@ -68,7 +70,7 @@ def last_digits(text: str) -> str:
 
 
 @lru_cache(maxsize=65_536)
-def _port_value(text: str) -> int:
+def port_value(text: str) -> int:
     """The port number of a port name; -1 without digits, -2 above MAX_PORT_NUMBER. Cached:
     a fabric repeats the same few hundred port names."""
     digits = last_digits(text)
@@ -81,7 +83,7 @@ def _port_value(text: str) -> int:
 def port_number(text: str, where: str, field: str = "port") -> int:
     """The last integer in a port name: ``swp17``, ``Ethernet1/17``, ``[17]`` -> 17."""
     text = str(text)
-    value = _port_value(text)
+    value = port_value(text)
     if value == -1:
         raise InputError(f"observed {where}: field '{field}' {_shown(text)} has no port "
                          f"number; expected a name ending in the plan's port number such as "
@@ -106,3 +108,30 @@ def name_key(name: str) -> tuple[str, int] | None:
     if not digits or not all(c in _DIGITS for c in digits):
         return None
     return name[:cut].lower(), int(digits)
+
+
+def checked_columns(columns: list, blank_rows=None) -> list[np.ndarray] | None:
+    """``raw_link``'s checks on four text columns (device, port, peer device, peer port) at
+    once: the columns stripped, or None when a field is empty or too long or a port has no
+    number or one too large (``raw_link`` on the rows then names the first). Rows with an
+    empty field are dropped if ``blank_rows(rows)`` says they are blank lines. Port texts are
+    read once per distinct value."""
+    import pandas as pd
+
+    try:
+        out = [np.array(list(map(str.strip, column)), dtype=object) for column in columns]
+    except TypeError:                              # a value that is not text
+        return None
+    lengths = np.array([np.fromiter(map(len, c), dtype=np.int64, count=len(c)) for c in out])
+    holed = np.flatnonzero((lengths == 0).any(axis=0)) if len(lengths[0]) else []
+    if len(holed):
+        if blank_rows is None or not blank_rows(holed):
+            return None
+        kept = np.ones(lengths.shape[1], dtype=bool)
+        kept[holed] = False
+        out, lengths = [c[kept] for c in out], lengths[:, kept]
+    if (lengths > MAX_FIELD_CHARS).any():
+        return None
+    if any(port_value(t) < 0 for c in out[1::2] for t in pd.unique(c)):
+        return None
+    return out

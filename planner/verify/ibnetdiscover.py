@@ -7,14 +7,21 @@ nodes ("Mellanox Technologies Aggregation Node") show up as extra links; ``--ign
 'Mellanox*'``.
 
 A port line is matched by one pattern whose quantifiers are possessive (they never give back
-what they took), so matching is linear in the line's length."""
+what they took), so matching is linear in the line's length.
+
+``ibnetdiscover_columns`` reads the same lines with one pass of one pattern over the whole
+text (node and port lines in file order, each port given its node by a running maximum) and
+hands the file back (None) to ``parse_ibnetdiscover``, which names the line, at the first
+thing it does not take as is."""
 
 from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from planner.run.errors import InputError
-from planner.verify.fields import raw_link
+from planner.verify.fields import checked_columns, raw_link
 from planner.verify.values import RawLink
 
 _IB_NODE_RE = re.compile(r'(Switch|Ca|Rt)[ \t]+(\d+)[ \t]+"([SHR]-[0-9A-Fa-f]+)"[ \t]*'
@@ -22,6 +29,10 @@ _IB_NODE_RE = re.compile(r'(Switch|Ca|Rt)[ \t]+(\d+)[ \t]+"([SHR]-[0-9A-Fa-f]+)"
 _IB_PORT_RE = re.compile(  # infiniband-diags out_switch_port / out_ca_port; possessive: linear
     r'\[([0-9]++)\](?:\[ext [0-9]++\]|\([0-9A-Fa-f]++\))*+[ \t]++"([SHR]-[0-9A-Fa-f]++)"'
     r'\[([0-9]++)\](?:[ \t]*+\[ext [0-9]++\]|[ \t]*+\([0-9A-Fa-f]++\))*+[ \t]*+(?:#(.*+))?+')
+_LINE_RE = re.compile(  # a node line (groups 1-4) or a whole port line (groups 5-8), stripped
+    r'^[^\S\n]*+(?:' + _IB_NODE_RE.pattern.replace('[^"]', '[^"\\n]') + '|'
+    + _IB_PORT_RE.pattern + r'[^\S\n]*+$)', re.MULTILINE)
+_PORT_LINE_START_RE = re.compile(r"^[^\S\n]*+\[", re.MULTILINE)
 _MELLANOX_DESC_RE = re.compile(r"MF0;([^:]+):")
 _IB_FIELDS = ("node description", "port", "peer description", "peer port")
 
@@ -71,3 +82,29 @@ def parse_ibnetdiscover(text: str, source: str) -> list[RawLink]:
     return [raw_link(names[node], port, names.get(peer) or ib_device_name(desc, peer),
                      peer_port, f"'{source}' line {n}", _IB_FIELDS)
             for node, port, peer, peer_port, desc, n in ports]
+
+
+def ibnetdiscover_columns(text: str) -> list[np.ndarray] | None:
+    """The four checked columns (``checked_columns``) of ``parse_ibnetdiscover``'s links, or
+    None where it would raise."""
+    import pandas as pd
+
+    found = _LINE_RE.findall(text)
+    if not found:
+        return None
+    rows = np.array(found, dtype=object)
+    is_node = rows[:, 0] != ""
+    ports = np.flatnonzero(~is_node)
+    if len(ports) != len(_PORT_LINE_START_RE.findall(text)) or not is_node[0]:
+        return None
+    nodes = np.flatnonzero(is_node)
+    names = dict(zip(rows[nodes, 2].tolist(),
+                     [ib_device_name(d, g) for d, g in zip(rows[nodes, 3], rows[nodes, 2])]))
+    own = np.maximum.accumulate(np.where(is_node, np.arange(len(rows)), 0))[ports]
+    device = pd.Series(rows[own, 2]).map(names).to_numpy(dtype=object)
+    peer_guid = rows[ports, 5]
+    peer = pd.Series(peer_guid).map(names).to_numpy(dtype=object)
+    unnamed = np.flatnonzero(pd.isna(peer))
+    peer[unnamed] = [ib_device_name(_last_quoted(c), g)
+                     for c, g in zip(rows[ports[unnamed], 7], peer_guid[unnamed])]
+    return checked_columns([device, rows[ports, 4], peer, rows[ports, 6]])

@@ -9,6 +9,8 @@ integer in the port name (``swp17``, ``Ethernet1/17``, ``eth17``, ``p17``, ``17`
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from planner.verify.fields import name_key
 from planner.verify.values import End
 
@@ -18,12 +20,18 @@ class Names:
 
     def __init__(self, plan_devices):
         self.exact = set(plan_devices)
-        self.by_key = {}
+        self.cache: dict[str, str] = {}
+
+    @cached_property
+    def by_key(self) -> dict[tuple[str, int], str]:
+        """Plan devices by ``name_key``, the first in sorted order for a key; built when a name
+        is not the plan's exactly."""
+        by_key = {}
         for name in sorted(self.exact):
             key = name_key(name)
             if key is not None:
-                self.by_key.setdefault(key, name)
-        self.cache: dict[str, str] = {}
+                by_key.setdefault(key, name)
+        return by_key
 
     def __call__(self, name: str) -> str:
         if name not in self.cache:

@@ -6,17 +6,29 @@ UFM's NDT plugin parses, Mellanox/ufm_sdk_3.0 ``plugins/UFM_NDT_Plugin``). A por
 IB port number (``IB#``, the plan's numbering; the first column is the front-panel label, e.g.
 ``1/16/1`` on a Quantum-2), its peer by ``N#``; ports whose state is ``DOWN`` or that name no
 neighbour are not links. Names come from node descriptions as in ``ibnetdiscover``
-(``planner.verify.ibnetdiscover.ib_device_name``)."""
+(``planner.verify.ibnetdiscover.ib_device_name``).
+
+``net_dump_columns`` reads the same lines with one pass of one pattern over the whole text and
+hands the file back (None) to ``parse_net_dump``, which names the line, at the first thing it
+does not take as is."""
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
+
 from planner.run.errors import InputError
-from planner.verify.fields import raw_link
+from planner.verify.fields import checked_columns, raw_link
 from planner.verify.ibnetdiscover import ib_device_name
 from planner.verify.values import RawLink
 
 _COLUMNS = 12          # PORT ... NLID, before the quoted neighbour description
 _FIELDS = ("node description", "IB#", "Neighbor Description", "N#")
+_LINE_RE = re.compile(  # stripped: a node line (groups 1-2) or a port line (3-8)
+    r'^[^\S\n]*+(?:(")([^\n]*)|(?!#)[^"\n:]*:([^"\n:]*):([^"\n:]*):(?:[^"\n:]*:){6}([^"\n:]*):'
+    r'([^"\n:]*):[^"\n]*(?:(")(?:([^\n]*)"[^"\n]*|[^"\n]*))?)$', re.MULTILINE)
+_CONTENT_LINE_RE = re.compile(r"^[^\S\n]*+[^\s#]", re.MULTILINE)
 
 
 def _node(line: str, source: str, n: int) -> str:
@@ -56,3 +68,39 @@ def parse_net_dump(text: str, source: str) -> list[RawLink]:
         raise InputError(f"observed '{source}': no node lines ('\"NODE DESCRIPTION\", Vendor, "
                          f"GUID, LID N'); not ibdiagnet2.net_dump")
     return links
+
+
+def _node_name(rest: str) -> str | None:
+    """``_node`` of a node line (``rest`` follows its first quote); None where ``_node`` would
+    raise or name the node by its line."""
+    pieces = ('"' + rest).strip().split('"')
+    guid = pieces[2].split(",")[2].strip() if len(pieces) >= 3 and pieces[2].count(",") >= 2 \
+        else ""
+    return ib_device_name(pieces[1], guid) if guid else None
+
+
+def net_dump_columns(text: str) -> list[np.ndarray] | None:
+    """The four checked columns (``checked_columns``) of ``parse_net_dump``'s links, or None
+    where it would raise."""
+    import pandas as pd
+
+    found = _LINE_RE.findall(text)
+    if not found or len(found) != len(_CONTENT_LINE_RE.findall(text)) or not found[0][0]:
+        return None
+    rows = np.array(found, dtype=object)
+    is_node = rows[:, 0] != ""
+    nodes = np.flatnonzero(is_node)
+    node_names = [_node_name(rest) for rest in rows[nodes, 1]]
+    if None in node_names:
+        return None
+    name = np.empty(len(rows), dtype=object)
+    name[nodes] = node_names
+    own = name[np.maximum.accumulate(np.where(is_node, np.arange(len(rows)), 0))]
+    state = pd.Series(rows[:, 3]).str.strip().str.upper().to_numpy(dtype=object)
+    links = np.flatnonzero(~is_node & (rows[:, 6] != "") & (state != "DOWN"))
+    codes, descriptions = pd.factorize(rows[links, 7])
+    peer = np.array([ib_device_name(d, "") for d in descriptions], dtype=object)[codes] \
+        if len(links) else np.array([], dtype=object)
+    unnamed = np.flatnonzero(peer == "")
+    peer[unnamed] = [g.strip() for g in rows[links[unnamed], 4]]
+    return checked_columns([own[links], rows[links, 2], peer, rows[links, 5]])

@@ -1,5 +1,12 @@
 """The observed file: its format (given or detected), the reader for it, and the resolution of
-its raw links to deduplicated links between plan devices and port numbers."""
+its raw links to deduplicated links between plan devices and port numbers.
+
+Two paths give the same links. ``observed_table``, the one ``verify`` takes, reads a CSV with
+pandas' C parser and resolves any format's links column-wise (names and port texts resolved
+once per distinct value, conflicts found by sorting end keys) into a ``LinkTable``. When it
+meets something wrong (a bad field, a port reported on two links) it defers to the row path,
+``read_observed`` and ``resolve``, which reads the file again and raises the one-line error
+naming the file, line and field of the first bad row."""
 
 from __future__ import annotations
 
@@ -7,17 +14,20 @@ import fnmatch
 import re
 from pathlib import Path
 
+import numpy as np
+
 from planner.run import guards
 from planner.run.errors import InputError
-from planner.verify.fields import port_number
+from planner.verify.fields import port_number, port_value
 from planner.verify.files import read_text
-from planner.verify.ibnetdiscover import parse_ibnetdiscover
+from planner.verify.ibnetdiscover import ibnetdiscover_columns, parse_ibnetdiscover
 from planner.verify.lldp import parse_lldp
 from planner.verify.names import Names, fmt_end
-from planner.verify.net_dump import parse_net_dump
-from planner.verify.observed_csv import parse_csv
+from planner.verify.net_dump import net_dump_columns, parse_net_dump
+from planner.verify.observed_csv import csv_columns, parse_csv
 from planner.verify.ufm_report import as_built, load_report
-from planner.verify.values import CSV_COLUMNS, FORMATS, ObservedLink, PlannedFabric, RawLink
+from planner.verify.values import (CSV_COLUMNS, FORMATS, PORT_SPAN, End, LinkTable,
+                                   ObservedLink, PlannedFabric, RawLink)
 
 
 _READERS = {"csv": parse_csv, "ibnetdiscover": parse_ibnetdiscover,
@@ -102,3 +112,117 @@ def resolve(raw: list[RawLink], fabric: PlannedFabric, ignore=()) -> list[Observ
         key = (a, b) if a <= b else (b, a)
         links.setdefault(key, ObservedLink(key[0], key[1], r.where))
     return list(links.values())
+
+
+class _Defer(Exception):
+    """The column path met a problem; the row path reads the file again and names it."""
+
+
+def name_rank(names: np.ndarray) -> np.ndarray:
+    """Each name's rank in sorted order: end keys re-based on it sort as (name, port)."""
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[np.argsort(names, kind="stable")] = np.arange(len(names))
+    return rank
+
+
+def _distinct(values: np.ndarray):
+    """(codes, distinct values) of an object column (pandas' hash table, no sorting)."""
+    import pandas as pd
+
+    codes, distinct = pd.factorize(values)
+    return codes, distinct.tolist()
+
+
+def resolve_columns(columns: list[np.ndarray], fabric: PlannedFabric, ignore=()) -> LinkTable:
+    """``resolve`` of four checked text columns (device, port, peer_device, peer_port); each
+    distinct name and port text is resolved once. Raises ``_Defer`` where ``resolve`` raises."""
+    dev, port, peer, peer_port = columns
+    n = len(dev)
+    resolver = Names(fabric.cabinet_of)
+    codes, distinct = _distinct(np.concatenate([dev, peer]))
+    resolved = [resolver(name) for name in distinct]
+    kept = np.ones(n, dtype=bool)
+    if ignore:
+        dropped = np.array([any(fnmatch.fnmatchcase(d, pat) for pat in ignore)
+                            for d in resolved], dtype=bool)[codes]
+        kept = ~(dropped[:n] | dropped[n:])
+    names = fabric.devices.tolist()
+    code = {name: k for k, name in enumerate(names)}
+    for name in resolved:
+        if name not in code:
+            code[name] = len(names)
+            names.append(name)
+    device = np.array([code[name] for name in resolved], dtype=np.int64)[codes]
+    port_codes, port_texts = _distinct(np.concatenate([port, peer_port]))
+    number = np.array([port_value(t) for t in port_texts], dtype=np.int64)[port_codes]
+    ends = device * PORT_SPAN + number
+    a, b = ends[:n][kept], ends[n:][kept]
+    if (number[:n][kept] < 0).any() or (number[n:][kept] < 0).any() or (a == b).any():
+        raise _Defer
+    x, y = np.concatenate([a, b]), np.concatenate([b, a])
+    order = np.lexsort((y, x))
+    x, y = x[order], y[order]
+    if ((x[1:] == x[:-1]) & (y[1:] != y[:-1])).any():        # a port on two links
+        raise _Defer
+    names = np.array(names, dtype=object)
+    rank = name_rank(names)
+    first = rank[a // PORT_SPAN] * PORT_SPAN + a % PORT_SPAN > \
+        rank[b // PORT_SPAN] * PORT_SPAN + b % PORT_SPAN
+    a, b = np.where(first, b, a), np.where(first, a, b)       # (name, port) order, as resolve
+    pairs = np.unique(np.stack([a, b], axis=1), axis=0, return_index=True)[1]
+    pairs.sort()
+    return LinkTable(names, a[pairs], b[pairs])
+
+
+def link_table(fabric: PlannedFabric, observed: list[ObservedLink]) -> LinkTable:
+    """Observed links as a ``LinkTable`` over the plan's device codes."""
+    names = fabric.devices.tolist()
+    code = {name: k for k, name in enumerate(names)}
+
+    def key(end: End) -> int:
+        if end[0] not in code:
+            code[end[0]] = len(names)
+            names.append(end[0])
+        return code[end[0]] * PORT_SPAN + end[1]
+
+    a = np.array([key(o.a) for o in observed], dtype=np.int64)
+    b = np.array([key(o.b) for o in observed], dtype=np.int64)
+    return LinkTable(np.array(names, dtype=object), a, b)
+
+
+def _raw_columns(raw: list[RawLink]) -> list[np.ndarray]:
+    if not raw:
+        return [np.array([], dtype=object)] * 4
+    return [np.array(c, dtype=object) for c in list(zip(*raw))[:4]]
+
+
+_COLUMN_READERS = {"csv": csv_columns, "ibnetdiscover": ibnetdiscover_columns,
+                   "ibdiagnet-net-dump": net_dump_columns}
+
+
+def _file_columns(path: Path, fmt: str | None, device: str | None) -> list | None:
+    """The checked columns of a file in a format with a column reader, or None for the row
+    path (another format, or anything the row path refuses with its own message)."""
+    if device or not path.is_file() or path.is_symlink():
+        return None
+    reader = _COLUMN_READERS.get(fmt or detect_format(path))
+    return reader(read_text(path, "observed")) if reader else None
+
+
+def observed_table(path, fmt: str | None = None, device: str | None = None,
+                   fabric: PlannedFabric | None = None, ignore=()) -> LinkTable:
+    """``resolve(read_observed(...))`` as a ``LinkTable``: a CSV, ibnetdiscover or net_dump file read
+    by columns, other formats by their readers, then resolved by columns; the row path where
+    the column path defers."""
+    path = Path(path)
+    columns = _file_columns(path, fmt, device)
+    raw = None
+    try:
+        if columns is None:
+            raw = read_observed(path, fmt, device, fabric)
+            columns = _raw_columns(raw)
+        return resolve_columns(columns, fabric, ignore)
+    except _Defer:
+        pass
+    return link_table(fabric, resolve(raw if raw is not None else
+                                      read_observed(path, fmt, device, fabric), fabric, ignore))

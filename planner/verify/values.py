@@ -4,7 +4,10 @@ cables, the observed links (raw and resolved), the findings and the report."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import NamedTuple
+
+import numpy as np
 
 FORMATS = ("csv", "lldp", "ibnetdiscover", "ibdiagnet-net-dump", "ufm-ndt-report")
 SCOPES = ("all", "network", "endpoint")
@@ -28,16 +31,46 @@ class PlannedCable(NamedTuple):
     b_cabinet: str
 
 
-@dataclass(frozen=True)
-class PlannedFabric:
-    """The planned cables, and the cabinet of every planned device."""
+PORT_SPAN = 65_536
+"""End keys: ``device code * PORT_SPAN + port`` (ports are at most ``MAX_PORT_NUMBER``, 65,535),
+so an end is one int64 and a million links join and sort as numbers."""
 
-    cables: tuple[PlannedCable, ...]
+
+@dataclass(frozen=True, eq=False)
+class PlannedFabric:
+    """The planned cables as columns, one entry per cable in plan order: ``a_dev``/``b_dev``
+    index ``devices`` (the plan's device names); and the cabinet of every planned device."""
+
+    devices: np.ndarray
+    a_dev: np.ndarray
+    a_port: np.ndarray
+    b_dev: np.ndarray
+    b_port: np.ndarray
+    cable_id: np.ndarray
+    label: np.ndarray
+    kind: np.ndarray
+    a_cabinet: np.ndarray
+    b_cabinet: np.ndarray
     cabinet_of: dict[str, str] = field(repr=False)
 
-    @property
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    def cable(self, i: int) -> PlannedCable:
+        return PlannedCable(self.cable_id[i], self.label[i], self.kind[i],
+                            (self.devices[self.a_dev[i]], int(self.a_port[i])),
+                            (self.devices[self.b_dev[i]], int(self.b_port[i])),
+                            self.a_cabinet[i], self.b_cabinet[i])
+
+    @cached_property
+    def cables(self) -> tuple[PlannedCable, ...]:
+        """The cables as ``PlannedCable`` values (built on first use)."""
+        return tuple(self.cable(i) for i in range(len(self)))
+
+    @cached_property
     def routers(self) -> frozenset[str]:
-        return frozenset(d for c in self.cables if c.kind == "network" for d in (c.a[0], c.b[0]))
+        net = self.kind == "network"
+        return frozenset(self.devices[np.union1d(self.a_dev[net], self.b_dev[net])])
 
 
 class RawLink(NamedTuple):
@@ -56,6 +89,23 @@ class ObservedLink(NamedTuple):
     a: End
     b: End
     where: str
+
+
+@dataclass(frozen=True, eq=False)
+class LinkTable:
+    """Resolved, deduplicated observed links as columns: each link's two ends as end keys
+    (``PORT_SPAN``) whose device codes index ``names``: the plan's ``devices`` first, then the
+    observed names the plan does not hold."""
+
+    names: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    def end(self, key: int) -> End:
+        return self.names[key // PORT_SPAN], int(key % PORT_SPAN)
 
 
 @dataclass(frozen=True)
