@@ -65,36 +65,31 @@ baseline with its descent stays 6 pt above the label's bottom padding (the 51 pt
 
 
 def label_rows(pieces: Pieces) -> dict[str, np.ndarray]:
-    """Two rows per piece (A end, then B end): the CSV_COLUMNS as text, as labels.csv holds
-    them (rack units ``40`` / ``40.5`` / empty, lengths as pandas writes floats), plus
-    ``order_g``, the ordered length as the printed label shows it (``5``, ``2.5``)."""
+    """One row per connector end of every piece (``Pieces.connector_ends``: A ends, then B
+    ends): the CSV_COLUMNS as text, as labels.csv holds them (rack units ``40`` / ``40.5`` /
+    empty, lengths as pandas writes floats), plus ``order_g``, the ordered length as the printed
+    label shows it (``5``, ``2.5``)."""
     t = pieces.table
-    n = len(t)
-    side = {s: dict(device=_text(t[f"{s}_device"]), port=_text(t[f"{s}_port"]),
-                    cabinet=_text(t[f"{s}_place"]),
-                    ru=unit_text(t[f"{s}_ru"].to_numpy(float), 1),
-                    transceiver=_text(t[f"{s}_transceiver"])) for s in ("a", "b")}
-
-    def interleave(first, second):
-        out = np.empty(2 * n, dtype=object)
-        out[0::2], out[1::2] = first, second
-        return out
-
-    def twice(values):
-        return np.repeat(np.asarray(values, dtype=object), 2)
-
-    rows = {"cable_id": twice(_text(t["piece_id"])),
-            "end": np.tile(np.array(["A", "B"], object), n)}
-    for field in ("device", "port", "cabinet", "ru"):
-        rows[f"this_{field}"] = interleave(side["a"][field], side["b"][field])
-        rows[f"peer_{field}"] = interleave(side["b"][field], side["a"][field])
-    for column in ("label", "media", "sku"):
-        rows[column] = twice(_text(t[column]))
-    for column in ("length_m", "order_length_m"):
-        rows[column] = twice(float_text(t[column].to_numpy(float)))
-    rows["piece"] = twice(_text(t["role"]))
-    rows["transceiver"] = interleave(side["a"]["transceiver"], side["b"]["transceiver"])
-    rows["order_g"] = twice(unit_text(t["order_length_m"].to_numpy(float), 1))
+    ends = pieces.connector_ends()
+    if not len(ends):
+        return {c: np.empty(0, dtype=object) for c in CSV_COLUMNS + ["order_g"]}
+    first = np.array([rows[0] for rows in ends["rows"]], dtype=np.int64)
+    longest = np.array([t["length_m"].to_numpy(float)[rows].max() for rows in ends["rows"]])
+    at = t.iloc[first]
+    rows = {"cable_id": ends["assembly"].to_numpy(object), "end": ends["end"].to_numpy(object)}
+    for field, source in (("device", "device"), ("port", "port"), ("cabinet", "place"),
+                          ("ru", "ru")):
+        rows[f"this_{field}"] = ends[f"this_{source}"].to_numpy(object)
+        rows[f"peer_{field}"] = ends[f"peer_{source}"].to_numpy(object)
+    rows["label"] = ends["label"].to_numpy(object)
+    for column in ("media", "sku"):
+        rows[column] = _text(at[column])
+    rows["length_m"] = np.asarray(float_text(longest), dtype=object)
+    rows["order_length_m"] = np.asarray(float_text(at["order_length_m"].to_numpy(float)),
+                                        dtype=object)
+    rows["piece"] = _text(at["role"])
+    rows["transceiver"] = ends["this_transceiver"].to_numpy(object)
+    rows["order_g"] = unit_text(at["order_length_m"].to_numpy(float), 1)
     return rows
 
 
