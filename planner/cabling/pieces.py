@@ -103,21 +103,36 @@ class Pieces:
                     "transceiver": _text(t[f"{s}_transceiver"])} for s in "ab"}
         halves = t["label"].astype(str).str.split("/", n=1, regex=False)
         label_side = {"a": halves.str[0].to_numpy(object), "b": halves.str[1].to_numpy(object)}
-        rows_of = pd.Series(np.arange(len(t))).groupby(rank.to_numpy(), sort=True).agg(list)
+        legs = np.bincount(rank.to_numpy(), minlength=len(first))[rank.to_numpy()]
+        one = np.flatnonzero(legs == 1)                  # most pieces: vectorised
+        frames = []
+        for this, peer in (("a", "b"), ("b", "a")):
+            frame = pd.DataFrame({"assembly": t["assembly"].to_numpy(object)[one],
+                                  "end": this.upper(), "rows": [[r] for r in one.tolist()],
+                                  "label": t["label"].to_numpy(object)[one]})
+            for f in text[this]:
+                frame[f"this_{f}"] = text[this][f][one]
+                frame[f"peer_{f}"] = text[peer][f][one]
+            frame["_key"] = rank.to_numpy()[one] * 2 + (this == "b")
+            frames.append(frame)
         records = []
-        for k, rows in enumerate(rows_of.tolist()):
+        many = pd.Series(np.flatnonzero(legs > 1))
+        for k, rows in many.groupby(rank.to_numpy()[many.to_numpy()], sort=True).agg(list).items():
             label = "/".join(_joined(label_side[s][rows]) for s in "ab")
             for this, peer in (("a", "b"), ("b", "a")):
                 far = {f: _joined(v[rows], ports=f == "port") for f, v in text[peer].items()}
                 shared = bool(t[f"{this}_joined"].to_numpy()[rows[0]])
                 for group in ([rows] if shared else [[r] for r in rows]):
                     record = {"assembly": first[k], "end": this.upper(), "rows": group,
-                              "label": label}
+                              "label": label, "_key": k * 2 + (this == "b")}
                     record.update({f"this_{f}": _joined(v[group], ports=f == "port")
                                    for f, v in text[this].items()})
                     record.update({f"peer_{f}": v for f, v in far.items()})
                     records.append(record)
-        return pd.DataFrame(records)
+        frames.append(pd.DataFrame(records, columns=frames[0].columns))
+        out = pd.concat(frames, ignore_index=True)
+        out = out.sort_values("_key", kind="stable").drop(columns="_key")
+        return out.reset_index(drop=True)
 
 
 def _text(values: pd.Series) -> np.ndarray:
@@ -125,8 +140,13 @@ def _text(values: pd.Series) -> np.ndarray:
 
 
 def _unit(values: pd.Series) -> np.ndarray:
-    """Rack units as text (``40``, ``40.5``; none: ``''``)."""
-    return np.array(["" if np.isnan(v) else f"{v:g}" for v in values.to_numpy(float)], object)
+    """Rack units as text (``40``, ``40.5``; none: ``''``), formatted once per distinct value."""
+    values = values.to_numpy(float)
+    out = np.full(len(values), "", dtype=object)
+    ok = ~np.isnan(values)
+    uniq, inverse = np.unique(values[ok], return_inverse=True)
+    out[ok] = np.array([f"{u:g}" for u in uniq.tolist()] + [""], dtype=object)[:-1][inverse]
+    return out
 
 
 def _joined(values, ports: bool = True) -> str:

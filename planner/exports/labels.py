@@ -4,20 +4,24 @@ One label per end of every installed piece (ANSI/TIA-606; the pieces of
 ``planner.cabling.pieces``): both ends of a cable between two devices; on a floor with
 structured cabling both ends of each patch cord (its device port, and the row panel's front
 port it lands on) and both ends of every trunk (the panels' rear ports, or an entry panel's
-front port). Each label gives that piece's own label, part number, length and far end, not the
-link's. ``labels.csv`` has two rows per piece, A end then B end, pieces in the order of
-``Pieces.table`` (cables and their cords in cable order, then trunks), with the columns of the
+front port); a multi-link assembly (twin-port DAC/ACC, splitter) one per connector
+(``Pieces.connector_ends``: one at a twin-port end, port ``1+2``; one per splitter tail). Each
+label gives that piece's own label, part number, length (an assembly's longest leg) and far end,
+not the link's. ``labels.csv`` has one row per connector end, a piece's A ends then its B ends,
+pieces in the order of ``Pieces.table`` (cables and their cords in cable order, then trunks),
+with the columns of the
 label CSV of the shumoku diagram tool (konoe-akitoshi/shumoku PR #202) plus the piece kind:
 ``cable_id, end,
 this_device, this_port, this_cabinet, this_ru, peer_device, peer_port, peer_cabinet, peer_ru,
 label, media, sku, length_m, order_length_m, piece, transceiver``. ``cable_id`` is the piece's
-id (``C0001``; a link's cords ``C0006.A`` and ``C0006.B``; a trunk ``T0004``), a ``cabinet``
+id (``C0001``; a link's cords ``C0006.A`` and ``C0006.B``; a trunk ``T0004``; an assembly
+``C0091+C0092``), a ``cabinet``
 is the cabinet or patch rack the end is in, a panel end's device is the panel (``H1-A-P0-01``,
 U1 of rack ``H1-A-P0``), ``piece`` is cable | cord | trunk and ``transceiver`` the module at a
 device end ('' elsewhere). UTF-8 with a byte-order mark so spreadsheet and label-printer
 software detect the encoding; text cells formula-safe (``exports.cells``).
 
-``labels.pdf`` prints one label per piece end on A4 sheets of Avery L7651 geometry
+``labels.pdf`` prints one label per connector end on A4 sheets of Avery L7651 geometry
 (38.1 x 21.2 mm, 5 x 13 = 65 labels): the piece's label in bold on two lines (its A end, then
 its B end), this end's and the far end's device·port, the piece id, its ordered length and
 kind, then its part number. No text is set below 6 pt.
