@@ -90,7 +90,8 @@ class Pieces:
 
     def connector_ends(self) -> pd.DataFrame:
         """One row per physical connector end of every piece: ``assembly``, ``end`` (A | B),
-        ``rows`` (the rows of ``table`` whose legs end in it), ``label`` (the piece's: its legs'
+        ``row`` (the row of ``table`` of its first leg), ``length_m`` (the piece's longest
+        leg), ``label`` (the piece's: its legs'
         A ends joined by ``+``, ``/``, their B ends) and ``this_*`` / ``peer_*`` of
         ``place, device, port, ru, transceiver`` as text (values of several legs joined by
         ``+``: a twin-port end's two ports ``17+18``; the far end is every connector at the
@@ -104,32 +105,40 @@ class Pieces:
         halves = t["label"].astype(str).str.split("/", n=1, regex=False)
         label_side = {"a": halves.str[0].to_numpy(object), "b": halves.str[1].to_numpy(object)}
         legs = np.bincount(rank.to_numpy(), minlength=len(first))[rank.to_numpy()]
+        longest = t["length_m"].groupby(rank.to_numpy()).transform("max").to_numpy(float)
         one = np.flatnonzero(legs == 1)                  # most pieces: vectorised
         frames = []
         for this, peer in (("a", "b"), ("b", "a")):
             frame = pd.DataFrame({"assembly": t["assembly"].to_numpy(object)[one],
-                                  "end": this.upper(), "rows": [[r] for r in one.tolist()],
+                                  "end": this.upper(), "row": one,
+                                  "length_m": longest[one],
                                   "label": t["label"].to_numpy(object)[one]})
             for f in text[this]:
                 frame[f"this_{f}"] = text[this][f][one]
                 frame[f"peer_{f}"] = text[peer][f][one]
             frame["_key"] = rank.to_numpy()[one] * 2 + (this == "b")
             frames.append(frame)
-        records = []
-        many = pd.Series(np.flatnonzero(legs > 1))
-        for k, rows in many.groupby(rank.to_numpy()[many.to_numpy()], sort=True).agg(list).items():
-            label = "/".join(_joined(label_side[s][rows]) for s in "ab")
-            for this, peer in (("a", "b"), ("b", "a")):
-                far = {f: _joined(v[rows], ports=f == "port") for f, v in text[peer].items()}
-                shared = bool(t[f"{this}_joined"].to_numpy()[rows[0]])
-                for group in ([rows] if shared else [[r] for r in rows]):
-                    record = {"assembly": first[k], "end": this.upper(), "rows": group,
-                              "label": label, "_key": k * 2 + (this == "b")}
-                    record.update({f"this_{f}": _joined(v[group], ports=f == "port")
-                                   for f, v in text[this].items()})
-                    record.update({f"peer_{f}": v for f, v in far.items()})
-                    records.append(record)
-        frames.append(pd.DataFrame(records, columns=frames[0].columns))
+        many = np.flatnonzero(legs > 1)                  # legs of multi-link assemblies
+        group = rank.to_numpy()[many]
+        whole = {s: _grouped(group, {f: v[many] for f, v in text[s].items()}) for s in "ab"}
+        label = (_grouped(group, {"x": label_side["a"][many]})["x"] + "/"
+                 + _grouped(group, {"x": label_side["b"][many]})["x"])
+        for this, peer in (("a", "b"), ("b", "a")):
+            shared = t[f"{this}_joined"].to_numpy(bool)[many]
+            key = np.where(shared, -1 - group, many)  # one connector per assembly, or per leg
+            _, at = np.unique(key, return_index=True)
+            at = np.sort(at)
+            own = _grouped(key, {f: v[many] for f, v in text[this].items()})
+            own = own.loc[key[at]]
+            frame = pd.DataFrame({"assembly": t["assembly"].to_numpy(object)[many[at]],
+                                  "end": this.upper(),
+                                  "row": many[at], "length_m": longest[many[at]],
+                                  "label": label.loc[group[at]].to_numpy(object)})
+            for f in text[this]:
+                frame[f"this_{f}"] = own[f].to_numpy(object)
+                frame[f"peer_{f}"] = whole[peer][f].loc[group[at]].to_numpy(object)
+            frame["_key"] = group[at] * 2 + (this == "b")
+            frames.append(frame)
         out = pd.concat(frames, ignore_index=True)
         out = out.sort_values("_key", kind="stable").drop(columns="_key")
         return out.reset_index(drop=True)
@@ -149,11 +158,31 @@ def _unit(values: pd.Series) -> np.ndarray:
     return out
 
 
-def _joined(values, ports: bool = True) -> str:
-    """Several legs' values as one text: every value joined by ``+``, or each distinct value
-    once (``ports`` False: the one device of a twin-port end)."""
-    values = [str(v) for v in values]
-    return "+".join(values if ports else dict.fromkeys(values))
+def _grouped(key: np.ndarray, fields: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Per ``key`` (the index, sorted), each field's values of its legs in order as one text:
+    ports and label ends every value joined by ``+`` (``17+18``), other fields each distinct
+    value once (the one device of a twin-port end). Legs laid out in a (key, leg) grid, so the
+    joins run per leg position, not per key."""
+    keys, inverse = np.unique(key, return_inverse=True)
+    order = np.argsort(inverse, kind="stable")
+    g = inverse[order]
+    pos = np.arange(len(g)) - np.searchsorted(g, np.arange(len(keys)))[g]
+    width = int(pos.max()) + 1 if len(g) else 0
+    has = np.zeros((len(keys), width), dtype=bool)
+    has[g, pos] = True
+    out = {}
+    for f, values in fields.items():
+        grid = np.full((len(keys), width), "", dtype=object)
+        grid[g, pos] = values[order]
+        text = grid[:, 0].copy() if width else np.empty(0, dtype=object)
+        for j in range(1, width):
+            add = has[:, j].copy()
+            if f not in ("port", "x"):
+                for i in range(j):
+                    add &= grid[:, j] != grid[:, i]
+            text[add] = text[add] + "+" + grid[add, j]
+        out[f] = text
+    return pd.DataFrame(out, index=keys)
 
 
 def _end_text(label: pd.Series, side: int) -> np.ndarray:

@@ -77,9 +77,7 @@ def label_rows(pieces: Pieces) -> dict[str, np.ndarray]:
     ends = pieces.connector_ends()
     if not len(ends):
         return {c: np.empty(0, dtype=object) for c in CSV_COLUMNS + ["order_g"]}
-    first = np.array([rows[0] for rows in ends["rows"]], dtype=np.int64)
-    longest = np.array([t["length_m"].to_numpy(float)[rows].max() for rows in ends["rows"]])
-    at = t.iloc[first]
+    at = t.iloc[ends["row"].to_numpy(np.int64)]
     rows = {"cable_id": ends["assembly"].to_numpy(object), "end": ends["end"].to_numpy(object)}
     for field, source in (("device", "device"), ("port", "port"), ("cabinet", "place"),
                           ("ru", "ru")):
@@ -88,7 +86,7 @@ def label_rows(pieces: Pieces) -> dict[str, np.ndarray]:
     rows["label"] = ends["label"].to_numpy(object)
     for column in ("media", "sku"):
         rows[column] = _text(at[column])
-    rows["length_m"] = np.asarray(float_text(longest), dtype=object)
+    rows["length_m"] = np.asarray(float_text(ends["length_m"].to_numpy(float)), dtype=object)
     rows["order_length_m"] = np.asarray(float_text(at["order_length_m"].to_numpy(float)),
                                         dtype=object)
     rows["piece"] = _text(at["role"])
