@@ -102,8 +102,6 @@ class Pieces:
         text = {s: {"place": _text(t[f"{s}_place"]), "device": _text(t[f"{s}_device"]),
                     "port": _text(t[f"{s}_port"]), "ru": _unit(t[f"{s}_ru"]),
                     "transceiver": _text(t[f"{s}_transceiver"])} for s in "ab"}
-        halves = t["label"].astype(str).str.split("/", n=1, regex=False)
-        label_side = {"a": halves.str[0].to_numpy(object), "b": halves.str[1].to_numpy(object)}
         legs = np.bincount(rank.to_numpy(), minlength=len(first))[rank.to_numpy()]
         longest = t["length_m"].groupby(rank.to_numpy()).transform("max").to_numpy(float)
         one = np.flatnonzero(legs == 1)                  # most pieces: vectorised
@@ -121,8 +119,9 @@ class Pieces:
         many = np.flatnonzero(legs > 1)                  # legs of multi-link assemblies
         group = rank.to_numpy()[many]
         whole = {s: _grouped(group, {f: v[many] for f, v in text[s].items()}) for s in "ab"}
-        label = (_grouped(group, {"x": label_side["a"][many]})["x"] + "/"
-                 + _grouped(group, {"x": label_side["b"][many]})["x"])
+        halves = [text.partition("/") for text in t["label"].to_numpy(object)[many].tolist()]
+        label = (_grouped(group, {"x": np.array([h[0] for h in halves], object)})["x"] + "/"
+                 + _grouped(group, {"x": np.array([h[2] for h in halves], object)})["x"])
         for this, peer in (("a", "b"), ("b", "a")):
             shared = t[f"{this}_joined"].to_numpy(bool)[many]
             key = np.where(shared, -1 - group, many)  # one connector per assembly, or per leg
