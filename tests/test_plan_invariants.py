@@ -246,15 +246,25 @@ def end_watts_from_csv(p, cables: pd.DataFrame) -> float:
     return total
 
 
-def pieces_by_sku(cables: pd.DataFrame) -> dict[str, int]:
-    """Pieces per part number read from cables.csv: a cable's own part; a link through panels
-    its two cords and its trunks, each trunk id once (the segments); each end's part (``a_sku``,
-    ``b_sku``) is that end's cord."""
+def pieces_by_sku(cables: pd.DataFrame, catalog) -> dict[str, int]:
+    """Pieces per part number read from cables.csv: a cable's own part (a multi-link assembly
+    once per ``links`` links of one router pair, or of a splitter's router, at one stock
+    length); a link through panels its two cords and its trunks, each trunk id once (the
+    segments); each end's part (``a_sku``, ``b_sku``) is that end's cord."""
+    parts = part_by_number(catalog)
     counts: dict[str, int] = {}
     trunks: dict[str, str] = {}
+    assemblies: dict[tuple, int] = {}
     for row in cables.itertuples(index=False):
         if not row.segments:
             assert row.a_sku == row.b_sku == row.sku
+            model = parts[row.sku]
+            if not row.a_transceiver and model.links > 1:
+                group = (row.a_device if model.split
+                         else tuple(sorted((row.a_device, row.b_device))))
+                key = (row.sku, row.order_length_m, group)
+                assemblies[key] = assemblies.get(key, 0) + 1
+                continue
             counts[row.sku] = counts.get(row.sku, 0) + 1
             continue
         pieces = segment_pieces(row.segments)
@@ -265,6 +275,8 @@ def pieces_by_sku(cables: pd.DataFrame) -> dict[str, int]:
         trunks.update({x[1]: x[3] for x in pieces if x[0] == "trunk"})
     for sku in trunks.values():
         counts[sku] = counts.get(sku, 0) + 1
+    for (sku, _, _), n in assemblies.items():
+        counts[sku] = counts.get(sku, 0) - (-n // parts[sku].links)
     return dict(sorted(counts.items()))
 
 
@@ -334,7 +346,7 @@ def check_summary_against_csv(p, out: Path) -> None:
         assert block["electrical"] == int((part["media"] == "electrical").sum())
         assert block["optical"] == int((part["media"] == "optical").sum())
         assert block["length_m"] == pytest.approx(part["length_m"].sum(), abs=1e-6)
-    assert summary["cables"]["by_sku"] == pieces_by_sku(cables)
+    assert summary["cables"]["by_sku"] == pieces_by_sku(cables, catalog)
     assert summary["topology"]["links"] == int((cables["kind"] == "network").sum())
     for key in ("family", "params", "routers", "endpoints", "radix", "links", "diameter"):
         assert key in summary["topology"]

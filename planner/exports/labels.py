@@ -4,20 +4,24 @@ One label per end of every installed piece (ANSI/TIA-606; the pieces of
 ``planner.cabling.pieces``): both ends of a cable between two devices; on a floor with
 structured cabling both ends of each patch cord (its device port, and the row panel's front
 port it lands on) and both ends of every trunk (the panels' rear ports, or an entry panel's
-front port). Each label gives that piece's own label, part number, length and far end, not the
-link's. ``labels.csv`` has two rows per piece, A end then B end, pieces in the order of
-``Pieces.table`` (cables and their cords in cable order, then trunks), with the columns of the
+front port); a multi-link assembly (twin-port DAC/ACC, splitter) one per connector
+(``Pieces.connector_ends``: one at a twin-port end, port ``1+2``; one per splitter tail). Each
+label gives that piece's own label, part number, length (an assembly's longest leg) and far end,
+not the link's. ``labels.csv`` has one row per connector end, a piece's A ends then its B ends,
+pieces in the order of ``Pieces.table`` (cables and their cords in cable order, then trunks),
+with the columns of the
 label CSV of the shumoku diagram tool (konoe-akitoshi/shumoku PR #202) plus the piece kind:
 ``cable_id, end,
 this_device, this_port, this_cabinet, this_ru, peer_device, peer_port, peer_cabinet, peer_ru,
 label, media, sku, length_m, order_length_m, piece, transceiver``. ``cable_id`` is the piece's
-id (``C0001``; a link's cords ``C0006.A`` and ``C0006.B``; a trunk ``T0004``), a ``cabinet``
+id (``C0001``; a link's cords ``C0006.A`` and ``C0006.B``; a trunk ``T0004``; an assembly
+``C0091+C0092``), a ``cabinet``
 is the cabinet or patch rack the end is in, a panel end's device is the panel (``H1-A-P0-01``,
 U1 of rack ``H1-A-P0``), ``piece`` is cable | cord | trunk and ``transceiver`` the module at a
 device end ('' elsewhere). UTF-8 with a byte-order mark so spreadsheet and label-printer
 software detect the encoding; text cells formula-safe (``exports.cells``).
 
-``labels.pdf`` prints one label per piece end on A4 sheets of Avery L7651 geometry
+``labels.pdf`` prints one label per connector end on A4 sheets of Avery L7651 geometry
 (38.1 x 21.2 mm, 5 x 13 = 65 labels): the piece's label in bold on two lines (its A end, then
 its B end), this end's and the far end's device·port, the piece id, its ordered length and
 kind, then its part number. No text is set below 6 pt.
@@ -65,36 +69,29 @@ baseline with its descent stays 6 pt above the label's bottom padding (the 51 pt
 
 
 def label_rows(pieces: Pieces) -> dict[str, np.ndarray]:
-    """Two rows per piece (A end, then B end): the CSV_COLUMNS as text, as labels.csv holds
-    them (rack units ``40`` / ``40.5`` / empty, lengths as pandas writes floats), plus
-    ``order_g``, the ordered length as the printed label shows it (``5``, ``2.5``)."""
+    """One row per connector end of every piece (``Pieces.connector_ends``: A ends, then B
+    ends): the CSV_COLUMNS as text, as labels.csv holds them (rack units ``40`` / ``40.5`` /
+    empty, lengths as pandas writes floats), plus ``order_g``, the ordered length as the printed
+    label shows it (``5``, ``2.5``)."""
     t = pieces.table
-    n = len(t)
-    side = {s: dict(device=_text(t[f"{s}_device"]), port=_text(t[f"{s}_port"]),
-                    cabinet=_text(t[f"{s}_place"]),
-                    ru=unit_text(t[f"{s}_ru"].to_numpy(float), 1),
-                    transceiver=_text(t[f"{s}_transceiver"])) for s in ("a", "b")}
-
-    def interleave(first, second):
-        out = np.empty(2 * n, dtype=object)
-        out[0::2], out[1::2] = first, second
-        return out
-
-    def twice(values):
-        return np.repeat(np.asarray(values, dtype=object), 2)
-
-    rows = {"cable_id": twice(_text(t["piece_id"])),
-            "end": np.tile(np.array(["A", "B"], object), n)}
-    for field in ("device", "port", "cabinet", "ru"):
-        rows[f"this_{field}"] = interleave(side["a"][field], side["b"][field])
-        rows[f"peer_{field}"] = interleave(side["b"][field], side["a"][field])
-    for column in ("label", "media", "sku"):
-        rows[column] = twice(_text(t[column]))
-    for column in ("length_m", "order_length_m"):
-        rows[column] = twice(float_text(t[column].to_numpy(float)))
-    rows["piece"] = twice(_text(t["role"]))
-    rows["transceiver"] = interleave(side["a"]["transceiver"], side["b"]["transceiver"])
-    rows["order_g"] = twice(unit_text(t["order_length_m"].to_numpy(float), 1))
+    ends = pieces.connector_ends()
+    if not len(ends):
+        return {c: np.empty(0, dtype=object) for c in CSV_COLUMNS + ["order_g"]}
+    at = t.iloc[ends["row"].to_numpy(np.int64)]
+    rows = {"cable_id": ends["assembly"].to_numpy(object), "end": ends["end"].to_numpy(object)}
+    for field, source in (("device", "device"), ("port", "port"), ("cabinet", "place"),
+                          ("ru", "ru")):
+        rows[f"this_{field}"] = ends[f"this_{source}"].to_numpy(object)
+        rows[f"peer_{field}"] = ends[f"peer_{source}"].to_numpy(object)
+    rows["label"] = ends["label"].to_numpy(object)
+    for column in ("media", "sku"):
+        rows[column] = _text(at[column])
+    rows["length_m"] = np.asarray(float_text(ends["length_m"].to_numpy(float)), dtype=object)
+    rows["order_length_m"] = np.asarray(float_text(at["order_length_m"].to_numpy(float)),
+                                        dtype=object)
+    rows["piece"] = _text(at["role"])
+    rows["transceiver"] = ends["this_transceiver"].to_numpy(object)
+    rows["order_g"] = unit_text(at["order_length_m"].to_numpy(float), 1)
     return rows
 
 
