@@ -13,7 +13,21 @@ from __future__ import annotations
 import pytest
 
 from planner.verify.comparison import compare
-from planner.verify.values import ObservedLink, PlannedCable, PlannedFabric
+from planner.verify.planned import planned_fabric
+from planner.verify.values import PLAN_COLUMNS, ObservedLink, PlannedCable
+
+
+def PlannedFabric(cables, cabinet_of):
+    """The planned fabric of ``cables`` as ``planner verify`` builds it from a plan's
+    cables.csv (``planned_fabric``), each end in the cabinet ``cabinet_of`` gives it."""
+    import dataclasses
+
+    import pandas as pd
+
+    rows = [(c.cable_id, c.label, c.kind, c.a[0], str(c.a[1]), cabinet_of[c.a[0]], c.b[0],
+             str(c.b[1]), cabinet_of[c.b[0]]) for c in cables]
+    fabric = planned_fabric(pd.DataFrame(rows, columns=list(PLAN_COLUMNS)), "test")
+    return dataclasses.replace(fabric, cabinet_of=dict(cabinet_of))
 
 
 def cable(cid, a, b):
