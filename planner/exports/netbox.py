@@ -29,9 +29,11 @@ traces a link end to end. Each patch panel is a device (role ``Patch panel``) in
 (``racks.csv``), of a device type with ``rear-ports`` (``R1`` .., one per trunk, ``positions`` =
 links per trunk) and ``front-ports`` mapped to them by ``port-mappings`` (the NetBox 4.5+
 device-type format; a row panel's front port ``05`` is rear ``R1`` position 5 with 4 x 12
-legs, an entry panel's front port ``F1`` passes all positions of ``R1`` to the hall trunk). A
-link through panels is then three or five cables: its cords (interface - front port), its trunk
-(rear port - rear port) and, between halls, the hall trunk (front port - front port). With
+legs; an entry panel's front port ``F1``, where a row trunk lands, passes its positions to
+positions of the rear port ``R1`` the hall trunk leaves from, which carries the row trunks of
+any pairs of panels of its two halls). A link through panels is then three or five cables: its
+cords (interface - front port), its row trunks (rear port - rear port, or - entry front port)
+and, between halls, the hall trunk (entry rear port - rear port). With
 structured cabling the bundle needs NetBox 4.5 or later (``port-mappings``).
 """
 
@@ -201,12 +203,30 @@ def _panel_manufacturer(vendor: str) -> str:
     return ENDPOINT_MANUFACTURER if vendor.casefold() in ("", "generic") else vendor
 
 
+def _entry_ports(panel, layout: str) -> tuple[list, list, list]:
+    """(rear ports, front ports, port-mappings) of an entry panel from its ``layout``
+    (``R12F5F7 R12F12``, ``planner.cabling.structured``): rear port ``R<r>`` of each group's
+    positions (a hall trunk), its front ports ``F<f>`` (row trunks) on its first positions in
+    order, position for position."""
+    rear, front, mappings = [], [], []
+    for r, group in enumerate(layout.split(), start=1):
+        legs, *sizes = re.findall(r"\d+", group)
+        rear.append({"name": f"R{r}", "type": panel.rear_type, "positions": int(legs)})
+        at = 0
+        for size in map(int, sizes):
+            name = f"F{len(front) + 1}"
+            front.append({"name": name, "type": panel.rear_type, "positions": size})
+            mappings += [{"front_port": name, "front_port_position": k, "rear_port": f"R{r}",
+                          "rear_port_position": at + k} for k in range(1, size + 1)]
+            at += size
+    return rear, front, mappings
+
+
 def panel_device_types(plan) -> list[dict]:
     """One device type per panel model the plan installs (``StructuredPlan.panels.model``): rear
     ports ``R1`` .. ``R<n>`` of ``legs`` positions; a row panel's front ports ``01`` .. are one
     position each, in order (front port ``(r - 1) x legs + k`` is rear ``R<r>`` position ``k``);
-    an entry (pass-through) panel's front ports ``F<r>`` carry all ``legs`` positions of
-    ``R<r>``."""
+    an entry (pass-through) panel's ports follow its ``layout`` (``_entry_ports``)."""
     from planner.cabling.structured import front_port_names
     plant = plan.structured
     if plant is None or plant.panels.empty:
@@ -220,11 +240,7 @@ def panel_device_types(plan) -> list[dict]:
         rear = [{"name": f"R{r}", "type": panel.rear_type, "positions": legs}
                 for r in range(1, rears + 1)]
         if row.kind == "entry":
-            front = [{"name": f"F{r}", "type": panel.rear_type, "positions": legs}
-                     for r in range(1, rears + 1)]
-            mappings = [{"front_port": f"F{r}", "front_port_position": k, "rear_port": f"R{r}",
-                         "rear_port_position": k}
-                        for r in range(1, rears + 1) for k in range(1, legs + 1)]
+            rear, front, mappings = _entry_ports(panel, str(row.layout))
         else:
             names = front_port_names(plan.catalog, rears * legs)
             front = [{"name": n, "type": panel.connector, "positions": 1} for n in names]
