@@ -118,26 +118,43 @@ def _allocate(ends: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int
     """The rear port of each trunk end and the panels and racks the ends fill. ``ends`` has one
     row per trunk end at a panel point: point (code), name (the point's), panel_part,
     trunk_part, legs (links per trunk), peer (the other end's point), chain, links. Per point
-    and parts the ends take rear ports in (peer, chain) order, ``ports // legs`` to a panel;
+    and panel part the ends, largest first (then in (peer, chain) order), take the first panel
+    with as many free adapters as the trunk has legs, first-fit decreasing, so trunks of every
+    size share a panel: a rear port of ``legs`` positions on the next ``legs`` adapters
+    (``start``, its first; the panel's ``layout`` lists its rear port sizes, ``4x12 2x8``);
     a point's panels fill its patch racks (the floor's cabinet height) upward through the
     ``band_ru`` top rack units that the cords' drop reaches (``panel_band_ru``; all of them by
     default, from U1), then start the next rack."""
     if ends.empty:
-        return (ends.assign(panel=pd.Series(dtype=object), rear=pd.Series(dtype=np.int64)),
+        return (ends.assign(panel=pd.Series(dtype=object), rear=pd.Series(dtype=np.int64),
+                            start=pd.Series(dtype=np.int64)),
                 pd.DataFrame(columns=_PANEL_COLUMNS + ["point_name"]))
-    ports = np.array([p.ports for p in catalog.panels], dtype=np.int64)
-    ends = ends.assign(per_panel=ports[ends["panel_part"].to_numpy(np.int64)]
-                       // ends["legs"].to_numpy(np.int64))
-    ends = _slots(ends, ["point", "panel_part", "trunk_part"],
-                  ["point", "panel_part", "trunk_part", "peer", "chain"])
-    ends["panel_no"] = ends["slot"] // ends["per_panel"]
-    ends["rear"] = ends["slot"] % ends["per_panel"] + 1
-    keys = ["point", "panel_part", "trunk_part", "panel_no"]
+    ends = ends.assign(neg=-ends["legs"].to_numpy(np.int64)).sort_values(
+        ["point", "panel_part", "neg", "peer", "chain"], kind="stable").reset_index(drop=True)
+    panel_no, rear, start = (np.zeros(len(ends), np.int64) for _ in range(3))
+    layout: dict[tuple, list] = {}
+    point, part, legs = (ends[c].to_numpy(np.int64) for c in ("point", "panel_part", "legs"))
+    free: list[int] = []
+    for i in range(len(ends)):
+        if i == 0 or point[i] != point[i - 1] or part[i] != part[i - 1]:
+            free, ports = [], catalog.panels[int(part[i])].ports
+        at = next((k for k, room in enumerate(free) if room >= legs[i]), len(free))
+        if at == len(free):
+            free.append(ports)
+        sizes = layout.setdefault((int(point[i]), int(part[i]), at), [])
+        sizes.append(int(legs[i]))
+        panel_no[i], rear[i], start[i] = at, len(sizes), ports - free[at] + 1
+        free[at] -= int(legs[i])
+    ends["panel_no"], ends["rear"], ends["start"] = panel_no, rear, start
+    keys = ["point", "panel_part", "panel_no"]
     panels = (ends.groupby(keys, sort=False)
-              .agg(point_name=("name", "first"), legs=("legs", "first"),
-                   rear_ports=("per_panel", "first"), trunks=("chain", "size"),
+              .agg(point_name=("name", "first"), legs=("legs", "max"),
+                   rear_ports=("rear", "max"), trunks=("chain", "size"),
                    links=("links", "sum"))
               .reset_index())
+    panels["layout"] = [" ".join(f"{len(list(run))}x{size}"
+                                 for size, run in itertools.groupby(layout[key]))
+                        for key in zip(*(panels[k].tolist() for k in keys))]
     panels = _place(panels, catalog, height_ru, band_ru, kind)
     ends = ends.merge(panels[keys + ["name"]].rename(columns={"name": "panel"}), on=keys,
                       how="left")
@@ -169,9 +186,7 @@ def _place(panels: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int,
     if kind == "entry":
         panels["model"] = panels["sku"] + " " + panels["layout"] + " pass-through"
     else:
-        panels["layout"] = ""
-        panels["model"] = (panels["sku"] + " " + panels["rear_ports"].astype(str) + "x"
-                           + panels["legs"].astype(str))
+        panels["model"] = panels["sku"] + " " + panels["layout"]
     return panels
 
 
@@ -217,6 +232,7 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
         at = row_ends[row_ends["side"] == side].set_index("chain")
         chains[f"{side}_panel"] = chains["chain"].map(at["panel"]).astype(object).fillna("")
         chains[f"{side}_rear"] = chains["chain"].map(at["rear"]).fillna(0).astype(np.int64)
+        chains[f"{side}_start"] = chains["chain"].map(at["start"]).fillna(0).astype(np.int64)
     shared = _hall_trunks(chains, catalog, float(floor.structured_spare_pct))
     entry_panels, fronts, rears = _entry_panels(room, shared, catalog, height, band)
     for side in ("lo", "hi"):
@@ -355,8 +371,8 @@ def _improve(picked: dict, options: list, ends: list, order: list, catalog: Cata
 
 
 class _Panels:
-    """Trunks of each size at each panel point (``_improve``): a point buys
-    ``ceil(trunks / (ports // links))`` panels of a size."""
+    """Adapters the trunks take at each panel point (``_improve``): trunks of every size share
+    a point's panels, so it buys ``ceil(adapters / ports)`` of them."""
 
     def __init__(self, catalog: Catalog):
         self.ports = [p.ports for p in catalog.panels]
@@ -364,56 +380,48 @@ class _Panels:
         self.count: dict[tuple, int] = {}
 
     def add(self, ends: list[tuple], trunks: tuple, sign: int) -> None:
+        legs = sum(size for _, size in trunks)
         for end in ends:
-            for part, legs in set(trunks):
-                key = end + (part,)
-                self.count[key] = self.count.get(key, 0) + sign * trunks.count((part, legs))
+            self.count[end] = self.count.get(end, 0) + sign * legs
 
     def delta(self, ends: list[tuple], trunks: tuple) -> float:
         """Dollars of the panels that adding ``trunks`` at ``ends`` buys."""
+        legs = sum(size for _, size in trunks)
         total = 0.0
         for end in ends:
-            for part, legs in set(trunks):
-                per = self.ports[end[2]] // legs
-                have = self.count.get(end + (part,), 0)
-                more = -(-(have + trunks.count((part, legs))) // per) - -(-have // per)
-                total += more * self.price[end[2]]
+            per, have = self.ports[end[2]], self.count.get(end, 0)
+            total += (-(-(have + legs) // per) - -(-have // per)) * self.price[end[2]]
         return total
 
 
 class _Slots:
-    """Free rear ports of the last panel of each size at each panel point, as groups take
-    trunks (``_pack``); ``cost`` prices the new panels a choice of trunks would buy."""
+    """Free adapters of the last panel at each panel point, as groups take trunks
+    (``_pack``); ``cost`` prices the new panels a choice of trunks would buy."""
 
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
         self.free: dict[tuple, int] = {}
 
-    def _new(self, end: tuple, part: int, legs: int, count: int) -> tuple[int, int]:
-        """(panels bought, rear ports then free) for ``count`` trunks of ``legs`` at ``end``."""
-        per = self.catalog.panels[end[2]].ports // legs
-        free = self.free.get(end + (part,), 0)
-        if count <= free:
-            return 0, free - count
-        bought = -(-(count - free) // per)
-        return bought, bought * per - (count - free)
+    def _new(self, end: tuple, legs: int) -> tuple[int, int]:
+        """(panels bought, adapters then free) for trunks of ``legs`` legs in all at ``end``."""
+        per = self.catalog.panels[end[2]].ports
+        free = self.free.get(end, 0)
+        if legs <= free:
+            return 0, free - legs
+        bought = -(-(legs - free) // per)
+        return bought, bought * per - (legs - free)
 
     def cost(self, ends: list[tuple], trunks: tuple) -> float:
-        total = 0.0
-        for end in ends:
-            for part, legs in set(trunks):
-                bought, _ = self._new(end, part, legs, trunks.count((part, legs)))
-                total += bought * self.catalog.panels[end[2]].price
-        return total
+        legs = sum(size for _, size in trunks)
+        return sum(self._new(end, legs)[0] * self.catalog.panels[end[2]].price for end in ends)
 
     def take(self, ends: list[tuple], trunks: tuple) -> float:
         """Install ``trunks`` at ``ends``: the dollars of the panels bought."""
+        legs = sum(size for _, size in trunks)
         spent = 0.0
         for end in ends:
-            for part, legs in set(trunks):
-                bought, free = self._new(end, part, legs, trunks.count((part, legs)))
-                self.free[end + (part,)] = free
-                spent += bought * self.catalog.panels[end[2]].price
+            bought, self.free[end] = self._new(end, legs)
+            spent += bought * self.catalog.panels[end[2]].price
         return spent
 
 
@@ -728,7 +736,7 @@ def _links(link: pd.DataFrame, chains: pd.DataFrame, shared: pd.DataFrame, trunk
         lo, hi = np.asarray(lo, dtype=object), np.asarray(hi, dtype=object)
         return np.where(flip, hi, lo), np.where(flip, lo, hi)
 
-    front = {s: floors.padded("", (ch[f"{s}_rear"].to_numpy() - 1) * legs + pos, width)
+    front = {s: floors.padded("", ch[f"{s}_start"].to_numpy() + pos - 1, width)
              for s in ("lo", "hi")}
     entry = {s: np.where(hall, "F" + ch[f"{s}_entry_front"].astype(str).to_numpy(object) + "."
                          + pos.astype(str).astype(object), "") for s in ("lo", "hi")}

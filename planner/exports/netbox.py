@@ -223,9 +223,10 @@ def _entry_ports(panel, layout: str) -> tuple[list, list, list]:
 
 
 def panel_device_types(plan) -> list[dict]:
-    """One device type per panel model the plan installs (``StructuredPlan.panels.model``): rear
-    ports ``R1`` .. ``R<n>`` of ``legs`` positions; a row panel's front ports ``01`` .. are one
-    position each, in order (front port ``(r - 1) x legs + k`` is rear ``R<r>`` position ``k``);
+    """One device type per panel model the plan installs (``StructuredPlan.panels.model``): a
+    row panel's rear ports ``R1`` .. ``R<n>`` of the sizes its ``layout`` lists (``4x12 2x8``:
+    trunks of several sizes share a panel), its front ports ``01`` .. one position each, in
+    order (rear ``R<r>`` position ``k`` is the front port after the earlier rear ports' ones);
     an entry (pass-through) panel's ports follow its ``layout`` (``_entry_ports``)."""
     from planner.cabling.structured import front_port_names
     plant = plan.structured
@@ -242,11 +243,17 @@ def panel_device_types(plan) -> list[dict]:
         if row.kind == "entry":
             rear, front, mappings = _entry_ports(panel, str(row.layout))
         else:
-            names = front_port_names(plan.catalog, rears * legs)
+            sizes = [int(size) for count, size in re.findall(r"(\d+)x(\d+)", str(row.layout))
+                     for _ in range(int(count))] or [legs] * rears
+            rear = [{"name": f"R{r}", "type": panel.rear_type, "positions": size}
+                    for r, size in enumerate(sizes, start=1)]
+            names = front_port_names(plan.catalog, sum(sizes))
             front = [{"name": n, "type": panel.connector, "positions": 1} for n in names]
-            mappings = [{"front_port": names[(r - 1) * legs + k - 1], "front_port_position": 1,
+            starts = np.cumsum([0] + sizes[:-1])
+            mappings = [{"front_port": names[int(start) + k - 1], "front_port_position": 1,
                          "rear_port": f"R{r}", "rear_port_position": k}
-                        for r in range(1, rears + 1) for k in range(1, legs + 1)]
+                        for r, (start, size) in enumerate(zip(starts, sizes), start=1)
+                        for k in range(1, size + 1)]
         what = "hall-entry pass-through" if row.kind == "entry" else "row-end patch panel"
         docs.append({"manufacturer": maker, "model": str(row.model),
                      "slug": device_type_slug(maker, row.model), "part_number": panel.sku,
