@@ -39,8 +39,9 @@ class StructuredPlan:
             fibres could carry);
     panels: ``name`` (``<rack>-<RU>``), ``rack``, ``ru``, ``point``, ``kind`` (``row`` /
             ``entry``), ``part`` (index into ``catalog.panels``), ``sku``, ``model`` (its
-            NetBox device type), ``rear_ports``, ``legs`` (links per rear port), ``trunks``
-            and ``links`` (used);
+            NetBox device type), ``rear_ports``, ``legs`` (the largest rear port), ``trunks``,
+            ``links`` (used) and ``layout`` (its ports: ``2x12 1x4`` for a row panel's rear
+            ports, ``R12F7F5`` for an entry panel's, ``_entry_panels``);
     racks:  ``name``, ``point``, ``kind``, ``hall``, ``row`` and ``tray`` (where it stands: the
             row's end or cross tray, numbered from 0 as ``point_parts`` gives them; an entry
             rack stands at its hall's entry, row and tray -1), ``panels``, ``ru_used``,
@@ -271,8 +272,8 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
     sizes first. Two ways to choose, the cheaper plan (trunks and panels) wins, ties to the
     first: each group its packing of all sizes (panel adapters priced by the port); or the
     groups, largest first, each the candidate that costs least with the panels it makes its
-    panel points buy: a panel holds trunks of one size, so a size whose panel at that point has
-    free rear ports costs no new panel (``_Slots``). Then ``_improve`` revisits the groups
+    panel points buy: trunks of every size share a point's panels, so trunks that fit its
+    free adapters cost no new panel (``_Slots``). Then ``_improve`` revisits the groups
     with every other group's trunks in place."""
     columns = ["chain", "trunk_part", "priced", "panel_part", "entry_part", "lo", "hi",
                "lo_hall", "hi_hall", "legs", "cross_hall", "links", "lo_m", "lo_order", "hi_m",
