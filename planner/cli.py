@@ -20,7 +20,7 @@ import sys
 
 from planner.run import interrupts
 from planner.run.errors import InputError
-from planner.run.terminal import guarded_streams, printable
+from planner.run.terminal import error_line, guarded_streams
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_STDOUT_FAILED = 74
@@ -32,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # noqa: D401 - argparse API
         self.exit(EXIT_BAD_INPUT,
-                  f"{self.prog}: error: {printable(message, None)} (see '{self.prog} --help')\n")
+                  f"{self.prog}: error: {error_line(message)} (see '{self.prog} --help')\n")
 
 
 def _command_modules():
@@ -82,7 +82,7 @@ def _main(argv: list[str] | None) -> int:
         created_time()  # a bad SOURCE_DATE_EPOCH is refused before any library reads it
         return int(args._run(args) or EXIT_OK)
     except InputError as err:
-        print(f"{command}: error: {printable(err, None)}", file=sys.stderr)
+        print(f"{command}: error: {error_line(err)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt as stop:
         return _stopped(command, interrupts.signal_of(stop))

@@ -31,6 +31,7 @@ from planner.costing import power
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog, RouterModel, load_catalog
 from planner.inputs.floor import Floor, load_floor, routes
+from planner.inputs.floor.rack_positions import hall_bounds
 from planner.inputs.parts import structured
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
 from planner.performance import simulators
@@ -59,6 +60,7 @@ class Plan:
     summary:  exactly what summary.json holds.
     structured: on a floor with structured cabling, the panels, trunks, patch racks and the
               pieces of every link through them (``planner.cabling.structured.StructuredPlan``).
+    pieces:   every installed piece and each link's pieces (``planner.cabling.pieces.Pieces``).
     """
 
     topology: Topology
@@ -73,6 +75,7 @@ class Plan:
     bom: pd.DataFrame
     summary: dict[str, Any]
     structured: cabling.structured.StructuredPlan | None = None
+    pieces: cabling.pieces.Pieces | None = None
 
 
 def _as_topology(topology) -> Topology:
@@ -187,7 +190,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                                  router_latency_ns=router_latency_ns,
                                                  booksim=booksim))
             _room_summary(summary, floor, within_budget, placement, cable_plan.cables, watts,
-                          topology.num_endpoints)
+                          topology.num_endpoints, cable_plan.structured)
             if cable_plan.structured is not None:
                 summary["structured"] = cable_plan.structured.summary()
             summary["optics"] = cabling.optics_summary(cable_plan.cables)
@@ -200,7 +203,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     return Plan(topology=topology, catalog=catalog, floor=floor, placement=placement,
                 router_model=router_model, cables=cable_plan.cables, devices=devices,
                 cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary,
-                structured=cable_plan.structured)
+                structured=cable_plan.structured, pieces=cable_plan.pieces)
 
 
 def _performance_detail(perf: dict[str, Any]) -> str:
@@ -230,14 +233,15 @@ def _totals(catalog: Catalog, router_model: RouterModel, topology: Topology,
                           cable_watts=float((cables["a_watts"] + cables["b_watts"]).sum()))
 
 
-def _cable_block(cables: pd.DataFrame, kind: str, costed: bool) -> dict[str, Any]:
+def _cable_block(cables: pd.DataFrame, kind: str, costed: bool, pieces) -> dict[str, Any]:
+    """Links of ``kind``; metres ordered count each piece once (a shared trunk once)."""
     part = cables[cables["kind"] == kind]
     media = part["media"].to_numpy()
     return {"count": int(len(part)),
             "electrical": int(np.sum(media == "electrical")),
             "optical": int(np.sum(media == "optical")),
             "length_m": round(float(part["length_m"].sum()), 3),
-            "order_length_m": round(float(part["order_length_m"].sum()), 3),
+            "order_length_m": pieces.order_length_m(cables, kind),
             "max_length_m": round(float(part["length_m"].max()), 3) if len(part) else 0.0,
             "costed": costed}
 
@@ -260,7 +264,6 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
             "router_unit": round(float(bom["unit_price"].iloc[0]), 2)}
     power = dict(money["power"])
     power["per_router_port_w"] = round(router_model.lanes_per_port * router_model.watts_per_lane, 3)
-    by_sku = cables.groupby("sku", sort=True).size()
     floor_info = {"name": floor.name, "media_rule": floor.media_rule,
                   "abstract": floor.abstract, "cabinet_height_ru": floor.cabinet_height_ru,
                   "router_slots": floor.router_slots, "endpoint_slots": floor.endpoint_slots,
@@ -292,11 +295,12 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
                                         for k, v in placement.stage_seconds.items()},
                       "runtime_s": round(float(sum(placement.stage_seconds.values())), 3),
                       "time_capped": bool(placement.time_capped)},
-        "cables": {"network": _cable_block(cables, "network", True),
+        "cables": {"network": _cable_block(cables, "network", True, cable_plan.pieces),
                    "endpoint": _cable_block(cables, "endpoint",
-                                            bool(catalog.count_endpoint_cables)),
+                                            bool(catalog.count_endpoint_cables),
+                                            cable_plan.pieces),
                    "total": int(len(cables)),
-                   "by_sku": {str(k): int(v) for k, v in by_sku.items()}},
+                   "by_sku": cable_plan.pieces.by_sku()},
         "bom": {"lines": int(len(bom)), "spares_pct": options["spares_pct"],
                 "spares": options["spares"],
                 "spare_cables": int(bom.loc[bom["item"].isin(["cable", "fibre", "trunk"]),
@@ -348,14 +352,25 @@ def _length_distribution(lengths: np.ndarray) -> dict[str, Any]:
 
 def _room_summary(summary: dict[str, Any], floor: Floor, within_budget: Floor,
                   placement: Placement, cables: pd.DataFrame, watts: power.PlanPower,
-                  num_endpoints: int) -> None:
-    """Halls and footprint, cable route kinds and lengths, power from the cabinets."""
+                  num_endpoints: int, structured_plant=None) -> None:
+    """Halls and footprint, cable route kinds and lengths, power from the cabinets. A hall's
+    size is its walls as the PDF and the viewer draw them
+    (``planner.inputs.floor.rack_positions.hall_bounds``: widened where patch racks stand past
+    the row ends): the widest and deepest hall, and the footprint summed over the halls."""
     room = floors.room_of(floor, placement.cabinet_hall, placement.cabinet_row,
                           placement.cabinet_col)
+    racks = None if structured_plant is None else structured_plant.racks
+    sizes = []
+    for hall in range(room.halls):
+        mine = None if racks is None else racks[racks["hall"] == hall]
+        x0, y0, x1, y1 = hall_bounds(room, mine)
+        sizes.append((x1 - x0, y1 - y0))
+    widths, depths = np.array(sizes, dtype=float).T
     summary["floor"].update({
         "halls": room.halls, "hall_rows": room.rows, "hall_cabinets_per_row": room.cols,
-        "hall_width_m": round(room.width_m, 3), "hall_depth_m": round(room.depth_m, 3),
-        "footprint_m2": round(room.footprint_m2, 3),
+        "hall_width_m": round(float(widths.max()), 3),
+        "hall_depth_m": round(float(depths.max()), 3),
+        "footprint_m2": round(float((widths * depths).sum()), 3),
         "cabinet_kw_budget": floor.cabinet_kw_budget,
         "router_slots_within_budget": within_budget.router_slots})
     lengths = cables["length_m"].to_numpy(float)

@@ -148,7 +148,7 @@ def test_every_reference_resolves(bundle):
     assert len(cables) == len(plan.cables) + links + trunks
     assert len(devices) == len(plan.devices) + panels
     assert len(racks) == len(plan.cabinets) + patch_racks
-    readme = (folder / "README.md").read_text().split("Import in this order")[1]
+    readme = (folder / "README.md").read_text().split("## Import order")[1]
     order = ["manufacturers.csv", "device_roles.csv", "device-types/", "sites.csv",
              "locations.csv", "racks.csv", "devices.csv", "cables.csv"]
     assert [readme.index(f) for f in order] == sorted(readme.index(f) for f in order)
@@ -400,3 +400,74 @@ def test_every_shipped_catalog_maps_to_netbox_choices(name):
             continue
         assert cable.netbox_type in CABLE_TYPES_37, cable.sku
         assert re.fullmatch(r"[0-9a-f]{6}", netbox.hex_color(cable.color, cable.sku))
+
+
+def test_one_location_per_hall_numbered_as_cabinets_csv(bundle):
+    plan, _, tables, _ = bundle
+    halls = sorted(set(plan.cabinets["hall"].astype(int)))
+    assert sorted(tables["locations.csv"]["name"]) == [f"Hall {h + 1}" for h in halls]
+    where = dict(zip(tables["racks.csv"]["name"], tables["racks.csv"]["location"]))
+    for name, hall in zip(plan.cabinets["name"], plan.cabinets["hall"]):
+        assert where[name] == f"Hall {int(hall) + 1}"  # cabinets.csv writes hall + 1
+    racks = dict(zip(tables["devices.csv"]["name"], tables["devices.csv"]["rack"]))
+    located = dict(zip(tables["devices.csv"]["name"], tables["devices.csv"]["location"]))
+    assert all(located[d] == where[racks[d]] for d in racks)
+
+
+def test_cable_labels_are_the_printed_labels(bundle):
+    """Every cable of the bundle carries the label labels.csv prints on that piece, found by
+    the piece's ends (device and port of each end)."""
+    from planner.exports.labels import label_rows
+    plan, _, tables, types = bundle
+    rows = label_rows(plan.pieces)
+    printed = {}
+    for i in range(0, len(rows["label"]), 2):
+        ends = frozenset([(rows["this_device"][i], rows["this_port"][i]),
+                          (rows["peer_device"][i], rows["peer_port"][i])])
+        printed[ends] = rows["label"][i]
+    router = next(t for t in types if t["model"] == plan.router_model.sku)
+    number = {i["name"]: str(n) for n, i in enumerate(router["interfaces"], 1)}
+    cables = tables["cables.csv"]
+    assert len(cables) == len(printed)
+    for row in cables.itertuples(index=False):
+        ends = frozenset((d, number.get(p, p) if t == "dcim.interface" else p) for d, t, p in (
+            (row.side_a_device, row.side_a_type, row.side_a_name),
+            (row.side_b_device, row.side_b_type, row.side_b_name)))
+        assert row.label == printed[ends], ends
+
+
+def test_site_names_differ_by_system_and_stay_for_a_replan():
+    """Two Dragonflies on one floor get two sites; the same system (a re-plan) the same site."""
+    floor = SimpleNamespace(name="hot-aisle")
+    small = SimpleNamespace(topology=dragonfly(a=4, h=2, p=2), floor=floor)
+    large = SimpleNamespace(topology=dragonfly(a=6, h=3, p=3), floor=floor)
+    again = SimpleNamespace(topology=dragonfly(a=4, h=2, p=2), floor=floor)
+    assert netbox.site_name(small) != netbox.site_name(large)
+    assert netbox.site_name(small) == netbox.site_name(again)
+    assert netbox.site_name(small).startswith("dragonfly-a4-") and \
+        netbox.site_name(small).endswith("-hot-aisle")
+    long = SimpleNamespace(topology=SimpleNamespace(family="import", params={
+        "path": "x" * 200}), floor=floor)
+    assert len(netbox.site_name(long)) == netbox.SITE_NAME_MAX
+
+
+@pytest.mark.parametrize("rows, size, way", [
+    (10, 1_000, "paste or upload"),
+    (2_000, 2_621_440, "paste or upload"),      # at both limits
+    (1_500, 2_621_441, "upload"),               # one byte over the paste limit
+    (2_001, 100, "push"),                       # one row over the upload limit
+    (28_413, 5_500_000, "push"),                # the default plan's cables.csv
+])
+def test_readme_way_in_by_size(rows, size, way):
+    assert netbox.import_path(rows, size) == way
+
+
+def test_readme_states_version_and_way_in(bundle):
+    _, folder, tables, _ = bundle
+    text = (folder / "README.md").read_text()
+    assert "NetBox 4.5 or later" in text and "4.4 or later" not in text
+    rows = len(tables["cables.csv"])
+    size = (folder / "cables.csv").stat().st_size
+    assert f"`cables.csv` (DCIM > Cables): {rows:,} rows, {size / 1e6:.2f} MB: " \
+           f"{netbox.import_path(rows, size)}" in text
+    assert "Delimiter" in text and "planner netbox push" in text

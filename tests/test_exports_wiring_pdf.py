@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from types import SimpleNamespace
 
@@ -39,11 +38,17 @@ def heading(text: str) -> str:
 
 
 @pytest.mark.parametrize("name", PLANS)
-def test_every_cable_label_and_end_appears(pdfs, name):
+def test_every_piece_label_and_end_appears(pdfs, name):
+    """The label of every piece at a device (a cable, or a link's patch cord) is on a cabinet
+    sheet; a link through panels prints its cords' labels, not its own."""
     plan, _, texts = pdfs[name]
-    text = "\n".join(texts)
-    missing = [label for label in plan.cables["label"] if label not in text]
+    text = "\n".join(t for t in texts if heading(t).startswith("Cabinet "))
+    pieces = plan.pieces.table
+    labels = pieces.loc[pieces["role"] != "trunk", "label"]
+    missing = [label for label in labels if label not in text]
     assert not missing, missing[:5]
+    through = plan.cables[plan.cables["segments"] != ""]
+    assert not [label for label in through["label"] if label in text]
     first = plan.cables.iloc[0]
     assert f"{first.a_device}\u00b7{first.a_port}" in text
     assert f"{first.b_device}\u00b7{first.b_port}" in text
@@ -149,19 +154,27 @@ def test_tall_floor_overview_stays_clear_of_the_legend(tmp_path):
 
 
 def test_cover_gives_the_totals(pdfs):
+    """The cover's cost lines are every class of the BOM and add up to cost.total; its order
+    list is the BOM's lines."""
     plan, _, texts = pdfs["slimfly-hot"]
     cover = texts[0]
     assert "Totals" in cover
     assert f"{len(plan.cabinets):,} in {plan.cabinets['row'].nunique()} rows" in cover
-    for (sku, length), k in Counter(zip(plan.cables["sku"], plan.cables["order_length_m"])).items():
-        assert f"{k:,} x {sku}, {length:g} m" in cover
     assert f"${plan.summary['cost']['total']:,.2f} total" in cover
+    assert f"{len(plan.bom):,} lines, {int(plan.bom['quantity'].sum()):,} parts" in cover
+    dollars = [float(m.replace(",", "")) for m in re.findall(
+        r"^(?:switches|NICs/HCAs|licences|transceivers|cables, cords and trunks|patch panels|"
+        r"racks and rack hardware|spares) \$([\d,.]+) \(", cover, re.M)]
+    assert len(dollars) == 8
+    assert sum(dollars) == pytest.approx(plan.summary["cost"]["total"], abs=0.05)
+    assert sum(dollars) == pytest.approx(float(plan.bom["extended_price"].sum()), abs=0.05)
 
 
 @pytest.mark.parametrize("name", PLANS)
 def test_schedule_type_is_readable(pdfs, name):
     plan, reader, texts = pdfs[name]
-    labels = set(plan.cables["label"])
+    pieces = plan.pieces.table
+    labels = set(pieces.loc[pieces["role"] != "trunk", "label"])
     sizes = [size for i, t in enumerate(texts) if heading(t).startswith("Cabinet ")
              for _, _, size, text in drawing(reader, reader.pages[i])[0] if text in labels]
     assert len(sizes) >= len(labels)
@@ -234,11 +247,17 @@ def test_contents_point_at_the_right_pages(pdfs, name):
     assert links == [number for _, number in entries]
     titles = [t for t, _ in entries]
     front = ["Summary", "Floor plan", "Cables between electrical groups", "Bill of materials"]
-    front += ["Trunks"] if plan.structured is not None else []   # structured cabling only
-    assert titles[:len(front) + 1] == front + ["Cabinets"]
-    assert titles[len(front) + 1:] == [f"Cabinet {n}" for n in plan.cabinets["name"]]
+    racks = []
+    if plan.structured is not None:                                 # structured cabling only
+        front += ["Trunks"]
+        racks = ["Patch racks"] + [f"Patch rack {n}" for n in plan.structured.racks["name"]]
+    assert titles[:len(front)] == front
+    assert titles[len(front):len(front) + len(racks)] == racks
+    cabinets = titles[len(front) + len(racks):]
+    assert cabinets == ["Cabinets"] + [f"Cabinet {n}" for n in plan.cabinets["name"]]
+    groups = {"Cabinets": cabinets[1], "Patch racks": racks[1] if racks else ""}
     for title, page in entries:
-        expected = {"Summary": "Summary", "Cabinets": titles[len(front) + 1]}.get(title, title)
+        expected = {"Summary": "Summary", **groups}.get(title, title)
         assert heading(texts[page - 1]) == expected, (title, page)
 
 
@@ -261,9 +280,11 @@ def test_outline_lists_sections_and_cabinets(pdfs):
     top = [item["/Title"] for item in outline if not isinstance(item, list)]
     assert top[:5] == ["Summary", "Contents", "Floor plan", "Cables between electrical groups",
                        "Bill of materials"]
-    assert "Cabinets" in top
-    nested = next(item for item in outline if isinstance(item, list))
-    assert [i["/Title"] for i in nested] == [f"Cabinet {n}" for n in plan.cabinets["name"]]
+    assert "Cabinets" in top and "Patch racks" in top
+    nested = [item for item in outline if isinstance(item, list)]
+    assert [i["/Title"] for i in nested[0]] == [f"Patch rack {n}"
+                                                for n in plan.structured.racks["name"]]
+    assert [i["/Title"] for i in nested[1]] == [f"Cabinet {n}" for n in plan.cabinets["name"]]
 
 
 def test_group_matrix_counts_every_network_cable_once():

@@ -246,6 +246,28 @@ def end_watts_from_csv(p, cables: pd.DataFrame) -> float:
     return total
 
 
+def pieces_by_sku(cables: pd.DataFrame) -> dict[str, int]:
+    """Pieces per part number read from cables.csv: a cable's own part; a link through panels
+    its two cords and its trunks, each trunk id once (the segments); each end's part (``a_sku``,
+    ``b_sku``) is that end's cord."""
+    counts: dict[str, int] = {}
+    trunks: dict[str, str] = {}
+    for row in cables.itertuples(index=False):
+        if not row.segments:
+            assert row.a_sku == row.b_sku == row.sku
+            counts[row.sku] = counts.get(row.sku, 0) + 1
+            continue
+        pieces = segment_pieces(row.segments)
+        cords = [x[2] for x in pieces if x[0] == "cord"]
+        assert [row.a_sku, row.b_sku] == cords and row.sku == cords[0]
+        for sku in cords:
+            counts[sku] = counts.get(sku, 0) + 1
+        trunks.update({x[1]: x[3] for x in pieces if x[0] == "trunk"})
+    for sku in trunks.values():
+        counts[sku] = counts.get(sku, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def check_summary_against_csv(p, out: Path) -> None:
     """summary.json == sums recomputed from cables.csv and the catalog; the BOM's link parts ==
     the counts of cables.csv."""
@@ -254,7 +276,8 @@ def check_summary_against_csv(p, out: Path) -> None:
     cables = pd.read_csv(out / "cables.csv", keep_default_na=False)
     assert list(cables.columns[:16]) == DESIGN_COLUMNS
     assert list(cables.columns[16:]) == ["route_kind", "a_transceiver", "b_transceiver",
-                                         "segments", "fibre_m", "connections", "loss_db"]
+                                         "segments", "fibre_m", "connections", "loss_db",
+                                         "a_sku", "b_sku"]
     catalog, top, model = p.catalog, p.topology, p.router_model
     expected = bom_from_csv(p, cables)
     check_segments(p, cables)
@@ -310,7 +333,7 @@ def check_summary_against_csv(p, out: Path) -> None:
         assert block["electrical"] == int((part["media"] == "electrical").sum())
         assert block["optical"] == int((part["media"] == "optical").sum())
         assert block["length_m"] == pytest.approx(part["length_m"].sum(), abs=1e-6)
-    assert summary["cables"]["by_sku"] == cables["sku"].value_counts().sort_index().to_dict()
+    assert summary["cables"]["by_sku"] == pieces_by_sku(cables)
     assert summary["topology"]["links"] == int((cables["kind"] == "network").sum())
     for key in ("family", "params", "routers", "endpoints", "radix", "links", "diameter"):
         assert key in summary["topology"]

@@ -1,9 +1,10 @@
 """Cabling: every physical cable of a placed topology, with ports, rack units, labels and media.
 
 Takes the ``Topology``, its ``Placement``, the ``Floor`` and the ``Catalog``; hands on a
-``CablePlan`` (one row per physical cable, the port table, and on structured floors the
-installed plant of ``planner.cabling.structured``: panels, trunks, patch racks) to the
-performance and costing stages and to every export.
+``CablePlan`` (one row per physical cable, the port table, on structured floors the
+installed plant of ``planner.cabling.structured``: panels, trunks, patch racks, and the pieces
+every view names, ``planner.cabling.pieces``: each cable, patch cord and trunk with both ends)
+to the performance and costing stages and to every export.
 
 Rules (TIA-606 labelling conventions):
 
@@ -53,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from planner.cabling import pieces as link_pieces
 from planner.cabling import structured
 from planner.inputs import floor as floors
 from planner.inputs.catalog import cages
@@ -87,7 +89,12 @@ CHANNEL_COLUMNS = ["fibre_m", "connections", "loss_db"]
 (``planner.inputs.parts.budget``): fibre installed (its pieces' stock lengths summed, metres),
 mated connections crossed (one per patch panel passed) and its insertion loss (dB); empty for
 copper and AOC assemblies."""
-CSV_COLUMNS = CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS + SEGMENT_COLUMNS + CHANNEL_COLUMNS
+END_PART_COLUMNS = ["a_sku", "b_sku"]
+"""cables.csv columns after the channel: the part plugged into each end's device port at its
+stock length (``planner.cabling.pieces``): ``sku`` at both ends of a cable, each end's own patch
+cord for a link through patch panels."""
+CSV_COLUMNS = (CSV_COLUMNS + ROUTE_COLUMNS + PART_COLUMNS + SEGMENT_COLUMNS + CHANNEL_COLUMNS
+               + END_PART_COLUMNS)
 
 EXTRA_COLUMNS = ["a_router", "b_router", "b_endpoint", "group_a", "group_b", "unit_price",
                  "part", "fibre", "nic_part", "a_watts", "b_watts", "loss_budget_db", "reach_m"]
@@ -107,6 +114,7 @@ class CablePlan:
     cabinets: pd.DataFrame
     ports: pd.DataFrame
     structured: structured.StructuredPlan | None = None
+    pieces: link_pieces.Pieces | None = None
 
 
 # ----------------------------------------------------------------------------- small helpers
@@ -265,6 +273,15 @@ def _check_units(floor: Floor, placement: Placement, cab, ru, height, is_endpoin
 
 # ----------------------------------------------------------------------------- optical channels
 
+def _link_name(i: int, n_net: int, a_router, b_router, b_endpoint, rnames, enames) -> str:
+    """``link C000012 (r001 to r042)``: cable ``i`` (network cables first, then endpoint cables) as
+    ``check_lit`` names it, for a message about a link no part reaches
+    (``planner.inputs.parts.media.routed_parts``)."""
+    b_name = rnames[b_router[i]] if i < n_net else enames[b_endpoint[i]]
+    cable = padded("C", [i + 1], width=len(str(len(a_router))))[0]
+    return f"link {cable} ({rnames[a_router[i]]} to {b_name})"
+
+
 def check_lit(catalog: Catalog, floor: Floor, parts, cable_ids, a_device, b_device,
               route_kind) -> None:
     """InputError naming the link furthest beyond its budget when no part of the catalog lights
@@ -345,7 +362,8 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     routed = routed_parts(catalog, floor, room, placement.cabinet_hall, placement.cabinet_row,
                           placement.cabinet_col, a_cab, b_cab, group_a == group_b,
                           router=router_model, endpoint=np.arange(n_net + n_ep) >= n_net,
-                          parallel=parallel)
+                          parallel=parallel, names=lambda i: _link_name(
+                              i, n_net, a_router, b_router, b_endpoint, rnames, enames))
     length, kind, pieces, parts = routed.length, routed.kind, routed.runs, routed.parts
     media = media_of(catalog, parts.part)
     order_len = np.round(parts.order_length, 3)
@@ -418,11 +436,17 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
         "loss_budget_db": parts.budget_db,
         "reach_m": parts.reach_m,
     })
+    installed = link_pieces.build(cables, plant, catalog)
+    first = installed.legs.groupby("cable", sort=True)["piece"].agg(["first", "last"])
+    sku = installed.table["sku"].to_numpy(object)
+    cables.insert(cables.columns.get_loc("loss_db") + 1, "a_sku", sku[first["first"]])
+    cables.insert(cables.columns.get_loc("a_sku") + 1, "b_sku", sku[first["last"]])
     return CablePlan(cables=cables,
                      devices=_devices(placement, floor, router_model, rnames, enames, router_ru,
                                       ep_ru, ep_router),
                      cabinets=_cabinets(placement, floor, router_model, ep_router),
-                     ports=_ports(cables, rnames, radix), structured=plant)
+                     ports=_ports(cables, rnames, radix), structured=plant,
+                     pieces=installed)
 
 
 def _devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,

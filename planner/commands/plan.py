@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 from planner import exports
+from planner.costing.bom import cost_lines
 from planner.inputs import spec as specs
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S
+from planner.performance import simulators
 from planner.performance.simulators import BOOKSIM_DEFAULTS, BOOKSIM_TRAFFIC
 from planner.run import guards, output, progress
 from planner.run.errors import InputError
@@ -19,21 +20,6 @@ NAME = "plan"
 HELP = ("plan a system: placement, every cable with ports and labels, the priced BOM and the "
         "exports (summary.json, cables.csv, bom.xlsx, ...)")
 ORDER = 20
-TRAFFIC_TEXT = re.compile(r"[A-Za-z0-9_]+(\([A-Za-z0-9_{},. -]*\))?")
-"""How a BookSim traffic pattern is written (``uniform``, ``hotspot({0,1})``): a ';', a quote
-or a newline would end its ``booksim.cfg`` statement and start another."""
-
-
-def booksim_traffic(text: str) -> str:
-    """``--booksim-traffic`` as BookSim's configuration grammar can hold it (argparse type)."""
-    if not TRAFFIC_TEXT.fullmatch(text.strip()):
-        raise argparse.ArgumentTypeError(
-            f"'{printable(text)}' is not a BookSim traffic pattern: a name with optional "
-            f"arguments in parentheses (e.g. uniform, hotspot({{0,1}})), without ';', quotes or "
-            f"line breaks")
-    return text.strip()
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", nargs="?", metavar="SPEC.yaml",
                    help="spec file with the same fields as the options (topology, catalog, "
@@ -80,9 +66,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="injection rate of booksim.cfg, flits per cycle per node (default "
                         f"{BOOKSIM_DEFAULTS['injection_rate']:g})")
     p.add_argument("--booksim-traffic", dest="booksim_traffic", metavar="NAME",
-                   type=booksim_traffic,
                    help=f"traffic pattern of booksim.cfg (default "
                         f"{BOOKSIM_DEFAULTS['traffic']}; {', '.join(BOOKSIM_TRAFFIC)})")
+    p.add_argument("--prices", action="append", default=[], metavar="FILE",
+                   help="filled-in rfq sheets (CSV/XLSX) whose quoted prices replace the "
+                        "catalog's before placement; repeat for several (docs/procurement.md)")
+    p.add_argument("--rate", action="append", default=[], metavar="CUR=RATE",
+                   help="exchange rate of a --prices currency: one CUR costs RATE of the "
+                        "catalog's currency (e.g. EUR=1.08)")
 
 
 def resolve_spec(args: argparse.Namespace) -> specs.Spec:
@@ -109,7 +100,9 @@ def _placement_result(place: dict, gap: str) -> str:
 
 
 def summary_table(result, out: Path, files: list[str]) -> str:
-    """The short table printed at the end of ``planner plan``."""
+    """The short table printed at the end of ``planner plan``; its cost line names every class
+    of the bill of materials that costs anything (``planner.costing.bom.COST_LINES``)."""
+
     s = result.summary
     top, cab, cables = s["topology"], s["catalog"], s["cables"]
     net, end = cables["network"], cables["endpoint"]
@@ -131,7 +124,9 @@ def summary_table(result, out: Path, files: list[str]) -> str:
                            f"{net['optical']:,} optical), {net['length_m']:,.1f} m"),
         ("endpoint cables", f"{end['count']:,} ({end['electrical']:,} electrical, "
                             f"{end['optical']:,} optical), {end['length_m']:,.1f} m"),
-        ("cost", f"${cost['total']:,.2f}  (${cost['per_endpoint']:,.2f} per endpoint)"),
+        ("cost", f"${cost['total']:,.2f}  (${cost['per_endpoint']:,.2f} per endpoint): "
+                 + "; ".join(f"{words} ${value:,.2f}" for _, words, value in cost_lines(cost)
+                             if value)),
         ("power", f"{power['total_w']:,.1f} W  ({power['per_endpoint_w']:.3f} W per endpoint)"),
     ]
     if "performance" in s:
@@ -152,8 +147,18 @@ def input_files(args: argparse.Namespace, spec: specs.Spec) -> list[Path]:
     if isinstance(spec.topology, str) and spec.topology.strip().startswith("file:"):
         paths.append(Path(spec.topology.strip()[len("file:"):].partition("?")[0]))
         importers.check_link_loop(paths[-1])     # before --out is compared with it
-    paths += [Path(value) for value in (spec.catalog, spec.floor) if Path(value).is_file()]
+    paths += [Path(value) for value in (spec.catalog, spec.floor) if _is_file(Path(value))]
+    paths += [Path(value) for value in getattr(args, "prices", None) or []]
     return paths
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; a name the file system refuses (too long) is not one (the
+    catalog or floor loader then names it)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _from_spec(args: argparse.Namespace, field: str, load):
@@ -167,11 +172,27 @@ def _from_spec(args: argparse.Namespace, field: str, load):
         raise
 
 
+def _quoted(catalog, args: argparse.Namespace):
+    """The catalog at the prices of the ``--prices`` quotes (cheapest valid offer per part)."""
+    import datetime
+
+    from planner.costing.quotes import DEFAULT_CURRENCY, parse_rates
+    from planner.costing.reprice import catalog_with_quotes
+    currency = getattr(catalog, "currency", None) or DEFAULT_CURRENCY
+    priced, _quotes = catalog_with_quotes(catalog, args.prices, currency=currency,
+                                          rates=parse_rates(args.rate),
+                                          today=datetime.date.today())
+    return priced
+
+
 def run(args: argparse.Namespace) -> int:
     from planner.costing.bom import Spares
+    from planner.costing.quotes import parse_rates
     from planner.inputs.catalog import load_catalog
     from planner.inputs.floor import load_floor
     from planner.plan import check_options, plan
+    if args.booksim_traffic is not None:   # before anything is read or built
+        args.booksim_traffic = simulators.check_traffic(args.booksim_traffic)
     spec = resolve_spec(args)
     check_options(spec.strategy, spec.time_limit, spec.spares, spec.seed)
     inputs = _from_spec(args, "topology", lambda: input_files(args, spec))
@@ -183,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
 
     topology = _from_spec(args, "topology", build_topology)
     catalog = _from_spec(args, "catalog", lambda: load_catalog(spec.catalog))
+    if args.prices:
+        catalog = _quoted(catalog, args)
     floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))
     cables = topology.num_links + (topology.num_endpoints if spec.endpoint_cables else 0)
     _from_spec(args, "out", lambda: guards.check_space(spec.out, cables))
@@ -197,6 +220,9 @@ def run(args: argparse.Namespace) -> int:
                   booksim={"cycle_ns": args.booksim_cycle_ns,
                            "injection_rate": args.booksim_rate,
                            "traffic": args.booksim_traffic})
+    if args.prices:       # where the prices came from; catalog.yaml holds them
+        result.summary["prices"] = {"quotes": [str(p) for p in args.prices],
+                                    "rates": parse_rates(args.rate)}
     files = exports.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
     for note in defaults.notes(result.topology):   # a size the user did not give
         print(f"note: {printable(note, None)}")

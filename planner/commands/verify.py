@@ -15,7 +15,8 @@ from planner.run.terminal import printable
 from planner.verify import FORMATS, SCOPES, VerifyReport, verify
 
 NAME = "verify"
-HELP = "compare an as-built neighbour list (CSV, lldpctl JSON, ibnetdiscover) with a plan"
+HELP = ("compare an as-built neighbour list (CSV, lldpctl JSON, ibnetdiscover, ibdiagnet "
+        "net_dump, UFM NDT report) with a plan")
 ORDER = 60
 EXIT_MISMATCH = 3
 _COLUMNS = ("kind", "label", "a_cabinet", "b_cabinet", "expected", "observed")
@@ -28,8 +29,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--observed", required=True, metavar="FILE",
                         help="as-built neighbours: CSV device,port,peer_device,peer_port; "
                              "'lldpctl -f json' output (one file with --device, a JSON object "
-                             "{device: output}, or a directory of DEVICE.json); or "
-                             "'ibnetdiscover' output")
+                             "{device: output}, or a directory of DEVICE.json); "
+                             "'ibnetdiscover' output; ibdiagnet2.net_dump; or the report of "
+                             "UFM's NDT plugin (docs/verify.md)")
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="format of --observed (default: detect from extension/content)")
     parser.add_argument("--device", metavar="NAME", default=None,

@@ -246,6 +246,28 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
     return bom[COLUMNS]
 
 
+COST_LINES = (("routers", "switches"), ("nics", "NICs/HCAs"), ("licences", "licences"),
+              ("optics", "transceivers"), ("cables", "cables, cords and trunks"),
+              ("panels", "patch panels"), ("rack", "racks and rack hardware"),
+              ("spares", "spares"))
+"""The ``summary.json`` ``cost`` keys of every class of the BOM (``CLASS_OF``) plus the spares,
+with the words a cost table prints for each: together they are the whole ``cost.total``."""
+
+
+def cost_items(key: str) -> list[str]:
+    """The BOM items (``ITEMS``) whose lines a ``COST_LINES`` key adds up (none for spares,
+    which every line carries)."""
+    name = "switches" if key == "routers" else key
+    return [item for item in ITEMS if CLASS_OF[item] == name]
+
+
+def cost_lines(cost: dict) -> list[tuple[str, str, float]]:
+    """(key, words, dollars) of every class of a ``summary.json`` ``cost`` block
+    (``COST_LINES``), including classes that cost nothing, so a table of them adds up to
+    ``cost["total"]``."""
+    return [(key, words, float(cost.get(key, 0.0))) for key, words in COST_LINES]
+
+
 def class_totals(bom: pd.DataFrame) -> dict[str, float]:
     """Cost per class without spares (``switches``, ``nics``, ``licences``, ``optics``,
     ``cables``, ``rack``) plus ``spares``: what the spare units of every line cost."""

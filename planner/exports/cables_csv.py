@@ -5,10 +5,12 @@ endpoint), a_device, a_port, a_cabinet, a_ru, b_device, b_port, b_cabinet, b_ru,
 (electrical | optical), sku, length_m (computed, metres to the millimetre), order_length_m
 (stock length ordered), latency_ns (over the ordered length), route_kind (cabinet | row |
 cross-row | cross-hall), a_transceiver, b_transceiver (the transceiver part number at each end,
-empty for a cable assembly), segments (a link's pieces through patch panels), fibre_m,
-connections, loss_db (its optical channel: fibre installed, mated connections crossed, insertion
-loss in dB; empty for copper and AOC assemblies). An endpoint without a rack unit has an empty
-``b_ru``. UTF-8, LF line ends.
+empty for a cable assembly), segments (a link through patch panels as its pieces from the A end:
+cords, panel ports, trunks), fibre_m, connections, loss_db (its optical channel: fibre
+installed, mated connections crossed, insertion loss in dB; empty for copper and AOC
+assemblies), a_sku, b_sku (the part plugged in at each end: ``sku`` for a cable between two
+devices, that end's own patch cord through panels; ``planner.cabling.pieces``). ``sku`` is the
+part at the A end. An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
 """
 
 from __future__ import annotations

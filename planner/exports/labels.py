@@ -1,23 +1,30 @@
 """Cable labels: ``labels.csv`` for label-printer software and ``labels.pdf`` label sheets.
 
-Both ends of every cable get a label (ANSI/TIA-606), and on a floor with structured cabling
-both ends of every trunk (after the cables: the panels' ports in their patch racks as device,
-port and cabinet, media ``trunk``; ``exports.trunks_csv``). ``labels.csv`` has two rows per
-cable or trunk, A end then B end (the label CSV of the shumoku diagram tool,
-konoe-akitoshi/shumoku PR #202):
+One label per end of every installed piece (ANSI/TIA-606; the pieces of
+``planner.cabling.pieces``): both ends of a cable between two devices; on a floor with
+structured cabling both ends of each patch cord (its device port, and the row panel's front
+port it lands on) and both ends of every trunk (the panels' rear ports, or an entry panel's
+front port). Each label gives that piece's own label, part number, length and far end, not the
+link's. ``labels.csv`` has two rows per piece, A end then B end, pieces in the order of
+``Pieces.table`` (cables and their cords in cable order, then trunks), with the columns of the
+label CSV of the shumoku diagram tool (konoe-akitoshi/shumoku PR #202) plus the piece kind:
 ``cable_id, end,
 this_device, this_port, this_cabinet, this_ru, peer_device, peer_port, peer_cabinet, peer_ru,
-label, media, sku, length_m, order_length_m``; UTF-8 with a byte-order mark so spreadsheet and
-label-printer software detect the encoding; text cells formula-safe (``exports.cells``).
+label, media, sku, length_m, order_length_m, piece, transceiver``. ``cable_id`` is the piece's
+id (``C0001``; a link's cords ``C0006.A`` and ``C0006.B``; a trunk ``T0004``), a ``cabinet``
+is the cabinet or patch rack the end is in, a panel end's device is the panel (``H1-A-P0-01``,
+U1 of rack ``H1-A-P0``), ``piece`` is cable | cord | trunk and ``transceiver`` the module at a
+device end ('' elsewhere). UTF-8 with a byte-order mark so spreadsheet and label-printer
+software detect the encoding; text cells formula-safe (``exports.cells``).
 
-``labels.pdf`` prints one label per cable end on A4 sheets of Avery L7651 geometry
-(38.1 x 21.2 mm, 5 x 13 = 65 labels): the cable label in bold, this end's and the peer's
-device·port, then cable id, ordered length and media.
+``labels.pdf`` prints one label per piece end on A4 sheets of Avery L7651 geometry
+(38.1 x 21.2 mm, 5 x 13 = 65 labels): the piece's label in bold on two lines (its A end, then
+its B end), this end's and the far end's device·port, the piece id, its ordered length and
+kind, then its part number. No text is set below 6 pt.
 """
 
 from __future__ import annotations
 
-from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -27,8 +34,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
+from planner.cabling.pieces import Pieces
 from planner.exports._csv import column_text, float_text, join_rows, write_text
-from planner.exports import trunks_csv
 from planner.exports.cells import neutralise_all
 from planner.exports.wiring_pdf.content_stream import (binary_streams, font_ref, pdf_strings,
                                                        string_widths, text_at)
@@ -37,26 +44,36 @@ CSV_NAME = "labels.csv"
 PDF_NAME = "labels.pdf"
 CSV_COLUMNS = ["cable_id", "end", "this_device", "this_port", "this_cabinet", "this_ru",
                "peer_device", "peer_port", "peer_cabinet", "peer_ru", "label", "media", "sku",
-               "length_m", "order_length_m"]
+               "length_m", "order_length_m", "piece", "transceiver"]
 TEXT_COLUMNS = {"this_device", "this_cabinet", "peer_device", "peer_cabinet", "label", "media",
-                "sku"}
+                "sku", "transceiver"}
 
 # Avery L7651 (A4): 5 columns x 13 rows of 38.1 x 21.2 mm labels.
 SHEET = dict(page=A4, cols=5, rows=13, width=38.1 * mm, height=21.2 * mm,
              left=4.67 * mm, top=10.7 * mm, pitch_x=40.64 * mm, pitch_y=21.2 * mm)
 _PAD = 1.6 * mm
 _BOLD, _REGULAR = "Helvetica-Bold", "Helvetica"
+MIN_SIZE = 6.0
+"""Smallest type on a label (pt): the legibility floor of every printed page of the planner."""
+BOLD_SIZE, DETAIL_SIZE = 7.5, 6.2
+"""The label lines in bold, the detail lines regular; a line too wide for the label shrinks,
+never below ``MIN_SIZE``."""
+LINE_OFFSETS = (6.5, 14.0, 21.5, 28.7, 35.9, 43.1)
+"""Baselines (pt below the label's top inside the padding): two bold label lines, then this
+end, the far end, the piece's id, ordered length and kind, and its part number; the last
+baseline with its descent stays 6 pt above the label's bottom padding (the 51 pt inside)."""
 
 
-def label_rows(cables: pd.DataFrame) -> dict[str, np.ndarray]:
-    """Two rows per cable (A end, then B end): the CSV_COLUMNS as text, as labels.csv holds
+def label_rows(pieces: Pieces) -> dict[str, np.ndarray]:
+    """Two rows per piece (A end, then B end): the CSV_COLUMNS as text, as labels.csv holds
     them (rack units ``40`` / ``40.5`` / empty, lengths as pandas writes floats), plus
     ``order_g``, the ordered length as the printed label shows it (``5``, ``2.5``)."""
-    n = len(cables)
-    side = {s: dict(device=_text(cables[f"{s}_device"]), port=_text(cables[f"{s}_port"]),
-                    cabinet=_text(cables[f"{s}_cabinet"]),
-                    ru=unit_text(pd.to_numeric(cables[f"{s}_ru"], errors="coerce")
-                                 .to_numpy(float), 1)) for s in ("a", "b")}
+    t = pieces.table
+    n = len(t)
+    side = {s: dict(device=_text(t[f"{s}_device"]), port=_text(t[f"{s}_port"]),
+                    cabinet=_text(t[f"{s}_place"]),
+                    ru=unit_text(t[f"{s}_ru"].to_numpy(float), 1),
+                    transceiver=_text(t[f"{s}_transceiver"])) for s in ("a", "b")}
 
     def interleave(first, second):
         out = np.empty(2 * n, dtype=object)
@@ -66,31 +83,19 @@ def label_rows(cables: pd.DataFrame) -> dict[str, np.ndarray]:
     def twice(values):
         return np.repeat(np.asarray(values, dtype=object), 2)
 
-    rows = {"cable_id": twice(_text(cables["cable_id"])),
+    rows = {"cable_id": twice(_text(t["piece_id"])),
             "end": np.tile(np.array(["A", "B"], object), n)}
     for field in ("device", "port", "cabinet", "ru"):
         rows[f"this_{field}"] = interleave(side["a"][field], side["b"][field])
         rows[f"peer_{field}"] = interleave(side["b"][field], side["a"][field])
     for column in ("label", "media", "sku"):
-        rows[column] = twice(_text(cables[column]))
+        rows[column] = twice(_text(t[column]))
     for column in ("length_m", "order_length_m"):
-        rows[column] = twice(float_text(cables[column].to_numpy(float)))
-    rows["order_g"] = twice(unit_text(cables["order_length_m"].to_numpy(float), 1))
+        rows[column] = twice(float_text(t[column].to_numpy(float)))
+    rows["piece"] = twice(_text(t["role"]))
+    rows["transceiver"] = interleave(side["a"]["transceiver"], side["b"]["transceiver"])
+    rows["order_g"] = twice(unit_text(t["order_length_m"].to_numpy(float), 1))
     return rows
-
-
-def trunk_label_rows(trunks: pd.DataFrame) -> dict[str, np.ndarray]:
-    """``label_rows`` for the trunks of structured cabling (``exports.trunks_csv.table``): an
-    end is a panel's port in a patch rack (device = the panel, cabinet = its rack), media
-    ``trunk``."""
-    ends = pd.DataFrame({"cable_id": trunks["trunk_id"], "label": trunks["label"],
-                         "media": "trunk", "sku": trunks["sku"],
-                         "length_m": trunks["length_m"],
-                         "order_length_m": trunks["order_length_m"]})
-    for s in ("a", "b"):
-        ends[f"{s}_device"], ends[f"{s}_port"] = trunks[f"{s}_panel"], trunks[f"{s}_port"]
-        ends[f"{s}_cabinet"], ends[f"{s}_ru"] = trunks[f"{s}_rack"], trunks[f"{s}_ru"]
-    return label_rows(ends)
 
 
 def _text(values: pd.Series) -> np.ndarray:
@@ -114,6 +119,15 @@ def _slot_templates(y_offset: float) -> np.ndarray:
                      for x, y in zip(xs, tops - y_offset)], dtype=object)
 
 
+def _sized(ops: list[str], texts: list[str], font: str, size: float,
+           inner: float) -> tuple[np.ndarray, np.ndarray]:
+    """The operators of one label line and each one's type size: ``size``, or smaller where the
+    text would not fit the label's ``inner`` width, never below ``MIN_SIZE``."""
+    natural = string_widths(texts, font, size)
+    sizes = np.round(np.clip(size * inner / np.maximum(natural, 1e-9), MIN_SIZE, size), 2)
+    return np.asarray(ops, dtype=object), sizes
+
+
 def _show(templates: np.ndarray, slot: np.ndarray, texts: list[str]) -> list[str]:
     """The ``Tm``/``Tj`` operators that show ``texts[i]`` in label slot ``slot[i]``."""
     return list(map(str.format, templates[slot].tolist(), pdf_strings(texts)))
@@ -134,31 +148,31 @@ def write_pdf(rows: dict[str, np.ndarray], path: Path, title: str) -> int:
     canvas.setAuthor("planner")
     n = len(rows["label"])
     slot = np.arange(n) % per_page
-    label = rows["label"].tolist()
+    halves = [text.partition("/") for text in rows["label"].tolist()]
+    first = [a + s for a, s, _ in halves]
+    second = [b for _, _, b in halves]
     this = list(map("{}: {}\u00b7{}".format, rows["end"], rows["this_device"],
                     rows["this_port"]))
     peer = list(map("to {}\u00b7{}".format, rows["peer_device"], rows["peer_port"]))
-    info = list(map("#{}  {} m  {}".format, rows["cable_id"], rows["order_g"], rows["media"]))
+    info = list(map("#{}  {} m  {}".format, rows["cable_id"], rows["order_g"], rows["piece"]))
+    part = rows["sku"].tolist()
     pages = max(1, -(-n // per_page))
-    natural = string_widths(label, _BOLD, 7.5)
-    sizes = np.round(np.where(natural <= inner, 7.5, np.maximum(4.0, 7.5 * inner /
-                                                                np.maximum(natural, 1e-9))), 2)
-    bold = np.array(_show(_slot_templates(6.5), slot, label), dtype=object)
-    detail = list(chain.from_iterable(zip(_show(_slot_templates(14.5), slot, this),
-                                          _show(_slot_templates(21.7), slot, peer),
-                                          _show(_slot_templates(28.9), slot, info))))
+    bold = [_sized(_show(_slot_templates(LINE_OFFSETS[k]), slot, texts), texts, _BOLD,
+                   BOLD_SIZE, inner) for k, texts in enumerate((first, second))]
+    detail = [_sized(_show(_slot_templates(LINE_OFFSETS[k + 2]), slot, texts), texts, _REGULAR,
+                     DETAIL_SIZE, inner) for k, texts in enumerate((this, peer, info, part))]
     if n:
         bold_ref, regular_ref = font_ref(canvas, _BOLD), font_ref(canvas, _REGULAR)
     for page in range(pages):
         lo, hi = page * per_page, min(n, (page + 1) * per_page)
-        page_sizes = sizes[lo:hi]
-        for size in np.unique(page_sizes).tolist():
-            ops = bold[lo:hi][page_sizes == size].tolist()
-            canvas.addLiteral(f"BT {bold_ref} {size:.2f} Tf\n" + "\n".join(ops) + "\nET")
-        if hi > lo:
-            canvas.addLiteral(f"BT {regular_ref} 6.20 Tf\n" + "\n".join(detail[3 * lo:3 * hi]) +
-                              "\nET")
-        else:
+        for ref, lines in ((bold_ref, bold), (regular_ref, detail)) if hi > lo else ():
+            for ops, sizes in lines:
+                page_sizes = sizes[lo:hi]
+                for size in np.unique(page_sizes).tolist():
+                    canvas.addLiteral(f"BT {ref} {size:.2f} Tf\n"
+                                      + "\n".join(ops[lo:hi][page_sizes == size].tolist())
+                                      + "\nET")
+        if hi == lo:
             text_at(canvas, _REGULAR, 10, [(20 * mm, sheet["page"][1] - 20 * mm,
                                             "This plan has no cables.")])
         canvas.showPage()
@@ -169,10 +183,7 @@ def write_pdf(rows: dict[str, np.ndarray], path: Path, title: str) -> int:
 def write(plan, out_dir: Path) -> None:
     """Write ``labels.csv`` and ``labels.pdf``."""
     out_dir = Path(out_dir)
-    rows = label_rows(plan.cables)
-    if plan.structured is not None:
-        trunk_rows = trunk_label_rows(trunks_csv.table(plan.structured))
-        rows = {key: np.concatenate([rows[key], trunk_rows[key]]) for key in rows}
+    rows = label_rows(plan.pieces)
     write_csv(rows, out_dir / CSV_NAME)
     with binary_streams():
         write_pdf(rows, out_dir / PDF_NAME, f"Cable labels: {plan.topology.family} plan")

@@ -1,4 +1,4 @@
-"""``netbox/``: a NetBox bulk-import bundle of the plan, for NetBox 4.4 or later.
+"""``netbox/``: a NetBox bulk-import bundle of the plan, for NetBox 4.5 or later.
 
 Files, in import order (also written to ``netbox/README.md``):
 
@@ -17,7 +17,12 @@ Files, in import order (also written to ``netbox/README.md``):
 Columns are those of the import forms (``RackImportForm``, ``DeviceImportForm``,
 ``CableImportForm``); cables name the site of each end (``side_a_site``/``side_b_site``, NetBox
 4.4+), so a NetBox that already holds another site with devices of the same names (``r00``)
-resolves every end to this plan's site. The site is named after the plan (``site_name``).
+resolves every end to this plan's site. The site is named after the system (``site_name``:
+topology family and parameters, and floor), so two plans of one family on one floor differ and
+a re-plan of the same system names the same site. One location per hall (``Hall 1`` ..,
+numbered as ``cabinets.csv`` numbers halls); every rack and device is in its hall's location.
+Cable labels are the printed labels (``planner.exports.labels.label_rows``): a cable's, each
+cord's and each trunk's own label.
 Everything is ``status=planned``. Foreign keys are names (device types by ``model``). Cable
 ``type`` and colour are the catalog's for the cable assembly or, for a transceiver link, its
 fibre (6-digit hex, NetBox's ``ColorChoices`` values for colour names); ``length`` is the
@@ -34,7 +39,8 @@ positions of the rear port ``R1`` the hall trunk leaves from, which carries the 
 any pairs of panels of its two halls). A link through panels is then three or five cables: its
 cords (interface - front port), its row trunks (rear port - rear port, or - entry front port)
 and, between halls, the hall trunk (entry rear port - rear port). With
-structured cabling the bundle needs NetBox 4.5 or later (``port-mappings``).
+structured cabling the bundle needs NetBox 4.5 or later (``port-mappings``); the bundle as a
+whole targets 4.5 (``planner netbox push`` loads the same files through the REST API).
 """
 
 from __future__ import annotations
@@ -51,7 +57,8 @@ from planner.exports._csv import column_text, write_csv
 from planner.run.errors import InputError
 
 FOLDER = "netbox"
-LOCATION = "Hall-A"
+SITE_NAME_MAX = 100
+"""NetBox's ``Site.name`` / ``slug`` max_length."""
 ENDPOINT_MANUFACTURER = "Generic"
 ENDPOINT_POWER_PORT = "iec-60320-c14"
 RACK_WIDTH_IN = 19
@@ -116,8 +123,30 @@ def device_type_slug(manufacturer: str, model: str) -> str:
 
 
 def site_name(plan) -> str:
-    """The plan's NetBox site: topology family and floor (``slimfly-hot-aisle``)."""
-    return slug(f"{plan.topology.family}-{plan.floor.name}")
+    """The plan's NetBox site: topology family, its parameters and the floor
+    (``dragonfly-a4-h2-p2-hot-aisle``), cut to NetBox's 100 characters with a digest of the
+    whole name when longer."""
+    params = "-".join(f"{k}{v}" for k, v in sorted(plan.topology.params.items())
+                      if isinstance(v, (int, float, str, bool)))
+    name = slug(f"{plan.topology.family}-{params}-{plan.floor.name}")
+    if len(name) <= SITE_NAME_MAX:
+        return name
+    import hashlib
+    digest = hashlib.sha1(name.encode()).hexdigest()[:8]
+    return f"{name[:SITE_NAME_MAX - 9].rstrip('-')}-{digest}"
+
+
+def hall_location(hall: int) -> str:
+    """The NetBox location of hall ``hall`` (0-based, as ``Plan.cabinets``): ``Hall 1`` .."""
+    return f"Hall {int(hall) + 1}"
+
+
+def piece_labels(plan) -> dict[str, str]:
+    """Each piece's printed label by piece id (``C0001``, ``C0006.A``, ``T0004``), from
+    ``planner.exports.labels.label_rows``."""
+    from planner.exports.labels import label_rows
+    rows = label_rows(plan.pieces)
+    return dict(zip(rows["cable_id"][0::2].tolist(), rows["label"][0::2].tolist()))
 
 
 def path_part(text: str) -> str:
@@ -296,7 +325,8 @@ def device_rows(plan) -> pd.DataFrame:
     position = unit_text(np.where(positioned, ru, np.nan), 1)
     return pd.DataFrame({
         "name": dev["name"].astype(str), "role": roles, "manufacturer": manufacturer,
-        "device_type": dev["model"].astype(str), "site": site_name(plan), "location": LOCATION,
+        "device_type": dev["model"].astype(str), "site": site_name(plan),
+        "location": dev["cabinet"].astype(str).map(rack_locations(plan)).to_numpy(object),
         "rack": dev["cabinet"].astype(str), "position": position,
         "face": np.where(positioned, "front", ""), "status": "planned",
         "description": list(map("{} {}".format, np.where(is_router, "router", "endpoint"),
@@ -314,7 +344,8 @@ def panel_device_rows(plan) -> pd.DataFrame:
     return pd.DataFrame({
         "name": panels["name"].astype(str), "role": PANEL_ROLE, "manufacturer": makers,
         "device_type": panels["model"].astype(str), "site": site_name(plan),
-        "location": LOCATION, "rack": panels["rack"].astype(str),
+        "location": panels["rack"].astype(str).map(rack_locations(plan)).to_numpy(object),
+        "rack": panels["rack"].astype(str),
         "position": column_text(panels["ru"]), "face": "front", "status": "planned",
         "description": [f"{kind} panel at {point}: {trunks} trunks, {links} links"
                         for kind, point, trunks, links in zip(
@@ -340,6 +371,7 @@ def cable_rows(plan) -> pd.DataFrame:
     b_name = np.where(net, names[np.where(net, c["b_port"].to_numpy(np.int64) - 1, 0)],
                       np.asarray(column_text(c["b_port"]), dtype=object))
     skus = column_text(c["sku"])
+    labels = piece_labels(plan)
     estimated = unit_text(c["length_m"].to_numpy(float), 1).tolist()
     site = site_name(plan)
     direct = pd.DataFrame({
@@ -348,7 +380,7 @@ def cable_rows(plan) -> pd.DataFrame:
         "side_b_site": site, "side_b_device": column_text(c["b_device"]),
         "side_b_type": "dcim.interface", "side_b_name": b_name,
         "type": [types[i] for i in cut.tolist()], "status": "planned",
-        "label": column_text(c["label"]),
+        "label": [labels.get(i, "") for i in column_text(c["cable_id"])],
         "color": [colors[i] for i in cut.tolist()],
         "length": unit_text(c["order_length_m"].to_numpy(float), 1), "length_unit": "m",
         "description": list(map("{} {} {}, estimated {} m".format, column_text(c["cable_id"]),
@@ -359,11 +391,11 @@ def cable_rows(plan) -> pd.DataFrame:
         return direct
     through = np.zeros(len(c), dtype=bool)
     through[plant.links["cable"].to_numpy(np.int64)] = True
-    return pd.concat([direct[~through], _cord_rows(plan, direct, a_name, b_name),
-                      _trunk_rows(plan)], ignore_index=True)[CABLE_COLUMNS]
+    return pd.concat([direct[~through], _cord_rows(plan, direct, a_name, b_name, labels),
+                      _trunk_rows(plan, labels)], ignore_index=True)[CABLE_COLUMNS]
 
 
-def _cord_rows(plan, direct: pd.DataFrame, a_name, b_name) -> pd.DataFrame:
+def _cord_rows(plan, direct: pd.DataFrame, a_name, b_name, labels: dict) -> pd.DataFrame:
     """The two patch cords of every link through panels: interface - panel front port."""
     links = plan.structured.links
     rows = links["cable"].to_numpy(np.int64)
@@ -379,7 +411,8 @@ def _cord_rows(plan, direct: pd.DataFrame, a_name, b_name) -> pd.DataFrame:
             "side_b_site": site_name(plan), "side_b_device": links[f"{end}_panel"].to_numpy(),
             "side_b_type": "dcim.frontport", "side_b_name": links[f"{end}_port"].to_numpy(),
             "type": kind, "status": "planned",
-            "label": direct["label"].to_numpy()[rows], "color": color,
+            "label": [labels[f"{i}.{end.upper()}"] for i in links["cable_id"]],
+            "color": color,
             "length": unit_text(links[f"cord_{end}_order_m"].to_numpy(float), 1),
             "length_unit": "m",
             "description": list(map("{} {}-end cord {}, estimated {} m".format,
@@ -389,7 +422,7 @@ def _cord_rows(plan, direct: pd.DataFrame, a_name, b_name) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def _trunk_rows(plan) -> pd.DataFrame:
+def _trunk_rows(plan, labels: dict) -> pd.DataFrame:
     """Every trunk: rear port - rear port (a hall trunk: entry front port - front port)."""
     trunks = plan.structured.trunks
     models = plan.catalog.cables
@@ -403,13 +436,23 @@ def _trunk_rows(plan) -> pd.DataFrame:
         "side_b_type": trunks["b_port_kind"].map(types).to_numpy(),
         "side_b_name": trunks["b_port"].to_numpy(),
         "type": [models[int(i)].netbox_type for i in trunks["part"]], "status": "planned",
-        "label": trunks["trunk_id"].to_numpy(),
+        "label": [labels[t] for t in trunks["trunk_id"]],
         "color": [hex_color(models[int(i)].color, models[int(i)].sku) for i in trunks["part"]],
         "length": unit_text(trunks["order_length_m"].to_numpy(float), 1), "length_unit": "m",
         "description": list(map("{} {} trunk {}, {} links, estimated {} m".format,
                                 trunks["trunk_id"], trunks["kind"], trunks["sku"],
                                 trunks["links"],
                                 unit_text(trunks["length_m"].to_numpy(float), 1)))})
+
+
+def rack_locations(plan) -> dict[str, str]:
+    """The location (hall) of every cabinet and patch rack, by name."""
+    where = dict(zip(plan.cabinets["name"].astype(str),
+                     [hall_location(h) for h in plan.cabinets["hall"]]))
+    if plan.structured is not None and not plan.structured.racks.empty:
+        racks = plan.structured.racks
+        where.update(zip(racks["name"].astype(str), [hall_location(h) for h in racks["hall"]]))
+    return where
 
 
 def rack_rows(plan) -> pd.DataFrame:
@@ -420,7 +463,8 @@ def rack_rows(plan) -> pd.DataFrame:
     highest = top.groupby(dev["cabinet"].astype(str)).max()
     height = int(plan.floor.cabinet_height_ru)
     return pd.DataFrame({
-        "site": site_name(plan), "location": LOCATION, "name": cab["name"].astype(str),
+        "site": site_name(plan), "location": [hall_location(h) for h in cab["hall"]],
+        "name": cab["name"].astype(str),
         "status": "planned",
         "width": RACK_WIDTH_IN, "u_height": height,
         "description": [f"row {r + 1}, column {c + 1}, electrical group {g}; "
@@ -440,7 +484,8 @@ def patch_rack_rows(plan) -> pd.DataFrame:
         return pd.DataFrame(columns=RACK_COLUMNS)
     racks = plant.racks
     return pd.DataFrame({
-        "site": site_name(plan), "location": LOCATION, "name": racks["name"].astype(str),
+        "site": site_name(plan), "location": [hall_location(h) for h in racks["hall"]],
+        "name": racks["name"].astype(str),
         "status": "planned", "width": RACK_WIDTH_IN, "u_height": racks["height_ru"],
         "description": [f"patch rack ({kind}) at {point}: {n} panels, {ru} U used"
                         for kind, point, n, ru in zip(racks["kind"], racks["point"],
@@ -448,29 +493,79 @@ def patch_rack_rows(plan) -> pd.DataFrame:
     })[RACK_COLUMNS]
 
 
-def readme(plan, docs: list[dict], paths: list[str]) -> str:
+PASTE_LIMIT_BYTES = 2_621_440
+"""NetBox's import form takes pasted text up to Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``
+(2.5 MiB, NetBox's default); a larger paste is refused with HTTP 400."""
+UPLOAD_ROWS_MAX = 2_000
+"""Rows of one CSV file worth uploading through the import form: NetBox creates 0.1 - 0.2 s
+per row (measured on NetBox 4.6.8, 2 cores), so 2,000 rows are 3 - 7 minutes of one request;
+past that a web request risks its worker timeout and ``planner netbox push`` is the way."""
+
+
+def import_path(rows: int, size: int) -> str:
+    """How one CSV file of ``rows`` rows and ``size`` bytes goes into NetBox: paste it, upload
+    it, or push the plan (``planner netbox push``)."""
+    if rows > UPLOAD_ROWS_MAX:
+        return "push"
+    return "paste or upload" if size <= PASTE_LIMIT_BYTES else "upload"
+
+
+def readme(plan, docs: list[dict], paths: list[str], files: dict[str, tuple[int, int]]) -> str:
+    """The bundle's README: the import order and, per CSV file (``files``: name -> rows,
+    bytes), the way that works at its size."""
     types = "\n".join(f"   - `{p}`" for p in paths)
     names = [i["name"] for i in docs[0]["interfaces"]]
+    halls = ", ".join(f"`{h}`" for h in hall_names(plan))
+
+    def step(number: int, name: str, where: str) -> str:
+        rows, size = files[name]
+        return (f"{number}. `{name}` ({where}): {rows:,} rows, {size / 1e6:.2f} MB: "
+                f"{import_path(rows, size)}")
+
+    too_big = [n for n, (rows, size) in files.items() if import_path(rows, size) == "push"]
+    advice = (f"This plan is too large for the import forms ({', '.join(f'`{n}`' for n in too_big)}"
+              f" over {UPLOAD_ROWS_MAX:,} rows): push it instead." if too_big else
+              "Every file of this plan fits the import forms; `planner netbox push` works too.")
     return f"""# NetBox import bundle: {plan.topology.family} plan
 
-Written by `planner plan`, for NetBox 4.4 or later (cables name the site of each end).
-Everything is `status=planned`; site `{site_name(plan)}`, location `{LOCATION}` (rename them in
-`sites.csv`, `locations.csv`, `racks.csv`, `devices.csv` and `cables.csv` together if you like).
-Another site may already hold devices of the same names: every cable end names this site.
+Written by `planner plan`, for NetBox 4.5 or later (cables name the site of each end, 4.4+;
+patch panels map front to rear ports with `port-mappings`, 4.5+). Everything is
+`status=planned`; site `{site_name(plan)}` (named after the system: topology, parameters and
+floor), one location per hall ({halls}, halls numbered as in `cabinets.csv`). Another site may
+already hold devices of the same names: every cable end names this site. Cable labels are the
+printed labels (`labels.csv`).
 
-Import in this order (each list view, "Import" button; paste or upload the file). Skip a
-manufacturer, device role or device type that your NetBox already has (NetBox refuses a
+## Which way in, by size
+
+- **Push** (any size, and the only way for a large plan): `planner netbox push --plan DIR --url
+  https://netbox.example.com --token-file token.txt` loads these same files through NetBox's
+  REST API in bulk batches. A second push changes nothing; a re-plan pushes only its
+  differences; an interrupted push resumes where it stopped. NetBox's write rate sets the
+  time: a small NetBox 4.5 on a busy 2-core machine wrote about 1 device and 2 - 3 cables per
+  second, so a plan of thousands of devices takes hours (`docs/netbox.md` of the planner).
+- **Paste** into an import form: only files under {PASTE_LIMIT_BYTES / 2**20:.1f} MiB (NetBox refuses a
+  larger form with HTTP 400).
+- **Upload** a file in an import form: set *Format* to CSV and *Delimiter* to **Comma**
+  explicitly. Left on *Auto-detect*, NetBox sniffs the delimiter over the whole file first
+  (582 s on a 5.5 MB `cables.csv`). Worth it up to about {UPLOAD_ROWS_MAX:,} rows per file
+  (0.1 - 0.2 s per row).
+
+{advice}
+
+## Import order (each list view, "Import" button)
+
+Skip a manufacturer, device role or device type that your NetBox already has (NetBox refuses a
 second object of the same name).
 
-1. `manufacturers.csv` (DCIM > Manufacturers)
-2. `device_roles.csv` (DCIM > Device Roles)
+{step(1, "manufacturers.csv", "DCIM > Manufacturers")}
+{step(2, "device_roles.csv", "DCIM > Device Roles")}
 3. device types, one YAML file each (DCIM > Device Types > Import):
 {types}
-4. `sites.csv` (DCIM > Sites)
-5. `locations.csv` (DCIM > Locations)
-6. `racks.csv` (DCIM > Racks)
-7. `devices.csv` (DCIM > Devices): interfaces are created from the device-type templates
-8. `cables.csv` (DCIM > Cables)
+{step(4, "sites.csv", "DCIM > Sites")}
+{step(5, "locations.csv", "DCIM > Locations")}
+{step(6, "racks.csv", "DCIM > Racks")}
+{step(7, "devices.csv", "DCIM > Devices: interfaces come from the device-type templates")}
+{step(8, "cables.csv", "DCIM > Cables")}
 
 Router interfaces carry the vendor's names (`{names[0]}` .. `{names[-1]}` on
 `{docs[0]['model']}`): port p of `cables.csv`, the labels and `topology.dot` is the p-th of
@@ -481,16 +576,24 @@ holds more than its units).
 """ + _structured_readme(plan)
 
 
+def hall_names(plan) -> list[str]:
+    """The locations of the plan, one per hall it uses, in hall order."""
+    halls = set(plan.cabinets["hall"].astype(int).tolist())
+    if plan.structured is not None and not plan.structured.racks.empty:
+        halls |= set(plan.structured.racks["hall"].astype(int).tolist())
+    return [hall_location(h) for h in sorted(halls)]
+
+
 def _structured_readme(plan) -> str:
     plant = plan.structured
     if plant is None or plant.links.empty:
         return ""
     return f"""
-Structured cabling (needs NetBox 4.5 or later: the panel device types map front to rear ports
-with `port-mappings`): {len(plant.panels)} patch panels (role `{PANEL_ROLE}`) in
+Structured cabling (the panel device types map front to rear ports with `port-mappings`,
+NetBox 4.5 or later): {len(plant.panels)} patch panels (role `{PANEL_ROLE}`) in
 {len(plant.racks)} patch racks, {len(plant.trunks)} trunks. A link that leaves its row is its
-two patch cords (interface - panel front port, both labelled with the link's label), its trunk
-(rear port - rear port, labelled with the trunk id) and between halls the hall trunk (entry
+two patch cords (interface - panel front port), its trunk
+(rear port - rear port) and between halls the hall trunk (entry
 panel front port - front port); NetBox's cable trace follows it from interface to interface.
 """
 
@@ -525,11 +628,26 @@ def write(plan, out_dir: Path) -> None:
     csv(pd.DataFrame({"name": [site], "slug": [slug(site)], "status": ["planned"],
                       "description": [f"{plan.topology.family} system, floor {plan.floor.name}"]}),
         "sites.csv")
-    csv(pd.DataFrame({"site": [site], "name": [LOCATION], "slug": [slug(LOCATION)],
-                      "status": ["planned"], "description": [str(plan.floor.name)]}),
+    halls = hall_names(plan)
+    csv(pd.DataFrame({"site": site, "name": halls, "slug": [slug(h) for h in halls],
+                      "status": "planned",
+                      "description": [f"{plan.floor.name}, {h.lower()}" for h in halls]}),
         "locations.csv")
     csv(pd.concat([rack_rows(plan), patch_rack_rows(plan)], ignore_index=True), "racks.csv")
     csv(pd.concat([device_rows(plan), panel_device_rows(plan)], ignore_index=True),
         "devices.csv")
     csv(cable_rows(plan), "cables.csv")
-    (folder / "README.md").write_text(readme(plan, docs, paths), encoding="utf-8")
+    files = {name: (_data_rows(folder / name), (folder / name).stat().st_size)
+             for name in CSV_FILES}
+    (folder / "README.md").write_text(readme(plan, docs, paths, files), encoding="utf-8")
+
+
+CSV_FILES = ("manufacturers.csv", "device_roles.csv", "sites.csv", "locations.csv", "racks.csv",
+             "devices.csv", "cables.csv")
+"""The bundle's CSV files in import order."""
+
+
+def _data_rows(path: Path) -> int:
+    """Rows of a CSV file written here, header excluded (no cell holds a line break)."""
+    with open(path, "rb") as handle:
+        return max(sum(1 for _ in handle) - 1, 0)

@@ -124,7 +124,12 @@ def resolve(name_or_path: str | Path, folder: str, what: str) -> Path:
     if text in builtin_names(folder):
         return builtin_dir(folder) / f"{text}.yaml"
     path = Path(text)
-    if path.exists():
+    try:
+        found = path.exists()
+    except OSError as err:          # a name longer than the file system allows (ENAMETOOLONG)
+        raise InputError(f"{what} file '{text}': {err.strerror}; give a shorter path or one of "
+                         f"the built-ins: {', '.join(builtin_names(folder))}") from None
+    if found:
         return guards.regular_file(path, f"{what} file '{text}'")
     names = ", ".join(builtin_names(folder))
     if path.is_symlink():
@@ -357,27 +362,27 @@ def _walk(annotation: Any, value: Any, loc: tuple) -> tuple[tuple, str] | None:
 
 # ----------------------------------------------------------------------------- bounded text
 
-def _bad_text(text: str, field: Any) -> str | None:
+def text_problem(text: str, field: Any, fix: str | None = None) -> str | None:
     """What is wrong with one text of an input file under key ``field``: too long, or a control
     character (``planner.run.terminal.printable`` would escape it; a description may hold line
-    breaks and tabs)."""
+    breaks and tabs), with ``fix`` (or the edit of the text itself) after the ';'."""
     limit = LONG_TEXT_FIELDS.get(field, MAX_TEXT) if isinstance(field, str) else MAX_TEXT
     if len(text) > limit:
         return (f"is {len(text):,} characters long, beyond the {limit:,} a "
                 f"{'text' if limit > MAX_TEXT else 'name, SKU or part number'} may have; "
-                f"shorten it")
+                f"{fix or 'shorten it'}")
     allowed = "\n\t" if field in LONG_TEXT_FIELDS else ""
     bad = next((ch for ch in text if ch not in allowed and printable(ch) != ch), None)
     if bad is not None:
         return (f"holds the control character {printable(bad)} at position {text.index(bad)}; "
-                f"remove it (it would reach terminals, labels and NetBox as it is)")
+                f"{fix or 'remove it'} (it would reach terminals, labels and NetBox as it is)")
     return None
 
 
 def _walk_text(value: Any, loc: tuple) -> tuple[tuple, str] | None:
-    """(location, problem) of the first bad text (``_bad_text``) among the keys and values."""
+    """(location, problem) of the first bad text (``text_problem``) among the keys and values."""
     if isinstance(value, str):
-        problem = _bad_text(value, loc[-1] if loc else None)
+        problem = text_problem(value, loc[-1] if loc else None)
         return (loc, problem) if problem else None
     items = (value.items() if isinstance(value, dict) else
              enumerate(value) if isinstance(value, list) else ())
@@ -391,12 +396,12 @@ def _walk_text(value: Any, loc: tuple) -> tuple[tuple, str] | None:
 
 def check_text(data: dict[str, Any], path: Path | str, what: str) -> None:
     """InputError naming the file and the field of the first text of ``data`` that is too long
-    or holds a control character (``_bad_text``)."""
+    or holds a control character (``text_problem``)."""
     found = _walk_text(data, ())
     if found:
         loc, problem = found
         field, sku = _field_path(loc, data)
-        sku = printable(sku) if isinstance(sku, str) and not _bad_text(sku, "sku") else None
+        sku = printable(sku) if isinstance(sku, str) and not text_problem(sku, "sku") else None
         raise InputError(f"{what} '{path}': {_named(printable(field), sku)} {problem}")
 
 

@@ -23,12 +23,14 @@ The plan folder carries three simulator inputs (``planner/exports/anynet.py``, `
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from planner.run.errors import InputError
+from planner.run.terminal import printable
 from planner.topologies.base import Topology
 
 if TYPE_CHECKING:  # pandas is not imported for ``planner --help`` (this module is)
@@ -45,6 +47,22 @@ or the built-in dragonfly, which an anynet netlist does not have."""
 
 MAX_CHANNEL_CYCLES = 1 << 30
 """BookSim stores channel latencies as int; keep far below 2^31."""
+
+TRAFFIC_TEXT = re.compile(r"[A-Za-z0-9_]+(\([A-Za-z0-9_{},. -]*\))?")
+"""How a BookSim traffic pattern is written (``uniform``, ``hotspot({0,1})``): a ';', a quote
+or a newline would end its ``booksim.cfg`` statement and start another (booksim2
+``src/config.l``, the configuration file's lexer)."""
+
+
+def check_traffic(text) -> str:
+    """``text`` (``--booksim-traffic``) stripped, or InputError when ``booksim.cfg`` could not
+    hold it as one statement (``TRAFFIC_TEXT``)."""
+    name = text.strip() if isinstance(text, str) else None
+    if name is None or not TRAFFIC_TEXT.fullmatch(name):
+        raise InputError(f"--booksim-traffic {printable(repr(text))} is not a BookSim traffic "
+                         f"pattern: write a name with optional arguments in parentheses (e.g. "
+                         f"uniform, hotspot({{0,1}})), without ';', quotes or line breaks")
+    return name
 
 
 def check_booksim(options: dict | None, num_endpoints: int) -> dict:
@@ -63,7 +81,7 @@ def check_booksim(options: dict | None, num_endpoints: int) -> dict:
     if not (isinstance(rate, (int, float)) and math.isfinite(rate) and 0 < rate <= 1):
         raise InputError(f"--booksim-rate must be an injection rate in flits per cycle per node, "
                          f"greater than 0 and at most 1, got {rate!r}")
-    name = str(opts["traffic"]).strip()
+    name = check_traffic(opts["traffic"])
     base = name.split("(")[0]
     if base not in BOOKSIM_TRAFFIC:
         hint = (" (it needs the k and n of a k-ary n-cube or of BookSim's own dragonfly, which "

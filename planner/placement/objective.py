@@ -195,11 +195,25 @@ def network_link_media(graph: Graph, router_cabinet, cabinet_hall, cabinet_row, 
     a, b = cab[graph.links[:, 0]], cab[graph.links[:, 1]]
     group = np.asarray(cabinet_group, dtype=np.int64)
     parts = routed_parts(catalog, floor, room, cabinet_hall, cabinet_row, cabinet_col, a, b,
-                         group[a] == group[b], router=router, parallel=graph.weights).parts
+                         group[a] == group[b], router=router, parallel=graph.weights,
+                         names=lambda i: _link_between(graph, cab, cabinet_hall, cabinet_row,
+                                                       cabinet_col, i)).parts
     copper = media_of(catalog, parts.part) == "electrical"
     return LinkMedia(dollars=float(np.sum(graph.weights * parts.price)),
                      copper=int(graph.weights[copper].sum()),
                      optical=int(graph.weights[~copper].sum()))
+
+
+def _link_between(graph: Graph, router_cabinet, cabinet_hall, cabinet_row, cabinet_col,
+                  i: int) -> str:
+    """What a message about a link no part reaches calls link ``i`` of ``graph``: its two
+    routers, named as the cabling stage names them (``planner.cabling.device_names``), and
+    their cabinets."""
+    pair = graph.links[i]
+    routers = floors.padded("r", pair, width=len(str(len(router_cabinet) - 1)))
+    cabinets = floors.cabinet_names(cabinet_hall, cabinet_row, cabinet_col)
+    return (f"the link between routers {routers[0]} and {routers[1]} (cabinets "
+            f"{cabinets[router_cabinet[pair[0]]]} and {cabinets[router_cabinet[pair[1]]]})")
 
 
 def cheapest_prices(floor, catalog, router, cabinet_hall, cabinet_row, cabinet_col,

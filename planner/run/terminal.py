@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import sys
 import unicodedata
 from contextlib import contextmanager
@@ -31,6 +32,10 @@ BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
 MAX_PRINTED = 200
 """Characters of one input text printed in a report cell or an error line; the rest is cut
 with '...' (a 40 KB device name must not flood the terminal)."""
+
+MAX_ERROR_LINE = 5 * MAX_PRINTED
+"""Characters of one error line (``error_line``): room for the field, a quoted value cut to
+``MAX_PRINTED`` and the fix; the longest message the planner writes itself is shorter."""
 
 ASCII_SPELLING = str.maketrans({"θ": "theta", "≤": "<=", "≥": ">=", "×": "x", "·": "*",
                                 "—": "-", "–": "-", "…": "...", "µ": "u", "≈": "~",
@@ -56,6 +61,28 @@ def printable(text, limit: int | None = MAX_PRINTED, keep: str = "") -> str:
         return text
     return "".join(ch.encode("unicode_escape").decode("ascii")
                    if _unsafe(ch) and ch not in keep else ch for ch in text)
+
+
+def error_line(message) -> str:
+    """``message`` (an ``InputError``, an argparse error) as one readable line: control
+    characters escaped and, while it is longer than ``MAX_ERROR_LINE``, the longest stretch
+    between quote marks (a quoted input: a name, a path, a value) cut to ``MAX_PRINTED`` with
+    '...'; what is still too long loses its middle, so the field (at the start) and the fix
+    (at the end) stay."""
+    line = printable(message, None)
+    pieces = re.split(r"(['\"])", line)
+    by_length = sorted(range(len(pieces)), key=lambda i: -len(pieces[i]))
+    total = len(line)
+    for i in by_length:
+        if total <= MAX_ERROR_LINE or len(pieces[i]) <= MAX_PRINTED + 3:
+            break
+        total -= len(pieces[i]) - MAX_PRINTED - 3
+        pieces[i] = pieces[i][:MAX_PRINTED] + "..."
+    line = "".join(pieces)
+    if len(line) <= MAX_ERROR_LINE:
+        return line
+    half = (MAX_ERROR_LINE - 5) // 2
+    return f"{line[:half]} ... {line[-half:]}"
 
 
 def in_ascii(text: str, encoding: str) -> str:

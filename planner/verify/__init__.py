@@ -7,36 +7,43 @@ fabric, and the InfiniBand practice of comparing ``ibnetdiscover`` output with t
 topology).
 
 Takes: a plan folder written by ``planner plan`` (or its ``cables.csv``) and an observed file in
-one of three formats: CSV ``device,port,peer_device,peer_port``, lldpd's ``lldpctl -f json``
-(one file, a ``{device: output}`` object or a directory of ``DEVICE.json``), or InfiniBand
-``ibnetdiscover`` output. Hands on: a ``VerifyReport``, the list of physical mistakes, one
-finding each (swap, wrong-port, wrong-device, missing, extra), with the cable(s), cabinets,
-and the expected and observed links; ``planner verify`` (``planner.commands.verify``) prints
-it and exits 0 when the fabric matches the plan, 3 when it does not (2 for bad input).
+one of five formats: CSV ``device,port,peer_device,peer_port``, lldpd's ``lldpctl -f json``
+(one file, a ``{device: output}`` object or a directory of ``DEVICE.json``), InfiniBand
+``ibnetdiscover`` output, ibdiagnet's ``ibdiagnet2.net_dump``, or the report of UFM's NDT
+plugin after comparing the fabric with the plan's ``ufm/*.ndt`` files. Hands on: a
+``VerifyReport``, the list of physical mistakes, one finding each (swap, wrong-port,
+wrong-device, missing, extra), with the cable(s), cabinets, and the expected and observed links;
+``planner verify`` (``planner.commands.verify``) prints it and exits 0 when the fabric matches
+the plan, 3 when it does not (2 for bad input).
 
 Modules:
 
 - ``values``: formats, scopes, kinds of mistake; planned cables, observed links, findings,
   the report;
 - ``names``: observed device names and port numbers resolved to the plan's;
-- ``files``: an input file as UTF-8 text within the size limit;
+- ``files``: an input file as UTF-8 text within the size limit; the field limits;
+- ``fields``: the checked fields of an observed link (type, length, port number), scanned
+  once each;
 - ``planned``: the planned fabric from a plan's ``cables.csv``;
-- ``observed_csv``, ``lldp``, ``ibnetdiscover``: one reader per observed format;
+- ``observed_csv``, ``lldp``, ``ibnetdiscover``, ``net_dump``, ``ufm_report``: one reader per
+  observed format;
 - ``observed``: format detection, dispatch to a reader, resolution and deduplication of links;
 - ``comparison``: the classification passes (``compare``) and ``verify``, the whole check.
 """
 
 from planner.verify.comparison import compare, verify
+from planner.verify.fields import port_number
 from planner.verify.ibnetdiscover import parse_ibnetdiscover
 from planner.verify.lldp import parse_lldp
-from planner.verify.names import port_number
+from planner.verify.net_dump import parse_net_dump
 from planner.verify.observed import detect_format, read_observed, resolve
 from planner.verify.observed_csv import parse_csv
 from planner.verify.planned import load_plan
+from planner.verify.ufm_report import parse_ufm_report
 from planner.verify.values import FORMATS, SCOPES, ObservedLink, VerifyReport
 
 __all__ = [  # the names planner.commands.verify and the tests use
     "FORMATS", "SCOPES", "ObservedLink", "VerifyReport", "compare", "detect_format", "load_plan",
-    "parse_csv", "parse_ibnetdiscover", "parse_lldp", "port_number", "read_observed", "resolve",
-    "verify",
+    "parse_csv", "parse_ibnetdiscover", "parse_lldp", "parse_net_dump", "parse_ufm_report",
+    "port_number", "read_observed", "resolve", "verify",
 ]

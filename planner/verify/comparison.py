@@ -167,5 +167,5 @@ def verify(plan_dir, observed_path, fmt: str | None = None, device: str | None =
            scope: str = "all", ignore=()) -> VerifyReport:
     """Load the plan, read and resolve the observed file, and compare them."""
     fabric = load_plan(plan_dir)
-    return compare(fabric, resolve(read_observed(observed_path, fmt, device), fabric, ignore),
-                   scope)
+    return compare(fabric, resolve(read_observed(observed_path, fmt, device, fabric), fabric,
+                                   ignore), scope)

@@ -2,7 +2,12 @@
 (``{"lldp": {"interface": ...}}``, where ``interface`` is an object when there is one neighbour
 and a list of one-key objects otherwise) or ``-f json0`` (lists everywhere). lldpctl does not
 print the local host name, so the device is named by the caller: ``device=`` for one output,
-a JSON object ``{device: lldpctl_output, ...}``, or a directory of ``DEVICE.json`` files."""
+a JSON object ``{device: lldpctl_output, ...}``, or a directory of ``DEVICE.json`` files.
+
+Every value is checked for its type where it is read: a list holding numbers, strings or null
+where lldpctl prints objects is refused with the JSON path of the value
+(``lldp.interface[3].swp1.chassis``), since JSON values carry no line numbers once parsed.
+"""
 
 from __future__ import annotations
 
@@ -10,40 +15,58 @@ import json
 from pathlib import Path
 
 from planner.run.errors import InputError
+from planner.verify.fields import last_digits, raw_link
 from planner.verify.files import read_text
-from planner.verify.names import LAST_INT_RE
 from planner.verify.values import RawLink
+
+_LLDP_FIELDS = ("device", "interface name", "chassis name", "port id")
+
+
+def _object(value, where: str, path: str) -> dict:
+    if not isinstance(value, dict):
+        raise InputError(f"observed {where}: '{path}' must be an object as lldpctl prints it, "
+                         f"got {_kind(value)}; collect it again with 'lldpctl -f json'")
+    return value
+
+
+def _kind(value) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _first(value):
+    """json0 wraps every value in a list: its first element (None for an empty list)."""
+    return (value[0] if value else None) if isinstance(value, list) else value
 
 
 def _j0(value):
-    """Unwrap lldpctl json0 ``[{"value": x}]`` (and plain ``{"value": x}``) to x."""
-    while isinstance(value, list) and value:
-        value = value[0]
-    if isinstance(value, dict) and "value" in value:
-        value = value["value"]
+    """Unwrap lldpctl json0 ``[{"value": x}]`` (and plain ``{"value": x}``) to x, a string or
+    None."""
+    value = _first(value)
+    if isinstance(value, dict):
+        value = _first(value.get("value"))
     return value if isinstance(value, str) else None
 
 
-def _port_text(port: dict, where: str) -> str:
+def _port_text(port, where: str, path: str) -> str:
     """Peer port name: the port id unless it is an address, else the port description."""
-    pid = port.get("id")
-    pid = pid[0] if isinstance(pid, list) and pid else pid
+    port = _object(_first(port), where, path)
+    pid = _first(port.get("id"))
     texts = []
-    if isinstance(pid, dict) and str(pid.get("type", "")).lower() not in ("mac", "ip"):
+    if isinstance(pid, dict) and str(_j0(pid.get("type")) or "").lower() not in ("mac", "ip"):
         texts.append(_j0(pid.get("value")))
     texts.append(_j0(port.get("descr")))
     for text in texts:
-        if text and LAST_INT_RE.search(text.strip()):
+        if text and last_digits(text):
             return text
-    raise InputError(f"observed {where}: the neighbour's port has no port number in its id or "
-                     f"description ({pid!r}); configure lldpd to send the interface name "
-                     f"(lldpcli configure lldp portidsubtype ifname)")
+    raise InputError(f"observed {where}: '{path}' has no port number in its id or description; "
+                     f"configure lldpd to send the interface name (lldpcli configure lldp "
+                     f"portidsubtype ifname)")
 
 
-def _chassis_name(chassis, where: str) -> str:
+def _chassis_name(chassis, where: str, path: str) -> str:
     if isinstance(chassis, list):  # json0
-        chassis = chassis[0] if chassis else {}
-        name = _j0(chassis.get("name")) or _j0(chassis.get("id"))
+        first = _object(_first(chassis) or {}, where, f"{path}[0]")
+        name = _j0(first.get("name")) or _j0(first.get("id"))
     elif isinstance(chassis, dict):
         ident = chassis.get("id")
         if isinstance(ident, dict) and "value" in ident:  # no SysName: fields sit directly here
@@ -53,26 +76,29 @@ def _chassis_name(chassis, where: str) -> str:
     else:
         name = None
     if not name:
-        raise InputError(f"observed {where}: neighbour has no chassis name or id")
+        raise InputError(f"observed {where}: '{path}' has no chassis name or id")
     return name
 
 
 def _lldp_interfaces(lldp, where: str):
-    """(local interface name, neighbour record) pairs of one lldpctl output."""
+    """(local interface name, neighbour record, JSON path) of one lldpctl output."""
     if isinstance(lldp, list):  # json0: [{"interface": [{"name": ..., ...}]}]
-        for block in lldp:
-            for iface in (block or {}).get("interface", []):
-                yield str(iface.get("name", "")), iface
+        for b, block in enumerate(lldp):
+            path = f"lldp[{b}]"
+            ifaces = _object(block, where, path).get("interface", [])
+            if not isinstance(ifaces, list):
+                raise InputError(f"observed {where}: '{path}.interface' must be a list as "
+                                 f"'lldpctl -f json0' prints it, got {_kind(ifaces)}")
+            for i, iface in enumerate(ifaces):
+                at = f"{path}.interface[{i}]"
+                yield _object(iface, where, at).get("name"), iface, at
         return
-    if not isinstance(lldp, dict):
-        raise InputError(f"observed {where}: 'lldp' must be an object, got "
-                         f"{type(lldp).__name__}")
-    ifaces = lldp.get("interface", [])
-    for item in ifaces if isinstance(ifaces, list) else [ifaces]:
-        if not isinstance(item, dict):
-            raise InputError(f"observed {where}: 'lldp.interface' entries must be objects")
-        for name, rec in item.items():
-            yield str(name), rec
+    ifaces = _object(lldp, where, "lldp").get("interface", [])
+    listed = isinstance(ifaces, list)
+    for i, item in enumerate(ifaces if listed else [ifaces]):
+        at = f"lldp.interface[{i}]" if listed else "lldp.interface"
+        for name, rec in _object(item, where, at).items():
+            yield name, rec, f"{at}.{name}"
 
 
 def lldp_links(doc, device: str, source: str) -> list[RawLink]:
@@ -82,14 +108,13 @@ def lldp_links(doc, device: str, source: str) -> list[RawLink]:
         raise InputError(f"observed {where}: not lldpctl JSON output (no top-level 'lldp' key); "
                          f"collect it with 'lldpctl -f json'")
     links = []
-    for ifname, rec in _lldp_interfaces(doc["lldp"], where):
-        if not isinstance(rec, dict):
-            raise InputError(f"observed {where}: interface {ifname!r} is not an object")
-        at = f"{where} interface {ifname}"
-        port = rec.get("port", {})
-        port = port[0] if isinstance(port, list) and port else port
-        links.append(RawLink(device, ifname, _chassis_name(rec.get("chassis"), at),
-                             _port_text(port if isinstance(port, dict) else {}, at), at))
+    for ifname, rec, path in _lldp_interfaces(doc["lldp"], where):
+        rec = _object(rec, where, path)
+        at = f"{where} '{path}'"
+        links.append(raw_link(device, ifname,
+                              _chassis_name(rec.get("chassis"), where, f"{path}.chassis"),
+                              _port_text(rec.get("port", {}), where, f"{path}.port"),
+                              at, _LLDP_FIELDS))
     return links
 
 
@@ -102,6 +127,9 @@ def _load_json(path: Path):
     except RecursionError:
         raise InputError(f"observed '{path}': JSON nested too deeply to be lldpctl output; "
                          "collect it again with 'lldpctl -f json'") from None
+    except ValueError as err:  # an integer of more digits than Python converts
+        raise InputError(f"observed '{path}': JSON value not readable ({err}); collect it "
+                         f"again with 'lldpctl -f json'") from None
 
 
 def parse_lldp(path, device: str | None = None) -> list[RawLink]:
@@ -126,7 +154,7 @@ def parse_lldp(path, device: str | None = None) -> list[RawLink]:
         return lldp_links(doc, device, str(path))
     if not isinstance(doc, dict) or not doc:
         raise InputError(f"observed '{path}': expected lldpctl JSON output or an object "
-                         f"{{device: lldpctl_output}}, got {type(doc).__name__}")
+                         f"{{device: lldpctl_output}}, got {_kind(doc)}")
     if device:
         raise InputError(f"--device: observed '{path}' is a {{device: lldpctl_output}} object, "
                          f"which names the devices itself; drop --device")

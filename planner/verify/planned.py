@@ -10,7 +10,7 @@ import numpy as np
 
 from planner.run import guards
 from planner.run.errors import InputError
-from planner.verify.files import read_text
+from planner.verify.files import MAX_FIELD_CHARS, MAX_PORT_NUMBER, read_text
 from planner.verify.values import PLAN_COLUMNS, PlannedCable, PlannedFabric
 
 if TYPE_CHECKING:
@@ -40,10 +40,19 @@ def planned_fabric(table: pd.DataFrame, source: str) -> PlannedFabric:
         if bad.size:
             raise InputError(f"plan '{source}' line {line[bad[0]]}: field '{side}_device' is "
                              f"empty; every cable needs two devices")
-        bad = np.flatnonzero(~port.str.fullmatch(r"\d+").to_numpy())
+        bad = np.flatnonzero((dev.str.len() > MAX_FIELD_CHARS).to_numpy())
+        if bad.size:
+            raise InputError(f"plan '{source}' line {line[bad[0]]}: field '{side}_device' is "
+                             f"{len(dev.iloc[bad[0]]):,} characters long; a device name has at "
+                             f"most {MAX_FIELD_CHARS}")
+        digits = port.str.lstrip("0").str.len()
+        bad = np.flatnonzero((~port.str.fullmatch(r"[0-9]+") | (digits > 5)).to_numpy())
+        if not bad.size:
+            bad = np.flatnonzero((port.astype(int) > MAX_PORT_NUMBER).to_numpy())
         if bad.size:
             raise InputError(f"plan '{source}' line {line[bad[0]]}: field '{side}_port' must be "
-                             f"a non-negative integer port number, got {port.iloc[bad[0]]!r}")
+                             f"a non-negative integer port number up to {MAX_PORT_NUMBER:,}, got "
+                             f"{port.iloc[bad[0]][:40]!r}")
     ends = pd.DataFrame({"dev": pd.concat([t.a_device, t.b_device], ignore_index=True),
                          "port": pd.concat([t.a_port, t.b_port], ignore_index=True).astype(int)})
     dup = np.flatnonzero(ends.duplicated().to_numpy())

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
 
-FORMATS = ("csv", "lldp", "ibnetdiscover")
+FORMATS = ("csv", "lldp", "ibnetdiscover", "ibdiagnet-net-dump", "ufm-ndt-report")
 SCOPES = ("all", "network", "endpoint")
 KINDS = ("swap", "wrong-port", "wrong-device", "missing", "extra")
 PLAN_COLUMNS = ("cable_id", "label", "kind", "a_device", "a_port", "a_cabinet",

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from planner import cabling
+from planner.costing.bom import COST_LINES, cost_items
 from planner.exports import cabinets_csv, summary_json
 from planner.exports.viewer import geometry as geo
 from planner.exports.viewer import payload
@@ -79,12 +80,22 @@ def _routes_tables(plan, routes: geo.Routes) -> dict[str, pd.DataFrame]:
             "route_nodes": pd.DataFrame({"x": nodes[:, 0], "y": nodes[:, 1]})}
 
 
+def end_piece_lengths(plan) -> dict[str, np.ndarray]:
+    """``a_order_m`` / ``b_order_m``: the stock length of the piece plugged in at each end of
+    every cable (``planner.cabling.pieces``: the cable itself, or that end's patch cord)."""
+    legs = plan.pieces.legs
+    ends = legs.groupby("cable", sort=True)["piece"].agg(["first", "last"])
+    order = plan.pieces.table["order_length_m"].to_numpy(float)
+    return {"a_order_m": order[ends["first"].to_numpy()],
+            "b_order_m": order[ends["last"].to_numpy()]}
+
+
 def data_block(plan) -> str:
     """The plan's data as the page embeds it (``planner.exports.viewer.payload``)."""
     shapes = geo.floor_geometry(plan)
     routes = geo.cable_routes(plan, shapes)
     cabinet_shapes = pd.DataFrame(shapes.pop("cabinets"))
-    cables = plan.cables[list(cabling.CSV_COLUMNS)]
+    cables = plan.cables[list(cabling.CSV_COLUMNS)].assign(**end_piece_lengths(plan))
     devices = plan.devices[["name", "kind", "cabinet", "ru", "height_ru", "model"]]
     tables = {"cabinets": cabinets_csv.cabinet_rows(plan), "cabinet_shapes": cabinet_shapes,
               "devices": devices, "cables": cables, **_routes_tables(plan, routes),
@@ -97,7 +108,8 @@ def data_block(plan) -> str:
                              "overhead_per_cable_m": floor.overhead_per_cable_m,
                              "slack_pct": floor.slack_pct},
             "kw_budget": floor.cabinet_kw_budget,
-            "part_columns": ["sku", *cabling.PART_COLUMNS]}
+            "part_columns": ["sku", *cabling.END_PART_COLUMNS, *cabling.PART_COLUMNS],
+            "cost_lines": [[key, words, cost_items(key)] for key, words in COST_LINES]}
     refs = {"devices": {"cabinet": ("cabinets", "name")},
             "cables": {"a_device": ("devices", "name"), "b_device": ("devices", "name"),
                        "a_cabinet": ("cabinets", "name"), "b_cabinet": ("cabinets", "name")}}

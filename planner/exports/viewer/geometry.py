@@ -134,10 +134,8 @@ def patch_rack_marks(plan, room) -> pd.DataFrame:
     (``planner.inputs.floor.rack_positions``: in its row under its cross tray, or in the entry row
     along the hall's front wall), never in an aisle. Columns: name, kind, where (in words), hall,
     row (-1 in the entry row), x_m, y_m, size_m (the side of the square the viewer marks it
-    with: the rack's width, so the mark stays on its footprint), first, here (every rack has a
-    position of its own: True, 1), inward (the side its name goes: +1 left of it, -1 right)."""
-    columns = ["name", "kind", "where", "hall", "row", "x_m", "y_m", "size_m", "first", "here",
-               "inward"]
+    with: the rack's width, so the mark stays on its footprint)."""
+    columns = ["name", "kind", "where", "hall", "row", "x_m", "y_m", "size_m"]
     plant = plan.structured
     if plant is None or plant.racks.empty:
         return pd.DataFrame(columns=columns)
@@ -153,9 +151,8 @@ def patch_rack_marks(plan, room) -> pd.DataFrame:
             where = f"row {floors.row_letters(rack.row)}, cross tray {rack.tray}{end}"
         if room.halls > 1:
             where += f", hall H{rack.hall + 1}"
-        inward = -1 if rack.kind == "row" and rack.tray == last else 1
         rows.append((rack.name, rack.kind, where, int(rack.hall), int(rack.row),
-                     float(rack.x_m), float(rack.y_m), size, True, 1, inward))
+                     float(rack.x_m), float(rack.y_m), size))
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -172,7 +169,6 @@ def _patch_racks(plan, room, origin) -> list[dict]:
     for m in marks.itertuples(index=False):
         mine = panels[m.name]
         out.append({"name": m.name, "kind": m.kind, "where": m.where, "size_m": m.size_m,
-                    "first": bool(m.first), "here": int(m.here), "inward": int(m.inward),
                     "x": float(origin[m.hall, 0] + m.x_m), "y": float(origin[m.hall, 1] + m.y_m),
                     "ru_used": int(ru_used[m.name]),
                     "height_ru": int(plan.floor.cabinet_height_ru),

@@ -499,12 +499,22 @@
   }
 
   // Patch racks of structured cabling: a violet square on the floor position each stands on (in
-  // its row under its cross tray, or in the entry row), named once legible; the selected one ringed.
-  function rackSize(r) { return Math.min(18, r.size_m * cam.s); }
+  // its row under its cross tray, or in the entry row), the rack's width on a side, so it stays
+  // on its own footprint at any zoom; its name inside it once legible; the selected one ringed.
+  function rackSize(r) { return r.size_m * cam.s; }
+
+  // what a rack's square says: its name where that fits, else its place without the hall and
+  // row (A-P0.2 -> P0.2, H2-ENTRY.3 -> ENTRY.3; the row is the square's own), else nothing (the
+  // hover names it)
+  function rackTag(name, room) {
+    if (ctx.measureText(name).width <= room) return name;
+    const short = name.slice(name.lastIndexOf("-") + 1);
+    return ctx.measureText(short).width <= room ? short : "";
+  }
 
   function drawPatchRacks(X, Y) {
     if (!P.racks.length) return;
-    const size = rackSize(P.racks[0]);   // world-sized: inside the aisle at any zoom
+    const size = rackSize(P.racks[0]);
     ctx.fillStyle = size >= 6 ? PATCH_RACK_FILL : PATCH_RACK_EDGE;
     for (const r of P.racks) ctx.fillRect(X(r.x) - size / 2, Y(r.y) - size / 2, size, size);
     if (size >= 6) {
@@ -512,16 +522,17 @@
       ctx.lineWidth = 1;
       for (const r of P.racks) ctx.strokeRect(X(r.x) - size / 2 + 0.5, Y(r.y) - size / 2 + 0.5, size - 1, size - 1);
     }
-    if (size >= 14) {
-      // the first rack of a place names them all ("A-P0 +2"), beside it on the side away from
-      // the others, inside the aisle (an 11 px name fits an aisle once markers are 14 px)
+    // the name in the lower half of the square, inside its edge: it covers no cabinet, rack or
+    // aisle, and the square's centre keeps the rack's colour
+    const font = Math.min(11, size / 3.3);
+    if (font >= 7) {
       ctx.fillStyle = PATCH_RACK_EDGE;
-      ctx.font = "600 11px system-ui, sans-serif";
-      ctx.textBaseline = "middle";
+      ctx.font = "600 " + font + "px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "bottom";
       for (const r of P.racks) {
-        if (!r.first) continue;
-        ctx.textAlign = r.inward > 0 ? "right" : "left";
-        ctx.fillText(r.name + (r.here > 1 ? " +" + (r.here - 1) : ""), X(r.x) - r.inward * (size / 2 + 3), Y(r.y));
+        const tag = rackTag(r.name, size - 4);
+        if (tag) ctx.fillText(tag, X(r.x), Y(r.y) + size / 2 - 2);
       }
     }
     if (view.selRack >= 0) {
@@ -746,6 +757,11 @@
     return out;
   }
 
+  function tagged(node, name) {
+    node.dataset.table = name;
+    return node;
+  }
+
   function bomRowsOf(predicate) {
     const rows = [];
     for (let i = 0; i < P.bom.rows; i++) if (predicate(i)) rows.push(i);
@@ -758,13 +774,12 @@
     const cab = s.cables || {}, place = s.placement || {};
     const tile = (k, v) => el("div", { class: "tile" }, el("div", { class: "v", text: v }),
       el("div", { class: "k", text: k }));
-    // BOM lines: the router model's, and those of the parts cables are made of
-    const partSet = new Set((filterFields().find((f) => f.key === "sku") || { values: [] }).values);
-    const routerSku = (s.catalog || {}).router_sku;
-    const routerLines = bomRowsOf((i) => P.bom.text("sku", i) === routerSku);
-    const cableLines = bomRowsOf((i) => partSet.has(P.bom.text("sku", i)));
     const bomLink = (text, rows) => rows.length ?
       link(text, hashOf("bom", rows.join(",")), { class: "bom-link" }) : text;
+    // one row per class of the bill of materials (planner.costing.bom.COST_LINES): they add
+    // up to the total; each links to its BOM lines
+    const costRows = (P.meta.cost_lines || []).map(([key, words, items]) => [words,
+      bomLink(money(cost[key] || 0), bomRowsOf((i) => items.includes(P.bom.text("item", i))))]);
     const parts = [
       el("h2", { text: P.meta.title }),
       el("p", { class: "sub", text: num(P.nCab) + " cabinets · " + num(P.nCables) + " cables" }),
@@ -776,11 +791,8 @@
         tile("W per endpoint", num(power.per_endpoint_w, 1)),
         tile("links between groups (bound)", num(place.optical) + " (" + num(place.optical_lower_bound) + ")")),
       el("h3", { text: "Cost" }),
-      kvTable([["routers", bomLink(money(cost.routers), routerLines)],
-        ["cables", bomLink(money(cost.cables), cableLines)],
-        cost.nics ? ["NICs", bomLink(money(cost.nics), bomRowsOf((i) => P.bom.text("item", i) === "nic"))] : null,
-        cost.spares ? ["spares", money(cost.spares)] : null,
-        ["total", money(cost.total)], ["per endpoint", money(cost.per_endpoint)]]),
+      tagged(kvTable([...costRows, ["total", money(cost.total)],
+        ["per endpoint", money(cost.per_endpoint)]]), "cost"),
       el("h3", { text: "Power" }),
       kvTable(Object.entries(power).map(([k, v]) => [k.replace(/_w$/, " (W)").replace(/_/g, " "),
         num(v, 1)])),
@@ -833,14 +845,15 @@
     const rows = ["network", "endpoint"].filter((k) => c[k]).map((k) => el("tr", null,
       el("td", { text: k }), ...[c[k].count, c[k].electrical, c[k].optical, c[k].length_m,
         c[k].max_length_m].map((v) => el("td", { class: "n", text: num(v) }))));
+    const partSet = new Set((filterFields().find((f) => f.key === "sku") || { values: [] }).values);
     const bySku = Object.entries(c.by_sku || {}).map(([sku, count]) => {
       const lines = bomRowsOf((i) => P.bom.text("sku", i) === sku);
       return el("tr", null, el("td", null, lines.length ?
         link(sku, hashOf("bom", lines.join(",")), { class: "bom-link" }) : sku),
       el("td", { class: "n", text: num(count) }),
-      el("td", null, link("show cables", "#cables", { on: { click: (e) => {
+      el("td", null, partSet.has(sku) ? link("show cables", "#cables", { on: { click: (e) => {
         e.preventDefault(); setFilter({ sku: [sku] }); go("#cables");
-      } } })));
+      } } }) : "trunk (trunks.csv)"));
     });
     // route kinds: from the plan's summary where it counts them, else counted here
     let kinds = c.route_kind;
@@ -861,7 +874,7 @@
       } } }))));
     return el("div", null, el("table", { class: "grid" }, head, ...rows),
       el("table", { class: "grid" }, el("tr", null, el("th", { text: "part number" }),
-        el("th", { class: "n", text: "cables" }), el("th")), ...bySku),
+        el("th", { class: "n", text: "pieces" }), el("th")), ...bySku),
       el("table", { class: "grid" }, el("tr", null, el("th", { text: "route" }),
         el("th", { class: "n", text: "cables" }), el("th")), ...byRoute));
   }
@@ -958,10 +971,15 @@
       cols.push({ title: "this end", width: 104, get: (i) => endText(near(i), i) },
         { title: "far end", width: 150, get: (i) => c.text(far(i) + "_cabinet", i) + " " + endText(far(i), i) });
     }
+    // in a cabinet: the piece plugged in at this end (its own cord through patch panels)
+    const part = (i) => cab === undefined || !c.has("a_sku") ? c.text("sku", i) :
+      c.text((P.aCab[i] === cab ? "a" : "b") + "_sku", i);
+    const ordered = (i) => cab === undefined || !c.has("a_order_m") ? c.text("order_length_m", i) :
+      c.text((P.aCab[i] === cab ? "a" : "b") + "_order_m", i);
     cols.push({ title: "media", width: 76, get: (i) => c.text("media", i) },
-      { title: "part number", width: 120, get: (i) => c.text("sku", i) },
+      { title: cab === undefined ? "part number" : "part at this end", width: 120, get: part },
       { title: "length m", width: 70, num: true, get: (i) => c.text("length_m", i) },
-      { title: "ordered m", width: 70, num: true, get: (i) => c.text("order_length_m", i) },
+      { title: cab === undefined ? "ordered m" : "piece ordered m", width: 70, num: true, get: ordered },
       { title: "route", width: 80, get: (i) => P.routeKind.values[P.routeKind.codes[i]] });
     return cols;
   }
@@ -1032,26 +1050,37 @@
     const c = P.cables, panel = $("panel-cable");
     const known = new Set(["cable_id", "label", "kind", "media", "sku", "length_m",
       "order_length_m", "latency_ns"]);
+    const pieces = c.has("segments") ? c.text("segments", i) : "";
+    const steps = pieces ? pieces.split(" | ") : [];
     const end = (side) => {
       const cabName = c.text(side + "_cabinet", i);
       const dl = el("dl");
+      // the piece plugged in at this end (planner.cabling.pieces): the cable, or this end's
+      // patch cord and the panel front port it lands on
+      const here = [["part", c.has(side + "_sku") ? c.text(side + "_sku", i) : c.text("sku", i)],
+        ["piece ordered", (c.has(side + "_order_m") ? c.text(side + "_order_m", i) :
+          c.text("order_length_m", i)) + " m"],
+        ["transceiver", c.has(side + "_transceiver") ? c.text(side + "_transceiver", i) : ""]];
+      if (steps.length > 2) here.push(["lands on", steps[side === "a" ? 1 : steps.length - 2]]);
       for (const [k, v] of [["device", c.text(side + "_device", i)], ["port", c.text(side + "_port", i)],
-        ["cabinet", link(cabName, hashOf("cabinet", cabName))], ["RU", c.text(side + "_ru", i)]]) {
-        dl.append(el("dt", { text: k }), el("dd", { data: { field: k.toLowerCase() } }, v));
+        ["cabinet", link(cabName, hashOf("cabinet", cabName))], ["RU", c.text(side + "_ru", i)], ...here]) {
+        dl.append(el("dt", { text: k }), el("dd", { data: { field: k.toLowerCase().replace(/ /g, "-") } }, v));
       }
       return el("div", { class: "end", data: { end: side } },
         el("span", { class: "tag", text: side.toUpperCase() }),
         link(c.text(side + "_device", i), hashOf("device", c.text(side + "_device", i))), dl);
     };
-    for (const s of ["a", "b"]) for (const k of ["device", "port", "cabinet", "ru"]) known.add(s + "_" + k);
+    for (const s of ["a", "b"]) {
+      for (const k of ["device", "port", "cabinet", "ru", "sku", "order_m", "transceiver"]) known.add(s + "_" + k);
+    }
     const rows = [["cable id", c.text("cable_id", i)], ["kind", c.text("kind", i)],
-      ["media", c.text("media", i)], ["part number", c.text("sku", i)],
+      ["media", c.text("media", i)],
+      ["part number", steps.length ? "one per piece (each end above, all pieces below)" : c.text("sku", i)],
       ["length", c.text("length_m", i) + " m"], ["ordered length", c.text("order_length_m", i) + " m"],
       ["latency", c.text("latency_ns", i) + " ns"],
       ["route", P.routeKind.values[P.routeKind.codes[i]]]];
     known.add("segments");
     for (const n of c.names) if (!known.has(n) && n !== "route_kind") rows.push([n.replace(/_/g, " "), c.text(n, i)]);
-    const pieces = c.has("segments") ? c.text("segments", i) : "";
     panel.replaceChildren(
       el("h2", { text: c.text("label", i), data: { cable: c.text("cable_id", i) } }),
       el("div", { class: "ends" }, end("a"), end("b")),
@@ -1211,6 +1240,12 @@
     for (let i = 0; i < d.rows; i++) put(d.text("name", i), ["device", i]);
     for (let i = 0; i < P.nCables; i++) put(c.text("cable_id", i), ["cable", i]);
     for (let i = 0; i < P.nCables; i++) put(c.text("label", i), ["cable", i]);
+    if (c.has("segments")) {
+      // a link's patch cords (planner.cabling.pieces: C0006.A, C0006.B) find their link
+      for (let i = 0; i < P.nCables; i++) {
+        if (c.text("segments", i)) for (const e of [".A", ".B"]) put(c.text("cable_id", i) + e, ["cable", i]);
+      }
+    }
     for (const [name, k] of P.rackIndex) put(name, ["rack", k]);
     P.searchIndex = index;
     stats.indexMs = performance.now() - started;

@@ -5,15 +5,19 @@ bill of materials, summary and, with structured cabling, its trunks) and hands o
 ``out_dir/wiring.pdf``.
 
 Contents, in order: a cover page with the totals in plain language (routers, cabinets, cables by
-kind and media, cables to order by SKU and stock length, cost, power), then every
-``summary.json`` value; a table of contents; the floor plan drawn to scale (rows, aisles,
+kind and media, the pieces to install, the parts to order: the bill of materials section, cost
+in every class of the BOM, power), then every ``summary.json`` value; a table of contents; the
+floor plan drawn to scale (rows, aisles,
 cabinets named ``A01``..., electrical groups coloured, trays, patch racks of structured cabling
 where the viewer marks them (``viewer.geometry.patch_rack_marks``), a scale bar); the matrix of
 cables between electrical groups (group pairs, five per row, when there are too many groups for
 a readable matrix); the bill of materials; on a floor with structured cabling the trunk schedule
-(panel port to panel port, part, ordered length, links, label); then one section per cabinet:
-its rack elevation (devices by rack unit, U1 at the bottom) and its cable schedule
-``device·port → device·port, label, media, SKU, ordered length`` with peer cabinet and unit.
+(panel port to panel port, part, ordered length, links, label) and one section per patch rack
+(its panels, every used front port with its cord and the device it reaches, every rear port
+with its trunk and far panel); then one section per cabinet: its rack elevation (devices by
+rack unit, U1 at the bottom) and its schedule, one row per device port with the piece plugged
+in there (``planner.cabling.pieces``: the cable, or that end's patch cord to its panel port),
+its label, part number, ordered length and transceiver. No text is below ``style.MIN_TEXT_PT``.
 Every page has a running header and ``page i of N``; the PDF outline mirrors the contents.
 
 Submodules, each importing only ones listed above it:
@@ -28,7 +32,8 @@ Submodules, each importing only ones listed above it:
 - ``groups``: cables between electrical groups (matrix or pair list)
 - ``bom``: the bill of materials
 - ``trunks``: the trunk schedule (structured cabling)
-- ``cabinets``: per cabinet its rack elevation and cable schedule
+- ``cabinets``: per cabinet its rack elevation and the schedule of the pieces at its ports
+- ``patch_racks``: per patch rack its panels and the pieces at every used port
 - ``document``: the sections in order, paginated and drawn with header, footer and outline
 """
 

@@ -1,11 +1,15 @@
 """One section per cabinet: its rack elevation (devices by rack unit, U1 at the bottom) with the
-cabinet's facts beside it, then its cable schedule ``device·port → device·port, label,
-media, SKU, ordered length`` with peer cabinet and unit."""
+cabinet's facts beside it (the pieces and transceivers whose ends are in it), then its cable
+schedule: one row per end of an installed piece in the cabinet (``planner.cabling.pieces``),
+``piece  device·port -> far end of that piece (with its cabinet and unit, or the panel), label,
+part number, ordered m, transceiver, link to``. At a link through patch panels the piece is
+the end's own patch cord, its far end the panel and front port it lands on, and ``link to``
+the device at the link's other end; a cable between two devices is its own piece (``link to``
+empty)."""
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,51 +22,81 @@ from planner.exports.wiring_pdf.content_stream import fill_rects, text_at, text_
 from planner.exports.wiring_pdf.layout import Figure, Section, Table
 from planner.exports.wiring_pdf.style import FONT, SCHEDULE_LEADING, SCHEDULE_SIZE, SYMBOL
 
-SCHEDULE_HEADERS = ["cable", "from (this cabinet)", "", "to", "peer cab-U", "label", "media",
-                    "SKU", "order m"]
-SCHEDULE_ALIGN = ["l", "l", "l", "l", "l", "l", "l", "l", "r"]
+SCHEDULE_HEADERS = ["piece", "this port", "", "far end of the piece", "label", "part number",
+                    "order m", "transceiver", "link to"]
+SCHEDULE_ALIGN = ["l", "l", "l", "l", "l", "l", "r", "l", "l"]
 SCHEDULE_FONTS = [FONT, FONT, SYMBOL, FONT, FONT, FONT, FONT, FONT, FONT]
 
 
-def schedule_rows(plan) -> dict[str, np.ndarray]:
-    """One row per cable end inside a cabinet (a cable inside one cabinet is listed once),
-    oriented from that cabinet, sorted by cabinet, local device, local port; the cells as text
-    (``cab_order``: the cabinet's position in ``plan.cabinets``)."""
+def far_end(device, port, place, ru, at_panel) -> np.ndarray:
+    """Where a piece's far end plugs in: ``r01\u00b75 H1-A02-39`` (a device port, its cabinet and
+    unit; ``n0001\u00b71 H1-A02`` without a unit) or ``H1-A-P0-01\u00b737`` (a panel port: the
+    panel's name is its patch rack and unit)."""
+    unit = unit_text(np.asarray(ru, dtype=float), 1)
+    ends = device_port(device, port)
+    place = np.asarray(place, dtype=object)
+    where = np.where(unit != "", ends + " " + place + "-" + unit, ends + " " + place)
+    return np.where(np.asarray(at_panel, bool), ends, where).astype(object)
+
+
+def device_port(device, port) -> np.ndarray:
+    """``r00\u00b712``: a device (or panel) and its port, as every schedule names an end."""
+    return np.array(list(map("{}\u00b7{}".format, device, port)), dtype=object)
+
+
+def link_far_ends(plan, table: pd.DataFrame) -> np.ndarray:
+    """Per piece: for a patch cord, the device port at its link's other end with its cabinet
+    (``r56\u00b77 H2-A01``); '' for a cable between two devices or a trunk."""
+    out = np.full(len(table), "", dtype=object)
+    cords = np.flatnonzero(table["role"].to_numpy() == "cord")
+    if not cords.size:
+        return out
     c = plan.cables
-    text = {k: np.asarray(column_text(c[k]), dtype=object)
-            for k in ("a_cabinet", "b_cabinet", "a_device", "b_device", "a_port", "b_port",
-                      "cable_id", "label", "media", "sku")}
-    ru = {k: unit_text(pd.to_numeric(c[f"{k}_ru"], errors="coerce").to_numpy(float), 1)
-          for k in "ab"}
-    port = {k: pd.to_numeric(c[f"{k}_port"], errors="coerce").to_numpy(float) for k in "ab"}
-    order = unit_text(c["order_length_m"].to_numpy(float), 1)
-    ends = {k: np.array(list(map("{}\u00b7{}".format, text[f"{k}_device"], text[f"{k}_port"])),
-                        dtype=object) for k in "ab"}
-    both = np.flatnonzero(text["a_cabinet"] != text["b_cabinet"])
+    cable = table["cable"].to_numpy(np.int64)[cords]
+    a_side = table["piece_id"].to_numpy(object)[cords].astype(str)
+    far = np.where(np.char.endswith(a_side, ".A"), "b", "a")
+    text = {e: device_port(c[f"{e}_device"].to_numpy(object)[cable],
+                           c[f"{e}_port"].astype(str).to_numpy(object)[cable])
+            + " " + c[f"{e}_cabinet"].to_numpy(object)[cable] for e in "ab"}
+    out[cords] = np.where(far == "b", text["b"], text["a"])
+    return out
 
-    def stack(a_side, b_side=None):
-        """Rows of the A ends (every cable), then of the B ends in another cabinet."""
-        return np.concatenate([a_side, (a_side if b_side is None else b_side)[both]])
 
-    def this(field):
-        return stack(text[f"a_{field}"], text[f"b_{field}"])
-
-    def peer(values):
-        return stack(values["b"], values["a"])
-
-    peer_at = zip(peer({k: text[f"{k}_cabinet"] for k in "ab"}).tolist(), peer(ru).tolist())
-    rows = {"cabinet": this("cabinet"), "device": this("device"),
-            "port_key": stack(port["a"], port["b"]), "port_text": this("port"),
-            "cable": stack(text["cable_id"]), "from": stack(ends["a"], ends["b"]),
-            "to": peer(ends),
-            "peer": np.array([f"{cab}-{unit}".rstrip("-") for cab, unit in peer_at], object),
-            "label": stack(text["label"]), "media": stack(text["media"]),
-            "sku": stack(text["sku"]), "order": stack(order)}
+def schedule_rows(plan) -> dict[str, np.ndarray]:
+    """One row per end of a piece at a device (a piece with both ends in one cabinet is listed
+    once, from its A end), oriented from that end, sorted by cabinet, device, port; the cells
+    as text (``cab_order``: the cabinet's position in ``plan.cabinets``)."""
+    pieces = plan.pieces
+    t = pieces.table
+    ends = pieces.ends()
+    piece = ends["piece"].to_numpy(np.int64)
+    at_device = ~ends["this_at_panel"].to_numpy(bool)
+    same = ((t["a_place"].to_numpy(object) == t["b_place"].to_numpy(object))
+            & ~t["a_at_panel"].to_numpy(bool) & ~t["b_at_panel"].to_numpy(bool))[piece]
+    keep = np.flatnonzero(at_device & ~(same & (ends["end"].to_numpy() == "B")))
+    e = ends.iloc[keep]
+    piece = piece[keep]
+    text = {k: np.asarray(column_text(e[k]), dtype=object)
+            for k in ("this_place", "this_device", "this_port", "peer_device", "peer_port",
+                      "this_transceiver", "peer_place")}
+    rows = {"cabinet": text["this_place"], "device": text["this_device"],
+            "port_key": pd.to_numeric(e["this_port"], errors="coerce").to_numpy(float),
+            "port_text": text["this_port"],
+            "piece": t["piece_id"].to_numpy(object)[piece],
+            "from": device_port(text["this_device"], text["this_port"]),
+            "to": far_end(text["peer_device"], text["peer_port"], text["peer_place"],
+                          e["peer_ru"].to_numpy(float), e["peer_at_panel"].to_numpy(bool)),
+            "label": t["label"].to_numpy(object)[piece],
+            "media": t["media"].to_numpy(object)[piece],
+            "sku": t["sku"].to_numpy(object)[piece],
+            "order": unit_text(t["order_length_m"].to_numpy(float)[piece], 1),
+            "transceiver": text["this_transceiver"],
+            "link": link_far_ends(plan, t)[piece]}
     index = {name: i for i, name in enumerate(plan.cabinets["name"].astype(str))}
     rows["cab_order"] = np.array([index.get(name, len(index)) for name in rows["cabinet"]],
                                  dtype=np.int64)
-    codes = {k: pd.factorize(rows[k], sort=True)[0] for k in ("device", "port_text", "cable")}
-    keys = (codes["cable"], codes["port_text"], rows["port_key"], codes["device"],
+    codes = {k: pd.factorize(rows[k], sort=True)[0] for k in ("device", "port_text", "piece")}
+    keys = (codes["piece"], codes["port_text"], rows["port_key"], codes["device"],
             rows["cab_order"])
     sort = np.lexsort(keys)
     return {k: v[sort] for k, v in rows.items()}
@@ -77,10 +111,12 @@ class Rack:
     devices: list[tuple[str, str, str, float, float]]   # name, kind, model, ru, height
     unplaced: list[str]
     by_sku: dict[tuple[str, str], int]
+    transceivers: dict[str, int]
     ends: int
 
 
-def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict]) -> list[Rack]:
+def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict],
+                 transceivers: dict[int, dict]) -> list[Rack]:
     """One ``Rack`` per cabinet, in ``plan.cabinets`` order."""
     from planner.inputs.floor import row_letters
 
@@ -111,9 +147,9 @@ def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict]) -> list[Ra
                 f"position x {float(rec['x_m']):.2f} m, y {float(rec['y_m']):.2f} m",
                 f"{int(rec['routers'])} routers, {int(rec['endpoints'])} endpoints"
                 + (f", {float(rec['kw']):.2f} kW" if "kw" in rec else ""),
-                f"{ends.get(i, 0)} cable ends in this cabinet"]
+                f"{ends.get(i, 0)} device ports cabled in this cabinet"]
         racks.append(Rack(names[i], info, placed[i], unplaced[i], by_sku.get(i, {}),
-                          ends.get(i, 0)))
+                          transceivers.get(i, {}), ends.get(i, 0)))
     return racks
 
 
@@ -152,9 +188,40 @@ def elevation_figure(rack: Rack, cabinet_height_ru: int) -> Figure:
         if rack.unplaced:
             lines.append(f"{len(rack.unplaced)} devices without rack unit: "
                          f"{rack.unplaced[0]} .. {rack.unplaced[-1]}")
+        if rack.by_sku:
+            lines.append("pieces with an end here:")
         lines += [f"{k:>5} x {sku} ({media})" for (media, sku), k in sorted(rack.by_sku.items())]
+        if rack.transceivers:
+            lines.append("transceivers here:")
+        lines += [f"{k:>5} x {sku}" for sku, k in sorted(rack.transceivers.items())]
         text_column(canvas, FONT, 8.0, rx + rack_w + 24.0, y - 14.0, 11.0, lines)
     return Figure(fig_h, draw)
+
+
+def _counts(plan) -> tuple[dict[int, int], dict[int, dict], dict[int, dict]]:
+    """Per cabinet (its position in ``plan.cabinets``): the device ports cabled in it, the
+    pieces with at least one end in it by (media, part number), each piece once, and the
+    transceivers at its device ports by part number."""
+    t = plan.pieces.table
+    index = pd.Series(np.arange(len(plan.cabinets)), index=plan.cabinets["name"].astype(str))
+    ends = []
+    for end in "ab":
+        at = np.flatnonzero(~t[f"{end}_at_panel"].to_numpy(bool))
+        ends.append(pd.DataFrame({
+            "piece": at, "cab": t[f"{end}_place"].iloc[at].map(index).to_numpy(float),
+            "media": t["media"].to_numpy(object)[at], "sku": t["sku"].to_numpy(object)[at],
+            "optic": t[f"{end}_transceiver"].to_numpy(object)[at]}))
+    ends = pd.concat(ends, ignore_index=True).dropna(subset=["cab"])
+    ends["cab"] = ends["cab"].astype(np.int64)
+    ports = {int(i): int(k) for i, k in ends.groupby("cab").size().items()}
+    by_sku: dict[int, dict] = {}
+    for (i, media, sku), k in (ends.drop_duplicates(["piece", "cab"])
+                               .groupby(["cab", "media", "sku"]).size().items()):
+        by_sku.setdefault(int(i), {})[(media, sku)] = int(k)
+    transceivers: dict[int, dict] = {}
+    for (i, optic), k in ends[ends["optic"] != ""].groupby(["cab", "optic"]).size().items():
+        transceivers.setdefault(int(i), {})[optic] = int(k)
+    return ports, by_sku, transceivers
 
 
 def cabinet_sections(plan) -> list[Section]:
@@ -162,20 +229,16 @@ def cabinet_sections(plan) -> list[Section]:
     rows = schedule_rows(plan)
     n_cab = len(plan.cabinets)
     bounds = np.searchsorted(rows["cab_order"], np.arange(n_cab + 1))
-    columns = [rows[k].tolist() for k in ["cable", "from", "to", "to", "peer", "label", "media",
-                                           "sku", "order"]]
-    columns[2] = ["\u2192"] * len(rows["cable"])
+    columns = [rows[k].tolist() for k in ["piece", "from", "to", "to", "label", "sku", "order",
+                                           "transceiver", "link"]]
+    columns[2] = ["\u2192"] * len(rows["piece"])
     template = Table(SCHEDULE_HEADERS, columns, SCHEDULE_ALIGN, size=SCHEDULE_SIZE,
                      leading=SCHEDULE_LEADING, fonts=SCHEDULE_FONTS).fit()
     template.prepare()
-    by_sku: dict[int, dict] = {}
-    for (i, media, sku), k in Counter(zip(rows["cab_order"].tolist(), rows["media"].tolist(),
-                                          rows["sku"].tolist())).items():
-        by_sku.setdefault(i, {})[(media, sku)] = k
-    ends = {i: int(bounds[i + 1] - bounds[i]) for i in range(n_cab)}
+    ends, by_sku, transceivers = _counts(plan)
     height = int(plan.floor.cabinet_height_ru)
     sections = []
-    for i, rack in enumerate(rack_records(plan, ends, by_sku)):
+    for i, rack in enumerate(rack_records(plan, ends, by_sku, transceivers)):
         lo, hi = bounds[i], bounds[i + 1]
         blocks: list = [elevation_figure(rack, height)]
         if hi > lo:

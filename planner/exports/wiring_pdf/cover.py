@@ -1,14 +1,20 @@
 """The cover section: title, the totals in plain language (routers, cabinets, cables by kind
-and media, cables to order by SKU and stock length, cost, power, performance), then every
-``summary.json`` value."""
+and media, the pieces to install, the parts to order: the bill of materials' lines, cost by
+every class of the bill of materials, power, performance), then every ``summary.json`` value.
+Long values wrap onto continuation lines, so no text is set below ``style.MIN_TEXT_PT``."""
 
 from __future__ import annotations
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from planner.exports.wiring_pdf.formatting import flatten, money, num
+from planner.costing.bom import cost_lines
+from planner.exports.wiring_pdf.formatting import flatten, money, num, wrap
 from planner.exports.wiring_pdf.layout import Figure, Section, Table
-from planner.exports.wiring_pdf.style import BOLD, FONT
+from planner.exports.wiring_pdf.style import BOLD, CONTENT_W, FONT
+
+TOTALS_SIZE, SUMMARY_SIZE = 9.0, 8.0
+"""Type of the totals and of the ``summary.json`` table (set in the writer's first version)."""
 
 
 def totals_rows(plan) -> list[tuple[str, str]]:
@@ -31,14 +37,24 @@ def totals_rows(plan) -> list[tuple[str, str]]:
                          f"{num(c['optical'])} optical; {num(c['length_m'])} m estimated, "
                          f"{num(c['order_length_m'])} m ordered, "
                          f"longest {num(c['max_length_m'])} m"))
-    order = plan.cables.groupby(["sku", "order_length_m"], sort=True).size()
-    rows += [("Cables to order" if i == 0 else "", f"{k:,} x {sku}, {length:g} m")
-             for i, ((sku, length), k) in enumerate(order.items())]
+    if plan.pieces is not None:
+        roles = plan.pieces.table["role"].value_counts()
+        words = {"cable": "cables between devices", "cord": "patch cords",
+                 "trunk": "trunks"}
+        rows.append(("Pieces to install", "; ".join(
+            f"{int(roles[r]):,} {w}" for r, w in words.items() if roles.get(r, 0))
+            + " (labels.pdf: one label per end)"))
+    bom = plan.bom
+    rows.append(("Parts to order", f"{len(bom):,} lines, {int(bom['quantity'].sum()):,} parts "
+                 f"+ {int(bom['spares'].sum()):,} spares: the Bill of materials section, "
+                 "the same lines as bom.xlsx"))
     cost, power = s.get("cost", {}), s.get("power", {})
     if cost:
         rows.append(("Cost", f"${money(cost['total'])} total, ${money(cost['per_endpoint'])} per "
-                             f"endpoint (routers ${money(cost['routers'])}, cables "
-                             f"${money(cost['cables'])})"))
+                             "endpoint:"))
+        total = float(cost["total"]) or 1.0
+        rows += [("", f"{words} ${money(value)} ({100 * value / total:.1f} %)")
+                 for _, words, value in cost_lines(cost)]
     if power:
         rows.append(("Power", f"{num(power['total_w'])} W total, "
                               f"{num(power['per_endpoint_w'])} W per endpoint"))
@@ -68,10 +84,21 @@ def cover_section(plan) -> Section:
         canvas.drawString(x, y - 80, f"catalog {plan.catalog.name}, floor {plan.floor.name}, "
                                      f"router {plan.router_model.sku}")
 
-    totals = totals_rows(plan)
     blocks = [Figure(92.0, draw),
-              Table(["Totals", ""], [[k for k, _ in totals], [v for _, v in totals]], ["l", "l"],
-                    size=9.0, leading=12.0, shade=False).fit(),
-              Table(["summary.json", "value"], [[k for k, _ in lines], [v for _, v in lines]],
-                    ["l", "l"], size=8.0, leading=10.5).fit()]
+              _two_columns(["Totals", ""], totals_rows(plan), TOTALS_SIZE, 12.0, False),
+              _two_columns(["summary.json", "value"], lines, SUMMARY_SIZE, 10.5, True)]
     return Section("Summary", blocks, "summary")
+
+
+def _two_columns(headers: list[str], rows: list[tuple[str, str]], size: float,
+                 leading: float, shade: bool) -> Table:
+    """A key / value table whose long values wrap onto continuation rows at ``size``."""
+    key_w = max([stringWidth(k, FONT, size) for k, _ in rows]
+                + [stringWidth(headers[0], BOLD, size)]) + 5.0
+    keys, values = [], []
+    for key, value in rows:
+        lines = wrap(value, CONTENT_W - key_w - 5.0, FONT, size)
+        keys += [key] + [""] * (len(lines) - 1)
+        values += lines
+    return Table(headers, [keys, values], ["l", "l"], size=size, leading=leading,
+                 shade=shade).fit()

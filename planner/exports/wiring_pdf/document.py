@@ -19,29 +19,41 @@ from planner.exports.wiring_pdf.cover import cover_section
 from planner.exports.wiring_pdf.floor_plans import floor_section
 from planner.exports.wiring_pdf.groups import groups_section
 from planner.exports.wiring_pdf.layout import Figure, Page, draw_table, paginate
+from planner.exports.wiring_pdf.patch_racks import patch_rack_sections
 from planner.exports.wiring_pdf.style import (BOLD, CONTENT_TOP, CONTENT_W, FONT, FOOTER_Y,
                                               HEADER_Y, MARGIN_X, PAGE_W)
 from planner.exports.wiring_pdf.trunks import trunks_section
 
 
+GROUPS = (("Patch racks", "racks"), ("Cabinets", "cabinets"))
+"""Outline entries over the per-rack and per-cabinet sheets, in document order."""
+
+
 def build_pages(plan) -> list[Page]:
     """All pages in order: summary, contents, floor plan, group cables, BOM, trunks (structured
-    cabling), cabinets."""
+    cabling), patch racks (structured cabling), cabinets."""
     front_pages = paginate([cover_section(plan)])
     body = [floor_section(plan), groups_section(plan), bom_section(plan), trunks_section(plan)]
     body = [section for section in body if section is not None]
-    cabinets = cabinet_sections(plan)
-    body_pages = paginate(body + cabinets)
-    n_entries = 1 + len(body) + (1 if cabinets else 0) + len(cabinets)
+    groups = [(group, sheets(plan)) for group, sheets in
+              zip(GROUPS, (patch_rack_sections, cabinet_sections))]
+    for group, sheets in groups:
+        for sheet in sheets:
+            sheet.group = group
+    sheets = [sheet for _, group_sheets in groups for sheet in group_sheets]
+    body_pages = paginate(body + sheets)
+    n_entries = (1 + len(body) + sum(1 for _, group_sheets in groups if group_sheets)
+                 + len(sheets))
     first_body = len(front_pages) + toc_page_count(n_entries) + 1
     start_page: dict[str, int] = {}
     for k, page in enumerate(body_pages):
         start_page.setdefault(page.section.key, first_body + k)
     entries = [("Summary", 0, 1, "summary")]
     entries += [(s.title, 0, start_page[s.key], s.key) for s in body]
-    if cabinets:
-        entries.append(("Cabinets", 0, start_page[cabinets[0].key], "cabinets"))
-        entries += [(s.title, 1, start_page[s.key], s.key) for s in cabinets]
+    for (title, key), group_sheets in groups:
+        if group_sheets:
+            entries.append((title, 0, start_page[group_sheets[0].key], key))
+            entries += [(s.title, 1, start_page[s.key], s.key) for s in group_sheets]
     return front_pages + paginate(toc_chunks(entries)) + body_pages
 
 
@@ -56,17 +68,18 @@ def draw_document(plan, path: Path) -> int:
     canvas.setTitle(title)
     canvas.setAuthor("planner")
     canvas.setSubject("floor plan, cabinet elevations and cable schedules")
-    previous, cabinets_started = None, False
+    previous, groups_started = None, set()
     for number, page in enumerate(pages, start=1):
         section = page.section
         first = section is not previous
         previous = section
         if first and section.toc:
             canvas.bookmarkPage(section.key)
-            if section.level == 1 and not cabinets_started:
-                canvas.bookmarkPage("cabinets")
-                canvas.addOutlineEntry("Cabinets", "cabinets", level=0)
-                cabinets_started = True
+            if section.group is not None and section.group not in groups_started:
+                group_title, group_key = section.group
+                canvas.bookmarkPage(group_key)
+                canvas.addOutlineEntry(group_title, group_key, level=0)
+                groups_started.add(section.group)
             canvas.addOutlineEntry(section.title, section.key, level=section.level)
         label = f"page {number} of {total}"
         text_at(canvas, FONT, 7.0, [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 
 def money(x: float) -> str:
@@ -33,3 +34,25 @@ def flatten(prefix: str, value, out: list[tuple[str, str]]) -> None:
         out.append((prefix, ", ".join(num(v) for v in value)))
     else:
         out.append((prefix, num(value)))
+
+
+def wrap(text: str, width: float, font: str, size: float) -> list[str]:
+    """``text`` broken at spaces (or, for a word wider than ``width``, anywhere) into lines
+    at most ``width`` points wide in ``font`` at ``size``."""
+    lines, line = [], ""
+    for word in str(text).split(" "):
+        candidate = f"{line} {word}" if line else word
+        if stringWidth(candidate, font, size) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = word
+        while stringWidth(line, font, size) > width and len(line) > 1:
+            cut = len(line)
+            while cut > 1 and stringWidth(line[:cut], font, size) > width:
+                cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:]
+    lines.append(line)
+    return lines

@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from planner.exports.wiring_pdf.content_stream import (fill_rects, pdf_strings, string_widths,
                                                        text_at, text_column)
 from planner.exports.wiring_pdf.style import (BOLD, CONTENT_BOTTOM, CONTENT_TOP, CONTENT_W, FONT,
-                                              MARGIN_X)
+                                              MARGIN_X, MIN_TEXT_PT)
 
 
 @dataclass
@@ -42,7 +42,9 @@ class Table:
         return len(self.columns[0]) if self.columns else 0
 
     def fit(self, total: float = CONTENT_W) -> "Table":
-        """Column widths from the widest cell; shrink the font if the table is too wide."""
+        """Column widths from the widest cell; shrink the font if the table is too wide, never
+        below ``MIN_TEXT_PT`` (a table that does not fit at that size runs past the margin: the
+        sections keep their tables narrow enough, and the tests read the sizes back)."""
         natural = []
         for head, col in zip(self.headers, self.columns):
             distinct = [str(c) for c in pd.unique(np.asarray(col, dtype=object))]
@@ -50,11 +52,11 @@ class Table:
             w = max(stringWidth(head, BOLD, self.size),
                     float(string_widths(distinct, font, self.size).max(initial=0.0)))
             natural.append(w + 5.0)
-        scale = min(1.0, total / sum(natural))
+        scale = max(min(1.0, total / sum(natural)), min(1.0, MIN_TEXT_PT / self.size))
         if scale < 1.0:
             self.size *= scale
             self.leading = max(self.leading * scale, self.size * 1.2)
-        stretch = total / (sum(natural) * scale)
+        stretch = max(1.0, total / (sum(natural) * scale))
         self.widths = [w * scale * stretch for w in natural]
         return self
 
@@ -90,6 +92,8 @@ class Section:
     key: str
     toc: bool = True
     level: int = 0
+    group: tuple[str, str] | None = None
+    """(title, bookmark key) of the outline entry a level-1 section sits under."""
 
 
 @dataclass

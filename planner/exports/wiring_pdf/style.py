@@ -66,9 +66,10 @@ scale bar's label tops out 61 pt above the drawing's bottom, plus a 13 pt gap (h
 14 pt more for their symbol line). Set when a tall floor's overview ran into the legend
 (``test_tall_floor_overview_stays_clear_of_the_legend``)."""
 MIN_TEXT_PT = 6.0
-"""The smallest type on a floor-plan page: 6 pt (a 2.1 mm body, 1.5 mm Helvetica capitals), the
-least the project prints on A4; a hall too wide for its names at this size is tiled over several
-pages (``floor_plans.hall_section``), and text that would come out smaller is left out."""
+"""The smallest type on any page: 6 pt (a 2.1 mm body, 1.5 mm Helvetica capitals), the least the
+project prints on A4; a hall too wide for its names at this size is tiled over several pages
+(``floor_plans.hall_section``), and text that would come out smaller is left out; a table too
+wide at its own size shrinks to fit, never below this (``layout.Table.fit``)."""
 NAME_FILL = 0.85
 """Share of a cabinet's drawn width its name may take (the rest keeps it clear of the edges)."""
 DETAIL_MAX_PT_PER_M = 40.0

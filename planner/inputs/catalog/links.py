@@ -31,8 +31,8 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field, PositiveFloat, PositiveInt, model_validator
 
-from planner.inputs.catalog.part_numbers import (LENGTH_FIELDS, PLACEHOLDER, template_fields,
-                                                 length_fields)
+from planner.inputs.catalog.part_numbers import (LENGTH_FIELDS, PLACEHOLDER, format_part_number,
+                                                 length_fields, template_fields)
 from planner.inputs.catalog.routers import STRICT
 
 #: NetBox 4.x cable ``type`` values relevant to a fabric (dcim/choices.py CableTypeChoices).
@@ -208,12 +208,14 @@ class CableModel(BaseModel):
                                  "field, so every length gets the same part number; use "
                                  "{m}, {cm} or {nv}")
             made = []
-            for length in self.stock_lengths:
-                values = length_fields(length)
-                if "nv" in fields and values["nv"] is None:
+            for length in self.stock_lengths or [self.max_reach_m]:
+                if "nv" in fields and length_fields(length)["nv"] is None:
                     raise ValueError(f"field 'part_numbers' template {numbers!r} uses {{nv}} "
                                      f"but {length:g} m has no NVIDIA length code")
-                made.append(numbers.format(**values))
+                try:
+                    made.append(format_part_number(numbers, length))
+                except ValueError as err:
+                    raise ValueError(f"field 'part_numbers' {err}") from None
         for text in made:
             if not text.strip() or PLACEHOLDER.search(text):
                 raise ValueError(f"field 'part_numbers' gives {text!r}, not an orderable part "
@@ -287,7 +289,7 @@ class CableModel(BaseModel):
                 if abs(key - order_length_m) < 1e-9:
                     return text
             raise ValueError(f"{self.sku}: no part number at {order_length_m:g} m")
-        return numbers.format(**length_fields(float(order_length_m)))
+        return format_part_number(numbers, float(order_length_m))
 
     def part_numbers_at(self, order_lengths) -> np.ndarray:
         """``part_number`` of every ordered length (array of str), one format per distinct

@@ -6,7 +6,10 @@ the part number, which a SKU that looks like a family placeholder (``MCP1600-C0X
 ``template_fields`` reads the fields a template uses (also those of a router's interface names,
 ``planner.inputs.catalog.routers``) and refuses a format width or precision that would make a
 text longer than any part number or name may be (``{m:999999999}`` is one line of YAML and
-hundreds of MiB of part numbers).
+hundreds of MiB of part numbers) or a ``c`` (character) format, which turns a length into a
+control character. ``format_part_number`` formats one length and checks the finished part
+number like every other name (``planner.inputs.schema.text_problem``): at most ``MAX_TEXT``
+characters (several padded fields add up), no control characters.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import math
 import re
 import string
 
+from planner.inputs.schema import text_problem
 from planner.inputs.tuning import MAX_TEXT
 
 #: Fields of a part-number template, for one stock length L: ``{m}`` L in metres as written
@@ -52,8 +56,8 @@ _NUMBER = re.compile(r"\d+")
 
 def template_fields(template: str) -> set[str]:
     """The field names a part-number template uses (names of ``LENGTH_FIELDS``, e.g. ``nv``);
-    ValueError for a format spec with a nested field or a width or precision above
-    ``MAX_TEXT``."""
+    ValueError for a format spec with a nested field, a width or precision above ``MAX_TEXT``
+    or the ``c`` (character) presentation type."""
     names = set()
     for _, name, spec, _ in string.Formatter().parse(template):
         if name is None:
@@ -67,4 +71,24 @@ def template_fields(template: str) -> set[str]:
             raise ValueError(f"template {template!r} pads {{{name}}} to {widest:,} characters, "
                              f"beyond the {MAX_TEXT} a part number or name may have; use a "
                              f"width such as {{{name}:03d}}")
+        if spec and spec.endswith("c"):
+            raise ValueError(f"template {template!r} formats {{{name}}} as a character "
+                             f"({{{name}:{spec}}}), which makes a number a control character; "
+                             f"use a number format such as {{{name}:03d}}")
     return names
+
+
+def format_part_number(template: str, length_m: float) -> str:
+    """The part number ``template`` gives one length; ValueError when the format does not fit
+    the field's value or the part number is not bounded text without control characters."""
+    try:
+        text = template.format(**length_fields(length_m))
+    except (ValueError, TypeError, OverflowError) as err:
+        raise ValueError(f"template {template!r} cannot format {length_m:g} m ({err}); use the "
+                         f"formats of the examples, such as {{nv}}, {{m}} or {{cm:04d}}") from None
+    problem = text_problem(text, "part_numbers", fix="change the template")
+    if problem:
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise ValueError(f"template {template!r} makes the {length_m:g} m part number "
+                         f"{shown!r}, which {problem}")
+    return text

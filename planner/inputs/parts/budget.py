@@ -81,3 +81,22 @@ def channel(catalog, floor, part, fibre, nic_part, order_length, connections):
     for column, values in zip(out, (installed, loss, ends_budget, ends_reach)):
         column[optics] = np.broadcast_to(values, (n,))[optics]
     return tuple(out)
+
+
+def route_of(names, i: int, what: str) -> str:
+    """``, the route of link C012 (r001 to r042)`` for a message about link ``i``, ``names(i)``
+    naming it (nothing when the caller has no names)."""
+    return "" if names is None else f", the {what} of {names(int(i))}"
+
+
+def subset(names, rows):
+    """``names`` (a function naming link i) for the links ``rows`` of its links, or None."""
+    if names is None:
+        return None
+    rows = np.asarray(rows)
+    return lambda i: names(int(rows[i]))
+
+
+def more_links(count: int) -> str:
+    """`` (N more links likewise)`` for a message naming one of ``count`` links."""
+    return f" ({count - 1} more links likewise)" if count > 1 else ""

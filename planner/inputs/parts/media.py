@@ -45,6 +45,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from planner.inputs.catalog import Catalog, CableModel, RouterModel
+from planner.inputs import floor as floors
 from planner.inputs.floor import routes
 from planner.inputs.floor import COPPER_NS_PER_M, FIBRE_NS_PER_M, Floor
 from planner.inputs.parts import budget, structured
@@ -162,12 +163,13 @@ def _way_cost(catalog: Catalog, floor: Floor, way: _Way, lengths: np.ndarray,
 
 def _choose(catalog: Catalog, floor: Floor, lengths: np.ndarray, same: np.ndarray,
             parallel: np.ndarray, router: RouterModel | None, endpoint: bool,
-            media_kinds=("electrical", "optical"), strict: bool = True):
+            media_kinds=("electrical", "optical"), strict: bool = True, names=None):
     """(part, fibre, NIC part, order length, price, lit) per link; with ``media_kinds`` =
     ``("electrical",)`` only copper is tried and links it cannot serve keep part -1. A link
     no part lights but one reaches along its route keeps the cheapest such way, unlit, at an
-    infinite price (``budget.pick``); one that no optical part reaches is an InputError, or
-    keeps part -1 when not ``strict``."""
+    infinite price (``budget.pick``); one that no optical part reaches is an InputError naming
+    the longest such link (``names(i)``, when given, names link ``i``), or keeps part -1 when
+    not ``strict``."""
     n = lengths.size
     part, fibre, nic = (np.full(n, -1, dtype=np.int64) for _ in range(3))
     order, price = np.full(n, np.nan), np.full(n, np.nan)
@@ -193,11 +195,14 @@ def _choose(catalog: Catalog, floor: Floor, lengths: np.ndarray, same: np.ndarra
         cols = np.arange(at.size)
         found = np.isfinite(prices[best, cols])
         if media == "optical" and strict and not found.all():
-            worst = float(lengths[at][~found].max())
+            lost = at[~found]
+            worst = int(lost[np.argmax(lengths[lost])])
             longest = max(catalog.optical_longest_m(catalog.cables[w.part]) for w in group)
-            raise InputError(f"catalog '{catalog.source}': no optical cable reaches {worst:.2f} m "
-                             f"(longest available {longest:g} m); add a longer optical model "
-                             "or use a smaller floor")
+            raise InputError(f"catalog '{catalog.source}': no optical cable reaches "
+                             f"{lengths[worst]:.2f} m{budget.route_of(names, worst, 'route')} "
+                             f"(longest available {longest:g} m)"
+                             f"{budget.more_links(lost.size)}; add a longer optical model or "
+                             "use a smaller floor")
         rows = at[found]
         pick = [group[b] for b in best[found]]
         part[rows] = [w.part for w in pick]
@@ -211,13 +216,14 @@ def _choose(catalog: Catalog, floor: Floor, lengths: np.ndarray, same: np.ndarra
 
 def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
                  router: RouterModel | None = None, endpoint=False, parallel=1,
-                 runs: structured.Runs | None = None) -> LinkParts:
+                 runs: structured.Runs | None = None, names=None) -> LinkParts:
     """The parts of every link (see the module doc). ``same_group`` (both ends in one
     electrical group) only matters on ``membership`` floors; ``endpoint`` marks router-NIC links
     and ``parallel`` gives each link's number of parallel links between its router pair (arrays
     or scalars); ``runs`` the structured pieces of each link
     (``planner.inputs.parts.structured.runs``, with the same positions as the lengths), whose links
-    that leave their row run through panels."""
+    that leave their row run through panels; ``names(i)`` what messages call link ``i`` (a
+    cable and its devices, say) when no part reaches it (an InputError)."""
     lengths = np.asarray(lengths_m, dtype=float).ravel()
     if np.any(lengths < 0) or np.any(~np.isfinite(lengths)):
         raise ValueError("cable lengths must be finite and >= 0")
@@ -234,7 +240,8 @@ def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
     for flag in (False, True):
         rows = np.flatnonzero((is_ep == flag) & ~through)
         if rows.size:
-            got = _choose(catalog, floor, lengths[rows], same[rows], par[rows], router, flag)
+            got = _choose(catalog, floor, lengths[rows], same[rows], par[rows], router, flag,
+                          names=budget.subset(names, rows))
             for column, values in zip(out, got):
                 column[rows] = values
     if runs is None:
@@ -250,8 +257,9 @@ def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
         rows = rows[~copper]
     segments = structured.SegmentParts.empty(n)
     if rows.size:
-        part, cord, order, price, lit, seg = structured.choose(catalog, floor, runs.take(rows),
-                                                               lengths[rows], router)
+        part, cord, order, price, lit, seg = structured.choose(
+            catalog, floor, runs.take(rows), lengths[rows], router,
+            names=budget.subset(names, rows))
         for column, values in zip(out, (part, cord, None, order, price, lit)):
             if values is not None:
                 column[rows] = values
@@ -291,11 +299,17 @@ class RoutedLinks:
 
 def routed_parts(catalog: Catalog, floor: Floor, room, cabinet_hall, cabinet_row, cabinet_col,
                  a_cab, b_cab, same_group, *, router: RouterModel | None = None,
-                 endpoint=False, parallel=1) -> RoutedLinks:
+                 endpoint=False, parallel=1, names=None) -> RoutedLinks:
     """Route every cable from cabinet ``a_cab[i]`` to ``b_cab[i]`` of a layout in ``room``
     (``routes.cable_routes``) and choose its parts (``choose_parts``; through the patch panels
     of a structured floor, ``structured.runs``). The cabling stage and placement's pricing of a
-    layout both go through here, so what placement minimises is what the bill charges."""
+    layout both go through here, so what placement minimises is what the bill charges.
+    ``names(i)`` is what a message calls cable ``i`` when no part reaches it; by default its
+    two cabinets."""
+    if names is None:
+        def names(i):
+            cabinets = floors.cabinet_names(cabinet_hall, cabinet_row, cabinet_col)
+            return f"the link from cabinet {cabinets[a_cab[i]]} to cabinet {cabinets[b_cab[i]]}"
     raw, kind = routes.cable_routes(room, cabinet_hall, cabinet_row, cabinet_col, a_cab, b_cab)
     length = routes.millimetres(raw)
     pieces = None
@@ -305,7 +319,7 @@ def routed_parts(catalog: Catalog, floor: Floor, room, cabinet_hall, cabinet_row
         pieces = structured.runs(room, hall[a_cab], row[a_cab], col[a_cab], hall[b_cab],
                                  row[b_cab], col[b_cab], a_cab == b_cab).in_millimetres(length)
     parts = choose_parts(catalog, floor, length, same_group, router=router, endpoint=endpoint,
-                         parallel=parallel, runs=pieces)
+                         parallel=parallel, runs=pieces, names=names)
     return RoutedLinks(length=length, kind=kind, runs=pieces, parts=parts)
 
 

@@ -338,14 +338,15 @@ def _order(model, length: np.ndarray) -> np.ndarray:
 
 
 def choose(catalog: Catalog, floor, pieces: Runs, lengths: np.ndarray,
-           router: RouterModel | None):
+           router: RouterModel | None, names=None):
     """(transceiver, cord, order length, price per link, lit, SegmentParts) of the structured
     links ``pieces`` whose route lengths are ``lengths``: the cheapest way whose transceiver
     lights the link over the fibre installed (the sum of its pieces' stock lengths, the link's
     order length) and the panels it passes (``planner.inputs.parts.budget``; ties: the earlier
     way); where none lights it, the cheapest that reaches along the route, not lit, at an
     infinite price (``budget.pick``). InputError when the catalog has no structured parts or
-    none reaches."""
+    none reaches, naming the longest link none reaches (``names(i)``, when given, names link
+    ``i``)."""
     n = lengths.size
     options = ways(catalog, router)
     if not options:
@@ -392,12 +393,15 @@ def choose(catalog: Catalog, floor, pieces: Runs, lengths: np.ndarray,
                              f"panel for {fibres} (front and rear both the trunks' connector) "
                              f"for {int(hall[lost].sum())} links between halls; add one "
                              "(docs/catalogs.md \"Structured cabling\")")
-        worst = float(fibre[lost].max())
+        at = np.flatnonzero(lost)
+        worst = int(at[np.argmax(fibre[at])])
         reach = max(cables[w.transceiver].max_reach_m for w in options)
         raise InputError(f"catalog '{catalog.source}': no link through patch panels reaches "
-                         f"{worst:.2f} m (longest transceiver reach {reach:g} m, or a cord or "
-                         "trunk piece longer than its longest stock length); add longer parts "
-                         "or use a smaller floor")
+                         f"{fibre[worst]:.2f} m"
+                         f"{budget.route_of(names, worst, 'route through panels (drops included)')}"
+                         f" (longest transceiver reach {reach:g} m, or a cord or trunk piece "
+                         f"longer than its longest stock length){budget.more_links(at.size)}; "
+                         "add longer parts or use a smaller floor")
     pick = [options[b] for b in best.tolist()]
     seg = {name: np.vstack([o[name] for o in orders])[best, cols]
            for name in ("cord_a", "trunk_a", "hall", "trunk_b", "cord_b")}

@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+"""Push plans into a real NetBox with ``planner netbox push`` and time it; writes
+``benchmarks/NETBOX.md``. Not run by .ci/run: it needs a running NetBox.
+
+For each ``--plan NAME=DIR`` (a folder written by ``planner plan``): the plan's site is emptied
+(objects tagged ``planner`` in it), then
+
+1. the first push, timed, with the time and rate of each kind of object (the push's log lines);
+2. with ``--trace``, NetBox's own cable trace (``/api/dcim/interfaces/<id>/trace/``) from the
+   A end of every link of ``cables.csv`` must end on the interface ``cables.csv`` names at the B
+   end, through the panel ports its ``segments`` list;
+3. a second push, which must write nothing;
+4. with ``--replan NAME=DIR2`` (a re-plan of the same system: same topology and floor, another
+   seed, so the same site), a push of DIR2: its created / updated / deleted counts must equal
+   the differences of the two bundles computed here from their CSV files, every link of DIR2
+   must trace, and one more push must write nothing.
+
+Starting a NetBox to run this (how the figures were taken; NetBox is not part of this
+repository): PostgreSQL and Redis from the distribution (``apt-get install postgresql
+redis-server``, then start both), a database and user ``netbox``; NetBox's release source
+(4.5 or later) with its ``requirements.txt`` installed in a virtual environment of its own;
+``netbox/netbox/configuration.py`` with ``ALLOWED_HOSTS``, ``DATABASES``, ``REDIS``,
+``SECRET_KEY`` and ``API_TOKEN_PEPPERS``; ``python manage.py migrate``; a superuser and an API
+token (``manage.py createsuperuser``, then a token in the web UI or ``manage.py shell``);
+``gunicorn -c contrib/gunicorn.py netbox.wsgi`` from ``netbox/`` (NetBox's own configuration:
+workers, 120 s timeout).
+
+    python benchmarks/bench_netbox.py --url http://127.0.0.1:8001 --token-file token.txt \\
+        --plan two-halls=plans/two-halls --replan two-halls=plans/two-halls-seed1 --trace \\
+        --plan default=plans/default
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from planner.commands import netbox as command  # noqa: E402
+from planner.commands._netbox_api import Client  # noqa: E402
+from planner.exports import netbox as export  # noqa: E402
+
+LINE = re.compile(r"netbox push: (\d+)/(\d+) ([a-z ]+) done \(([\d.]+) s\)")
+SUMMARY = re.compile(r"created ([\d,]+), updated ([\d,]+), deleted ([\d,]+), unchanged ([\d,]+)")
+
+
+def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None) -> dict:
+    """One ``planner netbox push`` as a user runs it: wall time, counts, and per kind the
+    objects written and their seconds. With ``limit_s`` it is stopped by Ctrl-C (SIGINT) after
+    that long, as a user stops it: ``stopped`` and, per kind, what it had done by then."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "planner.cli", "netbox", "push", "--plan",
+                             str(plan_dir), "--url", url, "--token-file", token_file],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        out, err = proc.communicate(timeout=limit_s)
+        stopped = False
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate()
+        stopped = True
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0 and not stopped:
+        raise SystemExit(f"push of {plan_dir} failed ({proc.returncode}): {err.strip()}")
+    kinds: dict[str, list] = {}
+    last: dict[str, tuple[int, int, float]] = {}
+    for done, total, kind, secs in LINE.findall(out):
+        last[kind] = (int(done), int(total), float(secs))
+        if done == total:
+            n, s = kinds.get(kind, (0, 0.0))
+            kinds[kind] = [n + int(total), s + float(secs)]
+    found = SUMMARY.search(out)
+    counts = [int(x.replace(",", "")) for x in found.groups()] if found else [0, 0, 0, 0]
+    return {"seconds": seconds, "kinds": kinds, "stopped": stopped, "last": last,
+            "exit": proc.returncode, "stderr": err.strip()[-300:],
+            **dict(zip(("created", "updated", "deleted", "unchanged"), counts))}
+
+
+def empty_site(client: Client, plan_dir: Path) -> None:
+    """Delete what a push made in the plan's site (cables, devices, racks, locations, site)."""
+    site = command.read_bundle(plan_dir).site
+    found = client.read("dcim/sites/", slug=site["slug"])
+    if not found:
+        return
+    sid = found[0]["id"]
+    for path in ("dcim/cables/", "dcim/devices/", "dcim/racks/", "dcim/locations/"):
+        for _ in range(10):  # until none is left (a device goes only once its cables are gone)
+            ids = [o["id"] for o in client.read(path, site_id=sid, fields="id,tags")
+                   if any(t.get("slug") == "planner" for t in o["tags"])]
+            if not ids:
+                break
+            for i in range(0, len(ids), 100):
+                client.delete(path, ids[i:i + 100])
+    client.delete("dcim/sites/", [sid])
+
+
+def port_name(plan_dir: Path):
+    """cables.csv port number -> NetBox interface name, per device (the router model's p-th
+    interface; an endpoint's port by its number)."""
+    folder = plan_dir / export.FOLDER
+    devices = pd.read_csv(folder / "devices.csv", dtype=str, keep_default_na=False)
+    types = {d["model"]: d for d in (yaml.safe_load(p.read_text())
+                                     for p in folder.glob("device-types/*/*.yaml"))}
+    model = dict(zip(devices["name"], devices["device_type"]))
+
+    def name(device: str, port: str) -> str:
+        interfaces = types[model[device]].get("interfaces", [])
+        return interfaces[int(port) - 1]["name"] if len(interfaces) > 1 else str(port)
+    return name
+
+
+def trace_all(client: Client, plan_dir: Path) -> tuple[int, int]:
+    """NetBox's trace of every link of cables.csv from its A end: (links traced, through
+    panels); SystemExit naming the first link that ends elsewhere."""
+    site = command.read_bundle(plan_dir).site
+    sid = client.read("dcim/sites/", slug=site["slug"])[0]["id"]
+    ids = {(o["device"]["name"], o["name"]): o["id"]
+           for o in client.read("dcim/interfaces/", site_id=sid, fields="id,name,device")}
+    name = port_name(plan_dir)
+    cables = pd.read_csv(plan_dir / "cables.csv", dtype=str, keep_default_na=False)
+    through = 0
+    for row in cables.itertuples(index=False):
+        start = ids[(row.a_device, name(row.a_device, row.a_port))]
+        hops = client.request("GET", f"dcim/interfaces/{start}/trace/")
+        far = hops[-1][2][0] if hops and hops[-1][2] else {}
+        got = ((far.get("device") or {}).get("name"), far.get("name"))
+        want = (row.b_device, name(row.b_device, row.b_port))
+        if got != want:
+            raise SystemExit(f"{plan_dir}: link {row.cable_id} traces to {got}, not {want}")
+        panels = [p["device"]["name"] for hop in hops for p in (hop[0] + hop[2])
+                  if p and "device" in p and p.get("device") and p["device"]["name"]
+                  not in (row.a_device, row.b_device)]
+        if row.segments:
+            listed = [s.split(":")[0] for s in row.segments.split(" | ")
+                      if not s.startswith(("cord", "trunk"))]
+            if sorted(set(panels)) != sorted(set(listed)):
+                raise SystemExit(f"{plan_dir}: link {row.cable_id} passes {panels}, "
+                                 f"segments list {listed}")
+            through += 1
+        elif panels:
+            raise SystemExit(f"{plan_dir}: link {row.cable_id} passes panels {panels}")
+    return len(cables), through
+
+
+def bundle_diff(old: Path, new: Path) -> dict[str, int]:
+    """What a push of ``new`` over ``old`` must write, from the two bundles' CSV files:
+    objects by name (cables by their two ends), fields as the push compares them."""
+    def read(plan_dir: Path, name: str) -> pd.DataFrame:
+        return pd.read_csv(plan_dir / export.FOLDER / name, dtype=str, keep_default_na=False)
+
+    out = {"created": 0, "updated": 0, "deleted": 0}
+    specs = {"locations.csv": (["name"], ["status", "description", "slug"]),
+             "racks.csv": (["name"], ["location", "status", "width", "u_height", "description"]),
+             "devices.csv": (["name"], ["role", "location", "rack", "position", "face",
+                                        "status", "description"]),
+             "cables.csv": (None, list(command.CABLE_FIELDS))}
+    for name, (key, fields) in specs.items():
+        a, b = read(old, name), read(new, name)
+        if key is None:
+            for frame in (a, b):
+                ends = [tuple(sorted([(x, y, z), (u, v, w)])) for x, y, z, u, v, w in zip(
+                    frame.side_a_type, frame.side_a_device, frame.side_a_name,
+                    frame.side_b_type, frame.side_b_device, frame.side_b_name)]
+                frame.index = pd.Index(ends)
+        else:
+            a, b = a.set_index(key[0]), b.set_index(key[0])
+        both = a.index.intersection(b.index)
+        out["created"] += len(b.index.difference(a.index))
+        out["deleted"] += len(a.index.difference(b.index))
+        if name == "devices.csv":  # a device whose type changed is made anew
+            retyped = both[a.loc[both, "device_type"].to_numpy() != b.loc[both, "device_type"].to_numpy()]
+            out["created"] += len(retyped)
+            out["deleted"] += len(retyped)
+            both = both.difference(retyped)
+        norm = lambda f: f.apply(lambda c: c.map(_norm))  # noqa: E731
+        changed = (norm(a.loc[both, fields]) != norm(b.loc[both, fields])).any(axis=1)
+        out["updated"] += int(changed.sum())
+    return out
+
+
+def _norm(text: str) -> str:
+    try:
+        return f"{float(text):g}"
+    except ValueError:
+        return text
+
+
+def bundle_rows(plan_dir: Path) -> dict[str, int]:
+    folder = plan_dir / export.FOLDER
+    return {n.removesuffix(".csv"): len(pd.read_csv(folder / n, dtype=str))
+            for n in ("racks.csv", "devices.csv", "cables.csv")}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--token-file", required=True)
+    ap.add_argument("--plan", action="append", default=[], metavar="NAME=DIR")
+    ap.add_argument("--replan", action="append", default=[], metavar="NAME=DIR")
+    ap.add_argument("--limit", action="append", default=[], metavar="NAME=SECONDS",
+                    help="stop the first push of NAME after SECONDS (Ctrl-C), measure its "
+                         "rates, then check that a second push resumes where it stopped")
+    ap.add_argument("--estimate", action="append", default=[], metavar="NAME=DIR",
+                    help="no push: extrapolate NAME's push time from its bundle's row counts "
+                         "and the rates measured (for a plan too large to push here)")
+    ap.add_argument("--trace", action="store_true", help="trace every link (small plans)")
+    ap.add_argument("--out", default=str(HERE / "NETBOX.md"))
+    ap.add_argument("--merge", nargs="*", default=[], metavar="JSON",
+                    help="only write the report, from these results files and --out's")
+    args = ap.parse_args()
+    store = Path(args.out).with_suffix(".json")
+    if args.merge or args.estimate:
+        results = json.loads(store.read_text()) if store.exists() else {}
+        for other in args.merge:
+            results.update(json.loads(Path(other).read_text()))
+        for name, folder in (x.split("=", 1) for x in args.estimate):
+            results[name] = {"size": bundle_rows(Path(folder)), "estimate": True}
+        store.write_text(json.dumps(results, indent=1) + "\n")
+        write_report(Path(args.out), results)
+        return
+    token = Path(args.token_file).read_text().strip()
+    client = Client(args.url, token)
+    version = client.version()
+    replans = dict(x.split("=", 1) for x in args.replan)
+    limits = {k: float(v) for k, v in (x.split("=", 1) for x in args.limit)}
+    results = json.loads(store.read_text()) if store.exists() else {}
+    for name, folder in (x.split("=", 1) for x in args.plan):
+        plan_dir = Path(folder)
+        empty_site(client, plan_dir)
+        row = {"size": bundle_rows(plan_dir), "version": version, "load": os.getloadavg()[1]}
+        if name in limits:
+            row["first"] = push(args.url, args.token_file, plan_dir, limits[name])
+            print(name, "stopped push", row["first"], flush=True)
+            row["resumed"] = push(args.url, args.token_file, plan_dir, 240)
+            print(name, "resumed push", row["resumed"], flush=True)
+            results[name] = row
+            continue
+        row["first"] = push(args.url, args.token_file, plan_dir)
+        print(name, "first push", row["first"], flush=True)
+        row["traced"] = trace_all(client, plan_dir) if args.trace else None
+        again = push(args.url, args.token_file, plan_dir)
+        print(name, "second push", again, flush=True)
+        assert again["created"] == again["updated"] == again["deleted"] == 0, again
+        row["again"] = again
+        if name in replans:
+            new = Path(replans[name])
+            want = bundle_diff(plan_dir, new)
+            third = push(args.url, args.token_file, new)
+            print(name, "re-plan push", third, "expected", want, flush=True)
+            got = {k: third[k] for k in want}
+            assert got == want, (got, want)
+            row["replan"] = [third, want, trace_all(client, new) if args.trace else None]
+            last = push(args.url, args.token_file, new)
+            assert last["created"] == last["updated"] == last["deleted"] == 0, last
+        results[name] = row
+    store.write_text(json.dumps(results, indent=1) + "\n")
+    write_report(Path(args.out), results)
+
+
+def rate(row: dict, kind: str) -> float | None:
+    """Objects of ``kind`` written per second by the first push (a stopped push: up to its
+    last finished batch)."""
+    first = row["first"]
+    if kind in first["kinds"] and first["kinds"][kind][1]:
+        n, s = first["kinds"][kind]
+        return n / s
+    if kind in first.get("last", {}):
+        done, _, s = first["last"][kind]
+        return done / s if s else None
+    return None
+
+
+def write_report(path: Path, results: dict) -> None:
+    """NETBOX.md from every plan measured so far (NETBOX.json)."""
+    estimates = {k: r for k, r in results.items() if r.get("estimate")}
+    results = {k: r for k, r in results.items() if not r.get("estimate")}
+    versions = sorted({r["version"] for r in results.values()})
+    lines = [
+        "# NetBox push: measured against a real NetBox",
+        "",
+        f"Written by `benchmarks/bench_netbox.py` (results kept in `NETBOX.json`) against NetBox "
+        f"{', '.join(versions)}: PostgreSQL 15 and Redis 7 from Debian 12, NetBox from its "
+        "release source under gunicorn with NetBox's contrib configuration (5 workers x 3 "
+        "threads, 120 s timeout), on the shared 2-core development machine with other work "
+        "running beside it (the load average over 5 minutes is in the table). Each plan's site "
+        "was emptied first; every push is `planner netbox push` in a new process, so the times "
+        "include reading the bundle and every read of NetBox.",
+        "",
+        "| plan | racks | devices | cables | load | first push | written | second push | "
+        "its writes |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name, r in results.items():
+        s, f = r["size"], r["first"]
+        again = r.get("again")
+        first = (f"stopped after {f['seconds']:.0f} s" if f.get("stopped")
+                 else f"{f['seconds']:.0f} s")
+        lines.append(
+            f"| {name} | {s['racks']:,} | {s['devices']:,} | {s['cables']:,} | {r['load']:.1f} | "
+            f"{first} | {f['created']:,} | "
+            + (f"{again['seconds']:.0f} s | "
+               f"{again['created'] + again['updated'] + again['deleted']} |" if again
+               else "- | - |"))
+    lines += ["", "Rates of the first push (objects written per second; a stopped push up to "
+                  "its last finished batch):", "",
+              "| plan | devices | cables | racks |", "| --- | ---: | ---: | ---: |"]
+    for name, r in results.items():
+        cells = []
+        for kind in ("devices", "cables", "racks"):
+            v = rate(r, kind)
+            cells.append("-" if v is None else f"{v:.2f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    for name, r in results.items():
+        if r.get("traced"):
+            n, through = r["traced"]
+            lines += ["", f"**{name}**: NetBox's own cable trace from the A end of each of the "
+                          f"{n:,} links ends on the interface `cables.csv` names at the B end; "
+                          f"the {through:,} links through panels pass the panels their "
+                          "`segments` list."]
+        if r.get("replan"):
+            third, want, traced = r["replan"]
+            lines += ["", f"**{name}, re-plan** (same system and floor, another seed, so the "
+                          f"same site): the push wrote {third['created']:,} created, "
+                          f"{third['updated']:,} updated, {third['deleted']:,} deleted "
+                          f"({third['unchanged']:,} unchanged) in {third['seconds']:.0f} s: "
+                          "exactly the differences of the two bundles computed from their CSV "
+                          f"files ({want}); "
+                          + (f"all {traced[0]:,} links of the re-plan trace to their far "
+                             "interface; " if traced else "")
+                          + "one more push wrote nothing."]
+        if r.get("resumed"):
+            f, again = r["first"], r["resumed"]
+            done = {k: v[0] for k, v in f["last"].items()}
+            left = {k: v[1] for k, v in again["last"].items()}
+            lines += ["", f"**{name}, stopped and resumed**: the first push was stopped with "
+                          f"Ctrl-C after {f['seconds']:.0f} s (exit {f['exit']}), having written "
+                          + ", ".join(f"{n:,} {k}" for k, n in done.items())
+                          + "; the next push (run for up to 240 s) read what NetBox held and "
+                          "went on with what was left: "
+                          + ", ".join(f"{n:,} {k}" for k, n in left.items()) + "."]
+    lines += _extrapolation(results, estimates)
+    path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {path}")
+
+
+def pooled_rates(results: dict) -> dict[str, float]:
+    """Objects per second of each kind over every push measured (objects / seconds summed)."""
+    out = {}
+    for kind in ("devices", "cables", "racks"):
+        n = s = 0.0
+        for r in results.values():
+            first = r["first"]
+            if kind in first["kinds"]:
+                n += first["kinds"][kind][0]
+                s += first["kinds"][kind][1]
+            elif kind in first.get("last", {}):
+                n += first["last"][kind][0]
+                s += first["last"][kind][2]
+        if s:
+            out[kind] = n / s
+    return out
+
+
+def _extrapolation(results: dict, estimates: dict) -> list[str]:
+    """Every plan's first-push time at the pooled rates: measured plans as a check of the
+    model, the others (too large to push here) as an estimate."""
+    rates = pooled_rates(results)
+    if not {"devices", "cables"} <= rates.keys():
+        return []
+    lines = ["", "## Time at the measured rates", "",
+             "Rates pooled over every push above: "
+             + ", ".join(f"{k} {v:.2f}/s" for k, v in rates.items())
+             + ". A push's time is about its devices, cables and racks at these rates (reads "
+               "and the shared objects add seconds). Plans marked *estimate* were not pushed "
+               "here; their time is extrapolated from their bundle's row counts, not measured.",
+             "", "| plan | devices | cables | racks | at the pooled rates | measured |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    rows = [(k, r, False) for k, r in results.items()] + [(k, r, True) for k, r in
+                                                          estimates.items()]
+    for name, r, guessed in rows:
+        s = r["size"]
+        secs = sum(s[k] / rates[k] for k in ("devices", "cables", "racks") if k in rates)
+        measured = ("estimate" if guessed else
+                    f"stopped at {r['first']['seconds']:.0f} s" if r["first"].get("stopped")
+                    else f"{r['first']['seconds']:.0f} s")
+        lines.append(f"| {name} | {s['devices']:,} | {s['cables']:,} | {s['racks']:,} | "
+                     f"{_duration(secs)} | {measured} |")
+    return lines
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+if __name__ == "__main__":
+    main()
