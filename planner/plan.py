@@ -27,7 +27,7 @@ import pandas as pd
 import planner
 from planner import cabling, costing, performance
 from planner.costing import bom as boms
-from planner.costing import power
+from planner.costing import basis, fabric, power
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog, RouterModel, load_catalog
 from planner.inputs.floor import Floor, load_floor, routes
@@ -146,6 +146,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
         raise InputError(f"topology '{topology.family}' has no routers; nothing to plan")
     router_model = catalog.router_for(topology.radix)
     guards.check_router_model(catalog, router_model)
+    fabric.check_managed(catalog, router_model)
     performance.router_latency(router_model, router_latency_ns)   # checked before placement
     guards.check_counts(f"topology '{_describe(topology)}'", topology.num_links,
                         topology.num_endpoints, topology.num_routers, router_model.radix,
@@ -177,6 +178,9 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             watts = power.plan_power(topology, catalog, router_model, cable_plan.cables,
                                      placement.router_cabinet, placement.num_cabinets)
             power.check_budget(floor, placement.cabinet_names, watts.cabinet_kw)
+            fabric_lines, fabric_plan = fabric.build(catalog, router_model, placement, floor,
+                                                     watts.cabinet_kw, topology.num_endpoints)
+            bom = fabric.append(bom, fabric_lines)
             devices = cable_plan.devices.assign(
                 watts=np.round(np.r_[watts.router_w, watts.endpoint_w], 3))
             cabinets = cable_plan.cabinets.assign(kw=np.round(watts.cabinet_kw, 6))
@@ -194,6 +198,9 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             if cable_plan.structured is not None:
                 summary["structured"] = cable_plan.structured.summary()
             summary["optics"] = cabling.optics_summary(cable_plan.cables)
+            summary["bom"]["not_included"] = fabric.not_included(catalog)
+            if fabric_plan is not None:
+                summary["fabric"] = fabric_plan.summary()
             summary["performance"] = perf
             summary["performance"]["cost_per_delivered_tbps"] = _per_tbps(
                 summary["cost"]["total"], perf)
@@ -259,7 +266,9 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
             "licences": round(parts["licences"], 2), "optics": round(parts["optics"], 2),
             "cables": round(parts["cables"], 2), "panels": round(parts["panels"], 2),
             "rack": round(parts["rack"], 2),
+            **{k: round(parts[k], 2) for k in ("management", "power", "support")},
             "spares": round(parts["spares"], 2), "total": round(total, 2),
+            "price_basis": basis.summary(bom, catalog.price_basis),
             "per_endpoint": round(total / n_ep, 2) if n_ep else 0.0,
             "router_unit": round(float(bom["unit_price"].iloc[0]), 2)}
     power = dict(money["power"])
@@ -279,7 +288,8 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
         "catalog": {"name": catalog.name, "router_sku": router_model.sku,
                     "router_radix": router_model.radix, "rate_gbps": router_model.rate_gbps,
                     "optical_average_length_m": catalog.optical_average_length_m,
-                    "count_endpoint_cables": catalog.count_endpoint_cables},
+                    "count_endpoint_cables": catalog.count_endpoint_cables,
+                    "currency": catalog.currency},
         "floor": floor_info,
         "options": options,
         "placement": {"strategy": placement.strategy, "method": placement.method,

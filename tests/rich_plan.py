@@ -4,10 +4,11 @@
   chords i -- i+6 and 1 -- 9, 3 -- 17 (so the hall entries' rear ports of one hall trunk differ),
   4 endpoints per router (uniform θ below 1).
 - ``floor.yaml``: halls of 2 rows x 4 cabinets, one router a cabinet (so three halls), 12U
-  cabinets and patch racks, cross trays at the row ends and between cabinets 2/3, structured
-  cabling.
-- ``catalog.yaml``: a 16-port switch, 3 m copper, SR optics, 48-fibre trunks (4 links a trunk)
-  and 4U panels of 8 adapters (2 trunks a panel, exactly 3 panels a patch rack).
+  cabinets and patch racks, cross trays at the row ends and between cabinets 2/3 (patch-rack
+  positions there), structured cabling, low-loss MPO connections (0.35 dB each).
+- ``catalog.yaml``: a 16-port switch, 3 m copper, 100GBASE-SR4 optics (100 m, 1.9 dB), 48-fibre
+  trunks (4 links a trunk) and 4U MPO panels of 8 adapters (2 trunks a panel, exactly 3 panels a
+  patch rack; MPO front and rear, so also the hall entries' pass-through panel).
 
 So the plan has patch racks holding several panels over several rack units, racks filled to the
 last unit, hall entries whose panels fill a second patch rack, links that leave their row through

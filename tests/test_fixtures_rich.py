@@ -21,6 +21,8 @@ from ortools.linear_solver import pywraplp
 from planner.inputs.catalog import Catalog
 from planner.inputs.floor import Floor, room_of
 from planner.performance import throughput as thr
+from planner.placement.copper_bounds import degree_reach_bound
+from planner.placement.graph import Graph
 from planner.placement.objective import cabinet_prices
 from planner.plan import plan
 from planner.topologies.base import Topology
@@ -108,29 +110,40 @@ def test_rich_plan_hops_are_breadth_first_distances():
 
 # ----------------------------------------------------------------------------- copper bound
 
-def short_copper_catalog() -> Catalog:
-    """The rich catalog with copper that reaches 2.5 m: in a row, the next cabinet only."""
-    data = yaml.safe_load(CATALOG.read_text())
-    dac = next(c for c in data["cables"] if c["kind"] == "dac")
-    dac.update(max_reach_m=2.5, stock_lengths=[1, 2, 2.5], price={"table": {1: 50, 2: 60,
-                                                                             2.5: 65}})
-    return Catalog.model_validate(data)
+COPPER_REACH_M = 3.0        # catalog.yaml's DAC
+PITCH, CROSS_TRAY_EVERY, RISE, OVERHEAD, SLACK = 0.6, 2, 0.5, 0.3, 1.1
+
+
+def rich_catalog() -> Catalog:
+    """The rich catalog: its 3 m copper reaches, on the rows of one_router_floor(), the next
+    cabinet only."""
+    return Catalog.model_validate(yaml.safe_load(CATALOG.read_text()))
 
 
 def one_router_floor() -> Floor:
-    """One hall of 2 rows x 4 cabinets, one router per cabinet: a link between neighbours of a
-    row is (0.6 + 2 x 0.5 + 0.3) x 1.1 = 2.09 m (copper), two apart 2.75 m, across rows at least
-    (2.4 + 1.3) x 1.1 = 4.07 m (optical)."""
+    """One hall of 2 rows x 4 cabinets, one router per cabinet. The patch-rack gap at the
+    cross tray after every 2 cabinets puts column c at x = (c + c // 2) x 0.6 (0, 0.6, 1.8,
+    2.4 m): a link between neighbours of a row is (0.6 + 2 x 0.5 + 0.3) x 1.1 = 2.09 m, across
+    the gap (1.2 + 1.3) x 1.1 = 2.75 m (both copper), two apart at least (1.8 + 1.3) x 1.1 =
+    3.41 m and across rows at least (2.4 + 1.3) x 1.1 = 4.07 m (optical)."""
     data = yaml.safe_load(FLOOR.read_text())
     data.update(router_slots=1, hall=dict(data["hall"], count=1))
     return Floor(**data)
 
 
-def most_copper(top: Topology) -> int:
-    """Most copper cables over every placement of the routers in the 8 cabinets (exhaustive):
-    copper when two routers stand side by side in one row."""
+def copper_pairs() -> np.ndarray:
+    """Which of the 8 cabinets (row-major) copper joins: same row, routed length (docs/floors.md:
+    |dx| + 2 x 0.5 up/down + 0.3, plus 10 % slack) within the copper's reach."""
     slots = [(r, c) for r in range(2) for c in range(4)]
-    copper = np.array([[a[0] == b[0] and abs(a[1] - b[1]) == 1 for b in slots] for a in slots])
+    x = {c: PITCH * (c + c // CROSS_TRAY_EVERY) for c in range(4)}
+    return np.array([[a != b and a[0] == b[0]
+                      and (abs(x[a[1]] - x[b[1]]) + 2 * RISE + OVERHEAD) * SLACK
+                      <= COPPER_REACH_M + 1e-9 for b in slots] for a in slots])
+
+
+def most_copper(top: Topology) -> int:
+    """Most copper cables over every placement of the routers in the 8 cabinets (exhaustive)."""
+    copper = copper_pairs()
     links, mult = top.links, top.multiplicity
     best = 0
     for perm in itertools.permutations(range(8), top.num_routers):
@@ -139,18 +152,34 @@ def most_copper(top: Topology) -> int:
     return best
 
 
-def test_copper_bound_holds_and_is_reached_with_parallel_cables():
-    """A ring of 8 routers, 3 parallel cables per link, in 8 cabinets where copper reaches only
-    the row neighbour: at most 6 of the 8 links (18 of 24 cables) can be copper (exhaustive
-    search). The degree-and-reach bound is exactly that: the 4 row-end cabinets reach one
-    neighbour and the 4 inner ones two, so sum(min(degree 6, 3 parallel x reach)) / 2 =
+RING = [(i, (i + 1) % 8) for i in range(8)]
+COPPER_RINGS = [
+    # every ring link 3 cables: degree 6 never binds, 3 parallel x reach does
+    ("3 cables a link", RING * 3, 3, 6, 18),
+    # links of 3 and 1 cables in turn: degree 4 binds the inner cabinets (3 x 2 = 6 > 4)
+    ("3 and 1 in turn", RING + RING[::2] * 2, 3, 4, 14),
+]
+
+
+@pytest.mark.parametrize("name,edges,mu,degree,want", COPPER_RINGS,
+                         ids=[c[0] for c in COPPER_RINGS])
+def test_copper_bound_holds_and_is_reached_with_parallel_cables(name, edges, mu, degree, want):
+    """A ring of 8 routers with parallel cables in 8 cabinets where copper reaches only the row
+    neighbour (the 4 row-end cabinets one, the 4 inner ones two). With 3 cables a link at most
+    6 of the 8 links (18 of 24 cables) can be copper (exhaustive search), and the
+    degree-and-reach bound is exactly that: sum(min(degree 6, 3 parallel x reach)) / 2 =
     (4 x 3 + 4 x 6) / 2 = 18, which a bound that ignored parallel cables (1 x reach) would put
-    at 6. The plan's copper is at most the bound and equal to its electrical network cables."""
-    top = Topology.from_edges("ring", {}, 8, [(i, (i + 1) % 8) for i in range(8)] * 3, 2)
-    assert int(top.multiplicity.max()) == 3
+    at 6. With links of 3 and 1 cables in turn (degree 4) the best is 14, two paths of 3, 1, 3
+    cables, and so is the bound (4 x 3 + 4 x 4) / 2, which a bound without the degree would put
+    at 18. The plan's copper is at most the bound and equal to its electrical network cables."""
+    reach = copper_pairs().sum(axis=1)
+    assert sorted(reach.tolist()) == [1, 1, 1, 1, 2, 2, 2, 2]
+    top = Topology.from_edges("ring", {}, 8, edges, 2)
+    assert int(top.multiplicity.max()) == mu
     best = most_copper(top)
-    assert best == 18
-    p = plan(top, short_copper_catalog(), one_router_floor(), strategy="optimize",
+    assert best == want == sum(min(degree, mu * int(k)) for k in reach) // 2
+    assert degree_reach_bound(Graph.from_topology(top), reach) == want
+    p = plan(top, rich_catalog(), one_router_floor(), strategy="optimize",
              time_limit_s=5, seed=0)
     place = p.summary["placement"]
     net = p.cables[p.cables["kind"] == "network"]

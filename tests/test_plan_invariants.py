@@ -315,7 +315,8 @@ def check_summary_against_csv(p, out: Path) -> None:
         assert panel_lines["unit_price"].tolist() == [by_sku[s] for s in panel_lines["sku"]]
     assert cost["panels"] == pytest.approx(panel_cost, abs=0.01)
     assert cost["total"] == pytest.approx(router_cost + cable_cost + optics + nic_cost + spares
-                                          + panel_cost + cost["licences"] + cost["rack"],
+                                          + panel_cost + cost["licences"] + cost["rack"]
+                                          + cost["management"] + cost["power"] + cost["support"],
                                           abs=0.01)
     # per_endpoint is rounded to cents: half a cent off, plus float noise at exact half cents
     assert cost["per_endpoint"] == pytest.approx(cost["total"] / top.num_endpoints, abs=0.0051)

@@ -2,23 +2,31 @@
 read them (``csv`` and ``json``), each checked against pieces computed here from the floor's
 geometry and the catalog's stock lengths, not against the writer's own numbers.
 
-Geometry of tests/fixtures/rich/floor.yaml, by hand: cabinet column c (from 0) is centred at
-x = 0.6 c, row r at y = 2.4 r (1.2 m cabinets + 1.2 m aisles); cross trays at both row ends and
-after every 2 cabinets: x = -0.3, 0.9, 2.1; the hall entry is the front end of the first tray,
-(-0.3, -1.8). Per end 0.5 m up or down, 0.3 m per cable split between the two cords, 10 % slack,
-halls 30 m apart. A link between rows of one hall takes the first tray between its cabinets
-(else the nearer one beyond them, the lower on a tie):
+Geometry of tests/fixtures/rich/floor.yaml, by hand (docs/floors.md "Where the patch racks
+stand"): a row has a patch-rack position at each end and a gap at the cross tray after every 2
+cabinets, so cabinet column c (from 0) is centred at x = (c + c // 2) x 0.6 (0, 0.6, 1.8, 2.4)
+and the cross trays run over the rack positions x = -0.6, 1.2, 3.0; row r at y = 2.4 r (1.2 m
+cabinets + 1.2 m aisles); the entry racks stand side by side in the entry row at y = -2.4 from
+x = -0.6, and the hall entry is the front end of the first tray at the entry row's face,
+(-0.6, -1.8). Per end 0.5 m up or down, 0.3 m per cable split between the two cords, 10 %
+slack, halls 30 m apart. A link between rows of one hall takes the first tray between its
+cabinets (else the nearer one beyond them, the lower on a tie):
 
     cord A = (0.5 + |x_a - tray| + 0.15) x 1.1    trunk = |y_a - y_b| x 1.1
     cord B = (|x_b - tray| + 0.5 + 0.15) x 1.1
 
-A link between halls takes the first tray (-0.3) to its hall's entry: trunk A = (y_a + 1.8) x
-1.1, hall trunk 30 x 1.1 = 33, trunk B = (y_b + 1.8) x 1.1. E.g. H1-A01 - H2-B03: cords 1.045
-and 2.365 m (ordered 2 and 3 m), trunks 1.98, 33 and 4.62 m (ordered 3, 50 and 5 m).
+A link between halls takes the first tray (-0.6) to its hall's entry: trunk A = (y_a + 1.8) x
+1.1, hall trunk 30 x 1.1 = 33, trunk B = (y_b + 1.8) x 1.1. Each piece is ordered at the stock
+length covering it plus the drop into the patch rack at each panel it lands on (once per cord,
+twice per trunk): by default the rack's height, 12 x 0.04445 = 0.5334 m. E.g. H1-A01 - H2-B03:
+cords 1.375 and 3.355 m (ordered 2 and 4 m), trunks 1.98, 33 and 4.62 m (ordered 5, 50 and
+10 m).
 
 Panels (catalog.yaml): a 48-fibre trunk carries 4 links; an 8-adapter panel holds 2 trunks and
-is 4U; a 12U patch rack holds exactly 3 panels (U1, U5, U9), a fourth starts the point's next
-rack (``<point>.2``). The links between the same two panel points share trunks, 4 to a trunk.
+is 4U; a 12U patch rack holds exactly 3 panels (U1, U5, U9: the drop reaches every unit), a
+fourth starts the point's next rack (``<point>.2``). The links between the same two panel points
+share trunks, 4 to a trunk. The hall entries' panel is the same MPO panel, passing trunk to
+trunk (front and rear MPO).
 """
 
 from __future__ import annotations
@@ -37,22 +45,26 @@ from planner.exports import cables_csv
 from planner.inputs.catalog import Catalog
 from planner.inputs.floor import Floor
 from planner.plan import plan
+from planner.topologies import importers
 from planner.topologies.base import Topology
-from rich_plan import CATALOG, FLOOR, rich_folder, rich_plan
+from rich_plan import CATALOG, FLOOR, TOPOLOGY, rich_folder, rich_plan
 from test_exports_netbox import trace
 
-PITCH, ROW_PITCH = 0.6, 2.4
-TRAYS_X = (-0.3, 0.9, 2.1)
-ENTRY_Y = -1.8
+PITCH, ROW_PITCH, CROSS_TRAY_EVERY, CABINETS_PER_ROW = 0.6, 2.4, 2, 4
+TRAYS_X = tuple(PITCH * (k * (CROSS_TRAY_EVERY + 1) - 1)
+                for k in range(CABINETS_PER_ROW // CROSS_TRAY_EVERY + 1))   # -0.6, 1.2, 3.0
+ENTRY_ROW_Y, ENTRY_Y = -ROW_PITCH, -1.8
+RU_M = 0.04445
+DROP = 12 * RU_M          # patch_drop_m by default: the 12U patch rack's height
 RISE, HALF_OVERHEAD, SLACK, HALL_LINK = 0.5, 0.15, 1.1, 30.0
-CORD_STOCK = (1, 2, 3, 5, 10, 20, 50)
+CORD_STOCK = (1, 1.5, 2, 2.5, 3, 4, 5, 10, 20, 50)
 TRUNK_STOCK = (3, 5, 10, 20, 50, 100)
 LINKS_PER_TRUNK, TRUNKS_PER_PANEL, PANEL_RU, RACK_RU = 4, 2, 4, 12
 PANELS_PER_RACK = RACK_RU // PANEL_RU
 
 
-def read_csv(name: str) -> list[dict[str, str]]:
-    with open(rich_folder() / name, newline="", encoding="utf-8") as f:
+def read_csv(name: str, folder=None) -> list[dict[str, str]]:
+    with open((folder or rich_folder()) / name, newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
 
 
@@ -61,10 +73,25 @@ def stock(length: float, lengths) -> float:
     return float(next(s for s in lengths if s >= length - 1e-9))
 
 
-def cabinet_positions() -> dict[str, tuple[int, int, int]]:
+def cord_order(metres: float, drop: float = DROP) -> float:
+    """A cord is ordered at the stock length covering it plus one drop into its patch rack."""
+    return stock(metres + drop, CORD_STOCK)
+
+
+def trunk_order(metres: float, drop: float = DROP) -> float:
+    """A trunk is ordered at the stock length covering it plus a drop at each end."""
+    return stock(metres + 2 * drop, TRUNK_STOCK)
+
+
+def cabinet_x(column: int) -> float:
+    """Centre of cabinet column ``column`` (from 0): one rack position left at every tray."""
+    return PITCH * (column + column // CROSS_TRAY_EVERY)
+
+
+def cabinet_positions(folder=None) -> dict[str, tuple[int, int, int]]:
     """cabinets.csv read back: name -> (hall, row, column), all from 0."""
     return {r["name"]: (int(r["hall"]) - 1, ord(r["row"]) - ord("A"), int(r["column"]) - 1)
-            for r in read_csv("cabinets.csv")}
+            for r in read_csv("cabinets.csv", folder) if r["kind"] == "cabinet"}
 
 
 def tray_index(xa: float, xb: float) -> int:
@@ -85,16 +112,16 @@ def point_name(hall: int, row: int, tray: int) -> str:
     return f"H{hall + 1}-{chr(ord('A') + row)}-P{tray}"
 
 
-def expected_pieces():
+def expected_pieces(folder=None):
     """Per cable of cables.csv that leaves its row: its A and B panel points and its pieces in
     metres from the A end (cord, trunk(s), cord), computed from the geometry above."""
-    where = cabinet_positions()
+    where = cabinet_positions(folder)
     out = {}
-    for row in read_csv("cables.csv"):
+    for row in read_csv("cables.csv", folder):
         if row["route_kind"] not in ("cross-row", "cross-hall"):
             continue
         (ha, ra, ca), (hb, rb, cb) = where[row["a_cabinet"]], where[row["b_cabinet"]]
-        xa, xb, ya, yb = PITCH * ca, PITCH * cb, ROW_PITCH * ra, ROW_PITCH * rb
+        xa, xb, ya, yb = cabinet_x(ca), cabinet_x(cb), ROW_PITCH * ra, ROW_PITCH * rb
         tray = 0 if ha != hb else tray_index(xa, xb)
         t = TRAYS_X[tray]
         cords = ((RISE + abs(xa - t) + HALF_OVERHEAD) * SLACK,
@@ -128,6 +155,35 @@ def test_fixture_is_rich(pieces):
     assert any(n > 1 for n in full.values())
 
 
+def test_cabinets_csv_racks_stand_in_their_reserved_positions():
+    """cabinets.csv read back: after the cabinets, one row per patch rack the trunks land in,
+    each at its reserved floor position: a row's rack under its cross tray (x of the tray, y of
+    the row), the k-th rack of a hall's entry row at x = -0.6 + 0.6 (k - 1), y = -2.4; no rack
+    shares a position with a cabinet."""
+    rows = read_csv("cabinets.csv")
+    kinds = [r["kind"] for r in rows]
+    assert kinds == sorted(kinds, key=lambda k: k != "cabinet")
+    racks = {r["name"]: r for r in rows if r["kind"] != "cabinet"}
+    trunks = read_csv("trunks.csv")
+    assert set(racks) == {r[f"{e}_rack"] for r in trunks for e in "ab"}
+    cabinets = {(r["hall"], float(r["x_m"]), float(r["y_m"])) for r in rows
+                if r["kind"] == "cabinet"}
+    for name, r in racks.items():
+        point, _, nth = name.partition(".")
+        k = int(nth or 1)
+        hall, rest = point.split("-", 1)
+        assert r["hall"] == hall[1:], name
+        if rest == "ENTRY":
+            assert r["kind"] == "entry rack", name
+            want = (TRAYS_X[0] + PITCH * (k - 1), ENTRY_ROW_Y)
+        else:
+            row, tray = rest.split("-P")
+            assert r["kind"] == "patch rack" and k == 1, name
+            want = (TRAYS_X[int(tray)], ROW_PITCH * (ord(row) - ord("A")))
+        assert (float(r["x_m"]), float(r["y_m"])) == pytest.approx(want), name
+        assert (r["hall"], float(r["x_m"]), float(r["y_m"])) not in cabinets, name
+
+
 def test_cables_csv_pieces_add_up_to_the_routed_length(pieces):
     """cables.csv ``segments`` read back: cords and trunks are the pieces computed by hand, in
     order from the A end, and add up to ``length_m``; a cross-hall link names 4 panel ports
@@ -151,16 +207,81 @@ def test_cables_csv_pieces_add_up_to_the_routed_length(pieces):
             ha, hb = want["halls"]
             assert ports[1].startswith(f"H{ha + 1}-ENTRY") and ports[2].startswith(
                 f"H{hb + 1}-ENTRY")
-        ordered = sum(stock(c, CORD_STOCK) for c in want["cords"]) + sum(
-            stock(t, TRUNK_STOCK) for t in want["trunks"])
+        ordered = sum(map(cord_order, want["cords"])) + sum(map(trunk_order, want["trunks"]))
         assert float(row["order_length_m"]) == pytest.approx(ordered), cid
+
+
+SR_REACH_M, SR_BUDGET_DB = 100.0, 1.9       # 100GBASE-SR4 over OM4, IEEE 802.3 clause 95
+OM_DB_PER_KM, CONNECTION_DB = 3.5, 0.35     # floor default; the fixture's low-loss MPO
+
+
+def installed_m(want, drop: float = DROP) -> float:
+    """The fibre a link through panels installs: its pieces' ordered stock lengths, drops in."""
+    return (sum(cord_order(c, drop) for c in want["cords"])
+            + sum(trunk_order(t, drop) for t in want["trunks"]))
+
+
+def test_cables_csv_optical_channel_is_the_installed_fibre_and_its_panels(pieces):
+    """cables.csv ``fibre_m``, ``connections`` and ``loss_db`` read back: a link through
+    panels installs the stock lengths computed here (drops included) and crosses one mated
+    connection per panel, 2 between rows and 4 between halls; its loss is installed km x 3.5
+    + connections x 0.35 dB, within SR4's 100 m and 1.9 dB; a direct optical cable installs its
+    ordered length and crosses none."""
+    optical = [r for r in read_csv("cables.csv") if r["media"] == "optical"]
+    assert {r["cable_id"] for r in optical} >= set(pieces)
+    for row in optical:
+        want = pieces.get(row["cable_id"])
+        fibre = installed_m(want) if want else float(row["order_length_m"])
+        connections = {"cross-hall": 4, "cross-row": 2}.get(row["route_kind"], 0)
+        assert float(row["fibre_m"]) == pytest.approx(fibre), row["cable_id"]
+        assert int(row["connections"]) == connections, row["cable_id"]
+        loss = fibre / 1000 * OM_DB_PER_KM + connections * CONNECTION_DB
+        assert float(row["loss_db"]) == pytest.approx(loss, abs=0.0005), row["cable_id"]
+        assert fibre <= SR_REACH_M and loss <= SR_BUDGET_DB, row["cable_id"]
+
+
+def test_a_link_is_lit_on_the_fibre_installed_not_its_route(tmp_path):
+    """With SR's reach cut to 70 m, a link between halls (about 45 m of route) runs through
+    its 4 panels exactly when the fibre its pieces install (stock lengths plus drops, computed
+    here, 64 to 80 m on this floor) is within 70 m; the others run point to point on one cord
+    of the stock length covering the route (50 m), lit with no connection."""
+    from planner.exports import cabinets_csv
+
+    catalog = yaml.safe_load(CATALOG.read_text())
+    next(c for c in catalog["cables"] if c["sku"] == "SR").update(max_reach_m=70)
+    p = plan(importers.load(TOPOLOGY), Catalog.model_validate(catalog), str(FLOOR),
+             strategy="hint", time_limit_s=5, seed=0)
+    cables_csv.write(p, tmp_path)
+    cabinets_csv.write(p, tmp_path)
+    where = cabinet_positions(tmp_path)
+    through, direct = 0, 0
+    for row in read_csv("cables.csv", tmp_path):
+        if row["route_kind"] != "cross-hall":
+            continue
+        (ha, ra, ca), (hb, rb, cb) = where[row["a_cabinet"]], where[row["b_cabinet"]]
+        x = (cabinet_x(ca) - TRAYS_X[0], cabinet_x(cb) - TRAYS_X[0])
+        y = (ROW_PITCH * ra - ENTRY_Y, ROW_PITCH * rb - ENTRY_Y)
+        structured = (cord_order((RISE + x[0] + HALF_OVERHEAD) * SLACK)
+                      + cord_order((x[1] + RISE + HALF_OVERHEAD) * SLACK)
+                      + sum(trunk_order(t) for t in (y[0] * SLACK, HALL_LINK * SLACK,
+                                                      y[1] * SLACK)))
+        if structured <= 70:
+            through += 1
+            assert int(row["connections"]) == 4 and row["segments"], row["cable_id"]
+            assert float(row["fibre_m"]) == pytest.approx(structured), row["cable_id"]
+        else:
+            direct += 1
+            assert int(row["connections"]) == 0 and not row["segments"], row["cable_id"]
+            assert float(row["fibre_m"]) == stock(float(row["length_m"]), CORD_STOCK) <= 70
+    assert through and direct
 
 
 def test_netbox_cords_are_the_stock_lengths_of_each_ends_cord(pieces):
     """netbox/cables.csv read back: every link that leaves its row is two patch cords, one from
     each end's router interface to a front port of a panel at that end's panel point, each as
     long as the stock length that covers that end's cord (not the other end's, not the
-    computed length); every other cable is one row at the stock length of its route."""
+    computed length), its drop into the patch rack included; every other cable is one row at
+    the stock length of its route."""
     rows = read_csv("netbox/cables.csv")
     cords = defaultdict(list)
     for r in rows:
@@ -179,7 +300,7 @@ def test_netbox_cords_are_the_stock_lengths_of_each_ends_cord(pieces):
             assert r["side_a_name"] == row[f"{end.lower()}_port"], (cid, end)
             assert r["side_b_device"].rsplit("-", 1)[0].split(".")[0] == point, (cid, end)
             assert r["length_unit"] == "m"
-            assert float(r["length"]) == stock(cord, CORD_STOCK), (cid, end)
+            assert float(r["length"]) == cord_order(cord), (cid, end)
     direct = {r["label"]: r for r in rows if r["side_b_type"] == "dcim.interface"}
     for row in read_csv("cables.csv"):
         if row["cable_id"] in pieces:
@@ -196,7 +317,8 @@ def _trunk_ids(segments: str) -> list[str]:
 
 def test_netbox_and_trunks_csv_trunk_lengths(pieces):
     """Every trunk the segments name is one NetBox cable labelled with its id and one row of
-    trunks.csv, at the stock length that covers its piece, carrying as many links as name it."""
+    trunks.csv, at the stock length that covers its piece and a drop at each end, carrying as
+    many links as name it."""
     netbox = {r["label"]: r for r in read_csv("netbox/cables.csv")
               if r["side_a_type"] in ("dcim.rearport", "dcim.frontport")}
     trunks = {r["trunk_id"]: r for r in read_csv("trunks.csv")}
@@ -208,8 +330,8 @@ def test_netbox_and_trunks_csv_trunk_lengths(pieces):
     assert set(netbox) == set(trunks) == set(want_len)
     for tid, metres in want_len.items():
         assert float(trunks[tid]["length_m"]) == pytest.approx(metres, abs=0.0015), tid
-        assert float(trunks[tid]["order_length_m"]) == stock(metres, TRUNK_STOCK), tid
-        assert float(netbox[tid]["length"]) == stock(metres, TRUNK_STOCK), tid
+        assert float(trunks[tid]["order_length_m"]) == trunk_order(metres), tid
+        assert float(netbox[tid]["length"]) == trunk_order(metres), tid
         assert int(trunks[tid]["links"]) == links[tid] <= LINKS_PER_TRUNK, tid
         hall = metres == pytest.approx(HALL_LINK * SLACK)
         assert trunks[tid]["kind"] == ("hall" if hall else "row"), tid
@@ -234,15 +356,17 @@ def expected_panels(pieces):
     return ends, per_pair
 
 
-def test_trunks_csv_panel_units_fill_patch_racks_from_u1(pieces):
+def assert_panels_fill_the_band(pieces, band_ru: int, folder=None):
     """trunks.csv read back: each end's panel is ``<rack>-<RU>``; a point with k panels holds
-    them at U1, U5, U9 of its first rack, U1, .. of ``<point>.2`` (3 panels of 4U fill a 12U
-    rack), as many as its trunk ends need at 2 trunks a panel; each rear port of a panel ends
-    one trunk, and an entry panel's front port F<n> carries the hall trunk of rear port R<n>."""
+    them from the lowest unit the drop reaches (U(13 - band)) upward, 4U each, as many as fit
+    the band in its first rack, then the same units of ``<point>.2``, as many as its trunk ends
+    need at 2 trunks a panel; each rear port of a panel ends one trunk, and an entry panel's
+    front port F<n> carries the hall trunk of rear port R<n>."""
     ends, _ = expected_panels(pieces)
+    per_rack, lowest = band_ru // PANEL_RU, RACK_RU - band_ru + 1
     seen = defaultdict(set)
     rear_used, front_used = Counter(), Counter()
-    for r in read_csv("trunks.csv"):
+    for r in read_csv("trunks.csv", folder):
         for end in ("a", "b"):
             rack, panel, ru, port = (r[f"{end}_{k}"] for k in ("rack", "panel", "ru", "port"))
             assert panel == f"{rack}-{int(ru):02d}", r["trunk_id"]
@@ -254,12 +378,38 @@ def test_trunks_csv_panel_units_fill_patch_racks_from_u1(pieces):
             assert port[0] == ("F" if r["kind"] == "hall" else "R"), r["trunk_id"]
     for point, n_ends in ends.items():
         n_panels = math.ceil(n_ends / TRUNKS_PER_PANEL)
-        want = {(point if k // PANELS_PER_RACK == 0 else f"{point}.{k // PANELS_PER_RACK + 1}",
-                 (k % PANELS_PER_RACK) * PANEL_RU + 1) for k in range(n_panels)}
+        want = {(point if k // per_rack == 0 else f"{point}.{k // per_rack + 1}",
+                 lowest + (k % per_rack) * PANEL_RU) for k in range(n_panels)}
         assert seen[point] == want, point
     assert set(seen) == set(ends)
     assert max(rear_used.values()) == 1 and max(front_used.values()) == 1
     assert set(front_used) <= set(rear_used)
+
+
+def test_trunks_csv_panel_units_fill_patch_racks_from_u1(pieces):
+    """With the default drop (the 12U rack's height) the band is the whole rack: panels at U1,
+    U5, U9 (3 panels of 4U fill it), a fourth in ``<point>.2`` (``assert_panels_fill_the_band``)."""
+    assert_panels_fill_the_band(pieces, RACK_RU)
+
+
+def test_a_shorter_drop_leaves_the_lower_units_of_a_patch_rack_empty(tmp_path):
+    """``patch_drop_m: 0.4`` reaches 8 units below the tray (0.4 / 0.04445 = 8.99, EIA-310
+    units): panels fill U5 and U9 of each patch rack (2 a rack, none in U1-U4), and every cord and
+    trunk is ordered with the 0.4 m drop."""
+    from planner.exports import cabinets_csv, trunks_csv
+
+    floor = dict(yaml.safe_load(FLOOR.read_text()), patch_drop_m=0.4)
+    p = plan(importers.load(TOPOLOGY), str(CATALOG), Floor(**floor), strategy="hint",
+             time_limit_s=5, seed=0)
+    for writer in (cables_csv, cabinets_csv, trunks_csv):
+        writer.write(p, tmp_path)
+    band = math.floor(0.4 / RU_M)
+    assert band == 8
+    pieces = expected_pieces(tmp_path)
+    assert_panels_fill_the_band(pieces, band, tmp_path)
+    assert any(r["a_rack"].endswith(".2") for r in read_csv("trunks.csv", tmp_path))
+    for cid, want in pieces.items():
+        assert float(want["row"]["order_length_m"]) == pytest.approx(installed_m(want, 0.4)), cid
 
 
 def test_summary_json_structured_block(pieces):
@@ -276,7 +426,7 @@ def test_summary_json_structured_block(pieces):
     metres = {}
     for want in pieces.values():
         key = (frozenset((want["a_point"], want["b_point"])), frozenset(want["halls"]))
-        metres[key] = sum(stock(t, TRUNK_STOCK) for t in want["trunks"])
+        metres[key] = sum(map(trunk_order, want["trunks"]))
     assert got["links"] == len(pieces)
     assert got["cross_hall_links"] == cross_hall
     assert got["trunks"] == trunks

@@ -120,7 +120,8 @@ def test_spares_round_up_per_line_and_are_priced(switches, optics, cables):
 
 def test_power_of_routers_endpoints_and_cabinets():
     """summary.json ``power`` and cabinets.csv ``kw`` from the catalog's watts and the cable
-    ends of cables.csv (one router and its 4 endpoints per cabinet)."""
+    ends of cables.csv (one router and its 4 endpoints per cabinet); the patch and entry racks
+    cabinets.csv lists after the cabinets draw nothing."""
     p = rich_plan()
     router_w = Counter({d: ROUTER_BASE_W + PORTS_USED * LANES * LANE_W
                         for d in p.devices.loc[p.devices["kind"] == "router", "name"]})
@@ -145,7 +146,10 @@ def test_power_of_routers_endpoints_and_cabinets():
     kw = Counter()
     for device, watts in (router_w + endpoint_w).items():
         kw[cabinet_of[device]] += watts / 1000
-    got = {r["name"]: float(r["kw"]) for r in read_csv("cabinets.csv")}
+    rows = read_csv("cabinets.csv")
+    got = {r["name"]: float(r["kw"]) for r in rows if r["kind"] == "cabinet"}
     assert got == pytest.approx(dict(kw), abs=1e-4)
+    racks = [r for r in rows if r["kind"] != "cabinet"]
+    assert racks and all(r["kw"] == "" and r["routers"] == r["endpoints"] == "0" for r in racks)
     assert power["peak_cabinet_kw"] == pytest.approx(max(kw.values()), abs=1e-3)
     assert power["mean_cabinet_kw"] == pytest.approx(sum(kw.values()) / len(kw), abs=1e-3)

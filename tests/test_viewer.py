@@ -456,6 +456,11 @@ def hostile_plan(folder):
             catalog["nic"]["sku"], catalog["nic"]["description"] = f"{HOSTILE} nic", HOSTILE
         if "part_numbers" in model:               # part numbers per stock length
             model["part_numbers"] = f"{HOSTILE} {i} {model['part_numbers']}"
+    fabric = [catalog["management"]["switch"], catalog["management"]["cable"],
+              catalog["power"]["pdu"], catalog["power"]["cord"]]   # management and power lines
+    for i, model in enumerate(fabric):
+        model["sku"], model["description"] = f"{HOSTILE} fabric {i}", HOSTILE
+    catalog["management"]["cable"]["part_numbers"] = HOSTILE + " {m} m"
     floor = yaml.safe_load((builtin_dir("layouts") / "hot-aisle.yaml").read_text())
     floor["name"] = HOSTILE
     for name, data in (("catalog.yaml", catalog), ("floor.yaml", floor)):

@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 
 from planner import exports
-from planner.costing.bom import cost_lines
 from planner.inputs import spec as specs
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S
 from planner.performance import simulators
@@ -102,6 +101,7 @@ def _placement_result(place: dict, gap: str) -> str:
 def summary_table(result, out: Path, files: list[str]) -> str:
     """The short table printed at the end of ``planner plan``; its cost line names every class
     of the bill of materials that costs anything (``planner.costing.bom.COST_LINES``)."""
+    from planner.costing.bom import cost_lines     # here: `plan --help` stays light
 
     s = result.summary
     top, cab, cables = s["topology"], s["catalog"], s["cables"]

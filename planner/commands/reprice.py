@@ -24,7 +24,7 @@ BOM pages, the viewer's BOM table); the plan folder keeps them, for the same cab
 
 
 def add_arguments(parser) -> None:
-    from planner.costing.quotes import AWARDS
+    from planner.costing.awards import AWARDS
     parser.add_argument("--plan", required=True, metavar="DIR",
                         help="plan folder written by 'planner plan'")
     parser.add_argument("--quote", required=True, action="append", metavar="FILE",

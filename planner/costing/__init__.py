@@ -22,7 +22,6 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from planner.costing import power
 from planner.inputs.catalog import CableModel, Catalog, RouterModel
 from planner.inputs.parts.media import end_share
 
@@ -34,6 +33,8 @@ def router_cost(model: RouterModel, ports):
 
 def serdes_power_w(model: RouterModel, ports):
     """SerDes power of one router: ports × lanes_per_port × watts_per_lane."""
+    from planner.costing import power     # on use: the package stays light to import
+
     return power.serdes_watts(model, ports)
 
 
@@ -45,6 +46,8 @@ def cable_cost(model: CableModel, order_length_m):
 def cable_power_w(catalog: Catalog, part_index) -> float:
     """Power at both ends of router-router links built from the chosen parts (an assembly's
     ``watts_per_end`` per link end, a transceiver's module power per port it serves)."""
+    from planner.costing import power
+
     return power.cable_power_w(catalog, part_index)
 
 
@@ -95,6 +98,8 @@ def totals(catalog: Catalog, router_model: RouterModel, router_ports, num_endpoi
         ports = np.full(int(num_routers), float(ports))
     routers = float(np.sum(router_model.price(ports))) if ports.size else 0.0
     cables = float(np.sum(np.asarray(cable_prices, dtype=float)))
+    from planner.costing import power
+
     router_w = float(np.sum(power.router_watts(router_model, ports))) if ports.size else 0.0
     if cable_watts is not None:
         cable_w = float(cable_watts)

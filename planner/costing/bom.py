@@ -37,16 +37,19 @@ import numpy as np
 import pandas as pd
 
 from planner import costing
+from planner.costing import basis, fabric
 from planner.inputs.catalog import Catalog, RouterModel
 from planner.run.errors import InputError
 
 COLUMNS = ["item", "sku", "description", "length_m", "quantity", "spares", "unit_price",
            "extended_price", "vendor"]
-ITEMS = ("switch", "nic", "licence", "transceiver", "cable", "fibre", "trunk", "panel", "rack")
+ITEMS = ("switch", "nic", "licence", "transceiver", "cable", "fibre", "trunk", "panel",
+         "rack") + fabric.ITEMS
 CLASS_OF = {"switch": "switches", "nic": "nics", "licence": "licences",
             "transceiver": "optics", "cable": "cables", "fibre": "cables", "trunk": "cables",
-            "panel": "panels", "rack": "rack"}
-"""The class of each item: spares and subtotals are per class."""
+            "panel": "panels", "rack": "rack", **fabric.CLASS_OF}
+"""The class of each item: spares and subtotals are per class. The fabric's own lines
+(subnet manager, management network, power, support) are ``planner.costing.fabric``'s."""
 
 
 @dataclass(frozen=True)
@@ -243,12 +246,14 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
                                              spares.pct(item))
     bom["spares"] = bom["spares"].astype(np.int64)
     bom["extended_price"] = (bom["quantity"] + bom["spares"]) * bom["unit_price"]
-    return bom[COLUMNS]
+    return basis.attach(bom[COLUMNS], catalog, router_model)
 
 
 COST_LINES = (("routers", "switches"), ("nics", "NICs/HCAs"), ("licences", "licences"),
               ("optics", "transceivers"), ("cables", "cables, cords and trunks"),
               ("panels", "patch panels"), ("rack", "racks and rack hardware"),
+              ("management", "subnet manager and management network"),
+              ("power", "PDUs and power cords"), ("support", "support and subscriptions"),
               ("spares", "spares"))
 """The ``summary.json`` ``cost`` keys of every class of the BOM (``CLASS_OF``) plus the spares,
 with the words a cost table prints for each: together they are the whole ``cost.total``."""

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from planner.costing.awards import AWARDS
 from planner.costing.bom import CLASS_OF
 from planner.run.errors import InputError
 
@@ -36,7 +37,6 @@ RFQ_BLANK = ["supplier", "unit_price", "currency", "quantity_breaks", "lead_time
              "valid_until"]
 """Columns the supplier fills in."""
 RFQ_COLUMNS = RFQ_GIVEN + RFQ_BLANK
-AWARDS = ("per-line", "per-class", "single")
 DEFAULT_CURRENCY = "USD"
 FORMATS = (".csv", ".xlsx")
 

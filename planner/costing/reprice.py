@@ -15,6 +15,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from planner.costing import basis
 from planner.costing.bom import class_totals
 from planner.costing.quotes import Award, Offer, Quote
 from planner.inputs.catalog import Catalog
@@ -32,6 +33,7 @@ def repriced_bom(bom: pd.DataFrame, awards: list[Award]) -> tuple[pd.DataFrame, 
     new = bom.copy()
     new["unit_price"] = [a.unit_price for a in awards]
     new["extended_price"] = (new["quantity"] + new["spares"]) * new["unit_price"]
+    new = quoted_basis(new, awards)
     delta = bom[["item", "sku", "description", "length_m", "quantity", "spares"]].copy()
     delta["old_unit_price"] = bom["unit_price"].astype(float)
     delta["new_unit_price"] = new["unit_price"].astype(float)
@@ -41,6 +43,23 @@ def repriced_bom(bom: pd.DataFrame, awards: list[Award]) -> tuple[pd.DataFrame, 
                                   dtype="Int64")
     delta["delta"] = new["extended_price"] - bom["extended_price"].astype(float)
     return new, delta[DELTA_COLUMNS]
+
+
+def quoted_basis(bom: pd.DataFrame, awards: list[Award]) -> pd.DataFrame:
+    """The BOM with the basis of every quoted line ``quote``: its source the supplier and
+    quote row, its date the quote's valid-until (empty when the quote gives none); unquoted
+    lines keep theirs (an older plan's BOM without basis columns counts as estimates)."""
+    out = bom.copy()
+    defaults = {"basis": "estimate", "price_source": "", "price_date": "", "currency": ""}
+    for col, value in defaults.items():
+        out[col] = out[col].fillna(value).astype(str) if col in out else value
+    for i, a in enumerate(awards):
+        if a.offer is None:
+            continue
+        out.loc[out.index[i], basis.COLUMNS] = [
+            "quote", f"{a.offer.supplier}, {a.offer.source}",
+            a.offer.valid_until.isoformat() if a.offer.valid_until else "", out["currency"].iloc[i]]
+    return out
 
 
 def unquoted(delta: pd.DataFrame) -> pd.DataFrame:
@@ -99,7 +118,9 @@ def cost_summary(bom: pd.DataFrame, num_endpoints: int) -> dict[str, float]:
     return {"routers": round(parts["switches"], 2), "nics": round(parts["nics"], 2),
             "licences": round(parts["licences"], 2), "optics": round(parts["optics"], 2),
             "cables": round(parts["cables"], 2), "panels": round(parts["panels"], 2),
-            "rack": round(parts["rack"], 2), "spares": round(parts["spares"], 2),
+            "rack": round(parts["rack"], 2),
+            **{k: round(parts[k], 2) for k in ("management", "power", "support")},
+            "spares": round(parts["spares"], 2),
             "total": round(total, 2),
             "per_endpoint": round(total / num_endpoints, 2) if num_endpoints else 0.0,
             "router_unit": round(float(bom["unit_price"].iloc[0]), 2)}
@@ -111,6 +132,8 @@ def repriced_summary(summary: dict, bom: pd.DataFrame, note: dict) -> dict:
     out = copy.deepcopy(summary)
     out["cost"] = {**out.get("cost", {}),
                    **cost_summary(bom, int(out["topology"]["endpoints"]))}
+    out["cost"]["price_basis"] = {**out["cost"].get("price_basis", {}),
+                                  "shares": basis.shares(bom)}
     perf = out.get("performance", {})
     tbps = perf.get("uniform", {}).get("delivered_tbps")
     if "cost_per_delivered_tbps" in perf:

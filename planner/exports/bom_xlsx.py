@@ -122,6 +122,8 @@ BOM = [
     Column("Unit price", "unit_price", 14, CURRENCY, "number"),
     Column("Extended price", "extended_price", 16, CURRENCY, "number"),
     Column("Vendor", "vendor", 12), Column("Class", "class", 10),
+    Column("Price basis", "basis", 11), Column("Price source", "price_source", 40),
+    Column("Price date", "price_date", 11), Column("Currency", "currency", 9),
 ]
 CLASSES = list(dict.fromkeys(CLASS_OF.values()))
 """BOM classes in subtotal order: switches, nics, licences, optics, cables, panels, rack."""
@@ -213,13 +215,15 @@ def _write_value(ws, row: int, col: int, value, fmt) -> None:
 # ----------------------------------------------------------------------------- BOM + Summary
 
 def bom_frame(bom: pd.DataFrame) -> pd.DataFrame:
-    """The plan's BOM with its class column, in the sheet's column order."""
-    return bom.assign(**{"class": bom["item"].map(CLASS_OF)})[[c.key for c in BOM]]
+    """The plan's BOM with its class column, in the sheet's column order (a BOM without
+    price-basis columns, from an older plan, gets them empty)."""
+    missing = {c.key: "" for c in BOM if c.key not in bom and c.key != "class"}
+    return bom.assign(**{"class": bom["item"].map(CLASS_OF)}, **missing)[[c.key for c in BOM]]
 
 
-def _bom_sheet(wb, fmt: _Formats, bom: pd.DataFrame) -> int:
-    """BOM lines with live extended prices, subtotals per class and the total price; returns
-    the last line's row number (1-based)."""
+def _bom_sheet(wb, fmt: _Formats, bom: pd.DataFrame, not_included=None) -> int:
+    """BOM lines with live extended prices, subtotals per class, the total price and what the
+    bill leaves out (``not_included``); returns the last line's row number (1-based)."""
     frame = bom_frame(bom)
     ws = _new_sheet(wb, fmt, "BOM", BOM)
     last = len(frame) + 1
@@ -248,6 +252,14 @@ def _bom_sheet(wb, fmt: _Formats, bom: pd.DataFrame) -> int:
     ws.write_string(row, 0, "Total", fmt.bold)
     ws.write_formula(row, 7, f"=SUM(H2:H{last})", fmt.number(CURRENCY, True),
                      float(frame["extended_price"].sum()))
+    excluded = not_included or []
+    if excluded:
+        row += 2                                    # a blank row, then the list
+        ws.write_string(row, 0, "Not included", fmt.bold)
+        ws.write_string(row, 2, "left out of this bill; buy or quote them separately")
+        for name in excluded:
+            row += 1
+            ws.write_string(row, 2, _text(name))
     ws.autofilter(0, 0, last - 1, len(BOM) - 1)
     return last
 
@@ -284,14 +296,21 @@ def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
     for name, label in (("switches", "Switch cost"), ("nics", "NIC cost"),
                         ("licences", "Licence cost"), ("optics", "Optics cost"),
                         ("cables", "Cable and fibre cost"), ("panels", "Patch panel cost"),
-                        ("rack", "Rack hardware cost")):
-        if name == "panels" and not (plan.bom["item"] == "panel").any():
+                        ("rack", "Rack hardware cost"),
+                        ("management", "Fabric management cost"), ("power", "PDU and cord cost"),
+                        ("support", "Support and subscription cost")):
+        if name in ("panels", "management", "power", "support") and \
+                not (plan.bom["item"].map(CLASS_OF) == name).any():
             continue
         rows.append((label, sum_if(classes, name, "H"), CURRENCY, "incl. spares"
                      if name in spares else "from the BOM sheet"))
     rows += [
         ("Total cost", f"=SUM(BOM!$H$2:$H${last})", CURRENCY, "from the BOM sheet"),
         ("Cost per endpoint", "={Total cost}/{Endpoints}", CURRENCY, "total / endpoints"),
+        ("Estimated cost", f'=SUMIF(BOM!$K$2:$K${last},"estimate",BOM!$H$2:$H${last})',
+         CURRENCY, "lines whose price basis is an estimate, not a list price or a quote"),
+        ("Estimated share", "={Estimated cost}/{Total cost}", "0.0%",
+         neutralise(_basis_note(s))),
         ("Spares cost", f"=SUMPRODUCT(BOM!$F$2:$F${last},BOM!$G$2:$G${last})", CURRENCY,
          ", ".join(f"{k} {v:g} %" for k, v in spares.items())),
         ("Power (W)", s["power"]["total_w"], WATTS, "routers (base + SerDes) + link ends + servers + NICs"),
@@ -315,6 +334,12 @@ def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
 SUMMARY_FIRST_ROW = 3
 
 
+def _basis_note(summary: dict) -> str:
+    """Who made the catalog's prices and when, and the currency, for the Summary sheet."""
+    from planner.costing.basis import sentence
+    return sentence(summary.get("cost", {}).get("price_basis", {}))
+
+
 def summary_values(plan, rows) -> dict[str, float]:
     """The value of every Summary row, as a spreadsheet computes its formula from the BOM."""
     bom = bom_frame(plan.bom)
@@ -323,11 +348,11 @@ def summary_values(plan, rows) -> dict[str, float]:
         if not (isinstance(value, str) and value.startswith("=")):
             out[label] = value
             continue
-        found = re.fullmatch(r'=SUMIF\(BOM!\$([AJ])\$2:\$[AJ]\$\d+,"([^"]+)",BOM!\$([A-Z])\$2:'
-                             r'\$[A-Z]\$\d+\)', value)
+        found = re.fullmatch(r'=SUMIF\(BOM!\$([AJK])\$2:\$[AJK]\$\d+,"([^"]+)",BOM!\$([A-Z])'
+                             r'\$2:\$[A-Z]\$\d+\)', value)
         column = {"E": "quantity", "F": "spares", "H": "extended_price"}
         if found:
-            key = "item" if found.group(1) == "A" else "class"
+            key = {"A": "item", "J": "class", "K": "basis"}[found.group(1)]
             rows_ = bom[key] == found.group(2)
             out[label] = float(bom.loc[rows_, column[found.group(3)]].sum())
         elif value.startswith("=SUM(BOM!$H$2"):
@@ -571,7 +596,7 @@ def write(plan, out_dir: Path) -> None:
         fmt = _Formats(wb)
         last = len(plan.bom) + 1
         _summary_sheet(wb, fmt, plan, last)
-        _bom_sheet(wb, fmt, plan.bom)
+        _bom_sheet(wb, fmt, plan.bom, plan.summary.get("bom", {}).get("not_included"))
         bulk: dict[str, tuple[list[Column], pd.DataFrame]] = {}
         for title, columns, frame in (("Cables", cables, plan.cables),
                                       ("Cabinets", cabinets, cabinet_frame),

@@ -741,6 +741,13 @@
     $("panel").scrollTop = 0;
   }
 
+  function basisText(b) {   // summary.json cost.price_basis in plain words
+    const sh = b.shares || {}, who = [b.source, b.date].filter((t) => t).join(", ");
+    return num(100 * (sh.estimate ?? 1), 1) + " % of the total is estimated" +
+      (who ? " (" + who + ")" : "") + "; " + num(100 * (sh.list || 0), 1) + " % list prices, " +
+      num(100 * (sh.quote || 0), 1) + " % quoted; prices in " + (b.currency || "USD");
+  }
+
   function kvTable(rows) {
     return el("table", { class: "kv" }, rows.filter((r) => r).map(([k, v]) =>
       el("tr", null, el("td", { text: k }), el("td", null, v instanceof Node ? v : String(v)))));
@@ -793,6 +800,7 @@
       el("h3", { text: "Cost" }),
       tagged(kvTable([...costRows, ["total", money(cost.total)],
         ["per endpoint", money(cost.per_endpoint)]]), "cost"),
+      cost.price_basis ? el("p", { class: "sub", text: basisText(cost.price_basis) }) : null,
       el("h3", { text: "Power" }),
       kvTable(Object.entries(power).map(([k, v]) => [k.replace(/_w$/, " (W)").replace(/_/g, " "),
         num(v, 1)])),

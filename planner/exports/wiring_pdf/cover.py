@@ -55,6 +55,9 @@ def totals_rows(plan) -> list[tuple[str, str]]:
         total = float(cost["total"]) or 1.0
         rows += [("", f"{words} ${money(value)} ({100 * value / total:.1f} %)")
                  for _, words, value in cost_lines(cost)]
+        if cost.get("price_basis"):
+            from planner.costing.basis import sentence
+            rows.append(("Price basis", sentence(cost["price_basis"])))
     if power:
         rows.append(("Power", f"{num(power['total_w'])} W total, "
                               f"{num(power['per_endpoint_w'])} W per endpoint"))

@@ -18,11 +18,14 @@ is how Projective Networks Tables 4-6 were made (5.1 m -> 7.7432 $/Gb/s for the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, PositiveFloat, PrivateAttr, model_validator
 
 from planner.inputs import schema
+from planner.inputs.catalog.fabric import NOT_INCLUDED, Management, Power, SubnetManager
 from planner.inputs.catalog.links import CableModel, PanelModel
+from planner.inputs.catalog.pricing import PriceBasis
 from planner.inputs.catalog.routers import STRICT, NicModel, RackItem, RouterModel
 from planner.run.errors import InputError
 
@@ -43,6 +46,12 @@ class Catalog(BaseModel):
     count_endpoint_cables: bool = True
     rack_hardware: list[RackItem] = Field(default_factory=list)
     panels: list[PanelModel] = Field(default_factory=list)
+    price_basis: PriceBasis = PriceBasis()
+    protocol: Literal["infiniband", "ethernet"] | None = None
+    subnet_manager: SubnetManager | None = None
+    management: Management | None = None
+    power: Power | None = None
+    not_included: list[str] = Field(default_factory=lambda: list(NOT_INCLUDED))
     _source: str | None = PrivateAttr(None)
 
     @property
@@ -64,6 +73,56 @@ class Catalog(BaseModel):
         """(``routers[i]`` / ``cables[i]``, model) for every model, in file order."""
         return ([(f"routers[{i}]", m) for i, m in enumerate(self.routers)]
                 + [(f"cables[{i}]", m) for i, m in enumerate(self.cables)])
+
+    @property
+    def currency(self) -> str:
+        """The currency of the catalog's prices."""
+        return self.price_basis.currency
+
+    @model_validator(mode="after")
+    def _managed_fabric(self) -> "Catalog":
+        """An InfiniBand fabric comes up only with a subnet manager."""
+        if self.protocol == "infiniband" and self.subnet_manager is None:
+            raise ValueError("field 'subnet_manager' is missing: an InfiniBand fabric needs a "
+                             "subnet manager; add subnet_manager with mode appliance (e.g. "
+                             "NVIDIA UFM Enterprise), licence (with hosts) or switch (managed "
+                             "switches)")
+        return self
+
+    @model_validator(mode="after")
+    def _one_currency(self) -> "Catalog":
+        """Every price of one catalog is in the catalog's currency."""
+        for where, item in self._priced():
+            basis = item.price_basis
+            if basis is not None and basis.currency != self.currency:
+                raise ValueError(f"field '{where}.price_basis.currency' is {basis.currency} "
+                                 f"but the catalog's price_basis.currency is {self.currency}; "
+                                 "convert the price or give the catalog that currency")
+        return self
+
+    def _priced(self) -> list[tuple[str, object]]:
+        """(field path, model) of every priced entry of the catalog."""
+        out = self._items() + [(f"panels[{i}]", m) for i, m in enumerate(self.panels)] + [
+            (f"rack_hardware[{i}]", m) for i, m in enumerate(self.rack_hardware)]
+        if self.nic is not None:
+            out.append(("nic", self.nic))
+        for i, r in enumerate(self.routers):
+            out += [(f"routers[{i}].{n}", getattr(r, n)) for n in ("licence", "support")
+                    if getattr(r, n) is not None]
+        sm = self.subnet_manager
+        if sm is not None:
+            out += [(f"subnet_manager.{n}", getattr(sm, n))
+                    for n in ("appliance", "licence", "hosts") if getattr(sm, n) is not None]
+        if self.management is not None:
+            out += [("management.switch", self.management.switch),
+                    ("management.cable", self.management.cable)]
+        if self.power is not None:
+            out += [("power.pdu", self.power.pdu), ("power.cord", self.power.cord)]
+        return out
+
+    def basis_of(self, model) -> PriceBasis:
+        """The price basis of a priced entry: its own, else the catalog's."""
+        return getattr(model, "price_basis", None) or self.price_basis
 
     @model_validator(mode="after")
     def _one_rate(self) -> "Catalog":

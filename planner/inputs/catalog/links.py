@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field, PositiveFloat, PositiveInt, model_validat
 
 from planner.inputs.catalog.part_numbers import (LENGTH_FIELDS, PLACEHOLDER, format_part_number,
                                                  length_fields, template_fields)
+from planner.inputs.catalog.pricing import PriceBasis
 from planner.inputs.catalog.routers import STRICT
 
 #: NetBox 4.x cable ``type`` values relevant to a fabric (dcim/choices.py CableTypeChoices).
@@ -108,6 +109,7 @@ class CableModel(BaseModel):
     watts_per_end: float = Field(0.0, ge=0)    # a transceiver: the whole module
     netbox_type: str | None = None
     color: str | None = None
+    price_basis: PriceBasis | None = None      # the catalog's price_basis without it
     links: PositiveInt = 1                     # assemblies: links one assembly carries
     split: bool = False                        # assemblies: one head, `links` tails at NICs
     ports: PositiveInt = 1                     # transceivers: ports of one cage it serves
@@ -317,6 +319,7 @@ class PanelModel(BaseModel):
     ports: int
     rack_units: PositiveInt = 1
     price: float = Field(ge=0)
+    price_basis: PriceBasis | None = None
     connector: str = "mpo"
     rear_connector: str | None = None
 

@@ -17,6 +17,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
 
 from planner.inputs.catalog.part_numbers import template_fields
+from planner.inputs.catalog.pricing import PriceBasis, Subscription
 
 #: Fields of an interface-name template, for one logical port of a router:
 INTERFACE_FIELDS = ("port", "port0", "cage", "cage0", "sub", "sub0", "lane0", "cage_lane")
@@ -43,6 +44,7 @@ class Extra(BaseModel):
     vendor: str = ""
     description: str = ""
     price: float = Field(ge=0)
+    price_basis: PriceBasis | None = None      # the catalog's price_basis without it
 
 
 class RackItem(Extra):
@@ -74,6 +76,9 @@ class RouterModel(BaseModel):
     licence: Extra | None = None               # NOS licence, one per router
     power_supplies: int = Field(2, ge=0)       # power ports of the NetBox device type
     power_port_type: str = "iec-60320-c14"
+    managed: bool = True        # runs its own management (an InfiniBand subnet manager too)
+    support: Subscription | None = None        # support / NOS subscription per switch and year
+    price_basis: PriceBasis | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -172,3 +177,4 @@ class NicModel(BaseModel):
     description: str = ""
     price: float = Field(0.0, ge=0)
     watts: float = Field(0.0, ge=0)
+    price_basis: PriceBasis | None = None
