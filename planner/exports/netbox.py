@@ -143,10 +143,12 @@ def hall_location(hall: int) -> str:
 
 def piece_labels(plan) -> dict[str, str]:
     """Each piece's printed label by piece id (``C0001``, ``C0006.A``, ``T0004``), from
-    ``planner.exports.labels.label_rows``."""
+    ``planner.exports.labels.label_rows``; each link of a multi-link assembly (a splitter's
+    ``C0091+C0092``, one NetBox cable per link) carries the assembly's label."""
     from planner.exports.labels import label_rows
     rows = label_rows(plan.pieces)
-    return dict(zip(rows["cable_id"][0::2].tolist(), rows["label"][0::2].tolist()))
+    return {piece: label for ids, label in zip(rows["cable_id"].tolist(), rows["label"].tolist())
+            for piece in str(ids).split("+")}
 
 
 def path_part(text: str) -> str:
