@@ -182,14 +182,17 @@ def cell(name: str, value) -> str:
     return f"{value:,}"
 
 
-READING = """Reading the table. *$ cords* are bought at the stock length that covers each cord plus
-the drop into its patch rack (after; before, without it, a cord often stopped short of its
-panel), and the optics' reach counts the installed drops too, so links whose fibre runs past
-100 m of OM4 move to single-mode optics (*$ optics*). *trunk fill* is the links the trunks carry
-over the links their fibres could carry; *panel-port use* the front ports carrying a link over
-those installed. A hall trunk carries the links of one pair of row panels (a cross-hall chain is
-three trunks of one size through pass-through entry panels), so *hall trunks* stay near the
-number of such pairs; single-mode trunks come in 12- and 24-link sizes only."""
+READING = """Reading the table. *trunk fill* is the links the trunks carry over the links their
+fibres could carry; *panel-port use* the front ports carrying a link over those installed. Both
+sides add the drop into the patch rack to every cord and trunk. Before, a panel held trunks of
+one size and a cross-hall chain was three trunks of one size, so a hall trunk carried the links
+of one pair of row panels. After, trunks of every size share a panel's adapters, and a hall
+trunk carries the row trunks of any pairs of row panels between its two halls (row trunks land
+on the entry panel's front, hall trunks leave from its rear), so *hall trunks* fall. The row
+trunks between a row panel and its hall entry still carry one pair of row panels each, which
+keeps *trunk fill* near one half at 100K: with 9 halls most pairs of row panels have a few
+links. Single-mode (OS2 duplex LC) row trunks take whole 12-link MPO-24 legs at the entry, so
+their hall trunks gain less from sharing than OM4's."""
 
 
 def report(results: dict, before_tree) -> str:
@@ -201,9 +204,8 @@ def report(results: dict, before_tree) -> str:
              f"{before_tree or 'not run'}; after: this "
              "repository. Figures read back from each plan's `trunks.csv`, `bom.xlsx`, "
              "`summary.json` and `cables.csv` with the side's own catalog file (module doc of "
-             "the script). Placement prices the links by the same rule on both sides, so the "
-             "link counts differ a little where the drop into the patch racks changed a "
-             "link's price, and the 100K placement stops at its wall-clock safety net on a busy "
+             "the script). Placement prices the links by the same rule on both sides; the "
+             "100K placement stops at its wall-clock safety net on a busy "
              "machine (row *placement time-capped*), which changes the layout.\n"]
     lines.append(READING + "\n")
     for size, sides in results.items():

@@ -416,15 +416,22 @@ def test_one_location_per_hall_numbered_as_cabinets_csv(bundle):
 
 def test_cable_labels_are_the_printed_labels(bundle):
     """Every cable of the bundle carries the label labels.csv prints on that piece, found by
-    the piece's ends (device and port of each end)."""
+    the piece's ends (device and port of each end); a multi-link assembly (a splitter, ends
+    ``r00 1+2`` / ``n00+n01 1+1``) is one NetBox cable per link, each with the assembly's
+    label."""
     from planner.exports.labels import label_rows
     plan, _, tables, types = bundle
     rows = label_rows(plan.pieces)
     printed = {}
-    for i in range(0, len(rows["label"]), 2):
-        ends = frozenset([(rows["this_device"][i], rows["this_port"][i]),
-                          (rows["peer_device"][i], rows["peer_port"][i])])
-        printed[ends] = rows["label"][i]
+    for i in range(len(rows["label"])):
+        fields = [str(rows[f][i]).split("+")
+                  for f in ("this_device", "this_port", "peer_device", "peer_port")]
+        this_legs, peer_legs = max(map(len, fields[:2])), max(map(len, fields[2:]))
+        if this_legs != peer_legs:
+            continue            # one leg's connector facing the whole assembly: its other row
+        fields = [f * this_legs if len(f) == 1 else f for f in fields]
+        for this, this_port, peer, peer_port in zip(*fields):
+            printed[frozenset([(this, this_port), (peer, peer_port)])] = rows["label"][i]
     router = next(t for t in types if t["model"] == plan.router_model.sku)
     number = {i["name"]: str(n) for n, i in enumerate(router["interfaces"], 1)}
     cables = tables["cables.csv"]

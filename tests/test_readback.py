@@ -24,9 +24,11 @@ cords 1.375 and 3.355 m (ordered 2 and 4 m), trunks 1.98, 33 and 4.62 m (ordered
 
 Panels (catalog.yaml): a 48-fibre trunk carries 4 links; an 8-adapter panel holds 2 trunks and
 is 4U; a 12U patch rack holds exactly 3 panels (U1, U5, U9: the drop reaches every unit), a
-fourth starts the point's next rack (``<point>.2``). The links between the same two panel points
-share trunks, 4 to a trunk. The hall entries' panel is the same MPO panel, passing trunk to
-trunk (front and rear MPO).
+fourth starts the point's next rack (``<point>.2``). The links between the same two row points
+share row trunks, 4 to a trunk. The hall entries' panel is the same MPO panel, passing trunk to
+trunk (front and rear MPO): a cross-hall pair's row trunks land on entry front ports, and per
+pair of halls the hall trunks leave from the rear, each carrying row trunks whole, packed
+first-fit decreasing 4 links a hall trunk (docs/floors.md "Structured cabling").
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ DROP = 12 * RU_M          # patch_drop_m by default: the 12U patch rack's height
 RISE, HALF_OVERHEAD, SLACK, HALL_LINK = 0.5, 0.15, 1.1, 30.0
 CORD_STOCK = (1, 1.5, 2, 2.5, 3, 4, 5, 10, 20, 50)
 TRUNK_STOCK = (3, 5, 10, 20, 50, 100)
-LINKS_PER_TRUNK, TRUNKS_PER_PANEL, PANEL_RU, RACK_RU = 4, 2, 4, 12
+LINKS_PER_TRUNK, ADAPTERS_PER_PANEL, PANEL_RU, RACK_RU = 4, 8, 4, 12
+TRUNKS_PER_PANEL = ADAPTERS_PER_PANEL // LINKS_PER_TRUNK    # a 48-fibre trunk: 4 MPO-12 legs
 PANELS_PER_RACK = RACK_RU // PANEL_RU
 
 
@@ -143,16 +146,23 @@ def pieces():
 
 def test_fixture_is_rich(pieces):
     """What the fixture exists for: links between rows and between halls, parallel cables,
-    points with several panels, racks filled to their last unit and entry points that fill a
-    second patch rack."""
+    points with several panels, patch racks filled to their last unit (row points and hall
+    entries), several row trunks sharing a hall trunk, and a hall entry with more panels than
+    a rack holds at a drop of 8 units (2 panels: ``test_a_shorter_drop_...``'s second rack)."""
     kinds = Counter(p["row"]["route_kind"] for p in pieces.values())
     assert kinds["cross-row"] >= 8 and kinds["cross-hall"] >= 8
     assert (rich_plan().topology.multiplicity > 1).sum() >= 20
-    racks = {r["a_rack"] for r in read_csv("trunks.csv")} | {r["b_rack"]
-                                                           for r in read_csv("trunks.csv")}
-    assert any(name.endswith(".2") for name in racks)
-    full = Counter(r.split(".")[0] for r in racks)
-    assert any(n > 1 for n in full.values())
+    units = defaultdict(set)
+    for r in read_csv("trunks.csv"):
+        for end in ("a", "b"):
+            units[r[f"{end}_rack"]].add(int(r[f"{end}_ru"]))
+    full = {rack for rack, used in units.items() if len(used) == PANELS_PER_RACK}
+    assert any(rack.endswith("-ENTRY") for rack in full)
+    assert any(not rack.endswith("-ENTRY") for rack in full)
+    ends, per_pair, hall_trunks = expected_panels(pieces)
+    assert max(n for p, n in ends.items() if p.endswith("-ENTRY")) > TRUNKS_PER_PANEL * 2
+    assert sum(hall_trunks.values()) < sum(math.ceil(n / LINKS_PER_TRUNK)
+                                           for (_, halls), n in per_pair.items() if len(halls) == 2)
 
 
 def test_cabinets_csv_racks_stand_in_their_reserved_positions():
@@ -277,7 +287,8 @@ def test_a_link_is_lit_on_the_fibre_installed_not_its_route(tmp_path):
 
 
 def test_netbox_cords_are_the_stock_lengths_of_each_ends_cord(pieces):
-    """netbox/cables.csv read back: every link that leaves its row is two patch cords, one from
+    """netbox/cables.csv read back (each cable by the piece id its description starts with):
+    every link that leaves its row is two patch cords, one from
     each end's router interface to a front port of a panel at that end's panel point, each as
     long as the stock length that covers that end's cord (not the other end's, not the
     computed length), its drop into the patch rack included; every other cable is one row at
@@ -286,11 +297,11 @@ def test_netbox_cords_are_the_stock_lengths_of_each_ends_cord(pieces):
     cords = defaultdict(list)
     for r in rows:
         if r["side_a_type"] == "dcim.interface" and r["side_b_type"] == "dcim.frontport":
-            cords[r["label"]].append(r)
+            cords[r["description"].split()[0]].append(r)
     assert sum(map(len, cords.values())) == 2 * len(pieces)
     for cid, want in pieces.items():
         row = want["row"]
-        got = {r["side_a_device"]: r for r in cords[row["label"]]}
+        got = {r["side_a_device"]: r for r in cords[cid]}
         assert set(got) == {row["a_device"], row["b_device"]}, cid
         for end, device, point, cord in (("A", row["a_device"], want["a_point"],
                                           want["cords"][0]),
@@ -301,12 +312,13 @@ def test_netbox_cords_are_the_stock_lengths_of_each_ends_cord(pieces):
             assert r["side_b_device"].rsplit("-", 1)[0].split(".")[0] == point, (cid, end)
             assert r["length_unit"] == "m"
             assert float(r["length"]) == cord_order(cord), (cid, end)
-    direct = {r["label"]: r for r in rows if r["side_b_type"] == "dcim.interface"}
+    direct = {r["description"].split()[0]: r for r in rows
+              if r["side_b_type"] == "dcim.interface"}
     for row in read_csv("cables.csv"):
         if row["cable_id"] in pieces:
-            assert row["label"] not in direct
+            assert row["cable_id"] not in direct
             continue
-        assert float(direct[row["label"]]["length"]) == float(row["order_length_m"])
+        assert float(direct[row["cable_id"]]["length"]) == float(row["order_length_m"])
         assert float(row["order_length_m"]) >= float(row["length_m"]) - 1e-9
 
 
@@ -316,10 +328,10 @@ def _trunk_ids(segments: str) -> list[str]:
 
 
 def test_netbox_and_trunks_csv_trunk_lengths(pieces):
-    """Every trunk the segments name is one NetBox cable labelled with its id and one row of
+    """Every trunk the segments name is one NetBox cable described by its id and one row of
     trunks.csv, at the stock length that covers its piece and a drop at each end, carrying as
     many links as name it."""
-    netbox = {r["label"]: r for r in read_csv("netbox/cables.csv")
+    netbox = {r["description"].split()[0]: r for r in read_csv("netbox/cables.csv")
               if r["side_a_type"] in ("dcim.rearport", "dcim.frontport")}
     trunks = {r["trunk_id"]: r for r in read_csv("trunks.csv")}
     want_len, links = {}, Counter()
@@ -332,40 +344,63 @@ def test_netbox_and_trunks_csv_trunk_lengths(pieces):
         assert float(trunks[tid]["length_m"]) == pytest.approx(metres, abs=0.0015), tid
         assert float(trunks[tid]["order_length_m"]) == trunk_order(metres), tid
         assert float(netbox[tid]["length"]) == trunk_order(metres), tid
+        assert netbox[tid]["label"] == trunks[tid]["label"], tid
         assert int(trunks[tid]["links"]) == links[tid] <= LINKS_PER_TRUNK, tid
         hall = metres == pytest.approx(HALL_LINK * SLACK)
         assert trunks[tid]["kind"] == ("hall" if hall else "row"), tid
 
 
+def first_fit_decreasing(sizes, capacity: int) -> int:
+    """How many bins of ``capacity`` first-fit decreasing fills with ``sizes`` (each whole)."""
+    bins: list[int] = []
+    for size in sorted(sizes, reverse=True):
+        free = next((i for i, used in enumerate(bins) if used + size <= capacity), None)
+        if free is None:
+            bins.append(size)
+        else:
+            bins[free] += size
+    return len(bins)
+
+
 def expected_panels(pieces):
-    """Per panel point (a row point's name or ``H<n>-ENTRY``): how many trunk ends it holds.
-    The links between the same two row points share trunks, 4 to a trunk; a cross-hall group
-    also ends a trunk at each hall's entry (its row trunk) and starts the hall trunk there."""
+    """Per panel point (a row point's name or ``H<n>-ENTRY``): how many trunk ends it holds,
+    and the hall trunks per pair of halls. The links between the same two row points share row
+    trunks, 4 to a trunk, filled in turn (5 links: 4 + 1); a cross-hall pair's row trunks end
+    at each hall's entry on front ports, where per pair of halls one hall trunk carries row
+    trunks whole, packed first-fit decreasing 4 links a hall trunk, from the rear ports."""
     per_pair = Counter()
     for want in pieces.values():
         points, halls = (want["a_point"], want["b_point"]), want["halls"]
         per_pair[(frozenset(points), frozenset(halls))] += 1
-    ends = Counter()
+    ends, row_trunk_links = Counter(), defaultdict(list)
     for (points, halls), n in per_pair.items():
         chains = math.ceil(n / LINKS_PER_TRUNK)
         for point in points:
             ends[point] += chains
         if len(halls) == 2:
-            for hall in halls:
-                ends[f"H{hall + 1}-ENTRY"] += chains
-    return ends, per_pair
+            row_trunk_links[halls] += [min(LINKS_PER_TRUNK, n - k * LINKS_PER_TRUNK)
+                                       for k in range(chains)]
+    hall_trunks = {halls: first_fit_decreasing(links, LINKS_PER_TRUNK)
+                   for halls, links in row_trunk_links.items()}
+    for halls, n in hall_trunks.items():
+        for hall in halls:
+            ends[f"H{hall + 1}-ENTRY"] += n
+    return ends, per_pair, hall_trunks
 
 
 def assert_panels_fill_the_band(pieces, band_ru: int, folder=None):
     """trunks.csv read back: each end's panel is ``<rack>-<RU>``; a point with k panels holds
     them from the lowest unit the drop reaches (U(13 - band)) upward, 4U each, as many as fit
     the band in its first rack, then the same units of ``<point>.2``, as many as its trunk ends
-    need at 2 trunks a panel; each rear port of a panel ends one trunk, and an entry panel's
-    front port F<n> carries the hall trunk of rear port R<n>."""
-    ends, _ = expected_panels(pieces)
+    need at 2 trunks (4 adapters each) a panel; each rear port of a panel ends one trunk (a row
+    trunk at a row panel, a hall trunk at an entry panel); a row trunk lands on an entry panel's
+    front port, one port per row trunk, and the links of the row trunks on an entry panel's
+    front ports are the links of the hall trunks on its rear ports."""
+    ends, _, _ = expected_panels(pieces)
     per_rack, lowest = band_ru // PANEL_RU, RACK_RU - band_ru + 1
     seen = defaultdict(set)
     rear_used, front_used = Counter(), Counter()
+    entry_links = defaultdict(lambda: [0, 0])     # panel -> [front links, rear links]
     for r in read_csv("trunks.csv", folder):
         for end in ("a", "b"):
             rack, panel, ru, port = (r[f"{end}_{k}"] for k in ("rack", "panel", "ru", "port"))
@@ -373,9 +408,18 @@ def assert_panels_fill_the_band(pieces, band_ru: int, folder=None):
             point = rack.split(".")[0]
             seen[point].add((rack, int(ru)))
             number = int(port[1:])
-            assert 1 <= number <= TRUNKS_PER_PANEL, r["trunk_id"]
-            (rear_used if port[0] == "R" else front_used)[(panel, number)] += 1
-            assert port[0] == ("F" if r["kind"] == "hall" else "R"), r["trunk_id"]
+            entry = point.endswith("-ENTRY")
+            front = entry and r["kind"] == "row"
+            assert port[0] == ("F" if front else "R"), r["trunk_id"]
+            if front:
+                assert 1 <= number <= ADAPTERS_PER_PANEL, r["trunk_id"]
+                front_used[(panel, number)] += 1
+            else:
+                assert 1 <= number <= TRUNKS_PER_PANEL, r["trunk_id"]
+                assert r["kind"] == ("hall" if entry else "row"), r["trunk_id"]
+                rear_used[(panel, number)] += 1
+            if entry:
+                entry_links[panel][0 if front else 1] += int(r["links"])
     for point, n_ends in ends.items():
         n_panels = math.ceil(n_ends / TRUNKS_PER_PANEL)
         want = {(point if k // per_rack == 0 else f"{point}.{k // per_rack + 1}",
@@ -383,7 +427,7 @@ def assert_panels_fill_the_band(pieces, band_ru: int, folder=None):
         assert seen[point] == want, point
     assert set(seen) == set(ends)
     assert max(rear_used.values()) == 1 and max(front_used.values()) == 1
-    assert set(front_used) <= set(rear_used)
+    assert entry_links and all(f == r <= ADAPTERS_PER_PANEL for f, r in entry_links.values())
 
 
 def test_trunks_csv_panel_units_fill_patch_racks_from_u1(pieces):
@@ -418,20 +462,23 @@ def test_summary_json_structured_block(pieces):
     here."""
     summary = json.loads((rich_folder() / "summary.json").read_text(encoding="utf-8"))
     got = summary["structured"]
-    ends, per_pair = expected_panels(pieces)
+    ends, per_pair, hall_trunks = expected_panels(pieces)
     panels = {p: math.ceil(n / TRUNKS_PER_PANEL) for p, n in ends.items()}
     cross_hall = sum(1 for w in pieces.values() if w["halls"][0] != w["halls"][1])
     chains = {key: math.ceil(n / LINKS_PER_TRUNK) for key, n in per_pair.items()}
-    trunks = sum(c * (3 if len(halls) == 2 else 1) for (_, halls), c in chains.items())
-    metres = {}
+    trunks = sum(c * (2 if len(halls) == 2 else 1) for (_, halls), c in chains.items())
+    row_metres = {}
     for want in pieces.values():
         key = (frozenset((want["a_point"], want["b_point"])), frozenset(want["halls"]))
-        metres[key] = sum(map(trunk_order, want["trunks"]))
+        row_metres[key] = sum(trunk_order(m) for m in want["trunks"]
+                              if m != pytest.approx(HALL_LINK * SLACK))
+    hall_metres = trunk_order(HALL_LINK * SLACK) * sum(hall_trunks.values())
     assert got["links"] == len(pieces)
     assert got["cross_hall_links"] == cross_hall
-    assert got["trunks"] == trunks
+    assert got["trunks"] == trunks + sum(hall_trunks.values())
+    assert got["hall_trunks"] == sum(hall_trunks.values())
     assert got["trunk_order_length_m"] == pytest.approx(
-        sum(chains[k] * metres[k] for k in chains))
+        sum(chains[k] * row_metres[k] for k in chains) + hall_metres)
     assert got["panels"] == sum(panels.values())
     assert got["patch_racks"] == sum(math.ceil(n / PANELS_PER_RACK) for n in panels.values())
     assert got["patch_rack_ru_used"] == PANEL_RU * sum(panels.values())
@@ -443,7 +490,7 @@ def test_netbox_patch_racks_and_panels_stand_where_trunks_csv_puts_them(pieces):
     device in it at the RU of its name, of a device type as tall as the catalog's panel."""
     racks = {r["name"]: r for r in read_csv("netbox/racks.csv")}
     devices = {r["name"]: r for r in read_csv("netbox/devices.csv")}
-    ends, _ = expected_panels(pieces)
+    ends, _, _ = expected_panels(pieces)
     for r in read_csv("trunks.csv"):
         for end in ("a", "b"):
             rack, panel, ru = r[f"{end}_rack"], r[f"{end}_panel"], int(r[f"{end}_ru"])

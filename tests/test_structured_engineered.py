@@ -90,13 +90,11 @@ def test_pack_is_the_cheapest_multiset_by_brute_force():
 
 
 # 30 links between two panel points with no panels yet, by hand (trunks at 10 m, 480 a panel;
-# a panel holds trunks of one size, 48 // links of them):
-#   4 x T96 (32 positions)            1280 + 1 panel a side  960 = 2240  <- the cheapest
+# trunks of every size share a panel, as many as its 48 adapters hold):
+#   2 x T144 + T48 + T24 (30)         1180 + 1 panel a side  960 = 2140  <- the cheapest
+#   2 x T144 + T96 (32)               1220 + 1 panel a side  960 = 2180
+#   4 x T96 (32 positions)            1280 + 1 panel a side  960 = 2240
 #   3 x T144 (36)                     1350 + 1 panel a side  960 = 2310
-#   8 x T48 (32)                      1360 + 1 panel a side  960 = 2320
-#   15 x T24 (30)                     1650 + 1 panel a side  960 = 2610
-#   2 x T144 + T96 (32)               1220 + 2 panels a side 1920 = 3140
-#   2 x T144 + T48 + T24 (30)         1180 + 3 panels a side 2880 = 4060
 def test_30_links_between_two_racks_take_four_t96(tmp_path):
     """The plan of 30 links A02 - B07: the trunks read back from trunks.csv and the BOM, the
     segments naming each trunk as often as it carries links (largest first, in cable order), one
@@ -108,19 +106,21 @@ def test_30_links_between_two_racks_take_four_t96(tmp_path):
     schedule = pd.read_csv(tmp_path / "trunks.csv", dtype=str, keep_default_na=False)
     schedule["links"] = schedule["links"].astype(int)
     assert list(zip(schedule["sku"], schedule["links"], schedule["capacity"].astype(int))) == [
-        ("T96-10M", 8, 8), ("T96-10M", 8, 8), ("T96-10M", 8, 8), ("T96-10M", 6, 8)]
+        ("T144-10M", 12, 12), ("T144-10M", 12, 12), ("T48-10M", 4, 4), ("T24-10M", 2, 2)]
     named = pd.Series([p[1] for text in result.cables["segments"]
                        for p in segment_pieces(text) if p[0] == "trunk"]).value_counts()
     assert named.to_dict() == dict(zip(schedule["trunk_id"], schedule["links"]))
     bom = result.bom.set_index("sku")
-    assert int(bom.loc["T96-10M", "quantity"]) == 4 and "T144-10M" not in bom.index
+    assert [int(bom.loc[f"{size}-10M", "quantity"]) for size in ("T144", "T48", "T24")] == [
+        2, 1, 1] and "T96-10M" not in bom.index
     assert int(bom.loc["PNL48", "quantity"]) == 2
     got = result.summary["structured"]
-    assert got["trunk_fill"] == round(30 / 32, 4) and got["trunk_link_capacity"] == 32
+    assert got["trunk_fill"] == 1.0 and got["trunk_link_capacity"] == 30
     assert got["panel_ports"] == 2 * 48 and got["panel_port_use"] == round(60 / 96, 4)
     cords = 60 * (20 + 5)                                   # 2.695 + 1.867 m at 5 m
-    structured_dollars = cords + 4 * 320 + 2 * 480
-    assert got["dollars"] == {"cords": cords, "trunks": 4 * 320, "panels": 2 * 480,
+    trunk_dollars = 2 * 450 + 170 + 110
+    structured_dollars = cords + trunk_dollars + 2 * 480
+    assert got["dollars"] == {"cords": cords, "trunks": trunk_dollars, "panels": 2 * 480,
                               "patch_racks": 0, "structured": structured_dollars,
                               "point_to_point": 30 * (20 + 10),   # 7.37 m on a 10 m cord
                               "point_to_point_unreached": 0,
@@ -132,9 +132,9 @@ def test_30_links_between_two_racks_take_four_t96(tmp_path):
 
 def test_a_second_pair_fills_the_panels_the_first_opened():
     """30 links A02 - B07, then 2 links A02 - C07 (panel points A-P1 - C-P1, a 10 m trunk too):
-    alone the 2 links would take a T24 (110), but it would buy a T24 panel on both sides
-    (110 + 960 = 1070), while a T96 takes a free rear port of the T96 panel the first pair
-    opened at A-P1 (4 of 6 used) and buys one panel at C-P1 (320 + 480 = 800)."""
+    the 2 links take a T24 (110) on free adapters of the panel the first pair opened at A-P1
+    (30 of 48 used: 2 x T144 + T48 + T24) and buy one panel at C-P1 (110 + 480 = 590); A-P1's
+    one panel then holds trunks of three sizes (layout 2x12 1x4 2x2)."""
     hall, row, col = (np.array(v) for v in zip((0, 0, 1), (0, 1, 6), (0, 2, 6)))
     placement = Placement(router_cabinet=np.array([0, 1, 0, 2]), cabinet_row=row,
                           cabinet_col=col, cabinet_group=np.arange(3),
@@ -145,26 +145,28 @@ def test_a_second_pair_fills_the_panels_the_first_opened():
     result = plan(top, sized_catalog(), hall_floor(structured_cabling=True),
                   placement=placement)
     trunks = trunks_csv.table(result.structured)
-    assert trunks["sku"].tolist() == ["T96-10M"] * 5
-    assert sorted(trunks["links"].tolist()) == [2, 6, 8, 8, 8]
+    assert trunks["sku"].tolist() == ["T144-10M"] * 2 + ["T48-10M"] + ["T24-10M"] * 2
+    assert sorted(trunks["links"].tolist()) == [2, 2, 4, 12, 12]
     panels = result.structured.panels
     assert sorted(panels["point"]) == ["A-P1", "B-P1", "C-P1"]
     assert panels.set_index("point").loc["A-P1", "trunks"] == 5
+    assert panels.set_index("point").loc["A-P1", "layout"] == "2x12 1x4 2x2"
 
 
 def test_spare_ports_for_growth_are_bought_and_reported():
-    """structured_spare_pct 10: 30 links need 33 positions: 3 x T144 (36; 1350 + a panel a side,
-    2310) beats 9 x T48 (1530 + 960 = 2490) and 5 x T96 (1600 + 960 = 2560); the links fill
-    the trunks in order and 6 of 36 positions are spare."""
+    """structured_spare_pct 10: 30 links need 33 positions: 2 x T144 + T96 + T24 (34; 1330 + a
+    panel a side, 2290) beats 3 x T144 (36; 1350 + 960 = 2310) and 2 x T144 + 2 x T48 + T24
+    (1350 + 960); the links fill the trunks in order (the T24 stays empty for growth) and 4 of
+    34 positions are spare."""
     top, placement = two_racks(30)
     floor = hall_floor(structured_cabling=True, structured_spare_pct=10)
     result = plan(top, sized_catalog(), floor, placement=placement)
     schedule = trunks_csv.table(result.structured)
     assert list(zip(schedule["sku"], schedule["links"])) == [
-        ("T144-10M", 12), ("T144-10M", 12), ("T144-10M", 6)]
+        ("T144-10M", 12), ("T144-10M", 12), ("T96-10M", 6), ("T24-10M", 0)]
     got = result.summary["structured"]
-    assert got["trunk_link_capacity"] == 36
-    assert got["trunk_spare_share"] == round(6 / 36, 4)
+    assert got["trunk_link_capacity"] == 34
+    assert got["trunk_spare_share"] == round(4 / 34, 4)
 
 
 # (patch_drop_m, cord stock, trunk stock, first panel RU): the drop is added to a cord once
@@ -284,3 +286,80 @@ def test_bad_drop_or_spare_exits_2_naming_the_field(tmp_path, capsys, monkeypatc
     for word in words:
         assert word in err, (word, err)
     assert not (tmp_path / "out").exists()
+
+
+# ----------------------------------------------------------------------------- shared hall trunks
+
+def _hall_chains(catalog, links: list[int], spare_pct: float = 0.0) -> pd.DataFrame:
+    """Cross-hall row trunks (chains) between halls 0 and 1 of modern-100g's OM4 parts, one per
+    entry of ``links``, each of its own pair of row panels, with a 20 m hall piece."""
+    sku = {m.sku: k for k, m in enumerate(catalog.cables)}
+    panel = next(p for p, m in enumerate(catalog.panels) if m.sku == "PNL-1U-48MPO-OM4")
+    return pd.DataFrame({"chain": range(len(links)), "cross_hall": True, "lo_hall": 0,
+                         "hi_hall": 1, "entry_part": structured.entry_panel(catalog, panel),
+                         "priced": sku["OM4-T144-MPO12"], "panel_part": panel, "links": links,
+                         "hall_m": 20.0, "drop": 0.0})
+
+
+def test_one_hall_trunk_carries_the_row_trunks_of_several_pairs_of_panels():
+    """Row trunks carrying 12, 5, 7, 3 and 2 links (five pairs of row panels) between two
+    halls, by hand: first-fit decreasing into 12 positions gives [12], [7 5], [3 2]; the third
+    holds 5, and of the sizes that hold 5 (T96: 8, T144: 12) the 96-fibre one is the cheaper at
+    20 m (320 + 4.2 x 20 = 404 against 450 + 6 x 20 = 570). Three hall trunks instead of the five
+    of one pair each; 29 links of 32 positions."""
+    from planner.cabling.structured import _hall_trunks
+    from planner.inputs.catalog import load_catalog
+    catalog = load_catalog("modern-100g")
+    shared = _hall_trunks(_hall_chains(catalog, [12, 5, 7, 3, 2]), catalog, 0.0)
+    skus = [catalog.cables[int(k)].sku for k in shared["part"]]
+    assert skus == ["OM4-T144-MPO12", "OM4-T144-MPO12", "OM4-T96-MPO12"]
+    assert shared["links"].tolist() == [12, 12, 5]
+    assert [[(c, first, size) for c, first, size in m] for m in shared["members"]] == [
+        [(0, 1, 12)], [(2, 1, 7), (1, 8, 5)], [(3, 1, 3), (4, 4, 2)]]
+    # 20 % spare for growth: the third needs ceil(5 x 1.2) = 6 positions, still a T96; a full
+    # trunk cannot grow past the largest size
+    spare = _hall_trunks(_hall_chains(catalog, [12, 5, 7, 3, 2]), catalog, 20.0)
+    assert spare["legs"].tolist() == [12, 12, 8]
+
+
+def test_entry_panel_ports_follow_the_shared_hall_trunks():
+    """The entry layout of the case above: each hall trunk on one rear port of as many
+    positions as it has legs (12, 12, 8: 32 of a 48-adapter panel, one panel), its row trunks on
+    front ports of their positions on the same adapters, the hall trunk's spare positions on a
+    free front port (8 - 5 = 3); NetBox's port mappings pair them position for position."""
+    from planner.cabling.structured import _entry_panels, _hall_trunks
+    from planner.exports.netbox import _entry_ports
+    from planner.inputs.catalog import load_catalog
+    from test_routes import room_of
+    catalog = load_catalog("modern-100g")
+    shared = _hall_trunks(_hall_chains(catalog, [12, 5, 7, 3, 2]), catalog, 0.0)
+    panels, fronts, rears = _entry_panels(room_of(hall_floor(), [0, 1], [0, 0], [0, 0]), shared, catalog, 42, 42)
+    assert panels["layout"].tolist() == ["R12F12 R12F7F5 R8F3F2F3"] * 2
+    assert panels["links"].tolist() == [29, 29]
+    lo = fronts[fronts["side"] == "lo"].set_index("chain")["port"].to_dict()
+    assert lo == {0: 1, 2: 2, 1: 3, 3: 4, 4: 5}          # F6 is the free one
+    assert rears[rears["side"] == "hi"]["port"].tolist() == [1, 2, 3]
+    rear, front, maps = _entry_ports(catalog.panels[0], "R12F7F5 R8F3F2F3")
+    assert [(p["name"], p["positions"]) for p in rear] == [("R1", 12), ("R2", 8)]
+    assert [(p["name"], p["positions"]) for p in front] == [("F1", 7), ("F2", 5), ("F3", 3),
+                                                           ("F4", 2), ("F5", 3)]
+    at = {(m["front_port"], m["front_port_position"]): (m["rear_port"], m["rear_port_position"])
+          for m in maps}
+    assert at[("F2", 1)] == ("R1", 8) and at[("F2", 5)] == ("R1", 12)
+    assert at[("F4", 2)] == ("R2", 5) and at[("F5", 3)] == ("R2", 8)
+    assert len(at) == 12 + 8
+
+
+@pytest.mark.parametrize("name", ["eth-51t", "ndr-400g", "xdr-800g"])
+def test_apc_catalogs_sell_their_trunks_in_four_sizes(name):
+    """Each MPO-12/APC fibre of these catalogs has 24-, 48-, 96- and 144-fibre trunks (2, 4, 8
+    and 12 links) of one stock-length list, each size cheaper than the next larger at 10 m."""
+    from planner.inputs.catalog import load_catalog
+    catalog = load_catalog(name)
+    for fibre in {m.fibre for m in catalog.cables if m.kind == "trunk"}:
+        trunks = sorted((catalog.links_per_trunk(m), float(m.price(10.0)), tuple(m.stock_lengths))
+                        for m in catalog.cables if m.kind == "trunk" and m.fibre == fibre)
+        assert [legs for legs, _, _ in trunks] == [2, 4, 8, 12], fibre
+        assert len({stock for _, _, stock in trunks}) == 1
+        prices = [price for _, price, _ in trunks]
+        assert prices == sorted(prices) and len(set(prices)) == 4

@@ -39,8 +39,9 @@ class StructuredPlan:
             fibres could carry);
     panels: ``name`` (``<rack>-<RU>``), ``rack``, ``ru``, ``point``, ``kind`` (``row`` /
             ``entry``), ``part`` (index into ``catalog.panels``), ``sku``, ``model`` (its
-            NetBox device type), ``rear_ports``, ``legs`` (links per rear port), ``trunks``
-            and ``links`` (used);
+            NetBox device type), ``rear_ports``, ``legs`` (the largest rear port), ``trunks``,
+            ``links`` (used) and ``layout`` (its ports: ``2x12 1x4`` for a row panel's rear
+            ports, ``R12F7F5`` for an entry panel's, ``_entry_panels``);
     racks:  ``name``, ``point``, ``kind``, ``hall``, ``row`` and ``tray`` (where it stands: the
             row's end or cross tray, numbered from 0 as ``point_parts`` gives them; an entry
             rack stands at its hall's entry, row and tray -1), ``panels``, ``ru_used``,
@@ -111,33 +112,61 @@ def _slots(frame: pd.DataFrame, keys: list[str], order: list[str]) -> pd.DataFra
 
 
 _PANEL_COLUMNS = ["name", "rack", "ru", "kind", "panel_part", "sku", "model", "rear_ports",
-                  "legs", "trunks", "links", "units"]
+                  "legs", "trunks", "links", "units", "layout"]
 
 
 def _allocate(ends: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int, kind: str):
     """The rear port of each trunk end and the panels and racks the ends fill. ``ends`` has one
     row per trunk end at a panel point: point (code), name (the point's), panel_part,
     trunk_part, legs (links per trunk), peer (the other end's point), chain, links. Per point
-    and parts the ends take rear ports in (peer, chain) order, ``ports // legs`` to a panel;
+    and panel part the ends, largest first (then in (peer, chain) order), take the first panel
+    with as many free adapters as the trunk has legs, first-fit decreasing, so trunks of every
+    size share a panel: a rear port of ``legs`` positions on the next ``legs`` adapters
+    (``start``, its first; the panel's ``layout`` lists its rear port sizes, ``4x12 2x8``);
     a point's panels fill its patch racks (the floor's cabinet height) upward through the
     ``band_ru`` top rack units that the cords' drop reaches (``panel_band_ru``; all of them by
     default, from U1), then start the next rack."""
     if ends.empty:
-        return (ends.assign(panel=pd.Series(dtype=object), rear=pd.Series(dtype=np.int64)),
+        return (ends.assign(panel=pd.Series(dtype=object), rear=pd.Series(dtype=np.int64),
+                            start=pd.Series(dtype=np.int64)),
                 pd.DataFrame(columns=_PANEL_COLUMNS + ["point_name"]))
-    ports = np.array([p.ports for p in catalog.panels], dtype=np.int64)
-    ends = ends.assign(per_panel=ports[ends["panel_part"].to_numpy(np.int64)]
-                       // ends["legs"].to_numpy(np.int64))
-    ends = _slots(ends, ["point", "panel_part", "trunk_part"],
-                  ["point", "panel_part", "trunk_part", "peer", "chain"])
-    ends["panel_no"] = ends["slot"] // ends["per_panel"]
-    ends["rear"] = ends["slot"] % ends["per_panel"] + 1
-    keys = ["point", "panel_part", "trunk_part", "panel_no"]
+    ends = ends.assign(neg=-ends["legs"].to_numpy(np.int64)).sort_values(
+        ["point", "panel_part", "neg", "peer", "chain"], kind="stable").reset_index(drop=True)
+    panel_no, rear, start = (np.zeros(len(ends), np.int64) for _ in range(3))
+    layout: dict[tuple, list] = {}
+    point, part, legs = (ends[c].to_numpy(np.int64) for c in ("point", "panel_part", "legs"))
+    free: list[int] = []
+    for i in range(len(ends)):
+        if i == 0 or point[i] != point[i - 1] or part[i] != part[i - 1]:
+            free, ports = [], catalog.panels[int(part[i])].ports
+        at = next((k for k, room in enumerate(free) if room >= legs[i]), len(free))
+        if at == len(free):
+            free.append(ports)
+        sizes = layout.setdefault((int(point[i]), int(part[i]), at), [])
+        sizes.append(int(legs[i]))
+        panel_no[i], rear[i], start[i] = at, len(sizes), ports - free[at] + 1
+        free[at] -= int(legs[i])
+    ends["panel_no"], ends["rear"], ends["start"] = panel_no, rear, start
+    keys = ["point", "panel_part", "panel_no"]
     panels = (ends.groupby(keys, sort=False)
-              .agg(point_name=("name", "first"), legs=("legs", "first"),
-                   rear_ports=("per_panel", "first"), trunks=("chain", "size"),
+              .agg(point_name=("name", "first"), legs=("legs", "max"),
+                   rear_ports=("rear", "max"), trunks=("chain", "size"),
                    links=("links", "sum"))
               .reset_index())
+    panels["layout"] = [" ".join(f"{len(list(run))}x{size}"
+                                 for size, run in itertools.groupby(layout[key]))
+                        for key in zip(*(panels[k].tolist() for k in keys))]
+    panels = _place(panels, catalog, height_ru, band_ru, kind)
+    ends = ends.merge(panels[keys + ["name"]].rename(columns={"name": "panel"}), on=keys,
+                      how="left")
+    return ends, panels
+
+
+def _place(panels: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int,
+           kind: str) -> pd.DataFrame:
+    """``panels`` (one row per panel: point, point_name, panel_part, rear_ports, legs, in
+    the order they fill) with the patch rack and rack unit each takes (``_allocate``), its
+    name, kind, sku and NetBox model."""
     units = np.array([p.rack_units for p in catalog.panels], dtype=np.int64)[
         panels["panel_part"].to_numpy(np.int64)]
     rack_no, ru = np.zeros(len(panels), np.int64), np.zeros(len(panels), np.int64)
@@ -155,12 +184,11 @@ def _allocate(ends: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int
     panels["name"] = panels["rack"] + "-" + floors.padded("", ru, max(2, len(str(height_ru))))
     panels["kind"] = kind
     panels["sku"] = [catalog.panels[i].sku for i in panels["panel_part"].tolist()]
-    tail = " pass-through" if kind == "entry" else ""
-    panels["model"] = (panels["sku"] + " " + panels["rear_ports"].astype(str) + "x"
-                       + panels["legs"].astype(str) + tail)
-    ends = ends.merge(panels[keys + ["name"]].rename(columns={"name": "panel"}), on=keys,
-                      how="left")
-    return ends, panels
+    if kind == "entry":
+        panels["model"] = panels["sku"] + " " + panels["layout"] + " pass-through"
+    else:
+        panels["model"] = panels["sku"] + " " + panels["layout"]
+    return panels
 
 
 def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> StructuredPlan:
@@ -201,24 +229,24 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
                      ignore_index=True)
     ends["name"] = ends["point"].map(names)
     row_ends, row_panels = _allocate(ends, catalog, height, band, "row")
-    hall_chains = chains[chains["cross_hall"].to_numpy(bool)]
-    lo_hall = point_parts(room, hall_chains["lo"])[0]
-    hi_hall = point_parts(room, hall_chains["hi"])[0]
-    ends = pd.concat([hall_chains.assign(point=lo_hall, peer=hi_hall, side="lo"),
-                      hall_chains.assign(point=hi_hall, peer=lo_hall, side="hi")],
-                     ignore_index=True)
-    ends["panel_part"] = ends["entry_part"]
-    ends["name"] = _hall_prefix(room, ends["point"].to_numpy()) + ENTRY
-    entry_ends, entry_panels = _allocate(ends, catalog, height, band, "entry")
     for side in ("lo", "hi"):
-        for label, frame in (("", row_ends), ("entry_", entry_ends)):
-            at = frame[frame["side"] == side].set_index("chain")
-            chains[f"{side}_{label}panel"] = (chains["chain"].map(at["panel"]).astype(object)
-                                               .fillna(""))
-            chains[f"{side}_{label}rear"] = chains["chain"].map(at["rear"]).fillna(0).astype(
-                np.int64)
-    trunks = _trunks(chains, catalog)
-    links, text = _links(link, chains, trunks, pieces, parts, catalog, cable_ids)
+        at = row_ends[row_ends["side"] == side].set_index("chain")
+        chains[f"{side}_panel"] = chains["chain"].map(at["panel"]).astype(object).fillna("")
+        chains[f"{side}_rear"] = chains["chain"].map(at["rear"]).fillna(0).astype(np.int64)
+        chains[f"{side}_start"] = chains["chain"].map(at["start"]).fillna(0).astype(np.int64)
+    shared = _hall_trunks(chains, catalog, float(floor.structured_spare_pct))
+    entry_panels, fronts, rears = _entry_panels(room, shared, catalog, height, band)
+    for side in ("lo", "hi"):
+        at = fronts[fronts["side"] == side].set_index("chain")
+        chains[f"{side}_entry_panel"] = (chains["chain"].map(at["panel"]).astype(object)
+                                         .fillna(""))
+        chains[f"{side}_entry_front"] = chains["chain"].map(at["port"]).fillna(0).astype(
+            np.int64)
+        at = rears[rears["side"] == side].set_index("hall")
+        shared[f"{side}_panel"] = shared["hall"].map(at["panel"]).astype(object)
+        shared[f"{side}_rear"] = shared["hall"].map(at["port"]).astype(np.int64)
+    trunks = _trunks(chains, shared, catalog)
+    links, text = _links(link, chains, shared, trunks, pieces, parts, catalog, cable_ids)
     segments = np.full(n, "", dtype=object)
     segments[links["cable"].to_numpy()] = text
     panels = pd.concat([row_panels, entry_panels], ignore_index=True)
@@ -226,7 +254,7 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
     panels = panels.drop(columns="point", errors="ignore").rename(columns={"panel_part": "part",
                                                           "point_name": "point"})[
         ["name", "rack", "ru", "point", "kind", "part", "sku", "model", "rear_ports", "legs",
-         "trunks", "links", "units"]]
+         "trunks", "links", "units", "layout"]]
     plant = StructuredPlan(links=links, trunks=trunks, panels=panels, racks=racks,
                            segments=segments)
     return replace(plant, figures=engineering(plant, catalog, pieces))
@@ -244,12 +272,12 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
     sizes first. Two ways to choose, the cheaper plan (trunks and panels) wins, ties to the
     first: each group its packing of all sizes (panel adapters priced by the port); or the
     groups, largest first, each the candidate that costs least with the panels it makes its
-    panel points buy: a panel holds trunks of one size, so a size whose panel at that point has
-    free rear ports costs no new panel (``_Slots``). Then ``_improve`` revisits the groups
+    panel points buy: trunks of every size share a point's panels, so trunks that fit its
+    free adapters cost no new panel (``_Slots``). Then ``_improve`` revisits the groups
     with every other group's trunks in place."""
-    columns = ["chain", "trunk_part", "panel_part", "entry_part", "lo", "hi", "legs",
-               "cross_hall", "links", "lo_m", "lo_order", "hi_m", "hi_order", "hall_m",
-               "hall_order"]
+    columns = ["chain", "trunk_part", "priced", "panel_part", "entry_part", "lo", "hi",
+               "lo_hall", "hi_hall", "legs", "cross_hall", "links", "lo_m", "lo_order", "hi_m",
+               "hi_order", "hall_m", "drop"]
     if link.empty:
         return (pd.DataFrame(columns=columns),
                 link.assign(chain=np.zeros(0, np.int64), legs=np.zeros(0, np.int64),
@@ -265,7 +293,7 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
         hall = bool(grp.cross_hall)
         want = {"lo": grp.lo_m + 2 * grp.drop}
         if hall:
-            want.update(hall=grp.hall_m + 2 * grp.drop, hi=grp.hi_m + 2 * grp.drop)
+            want.update(hi=grp.hi_m + 2 * grp.drop)
         panel = int(grp.panel_part)
         entry = entry_panel(catalog, panel) if hall else -1
         key = (int(grp.trunk_part), panel, tuple(sorted(
@@ -275,9 +303,7 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
             memo[key] = _candidates(catalog, int(grp.trunk_part), panel, entry,
                                     {k: float(v) for k, v in want.items()}, int(need[g]))
         options.append(memo[key])
-        ends.append([("row", int(grp.lo), panel), ("row", int(grp.hi), panel)]
-                    + ([("entry", int(grp.lo_hall), entry), ("entry", int(grp.hi_hall), entry)]
-                       if hall else []))
+        ends.append([("row", int(grp.lo), panel), ("row", int(grp.hi), panel)])
     order = sorted(range(len(groups)), key=lambda i: (-need[i], i))
     plans = []
     for aware in (False, True):
@@ -297,17 +323,17 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
         hall, n, start = bool(grp.cross_hall), int(count[g]), 0
         for part, legs in picked[g]:
             carried = max(0, min(legs, n - start))
-            rows.append(dict(chain=len(rows), trunk_part=part, panel_part=int(grp.panel_part),
+            rows.append(dict(chain=len(rows), trunk_part=part, priced=int(grp.trunk_part),
+                             panel_part=int(grp.panel_part),
                              entry_part=entry_panel(catalog, int(grp.panel_part)) if hall
-                             else -1, lo=grp.lo, hi=grp.hi, legs=legs, cross_hall=hall,
+                             else -1, lo=grp.lo, hi=grp.hi, lo_hall=int(grp.lo_hall),
+                             hi_hall=int(grp.hi_hall), legs=legs, cross_hall=hall,
                              links=carried, lo_m=grp.lo_m,
                              lo_order=_stock(catalog, part, grp.lo_m + 2 * grp.drop),
                              hi_m=grp.hi_m,
                              hi_order=_stock(catalog, part, grp.hi_m + 2 * grp.drop)
                              if hall else 0.0,
-                             hall_m=grp.hall_m,
-                             hall_order=_stock(catalog, part, grp.hall_m + 2 * grp.drop)
-                             if hall else 0.0))
+                             hall_m=grp.hall_m, drop=float(grp.drop)))
             chain_of += [rows[-1]["chain"]] * carried
             legs_of += [legs] * carried
             pos_of += list(range(1, carried + 1))
@@ -346,8 +372,8 @@ def _improve(picked: dict, options: list, ends: list, order: list, catalog: Cata
 
 
 class _Panels:
-    """Trunks of each size at each panel point (``_improve``): a point buys
-    ``ceil(trunks / (ports // links))`` panels of a size."""
+    """Adapters the trunks take at each panel point (``_improve``): trunks of every size share
+    a point's panels, so it buys ``ceil(adapters / ports)`` of them."""
 
     def __init__(self, catalog: Catalog):
         self.ports = [p.ports for p in catalog.panels]
@@ -355,56 +381,48 @@ class _Panels:
         self.count: dict[tuple, int] = {}
 
     def add(self, ends: list[tuple], trunks: tuple, sign: int) -> None:
+        legs = sum(size for _, size in trunks)
         for end in ends:
-            for part, legs in set(trunks):
-                key = end + (part,)
-                self.count[key] = self.count.get(key, 0) + sign * trunks.count((part, legs))
+            self.count[end] = self.count.get(end, 0) + sign * legs
 
     def delta(self, ends: list[tuple], trunks: tuple) -> float:
         """Dollars of the panels that adding ``trunks`` at ``ends`` buys."""
+        legs = sum(size for _, size in trunks)
         total = 0.0
         for end in ends:
-            for part, legs in set(trunks):
-                per = self.ports[end[2]] // legs
-                have = self.count.get(end + (part,), 0)
-                more = -(-(have + trunks.count((part, legs))) // per) - -(-have // per)
-                total += more * self.price[end[2]]
+            per, have = self.ports[end[2]], self.count.get(end, 0)
+            total += (-(-(have + legs) // per) - -(-have // per)) * self.price[end[2]]
         return total
 
 
 class _Slots:
-    """Free rear ports of the last panel of each size at each panel point, as groups take
-    trunks (``_pack``); ``cost`` prices the new panels a choice of trunks would buy."""
+    """Free adapters of the last panel at each panel point, as groups take trunks
+    (``_pack``); ``cost`` prices the new panels a choice of trunks would buy."""
 
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
         self.free: dict[tuple, int] = {}
 
-    def _new(self, end: tuple, part: int, legs: int, count: int) -> tuple[int, int]:
-        """(panels bought, rear ports then free) for ``count`` trunks of ``legs`` at ``end``."""
-        per = self.catalog.panels[end[2]].ports // legs
-        free = self.free.get(end + (part,), 0)
-        if count <= free:
-            return 0, free - count
-        bought = -(-(count - free) // per)
-        return bought, bought * per - (count - free)
+    def _new(self, end: tuple, legs: int) -> tuple[int, int]:
+        """(panels bought, adapters then free) for trunks of ``legs`` legs in all at ``end``."""
+        per = self.catalog.panels[end[2]].ports
+        free = self.free.get(end, 0)
+        if legs <= free:
+            return 0, free - legs
+        bought = -(-(legs - free) // per)
+        return bought, bought * per - (legs - free)
 
     def cost(self, ends: list[tuple], trunks: tuple) -> float:
-        total = 0.0
-        for end in ends:
-            for part, legs in set(trunks):
-                bought, _ = self._new(end, part, legs, trunks.count((part, legs)))
-                total += bought * self.catalog.panels[end[2]].price
-        return total
+        legs = sum(size for _, size in trunks)
+        return sum(self._new(end, legs)[0] * self.catalog.panels[end[2]].price for end in ends)
 
     def take(self, ends: list[tuple], trunks: tuple) -> float:
         """Install ``trunks`` at ``ends``: the dollars of the panels bought."""
+        legs = sum(size for _, size in trunks)
         spent = 0.0
         for end in ends:
-            for part, legs in set(trunks):
-                bought, free = self._new(end, part, legs, trunks.count((part, legs)))
-                self.free[end + (part,)] = free
-                spent += bought * self.catalog.panels[end[2]].price
+            bought, self.free[end] = self._new(end, legs)
+            spent += bought * self.catalog.panels[end[2]].price
         return spent
 
 
@@ -530,12 +548,140 @@ def _racks(room: Room, panels: pd.DataFrame, height: int) -> pd.DataFrame:
     return racks[columns]
 
 
-def _trunks(chains: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
-    """One row per trunk: a cross-row chain's one trunk, a cross-hall chain's three (the lo
-    end's row trunk, the hall trunk, the hi end's row trunk), in chain order."""
+def leg_links(catalog: Catalog, panel_part: int, trunk_part: int) -> int:
+    """Links one trunk leg carries, the unit a hall-entry panel passes: 1 where cords land on
+    MPO panels (an MPO-12 leg per link); on a cassette fibre (LC front, MPO rear), the links of
+    its smallest trunk, which is one leg (an MPO-24 leg of 12 duplex links)."""
+    panel = catalog.panels[panel_part]
+    if panel.rear_type == panel.connector:
+        return 1
+    fibre = catalog.cables[trunk_part].fibre
+    return min(catalog.links_per_trunk(m) for m in catalog.cables
+               if m.kind == "trunk" and m.fibre == fibre)
+
+
+_SHARED = ["hall", "part", "legs", "links", "lo_hall", "hi_hall", "entry_part", "hall_m",
+           "hall_order", "members"]
+
+
+def _hall_trunks(chains: pd.DataFrame, catalog: Catalog, spare_pct: float) -> pd.DataFrame:
+    """The hall trunks between each two halls' entry racks, shared by every pair of row panels
+    between them: one row per trunk (``hall`` its number, ``part``, ``legs``, ``links``, the
+    halls, the entry panel part, lengths and ``members``: (chain, first position, positions)
+    of the row trunks whose legs it carries, at both entries alike).
+
+    At an entry a row trunk's legs land on the front of a pass-through panel and the hall
+    trunk's legs leave from the rear of the same adapters (``_entry_panels``), so a hall trunk
+    carries the links of whole row trunks of any pairs of panels of its two halls. Per pair of
+    halls (and entry panel and priced trunk part) the row trunks, each taking its links
+    rounded up to whole legs (``leg_links``), are bin-packed first-fit decreasing into trunks
+    of the largest size that stands in for the priced trunk at the hall length
+    (``trunk_sizes``; Johnson et al., "Worst-case performance bounds for simple
+    one-dimensional packing algorithms", SIAM J. Comput. 3(4), 1974: at most 11/9 OPT + 4
+    trunks); each trunk is then the cheapest size holding its positions plus the floor's
+    ``structured_spare_pct`` (rounded up, within the largest size)."""
+    hall = chains[chains["cross_hall"].to_numpy(bool)]
+    rows = []
+    for _, block in hall.groupby(["lo_hall", "hi_hall", "entry_part", "priced"], sort=True):
+        first = block.iloc[0]
+        metres = float(first["hall_m"]) + 2.0 * float(first["drop"])
+        entry = int(first.entry_part)
+        unit = leg_links(catalog, int(first.panel_part), int(first.priced))
+        sizes = sorted((catalog.links_per_trunk(catalog.cables[k]),
+                        float(catalog.cables[k].price(_stock(catalog, k, metres))), k)
+                       for k in trunk_sizes(catalog, int(first.priced), {"hall": metres})
+                       if catalog.links_per_trunk(catalog.cables[k])
+                       <= catalog.panels[entry].ports)
+        top = sizes[-1][0]
+        items = [(-(-max(int(c.links), 1) // unit) * unit, int(c.chain), int(c.links))
+                 for c in block.itertuples(index=False)]
+        bins: list[list] = []
+        for size, chain, links in sorted(items, key=lambda it: (-it[0], it[1])):
+            home = next((b for b in bins if b[0] + size <= top), None)
+            if home is None:
+                home = [0, [], 0]
+                bins.append(home)
+            home[1].append((chain, home[0] + 1, size))
+            home[0] += size
+            home[2] += links
+        for fill, members, links in bins:
+            want = min(top, max(fill, int(np.ceil(np.round(fill * (1 + spare_pct / 100), 9)))))
+            legs, _, part = min((sz for sz in sizes if sz[0] >= want),
+                                key=lambda sz: (sz[1], sz[0], sz[2]))
+            rows.append(dict(hall=len(rows), part=part, legs=legs, links=links,
+                             lo_hall=int(first.lo_hall), hi_hall=int(first.hi_hall),
+                             entry_part=entry, hall_m=float(first.hall_m),
+                             hall_order=_stock(catalog, part, metres), members=members))
+    return pd.DataFrame(rows, columns=_SHARED)
+
+
+def _entry_panels(room: Room, shared: pd.DataFrame, catalog: Catalog, height: int,
+                  band: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(panels, fronts, rears) at the hall entries: per hall and entry panel part, its hall
+    trunks in order of the far hall, each on the rear of consecutive adapters of one panel
+    (rear port ``R<n>``, one position per link it could carry; a new panel where it would not
+    fit), the row trunks it carries on the front of the same adapters (front port ``F<n>``,
+    one position per link position the row trunk takes), then a free front port on its spare
+    positions, if any, for growth. ``fronts`` gives each row trunk end
+    (chain, side, panel, port), ``rears`` each hall trunk end (hall, side, panel, port); a
+    panel's ``layout`` (``R12F5F7 R12F12``) gives per rear port its positions and the positions
+    of the front ports on its first adapters, in port order."""
+    units, layouts, front_rows, rear_rows = [], [], [], []
+    work: dict = {}
+    for t in shared.itertuples(index=False):
+        for side, here, there in (("lo", t.lo_hall, t.hi_hall), ("hi", t.hi_hall, t.lo_hall)):
+            work.setdefault((int(here), int(t.entry_part)), []).append((int(there), t, side))
+    for (here, part), trunks in sorted(work.items()):
+        ports = catalog.panels[part].ports
+        used, rears, fronts, links = ports, [], [], 0
+        for _, t, side in sorted(trunks, key=lambda w: (w[0], w[1].hall)):
+            if used + t.legs > ports:
+                if rears:
+                    layouts.append((here, part, rears, fronts, links))
+                used, rears, fronts, links = 0, [], [], 0
+            sizes = [int(size) for _, _, size in t.members]
+            free = int(t.legs) - sum(sizes)
+            rears.append((int(t.legs), sizes + ([free] if free else [])))
+            at = len(layouts)
+            rear_rows.append((int(t.hall), side, at, len(rears)))
+            for chain, _, _ in t.members:
+                fronts.append(chain)
+                front_rows.append((chain, side, at, len(fronts)))
+            if free:
+                fronts.append(-1)
+            used += int(t.legs)
+            links += int(t.links)
+        if rears:
+            layouts.append((here, part, rears, fronts, links))
+    panels = pd.DataFrame({
+        "point": [h for h, *_ in layouts], "panel_part": [p for _, p, *_ in layouts],
+        "rear_ports": [len(r) for _, _, r, _, _ in layouts],
+        "legs": np.zeros(len(layouts), np.int64),
+        "trunks": [len(r) + len(f) for _, _, r, f, _ in layouts],
+        "links": [k for *_, k in layouts],
+        "layout": [" ".join(f"R{legs}" + "".join(f"F{k}" for k in sizes) for legs, sizes in r)
+                   for _, _, r, _, _ in layouts]})
+    panels["point_name"] = _hall_prefix(room, panels["point"].to_numpy(np.int64)) + ENTRY
+    if panels.empty:
+        panels = pd.DataFrame(columns=_PANEL_COLUMNS + ["point_name", "point"])
+    else:
+        panels = _place(panels, catalog, height, band, "entry")
+    names = panels["name"].to_numpy(object)
+    fronts = pd.DataFrame(front_rows, columns=["chain", "side", "at", "port"])
+    rears = pd.DataFrame(rear_rows, columns=["hall", "side", "at", "port"])
+    fronts["panel"] = names[fronts["at"].to_numpy(np.int64)]
+    rears["panel"] = names[rears["at"].to_numpy(np.int64)]
+    return panels, fronts, rears
+
+
+def _trunks(chains: pd.DataFrame, shared: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
+    """One row per trunk: the row trunks in chain order (a cross-row chain's one trunk, a
+    cross-hall chain's two: the lo end's, row panel rear to entry panel front, and the hi
+    end's, entry panel front to row panel rear), then the hall trunks (``_hall_trunks``, entry
+    panel rear to rear)."""
     rows = []
     for ch in chains.itertuples(index=False):
-        base = dict(chain=ch.chain, part=ch.trunk_part, links=ch.links)
+        base = dict(chain=ch.chain, hall=-1, part=ch.trunk_part, links=ch.links)
         if not ch.cross_hall:
             rows.append(dict(base, piece="row", kind="row", length_m=ch.lo_m,
                              order_length_m=ch.lo_order, a_panel=ch.lo_panel,
@@ -545,18 +691,18 @@ def _trunks(chains: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
         rows += [dict(base, piece="lo", kind="row", length_m=ch.lo_m,
                       order_length_m=ch.lo_order, a_panel=ch.lo_panel, a_port=f"R{ch.lo_rear}",
                       a_port_kind="rear", b_panel=ch.lo_entry_panel,
-                      b_port=f"R{ch.lo_entry_rear}", b_port_kind="rear"),
-                 dict(base, piece="hall", kind="hall", length_m=ch.hall_m,
-                      order_length_m=ch.hall_order, a_panel=ch.lo_entry_panel,
-                      a_port=f"F{ch.lo_entry_rear}", a_port_kind="front",
-                      b_panel=ch.hi_entry_panel, b_port=f"F{ch.hi_entry_rear}",
-                      b_port_kind="front"),
+                      b_port=f"F{ch.lo_entry_front}", b_port_kind="front"),
                  dict(base, piece="hi", kind="row", length_m=ch.hi_m,
                       order_length_m=ch.hi_order, a_panel=ch.hi_entry_panel,
-                      a_port=f"R{ch.hi_entry_rear}", a_port_kind="rear", b_panel=ch.hi_panel,
+                      a_port=f"F{ch.hi_entry_front}", a_port_kind="front", b_panel=ch.hi_panel,
                       b_port=f"R{ch.hi_rear}", b_port_kind="rear")]
-    columns = ["chain", "piece", "part", "links", "kind", "length_m", "order_length_m",
-               "a_panel", "a_port", "a_port_kind", "b_panel", "b_port", "b_port_kind"]
+    for t in shared.itertuples(index=False):
+        rows.append(dict(chain=-1, hall=t.hall, part=t.part, links=t.links, piece="hall",
+                         kind="hall", length_m=t.hall_m, order_length_m=t.hall_order,
+                         a_panel=t.lo_panel, a_port=f"R{t.lo_rear}", a_port_kind="rear",
+                         b_panel=t.hi_panel, b_port=f"R{t.hi_rear}", b_port_kind="rear"))
+    columns = ["chain", "hall", "piece", "part", "links", "kind", "length_m",
+               "order_length_m", "a_panel", "a_port", "a_port_kind", "b_panel", "b_port", "b_port_kind"]
     trunks = pd.DataFrame(rows, columns=columns)
     width = max(4, len(str(len(trunks))))
     trunks.insert(0, "trunk_id", floors.padded("T", np.arange(1, len(trunks) + 1), width))
@@ -571,8 +717,8 @@ def _trunks(chains: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
     return trunks
 
 
-def _links(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame, pieces: Runs,
-           parts, catalog: Catalog, cable_ids) -> tuple[pd.DataFrame, np.ndarray]:
+def _links(link: pd.DataFrame, chains: pd.DataFrame, shared: pd.DataFrame, trunks: pd.DataFrame,
+           pieces: Runs, parts, catalog: Catalog, cable_ids) -> tuple[pd.DataFrame, np.ndarray]:
     """The links table and each link's pieces as text, from its A end to its B end:
     ``cord 2.64 m <part> | <panel>:<port> | trunk <id> 2.64 m <part> | <panel>:<port> |
     cord 1.87 m <part>`` (cross-hall adds the entry panels' ports ``<panel>:F<n>.<position>``
@@ -591,21 +737,25 @@ def _links(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame, piece
         lo, hi = np.asarray(lo, dtype=object), np.asarray(hi, dtype=object)
         return np.where(flip, hi, lo), np.where(flip, lo, hi)
 
-    front = {s: floors.padded("", (ch[f"{s}_rear"].to_numpy() - 1) * legs + pos, width)
+    front = {s: floors.padded("", ch[f"{s}_start"].to_numpy() + pos - 1, width)
              for s in ("lo", "hi")}
-    entry = {s: np.where(hall, "F" + ch[f"{s}_entry_rear"].astype(str).to_numpy(object) + "."
+    entry = {s: np.where(hall, "F" + ch[f"{s}_entry_front"].astype(str).to_numpy(object) + "."
                          + pos.astype(str).astype(object), "") for s in ("lo", "hi")}
     a_panel, b_panel = side(ch["lo_panel"], ch["hi_panel"])
     a_port, b_port = side(front["lo"], front["hi"])
     a_entry, b_entry = side(ch["lo_entry_panel"], ch["hi_entry_panel"])
     a_entry_port, b_entry_port = side(entry["lo"], entry["hi"])
-    ids = trunks.set_index(["chain", "piece"])["trunk_id"]
+    ids = trunks[trunks["kind"] == "row"].set_index(["chain", "piece"])["trunk_id"]
 
     def trunk_id(piece):
         keys = pd.MultiIndex.from_arrays([link["chain"].to_numpy(), np.full(len(link), piece)])
         return ids.reindex(keys).fillna("").to_numpy(object)
 
-    row, lo, mid, hi = (trunk_id(p) for p in ("row", "lo", "hall", "hi"))
+    row, lo, hi = (trunk_id(p) for p in ("row", "lo", "hi"))
+    carrier = {chain: h for h, members in zip(shared["hall"], shared["members"])
+               for chain, _, _ in members}
+    by_hall = trunks[trunks["kind"] == "hall"].set_index("hall")["trunk_id"]
+    mid = by_hall.reindex(link["chain"].map(carrier).to_numpy()).fillna("").to_numpy(object)
     t_a = np.where(hall, np.where(flip, hi, lo), row)
     t_b = np.where(hall, np.where(flip, lo, hi), "")
     by_id = trunks.set_index("trunk_id")

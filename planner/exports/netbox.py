@@ -34,9 +34,11 @@ traces a link end to end. Each patch panel is a device (role ``Patch panel``) in
 (``racks.csv``), of a device type with ``rear-ports`` (``R1`` .., one per trunk, ``positions`` =
 links per trunk) and ``front-ports`` mapped to them by ``port-mappings`` (the NetBox 4.5+
 device-type format; a row panel's front port ``05`` is rear ``R1`` position 5 with 4 x 12
-legs, an entry panel's front port ``F1`` passes all positions of ``R1`` to the hall trunk). A
-link through panels is then three or five cables: its cords (interface - front port), its trunk
-(rear port - rear port) and, between halls, the hall trunk (front port - front port). With
+legs; an entry panel's front port ``F1``, where a row trunk lands, passes its positions to
+positions of the rear port ``R1`` the hall trunk leaves from, which carries the row trunks of
+any pairs of panels of its two halls). A link through panels is then three or five cables: its
+cords (interface - front port), its row trunks (rear port - rear port, or - entry front port)
+and, between halls, the hall trunk (entry rear port - rear port). With
 structured cabling the bundle needs NetBox 4.5 or later (``port-mappings``); the bundle as a
 whole targets 4.5 (``planner netbox push`` loads the same files through the REST API).
 """
@@ -141,10 +143,12 @@ def hall_location(hall: int) -> str:
 
 def piece_labels(plan) -> dict[str, str]:
     """Each piece's printed label by piece id (``C0001``, ``C0006.A``, ``T0004``), from
-    ``planner.exports.labels.label_rows``."""
+    ``planner.exports.labels.label_rows``; each link of a multi-link assembly (a splitter's
+    ``C0091+C0092``, one NetBox cable per link) carries the assembly's label."""
     from planner.exports.labels import label_rows
     rows = label_rows(plan.pieces)
-    return dict(zip(rows["cable_id"][0::2].tolist(), rows["label"][0::2].tolist()))
+    return {piece: label for ids, label in zip(rows["cable_id"].tolist(), rows["label"].tolist())
+            for piece in str(ids).split("+")}
 
 
 def path_part(text: str) -> str:
@@ -230,12 +234,31 @@ def _panel_manufacturer(vendor: str) -> str:
     return ENDPOINT_MANUFACTURER if vendor.casefold() in ("", "generic") else vendor
 
 
+def _entry_ports(panel, layout: str) -> tuple[list, list, list]:
+    """(rear ports, front ports, port-mappings) of an entry panel from its ``layout``
+    (``R12F5F7 R12F12``, ``planner.cabling.structured``): rear port ``R<r>`` of each group's
+    positions (a hall trunk), its front ports ``F<f>`` (row trunks) on its first positions in
+    order, position for position."""
+    rear, front, mappings = [], [], []
+    for r, group in enumerate(layout.split(), start=1):
+        legs, *sizes = re.findall(r"\d+", group)
+        rear.append({"name": f"R{r}", "type": panel.rear_type, "positions": int(legs)})
+        at = 0
+        for size in map(int, sizes):
+            name = f"F{len(front) + 1}"
+            front.append({"name": name, "type": panel.rear_type, "positions": size})
+            mappings += [{"front_port": name, "front_port_position": k, "rear_port": f"R{r}",
+                          "rear_port_position": at + k} for k in range(1, size + 1)]
+            at += size
+    return rear, front, mappings
+
+
 def panel_device_types(plan) -> list[dict]:
-    """One device type per panel model the plan installs (``StructuredPlan.panels.model``): rear
-    ports ``R1`` .. ``R<n>`` of ``legs`` positions; a row panel's front ports ``01`` .. are one
-    position each, in order (front port ``(r - 1) x legs + k`` is rear ``R<r>`` position ``k``);
-    an entry (pass-through) panel's front ports ``F<r>`` carry all ``legs`` positions of
-    ``R<r>``."""
+    """One device type per panel model the plan installs (``StructuredPlan.panels.model``): a
+    row panel's rear ports ``R1`` .. ``R<n>`` of the sizes its ``layout`` lists (``4x12 2x8``:
+    trunks of several sizes share a panel), its front ports ``01`` .. one position each, in
+    order (rear ``R<r>`` position ``k`` is the front port after the earlier rear ports' ones);
+    an entry (pass-through) panel's ports follow its ``layout`` (``_entry_ports``)."""
     from planner.cabling.structured import front_port_names
     plant = plan.structured
     if plant is None or plant.panels.empty:
@@ -249,17 +272,19 @@ def panel_device_types(plan) -> list[dict]:
         rear = [{"name": f"R{r}", "type": panel.rear_type, "positions": legs}
                 for r in range(1, rears + 1)]
         if row.kind == "entry":
-            front = [{"name": f"F{r}", "type": panel.rear_type, "positions": legs}
-                     for r in range(1, rears + 1)]
-            mappings = [{"front_port": f"F{r}", "front_port_position": k, "rear_port": f"R{r}",
-                         "rear_port_position": k}
-                        for r in range(1, rears + 1) for k in range(1, legs + 1)]
+            rear, front, mappings = _entry_ports(panel, str(row.layout))
         else:
-            names = front_port_names(plan.catalog, rears * legs)
+            sizes = [int(size) for count, size in re.findall(r"(\d+)x(\d+)", str(row.layout))
+                     for _ in range(int(count))] or [legs] * rears
+            rear = [{"name": f"R{r}", "type": panel.rear_type, "positions": size}
+                    for r, size in enumerate(sizes, start=1)]
+            names = front_port_names(plan.catalog, sum(sizes))
             front = [{"name": n, "type": panel.connector, "positions": 1} for n in names]
-            mappings = [{"front_port": names[(r - 1) * legs + k - 1], "front_port_position": 1,
+            starts = np.cumsum([0] + sizes[:-1])
+            mappings = [{"front_port": names[int(start) + k - 1], "front_port_position": 1,
                          "rear_port": f"R{r}", "rear_port_position": k}
-                        for r in range(1, rears + 1) for k in range(1, legs + 1)]
+                        for r, (start, size) in enumerate(zip(starts, sizes), start=1)
+                        for k in range(1, size + 1)]
         what = "hall-entry pass-through" if row.kind == "entry" else "row-end patch panel"
         docs.append({"manufacturer": maker, "model": str(row.model),
                      "slug": device_type_slug(maker, row.model), "part_number": panel.sku,

@@ -6,8 +6,9 @@ printed on its labels in ``labels.csv``/``labels.pdf``), kind (``row``: between 
 rows, or a row and its hall's entry rack; ``hall``: between two halls' entry racks), sku (part
 number at its stock length), length_m (computed, metres), order_length_m (stock length), links (the
 links it carries), then for each end a_/b_: rack (the patch rack), panel (``<rack>-<RU>``), ru (the
-panel's rack unit), port (``R3``: rear port 3; a hall trunk ends on entry panels' front ports,
-``F3``), then capacity (the links its fibres could carry; capacity - links are positions left
+panel's rack unit), port (``R3``: rear port 3; a row trunk ends at its hall's entry on an entry
+panel's front port group, ``F3``, and a hall trunk, which carries the row trunks of many pairs
+of row panels, on the rear port of the same adapters), then capacity (the links its fibres could carry; capacity - links are positions left
 spare, for growth or by the trunk sizes, ``structured_spare_pct`` in docs/floors.md). Rows in
 trunk-id order. UTF-8, LF line ends, text cells formula-safe.
 """

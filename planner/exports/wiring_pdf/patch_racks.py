@@ -26,7 +26,7 @@ FACTS_SIZE = 8.0
 PORT_HEADERS = ["panel", "port", "side", "piece", "part number", "order m",
                 "far end of the piece", "trunk leg", "link to"]
 PORT_ALIGN = ["l", "r", "l", "l", "l", "r", "l", "l", "l"]
-PANEL_HEADERS = ["U", "panel", "kind", "part number", "rear ports x links", "trunks", "links"]
+PANEL_HEADERS = ["U", "panel", "kind", "part number", "ports", "trunks", "links"]
 PANEL_ALIGN = ["r", "l", "l", "l", "l", "r", "r"]
 
 
@@ -89,7 +89,7 @@ def _panel_table(plan, rack: str) -> Table:
     mine = panels[panels["rack"] == rack].sort_values("ru")
     data = [[f"{int(u)}" for u in mine["ru"]], mine["name"].tolist(), mine["kind"].tolist(),
             mine["sku"].tolist(),
-            [f"{int(r)} x {int(k)}" for r, k in zip(mine["rear_ports"], mine["legs"])],
+            mine["layout"].astype(str).tolist(),
             [f"{int(v):,}" for v in mine["trunks"]], [f"{int(v):,}" for v in mine["links"]]]
     return Table(PANEL_HEADERS, data, PANEL_ALIGN, size=SCHEDULE_SIZE,
                  leading=SCHEDULE_LEADING).fit()

@@ -25,7 +25,7 @@ Parts (``planner.inputs.catalog``): the link is two transceivers (copper and AOC
 pass a panel), two ``fibre`` parts as patch cords, ``trunk`` parts (``fibres`` fibres; a link takes
 the ``fibres`` of its transceiver, so a trunk carries ``trunk.fibres / transceiver.fibres`` links,
 ``Catalog.links_per_trunk``) and ``panels`` (``ports`` front adapters; a trunk's links take
-consecutive adapters, so a panel holds ``ports // links_per_trunk`` trunks). Every segment is a
+consecutive adapters, and trunks of any sizes share a panel). Every segment is a
 Type-B (crossover) MPO cable and a link passes 3 or 5 of them, an odd number, so transmit meets
 receive.
 
@@ -40,10 +40,11 @@ covers each cord, each trunk segment's price shared by the links of a full trunk
 passed shared by the adapters a panel holds; the cheapest way wins, as for any link: its trunk is
 the largest size of its fibre (``priced_trunks``), a link's marginal share. Allocation
 (``planner.cabling.structured.build``): the links between the same two row panels are packed
-into the trunk sizes of their fibre type (``trunk_sizes``, ``pack``; a cross-hall chain of three
-trunks counts as one), with the floor's ``structured_spare_pct`` more positions; each trunk end
-takes the next rear port of its panel point's panels of its size; panels fill the rack units of
-a patch rack the drop reaches (``panel_band_ru``).
+into the trunk sizes of their fibre type (``trunk_sizes``, ``pack``; a cross-hall pair of row
+panels is packed for its two row trunks), with the floor's ``structured_spare_pct`` more
+positions; the hall trunks between two halls carry the row trunks of every such pair; each
+trunk end takes free adapters of its panel point's panels; panels fill the rack units of a
+patch rack the drop reaches (``panel_band_ru``).
 """
 
 from __future__ import annotations
