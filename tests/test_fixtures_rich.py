@@ -10,7 +10,6 @@ exchange 4 x 4 / 7 = 16/7 units per direction, so c parallel cables give θ = mi
 from __future__ import annotations
 
 import itertools
-import math
 
 import networkx as nx
 import numpy as np

@@ -20,7 +20,6 @@ from __future__ import annotations
 import csv
 import json
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np

@@ -268,7 +268,7 @@ def test_a_link_is_lit_on_the_fibre_installed_not_its_route(tmp_path):
     for row in read_csv("cables.csv", tmp_path):
         if row["route_kind"] != "cross-hall":
             continue
-        (ha, ra, ca), (hb, rb, cb) = where[row["a_cabinet"]], where[row["b_cabinet"]]
+        (_, ra, ca), (_, rb, cb) = where[row["a_cabinet"]], where[row["b_cabinet"]]
         x = (cabinet_x(ca) - TRAYS_X[0], cabinet_x(cb) - TRAYS_X[0])
         y = (ROW_PITCH * ra - ENTRY_Y, ROW_PITCH * rb - ENTRY_Y)
         structured = (cord_order((RISE + x[0] + HALF_OVERHEAD) * SLACK)

@@ -179,7 +179,7 @@ def _message(value: str) -> str:
     # quote marks every 150 characters: no one quoted stretch is long, the middle goes
     (_message(("B" * 150 + "'") * 300), ("catalog 'c.yaml': field 'routers[0].sku'",
                                          " ... ", "in the vendor's price list")),
-    (f"spec 's.yaml': field 'title' is 40,000 characters long; shorten it",
+    ("spec 's.yaml': field 'title' is 40,000 characters long; shorten it",
      ("spec 's.yaml': field 'title' is 40,000 characters long; shorten it",)),
 ])
 def test_error_line_keeps_field_and_fix(message, kept):

@@ -626,7 +626,7 @@ def _entry_panels(room: Room, shared: pd.DataFrame, catalog: Catalog, height: in
     (chain, side, panel, port), ``rears`` each hall trunk end (hall, side, panel, port); a
     panel's ``layout`` (``R12F5F7 R12F12``) gives per rear port its positions and the positions
     of the front ports on its first adapters, in port order."""
-    units, layouts, front_rows, rear_rows = [], [], [], []
+    layouts, front_rows, rear_rows = [], [], []
     work: dict = {}
     for t in shared.itertuples(index=False):
         for side, here, there in (("lo", t.lo_hall, t.hi_hall), ("hi", t.hi_hall, t.lo_hall)):
@@ -730,7 +730,6 @@ def _links(link: pd.DataFrame, chains: pd.DataFrame, shared: pd.DataFrame, trunk
     flip = link["flip"].to_numpy()
     hall = link["cross_hall"].to_numpy()
     pos = link["position"].to_numpy()
-    legs = link["legs"].to_numpy()
     width = port_width(catalog)
 
     def side(lo, hi):
