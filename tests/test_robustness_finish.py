@@ -11,7 +11,6 @@ nothing written, no user file touched.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,8 +25,9 @@ from planner.plan import plan
 from planner.run.errors import InputError
 from planner.run.terminal import MAX_ERROR_LINE, MAX_PRINTED, error_line
 from planner.topologies.slimfly import slimfly
-from test_bad_input import progress_only, snapshot
-from test_robustness_inputs import CATALOG, Case, _catalog, _plan, _set
+from test_bad_input import snapshot
+from test_robustness_inputs import (CATALOG, Case, _catalog, _plan, _set,  # noqa: F401
+                                    previous, refused_line)
 
 ROOT = Path(__file__).resolve().parents[1]
 LONG = "A" * 40_000
@@ -128,40 +128,10 @@ CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def previous(tmp_path_factory) -> Path:
-    from planner import exports
-    out = tmp_path_factory.mktemp("previous") / "plan"
-    exports.write_plan(plan(slimfly(3), "modern-100g", "hot-aisle", strategy="hint"), out)
-    return out
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_refused_in_one_short_line(name, tmp_path, previous, capsys, monkeypatch):
-    case = CASES[name]
-    ws = tmp_path / "ws"
-    (ws / "in").mkdir(parents=True)
-    shutil.copytree(previous, ws / "out")
-    (ws / "notes.txt").write_text("the user's own file\n")
-    if case.setup is not None:
-        case.setup(ws)
-    monkeypatch.chdir(ws)
-    before = snapshot(tmp_path)
-    try:
-        code = main(list(case.argv))
-    except SystemExit as stop:          # argparse usage errors
-        code = stop.code
-    captured = capsys.readouterr()
-    err = captured.err
-    assert code == 2, err
-    assert progress_only(captured.out), captured.out
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    assert "Traceback" not in err and err.startswith("planner"), err
-    assert not [ch for ch in err[:-1] if not ch.isprintable()], err
+    err = refused_line(CASES[name], tmp_path, previous, capsys, monkeypatch)
     assert len(err) < MAX_ERROR_LINE + 100, len(err)    # the prefix and argparse's hint
-    for word in case.words:
-        assert word in err, (word, err)
-    assert snapshot(tmp_path) == before
 
 
 # ------------------------------------------------------------------ error_line itself

@@ -233,9 +233,10 @@ def previous(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_refused_in_one_line(name, tmp_path, previous, capsys, monkeypatch):
-    case = CASES[name]
+def refused_line(case: Case, tmp_path: Path, previous: Path, capsys, monkeypatch) -> str:
+    """Run ``case`` in a workspace holding ``previous`` in ``out/`` and a user's file; check the
+    promise of the module doc (exit 2, one printable line naming ``case.words``, nothing of the
+    workspace touched) and return that line."""
     ws = tmp_path / "ws"
     (ws / "in").mkdir(parents=True)
     shutil.copytree(previous, ws / "out")
@@ -258,6 +259,12 @@ def test_refused_in_one_line(name, tmp_path, previous, capsys, monkeypatch):
     for word in case.words:
         assert word in err, (word, err)
     assert snapshot(tmp_path) == before
+    return err
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_refused_in_one_line(name, tmp_path, previous, capsys, monkeypatch):
+    refused_line(CASES[name], tmp_path, previous, capsys, monkeypatch)
 
 
 def test_a_description_may_hold_line_breaks(tmp_path, monkeypatch):
