@@ -142,12 +142,14 @@ def hall_location(hall: int) -> str:
 
 
 def piece_labels(plan) -> dict[str, str]:
-    """Each piece's printed label by piece id (``C0001``, ``C0006.A``, ``T0004``), from
-    ``planner.exports.labels.label_rows``; each link of a multi-link assembly (a splitter's
-    ``C0091+C0092``, one NetBox cable per link) carries the assembly's label."""
-    from planner.exports.labels import label_rows
-    rows = label_rows(plan.pieces)
-    return {piece: label for ids, label in zip(rows["cable_id"].tolist(), rows["label"].tolist())
+    """Each piece's printed label by piece id (``C0001``, ``C0006.A``, ``T0004``), as
+    ``planner.exports.labels`` prints it (``Pieces.connector_ends``); each link of a multi-link
+    assembly (a splitter's ``C0091+C0092``, one NetBox cable per link) carries the assembly's
+    label."""
+    ends = plan.pieces.connector_ends()
+    if not len(ends):
+        return {}
+    return {piece: label for ids, label in zip(ends["assembly"].tolist(), ends["label"].tolist())
             for piece in str(ids).split("+")}
 
 
