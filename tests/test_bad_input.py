@@ -802,6 +802,24 @@ def progress_only(stdout: str) -> bool:
                for line in stdout.splitlines())
 
 
+def refused(argv, capsys) -> str:
+    """Run ``planner ARGV`` in this process; check it was refused as every bad input is (exit
+    code 2, progress lines at most on stdout, one line on stderr starting ``planner``, no
+    traceback) and return that line."""
+    try:
+        code = main(list(argv))
+    except SystemExit as stop:          # argparse usage errors
+        code = stop.code
+    captured = capsys.readouterr()
+    err = captured.err
+    assert code == 2, err
+    assert progress_only(captured.out), captured.out
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    assert err.startswith("planner"), err
+    return err
+
+
 @pytest.fixture(scope="module")
 def previous(tmp_path_factory) -> Path:
     """A real previous plan folder (written by ``planner plan``'s writers)."""
@@ -828,17 +846,7 @@ def test_bad_input(name, tmp_path, previous, capsys, monkeypatch):
             monkeypatch.setattr(target, key, value)
     monkeypatch.chdir(ws / case.cwd)
     before = snapshot(tmp_path)
-    try:
-        code = main(list(case.argv))
-    except SystemExit as stop:          # argparse usage errors
-        code = stop.code
-    captured = capsys.readouterr()
-    err = captured.err
-    assert code == 2, err
-    assert progress_only(captured.out), captured.out
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    assert "Traceback" not in err
-    assert err.startswith("planner"), err
+    err = refused(case.argv, capsys)
     for word in case.words:
         assert word in err, (word, err)
     assert snapshot(tmp_path) == before

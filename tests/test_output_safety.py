@@ -35,23 +35,10 @@ from planner.plan import plan
 from planner.run import output
 from planner.run.errors import InputError
 from planner.topologies.slimfly import slimfly
+from test_bad_input import snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI_PLAN = ("plan", "--topology", "slimfly:q=3", "--strategy", "hint", "--out", "out")
-
-
-def snapshot(root: Path) -> dict[str, object]:
-    """Every entry under ``root`` (hidden ones too): file bytes, folder, or link target."""
-    state: dict[str, object] = {}
-    for path in sorted(root.rglob("*")):
-        rel = str(path.relative_to(root))
-        if path.is_symlink():
-            state[rel] = ("link", os.readlink(path))
-        elif path.is_dir():
-            state[rel] = ("dir",)
-        else:
-            state[rel] = ("file", path.read_bytes())
-    return state
 
 
 def whole_plan(folder: Path) -> list[str]:
