@@ -395,7 +395,7 @@ def test_topo_file_holds_every_cable_once(written):
     assert links == cables
     kinds = dict(zip(small.devices.name, small.devices.kind))
     assert {types[n] for n in types if kinds[n] == "router"} == {small.router_model.sku}
-    assert {types[n] for n in types if kinds[n] == "endpoint"} == {"HCA"}
+    assert {types[n] for n in types if kinds[n] == "endpoint"} == {small.catalog.nic.sku}
 
 
 def _swap_and_move(links: list[tuple]) -> tuple[list[tuple], list[tuple]]:

@@ -10,9 +10,14 @@ NVIDIA UFM's NDT format and the topology file of ``ibdiagnet --topo_file``.
   ``plugins/UFM_NDT_Plugin``); the two file names are the two ``file_type`` values of its
   upload API (NVIDIA UFM Enterprise REST API guide, "NDT Plugin REST API").
 - ``ibdiagnet.topo``: an IBDM topology file (ibutils' ``ibdm-topo-file(1)``): one section per
-  device, ``TYPE NAME`` then ``P<port> -> TYPE NAME P<port>`` per cable, a blank line after each
-  section. A router's type is its catalog model and an endpoint's ``HCA``; ibdiagnet knows a
-  type by its IBNL file.
+  device, ``TYPE NAME`` then an indented ``P<port> -> TYPE NAME P<port>`` per cable, a blank line
+  after each section. IBDM's parser (``IBFabric::parseTopology``) reads a port line only when it
+  starts with white space; an unindented one is skipped with a warning.
+- ``ibnl/<TYPE>.ibnl``: the system definition (ibutils' ``ibdm-ibnl-file(1)``) of each type the
+  topology file names, one switch or CA node with its ports ``P1``..``Pn``, since IBDM refuses a
+  system type it has no IBNL file for (``IBDM_IBNL_PATH=PLAN/ibnl``). A router's type is its
+  catalog model and an endpoint's the catalog's NIC (``ENDPOINT`` without one): ``HCA``, ``CA``
+  and ``SW`` are node-type keywords of the IBNL grammar and cannot name a system.
 
 ``planner verify`` reads what these tools report back (``planner.verify.ufm_report``,
 ``planner.verify.net_dump``).
@@ -32,7 +37,12 @@ NDT_COLUMNS = ("rack #", "U height", "#Fields:StartDevice", "StartPort", "StartD
                "EndDevice", "EndPort", "EndDeviceLocation", "U height_1", "LinkType", "Speed",
                "_2", "Cable Length", "_3", "_4", "_5", "_6", "_7", "State", "Domain")
 TOPO_FILE = "ibdiagnet.topo"
-ENDPOINT_TYPE = "HCA"
+IBNL_FOLDER = "ibnl"
+ENDPOINT_TYPE = "ENDPOINT"
+TOPO_INDENT = "   "
+# Words of the IBNL grammar that a system name cannot be (ibdm's ibnl_scanner.ll).
+_IBNL_KEYWORDS = frozenset({"SYSTEM", "TOPSYSTEM", "SUBSYSTEM", "NODE", "SW", "CA", "HCA",
+                            "1x", "4x", "8x", "12x", "2.5G", "5G", "10G"})
 
 
 _NDT_SOURCES = ("a_cabinet", "a_ru", "a_device", "a_port", "b_device", "b_port", "b_cabinet",
@@ -63,33 +73,68 @@ def ndt_table(cables: pd.DataFrame) -> pd.DataFrame:
     return table.astype(str)
 
 
-def _system_type(model: str) -> str:
-    """An IBDM system type is one word."""
-    return "_".join(str(model).split()) or ENDPOINT_TYPE
+def system_type(model: str) -> str:
+    """A part name as an IBDM system type: one word of the characters an IBNL name may hold
+    (no ``/``, which the topology file reads as a board separator), starting with a letter,
+    and no IBNL keyword."""
+    text = "".join(c if c.isascii() and (c.isalnum() or c in "-_.:%@~") else "_"
+                   for c in str(model).strip())
+    if not text[:1].isalpha():
+        text = "T" + text
+    return text + "_" if len(text) < 2 or text in _IBNL_KEYWORDS else text
 
 
-def topo_text(cables: pd.DataFrame, devices: pd.DataFrame) -> str:
+def system_types(plan) -> dict[str, str]:
+    """Each device's IBDM system type: a router's its model, an endpoint's the catalog's
+    NIC."""
+    nic = plan.catalog.nic
+    endpoint = system_type(nic.sku) if nic is not None else ENDPOINT_TYPE
+    return {name: system_type(model) if kind == "router" else endpoint
+            for name, kind, model in zip(plan.devices.name, plan.devices.kind,
+                                         plan.devices.model)}
+
+
+def topo_text(cables: pd.DataFrame, types: dict[str, str]) -> str:
     """The IBDM topology file: a section per a-end device (by name) listing its cables by
-    port."""
-    router = {name: _system_type(model) for name, kind, model
-              in zip(devices.name, devices.kind, devices.model) if kind == "router"}
-    system = {name: f"{router.get(name, ENDPOINT_TYPE)} {name}"
-              for name in pd.unique(pd.concat([cables.a_device, cables.b_device]))}
+    port, each port line indented."""
     ordered = cables.sort_values(["a_device", "a_port"], kind="stable")
     lines, current = [], None
     for dev, ap, bd, bp in zip(ordered.a_device, ordered.a_port, ordered.b_device,
                                ordered.b_port):
         if dev != current:
-            lines += ["", system[dev]] if current is not None else [system[dev]]
+            lines += ([""] if current is not None else []) + [f"{types[dev]} {dev}"]
             current = dev
-        lines.append(f"P{ap} -> {system[bd]} P{bp}")
+        lines.append(f"{TOPO_INDENT}P{ap} -> {types[bd]} {bd} P{bp}")
     return "\n".join(lines) + "\n" if lines else ""
 
 
+def ibnl_texts(cables: pd.DataFrame, types: dict[str, str], kinds: dict[str, str],
+               radix: int) -> dict[str, str]:
+    """Per system type, its IBNL file: one node (``SW`` for a router, ``CA`` for an endpoint)
+    named ``U1`` whose port n is the system port ``Pn``; a router type has the model's radix
+    (or its highest cabled port, if higher), an endpoint type its highest cabled port."""
+    ends = pd.DataFrame({"device": pd.concat([cables.a_device, cables.b_device]),
+                         "port": pd.concat([cables.a_port, cables.b_port]).astype(int)})
+    ends["type"] = ends.device.map(types)
+    ends["node"] = ends.device.map(lambda d: "SW" if kinds[d] == "router" else "CA")
+    texts = {}
+    for (typ, node), group in ends.groupby(["type", "node"], sort=True):
+        ports = max(int(group.port.max()), radix if node == "SW" else 1)
+        lines = ["", f"TOPSYSTEM {typ}", "", f"NODE {node} {ports} {typ} U1"]
+        lines += [f"{TOPO_INDENT}{n} -> P{n}" for n in range(1, ports + 1)]
+        texts[typ] = "\n".join(lines) + "\n"
+    return texts
+
+
 def write(plan, out_dir: Path) -> None:
-    """Write ``ufm/*.ndt`` and ``ibdiagnet.topo``."""
+    """Write ``ufm/*.ndt``, ``ibdiagnet.topo`` and ``ibnl/*.ibnl``."""
     out_dir = Path(out_dir)
     (out_dir / NDT_FOLDER).mkdir(exist_ok=True)
     for kind, name in NDT_FILES.items():
         write_csv(ndt_table(plan.cables[plan.cables.kind == kind]), out_dir / NDT_FOLDER / name)
-    write_text(topo_text(plan.cables, plan.devices), out_dir / TOPO_FILE)
+    types = system_types(plan)
+    write_text(topo_text(plan.cables, types), out_dir / TOPO_FILE)
+    (out_dir / IBNL_FOLDER).mkdir(exist_ok=True)
+    kinds = dict(zip(plan.devices.name, plan.devices.kind))
+    for typ, text in ibnl_texts(plan.cables, types, kinds, plan.router_model.radix).items():
+        write_text(text, out_dir / IBNL_FOLDER / f"{typ}.ibnl")
