@@ -1,0 +1,241 @@
+"""The plan's ``ibdiagnet.topo`` and ``ibnl/*.ibnl`` as ibutils' IBDM reads them.
+
+Tool-free: every line is held against the regular expressions of IBDM's own topology parser
+(``IBFabric::parseTopology`` in ibutils' ``ibdm/ibdm/Fabric.cpp``) and the names against its
+IBNL scanner (``ibnl_scanner.ll``), so a line IBDM would skip or a name it would refuse fails
+here without the tool.
+
+With the tool (skipped when absent):
+
+- ``ibdmsh`` (``$IBDMSH``, else on the PATH; Debian package ``ibutils``) parses the topology
+  file with the plan's IBNL files and lists every link it built: exactly the plan's cables;
+- ``ibtopodiff`` (``$IBTOPODIFF`` only: Debian's 1.5.7 build crashes in
+  ``TopoMatchFabrics``; an unoptimised build of ibutils works) matches the topology file against
+  a discovered fabric (an OpenSM ``subnet.lst``) made here from ``cables.csv``: no difference;
+  with two cables' far ends exchanged it names exactly those two cables, from each of their
+  four ends.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from planner.exports import cables_csv, fabric_checkers
+from planner.plan import plan
+from planner.topologies.slimfly import slimfly
+
+# IBFabric::parseTopology's three line patterns (POSIX regular expressions in Fabric.cpp).
+SYS_LINE = re.compile(r"^[ \t]*([^/ \t]+)[ \t]+([^/ \t]+)[ \t]*( CFG:(.*))?$")
+PORT_LINE = re.compile(r"^[ \t]+([^ \t]+)[ \t]+-((1|4|8|12)[xX]-)?((2.5|5|10)G-)?[>]"
+                       r"[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]*$")
+EMPTY_LINE = re.compile(r"^[ \t]*$")
+# ibnl_scanner.ll: a NAME token, and the words the scanner returns as keywords instead.
+IBNL_NAME = re.compile(r"[A-Za-z][-\[\]\\*/A-Za-z0-9_.:%@~]+")
+IBNL_KEYWORDS = {"SYSTEM", "TOPSYSTEM", "SUBSYSTEM", "NODE", "SW", "CA", "HCA", "1x", "4x", "8x",
+                 "12x", "2.5G", "5G", "10G"}
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """A small InfiniBand plan's cables.csv, topology file and IBNL files."""
+    out = tmp_path_factory.mktemp("ibdm")
+    small = plan(slimfly(3), "hdr-200g", "hot-aisle", strategy="hint")
+    cables_csv.write(small, out)
+    fabric_checkers.write(small, out)
+    return out, small
+
+
+def _cable_ends(cables: pd.DataFrame) -> set[frozenset]:
+    return {frozenset(((a, int(p)), (b, int(q)))) for a, p, b, q
+            in zip(cables.a_device, cables.a_port, cables.b_device, cables.b_port)}
+
+
+def parse_like_ibdm(text: str) -> tuple[dict[str, str], set[frozenset], list[str]]:
+    """The topology file read line by line as parseTopology reads it: system types by name,
+    the links, and the lines it would skip with ``-W- Ignoring``."""
+    types, links, skipped, system = {}, set(), [], None
+    for line in text.split("\n"):
+        if (m := SYS_LINE.match(line)) is not None:
+            system = m.group(2)
+            assert types.setdefault(system, m.group(1)) == m.group(1)
+        elif (m := PORT_LINE.match(line)) is not None and system is not None:
+            rtype, rname, rport = m.group(6), m.group(7), m.group(8)
+            assert types.setdefault(rname, rtype) == rtype
+            links.add(frozenset(((system, int(m.group(1)[1:])), (rname, int(rport[1:])))))
+        elif EMPTY_LINE.match(line):
+            system = None
+        else:
+            skipped.append(line)
+    return types, links, skipped
+
+
+def test_every_line_of_the_topology_file_is_one_ibdm_reads(written):
+    out, small = written
+    types, links, skipped = parse_like_ibdm((out / fabric_checkers.TOPO_FILE).read_text())
+    assert skipped == []
+    assert links == _cable_ends(small.cables)
+    kinds = dict(zip(small.devices.name, small.devices.kind))
+    assert {t for n, t in types.items() if kinds[n] == "router"} == {small.router_model.sku}
+    assert {t for n, t in types.items() if kinds[n] == "endpoint"} == {small.catalog.nic.sku}
+
+
+def test_the_file_before_the_fix_lost_every_cable():
+    """The unindented port line the writer used to emit is one IBDM skips."""
+    assert PORT_LINE.match("P1 -> HCA n000 P1") is None
+    assert PORT_LINE.match("   P1 -> HCA n000 P1") is not None
+
+
+def read_ibnl(path: Path) -> tuple[str, str, int, dict[int, str]]:
+    """An IBNL file of one node: (system name, node type, port count, node port -> system
+    port)."""
+    words = [line.split() for line in path.read_text().split("\n") if line.strip()]
+    (top, system), (node, ntype, count, device, inst), *ports = words
+    assert (top, node, device, inst) == ("TOPSYSTEM", "NODE", system, "U1")
+    return system, ntype, int(count), {int(p[0]): p[2] for p in ports if p[1] == "->"}
+
+
+def test_every_system_type_has_its_ibnl_file(written):
+    out, small = written
+    types, _, _ = parse_like_ibdm((out / fabric_checkers.TOPO_FILE).read_text())
+    files = sorted((out / fabric_checkers.IBNL_FOLDER).glob("*.ibnl"))
+    assert sorted(f.stem for f in files) == sorted(set(types.values()))
+    ends = pd.concat([small.cables[["a_device", "a_port"]].set_axis(["d", "p"], axis=1),
+                      small.cables[["b_device", "b_port"]].set_axis(["d", "p"], axis=1)])
+    for f in files:
+        system, ntype, count, ports = read_ibnl(f)
+        assert system == f.stem and IBNL_NAME.fullmatch(system) and system not in IBNL_KEYWORDS
+        devices = [n for n, t in types.items() if t == system]
+        router = small.devices.set_index("name").kind[devices[0]] == "router"
+        assert ntype == ("SW" if router else "CA")
+        assert ports == {n: f"P{n}" for n in range(1, count + 1)}
+        assert count >= ends[ends.d.isin(devices)].p.max()
+        assert count == (small.router_model.radix if router else 1)
+
+
+@pytest.mark.parametrize("model, expected", [
+    ("MQM8790-HS2F", "MQM8790-HS2F"),
+    ("HCA", "HCA_"),            # an IBNL node-type keyword
+    ("CA", "CA_"),
+    ("4x", "T4x"),              # a width keyword, and a name must start with a letter
+    ("QM 8700/B", "QM_8700_B"),  # no blank (a topology word) and no "/" (a board separator)
+    ("Q", "Q_"),                # a NAME token is two characters at least
+    ("Süd-1", "S_d-1"),
+])
+def test_system_type_is_a_name_ibnl_accepts(model, expected):
+    assert fabric_checkers.system_type(model) == expected
+    assert IBNL_NAME.fullmatch(expected) and expected not in IBNL_KEYWORDS
+
+
+# ----------------------------------------------------------------------------- the tools
+
+def _tool(env: str, default: str | None) -> str:
+    """The program $env names, else ``default`` on the PATH; skip without it."""
+    found = shutil.which(os.environ.get(env) or default or "")
+    if not found:
+        pytest.skip(f"set {env} to the ibutils program to run this")
+    return found
+
+
+LINKS_TCL = """\
+set fabric [new_IBFabric]
+if {[IBFabric_parseTopology $fabric [lindex $argv 0]]} { puts "PARSE-FAILED"; exit 1 }
+foreach nameNode [IBFabric_NodeByName_get $fabric] {
+  foreach port [IBNode_Ports_get [lindex $nameNode 1]] {
+    if {$port == ""} continue
+    set rem [IBPort_p_remotePort_get $port]
+    if {$rem != ""} { puts "LINK [IBPort_getName $port] [IBPort_getName $rem]" }
+  }
+}
+"""
+
+
+def test_ibdm_builds_every_cable_from_the_plan(written, tmp_path):
+    ibdmsh = _tool("IBDMSH", "ibdmsh")
+    out, small = written
+    script = tmp_path / "links.tcl"
+    script.write_text(LINKS_TCL)
+    run = subprocess.run([ibdmsh, str(script), str(out / fabric_checkers.TOPO_FILE)],
+                         capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, IBDM_IBNL_PATH=str(out / "ibnl")))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"Defined {small.devices.name.size}/{small.devices.name.size} systems/nodes" \
+        in run.stdout
+    links = set()
+    for line in run.stdout.splitlines():
+        if line.startswith("LINK "):
+            ends = [end.rsplit("/P", 1) for end in line.split()[1:]]
+            links.add(frozenset((d, int(p)) for d, p in ends))
+    assert links == _cable_ends(small.cables)
+
+
+GUID_BASE = 0x0002C90300000000
+
+
+def subnet_lst(links: list[tuple[str, int, str, int]], routers: set[str],
+               radix: int) -> tuple[str, dict[str, int]]:
+    """The discovered fabric as OpenSM's ``subnet.lst`` (the line ``parseSubnetLine`` reads):
+    a line per direction of each link; a switch's ports share its node GUID, a CA port's GUID
+    is its node GUID plus the port number. Returns the text and each device's node GUID."""
+    names = sorted({l[0] for l in links} | {l[2] for l in links})
+    node = {n: GUID_BASE + 0x100 * (i + 1) for i, n in enumerate(names)}
+
+    def end(name: str, port: int) -> str:
+        sw = name in routers
+        guid = node[name] if sw else node[name] + port
+        desc = name if sw else f"{name} HCA-1"
+        return (f"{{ {'SW' if sw else 'CA'} Ports:{radix if sw else 1:02X} "
+                f"SystemGUID:{node[name]:016x} NodeGUID:{node[name]:016x} PortGUID:{guid:016x} "
+                f"VenID:000002C9 DevID:D2F0 Rev:000000A0 {{{desc}}} "
+                f"LID:{names.index(name) + 1:04X} PN:{port:02X} }}")
+    rows = []
+    for a, p, b, q in links:
+        rows += [f"{end(a, p)} {end(b, q)} PHY=4x LOG=ACT",
+                 f"{end(b, q)} {end(a, p)} PHY=4x LOG=ACT"]
+    return "\n".join(rows) + "\n", {n: node[n] for n in names}
+
+
+WRONG_CABLE = re.compile(r"^Wrong cable connecting:(\S+)/P(\d+) to:(\S+)/P(\d+) instead of:"
+                         r"(\S+)/P(\d+)$")
+
+
+def _topodiff(tool: str, out: Path, links: list, small, tmp_path: Path) -> str:
+    routers = set(small.devices.name[small.devices.kind == "router"])
+    text, guids = subnet_lst(links, routers, small.router_model.radix)
+    lst = tmp_path / "subnet.lst"
+    lst.write_text(text)
+    anchor = next(l for l in links if l[2] not in routers)
+    run = subprocess.run([tool, "-t", str(out / fabric_checkers.TOPO_FILE), "-d", str(lst),
+                          "-s", f"{anchor[2]}/U1", "-p", str(anchor[3]),
+                          "-g", f"0x{guids[anchor[2]] + anchor[3]:016x}"],
+                         capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, IBDM_IBNL_PATH=str(out / "ibnl")))
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout
+
+
+def test_ibtopodiff_finds_the_plan_in_its_own_fabric_and_names_a_swap(written, tmp_path):
+    tool = _tool("IBTOPODIFF", None)
+    out, small = written
+    links = [(a, int(p), b, int(q)) for a, p, b, q in zip(
+        small.cables.a_device, small.cables.a_port, small.cables.b_device, small.cables.b_port)]
+    assert "---- Fabrics Topologies Match ----" in _topodiff(tool, out, links, small, tmp_path)
+
+    routers = set(small.devices.name[small.devices.kind == "router"])
+    i, j = [k for k, l in enumerate(links) if l[0] in routers and l[2] in routers][:2]
+    (a, p, b, q), (c, r, d, s) = links[i], links[j]
+    built = list(links)
+    built[i], built[j] = (a, p, d, s), (c, r, b, q)
+    report = _topodiff(tool, out, built, small, tmp_path)
+    assert "---- Fabrics Topologies Differ ----" in report
+    wrong = {(m[1], int(m[2])): ((m[3], int(m[4])), (m[5], int(m[6])))
+             for m in map(WRONG_CABLE.match, report.splitlines()) if m}
+    # each end of the two cables: (seen peer, planned peer)
+    assert wrong == {(a, p): ((d, s), (b, q)), (c, r): ((b, q), (d, s)),
+                     (b, q): ((c, r), (a, p)), (d, s): ((a, p), (c, r))}
