@@ -13,7 +13,10 @@ With the tool (skipped when absent):
   ``TopoMatchFabrics``; an unoptimised build of ibutils works) matches the topology file against
   a discovered fabric (an OpenSM ``subnet.lst``) made here from ``cables.csv``: no difference;
   with two cables' far ends exchanged it names exactly those two cables, from each of their
-  four ends.
+  four ends;
+- ibsim (``ibsim-utils``) simulates the plan's fabric and infiniband-diags' ``ibnetdiscover``
+  discovers it; ``planner verify`` reads that output: every cable matches, and with two cables'
+  far ends exchanged in the simulated fabric it reports that one swap.
 """
 
 from __future__ import annotations
@@ -22,14 +25,17 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from planner.exports import cables_csv, fabric_checkers
 from planner.plan import plan
 from planner.topologies.slimfly import slimfly
+from planner.verify import verify
 
 # IBFabric::parseTopology's three line patterns (POSIX regular expressions in Fabric.cpp).
 SYS_LINE = re.compile(r"^[ \t]*([^/ \t]+)[ \t]+([^/ \t]+)[ \t]*( CFG:(.*))?$")
@@ -239,3 +245,65 @@ def test_ibtopodiff_finds_the_plan_in_its_own_fabric_and_names_a_swap(written, t
     # each end of the two cables: (seen peer, planned peer)
     assert wrong == {(a, p): ((d, s), (b, q)), (c, r): ((b, q), (d, s)),
                      (b, q): ((c, r), (a, p)), (d, s): ((a, p), (c, r))}
+
+
+# ----------------------------------------------------------------------------- ibsim
+
+def ibsim_net(cables: pd.DataFrame, routers: set[str], radix: int) -> str:
+    """The fabric as an ibsim network file (the ibnetdiscover-like format of ibsim's
+    ``net-examples``): a ``Switch``/``Hca`` header per device, then ``[port] "peer"[port]`` per
+    cable end."""
+    ends: dict[str, list[tuple[int, str, int]]] = {}
+    for a, p, b, q in zip(cables.a_device, cables.a_port, cables.b_device, cables.b_port):
+        ends.setdefault(a, []).append((int(p), b, int(q)))
+        ends.setdefault(b, []).append((int(q), a, int(p)))
+    lines = []
+    for dev in sorted(ends, key=lambda d: (d not in routers, d)):
+        count = radix if dev in routers else max(p for p, _, _ in ends[dev])
+        lines.append(f'{"Switch" if dev in routers else "Hca"}\t{count} "{dev}"')
+        lines += [f'[{p}]\t"{b}"[{q}]' for p, b, q in sorted(ends[dev])] + [""]
+    return "\n".join(lines)
+
+
+def discover(net: Path, tmp_path: Path) -> Path:
+    """Run ibsim on ``net`` and infiniband-diags' ibnetdiscover against it through ibsim's
+    umad2sim preload; the discovered topology's path."""
+    ibsim, run_sim = _tool("IBSIM", "ibsim"), _tool("IBSIM_RUN", "ibsim-run")
+    _tool("IBNETDISCOVER", "ibnetdiscover")
+    env = dict(os.environ, IBSIM_SOCKNAME=f"planner-test-{os.getpid()}-{net.stem}")
+    sim = subprocess.Popen([ibsim, "-s", str(net)], stdin=subprocess.PIPE,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    found = tmp_path / f"{net.stem}.ibnetdiscover"
+    try:
+        for _ in range(100):        # until the simulator listens
+            run = subprocess.run([run_sim, os.environ.get("IBNETDISCOVER", "ibnetdiscover")],
+                                 capture_output=True, text=True, timeout=120, env=env)
+            if run.returncode == 0 and "Switch" in run.stdout:
+                found.write_text(run.stdout)
+                return found
+            assert sim.poll() is None, "ibsim stopped"
+            time.sleep(0.2)
+        pytest.fail(f"ibnetdiscover found no fabric: {run.stderr[-500:]}")
+    finally:
+        sim.terminate()
+        sim.wait(timeout=30)
+
+
+def test_verify_reads_ibnetdiscover_of_the_simulated_plan(written, tmp_path):
+    out, small = written
+    routers = set(small.devices.name[small.devices.kind == "router"])
+    net = tmp_path / "plan.net"
+    net.write_text(ibsim_net(small.cables, routers, small.router_model.radix))
+    report = verify(out, discover(net, tmp_path))
+    assert not report.findings and report.matched == len(small.cables)
+
+    cables = small.cables.copy()
+    i, j = np.flatnonzero(cables.kind.eq("network").to_numpy())[:2]
+    far = ["b_device", "b_port"]
+    cables.loc[cables.index[[i, j]], far] = cables.loc[cables.index[[j, i]], far].to_numpy()
+    net = tmp_path / "swapped.net"
+    net.write_text(ibsim_net(cables, routers, small.router_model.radix))
+    report = verify(out, discover(net, tmp_path))
+    assert [(f.kind, f.label) for f in report.findings] == \
+        [("swap", f"{small.cables.label.iloc[i]} + {small.cables.label.iloc[j]}")]
+    assert report.matched == len(small.cables) - 2
