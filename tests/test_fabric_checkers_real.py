@@ -21,6 +21,7 @@ With the tool (skipped when absent):
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 import shutil
@@ -307,3 +308,94 @@ def test_verify_reads_ibnetdiscover_of_the_simulated_plan(written, tmp_path):
     assert [(f.kind, f.label) for f in report.findings] == \
         [("swap", f"{small.cables.label.iloc[i]} + {small.cables.label.iloc[j]}")]
     assert report.matched == len(small.cables) - 2
+
+
+# ----------------------------------------------------------------------------- UFM's NDT plugin
+
+# The host pattern docs/verify.md gives for the plugin's ndt.conf: a host port is the adapter's
+# node description (the default pattern matches only Microsoft's SAT/DSM host names).
+HOST_PATTERN = r"(^\S+ mlx5_\d+$)"
+
+
+def ufm_links(links: list[tuple[str, int, str, int]], routers: set[str]) -> list[dict]:
+    """The links as UFM's REST API lists them for the plugin's ``parse_ufm_port``: a switch end
+    ``NAME:PORT`` with its port, a host end by its adapter's node description (rdma-ndd's
+    ``%h %d``)."""
+    def end(dev: str, port: int) -> tuple[str, str]:
+        return (f"{dev}:{port}" if dev in routers else f"{dev} mlx5_{port - 1}"), str(port)
+    rows = []
+    for a, p, b, q in links:
+        (da, pa), (db, pb) = end(a, p), end(b, q)
+        rows.append({"source_port_node_description": da, "source_port": pa,
+                     "destination_port_node_description": db, "destination_port": pb})
+    return rows
+
+
+def plugin_compare(out: Path, links: list, routers: set[str], tmp_path: Path) -> Path:
+    """The plugin's own ``topo_diff.compare_topologies`` of the plan's ``ufm/*.ndt`` (uploaded
+    as their two file types, read with the switch patterns of its ``ndt.conf``) with the fabric
+    UFM would list; its report saved as JSON."""
+    root = Path(os.environ.get("NDT_PLUGIN", ""))
+    if not os.environ.get("NDT_PLUGIN") or not (root / "ufm_sim_web_service").is_dir():
+        pytest.skip("set NDT_PLUGIN to UFM's NDT plugin (ufm_sdk_3.0 plugins/UFM_NDT_Plugin)")
+    import configparser
+    import json
+    import sys
+    sys.path.insert(0, str(root / "ufm_sim_web_service"))
+    try:
+        from topo_diff import topo_diff
+    finally:
+        sys.path.remove(str(root / "ufm_sim_web_service"))
+    conf = configparser.ConfigParser()
+    conf.read(root / "build" / "config" / "ndt.conf")
+    uploads = tmp_path / "ndts"
+    shutil.copytree(out / fabric_checkers.NDT_FOLDER, uploads, dirs_exist_ok=True)
+    (uploads / "ndts.json").write_text(json.dumps(
+        [{"file": name, "file_type": Path(name).stem}
+         for name in fabric_checkers.NDT_FILES.values()]))
+    listed = ufm_links(links, routers)
+    saved = topo_diff.get_ufm_links
+    topo_diff.get_ufm_links = lambda port: ((lambda: listed), 200)
+    try:
+        report = topo_diff.compare_topologies(
+            "now", str(uploads / "ndts.json"),
+            conf.get("Validation", "switch_patterns").split(","), [HOST_PATTERN], 0)
+    finally:
+        topo_diff.get_ufm_links = saved
+    path = tmp_path / "ndt_report.json"
+    path.write_text(json.dumps(report))
+    return path
+
+
+@pytest.mark.parametrize("kind", ["network", "endpoint"])
+def test_ndt_plugin_finds_the_plan_and_verify_reads_its_report(written, tmp_path, kind):
+    out, small = written
+    routers = set(small.devices.name[small.devices.kind == "router"])
+    links = [(a, int(p), b, int(q)) for a, p, b, q in zip(
+        small.cables.a_device, small.cables.a_port, small.cables.b_device, small.cables.b_port)]
+    report = plugin_compare(out, links, routers, tmp_path)
+    assert '"miss_wired": [], "missing_in_ufm": [], "missing_in_ndt": []' in report.read_text()
+    assert verify(out, report).ok
+
+    i, j = np.flatnonzero(small.cables.kind.eq(kind).to_numpy())[:2]
+    (a, p, b, q), (c, r, d, s) = links[i], links[j]
+    built = list(links)
+    built[i], built[j] = (a, p, d, s), (c, r, b, q)
+    found = verify(out, plugin_compare(out, built, routers, tmp_path))
+    assert [(f.kind, f.label) for f in found.findings] == \
+        [("swap", f"{small.cables.label.iloc[i]} + {small.cables.label.iloc[j]}")]
+
+
+def test_host_ends_are_named_by_the_adapter_node_description(written):
+    """Each endpoint cable's host end in switch_to_host.ndt is ``HOST mlx5_<port - 1>``, its
+    switch end ``Port N``: how the plugin names the two ends of a link UFM lists."""
+    out, small = written
+    with open(out / "ufm" / fabric_checkers.NDT_FILES["endpoint"], newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    cables = small.cables[small.cables.kind == "endpoint"]
+    assert [(r["#Fields:StartDevice"], r["StartPort"], r["EndDevice"], r["EndPort"])
+            for r in rows] == [(a, f"Port {p}", b, f"{b} mlx5_{q - 1}") for a, p, b, q in
+                               zip(cables.a_device, cables.a_port, cables.b_device, cables.b_port)]
+    assert fabric_checkers.hca_port("n07", "n07 mlx5_0") == "1"
+    assert fabric_checkers.hca_port("n07", "n08 mlx5_0") is None     # another host's adapter
+    assert fabric_checkers.hca_port("n07", "n07 ibp12s0") is None    # not an mlx5 device

@@ -3,12 +3,16 @@ NVIDIA UFM's NDT format and the topology file of ``ibdiagnet --topo_file``.
 
 - ``ufm/switch_to_switch.ndt`` (network cables) and ``ufm/switch_to_host.ndt`` (endpoint
   cables): CSV files with the columns UFM's NDT plugin reads, ``#Fields:StartDevice``,
-  ``StartPort``, ``EndDevice``, ``EndPort`` and ``LinkType`` (``Data``), ports written ``Port
-  N``, with each end's cabinet (``rack #``, ``StartDeviceLocation``, ``EndDeviceLocation``),
-  rack unit (``U height``, ``U height_1``) and the ordered ``Cable Length`` in metres. The
-  header is the full one of the plugin's own ``ndt_file_creator.py`` (Mellanox/ufm_sdk_3.0,
-  ``plugins/UFM_NDT_Plugin``); the two file names are the two ``file_type`` values of its
-  upload API (NVIDIA UFM Enterprise REST API guide, "NDT Plugin REST API").
+  ``StartPort``, ``EndDevice``, ``EndPort`` and ``LinkType`` (``Data``), switch ports written
+  ``Port N``, with each end's cabinet (``rack #``, ``StartDeviceLocation``,
+  ``EndDeviceLocation``), rack unit (``U height``, ``U height_1``) and the ordered ``Cable
+  Length`` in metres. The header is the full one of the plugin's own ``ndt_file_creator.py``
+  (Mellanox/ufm_sdk_3.0, ``plugins/UFM_NDT_Plugin``); the two file names are the two
+  ``file_type`` values of its upload API (NVIDIA UFM Enterprise REST API guide, "NDT Plugin REST
+  API"). A host's port is the node description its adapter reports, ``HOST DEVICE`` (the
+  plugin's ``parse_ufm_port`` takes a host link end's whole node description as its port, and
+  the NDT Plugin manual's switch-to-host example names ``SAT111092710053 ibp11s0f0``): rdma-ndd's
+  default ``%h %d`` with the mlx5 driver's device of that port, ``n007 mlx5_0`` for port 1.
 - ``ibdiagnet.topo``: an IBDM topology file (ibutils' ``ibdm-topo-file(1)``): one section per
   device, ``TYPE NAME`` then an indented ``P<port> -> TYPE NAME P<port>`` per cable, a blank line
   after each section. IBDM's parser (``IBFabric::parseTopology``) reads a port line only when it
@@ -36,6 +40,9 @@ NDT_FILES = {"network": "switch_to_switch.ndt", "endpoint": "switch_to_host.ndt"
 NDT_COLUMNS = ("rack #", "U height", "#Fields:StartDevice", "StartPort", "StartDeviceLocation",
                "EndDevice", "EndPort", "EndDeviceLocation", "U height_1", "LinkType", "Speed",
                "_2", "Cable Length", "_3", "_4", "_5", "_6", "_7", "State", "Domain")
+# The node description of a host adapter's port: rdma-ndd's default "%h %d" (rdma-core,
+# rdma-ndd(8)), the mlx5 driver naming each ConnectX port's device mlx5_0, mlx5_1, ...
+HCA_DEVICE_PREFIX = "mlx5_"
 TOPO_FILE = "ibdiagnet.topo"
 IBNL_FOLDER = "ibnl"
 ENDPOINT_TYPE = "ENDPOINT"
@@ -59,14 +66,40 @@ def _text(values: pd.Series) -> pd.Series:
     return filled.astype(str)
 
 
-def ndt_table(cables: pd.DataFrame) -> pd.DataFrame:
-    """The NDT rows of ``cables`` (one per cable, a end first), in NDT_COLUMNS order."""
+def hca_description(host: pd.Series, port: pd.Series) -> pd.Series:
+    """The node description a host's adapter port reports: ``HOST mlx5_<port - 1>``."""
+    return host + f" {HCA_DEVICE_PREFIX}" + (port.astype(int) - 1).astype(str)
+
+
+def hca_port(device: str, text: str) -> str | None:
+    """The port number (as text) of a host end the NDT plugin names by its node description
+    (``n007 mlx5_0`` on ``n007`` is port 1), or None when ``text`` is not one."""
+    host, _, name = text.strip().partition(" ")
+    number = name[len(HCA_DEVICE_PREFIX):]
+    if (host.casefold() != device.strip().casefold() or not name.startswith(HCA_DEVICE_PREFIX)
+            or not (number.isascii() and number.isdigit()) or len(number) > 5):
+        return None
+    return str(int(number) + 1)
+
+
+def ndt_table(cables: pd.DataFrame, hosts=frozenset()) -> pd.DataFrame:
+    """The NDT rows of ``cables`` (one per cable, a end first), in NDT_COLUMNS order; an end on
+    one of ``hosts`` names its port by the adapter's node description."""
     text = pd.DataFrame({c: _text(cables[c]) for c in _NDT_SOURCES}, index=cables.index)
+
+    def port(end: str) -> pd.Series:
+        on_host = cables[f"{end}_device"].isin(hosts)
+        switch = "Port " + text[f"{end}_port"]
+        if not on_host.any():
+            return switch
+        host = hca_description(text[f"{end}_device"][on_host], text[f"{end}_port"][on_host])
+        return switch.where(~on_host, host.reindex(switch.index))
+
     rows = {
         "rack #": text.a_cabinet, "U height": text.a_ru,
-        "#Fields:StartDevice": text.a_device, "StartPort": "Port " + text.a_port,
+        "#Fields:StartDevice": text.a_device, "StartPort": port("a"),
         "StartDeviceLocation": text.a_cabinet,
-        "EndDevice": text.b_device, "EndPort": "Port " + text.b_port,
+        "EndDevice": text.b_device, "EndPort": port("b"),
         "EndDeviceLocation": text.b_cabinet, "U height_1": text.b_ru, "LinkType": "Data",
         "Cable Length": text.order_length_m, "State": "Active", "Domain": "In-Scope"}
     table = pd.DataFrame({c: rows.get(c, "") for c in NDT_COLUMNS}, index=cables.index)
@@ -130,8 +163,10 @@ def write(plan, out_dir: Path) -> None:
     """Write ``ufm/*.ndt``, ``ibdiagnet.topo`` and ``ibnl/*.ibnl``."""
     out_dir = Path(out_dir)
     (out_dir / NDT_FOLDER).mkdir(exist_ok=True)
+    hosts = frozenset(plan.devices.name[plan.devices.kind == "endpoint"])
     for kind, name in NDT_FILES.items():
-        write_csv(ndt_table(plan.cables[plan.cables.kind == kind]), out_dir / NDT_FOLDER / name)
+        write_csv(ndt_table(plan.cables[plan.cables.kind == kind], hosts),
+                  out_dir / NDT_FOLDER / name)
     types = system_types(plan)
     write_text(topo_text(plan.cables, types), out_dir / TOPO_FILE)
     (out_dir / IBNL_FOLDER).mkdir(exist_ok=True)
