@@ -5,11 +5,12 @@ Mellanox/ufm_sdk_3.0 ``plugins/UFM_NDT_Plugin``), turned back into the as-built 
 The report lists differences only, each link written ``DEV/PORT - DEV/PORT`` with the NDT's
 port numbers, a host's port as its adapter's node description (``n007/n007 mlx5_0`` is port 1
 of n007, ``planner.exports.fabric_checkers.hca_port``): ``{"report": {"miss_wired":
-[{"expected": L, "actual": L}], "missing_in_ufm": [L], "missing_in_ndt": [L]}}``, or, for a comparison with ibdiagnet's output, ``{"report":
-[{"category": "missing in wire" | "missing in topology" | "missing in ndt", "description":
-"expected: L. actual: L" | L}]}``. So the as-built fabric is the plan's cables, less the
-expected and missing ones, plus the actual and the unplanned ones. The plugin keeps only the
-last 10,000 entries of each list: a list that long may be cut, and is refused.
+[{"expected": L, "actual": L}], "missing_in_ufm": [L], "missing_in_ndt": [L]}}``, or, for a
+comparison with ibdiagnet's output, ``{"report": [{"category": "missing in wire" | "missing in
+topology" | "missing in ndt", "description": "expected: L. actual: L" | L}]}``. So the as-built
+fabric is the plan's cables, less the expected and missing ones, plus the actual and the
+unplanned ones. The plugin keeps only the last 10,000 entries of each list: a list that long
+may be cut, and is refused.
 """
 
 from __future__ import annotations
