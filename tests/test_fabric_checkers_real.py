@@ -270,21 +270,24 @@ def discover(net: Path, tmp_path: Path) -> Path:
     """Run ibsim on ``net`` and infiniband-diags' ibnetdiscover against it through ibsim's
     umad2sim preload; the discovered topology's path."""
     ibsim, run_sim = _tool("IBSIM", "ibsim"), _tool("IBSIM_RUN", "ibsim-run")
-    _tool("IBNETDISCOVER", "ibnetdiscover")
+    ibnetdiscover = _tool("IBNETDISCOVER", "ibnetdiscover")
     env = dict(os.environ, IBSIM_SOCKNAME=f"planner-test-{os.getpid()}-{net.stem}")
     sim = subprocess.Popen([ibsim, "-s", str(net)], stdin=subprocess.PIPE,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     found = tmp_path / f"{net.stem}.ibnetdiscover"
+    give_up = time.monotonic() + 180        # a bound on waiting for the simulator, not a check
     try:
-        for _ in range(100):        # until the simulator listens
-            run = subprocess.run([run_sim, os.environ.get("IBNETDISCOVER", "ibnetdiscover")],
-                                 capture_output=True, text=True, timeout=120, env=env)
+        while True:                             # until the simulator listens
+            run = subprocess.run([run_sim, ibnetdiscover],
+                                 capture_output=True, text=True, env=env,
+                                 timeout=max(1.0, give_up - time.monotonic()))
             if run.returncode == 0 and "Switch" in run.stdout:
                 found.write_text(run.stdout)
                 return found
             assert sim.poll() is None, "ibsim stopped"
+            if time.monotonic() > give_up:
+                pytest.fail(f"ibnetdiscover found no fabric: {run.stderr[-500:]}")
             time.sleep(0.2)
-        pytest.fail(f"ibnetdiscover found no fabric: {run.stderr[-500:]}")
     finally:
         sim.terminate()
         sim.wait(timeout=30)
