@@ -169,7 +169,7 @@ def test_ibdm_builds_every_cable_from_the_plan(written, tmp_path):
     script = tmp_path / "links.tcl"
     script.write_text(LINKS_TCL)
     run = subprocess.run([ibdmsh, str(script), str(out / fabric_checkers.TOPO_FILE)],
-                         capture_output=True, text=True, timeout=120,
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path,
                          env=dict(os.environ, IBDM_IBNL_PATH=str(out / "ibnl")))
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"Defined {small.devices.name.size}/{small.devices.name.size} systems/nodes" \
@@ -221,7 +221,7 @@ def _topodiff(tool: str, out: Path, links: list, small, tmp_path: Path) -> str:
     run = subprocess.run([tool, "-t", str(out / fabric_checkers.TOPO_FILE), "-d", str(lst),
                           "-s", f"{anchor[2]}/U1", "-p", str(anchor[3]),
                           "-g", f"0x{guids[anchor[2]] + anchor[3]:016x}"],
-                         capture_output=True, text=True, timeout=300,
+                         capture_output=True, text=True, timeout=300, cwd=tmp_path,
                          env=dict(os.environ, IBDM_IBNL_PATH=str(out / "ibnl")))
     assert run.returncode == 0, run.stdout + run.stderr
     return run.stdout
@@ -272,14 +272,14 @@ def discover(net: Path, tmp_path: Path) -> Path:
     ibsim, run_sim = _tool("IBSIM", "ibsim"), _tool("IBSIM_RUN", "ibsim-run")
     ibnetdiscover = _tool("IBNETDISCOVER", "ibnetdiscover")
     env = dict(os.environ, IBSIM_SOCKNAME=f"planner-test-{os.getpid()}-{net.stem}")
-    sim = subprocess.Popen([ibsim, "-s", str(net)], stdin=subprocess.PIPE,
+    sim = subprocess.Popen([ibsim, "-s", str(net)], stdin=subprocess.PIPE, cwd=tmp_path,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     found = tmp_path / f"{net.stem}.ibnetdiscover"
     give_up = time.monotonic() + 180        # a bound on waiting for the simulator, not a check
     try:
         while True:                             # until the simulator listens
             run = subprocess.run([run_sim, ibnetdiscover],
-                                 capture_output=True, text=True, env=env,
+                                 capture_output=True, text=True, env=env, cwd=tmp_path,
                                  timeout=max(1.0, give_up - time.monotonic()))
             if run.returncode == 0 and "Switch" in run.stdout:
                 found.write_text(run.stdout)
