@@ -148,10 +148,11 @@ def ibnl_texts(cables: pd.DataFrame, types: dict[str, str], kinds: dict[str, str
     (or its highest cabled port, if higher), an endpoint type its highest cabled port."""
     ends = pd.DataFrame({"device": pd.concat([cables.a_device, cables.b_device]),
                          "port": pd.concat([cables.a_port, cables.b_port]).astype(int)})
-    ends["type"] = ends.device.map(types)
-    ends["node"] = ends.device.map(lambda d: "SW" if kinds[d] == "router" else "CA")
+    highest = ends.groupby("device", sort=False).port.max()
+    devices = pd.DataFrame({"port": highest, "type": highest.index.map(types),
+                            "node": highest.index.map(kinds).map({"router": "SW"}).fillna("CA")})
     texts = {}
-    for (typ, node), group in ends.groupby(["type", "node"], sort=True):
+    for (typ, node), group in devices.groupby(["type", "node"], sort=True):
         ports = max(int(group.port.max()), radix if node == "SW" else 1)
         lines = ["", f"TOPSYSTEM {typ}", "", f"NODE {node} {ports} {typ} U1"]
         lines += [f"{TOPO_INDENT}{n} -> P{n}" for n in range(1, ports + 1)]
