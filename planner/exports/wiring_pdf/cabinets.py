@@ -147,7 +147,11 @@ def schedule_rows(plan) -> dict[str, np.ndarray]:
         "link": link_far_ends(plan, t)[piece]})
     at = np.unique(codes, return_index=True)[1]
     piece, device = piece[at], text["this_device"][at]
-    labels = pieces.connector_ends().drop_duplicates("assembly").set_index("assembly")["label"]
+    label = t["label"].to_numpy(object)[piece]
+    multi = assembly[at] != t["piece_id"].to_numpy(object)[piece]
+    if multi.any():                    # an assembly's label names all its legs (its labels')
+        ends_ = pieces.connector_ends().drop_duplicates("assembly").set_index("assembly")
+        label[multi] = ends_["label"].loc[assembly[at][multi]].to_numpy(object)
     cage = cages(plan, device, text["this_port"][at])
     port = np.where(cage > 0, legs["port_text"] + " (cage " + cage.astype(str).astype(object)
                     + ")", legs["port_text"]).astype(object)
@@ -158,7 +162,7 @@ def schedule_rows(plan) -> dict[str, np.ndarray]:
             "piece": assembly[at],
             "from": device_port(device, port),
             "to": legs["to"],
-            "label": labels.loc[assembly[at]].to_numpy(object),
+            "label": label,
             "media": t["media"].to_numpy(object)[piece],
             "sku": t["sku"].to_numpy(object)[piece],
             "order": unit_text(t["order_length_m"].to_numpy(float)[piece], 1),
