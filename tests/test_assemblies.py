@@ -116,6 +116,19 @@ def test_sheets_list_each_connector_once_as_the_labels_do(written, schedule):
     assert all(v == 1 for v in got.values())
     twins = [row for rows in schedule.values() for row in rows if "+" in row["ports"]]
     assert twins
+    straight = 0
+    for id_, legs in assemblies(out).items():
+        devices = {(r["a_device"], r["b_device"]) for r in legs}
+        if "+" not in id_ or len(devices) > 1:
+            continue                                 # a splitter: its far ends are listed each
+        a, b = legs[0]["a_device"], legs[0]["b_device"]
+        row = next(r for rows in schedule.values() for r in rows
+                   if r["piece"] == id_ and r["device"] == a)
+        ru = int(float(legs[0]["b_ru"]))
+        assert row["far"] == (f"{b}\u00b7{'+'.join(r['b_port'] for r in legs)} "
+                              f"{legs[0]['b_cabinet']}-{ru:02d}"), row   # one far connector
+        straight += 1
+    assert straight
     for row in twins:
         first, second = map(int, row["ports"].split("+"))
         assert second == first + 1 and int(row["cage"]) == (first - 1) // 2 + 1
@@ -159,15 +172,17 @@ def test_viewer_cabinet_list_and_cable_panel(written, schedule, browser):  # noq
     head's two ports and the links it carries."""
     p, out = written
     head = next(row for rows in schedule.values() for row in rows
-                if "+" in row["ports"] and "+" in row["far"])
+                if "+" in row["ports"] and row["far"].count("\u00b7") == 2)   # two HCAs
     cabinet = next(name for name, rows in schedule.items() if head in rows)
     open_page(browser, out, f"#cabinet={cabinet}")
     wait_for(browser, f"return document.querySelector('#panel-cabinet h2')?.textContent"
                       f" === 'Cabinet {cabinet}'")
     listed = wait_for(browser, """
         const rows = document.querySelectorAll('#panel-cabinet .vlist .row');
-        return rows.length && Array.from(rows, (r) => r.children[0].textContent);""")
-    assert Counter(listed) == Counter(row["piece"] for row in schedule[cabinet])
+        return rows.length && Array.from(rows, (r) => [r.children[0].textContent,
+                                                       r.children[2].textContent]);""")
+    assert Counter(map(tuple, listed)) == Counter(
+        (row["piece"], f"{row['device']}:{row['ports']}") for row in schedule[cabinet])
     heading = browser.execute_script(
         "return Array.from(document.querySelectorAll('#panel-cabinet h3')).pop().textContent")
     assert heading.endswith(f"({len(schedule[cabinet])})")

@@ -1012,8 +1012,14 @@
       cols.unshift({ title: "piece", width: 110, get: (i) => assemblyOf(near(i), i) });
       cols.push({ title: "this end", width: 104, get: (i) => c.text(near(i) + "_device", i) + ":" +
           legs(i).map((k) => c.text(near(i) + "_port", k)).join("+") },
-        { title: "far end", width: 150, get: (i) => legs(i).map((k) =>
-          c.text(far(i) + "_cabinet", k) + " " + endText(far(i), k)).join(" + ") });
+        { title: "far end", width: 150, get: (i) => {
+          const farTwin = twinEnd(far(i), i);
+          if (farTwin && legs(i).length > 1) {        // twin-port at both ends: one far connector
+            return c.text(far(i) + "_cabinet", i) + " " + c.text(far(i) + "_device", i) + ":" +
+              farTwin.map((k) => c.text(far(i) + "_port", k)).join("+");
+          }
+          return legs(i).map((k) => c.text(far(i) + "_cabinet", k) + " " + endText(far(i), k)).join(" + ");
+        } });
     }
     // in a cabinet: the piece plugged in at this end (its own cord through patch panels)
     const part = (i) => cab === undefined || !c.has("a_sku") ? c.text("sku", i) :
@@ -1305,6 +1311,13 @@
       // a link's patch cords (planner.cabling.pieces: C0006.A, C0006.B) find their link
       for (let i = 0; i < P.nCables; i++) {
         if (c.text("segments", i)) for (const e of [".A", ".B"]) put(c.text("cable_id", i) + e, ["cable", i]);
+      }
+    }
+    if (c.has("a_assembly")) {
+      // a multi-link assembly's id (C0091+C0092, as its labels print it) finds its first link
+      for (let i = 0; i < P.nCables; i++) {
+        const id = c.text("a_assembly", i);
+        if (id.includes("+")) put(id, ["cable", i]);
       }
     }
     for (const [name, k] of P.rackIndex) put(name, ["rack", k]);

@@ -117,7 +117,7 @@ def _connectors(codes: np.ndarray, fields: dict[str, np.ndarray]) -> dict[str, n
 def schedule_rows(plan) -> dict[str, np.ndarray]:
     """One row per connector end of a piece at a device (``planner.cabling.pieces``
     ``connector_ends``: a twin-port end of a multi-link assembly once, naming all its ports and
-    far ends; a piece with both ends in one cabinet once, from its A end), oriented from that
+    far ends (a twin-port far end as one device with its ports, ``r01·3+4 A02-39``); a piece with both ends in one cabinet once, from its A end), oriented from that
     end, sorted by cabinet, device, port; the cells as text (``cab_order``: the cabinet's
     position in ``plan.cabinets``). At a split router port ``this port`` names the cage; a
     twin-port transceiver is named on its cage's first row, the next says it is the same
@@ -140,12 +140,17 @@ def schedule_rows(plan) -> dict[str, np.ndarray]:
     connector = np.where(e["this_joined"].to_numpy(bool), assembly + "|" + side,
                          t["piece_id"].to_numpy(object)[piece] + "|" + side)
     codes = pd.factorize(connector)[0]
+    peer_ru, peer_at_panel = e["peer_ru"].to_numpy(float), e["peer_at_panel"].to_numpy(bool)
     legs = _connectors(codes, {
-        "port_text": text["this_port"],
-        "to": far_end(text["peer_device"], text["peer_port"], text["peer_place"],
-                      e["peer_ru"].to_numpy(float), e["peer_at_panel"].to_numpy(bool)),
+        "port_text": text["this_port"], "peer_port": text["peer_port"],
+        "to": far_end(text["peer_device"], text["peer_port"], text["peer_place"], peer_ru,
+                      peer_at_panel),
         "link": link_far_ends(plan, t)[piece]})
     at = np.unique(codes, return_index=True)[1]
+    one_far = e["peer_joined"].to_numpy(bool)[at]    # the far end is one twin-port connector
+    legs["to"] = np.where(one_far, far_end(text["peer_device"][at], legs["peer_port"],
+                                           text["peer_place"][at], peer_ru[at],
+                                           peer_at_panel[at]), legs["to"]).astype(object)
     piece, device = piece[at], text["this_device"][at]
     label = t["label"].to_numpy(object)[piece]
     multi = assembly[at] != t["piece_id"].to_numpy(object)[piece]
