@@ -9,8 +9,10 @@ empty for a cable assembly), segments (a link through patch panels as its pieces
 cords, panel ports, trunks), fibre_m, connections, loss_db (its optical channel: fibre
 installed, mated connections crossed, insertion loss in dB; empty for copper and AOC
 assemblies), a_sku, b_sku (the part plugged in at each end: ``sku`` for a cable between two
-devices, that end's own patch cord through panels; ``planner.cabling.pieces``). ``sku`` is the
-part at the A end. An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
+devices, that end's own patch cord through panels; ``planner.cabling.pieces``), a_assembly,
+b_assembly (the id of the piece plugged in at each end, ``Pieces.end_assemblies``: a multi-link
+assembly's ``C0001+C0002`` on each link it carries, so rows group into what is installed).
+``sku`` is the part at the A end. An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
 """
 
 from __future__ import annotations
@@ -22,7 +24,16 @@ from planner.exports._csv import write_csv
 
 FILENAME = "cables.csv"
 
+ASSEMBLY_COLUMNS = ["a_assembly", "b_assembly"]
+"""Written after ``planner.cabling.CSV_COLUMNS`` (``Pieces.end_assemblies``)."""
+
+
+def rows(plan):
+    """cables.csv as a table: ``Plan.cables``' CSV columns, then ``ASSEMBLY_COLUMNS``."""
+    return plan.cables[CSV_COLUMNS].assign(**plan.pieces.end_assemblies()[ASSEMBLY_COLUMNS]
+                                           .set_index(plan.cables.index))
+
 
 def write(plan, out_dir: Path) -> None:
     """Write ``cables.csv``."""
-    write_csv(plan.cables[CSV_COLUMNS], Path(out_dir) / FILENAME)
+    write_csv(rows(plan), Path(out_dir) / FILENAME)
