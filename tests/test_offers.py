@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 import yaml
+
+from planner import exports
+from planner.cli import main
 
 from planner.inputs import schema
 from planner.inputs.catalog import load_catalog
@@ -128,6 +132,46 @@ def test_placement_prices_with_the_offer(pair):
     assert replanned.placement.cable_cost < genuine.placement.cable_cost
 
 
+@pytest.fixture(scope="module")
+def folders(pair, tmp_path_factory):
+    """The genuine and the compatible plan (its own placement) written as plan folders."""
+    root = tmp_path_factory.mktemp("plans")
+    for name, p in (("genuine", pair[0]), ("compatible", pair[2])):
+        exports.write_plan(p, root / name)
+    return root / "genuine", root / "compatible"
+
+
+def test_rfq_notes_the_offers_not_bought(folders, capsys):
+    """The genuine plan's rfq names the compatible offer beside the SR4 line (and nothing
+    beside the others); the compatible plan's rfq asks for the offer, naming what it
+    replaces."""
+    genuine, compatible = folders
+    for folder in folders:
+        assert main(["rfq", "--plan", str(folder)]) == 0
+    capsys.readouterr()
+    sheet = pd.read_csv(genuine / "rfq.csv", dtype=str, keep_default_na=False)
+    noted = sheet[sheet["alternatives"] != ""]
+    assert noted[["part_number", "alternatives"]].values.tolist() == [
+        [SR4, "FS.com QSFP28-SR4-100G (compatible)"]]
+    sheet = pd.read_csv(compatible / "rfq.csv", dtype=str, keep_default_na=False)
+    line = sheet[sheet["part_number"] == "QSFP28-SR4-100G"].iloc[0]
+    assert line["manufacturer"] == "FS.com" and line["alternatives"] == ""
+    assert line["description"].endswith(f"(compatible; replaces NVIDIA {SR4})")
+    assert SR4 not in set(sheet["part_number"])
+
+
+def test_recorded_catalog_buys_the_same_again(folders):
+    """A re-plan from a plan folder's catalog.yaml (planner reprice does one, under the
+    default policy) buys what the plan bought."""
+    runs = [(folders[0], SR4, ["genuine"]),
+            (folders[1], "QSFP28-SR4-100G", ["genuine", "compatible", "cheapest"])]
+    for folder, number, policies in runs:
+        recorded = load_catalog(folder / "catalog.yaml")
+        for policy in policies:
+            bought = recorded.with_offers(policy)
+            assert [m.sku for m in bought.cables if m.kind == "transceiver"][0] == number
+
+
 # ----------------------------------------------------------------------------- the pick
 
 POLICY_PICKS = [
@@ -169,7 +213,8 @@ def test_policy_picks_per_part(picks_catalog, policy, expected):
         shown = model.part_number(3.0) if model.kind != "transceiver" else model.sku
         assert (model.vendor, shown) == (vendor, number), sku
         assert by_part[sku]["vendor"] == vendor
-        assert not model.offers
+        original = picks_catalog.cable(sku)
+        assert bool(model.offers) == (model == original)   # bought as an offer: none left
     prices = {"genuine": 350, "compatible": 300, "cheapest": 300}
     assert bought.cables[picks_catalog.cable_index(SR4)].price(0) == prices[policy]
 

@@ -339,8 +339,8 @@ class Catalog(BaseModel):
 
     def with_offers(self, policy: str) -> "Catalog":
         """The catalog with every part bought as the offer ``policy`` chooses (``genuine``,
-        ``compatible``, ``cheapest``: ``planner.inputs.catalog.offers``); its parts list no
-        offers any more, ``offer_choice`` records the choice."""
+        ``compatible``, ``cheapest``: ``planner.inputs.catalog.offers``); a part bought as an
+        offer lists no offers any more, ``offer_choice`` records the choice."""
         if policy not in offers.POLICIES:
             raise InputError(f"--optics must be one of {', '.join(offers.POLICIES)}, got "
                              f"{policy!r}")

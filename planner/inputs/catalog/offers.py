@@ -164,14 +164,16 @@ def choose(part, policy: str):
     compatible = [(apply(part, o), o) for o in live if o.kind == "compatible"]
     pool = {"genuine": genuine, "compatible": compatible or genuine,
             "cheapest": genuine + compatible}[policy]
-    made, offer = min(pool, key=lambda pair: _cost(pair[0]))   # first of equals: the part
-    return (made if offer is not None else part.model_copy(update={"offers": []})), offer
+    return min(pool, key=lambda pair: _cost(pair[0]))   # first of equals: the part
 
 
 def choose_all(cables: list, policy: str) -> tuple[list, list[dict]]:
     """(every part as bought under ``policy``, a record per part that lists offers: its SKU,
-    the vendor, part number and kind bought). A transceiver bought as an offer takes the
-    offer's part number as SKU; the ``nic_end`` names that point at it follow."""
+    the vendor, part number and kind bought). A part bought as one of its offers becomes that
+    offer and lists no offers; a part bought as it is keeps its offers, so choosing again under
+    the same policy (or under ``genuine``, as a re-plan from the plan's ``catalog.yaml`` does)
+    buys the same. A transceiver bought as an offer takes the offer's part number as SKU; the
+    ``nic_end`` names that point at it follow."""
     if policy not in POLICIES:
         raise ValueError(f"--optics must be one of {', '.join(POLICIES)}, got {policy!r}")
     out, record, renamed = [], [], {}
@@ -206,3 +208,23 @@ def check_catalog(cables: list) -> None:
                     raise ValueError(f"field 'cables[{i}].offers[{j}].part_number' (sku "
                                      f"'{part.sku}') gives {number!r}, which cables[{other}] "
                                      "uses; give the offer its own part number")
+
+
+def alternatives(cables: list) -> dict[str, str]:
+    """Part number on a BOM line -> the offers of that part not bought, in words for a buyer
+    (``FS.com QSFP28-SR4-100G (compatible)``; for a part with stock lengths, the offer's number
+    at the same length), for the parts that still list offers."""
+    out: dict[str, str] = {}
+    for part in cables:
+        if not part.offers:
+            continue
+        lengths = part.stock_lengths if part.kind != "transceiver" else []
+        for offer in part.offers:
+            made = apply(part, offer)
+            pairs = ([(part.sku, made.sku)] if not lengths else
+                     [(part.part_number(x), made.part_number(x)) for x in lengths])
+            words = f"{offer.kind}{', end of life' if offer.lifecycle == 'eol' else ''}"
+            for own, theirs in pairs:
+                text = f"{offer.vendor} {theirs} ({words})"
+                out[own] = f"{out[own]}; {text}" if own in out else text
+    return out
