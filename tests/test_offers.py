@@ -103,11 +103,12 @@ def test_summary_records_the_policy(pair):
     genuine, compatible, _ = pair
     assert genuine.summary["options"]["optics"] == "genuine"
     assert genuine.summary["offers"]["parts"] == [
-        {"part": SR4, "vendor": "NVIDIA", "part_numbers": [SR4], "kind": "genuine", "offers": 1}]
+        {"part": SR4, "vendor": "NVIDIA", "part_numbers": [SR4], "kind": "genuine",
+         "lead_time_days": None, "offers": 1}]
     assert compatible.summary["options"]["optics"] == "compatible"
     assert compatible.summary["offers"]["parts"] == [
         {"part": SR4, "vendor": "FS.com", "part_numbers": ["QSFP28-SR4-100G"],
-         "kind": "compatible", "offers": 1}]
+         "kind": "compatible", "lead_time_days": None, "offers": 1}]
 
 
 def test_cabling_and_placement_price_links_with_the_offer(pair):
@@ -217,6 +218,24 @@ def test_policy_picks_per_part(picks_catalog, policy, expected):
         assert bool(model.offers) == (model == original)   # bought as an offer: none left
     prices = {"genuine": 350, "compatible": 300, "cheapest": 300}
     assert bought.cables[picks_catalog.cable_index(SR4)].price(0) == prices[policy]
+
+
+def test_nic_end_follows_a_transceiver_bought_as_an_offer(tmp_path):
+    """ndr-400g: the HCA-end module bought as a compatible offer; the switch-end module's
+    nic_end names the offer, which the catalog then holds."""
+    data = schema.load_data(schema.resolve("ndr-400g", "catalogs", "catalog"), "catalogs",
+                            "catalog")
+    part(data, "MMA4Z00-NS400")["offers"] = [
+        {"vendor": "FS.com", "part_number": "TEST-OSFP-SR4-400G", "kind": "compatible",
+         "price": 300}]
+    path = tmp_path / "ndr.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    bought = load_catalog(path).with_offers("compatible")
+    switch_end = bought.cable("OSFP-SR8-800G")
+    assert switch_end.nic_end == "TEST-OSFP-SR4-400G"
+    hca_end = bought.cable(switch_end.nic_end)
+    assert (hca_end.vendor, hca_end.price(0), hca_end.ports) == ("FS.com", 300.0, 1)
+    assert "MMA4Z00-NS400" not in {m.sku for m in bought.cables}
 
 
 # ----------------------------------------------------------------------------- 3x cheaper

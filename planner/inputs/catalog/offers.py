@@ -13,14 +13,15 @@ budget, when given, must be at least the part's, so it serves every link the par
 (``check``), and the plan keeps using the part's reach and budget, so the same links get the
 same parts whichever offer is bought.
 
-Choosing (``choose``, per part, before placement): ``genuine`` takes the cheapest of the part
-itself and its ``kind: genuine`` offers (ties: the part), so a catalog without genuine offers
-plans as it always did; ``compatible`` the cheapest ``kind: compatible`` offer, the genuine
-choice for a part without one; ``cheapest`` the cheapest of all. Cheapest compares the price
-summed over the part's stock lengths (one module for a transceiver). An ``eol`` offer is never
-chosen. The chosen offer replaces the part's price, basis, vendor, part number and, when given,
-its watts per end, so placement, cabling, power and the BOM all use it; the BOM line's
-description names the kind and the part it replaces.
+Choosing (``choose``, per part, before placement; the part as the catalog lists it counts as
+genuine): ``genuine`` takes the cheapest of the part itself and its ``kind: genuine`` offers
+(ties: the part), so a catalog without genuine offers plans as it always did; ``compatible``
+the cheapest ``kind: compatible`` offer, the genuine choice for a part without one;
+``cheapest`` the cheapest of all. Cheapest compares the price summed over the part's stock
+lengths (one module for a transceiver). An ``eol`` offer is never chosen. The chosen offer
+replaces the part's price, basis, vendor, part number and, when given, its watts per end, so
+placement, cabling, power and the BOM all use it; the BOM line's description names the kind
+and the part it replaces.
 """
 
 from __future__ import annotations
@@ -122,10 +123,9 @@ def check(part) -> None:
 
 def part_numbers_of(part) -> list[str]:
     """Every part number ``part`` puts on a BOM line (its SKU for a transceiver)."""
-    if part.kind == "transceiver" or part.part_numbers is None:
-        return [part.sku] + ([] if part.kind == "transceiver" else [
-            part.part_number(x) for x in part.stock_lengths])
-    return [part.part_number(x) for x in part.stock_lengths]
+    if part.kind == "transceiver":
+        return [part.sku]
+    return [part.part_number(x) for x in part.stock_lengths] or [part.sku]
 
 
 def apply(part, offer: PartOffer):
@@ -169,13 +169,12 @@ def choose(part, policy: str):
 
 def choose_all(cables: list, policy: str) -> tuple[list, list[dict]]:
     """(every part as bought under ``policy``, a record per part that lists offers: its SKU,
-    the vendor, part number and kind bought). A part bought as one of its offers becomes that
-    offer and lists no offers; a part bought as it is keeps its offers, so choosing again under
-    the same policy (or under ``genuine``, as a re-plan from the plan's ``catalog.yaml`` does)
-    buys the same. A transceiver bought as an offer takes the offer's part number as SKU; the
-    ``nic_end`` names that point at it follow."""
-    if policy not in POLICIES:
-        raise ValueError(f"--optics must be one of {', '.join(POLICIES)}, got {policy!r}")
+    the vendor, part numbers, kind and lead time bought (None for the part itself)). A part
+    bought as one of its offers becomes that offer and lists no offers; a part bought as it is
+    keeps its offers, so choosing again under the same policy (or under ``genuine``, as a
+    re-plan from the plan's ``catalog.yaml`` does) buys the same. A transceiver bought as an
+    offer takes the offer's part number as SKU; the ``nic_end`` names that point at it
+    follow."""
     out, record, renamed = [], [], {}
     for part in cables:
         made, offer = choose(part, policy)
@@ -184,6 +183,7 @@ def choose_all(cables: list, policy: str) -> tuple[list, list[dict]]:
             record.append({"part": part.sku, "vendor": made.vendor,
                            "part_numbers": sorted(set(numbers), key=numbers.index),
                            "kind": offer.kind if offer is not None else "genuine",
+                           "lead_time_days": getattr(offer, "lead_time_days", None),
                            "offers": len(part.offers)})
         if made.sku != part.sku:
             renamed[part.sku] = made.sku
