@@ -288,6 +288,8 @@ BAD = [
                               "cannot be given on an offer"),
     (SR4, {"kind": "oem"}, "offers[0].kind"),
     (SR4, {"price": -5}, "offers[0].price"),
+    (SR4, {"price": True}, "offers[0].price' (sku 'MMA1B00-C100D') must be a number"),
+    (SR4, {"price": "59"}, "offers[0].price' (sku 'MMA1B00-C100D') must be a number"),
     (SR4, {"price": {3: 50}}, "one price per module"),
     (DAC, {"part_number": "AMP-DAC"}, "has no length field"),
     (DAC, {"part_number": "AMP-DAC-{m}M", "price": {1: 50}}, "table lengths [1.0] must equal"),

@@ -30,7 +30,7 @@ import re
 from typing import Literal
 
 from pydantic import (BaseModel, Field, NonNegativeFloat, NonNegativeInt, PositiveFloat,
-                      ValidationError, model_validator)
+                      ValidationError, field_validator, model_validator)
 
 from planner.inputs.catalog.pricing import STRICT, PriceBasis
 
@@ -69,6 +69,15 @@ class PartOffer(BaseModel):
                     raise ValueError(f"field '{name}' cannot be given on an offer: an offer takes "
                                      f"the {name} of its part; {fix}")
         return data
+
+
+    @field_validator("price", mode="before")
+    @classmethod
+    def _price_is_a_number(cls, value):
+        if isinstance(value, (bool, str)):
+            raise ValueError(f"must be a number or a table of numbers per stock length, got "
+                             f"{value!r}; write the price without quotes")
+        return value
 
 
 def check(part) -> None:
