@@ -23,8 +23,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, PositiveFloat, PrivateAttr, model_validator
 
 from planner.inputs import schema
-from planner.inputs.catalog.fabric import NOT_INCLUDED, Management, Power, SubnetManager
 from planner.inputs.catalog import offers
+from planner.inputs.catalog.fabric import NOT_INCLUDED, Management, Power, SubnetManager
 from planner.inputs.catalog.links import CableModel, PanelModel
 from planner.inputs.catalog.pricing import PriceBasis
 from planner.inputs.catalog.routers import STRICT, NicModel, RackItem, RouterModel
