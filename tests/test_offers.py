@@ -21,7 +21,7 @@ from planner.plan import plan
 from planner.topologies import parse_spec
 from test_bad_input import refused
 
-TOPOLOGY = "slimfly:q=5,p=3"
+TOPOLOGY = "slimfly:q=3,p=2"
 SR4, CWDM4, DAC = "MMA1B00-C100D", "MMA1L30-CM", "MCP1600"
 SR4_PRICE = 350.0                   # modern-100g's genuine SR4 module
 FS_SR4 = {"vendor": "FS.com", "part_number": "QSFP28-SR4-100G", "kind": "compatible",
