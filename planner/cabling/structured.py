@@ -110,6 +110,13 @@ def _hall_prefix(room: Room, hall) -> np.ndarray:
     return np.full(hall.shape, "", dtype=object)
 
 
+def _point_order(code) -> np.ndarray:
+    """Panel points in order: the halls' entries first, by hall (``entry_point``: -2, -3 ..),
+    then the row panel points by code."""
+    code = np.asarray(code, dtype=np.int64)
+    return np.where(code <= -2, -(1 << 40) - code, code)
+
+
 def _slots(frame: pd.DataFrame, keys: list[str], order: list[str]) -> pd.DataFrame:
     """``frame`` sorted by ``order`` with ``slot``: its rank within equal ``keys``."""
     frame = frame.sort_values(order, kind="stable").reset_index(drop=True)
@@ -172,6 +179,10 @@ def _place(panels: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int)
     cabinet height) upward through the ``band_ru`` top rack units that the cords' drop reaches
     (``panel_band_ru``; all of them by default, from U1), then start the next rack; a hall
     entry's LC cassette panels (``via_entry``) and pass-through panels share its racks."""
+    if panels.empty:
+        return panels.assign(**{c: pd.Series(dtype=object) for c in ("rack", "name", "sku",
+                                                                      "model")},
+                             ru=pd.Series(dtype=np.int64), units=pd.Series(dtype=np.int64))
     units = np.array([p.rack_units for p in catalog.panels], dtype=np.int64)[
         panels["panel_part"].to_numpy(np.int64)]
     rack_no, ru = np.zeros(len(panels), np.int64), np.zeros(len(panels), np.int64)
@@ -204,10 +215,11 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
     height = int(floor.cabinet_height_ru)
     band = panel_band_ru(floor)
     pa, pb = pieces.point_a[rows], pieces.point_b[rows]
+    flip = _point_order(pa) > _point_order(pb)         # the lower hall's entry is the A end
     link = pd.DataFrame({
         "cable": rows, "trunk_part": seg.trunk[rows] if rows.size else rows,
         "panel_part": seg.panel[rows] if rows.size else rows,
-        "lo": np.minimum(pa, pb), "hi": np.maximum(pa, pb), "flip": pa > pb,
+        "lo": np.where(flip, pb, pa), "hi": np.where(flip, pa, pb), "flip": flip,
         "cross_hall": pieces.cross_hall[rows]})
     keys = ["trunk_part", "panel_part", "lo", "hi"]
     link = _slots(link, keys, keys + ["cable"])
