@@ -30,7 +30,11 @@ Type-B (crossover) MPO cable and a link passes 3 or 5 of them, an odd number, so
 receive.
 
 Cords land on the fibre type's row panels (``row_panels``: its cassette panels when it has
-any); at a hall entry a trunk meets a trunk on a pass-through panel (``entry_panel``).
+any); at a hall entry a trunk meets a trunk on a pass-through panel (``entry_panel``). A
+cross-hall link whose cords land on LC cassettes skips the row panels: its cords run to LC
+cassette panels in the two hall entries and one hall trunk joins them (``via_entry``), so the
+hall trunks are shared link by link by all rows of two halls; it passes 2 panels, each a
+cassette of 2 mated connections (``connections``).
 
 Pricing (``choose``, called by ``planner.inputs.parts.media.choose_parts`` for the structured
 links): among the ways whose transceiver lights the link over the fibre installed and the panels
@@ -152,12 +156,17 @@ def via_entry(pieces: Runs, at) -> Runs:
         return pieces
     return replace(
         pieces, cross_hall=pieces.cross_hall & ~at,
-        cord_a=np.where(at, pieces.cord_a + pieces.trunk_a, pieces.cord_a),
+        cord_a=np.where(at, _mm(pieces.cord_a + pieces.trunk_a), pieces.cord_a),
         trunk_a=np.where(at, pieces.hall, pieces.trunk_a),
         hall=np.where(at, 0.0, pieces.hall), trunk_b=np.where(at, 0.0, pieces.trunk_b),
-        cord_b=np.where(at, pieces.trunk_b + pieces.cord_b, pieces.cord_b),
+        cord_b=np.where(at, _mm(pieces.trunk_b + pieces.cord_b), pieces.cord_b),
         point_a=np.where(at, entry_point(pieces.hall_a), pieces.point_a),
         point_b=np.where(at, entry_point(pieces.hall_b), pieces.point_b))
+
+
+def _mm(metres) -> np.ndarray:
+    """Metres to the millimetre (a sum of two pieces of ``Runs.in_millimetres``)."""
+    return np.round(np.asarray(metres, dtype=float) * 1000.0) / 1000.0
 
 
 def shaped(pieces: Runs, segments) -> Runs:
