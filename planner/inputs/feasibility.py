@@ -22,8 +22,8 @@ when no placement can succeed:
   ceil(m / b) <= 1 + floor((m - 1) / b) cages, so one link per peer is the worst case. A
   cabinet is taken to hold as many routers as its endpoint slots leave room for their
   endpoints (``_routers_per_cabinet``): on ``eth-51t`` in ``hot-aisle`` the bound is 69 cages for
-  ``dragonfly:a=64,p=32,h=32`` (the cabling stage found 66 at g=2 and 71 at 1M endpoints; both
-  over the 64 cages) and 61 for ``a=56,p=28,h=28``, which plans.
+  ``dragonfly:a=64,p=32,h=32`` (the cabling stage found a router needing 66 at g=2) and 61 for
+  ``a=56,p=28,h=28``, which plans (g=2: 2,291 copper links, every cable placed).
 
 Router radix against the ports used is ``Catalog.router_for``; the structured-cabling panels,
 ``planner.inputs.parts.structured.check_catalog``; both run before this in ``planner.plan``.
@@ -115,11 +115,11 @@ def cages_needed(shape: Shape, catalog: Catalog, floor: Floor, router_model: Rou
     ep = shape.endpoints if endpoint_cables else np.zeros_like(shape.endpoints)
     bonded, shared = _network_parts(catalog, router_model)
     reach = max((catalog.cables[i].max_reach_m for i in bonded), default=None)
+    per_cabinet = _routers_per_cabinet(floor, int(ep.min()))   # the peers' cabinets
+    near = copper_neighbours(floor, reach, per_cabinet, shape) if reach is not None else 0
     worst = 0
     for p in np.unique(ep):
         d = int(shape.degree[ep == p].max())
-        per_cabinet = _routers_per_cabinet(floor, int(p))
-        near = copper_neighbours(floor, reach, per_cabinet, shape) if reach is not None else 0
         x = min(d, near)
         rest = d - x
         cages = -(-int(p) // b) + x + -(-rest // b) + max(0, min(len(shared), rest) - 1)
@@ -138,8 +138,8 @@ def _network_parts(catalog: Catalog, router_model: RouterModel) -> tuple[set[int
 
 
 def _routers_per_cabinet(floor: Floor, endpoints_per_router: int) -> int:
-    """Routers one cabinet can hold: its router slots, fewer when a router's endpoints share
-    its cabinet and the endpoint slots run out."""
+    """Routers one cabinet can hold: its router slots, fewer when the endpoint slots run out
+    (placement packs a router with its endpoints, ``planner.placement.cabinets``)."""
     slots = floor.router_slots
     if floor.endpoint_slots is not None and endpoints_per_router > 0:
         slots = min(slots, max(1, floor.endpoint_slots // endpoints_per_router))

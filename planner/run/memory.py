@@ -22,26 +22,30 @@ from planner.run.errors import InputError
 
 ENV = "PLANNER_MEMORY_AVAILABLE"
 
-BASE_BYTES = 512 * 2 ** 20
-BYTES_PER_CABLE = 6_000
+BASE_BYTES = 400 * 2 ** 20
+BYTES_PER_CABLE = 12_000
 BYTES_PER_PORT = 300
-"""Measured with ``/usr/bin/time -v`` and the process tree's summed PSS (sampled every 0.25 s)
-on ``planner plan --catalog modern-100g --floor hot-aisle`` (2 cores, writers forked):
+"""Measured on 2 cores (load about 13, so slow but the memory is the same) with
+``/usr/bin/time -v`` (the largest process's maxrss) and the process tree's summed PSS, sampled
+every 0.25 s, of ``planner plan --topology T --catalog modern-100g --floor hot-aisle`` (every
+output, writers forked as the planner chooses):
 
-| topology | cables | router ports | peak tree PSS | peak one process (maxrss) |
-| --- | --- | --- | --- | --- |
-| slimfly:q=19,p=15 | 18,050 | 46,208 | 488 MiB | 455 MiB |
-| dragonfly:h=13 | ... | ... | ... | ... |
+| T | cables | router ports | tree PSS | one process | wall |
+| --- | --- | --- | --- | --- | --- |
+| slimfly:q=19,p=15 | 21,299 | 46,208 | 488 MiB | 600 MiB | 143 s |
+| dragonfly:h=13 | 282,048 | 564,096 | 3,451 MiB | 1,961 MiB | 565 s |
 
-and the 1M run of issue 24 (``dragonfly:a=56,p=28,h=28,g=638`` on ``eth-51t``, 2.48 M cables,
-writers one at a time): 14.1 GB in one process, 5.7 KB per cable. The coefficients keep a margin
-above all three (forked writers add copies of pages, so the tree may need more than one
-process)."""
+The peak (the larger column) less 300 B per port fits 366 MiB + 10.9 KB per cable; the
+coefficients keep a margin of about 10 % above both. Issue 24's 1M run (2.48 M cables, writers
+one at a time) peaked at 14.1 GB in one process (5.7 KB per cable), with forked writers it
+passed 17 GB: the forked writers' copies dominate, so a change to the writers' memory should
+measure again and refit these."""
 
 MEASURED = (
-    (18_050, 46_208, 488),
+    (21_299, 46_208, 600),
+    (282_048, 564_096, 3_451),
 )
-"""(cables, router ports, peak MiB of the process tree) of the runs in the table above."""
+"""(cables, router ports, peak MiB) of the runs in the table above."""
 
 _UNITS = {"": 1, "B": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30, "T": 2 ** 40}
 
