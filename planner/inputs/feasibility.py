@@ -94,36 +94,45 @@ def check(shape: Shape, catalog: Catalog, floor: Floor, router_model: RouterMode
             raise InputError(f"{err} (field 'cabinet_kw_budget' {given.cabinet_kw_budget:g} kW "
                              f"leaves {floor.router_slots} of the {given.router_slots} router "
                              "slots per cabinet usable; raise cabinet_kw_budget)") from None
-    need = cages_needed(shape, catalog, floor, router_model, endpoint_cables)
+    need, p, d = _worst_router(shape, catalog, floor, router_model, endpoint_cables)
     if need > router_model.cage_count:
         b = router_model.breakout
         raise InputError(
-            f"catalog '{catalog.source}': a router with {int(shape.endpoints.max())} endpoints "
-            f"and {int(shape.degree.max())} network links may need {need} cages of {b} ports "
-            f"(the ports of one cage share one part: a twin-port copper cable serves one peer), "
-            f"but {router_model.sku} has {router_model.cage_count}; use fewer endpoints or "
-            "network ports per router (see 'planner size --catalog'), or a larger router model")
+            f"catalog '{catalog.source}': a router with {p} endpoints and {d} network links "
+            f"may need {need} cages of {b} ports (the ports of one cage share one part: a "
+            f"twin-port copper cable serves one peer), but {router_model.sku} has "
+            f"{router_model.cage_count}; use fewer endpoints or network ports per router (see "
+            "'planner size --catalog'), or a larger router model")
 
 
 def cages_needed(shape: Shape, catalog: Catalog, floor: Floor, router_model: RouterModel,
                  endpoint_cables: bool = True) -> int:
     """Most cages one router may need, over every placement (module doc); its ports when the
     model has no breakout."""
+    return _worst_router(shape, catalog, floor, router_model, endpoint_cables)[0]
+
+
+def _worst_router(shape: Shape, catalog: Catalog, floor: Floor, router_model: RouterModel,
+                  endpoint_cables: bool) -> tuple[int, int, int]:
+    """(cages, endpoints, network links) of the router that may need the most cages."""
     b = router_model.breakout
-    if b == 1 or shape.num_routers == 0:
-        return shape.radix
+    if shape.num_routers == 0:
+        return 0, 0, 0
+    if b == 1:                                  # a cage per port
+        i = int(np.argmax(shape.endpoints + shape.degree))
+        return shape.radix, int(shape.endpoints[i]), int(shape.degree[i])
     ep = shape.endpoints if endpoint_cables else np.zeros_like(shape.endpoints)
     bonded, shared = _network_parts(catalog, router_model)
     reach = max((catalog.cables[i].max_reach_m for i in bonded), default=None)
     per_cabinet = _routers_per_cabinet(floor, int(ep.min()))   # the peers' cabinets
     near = copper_neighbours(floor, reach, per_cabinet, shape) if reach is not None else 0
-    worst = 0
+    worst = (0, 0, 0)
     for p in np.unique(ep):
         d = int(shape.degree[ep == p].max())
         x = min(d, near)
         rest = d - x
         cages = -(-int(p) // b) + x + -(-rest // b) + max(0, min(len(shared), rest) - 1)
-        worst = max(worst, cages)
+        worst = max(worst, (cages, int(p), d))
     return worst
 
 
