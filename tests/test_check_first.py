@@ -205,3 +205,15 @@ def test_small_plans_still_plan():
     result = plan("slimfly:q=3", "modern-100g", "hot-aisle", strategy="hint")
     assert result.summary["topology"]["routers"] == 18
     assert result.summary["topology"]["endpoints"] == 18 * 3   # p = ceil(5 / 2)
+
+
+@pytest.mark.parametrize("spec", ["dragonfly:a=8,p=4,h=4,g=2", "slimfly:q=5,p=4"])
+def test_bound_covers_the_cages_a_plan_uses(spec, eth, hot):
+    """The cages each router really uses in a plan (its used ports' cages, read from the port
+    table) stay within ``cages_needed``."""
+    result = plan(spec, eth, hot, strategy="hint")
+    model = result.router_model
+    ports = result.ports[result.ports["used"]]
+    used = ((ports["port"] - 1) // model.breakout).groupby(ports["device"]).nunique()
+    bound = feasibility.cages_needed(feasibility.Shape.of(result.topology), eth, hot, model)
+    assert 0 < used.max() <= bound <= model.cage_count
