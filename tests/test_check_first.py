@@ -217,3 +217,14 @@ def test_bound_covers_the_cages_a_plan_uses(spec, eth, hot):
     used = ((ports["port"] - 1) // model.breakout).groupby(ports["device"]).nunique()
     bound = feasibility.cages_needed(feasibility.Shape.of(result.topology), eth, hot, model)
     assert 0 < used.max() <= bound <= model.cage_count
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["size", "--endpoints", "1000"], ["--max-radix is required without --catalog"]),
+    (["size", "--endpoints", "1000", "--max-radix", "64", "--floor", "hot-aisle"],
+     ["--floor needs --catalog"]),
+    (["size", "--endpoints", "1000", "--catalog", "no-such-catalog"], ["no-such-catalog"]),
+])
+def test_size_bad_input(argv, words, capsys):
+    err = refused(argv, capsys)
+    assert all(w in err for w in words), err

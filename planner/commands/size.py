@@ -77,7 +77,9 @@ def run(args) -> int:
             print(f"  left out {option.spec()}: {printable(why)}")
     empty = [f for f, options in found.items() if not options]
     if empty:
-        print(f"no buildable configuration within radix {args.max_radix}: {', '.join(empty)}")
+        where = " that passes those checks" if catalog is not None else ""
+        print(f"no buildable configuration{where} within radix {args.max_radix}: "
+              f"{', '.join(empty)}")
     return 0
 
 
