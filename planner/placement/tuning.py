@@ -140,6 +140,16 @@ LENGTH_WEIGHT = 1e-3   # groups over slots: metres weigh 1/1000 of an optical li
 TWO_OPT_WORK = 1e8     # swap-delta entries evaluated per start (k^2 per swap): about 1 s here
 MANY_GROUPS = 400      # above this, one band assignment instead of 8 linear_sum_assignment starts
                        # (8 starts of a 400 x 400 assignment and 2-opt: ~1 s here)
+SPARSE_MIN_GROUPS = 2000   # above this many groups, the hierarchical sparse floor assignment
+                           # (``floor_assign_sparse``); see its measurement in benchmarks/FLOOR_ASSIGN.md
+SPARSE_VISITS_PER_LINK = 64  # neighbour visits of the sparse pair exchange per stored flow entry, both
+                             # starts together (one pass visits about 16 per entry: 4 passes)
+HALL_TWO_OPT_WORK = 1e7    # swap-delta entries of the dense 2-opt in one hall (k^2 per swap)
+HALL_LSA_GROUPS = 128      # halls up to this many groups: linear_sum_assignment starts, above: sorted
+SPARSE_STALL_PASSES = 4    # sparse pair-exchange passes in a row without a swap before it stops
+SLOT_TABLE_ENTRIES = 16_000_000  # priced slot-distance tables of the sparse path (128 MB of float64)
+SPARSE_CHUNK_VISITS = 1 << 20  # neighbour visits priced at once (a few arrays of 8 MB)
+SPARSE_EIGSH_MAXITER = 3000  # Lanczos iterations of the embedding of one hall above SPARSE_MIN_GROUPS
 
 
 # --------------------------------------------------------------------------- bound and table sizes
