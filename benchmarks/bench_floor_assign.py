@@ -13,13 +13,16 @@ hall partition forks is not in it, its graph is the k-node group graph) and the 
 sum_{a<b} F_ab D[pi_a, pi_b] of the result, evaluated independently of either path (priced
 slot distances of the linked pairs only). The dense path runs up to ``--dense-max`` groups
 (default 4,000: its k x k arrays take k^2 x 8 bytes each, 2.5 GB per array at 1M). The load
-average of the machine is printed with every row. The growth exponent between rows is
-log(t2/t1) / log(k2/k1).
+average of the machine is printed with every row, and CPU seconds next to wall seconds (a
+shared machine stretches the wall time; the work is counted in operations, so the layout
+does not change: ``sparse_digest`` is a digest of the assignment, the same on a quiet and a
+busy machine). The growth exponent between rows is log(cpu2/cpu1) / log(k2/k1).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -74,14 +77,14 @@ def layout_of(floor, flows, cabinet_group):
 
 
 def measured(fn):
-    """(result, seconds, peak traced bytes) of fn()."""
+    """(result, wall seconds, CPU seconds of this process, peak traced bytes) of fn()."""
     tracemalloc.start()
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     out = fn()
-    seconds = time.perf_counter() - t
+    seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return out, seconds, peak
+    return out, seconds, cpu, peak
 
 
 def run_case(name: str, dense_max: int) -> dict:
@@ -92,15 +95,16 @@ def run_case(name: str, dense_max: int) -> dict:
     points = slot_points(layout)
     row = dict(case=name, endpoints=endpoints, groups=k, linked_pairs=int(flows.nnz // 2),
                halls=int(layout.hall.max()) + 1, load=os.getloadavg()[0])
-    slot, seconds, peak = measured(lambda: assign_slots_sparse(flows, layout, metric, *points))
-    row.update(sparse_s=seconds, sparse_peak_mb=peak / 2**20, sparse_cost=sparse_cost(flows, metric, slot),
+    slot, seconds, cpu, peak = measured(lambda: assign_slots_sparse(flows, layout, metric, *points))
+    row.update(sparse_s=seconds, sparse_cpu_s=cpu, sparse_peak_mb=peak / 2**20, sparse_cost=sparse_cost(flows, metric, slot),
+               sparse_digest=hashlib.sha256(slot.astype(np.int64).tobytes()).hexdigest()[:12],
                rowmajor_cost=sparse_cost(flows, metric, np.arange(k)))
     if k <= dense_max:
         def dense():
             dist = slot_costs(floor, catalog, layout.row, layout.col, layout.width, layout.hall, layout.room)
             return assign_slots(flows.toarray(), dist, *points)
-        slot, seconds, peak = measured(dense)
-        row.update(dense_s=seconds, dense_peak_mb=peak / 2**20, dense_cost=sparse_cost(flows, metric, slot))
+        slot, seconds, cpu, peak = measured(dense)
+        row.update(dense_s=seconds, dense_cpu_s=cpu, dense_peak_mb=peak / 2**20, dense_cost=sparse_cost(flows, metric, slot))
     row["load_after"] = os.getloadavg()[0]
     return row
 
@@ -117,8 +121,8 @@ def main(argv=None) -> int:
             row = run_case(name, args.dense_max)
         if rows:
             prev = rows[-1]
-            row["sparse_exponent"] = (math.log(row["sparse_s"] / prev["sparse_s"])
-                                      / math.log(row["groups"] / prev["groups"]))
+            row["sparse_cpu_exponent"] = (math.log(row["sparse_cpu_s"] / prev["sparse_cpu_s"])
+                                          / math.log(row["groups"] / prev["groups"]))
         rows.append(row)
         print(json.dumps(row), flush=True)
     if args.json:
