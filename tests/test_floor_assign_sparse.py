@@ -126,9 +126,8 @@ def test_the_bound_does_not_move(monkeypatch):
     assert fast.optical == dense.optical
 
 
-def grid_problem(k: int):
-    """k groups whose flows are the 4-neighbourhood of a near-square grid, labels shuffled, on
-    the hot-aisle floor (halls of 240 slots)."""
+def grid_problem(k: int, floor_name: str = "hot-aisle"):
+    """k groups whose flows are the 4-neighbourhood of a near-square grid, labels shuffled."""
     side = int(np.ceil(np.sqrt(k)))
     cell = np.arange(k)
     right = cell[(cell % side < side - 1) & (cell + 1 < k)]
@@ -138,23 +137,24 @@ def grid_problem(k: int):
     label = np.random.default_rng(0).permutation(k)
     graph = Graph.from_edges(k, np.stack([label[u], label[v]], axis=1))
     flows = group_flows(graph, np.arange(k))
-    floor = open_floor("hot-aisle")
-    return flows, floors.slot_layout(floor, k, 2), floor
+    floor = open_floor(floor_name)
+    return flows, floors.slot_layout(floor, k, 2 if floor.hall is not None else 1), floor
 
 
 def test_memory_does_not_grow_with_k_squared():
-    """5,000 groups: one k x k float array would take 200 MB; the whole assignment must stay
-    under a fifth of that (tracemalloc counts numpy's buffers; about 4 KB per group is used)."""
-    k = 5000
-    flows, layout, floor = grid_problem(k)
+    """7,000 groups in one hall (the papers' abstract grid: the sparse embedding, distances
+    routed per call): one k x k float array would take 392 MB; the whole assignment stays
+    under a sixth of that (tracemalloc counts numpy's buffers), and finds the grid."""
+    k = 7000
+    flows, layout, floor = grid_problem(k, "pn-500")
     metric = SlotMetric(floor, None, layout)
     tracemalloc.start()
     slot = assign_slots_sparse(flows, layout, metric, *slot_points(layout))
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert sorted(slot.tolist()) == list(range(k))
-    assert peak < k * k * 8 / 5
-    assert sparse_cost(flows, metric, slot) < sparse_cost(flows, metric, np.arange(k))
+    assert peak < k * k * 8 / 6
+    assert sparse_cost(flows, metric, slot) < 0.2 * sparse_cost(flows, metric, np.arange(k))
 
 
 def test_two_runs_give_the_same_assignment():
