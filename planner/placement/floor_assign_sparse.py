@@ -419,12 +419,12 @@ def assign_slots_sparse(flows: sp.csr_matrix, layout, metric: SlotMetric, rows: 
 
 def _assign(flows: sp.csr_matrix, metric: SlotMetric, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     flows = sp.csr_matrix(flows, dtype=np.float64)
-    flows.setdiag(0)
+    flows = sp.csr_matrix(flows - sp.diags(flows.diagonal()))
     flows.eliminate_zeros()
     flows.sort_indices()
     k = flows.shape[0]
     identity = np.arange(k)
-    if k <= 2 or _is_uniform(flows):
+    if k <= 2 or flows.nnz == 0 or _is_uniform(flows):
         return identity
     best, best_cost = None, np.inf
     for start in (identity, hierarchical_start(flows, metric, rows, cols)):
