@@ -25,10 +25,11 @@ from planner.topologies import build
 TWO_HALLS = "benchmarks/two-halls.yaml"   # halls of 2 rows x 8 cabinets: small systems fill several
 
 
-def open_floor(name: str, halls: int = 1000):
+def open_floor(name: str, halls: int = 1000, **hall):
+    """A floor with ``halls`` halls allowed (and other ``hall`` fields changed)."""
     floor = load_floor(name)
     if floor.hall is not None:
-        floor = floor.model_copy(update={"hall": floor.hall.model_copy(update={"count": halls})})
+        floor = floor.model_copy(update={"hall": floor.hall.model_copy(update={"count": halls, **hall})})
     return floor
 
 
@@ -67,16 +68,17 @@ CASES = [  # family, parameters, floor, catalog, routers per group
 ]
 
 
-@pytest.mark.parametrize("floor_name,catalog,k,width", [
-    ("hot-aisle", "eth-51t", 700, 2), ("pn-500", "sc14-40g", 300, 1), (TWO_HALLS, "modern-100g", 40, 2),
-    (TWO_HALLS, None, 40, 2)])
+@pytest.mark.parametrize("floor_name,hall,catalog,k,width", [
+    ("hot-aisle", {}, "eth-51t", 700, 2), ("pn-500", {}, "sc14-40g", 300, 1),
+    (TWO_HALLS, {}, "modern-100g", 40, 2), (TWO_HALLS, {}, None, 40, 2),
+    (TWO_HALLS, dict(link_m=0.0), "modern-100g", 40, 2), (TWO_HALLS, dict(links="corridor"), "modern-100g", 40, 2)])
 @pytest.mark.parametrize("tables", [True, False])
-def test_slot_metric_is_the_dense_distance(monkeypatch, floor_name, catalog, k, width, tables):
+def test_slot_metric_is_the_dense_distance(monkeypatch, floor_name, hall, catalog, k, width, tables):
     """The on-demand distances (position tables, or routed and priced per call) are exactly the
-    dense path's k x k matrix."""
+    dense path's k x k matrix, meet-me room, corridor of halls or halls without a link length."""
     if not tables:
         monkeypatch.setattr(floor_assign_sparse, "SLOT_TABLE_ENTRIES", 0)
-    floor, cat = open_floor(floor_name), load_catalog(catalog) if catalog else None
+    floor, cat = open_floor(floor_name, **hall), load_catalog(catalog) if catalog else None
     layout = floors.slot_layout(floor, k, width)
     metric = SlotMetric(floor, cat, layout)
     assert (metric.tables is not None) == tables

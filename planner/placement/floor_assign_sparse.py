@@ -79,14 +79,17 @@ class SlotMetric:
 
     def _tables(self, places: np.ndarray, pairs: np.ndarray, links: np.ndarray) -> np.ndarray:
         """(1 + links, P, P) priced distance: [0] inside a hall, [1 + i] between halls joined by
-        ``links[i]`` (the first hall pair with that connection)."""
+        ``links[i]`` (the first pair of two halls with that connection)."""
         p = len(places)
         row, centre = places[:, 0], places[:, 1] + (self.width - 1) / 2.0
         out = np.empty((1 + len(links), p, p))
         ra, rb = np.repeat(row, p), np.tile(row, p)
         ca, cb = np.repeat(centre, p), np.tile(centre, p)
+        apart = ~np.eye(len(pairs), dtype=bool)
         for i in range(1 + len(links)):
-            ha, hb = (0, 0) if i == 0 else np.argwhere(pairs == links[i - 1])[0]
+            ha, hb = (0, 0)
+            if i and np.any(apart & (pairs == links[i - 1])):
+                ha, hb = np.argwhere(apart & (pairs == links[i - 1]))[0]
             out[i] = route_length_m(self.room, np.full(p * p, ha), ra, ca, np.full(p * p, hb),
                                     rb, cb).reshape(p, p)
         cost = LENGTH_WEIGHT * out
