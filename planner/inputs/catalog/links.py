@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field, PositiveFloat, PositiveInt, model_validat
 
 from planner.inputs.catalog.part_numbers import (LENGTH_FIELDS, PLACEHOLDER, format_part_number,
                                                  length_fields, template_fields)
+from planner.inputs.catalog.orderable import Orderable
 from planner.inputs.catalog.pricing import PriceBasis
 from planner.inputs.catalog.routers import STRICT
 
@@ -92,8 +93,9 @@ class CablePrice(BaseModel):
         return self
 
 
-class CableModel(BaseModel):
-    """One link part family: a cable assembly, a transceiver or a fibre (module doc)."""
+class CableModel(Orderable):
+    """One link part family: a cable assembly, a transceiver or a fibre (module doc); a
+    manufacturer's part or a generic one (``planner.inputs.catalog.orderable``)."""
 
     model_config = STRICT
     sku: str = Field(min_length=1)
@@ -181,8 +183,21 @@ class CableModel(BaseModel):
         if self.split and self.links < 2:
             raise ValueError("field 'split' needs links >= 2 (a splitter has several tails)")
 
+    def orderable_numbers(self) -> list[tuple[str, str]]:
+        """(field, number) of every part number its BOM lines may carry: one per stock length
+        (the SKU without a table or template)."""
+        if self.part_numbers is None:
+            return [("sku", self.sku)]
+        return [("part_numbers", self.part_number(length))
+                for length in self.stock_lengths or [self.max_reach_m]]
+
     def _check_part_numbers(self) -> None:
         numbers = self.part_numbers
+        if numbers is not None and self.generic:
+            raise ValueError("field 'part_numbers' gives a generic part (vendor: generic) "
+                             "numbers of its own, which a supplier cannot order by; drop it (the "
+                             "BOM asks for the supplier's number and shows the spec) or name "
+                             "the manufacturer in 'vendor'")
         if numbers is None:
             if PLACEHOLDER.search(self.sku) and self.kind != "transceiver":
                 raise ValueError(f"field 'part_numbers' is missing and sku {self.sku!r} looks "
@@ -304,7 +319,7 @@ class CableModel(BaseModel):
                           dtype=object)[inverse.reshape(lengths.shape)]
 
 
-class PanelModel(BaseModel):
+class PanelModel(Orderable):
     """A patch panel of structured cabling (``planner.inputs.parts.structured``): ``ports``
     front adapters of one fibre type, where patch cords plug in at the front and trunk legs at
     the rear, in ``rack_units`` of a patch rack. ``connector`` / ``rear_connector`` are the
