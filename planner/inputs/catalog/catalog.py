@@ -94,6 +94,15 @@ class Catalog(BaseModel):
         return self
 
     @model_validator(mode="after")
+    def _default_floor_is_builtin(self) -> "Catalog":
+        """``default_floor`` names a built-in floor (``planner floors``)."""
+        from planner.inputs.floor import list_floors
+        if self.default_floor is not None and self.default_floor not in list_floors():
+            raise ValueError(f"field 'default_floor' {self.default_floor!r} is not a built-in "
+                             f"floor; use one of {', '.join(list_floors())}")
+        return self
+
+    @model_validator(mode="after")
     def _managed_fabric(self) -> "Catalog":
         """An InfiniBand fabric comes up only with a subnet manager."""
         if self.protocol == "infiniband" and self.subnet_manager is None:
