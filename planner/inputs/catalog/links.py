@@ -32,7 +32,8 @@ import numpy as np
 from pydantic import BaseModel, Field, PositiveFloat, PositiveInt, model_validator
 
 from planner.inputs.catalog.part_numbers import (LENGTH_FIELDS, PLACEHOLDER, format_part_number,
-                                                 length_fields, template_fields)
+                                                 generic_reference, length_fields,
+                                                 template_fields)
 from planner.inputs.catalog.orderable import Orderable
 from planner.inputs.catalog.pricing import PriceBasis
 from planner.inputs.catalog.routers import STRICT
@@ -185,9 +186,10 @@ class CableModel(Orderable):
 
     def orderable_numbers(self) -> list[tuple[str, str]]:
         """(field, number) of every part number its BOM lines may carry: one per stock length
-        (the SKU without a table or template)."""
+        (the SKU without a table or template; none for a placeholder SKU, which
+        ``_check_part_numbers`` names)."""
         if self.part_numbers is None:
-            return [("sku", self.sku)]
+            return [] if PLACEHOLDER.search(self.sku) else [("sku", self.sku)]
         return [("part_numbers", self.part_number(length))
                 for length in self.stock_lengths or [self.max_reach_m]]
 
@@ -297,8 +299,11 @@ class CableModel(Orderable):
 
     def part_number(self, order_length_m: float) -> str:
         """The orderable part number at one ordered length (the SKU when the part has no
-        part-number table or template)."""
+        part-number table or template). A generic part with stock lengths has no number: its
+        reference is the SKU and the length, ``OM4-MPO12_5m`` (``generic_reference``)."""
         numbers = self.part_numbers
+        if numbers is None and self.generic and self.stock_lengths:
+            return generic_reference(self.sku, order_length_m)
         if numbers is None:
             return self.sku
         if isinstance(numbers, dict):
@@ -312,7 +317,7 @@ class CableModel(Orderable):
         """``part_number`` of every ordered length (array of str), one format per distinct
         length."""
         lengths = np.asarray(order_lengths, dtype=float)
-        if self.part_numbers is None:
+        if self.part_numbers is None and not (self.generic and self.stock_lengths):
             return np.full(lengths.shape, self.sku, dtype=object)
         uniq, inverse = np.unique(lengths, return_inverse=True)
         return np.asarray([self.part_number(x) for x in uniq.tolist()],

@@ -76,8 +76,8 @@ class Orderable(BaseModel):
             return self
         try:
             checks = self.orderable_numbers()
-        except ValueError:
-            return self            # a malformed number: the part's own checks name it
+        except (ValueError, KeyError, IndexError, TypeError):
+            return self            # a malformed template: the part's own checks name it
         if self.ordering_number is not None:
             checks.append(("ordering_number", self.ordering_number))
         for field, number in checks:

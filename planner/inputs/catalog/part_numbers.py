@@ -151,6 +151,13 @@ def incomplete_reason(vendor: str, number: str) -> str:
     return ""
 
 
+def generic_reference(sku: str, length_m: float) -> str:
+    """The planner's reference of a generic part at one stock length: ``OM4-MPO12_5m`` (the
+    BOM's part-number cell asks for the supplier's number; cables.csv, labels and quotes name
+    the line by this). One word, as the ``segments`` of cables.csv list pieces by it."""
+    return f"{sku}_{length_m:g}m"
+
+
 def spec_text(spec: dict | None) -> str:
     """A generic part's specification as one line: ``fibre: OM4; connector: MPO-12 female``."""
     return "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in (spec or {}).items())
