@@ -190,6 +190,8 @@ class CableModel(Orderable):
         ``_check_part_numbers`` names)."""
         if self.part_numbers is None:
             return [] if PLACEHOLDER.search(self.sku) else [("sku", self.sku)]
+        if isinstance(self.part_numbers, str):
+            template_fields(self.part_numbers)     # a bad template: _check_part_numbers names it
         return [("part_numbers", self.part_number(length))
                 for length in self.stock_lengths or [self.max_reach_m]]
 
