@@ -10,6 +10,11 @@ hundreds of MiB of part numbers) or a ``c`` (character) format, which turns a le
 control character. ``format_part_number`` formats one length and checks the finished part
 number like every other name (``planner.inputs.schema.text_problem``): at most ``MAX_TEXT``
 characters (several padded fields add up), no control characters.
+
+Whether a number is complete: ``incomplete_reason`` checks it against its vendor family's form
+(``VENDOR_PATTERNS``, ``NVIDIA_SUFFIXED``); ``GENERIC_CELL`` is what a generic line's
+part-number cell says, ``generic_reference`` how the planner names a generic part per length
+and ``spec_text`` its specification in one line (``planner.inputs.catalog.orderable``).
 """
 
 from __future__ import annotations
@@ -125,8 +130,10 @@ VENDOR_PATTERNS = {
 }
 #: NVIDIA LinkX families whose model name is not yet orderable: the full number adds the
 #: jacket, gauge and variant (``MCP1600-C0xxEyy``, ``MCP1650-H0xxEyy`` product specifications).
-NVIDIA_SUFFIXED = {"MCP1600-": re.compile(r"MCP1600-C\d\d[0-9A]E(26|30)[A-Z]"),
-                   "MCP1650-": re.compile(r"MCP1650-[HV]\d\d[0-9A]E(26|30)")}
+NVIDIA_SUFFIXED = {"MCP1600-": (re.compile(r"MCP1600-C\d\d[0-9A]E(26|30)[A-Z]"),
+                                 "MCP1600-C003E26N"),
+                   "MCP1650-": (re.compile(r"MCP1650-[HV]\d\d[0-9A]E(26|30)"),
+                                 "MCP1650-H002E26")}
 
 EXAMPLES = {"nvidia": "MCP1600-C003E26N or 920-9B020-00FA-0D3", "edgecore": "7816-64X-O-AC-F",
             "arista": "DCS-7260CX3-64-F", "cisco": "N9K-C9336C-FX2", "apc": "AP8881"}
@@ -144,10 +151,10 @@ def incomplete_reason(vendor: str, number: str) -> str:
     if not any(p.fullmatch(number) for p in patterns):
         return (f"is not a complete {vendor} ordering number (such as {EXAMPLES[family]})")
     if family == "nvidia":
-        for prefix, full in NVIDIA_SUFFIXED.items():
+        for prefix, (full, example) in NVIDIA_SUFFIXED.items():
             if number.startswith(prefix) and not full.fullmatch(number):
                 return ("lacks the jacket, gauge and variant suffix NVIDIA orders it by "
-                        f"(e.g. {prefix}C003E26N)")
+                        f"(e.g. {example})")
     return ""
 
 
