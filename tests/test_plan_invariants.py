@@ -99,7 +99,10 @@ def part_by_number(catalog) -> dict:
     part-number rule), written out here from the catalog fields."""
     out = {}
     for m in catalog.cables:
-        if m.part_numbers is None or not m.stock_lengths:
+        if m.part_numbers is None and m.generic and m.stock_lengths:
+            # a generic part has no number: the planner names it "<sku>_<length>m"
+            out.update({f"{m.sku}_{length:g}m": m for length in m.stock_lengths})
+        elif m.part_numbers is None or not m.stock_lengths:
             out[m.sku] = m
         elif isinstance(m.part_numbers, dict):
             out.update({pn: m for pn in m.part_numbers.values()})
