@@ -454,6 +454,7 @@ def hostile_plan(folder):
         model["description"] = HOSTILE
         if "nic" in catalog and model is catalog["routers"][0]:
             catalog["nic"]["sku"], catalog["nic"]["description"] = f"{HOSTILE} nic", HOSTILE
+            catalog["nic"]["vendor"] = "Hostile Inc"
         if isinstance(model.get("part_numbers"), dict):    # part numbers per stock length
             model["part_numbers"] = {k: f"{HOSTILE} {i} {v}" for k, v in
                                      model["part_numbers"].items()}
