@@ -196,10 +196,11 @@ def test_cabinet_headers_count_only_their_own_pieces(written, sheets):
 
 def test_order_list_is_the_bom_line_by_line(written, sheets):
     """The Bill of materials section of wiring.pdf, read back row by row, is bom.xlsx's BOM
-    sheet: item, part number, quantity, spares and extended price of every line, in order."""
+    sheet: item, catalog SKU (the sheet's last column; its Part number asks a generic line's
+    number of the supplier), quantity, spares and extended price of every line, in order."""
     p, out = written
     sheet = openpyxl.load_workbook(out / "bom.xlsx")["BOM"]
-    want = [(r[0], r[1], int(r[4]), int(r[5]), round((r[4] + r[5]) * r[6], 2))
+    want = [(r[0], r[-1], int(r[4]), int(r[5]), round((r[4] + r[5]) * r[6], 2))
             for r in sheet.iter_rows(min_row=2, values_only=True) if r[0] in p.bom["item"].values]
     body = sheets["Bill of materials"]
     got = [(r[0], r[1], int(r[-4].replace(",", "")), int(r[-3].replace(",", "")),
@@ -244,7 +245,7 @@ def test_by_sku_and_metres_ordered_count_each_piece_once(written):
     rows = csv_rows(out / "cables.csv")
     net = [r for r in rows if r["kind"] == "network"]
     plain = sum(float(r["order_length_m"]) for r in net if not r["segments"])
-    cords = sum(float(x[-1].rsplit("-", 1)[1].removesuffix("M"))
+    cords = sum(float(re.split(r"[-_]", x[-1])[-1].removesuffix("M").removesuffix("m"))
                 for r in net if r["segments"]
                 for x in segment_pieces(r["segments"]) if x[0] == "cord")
     trunks = sum(float(r["order_length_m"]) for r in csv_rows(out / "trunks.csv"))

@@ -73,7 +73,7 @@ def bom_quantities(path: Path) -> dict[str, int]:
     sheet = openpyxl.load_workbook(path, read_only=True)["BOM"]
     rows = sheet.iter_rows(values_only=True)
     head = next(rows)
-    item, sku, qty = head.index("Item"), head.index("Part number"), head.index("Quantity")
+    item, sku, qty = head.index("Item"), head.index("Catalog SKU"), head.index("Quantity")
     out: Counter = Counter()
     for row in rows:
         if row[item] in LINK_ITEMS:

@@ -99,7 +99,10 @@ def part_by_number(catalog) -> dict:
     part-number rule), written out here from the catalog fields."""
     out = {}
     for m in catalog.cables:
-        if m.part_numbers is None or not m.stock_lengths:
+        if m.part_numbers is None and m.generic and m.stock_lengths:
+            # a generic part has no number: the planner names it "<sku>_<length>m"
+            out.update({f"{m.sku}_{length:g}m": m for length in m.stock_lengths})
+        elif m.part_numbers is None or not m.stock_lengths:
             out[m.sku] = m
         elif isinstance(m.part_numbers, dict):
             out.update({pn: m for pn in m.part_numbers.values()})
@@ -408,7 +411,10 @@ def check_workbook(p, out: Path) -> None:
         assert bom_ws[f"H{r}"].value == f"=(E{r}+F{r})*G{r}"
     values = [evaluate(bom_ws[f"H{r}"].value, book, bom_ws) for r in range(2, n + 2)]
     assert values == pytest.approx(p.bom["extended_price"].tolist())
-    assert [bom_ws[f"B{r}"].value for r in range(2, n + 2)] == p.bom["sku"].tolist()
+    assert [bom_ws[f"B{r}"].value for r in range(2, n + 2)] == p.bom["part_number"].tolist()
+    last = bom_ws.max_column        # the Catalog SKU, the plan's name of every line
+    assert bom_ws.cell(1, last).value == "Catalog SKU"
+    assert [bom_ws.cell(r, last).value for r in range(2, n + 2)] == p.bom["sku"].tolist()
     assert bom_ws.freeze_panes == "A2"
     for name in ("Summary", "BOM"):
         for row in book[name].iter_rows():

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from planner import exports
+from planner.inputs import schema
 from planner.inputs import spec as specs
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S
 from planner.performance import simulators
@@ -78,6 +79,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rate", action="append", default=[], metavar="CUR=RATE",
                    help="exchange rate of a --prices currency: one CUR costs RATE of the "
                         "catalog's currency (e.g. EUR=1.08)")
+
+
+def _floor_given(args: argparse.Namespace) -> bool:
+    """Whether ``--floor`` or the spec file names a floor; otherwise the catalog's
+    ``default_floor`` (a built-in floor its switches fit) replaces the default one."""
+    if args.floor is not None:
+        return True
+    return bool(args.spec) and "floor" in schema.read_yaml(Path(args.spec), "spec")
 
 
 def resolve_spec(args: argparse.Namespace) -> specs.Spec:
@@ -212,6 +221,8 @@ def run(args: argparse.Namespace) -> int:
     catalog = catalog.with_offers(args.optics)       # before --prices: quotes name the offers
     if args.prices:
         catalog = _quoted(catalog, args)
+    if catalog.default_floor and not _floor_given(args):
+        spec = spec.model_copy(update={"floor": catalog.default_floor})
     floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))
     cables = topology.num_links + (topology.num_endpoints if spec.endpoint_cables else 0)
     _from_spec(args, "out", lambda: guards.check_space(spec.out, cables))

@@ -42,6 +42,7 @@ import pandas as pd
 from planner.costing import basis
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog, RouterModel
+from planner.inputs.catalog.orderable import IDENTITY_COLUMNS
 from planner.inputs.floor.routes import route_length_m
 from planner.run.errors import InputError
 
@@ -52,8 +53,9 @@ CLASS_OF = {"subnet_manager": "management", "mgmt_switch": "management",
 
 
 LINE_COLUMNS = ["item", "sku", "description", "length_m", "quantity", "spares", "unit_price",
-                "extended_price", "vendor"] + basis.COLUMNS
-"""A line's columns: ``planner.costing.bom.COLUMNS`` and the price basis."""
+                "extended_price", "vendor"] + basis.COLUMNS + IDENTITY_COLUMNS
+"""A line's columns: ``planner.costing.bom.COLUMNS``, the price basis and what it is as an
+order (``planner.inputs.catalog.orderable.IDENTITY_COLUMNS``)."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ def _line(catalog: Catalog, item: str, model, quantity: int, unit_price: float,
                 description=description or model.description, length_m=length_m,
                 quantity=int(quantity), spares=0, unit_price=float(unit_price),
                 extended_price=int(quantity) * float(unit_price), vendor=model.vendor,
-                basis=b.basis, price_source=b.source, price_date=b.date, currency=b.currency)
+                basis=b.basis, price_source=b.source, price_date=b.date, currency=b.currency,
+                **model.bom_identity(model.sku if sku is None else sku))
 
 
 def _boxes(count: int, num_cabinets: int) -> np.ndarray:

@@ -6,8 +6,10 @@ Sheets:
   "switches",BOM!$H$2:$H$9)``, ``=SUM(BOM!$H$2:$H$9)``, cost per endpoint ``=B12/B6``), so
   editing a unit price or a quantity updates every total; counts, power and placement facts as
   values.
-- **BOM**: one line per orderable part (and stock length): item, part number, description,
-  length, quantity, spares, unit price, extended price (``=(E2+F2)*G2``), vendor, class; then a
+- **BOM**: one line per orderable part (and stock length): item, part number (``generic:
+  supplier part number`` on a generic line), description, length, quantity, spares, unit price,
+  extended price (``=(E2+F2)*G2``), vendor, class, price basis, ordering number, status (an
+  end-of-life part says ``eol``), specification, catalog SKU; then a
   subtotal per class (switches, NICs, licences, optics, cables, rack) and the total price. No
   total adds quantities of unlike parts.
 - **Cables**: the port map (cables.csv columns plus the unit price per link).
@@ -114,7 +116,7 @@ PORTS = [
     Column("Label", "label", 26),
 ]
 BOM = [
-    Column("Item", "item", 11), Column("Part number", "sku", 22),
+    Column("Item", "item", 11), Column("Part number", "part_number", 26),
     Column("Description", "description", 60),
     Column("Length (m)", "length_m", 11, METRES, "number"),
     Column("Quantity", "quantity", 10, COUNT, "number"),
@@ -124,7 +126,13 @@ BOM = [
     Column("Vendor", "vendor", 12), Column("Class", "class", 10),
     Column("Price basis", "basis", 11), Column("Price source", "price_source", 40),
     Column("Price date", "price_date", 11), Column("Currency", "currency", 9),
+    Column("Ordering number", "ordering_number", 20), Column("Status", "status", 22),
+    Column("Specification", "spec", 60), Column("Catalog SKU", "sku", 22),
 ]
+"""The BOM sheet's columns. Part number: the number to order, or ``generic: supplier part
+number`` on a generic line, whose Specification says what to quote against; Status: the
+lifecycle (``eol`` flagged), ``generic``, or ``...; number unconfirmed``; Catalog SKU: the
+catalog's name of the line, as cables.csv and the quotes give it."""
 CLASSES = list(dict.fromkeys(CLASS_OF.values()))
 """BOM classes in subtotal order: switches, nics, licences, optics, cables, panels, rack."""
 
@@ -216,8 +224,11 @@ def _write_value(ws, row: int, col: int, value, fmt) -> None:
 
 def bom_frame(bom: pd.DataFrame) -> pd.DataFrame:
     """The plan's BOM with its class column, in the sheet's column order (a BOM without
-    price-basis columns, from an older plan, gets them empty)."""
+    price-basis or order columns, from an older plan, gets them empty and its SKU as the part
+    number)."""
     missing = {c.key: "" for c in BOM if c.key not in bom and c.key != "class"}
+    if "part_number" in missing:
+        missing["part_number"] = bom["sku"]
     return bom.assign(**{"class": bom["item"].map(CLASS_OF)}, **missing)[[c.key for c in BOM]]
 
 
