@@ -68,7 +68,7 @@ def test_plan_refuses_the_g2_cage_failure_before_placement(no_placement, tmp_pat
     out = tmp_path / "plan"
     err = refused(["plan", "--topology", G2, "--catalog", "eth-51t", "--floor", "hot-aisle",
                    "--out", str(out)], capsys)
-    assert "may need 69 cages of 2 ports" in err and "MSN5600 has 64" in err, err
+    assert "may need 69 cages of 2 ports" in err and "SN5600 has 64" in err, err
     assert "planner size --catalog" in err
     assert not out.exists()
 
@@ -136,7 +136,7 @@ def test_limits_refused_before_placement(name, no_placement, eth, hot):
     small = topologies.parse_spec("slimfly:q=3")              # 18 routers, 2 cabinets' worth
     model = modern.router_for(small.radix)
     cases = {
-        "cages": (G2, eth, hot, ["may need 69 cages", "MSN5600 has 64"]),
+        "cages": (G2, eth, hot, ["may need 69 cages", "SN5600 has 64"]),
         "kW per cabinet": (small, modern, None, ["cabinet_kw_budget", "leaves 1 of the 2 "
                                                  "router slots"]),
         "cabinets": (small, modern, one_row(hot, 8), ["need", "cabinets", "hall"]),
