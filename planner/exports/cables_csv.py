@@ -11,18 +11,39 @@ installed, mated connections crossed, insertion loss in dB; empty for copper and
 assemblies), a_sku, b_sku (the part plugged in at each end: ``sku`` for a cable between two
 devices, that end's own patch cord through panels; ``planner.cabling.pieces``). ``sku`` is the
 part at the A end. An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
+
+After the fabric's cables, one row per out-of-band management cord (``kind`` = ``mgmt``,
+``planner.costing.fabric_devices``): from a device's management port (``a_port`` ``mgmt``) to
+a management switch port, copper, its patch-cord part, routed and stock length; the columns
+after ``order_length_m`` are empty, and a zero-U PDU has an empty ``a_ru``. The fabric's rows
+are the same with or without them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
 from planner.cabling import CSV_COLUMNS
-from planner.exports._csv import write_csv
+from planner.exports._csv import csv_text, write_text
 
 FILENAME = "cables.csv"
 
 
+def mgmt_rows(plan) -> pd.DataFrame:
+    """The management cords as cables.csv rows (every column, the unused ones empty)."""
+    boxes = getattr(plan, "fabric", None)
+    if boxes is None or boxes.cords.empty:
+        return pd.DataFrame(columns=CSV_COLUMNS)
+    cords = boxes.cords.astype(object)
+    return cords.reindex(columns=CSV_COLUMNS).astype(object)
+
+
 def write(plan, out_dir: Path) -> None:
-    """Write ``cables.csv``."""
-    write_csv(plan.cables[CSV_COLUMNS], Path(out_dir) / FILENAME)
+    """Write ``cables.csv``: the fabric's cables, then the management cords."""
+    text = csv_text(plan.cables[CSV_COLUMNS])
+    mgmt = mgmt_rows(plan)
+    if len(mgmt):
+        text += csv_text(mgmt).split("\n", 1)[1]
+    write_text(text, Path(out_dir) / FILENAME)
