@@ -14,10 +14,11 @@ as ``planner.plan.plan(...)`` (the issue's ``planner.plan(...) -> Plan``).
 
 from __future__ import annotations
 
+
 import sys
 import time
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +192,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             if fabric_plan is not None:
                 boxes = fabric_devices.place(catalog, placement, floor, devices, fabric_plan)
                 power.check_budget(floor, placement.cabinet_names, fabric_plan.kw)
+                plan_w = float(watts.cabinet_kw.sum()) * 1000.0
+                watts = replace(watts, cabinet_kw=np.asarray(fabric_plan.kw, float))
                 cabinets = cabinets.assign(
                     kw=np.round(fabric_plan.kw, 6),
                     ru_used=cabinets["ru_used"] + boxes.ru_per_cabinet(len(cabinets)))
@@ -211,6 +214,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             summary["bom"]["not_included"] = fabric.not_included(catalog)
             if fabric_plan is not None:
                 summary["fabric"] = fabric_plan.summary()
+                summary["power"]["fabric_w"] = round(float(fabric_plan.kw.sum()) * 1000.0
+                                                     - plan_w, 3)
             summary["performance"] = perf
             summary["performance"]["cost_per_delivered_tbps"] = _per_tbps(
                 summary["cost"]["total"], perf)
