@@ -8,7 +8,8 @@
   const num = (v, digits) => (v === null || v === undefined || Number.isNaN(v)) ? "" :
     (digits === undefined ? NUMBER.format(v) :
       v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-  const money = (v) => "$" + num(v, 2);
+  let CURRENCY = "USD";   // ISO 4217 code of the plan's prices (summary cost.price_basis)
+  const money = (v) => CURRENCY + " " + num(v, 2);
   const COMPACT = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 2 });
   const short = (v) => (v === null || v === undefined || Number.isNaN(v)) ? "" : COMPACT.format(v);
   const ROUTE_CAP = 20000;     // routes drawn at once for "routes of filtered cables"
@@ -792,7 +793,7 @@
       el("p", { class: "sub", text: num(P.nCab) + " cabinets · " + num(P.nCables) + " cables" }),
       el("div", { class: "tiles" },
         tile("endpoints", num(top.endpoints)), tile("routers", num(top.routers)),
-        tile("cables", num(cab.total)), tile("total cost", "$" + short(cost.total)),
+        tile("cables", num(cab.total)), tile("total cost", CURRENCY + " " + short(cost.total)),
         tile("cost per endpoint", money(cost.per_endpoint)),
         tile("power", num(power.total_w / 1000, 1) + " kW"),
         tile("W per endpoint", num(power.per_endpoint_w, 1)),
@@ -1431,6 +1432,7 @@
   async function start() {
     const data = decode(await inflate($("plan-data").textContent.trim()));
     P = model(data);
+    CURRENCY = (((data.summary || {}).cost || {}).price_basis || {}).currency || "USD";
     $("title").textContent = P.meta.title;
     applyFilter();
     wireFloor();
