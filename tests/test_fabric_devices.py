@@ -62,7 +62,8 @@ def test_boxes_and_cords_by_hand():
     assert c["order_length_m"].tolist() == [2.0] * 13 + [3.0] * 3
     assert c["sku"].tolist()[-1] == "Cat6A UTP LSZH 3 m"
     assert c["label"].tolist()[:4] == ["A01-39:mgmt/A02-42:01", "A01-40:mgmt/A02-42:02",
-                                       "A01-42:mgmt/A02-42:03", "A01-0U:mgmt/A02-42:04"]
+                                       "A01-42:mgmt/A02-42:03",
+                                       "A01-pdu-A01-A1:mgmt/A02-42:04"]
     # the per-cabinet RU the boxes take: UFM 1 in A01 and A03, the switch 1 in A02
     assert boxes.ru_per_cabinet(4).tolist() == [1.0, 1.0, 1.0, 0.0]
 

@@ -337,6 +337,9 @@ def check_summary_against_csv(p, out: Path) -> None:
     power = (top.num_routers * (model.base_watts + model.power_w(top.radix))
              + end_watts_from_csv(p, cables)
              + (catalog.nic_watts + catalog.endpoint_watts) * top.num_endpoints)
+    if p.fabric is not None:        # subnet manager and management switches (PDUs draw none)
+        power += float(p.fabric.devices["watts"].sum())
+        assert summary["power"]["fabric_w"] == pytest.approx(p.fabric.devices["watts"].sum())
     assert summary["power"]["total_w"] == pytest.approx(power, abs=0.001)
     assert summary["power"]["per_endpoint_w"] == pytest.approx(power / top.num_endpoints,
                                                                abs=0.0005)

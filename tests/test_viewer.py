@@ -458,6 +458,7 @@ def hostile_plan(folder):
             model["part_numbers"] = f"{HOSTILE} {i} {model['part_numbers']}"
     fabric = [catalog["management"]["switch"], catalog["management"]["cable"],
               catalog["power"]["pdu"], catalog["power"]["cord"]]   # management and power lines
+    fabric += [m["support"] for m in catalog["routers"] if "support" in m]   # support lines
     for i, model in enumerate(fabric):
         model["sku"], model["description"] = f"{HOSTILE} fabric {i}", HOSTILE
     catalog["management"]["cable"]["part_numbers"] = HOSTILE + " {m} m"

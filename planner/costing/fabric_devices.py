@@ -24,8 +24,9 @@ Rules:
   ``FabricPlan.cord_lengths_m`` in that order; within a group they take the ports of the group's
   management switches in turn (port 1 of the first switch, ...). A cord runs from the device's
   management port (``MGMT_PORT``) to the switch port; its label is
-  ``<cabinet>-<ru>:mgmt/<cabinet>-<ru>:<port>`` as the fabric cables' (TIA-606), a zero-U PDU
-  showing ``0U`` for its unit.
+  ``<cabinet>-<ru>:mgmt/<cabinet>-<ru>:<port>`` as the fabric cables' (TIA-606); an end without
+  a rack unit (a zero-U PDU, any box on an abstract floor) names its device instead of the unit
+  (``<cabinet>-<device>:mgmt``), so every end's label is its own.
 """
 
 from __future__ import annotations
@@ -211,15 +212,15 @@ def _cords(catalog, placement, devices: pd.DataFrame, boxes: pd.DataFrame, fp) -
     ru_width = 2
     port_width = max(2, len(str(ports)))
 
-    def at(cab, ru, port):
-        ru_text = "0U" if pd.isna(ru) else f"{int(ru):0{ru_width}d}"
-        return f"{cab}-{ru_text}:{port}"
+    def at(cab, device, ru, port):
+        where = device if pd.isna(ru) else f"{int(ru):0{ru_width}d}"
+        return f"{cab}-{where}:{port}"
 
     a_ru = [e[2] for e in ends]
     return pd.DataFrame({
         "cable_id": [f"M{i + 1:0{width}d}" for i in range(len(ends))],
-        "label": [at(e[1], e[2], MGMT_PORT) + "/" + at(c, r, f"{p:0{port_width}d}")
-                  for e, c, r, p in zip(ends, sw_cab, sw_ru, sw_port)],
+        "label": [at(e[1], e[0], e[2], MGMT_PORT) + "/" + at(c, n, r, f"{p:0{port_width}d}")
+                  for e, c, n, r, p in zip(ends, sw_cab, sw_name, sw_ru, sw_port)],
         "kind": "mgmt", "a_device": [e[0] for e in ends], "a_port": MGMT_PORT,
         "a_cabinet": [e[1] for e in ends],
         "a_ru": pd.array([None if pd.isna(r) else int(r) for r in a_ru], dtype="Int64"),

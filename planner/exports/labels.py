@@ -20,7 +20,7 @@ is the cabinet or patch rack the end is in, a panel end's device is the panel (`
 U1 of rack ``H1-A-P0``), ``piece`` is cable | cord | trunk and ``transceiver`` the module at a
 device end ('' elsewhere). After the pieces, both ends of every out-of-band management cord
 (``planner.costing.fabric_devices``; its id ``M01``, piece ``mgmt``, the device's port ``mgmt``,
-a zero-U PDU's rack unit empty). UTF-8 with a byte-order mark so spreadsheet and label-printer
+a zero-U PDU's rack unit empty), A then B end of each. UTF-8 with a byte-order mark so spreadsheet and label-printer
 software detect the encoding; text cells formula-safe (``exports.cells``).
 
 ``labels.pdf`` prints one label per connector end on A4 sheets of Avery L7651 geometry
@@ -98,31 +98,31 @@ def label_rows(pieces: Pieces) -> dict[str, np.ndarray]:
 
 
 def mgmt_label_rows(plan) -> dict[str, np.ndarray]:
-    """The label rows of the management cords: A ends (the managed devices), then B ends (the
-    management switch ports), as ``label_rows``."""
+    """The label rows of the management cords, each cord's A end (the managed device) then its
+    B end (the management switch port), as ``label_rows``."""
     boxes = getattr(plan, "fabric", None)
     cords = boxes.cords if boxes is not None else pd.DataFrame()
     if not len(cords):
         return {c: np.empty(0, dtype=object) for c in CSV_COLUMNS + ["order_g"]}
-    rows: dict[str, list] = {"cable_id": [], "end": []}
-    for end, this, peer in (("A", "a", "b"), ("B", "b", "a")):
-        rows["cable_id"] += cords["cable_id"].tolist()
-        rows["end"] += [end] * len(cords)
-        for field in ("device", "port", "cabinet", "ru"):
-            for side, key in ((this, "this"), (peer, "peer")):
-                rows.setdefault(f"{key}_{field}", []).extend(
-                    column_text(cords[f"{side}_{field}"].astype(object)))
-    both = pd.concat([cords, cords], ignore_index=True)
-    out = {k: np.asarray(v, dtype=object) for k, v in rows.items()}
-    out["label"] = both["label"].to_numpy(object)
-    out["media"] = both["media"].to_numpy(object)
-    out["sku"] = both["sku"].to_numpy(object)
+    n = len(cords)
+    order = np.column_stack([np.arange(n), np.arange(n) + n]).ravel()   # A, B of each cord
+    out: dict[str, np.ndarray] = {
+        "cable_id": np.r_[cords["cable_id"], cords["cable_id"]].astype(object)[order],
+        "end": np.r_[["A"] * n, ["B"] * n].astype(object)[order]}
+    for field in ("device", "port", "cabinet", "ru"):
+        a = column_text(cords[f"a_{field}"].astype(object))
+        b = column_text(cords[f"b_{field}"].astype(object))
+        out[f"this_{field}"] = np.asarray(a + b, dtype=object)[order]
+        out[f"peer_{field}"] = np.asarray(b + a, dtype=object)[order]
+    both = pd.concat([cords, cords], ignore_index=True).iloc[order]
+    for column in ("label", "media", "sku"):
+        out[column] = both[column].to_numpy(object)
     out["length_m"] = np.asarray(float_text(both["length_m"].to_numpy(float)), dtype=object)
-    order = both["order_length_m"].to_numpy(float)
-    out["order_length_m"] = np.asarray(float_text(order), dtype=object)
-    out["piece"] = np.full(len(both), "mgmt", dtype=object)
-    out["transceiver"] = np.full(len(both), "", dtype=object)
-    out["order_g"] = unit_text(order, 1)
+    ordered = both["order_length_m"].to_numpy(float)
+    out["order_length_m"] = np.asarray(float_text(ordered), dtype=object)
+    out["piece"] = np.full(2 * n, "mgmt", dtype=object)
+    out["transceiver"] = np.full(2 * n, "", dtype=object)
+    out["order_g"] = unit_text(ordered, 1)
     return out
 
 
