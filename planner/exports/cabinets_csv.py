@@ -11,7 +11,8 @@ endpoints, kw (routers with their plugged cable ends, servers and NICs,
 ``planner.costing.power``, plus the fabric's boxes below; empty for a rack), ru_used (rack units
 taken by devices, or by a rack's panels), kind (``cabinet``, ``patch rack`` or ``entry rack``),
 fabric_devices (the subnet-manager boxes, management switches and PDUs standing in the cabinet,
-``planner.costing.fabric_devices``: ``name@U<ru>`` top first, ``name@0U`` for a zero-U PDU,
+``planner.costing.fabric_devices``: ``name@U<ru>`` top first, ``name@U<ru>-<top>`` for a box of
+several units, ``name@0U`` for a zero-U PDU,
 separated by ``;``; empty for a rack). Hall, row and column are
 ``planner.inputs.floor.position_numbers``, the numbering the PDF, the viewer and ``bom.xlsx``
 print. Cabinets first, in the plan's cabinet order (hall, row, column for a planned layout), then
@@ -59,8 +60,10 @@ def fabric_devices(plan) -> list[str]:
     cells = []
     for name in names:
         here = boxes.in_cabinet(name)
-        cells.append(";".join(f"{n}@0U" if np.isnan(ru) else f"{n}@U{int(ru)}"
-                              for n, ru in zip(here["name"], here["ru"].astype(float))))
+        cells.append(";".join(
+            f"{n}@0U" if np.isnan(ru) else f"{n}@U{ru:g}" + (f"-{ru + h - 1:g}" if h > 1 else "")
+            for n, ru, h in zip(here["name"], here["ru"].astype(float),
+                                here["height_ru"].astype(float))))
     return cells
 
 

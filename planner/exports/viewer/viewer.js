@@ -1023,6 +1023,18 @@
       box.addEventListener("click", () => go(hashOf("device", dev.text("name", i))));
       rack.append(box);
     }
+    // the fabric's boxes (cabinets.csv fabric_devices: name@U41, name@U40-41; name@0U unracked)
+    const boxes = cab.names.includes("fabric_devices") ? cab.text("fabric_devices", c) : "";
+    for (const item of boxes ? boxes.split(";") : []) {
+      const m = /^(.*)@U([\d.]+)(?:-([\d.]+))?$/.exec(item);
+      if (!m) continue;
+      const low = Number(m[2]), units = (m[3] ? Number(m[3]) : low) - low + 1;
+      const box = el("div", { class: "dev fabric", title: m[1] + " · RU " + low, text: m[1] });
+      box.style.bottom = (low - 1) * unit + "px";
+      box.style.height = units * unit - 1 + "px";
+      box.style.lineHeight = units * unit - 2 + "px";
+      rack.append(box);
+    }
     const notes = el("div", { class: "rack-notes" });
     if (unplaced.length) {
       notes.append(el("p", { text: num(unplaced.length) + " devices without a rack unit (abstract rack): " +
