@@ -167,7 +167,8 @@ def plan_currency(plan) -> str:
     """The ISO 4217 code the plan's prices are in (``cost.price_basis.currency``; USD when a
     plan predates the price basis)."""
     block = plan.summary.get("cost", {}).get("price_basis", {})
-    return str(block.get("currency") or getattr(plan.catalog, "currency", None) or "USD")
+    catalog = getattr(plan, "catalog", None)
+    return str(block.get("currency") or getattr(catalog, "currency", None) or "USD")
 
 
 class _Formats:

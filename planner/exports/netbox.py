@@ -267,11 +267,20 @@ def fabric_device_types(plan) -> list[dict]:
                      "part_number": str(sku), "u_height": height,
                      "is_full_depth": first["kind"] != "pdu",
                      **({"comments": str(first["description"])} if first["description"] else {}),
-                     "power-ports": _power_ports(int(first["power_supplies"]),
-                                                 ENDPOINT_POWER_PORT, int(np.ceil(first["watts"])))
-                     if int(first["power_supplies"]) else [],
+                     **({"power-ports": _power_ports(int(first["power_supplies"]),
+                                                     ENDPOINT_POWER_PORT,
+                                                     int(np.ceil(first["watts"])))}
+                        if int(first["power_supplies"]) else {}),
+                     **({"power-outlets": _pdu_outlets(plan)} if first["kind"] == "pdu" else {}),
                      "interfaces": ports + mgmt})
     return docs
+
+
+def _pdu_outlets(plan) -> list[dict]:
+    """A PDU's outlets (the catalog's ``power.outlets``, C13 as the devices' C14 supplies take;
+    its input plug depends on the supply chosen for the site and is left out)."""
+    return [{"name": str(i + 1), "type": "iec-60320-c13"}
+            for i in range(int(plan.catalog.power.outlets))]
 
 
 PANEL_ROLE = "Patch panel"
@@ -420,7 +429,8 @@ def mgmt_cable_rows(plan) -> pd.DataFrame:
         "side_b_site": site, "side_b_device": c["b_device"].astype(str),
         "side_b_type": "dcim.interface", "side_b_name": c["b_port"].astype(str),
         "type": MGMT_CABLE_TYPE, "status": "planned", "label": c["label"].astype(str),
-        "color": "", "length": unit_text(c["order_length_m"].to_numpy(float), 1),
+        "color": hex_color(plan.catalog.management.cable.color, str(c["sku"].iloc[0])),
+        "length": unit_text(c["order_length_m"].to_numpy(float), 1),
         "length_unit": "m",
         "description": [f"{i} {sku} management, estimated {m} m" for i, sku, m in zip(
             c["cable_id"], c["sku"], unit_text(c["length_m"].to_numpy(float), 1))],
