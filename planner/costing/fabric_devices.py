@@ -191,22 +191,21 @@ def _cords(catalog, placement, devices: pd.DataFrame, boxes: pd.DataFrame, fp) -
         raise AssertionError(f"{len(ends)} managed devices but {len(fp.cord_lengths_m)} "
                              "management cords")
     group, holder = fabric.groups(placement, mgmt.cabinets_per_switch)
-    switches = boxes[boxes["kind"] == "mgmt_switch"]
-    cab_of_end = np.array([names.index(e[1]) for e in ends], dtype=np.int64) if ends else \
-        np.zeros(0, np.int64)
-    g_of_end = group[cab_of_end]
-    rank = np.zeros(len(ends), dtype=np.int64)
+    index = {name: c for c, name in enumerate(names)}
+    switches: dict[str, list[tuple[str, float]]] = {}
+    for name, kind, cab, ru in zip(boxes["name"], boxes["kind"], boxes["cabinet"], boxes["ru"]):
+        if kind == "mgmt_switch":
+            switches.setdefault(cab, []).append((name, ru))
+    g_of_end = group[np.array([index[e[1]] for e in ends], dtype=np.int64)]
+    rank = np.zeros(len(ends), dtype=np.int64)          # the device's place in its group
     for g in np.unique(g_of_end):
         idx = np.flatnonzero(g_of_end == g)
         rank[idx] = np.arange(len(idx))
     ports = mgmt.switch.ports
-    sw_name, sw_port, sw_cab, sw_ru = [], [], [], []
-    for i in range(len(ends)):
-        cab = names[holder[g_of_end[i]]]
-        k = rank[i] // ports
-        sw = switches[switches["cabinet"] == cab].iloc[k]
-        sw_name.append(sw["name"]), sw_port.append(int(rank[i] % ports) + 1)
-        sw_cab.append(cab), sw_ru.append(sw["ru"])
+    sw_cab = [names[holder[g]] for g in g_of_end.tolist()]
+    sw = [switches[c][k] for c, k in zip(sw_cab, (rank // ports).tolist())]
+    sw_name, sw_ru = [n for n, _ in sw], [r for _, r in sw]
+    sw_port = (rank % ports + 1).tolist()
     order_m = np.asarray(fp.cord_order_m, dtype=float)
     width = max(2, len(str(len(ends))))
     ru_width = 2
