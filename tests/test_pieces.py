@@ -297,11 +297,12 @@ def test_panel_ports_on_the_sheets_are_each_used_once(written, sheets):
 
 
 def cost_rows(driver) -> dict[str, float]:
-    """The class rows of the viewer's Cost table (without total and per endpoint), in $."""
+    """The class rows of the viewer's Cost table (without total and per endpoint), in the
+    plan's currency (``USD 1,234.00``)."""
     rows = driver.execute_script("""
         return [...document.querySelectorAll('table[data-table="cost"] tr')]
           .map((tr) => [...tr.children].map((td) => td.textContent));""")
-    return {k: float(v.replace(",", "").lstrip("$")) for k, v in rows
+    return {k: float(v.replace(",", "").split()[-1]) for k, v in rows
             if k not in ("total", "per endpoint")}
 
 
