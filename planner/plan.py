@@ -14,7 +14,6 @@ as ``planner.plan.plan(...)`` (the issue's ``planner.plan(...) -> Plan``).
 
 from __future__ import annotations
 
-
 import sys
 import time
 import types
@@ -123,7 +122,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
          group_endpoints: int | None = None, endpoint_cables: bool = True,
          spares_pct: float = 0.0, progress=False,
          placement: Placement | None = None, router_latency_ns: float | None = None,
-         booksim: dict | None = None, spares: boms.Spares | None = None) -> Plan:
+         booksim: dict | None = None, spares: boms.Spares | None = None,
+         optics: str | None = None) -> Plan:
     """Plan a system without writing files.
 
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
@@ -133,11 +133,16 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     included. ``router_latency_ns`` overrides the router model's delay in the performance
     stage; ``booksim`` holds the BookSim run options of ``booksim.cfg``
     (``simulators.BOOKSIM_DEFAULTS``). ``spares`` gives a spare percentage per class
-    (switches, optics, cables); ``spares_pct`` alone is the cables' percentage.
+    (switches, optics, cables); ``spares_pct`` alone is the cables' percentage. ``optics``
+    chooses among the catalog's equivalent offers (``genuine``, the default; ``compatible``;
+    ``cheapest``: ``planner.inputs.catalog.offers``) unless the catalog was already bought
+    with ``Catalog.with_offers``.
     """
     started = time.perf_counter()
     topology, catalog, floor = _as_topology(topology), _as_catalog(catalog), _as_floor(floor)
     check_options(strategy, time_limit_s, spares_pct, seed)
+    if catalog.offer_choice is None:
+        catalog = catalog.with_offers(optics or "genuine")
     if spares is None:
         spares = boms.Spares(cables=float(spares_pct))
     if router_latency_ns is not None:
@@ -205,12 +210,14 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                                  spares_pct=spares.cables,
                                                  spares=spares.as_dict(),
                                                  router_latency_ns=router_latency_ns,
-                                                 booksim=booksim))
+                                                 booksim=booksim,
+                                                 optics=catalog.offer_choice["policy"]))
             _room_summary(summary, floor, within_budget, placement, cable_plan.cables, watts,
                           topology.num_endpoints, cable_plan.structured)
             if cable_plan.structured is not None:
                 summary["structured"] = cable_plan.structured.summary()
             summary["optics"] = cabling.optics_summary(cable_plan.cables)
+            summary["offers"] = catalog.offer_choice
             summary["bom"]["not_included"] = fabric.not_included(catalog)
             if fabric_plan is not None:
                 summary["fabric"] = fabric_plan.summary()

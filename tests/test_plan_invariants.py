@@ -290,7 +290,7 @@ def check_summary_against_csv(p, out: Path) -> None:
     assert list(cables.columns[:16]) == DESIGN_COLUMNS
     assert list(cables.columns[16:]) == ["route_kind", "a_transceiver", "b_transceiver",
                                          "segments", "fibre_m", "connections", "loss_db",
-                                         "a_sku", "b_sku"]
+                                         "a_sku", "b_sku", "a_assembly", "b_assembly"]
     catalog, top, model = p.catalog, p.topology, p.router_model
     expected = bom_from_csv(p, cables)
     check_segments(p, cables)

@@ -341,17 +341,19 @@ def test_fabric_checkers_is_a_writer_of_every_plan():
 
 def ndt_links(path: Path) -> list[dict[str, str]]:
     """An NDT file read as UFM's NDT plugin reads it (``topo_diff.parse_ndt_file``): a
-    DictReader, the start device under one of its three header names, ports by ``^Port
-    (\\d+)$``."""
+    DictReader, the start device under one of its three header names, switch ports by ``^Port
+    (\\d+)$``, a host's port as its adapter's node description ``HOST mlx5_N`` (port N + 1)."""
     rows = []
     with open(path, newline="") as fh:
         for row in csv.DictReader(fh):
             key = next(k for k in ("#StartDevice", "#Fields:StartDevice", "StartDevice")
                        if row.get(k))
-            ports = [re.match(r"^Port (\d+)$", row[k]) for k in ("StartPort", "EndPort")]
+            ends = [(row[key], row["StartPort"]), (row["EndDevice"], row["EndPort"])]
+            ports = [re.match(rf"^(?:Port (\d+)|{re.escape(dev)} mlx5_(\d+))$", port)
+                     for dev, port in ends]
             assert all(ports), row
-            rows.append(dict(row, start=row[key], start_port=ports[0].group(1),
-                             end_port=ports[1].group(1)))
+            numbers = [m.group(1) or str(int(m.group(2)) + 1) for m in ports]
+            rows.append(dict(row, start=row[key], start_port=numbers[0], end_port=numbers[1]))
     return rows
 
 
@@ -395,7 +397,7 @@ def test_topo_file_holds_every_cable_once(written):
     assert links == cables
     kinds = dict(zip(small.devices.name, small.devices.kind))
     assert {types[n] for n in types if kinds[n] == "router"} == {small.router_model.sku}
-    assert {types[n] for n in types if kinds[n] == "endpoint"} == {"HCA"}
+    assert {types[n] for n in types if kinds[n] == "endpoint"} == {small.catalog.nic.sku}
 
 
 def _swap_and_move(links: list[tuple]) -> tuple[list[tuple], list[tuple]]:

@@ -75,6 +75,17 @@ class Pieces:
         used = self.table.iloc[np.unique(legs["piece"].to_numpy())]
         return round(float(used.drop_duplicates("assembly")["order_length_m"].sum()), 3)
 
+    def end_assemblies(self) -> pd.DataFrame:
+        """Per link (row of ``Plan.cables``, in order): ``a_assembly`` / ``b_assembly``, the
+        assembly plugged in at its A / B device port: a cable's (``C0001``, or a multi-link
+        assembly's ``C0001+C0002``, the same on every link it carries) or that end's own patch
+        cord (``C0006.A``, ``C0006.B``). cables.csv's rows with one ``a_assembly`` are the legs
+        of one piece."""
+        ends = self.legs.groupby("cable", sort=True)["piece"].agg(["first", "last"])
+        assembly = self.table["assembly"].to_numpy(object)
+        return pd.DataFrame({"a_assembly": assembly[ends["first"].to_numpy()],
+                             "b_assembly": assembly[ends["last"].to_numpy()]})
+
     def ends(self) -> pd.DataFrame:
         """Every end of every piece, oriented from it: ``piece`` (row of ``table``), ``end``
         (A | B), ``this_*`` and ``peer_*`` of ``END_FIELDS``; A ends first, then B ends."""

@@ -70,6 +70,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prices", action="append", default=[], metavar="FILE",
                    help="filled-in rfq sheets (CSV/XLSX) whose quoted prices replace the "
                         "catalog's before placement; repeat for several (docs/procurement.md)")
+    p.add_argument("--optics", choices=("genuine", "compatible", "cheapest"),
+                   default="genuine",
+                   help="which of a part's equivalent offers to buy and price the placement "
+                        "with: the switch vendor's own (default), third-party compatible ones "
+                        "where the catalog lists them, or the cheapest (docs/procurement.md)")
     p.add_argument("--rate", action="append", default=[], metavar="CUR=RATE",
                    help="exchange rate of a --prices currency: one CUR costs RATE of the "
                         "catalog's currency (e.g. EUR=1.08)")
@@ -204,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
 
     topology = _from_spec(args, "topology", build_topology)
     catalog = _from_spec(args, "catalog", lambda: load_catalog(spec.catalog))
+    catalog = catalog.with_offers(args.optics)       # before --prices: quotes name the offers
     if args.prices:
         catalog = _quoted(catalog, args)
     floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))

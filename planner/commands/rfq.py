@@ -32,6 +32,15 @@ def check_unfilled(path) -> None:
                          "move it away before writing a new request for quote")
 
 
+def _alternatives(folder) -> dict[str, str]:
+    """Part number -> equivalent offers not bought, from the plan's ``catalog.yaml`` (none
+    without it)."""
+    from planner.inputs.catalog import load_catalog
+    from planner.inputs.catalog.offers import alternatives
+    recorded = folder / "catalog.yaml"
+    return alternatives(load_catalog(recorded).cables) if recorded.is_file() else {}
+
+
 def run(args) -> int:
     import openpyxl
 
@@ -43,7 +52,7 @@ def run(args) -> int:
     for name in (RFQ_CSV, RFQ_XLSX):
         check_unfilled(folder / name)
     book = openpyxl.load_workbook(folder / bom_xlsx.FILENAME, read_only=True, data_only=True)
-    lines = rfq_lines(read_bom(book))
+    lines = rfq_lines(read_bom(book), _alternatives(folder))
     files = write_rfq(lines, folder)
     makers = lines["manufacturer"].nunique()
     print(f"{len(lines)} lines from {makers} manufacturers: "

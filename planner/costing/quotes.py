@@ -31,8 +31,9 @@ from planner.costing.bom import CLASS_OF
 from planner.run.errors import InputError
 
 RFQ_GIVEN = ["manufacturer", "item", "class", "part_number", "description", "length_m",
-             "quantity"]
-"""Columns the planner fills in (``quantity`` includes spares)."""
+             "quantity", "alternatives"]
+"""Columns the planner fills in (``quantity`` includes spares; ``alternatives``: the catalog's
+equivalent offers of the line's part not bought, ``planner.inputs.catalog.offers``)."""
 RFQ_BLANK = ["supplier", "unit_price", "currency", "quantity_breaks", "lead_time_days", "moq",
              "valid_until"]
 """Columns the supplier fills in."""
@@ -60,16 +61,18 @@ def bom_keys(bom: pd.DataFrame) -> list[tuple[str, str, str]]:
     return [line_key(s, d, n) for s, d, n in zip(bom["sku"], bom["description"], bom["length_m"])]
 
 
-def rfq_lines(bom: pd.DataFrame) -> pd.DataFrame:
+def rfq_lines(bom: pd.DataFrame, alternatives: dict[str, str] | None = None) -> pd.DataFrame:
     """The request for quote: one line per BOM line, grouped by manufacturer (first appearance
-    order, BOM order within), supplier columns empty."""
+    order, BOM order within), supplier columns empty; ``alternatives`` maps a part number to
+    the equivalents a supplier may offer instead (empty for the others)."""
     vendor = bom["vendor"].fillna("").astype(str).replace("", "unspecified")
     order = pd.Series(pd.factorize(vendor)[0]).sort_values(kind="stable").index
     out = pd.DataFrame({
         "manufacturer": vendor.to_numpy(), "item": bom["item"].to_numpy(),
         "class": bom["item"].map(CLASS_OF).to_numpy(), "part_number": bom["sku"].to_numpy(),
         "description": bom["description"].to_numpy(), "length_m": bom["length_m"].to_numpy(),
-        "quantity": (bom["quantity"] + bom["spares"]).astype(np.int64).to_numpy()})
+        "quantity": (bom["quantity"] + bom["spares"]).astype(np.int64).to_numpy(),
+        "alternatives": [(alternatives or {}).get(str(sku), "") for sku in bom["sku"]]})
     out = out.iloc[order].reset_index(drop=True)
     for col in RFQ_BLANK:
         out[col] = ""

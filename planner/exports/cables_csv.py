@@ -9,14 +9,16 @@ empty for a cable assembly), segments (a link through patch panels as its pieces
 cords, panel ports, trunks), fibre_m, connections, loss_db (its optical channel: fibre
 installed, mated connections crossed, insertion loss in dB; empty for copper and AOC
 assemblies), a_sku, b_sku (the part plugged in at each end: ``sku`` for a cable between two
-devices, that end's own patch cord through panels; ``planner.cabling.pieces``). ``sku`` is the
-part at the A end. An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
+devices, that end's own patch cord through panels; ``planner.cabling.pieces``), a_assembly,
+b_assembly (the id of the piece plugged in at each end, ``Pieces.end_assemblies``: a multi-link
+assembly's ``C0001+C0002`` on each link it carries, so rows group into what is installed).
+``sku`` is the part at the A end. An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
 
 After the fabric's cables, one row per out-of-band management cord (``kind`` = ``mgmt``,
 ``planner.costing.fabric_devices``): from a device's management port (``a_port`` ``mgmt``) to
 a management switch port, copper, its patch-cord part, routed and stock length; the columns
-after ``order_length_m`` are empty, and a zero-U PDU has an empty ``a_ru``. The fabric's rows
-are the same with or without them.
+after ``order_length_m`` are empty but the assembly columns (the cord's own id at both ends),
+and a zero-U PDU has an empty ``a_ru``. The fabric's rows are the same with or without them.
 """
 
 from __future__ import annotations
@@ -30,19 +32,30 @@ from planner.exports._csv import csv_text, write_text
 
 FILENAME = "cables.csv"
 
+ASSEMBLY_COLUMNS = ["a_assembly", "b_assembly"]
+"""Written after ``planner.cabling.CSV_COLUMNS`` (``Pieces.end_assemblies``)."""
+
+
+def rows(plan):
+    """cables.csv as a table: ``Plan.cables``' CSV columns, then ``ASSEMBLY_COLUMNS``."""
+    return plan.cables[CSV_COLUMNS].assign(**plan.pieces.end_assemblies()[ASSEMBLY_COLUMNS]
+                                           .set_index(plan.cables.index))
+
 
 def mgmt_rows(plan) -> pd.DataFrame:
     """The management cords as cables.csv rows (every column, the unused ones empty)."""
     boxes = getattr(plan, "fabric", None)
+    columns = CSV_COLUMNS + ASSEMBLY_COLUMNS
     if boxes is None or boxes.cords.empty:
-        return pd.DataFrame(columns=CSV_COLUMNS)
+        return pd.DataFrame(columns=columns)
     cords = boxes.cords.astype(object)
-    return cords.reindex(columns=CSV_COLUMNS).astype(object)
+    cords = cords.assign(a_assembly=cords["cable_id"], b_assembly=cords["cable_id"])
+    return cords.reindex(columns=columns).astype(object)
 
 
 def write(plan, out_dir: Path) -> None:
     """Write ``cables.csv``: the fabric's cables, then the management cords."""
-    text = csv_text(plan.cables[CSV_COLUMNS])
+    text = csv_text(rows(plan))
     mgmt = mgmt_rows(plan)
     if len(mgmt):
         text += csv_text(mgmt).split("\n", 1)[1]

@@ -3,12 +3,14 @@
 Mellanox/ufm_sdk_3.0 ``plugins/UFM_NDT_Plugin``), turned back into the as-built links.
 
 The report lists differences only, each link written ``DEV/PORT - DEV/PORT`` with the NDT's
-port numbers: ``{"report": {"miss_wired": [{"expected": L, "actual": L}], "missing_in_ufm":
-[L], "missing_in_ndt": [L]}}``, or, for a comparison with ibdiagnet's output, ``{"report":
-[{"category": "missing in wire" | "missing in topology" | "missing in ndt", "description":
-"expected: L. actual: L" | L}]}``. So the as-built fabric is the plan's cables, less the
-expected and missing ones, plus the actual and the unplanned ones. The plugin keeps only the
-last 10,000 entries of each list: a list that long may be cut, and is refused.
+port numbers, a host's port as its adapter's node description (``n007/n007 mlx5_0`` is port 1
+of n007, ``planner.exports.fabric_checkers.hca_port``): ``{"report": {"miss_wired":
+[{"expected": L, "actual": L}], "missing_in_ufm": [L], "missing_in_ndt": [L]}}``, or, for a
+comparison with ibdiagnet's output, ``{"report": [{"category": "missing in wire" | "missing in
+topology" | "missing in ndt", "description": "expected: L. actual: L" | L}]}``. So the as-built
+fabric is the plan's cables, less the expected and missing ones, plus the actual and the
+unplanned ones. The plugin keeps only the last 10,000 entries of each list: a list that long
+may be cut, and is refused.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+from planner.exports.fabric_checkers import hca_port
 from planner.run.errors import InputError
 from planner.verify.fields import port_number, raw_link
 from planner.verify.names import Names
@@ -42,6 +45,7 @@ def _link(text, where: str) -> RawLink:
     if len(ends) != 2 or not all("/" in e for e in ends):
         raise InputError(f"observed {where}: {text[:60]!r} is not a link 'DEV/PORT - DEV/PORT'")
     (dev, _, port), (peer, _, peer_port) = (e.strip().rpartition("/") for e in ends)
+    port, peer_port = hca_port(dev, port) or port, hca_port(peer, peer_port) or peer_port
     return raw_link(dev, port, peer, peer_port, where, _NDT_FIELDS)
 
 

@@ -32,7 +32,7 @@ import pandas as pd
 
 from planner import cabling
 from planner.costing.bom import COST_LINES, cost_items
-from planner.exports import cabinets_csv, summary_json
+from planner.exports import cabinets_csv, cables_csv, summary_json
 from planner.exports.viewer import geometry as geo
 from planner.exports.viewer import payload
 
@@ -95,7 +95,7 @@ def data_block(plan) -> str:
     shapes = geo.floor_geometry(plan)
     routes = geo.cable_routes(plan, shapes)
     cabinet_shapes = pd.DataFrame(shapes.pop("cabinets"))
-    cables = plan.cables[list(cabling.CSV_COLUMNS)].assign(**end_piece_lengths(plan))
+    cables = cables_csv.rows(plan).assign(**end_piece_lengths(plan))
     devices = plan.devices[["name", "kind", "cabinet", "ru", "height_ru", "model"]]
     tables = {"cabinets": cabinets_csv.cabinet_rows(plan), "cabinet_shapes": cabinet_shapes,
               "devices": devices, "cables": cables, **_routes_tables(plan, routes),

@@ -967,6 +967,38 @@
     return box;
   }
 
+  // ------------------------------------------------------------------ assemblies
+  // planner.cabling.pieces: the piece plugged in at each end (a_/b_assembly). A multi-link
+  // assembly (a twin-port DAC/ACC, a splitter) has the id of its links joined by "+" and is
+  // the a_/b_assembly of every link it carries; at a twin-port end all its links share one
+  // device (one connector in one cage), at a splitter's tails each has its own.
+  let assemblyRows = null;
+  function assemblyOf(side, i) {
+    return P.cables.has(side + "_assembly") ? P.cables.text(side + "_assembly", i) : P.cables.text("cable_id", i);
+  }
+  function legsOf(id) {    // the cable rows of a multi-link assembly, in cable order
+    if (!id.includes("+")) return null;
+    if (!assemblyRows) {
+      assemblyRows = new Map();
+      const c = P.cables;
+      if (c.has("a_assembly")) {
+        for (let i = 0; i < c.rows; i++) {
+          const a = c.text("a_assembly", i);
+          if (!a.includes("+")) continue;
+          if (!assemblyRows.has(a)) assemblyRows.set(a, []);
+          assemblyRows.get(a).push(i);
+        }
+      }
+    }
+    return assemblyRows.get(id) || null;
+  }
+  function twinEnd(side, i) {   // the legs sharing this end's connector, or null (one leg)
+    const legs = legsOf(assemblyOf(side, i));
+    if (!legs) return null;
+    const device = P.cables.text(side + "_device", i);
+    return legs.every((k) => P.cables.text(side + "_device", k) === device) ? legs : null;
+  }
+
   function cableColumns(cab) {
     const c = P.cables;
     const endText = (side, i) => c.text(side + "_device", i) + ":" + c.text(side + "_port", i);
@@ -977,8 +1009,18 @@
     } else {
       const near = (i) => (P.aCab[i] === cab ? "a" : "b");
       const far = (i) => (P.aCab[i] === cab ? "b" : "a");
-      cols.push({ title: "this end", width: 104, get: (i) => endText(near(i), i) },
-        { title: "far end", width: 150, get: (i) => c.text(far(i) + "_cabinet", i) + " " + endText(far(i), i) });
+      const legs = (i) => twinEnd(near(i), i) || [i];
+      cols.unshift({ title: "piece", width: 110, get: (i) => assemblyOf(near(i), i) });
+      cols.push({ title: "this end", width: 104, get: (i) => c.text(near(i) + "_device", i) + ":" +
+          legs(i).map((k) => c.text(near(i) + "_port", k)).join("+") },
+        { title: "far end", width: 150, get: (i) => {
+          const farTwin = twinEnd(far(i), i);
+          if (farTwin && legs(i).length > 1) {        // twin-port at both ends: one far connector
+            return c.text(far(i) + "_cabinet", i) + " " + c.text(far(i) + "_device", i) + ":" +
+              farTwin.map((k) => c.text(far(i) + "_port", k)).join("+");
+          }
+          return legs(i).map((k) => c.text(far(i) + "_cabinet", k) + " " + endText(far(i), k)).join(" + ");
+        } });
     }
     // in a cabinet: the piece plugged in at this end (its own cord through patch panels)
     const part = (i) => cab === undefined || !c.has("a_sku") ? c.text("sku", i) :
@@ -1048,7 +1090,15 @@
       if (di !== dj) return di < dj ? -1 : 1;
       return P.cables.num(side(i) + "_port")[i] - P.cables.num(side(j) + "_port")[j];
     });
-    const title = devSel >= 0 ? "Cables of " + dev.text("name", devSel) : "Cables leaving this cabinet";
+    const seen = new Set();   // a twin-port end of a multi-link assembly once
+    rows = rows.filter((i) => {
+      if (!twinEnd(side(i), i)) return true;
+      const key = assemblyOf(side(i), i) + "|" + side(i);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const title = devSel >= 0 ? "Pieces at " + dev.text("name", devSel) : "Pieces plugged in here";
     const where = [];
     if (P.geo.halls.length > 1) where.push("hall " + P.geo.halls[P.shape.num("hall")[c]].name);
     const row = P.geo.rows.find((r) => r.hall === P.shape.num("hall")[c] &&
@@ -1083,6 +1133,15 @@
           c.text("order_length_m", i)) + " m"],
         ["transceiver", c.has(side + "_transceiver") ? c.text(side + "_transceiver", i) : ""]];
       if (steps.length > 2) here.push(["lands on", steps[side === "a" ? 1 : steps.length - 2]]);
+      here.push(["piece", assemblyOf(side, i)]);
+      const legs = legsOf(assemblyOf(side, i));
+      if (legs) {
+        const twin = twinEnd(side, i);
+        if (twin) here.push(["connector ports", twin.map((k) => c.text(side + "_port", k)).join("+")]);
+        const carried = el("span");
+        legs.forEach((k, n) => carried.append(n ? ", " : "", link(c.text("cable_id", k), hashOf("cable", c.text("cable_id", k)))));
+        here.push(["carries links", carried]);
+      }
       for (const [k, v] of [["device", c.text(side + "_device", i)], ["port", c.text(side + "_port", i)],
         ["cabinet", link(cabName, hashOf("cabinet", cabName))], ["RU", c.text(side + "_ru", i)], ...here]) {
         dl.append(el("dt", { text: k }), el("dd", { data: { field: k.toLowerCase().replace(/ /g, "-") } }, v));
@@ -1092,7 +1151,7 @@
         link(c.text(side + "_device", i), hashOf("device", c.text(side + "_device", i))), dl);
     };
     for (const s of ["a", "b"]) {
-      for (const k of ["device", "port", "cabinet", "ru", "sku", "order_m", "transceiver"]) known.add(s + "_" + k);
+      for (const k of ["device", "port", "cabinet", "ru", "sku", "order_m", "transceiver", "assembly"]) known.add(s + "_" + k);
     }
     const rows = [["cable id", c.text("cable_id", i)], ["kind", c.text("kind", i)],
       ["media", c.text("media", i)],
@@ -1265,6 +1324,13 @@
       // a link's patch cords (planner.cabling.pieces: C0006.A, C0006.B) find their link
       for (let i = 0; i < P.nCables; i++) {
         if (c.text("segments", i)) for (const e of [".A", ".B"]) put(c.text("cable_id", i) + e, ["cable", i]);
+      }
+    }
+    if (c.has("a_assembly")) {
+      // a multi-link assembly's id (C0091+C0092, as its labels print it) finds its first link
+      for (let i = 0; i < P.nCables; i++) {
+        const id = c.text("a_assembly", i);
+        if (id.includes("+")) put(id, ["cable", i]);
       }
     }
     for (const [name, k] of P.rackIndex) put(name, ["rack", k]);

@@ -1,6 +1,7 @@
 """One section per cabinet: its rack elevation (devices by rack unit, U1 at the bottom) with the
-cabinet's facts beside it (the pieces and transceivers whose ends are in it), then its cable
-schedule: one row per end of an installed piece in the cabinet (``planner.cabling.pieces``),
+cabinet's facts beside it (the pieces and transceiver modules whose ends are in it), then its
+cable schedule: one row per connector end of an installed piece in the cabinet
+(``planner.cabling.pieces``; a multi-link assembly's twin-port end once, with all its ports),
 ``piece  device·port -> far end of that piece (with its cabinet and unit, or the panel), label,
 part number, ordered m, transceiver, link to``. At a link through patch panels the piece is
 the end's own patch cord, its far end the panel and front port it lands on, and ``link to``
@@ -62,10 +63,65 @@ def link_far_ends(plan, table: pd.DataFrame) -> np.ndarray:
     return out
 
 
+def cages(plan, device, port) -> np.ndarray:
+    """Per device port: its cage (1-based) on a router whose cages are split (``breakout`` > 1,
+    ``planner.inputs.catalog.cages``: port p in cage ``(p - 1) // breakout + 1``); 0 for any
+    other device or port."""
+    split = int(getattr(plan.router_model, "breakout", 1))
+    out = np.zeros(len(device), dtype=np.int64)
+    if split <= 1 or not len(device):
+        return out
+    routers = set(plan.devices.loc[plan.devices["kind"] == "router", "name"].astype(str))
+    number = pd.to_numeric(pd.Series(np.asarray(port, dtype=object)), errors="coerce")
+    number = number.to_numpy(float)
+    ok = np.isin(np.asarray(device, dtype=object).astype(str), list(routers)) & ~np.isnan(number)
+    out[ok] = (number[ok].astype(np.int64) - 1) // split + 1
+    return out
+
+
+def module_keys(plan, device, port, transceiver) -> np.ndarray:
+    """Per device port with a transceiver, the physical module in it: a twin-port module
+    (``ports`` > 1 in the catalog) is one per cage, serving its ports (as ``planner.costing.bom``
+    buys them); any other module one per port. '' where no transceiver."""
+    twin = {m.sku for m in plan.catalog.cables if m.kind == "transceiver" and m.ports > 1}
+    device = np.asarray(device, dtype=object).astype(str).astype(object)
+    port = np.asarray(port, dtype=object).astype(str).astype(object)
+    transceiver = np.asarray(transceiver, dtype=object).astype(str).astype(object)
+    cage = cages(plan, device, port)
+    shared = np.isin(transceiver, list(twin)) & (cage > 0)
+    where = np.where(shared, "cage " + cage.astype(str).astype(object), port)
+    key = (device + "\u00b7" + where + " " + transceiver).astype(object)
+    key[transceiver == ""] = ""
+    return key
+
+
+def _connectors(codes: np.ndarray, fields: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Per connector (``codes``: 0.. in order of first appearance), each field's values of its
+    legs joined by ``+`` in leg order (a twin-port end's ports ``17+18``), empty values left
+    out."""
+    n = int(codes.max()) + 1 if len(codes) else 0
+    first = np.full(n, len(codes), dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    several = np.bincount(codes, minlength=n)[codes] > 1
+    out = {}
+    for name, values in fields.items():
+        text = np.asarray(values, dtype=object)[first].copy()
+        if several.any():
+            joined = pd.Series(np.asarray(values, dtype=object)[several]).astype(str) \
+                .groupby(codes[several], sort=True).agg(lambda v: "+".join(x for x in v if x))
+            text[joined.index.to_numpy()] = joined.to_numpy(object)
+        out[name] = text
+    return out
+
+
 def schedule_rows(plan) -> dict[str, np.ndarray]:
-    """One row per end of a piece at a device (a piece with both ends in one cabinet is listed
-    once, from its A end), oriented from that end, sorted by cabinet, device, port; the cells
-    as text (``cab_order``: the cabinet's position in ``plan.cabinets``)."""
+    """One row per connector end of a piece at a device (``planner.cabling.pieces``
+    ``connector_ends``: a twin-port end of a multi-link assembly once, naming all its ports and
+    far ends (a twin-port far end as one device with its ports, ``r01·3+4 A02-39``); a piece with both ends in one cabinet once, from its A end), oriented from that
+    end, sorted by cabinet, device, port; the cells as text (``cab_order``: the cabinet's
+    position in ``plan.cabinets``). At a split router port ``this port`` names the cage; a
+    twin-port transceiver is named on its cage's first row, the next says it is the same
+    module."""
     pieces = plan.pieces
     t = pieces.table
     ends = pieces.ends()
@@ -79,19 +135,46 @@ def schedule_rows(plan) -> dict[str, np.ndarray]:
     text = {k: np.asarray(column_text(e[k]), dtype=object)
             for k in ("this_place", "this_device", "this_port", "peer_device", "peer_port",
                       "this_transceiver", "peer_place")}
-    rows = {"cabinet": text["this_place"], "device": text["this_device"],
-            "port_key": pd.to_numeric(e["this_port"], errors="coerce").to_numpy(float),
-            "port_text": text["this_port"],
-            "piece": t["piece_id"].to_numpy(object)[piece],
-            "from": device_port(text["this_device"], text["this_port"]),
-            "to": far_end(text["peer_device"], text["peer_port"], text["peer_place"],
-                          e["peer_ru"].to_numpy(float), e["peer_at_panel"].to_numpy(bool)),
-            "label": t["label"].to_numpy(object)[piece],
+    assembly = t["assembly"].to_numpy(object)[piece]
+    side = e["end"].to_numpy(object)
+    connector = np.where(e["this_joined"].to_numpy(bool), assembly + "|" + side,
+                         t["piece_id"].to_numpy(object)[piece] + "|" + side)
+    codes = pd.factorize(connector)[0]
+    peer_ru, peer_at_panel = e["peer_ru"].to_numpy(float), e["peer_at_panel"].to_numpy(bool)
+    legs = _connectors(codes, {
+        "port_text": text["this_port"], "peer_port": text["peer_port"],
+        "to": far_end(text["peer_device"], text["peer_port"], text["peer_place"], peer_ru,
+                      peer_at_panel),
+        "link": link_far_ends(plan, t)[piece]})
+    at = np.unique(codes, return_index=True)[1]
+    one_far = e["peer_joined"].to_numpy(bool)[at]    # the far end is one twin-port connector
+    legs["to"] = np.where(one_far, far_end(text["peer_device"][at], legs["peer_port"],
+                                           text["peer_place"][at], peer_ru[at],
+                                           peer_at_panel[at]), legs["to"]).astype(object)
+    piece, device = piece[at], text["this_device"][at]
+    label = t["label"].to_numpy(object)[piece]
+    multi = assembly[at] != t["piece_id"].to_numpy(object)[piece]
+    if multi.any():                    # an assembly's label names all its legs (its labels')
+        ends_ = pieces.connector_ends().drop_duplicates("assembly").set_index("assembly")
+        label[multi] = ends_["label"].loc[assembly[at][multi]].to_numpy(object)
+    cage = cages(plan, device, text["this_port"][at])
+    port = np.where(cage > 0, legs["port_text"] + " (cage " + cage.astype(str).astype(object)
+                    + ")", legs["port_text"]).astype(object)
+    rows = {"cabinet": text["this_place"][at], "device": device,
+            "port_key": pd.to_numeric(pd.Series(text["this_port"][at]),
+                                      errors="coerce").to_numpy(float),
+            "port_text": legs["port_text"],
+            "piece": assembly[at],
+            "from": device_port(device, port),
+            "to": legs["to"],
+            "label": label,
             "media": t["media"].to_numpy(object)[piece],
             "sku": t["sku"].to_numpy(object)[piece],
             "order": unit_text(t["order_length_m"].to_numpy(float)[piece], 1),
-            "transceiver": text["this_transceiver"],
-            "link": link_far_ends(plan, t)[piece]}
+            "transceiver": text["this_transceiver"][at],
+            "module": module_keys(plan, device, text["this_port"][at],
+                                  text["this_transceiver"][at]),
+            "link": legs["link"]}
     index = {name: i for i, name in enumerate(plan.cabinets["name"].astype(str))}
     rows["cab_order"] = np.array([index.get(name, len(index)) for name in rows["cabinet"]],
                                  dtype=np.int64)
@@ -99,7 +182,13 @@ def schedule_rows(plan) -> dict[str, np.ndarray]:
     keys = (codes["piece"], codes["port_text"], rows["port_key"], codes["device"],
             rows["cab_order"])
     sort = np.lexsort(keys)
-    return {k: v[sort] for k, v in rows.items()}
+    rows = {k: v[sort] for k, v in rows.items()}
+    module = rows["module"]
+    again = np.r_[False, (module[1:] == module[:-1]) & (module[1:] != "")]
+    first_port = np.r_[rows["port_text"][:1], rows["port_text"][:-1]]
+    rows["transceiver"] = np.where(again, "same module as \u00b7" + first_port.astype(object),
+                                   rows["transceiver"]).astype(object)
+    return rows
 
 
 @dataclass
@@ -226,17 +315,22 @@ def elevation_figure(rack: Rack, cabinet_height_ru: int) -> Figure:
 
 def _counts(plan) -> tuple[dict[int, int], dict[int, dict], dict[int, dict]]:
     """Per cabinet (its position in ``plan.cabinets``): the device ports cabled in it, the
-    pieces with at least one end in it by (media, part number), each piece once, and the
-    transceivers at its device ports by part number."""
+    pieces with at least one end in it by (media, part number), each piece once (a multi-link
+    assembly once), and the transceiver modules at its device ports by part number (a
+    twin-port module once per cage, ``module_keys``)."""
     t = plan.pieces.table
     index = pd.Series(np.arange(len(plan.cabinets)), index=plan.cabinets["name"].astype(str))
     ends = []
     for end in "ab":
         at = np.flatnonzero(~t[f"{end}_at_panel"].to_numpy(bool))
         ends.append(pd.DataFrame({
-            "piece": at, "cab": t[f"{end}_place"].iloc[at].map(index).to_numpy(float),
+            "piece": t["assembly"].to_numpy(object)[at],
+            "cab": t[f"{end}_place"].iloc[at].map(index).to_numpy(float),
             "media": t["media"].to_numpy(object)[at], "sku": t["sku"].to_numpy(object)[at],
-            "optic": t[f"{end}_transceiver"].to_numpy(object)[at]}))
+            "optic": t[f"{end}_transceiver"].to_numpy(object)[at],
+            "module": module_keys(plan, t[f"{end}_device"].to_numpy(object)[at],
+                                  t[f"{end}_port"].to_numpy(object)[at],
+                                  t[f"{end}_transceiver"].fillna("").to_numpy(object)[at])}))
     ends = pd.concat(ends, ignore_index=True).dropna(subset=["cab"])
     ends["cab"] = ends["cab"].astype(np.int64)
     ports = {int(i): int(k) for i, k in ends.groupby("cab").size().items()}
@@ -245,7 +339,8 @@ def _counts(plan) -> tuple[dict[int, int], dict[int, dict], dict[int, dict]]:
                                .groupby(["cab", "media", "sku"]).size().items()):
         by_sku.setdefault(int(i), {})[(media, sku)] = int(k)
     transceivers: dict[int, dict] = {}
-    for (i, optic), k in ends[ends["optic"] != ""].groupby(["cab", "optic"]).size().items():
+    optics = ends[ends["optic"] != ""].drop_duplicates("module")
+    for (i, optic), k in optics.groupby(["cab", "optic"]).size().items():
         transceivers.setdefault(int(i), {})[optic] = int(k)
     return ports, by_sku, transceivers
 

@@ -9,6 +9,8 @@ models and their sources are in ``docs/models.md``.
 - ``part_numbers``: the orderable part number of a part at each stock length (tables, templates);
 - ``routers``: router models (cages, breakout, price, power), licences, rack hardware, the NIC;
 - ``links``: link parts (assemblies, transceivers, fibres, trunks) and patch panels;
+- ``offers``: equivalent offers of a link part (genuine, compatible) and which one a plan buys
+  (``planner plan --optics``);
 - ``catalog``: the ``Catalog``, its checks across parts and look-ups, ``load_catalog``;
 - ``cages``: router ports grouped into cages, so that one cage holds one part.
 """

@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, PositiveFloat, PrivateAttr, model_validator
 
 from planner.inputs import schema
+from planner.inputs.catalog import offers
 from planner.inputs.catalog.fabric import NOT_INCLUDED, Management, Power, SubnetManager
 from planner.inputs.catalog.links import CableModel, PanelModel
 from planner.inputs.catalog.pricing import PriceBasis
@@ -53,6 +54,7 @@ class Catalog(BaseModel):
     power: Power | None = None
     not_included: list[str] = Field(default_factory=lambda: list(NOT_INCLUDED))
     _source: str | None = PrivateAttr(None)
+    _offer_choice: dict | None = PrivateAttr(None)
 
     @property
     def source(self) -> str:
@@ -323,6 +325,30 @@ class Catalog(BaseModel):
     def cable_index(self, sku: str) -> int:
         """Position of the link part with this SKU in ``cables``."""
         return self.cables.index(self.cable(sku))
+
+    @model_validator(mode="after")
+    def _offers_fit(self) -> "Catalog":
+        """An offer's part number is its own (``planner.inputs.catalog.offers``)."""
+        offers.check_catalog(self.cables)
+        return self
+
+    @property
+    def offer_choice(self) -> dict | None:
+        """``{"policy", "parts"}`` once ``with_offers`` chose the offers (None before)."""
+        return self._offer_choice
+
+    def with_offers(self, policy: str) -> "Catalog":
+        """The catalog with every part bought as the offer ``policy`` chooses (``genuine``,
+        ``compatible``, ``cheapest``: ``planner.inputs.catalog.offers``); a part bought as an
+        offer lists no offers any more, ``offer_choice`` records the choice."""
+        if policy not in offers.POLICIES:
+            raise InputError(f"--optics must be one of {', '.join(offers.POLICIES)}, got "
+                             f"{policy!r}")
+        cables, parts = offers.choose_all(self.cables, policy)
+        chosen = self.model_copy(update={"cables": cables})
+        chosen._source = self.source
+        chosen._offer_choice = {"policy": policy, "parts": parts}
+        return chosen
 
     def with_optical_average(self, length_m: float | None) -> "Catalog":
         """Paper mode (Projective Networks Tables 4-6): price every optical cable at one

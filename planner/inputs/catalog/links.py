@@ -31,6 +31,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field, PositiveFloat, PositiveInt, model_validator
 
+from planner.inputs.catalog import offers as _offers
 from planner.inputs.catalog.part_numbers import (LENGTH_FIELDS, PLACEHOLDER, format_part_number,
                                                  length_fields, template_fields)
 from planner.inputs.catalog.pricing import PriceBasis
@@ -117,6 +118,7 @@ class CableModel(BaseModel):
     nic_end: str | None = None                 # transceivers: sku of the module at a NIC
     fibres: PositiveInt | None = None          # trunks: fibre count; transceivers: per link
     loss_budget_db: PositiveFloat | None = None   # transceivers: channel insertion loss, dB
+    offers: list[_offers.PartOffer] = Field(default_factory=list)   # equivalents (offers.py)
 
     @model_validator(mode="after")
     def _consistent(self) -> "CableModel":
@@ -141,6 +143,7 @@ class CableModel(BaseModel):
             raise ValueError(f"field 'color' {self.color!r} is neither a NetBox colour name "
                              f"({', '.join(COLOR_HEX)}) nor a 6-digit hex value")
         self._check_part_numbers()
+        _offers.check(self)
         return self
 
     def _check_kind_fields(self) -> None:
