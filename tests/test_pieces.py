@@ -87,8 +87,10 @@ def pdf_rows(path: Path) -> dict[str, list[list[str]]]:
 
 
 def csv_rows(path: Path) -> list[dict[str, str]]:
+    """A CSV's rows; of cables.csv and labels.csv the fabric's (the management cords' rows,
+    kind or piece ``mgmt``: tests/test_fabric_devices.py)."""
     with open(path, newline="", encoding="utf-8-sig") as fh:
-        return list(csv.DictReader(fh))
+        return [r for r in csv.DictReader(fh) if "mgmt" not in (r.get("kind"), r.get("piece"))]
 
 
 def structured_links(out: Path) -> list[dict[str, str]]:
@@ -107,8 +109,7 @@ def test_pieces_are_the_segments(written):
     p, out = written
     table, legs = p.pieces.table, p.pieces.legs
     by_cable = legs.groupby("cable", sort=True)["piece"].apply(list)
-    fabric = [r for r in csv_rows(out / "cables.csv") if r["kind"] != "mgmt"]   # not pieces
-    for k, row in enumerate(fabric):
+    for k, row in enumerate(csv_rows(out / "cables.csv")):
         pieces = table.iloc[by_cable[k]]
         if not row["segments"]:
             assert pieces["piece_id"].tolist() == [row["cable_id"]]
