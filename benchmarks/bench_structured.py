@@ -182,16 +182,20 @@ def cell(name: str, value) -> str:
 
 
 READING = """Reading the table. *trunk fill* is the links the trunks carry over the links their
-fibres could carry; *panel-port use* the front ports carrying a link over those installed. Both
-sides add the drop into the patch rack to every cord and trunk. Before, a panel held trunks of
-one size and a cross-hall chain was three trunks of one size, so a hall trunk carried the links
-of one pair of row panels. After, trunks of every size share a panel's adapters, and a hall
-trunk carries the row trunks of any pairs of row panels between its two halls (row trunks land
-on the entry panel's front, hall trunks leave from its rear), so *hall trunks* fall. The row
-trunks between a row panel and its hall entry still carry one pair of row panels each, which
-keeps *trunk fill* near one half at 100K: with 9 halls most pairs of row panels have a few
-links. Single-mode (OS2 duplex LC) row trunks take whole 12-link MPO-24 legs at the entry, so
-their hall trunks gain less from sharing than OM4's."""
+fibres could carry (a link counts once per trunk it passes); *panel-port use* the front ports
+carrying a link over those installed. Both sides add the drop into the patch rack to every cord
+and trunk, share hall trunks between the row trunks of two halls and mix trunk sizes on a
+panel. Before, every link between halls passed four panels: a row trunk per pair of row panels
+to its hall's entry, a pass-through entry panel, a hall trunk carrying whole legs of row trunks
+(12 links on an OS2 MPO-24 leg), the same at the far hall. At 100K every link between halls is
+single-mode duplex LC (CWDM4) and most pairs of row panels in different halls have a few links,
+so those row trunks and the hall trunks carrying their legs are about half full. After, a
+duplex LC link between halls lands on LC cassette panels in the two hall entries only (its cords
+run from the device to the entry rack), and MPO trunks between the two entries carry it, shared
+link by link by every row of the two halls and packed to their traffic (an OS2 96-fibre, 48-link
+trunk was added to the catalog for them); a cassette counts two mated connections in the loss
+check (four per link between halls, as before). Longer cords replace the row trunks, so
+*$ cords* rises while trunks, panels and patch racks fall."""
 
 
 def report(results: dict, before_tree) -> str:

@@ -28,6 +28,7 @@ import planner
 from planner import cabling, costing, performance
 from planner.costing import bom as boms
 from planner.costing import basis, fabric, fabric_devices, power
+from planner.inputs import feasibility
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog, RouterModel, load_catalog
 from planner.inputs.floor import Floor, load_floor, routes
@@ -163,6 +164,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     floors.check_capacity(floor, topology, router_model)
     structured.check_catalog(catalog, floor, router_model)
     within_budget = power.fit_budget(floor, topology, catalog, router_model, endpoint_cables)
+    feasibility.check(feasibility.Shape.of(topology), catalog, within_budget, router_model,
+                      endpoint_cables, given=floor)
 
     with Stages("plan", ["placement", "cabling", "performance", "costing", "summary"],
                 progress) as stages:

@@ -1,5 +1,6 @@
 """Every link lights (issue 28): each optical link is checked on the fibre installed for it (its
-pieces' stock lengths summed) and the mated connections it crosses (one per patch panel), and
+pieces' stock lengths summed) and the mated connections it crosses (one per adapter panel, two
+per LC cassette panel: LC front and MPO rear), and
 gets a transceiver whose reach and loss budget hold (planner.inputs.parts.budget).
 
 Hand-computed on the structured hall of tests/test_structured.py (floor defaults: 0.5 dB per
@@ -9,10 +10,14 @@ added once to each cord and twice to each trunk, which leaves every stock length
     A02 - B07 (r03-r04, cross-row)   cords 2.695 -> 3, trunk 2.64 -> 3, cord 2.695 -> 3: 9 m,
                                      2 connections; SR over OM4: 0.009 x 3.5 + 2 x 0.5 = 1.0315 dB
                                      of 1.9 dB
-    H1-B03 - H2-C05 (r10-r11,        cord 2.695 -> 3, trunk 4.62 -> 5, hall trunk 33 -> 50,
-      cross-hall)                    trunk 7.26 -> 10, cord 4.675 -> 5: 73 m, 4 connections;
-                                     SR: 0.073 x 3.5 + 2.0 = 2.2555 dB > 1.9 dB (not lit);
-                                     LR over OS2: 0.073 x 1.0 + 2.0 = 2.073 dB of 5.0 dB
+    H1-B03 - H2-C05 (r10-r11,        SR through 4 MPO panels: cord 2.695 -> 3, trunk 4.62 -> 5,
+      cross-hall)                    hall trunk 33 -> 50, trunk 7.26 -> 10, cord 4.675 -> 5:
+                                     73 m, 4 connections; 0.073 x 3.5 + 2.0 = 2.2555 dB > 1.9 dB
+                                     (not lit). LR over OS2 lands on LC cassettes in the two
+                                     hall entries only: cord 2.695 + 4.62 + 0.1 -> 10, hall
+                                     trunk 33 + 0.2 -> 50, cord 7.26 + 4.675 + 0.1 -> 20: 80 m,
+                                     2 cassettes x 2 = 4 connections;
+                                     0.080 x 1.0 + 2.0 = 2.08 dB of 5.0 dB
 """
 
 from __future__ import annotations
@@ -98,8 +103,11 @@ def check_every_link(rows, catalog, floor) -> None:
         pieces = segment_pieces(row["segments"]) if row["segments"] else []
         fibre = (sum(_stock_m(p[-1]) for p in pieces if p[0] in ("cord", "trunk"))
                  if pieces else float(row["order_length_m"]))
-        connections = sum(p[0] == "port" for p in pieces)
         ends = [models[row["a_transceiver"]], models[row["b_transceiver"]]]
+        cassette = any(p.fibre == ends[0].fibre and p.rear_type != p.connector
+                       for p in catalog.panels)        # cords land on LC cassettes: 2 each
+        connections = sum(2 if cassette and "." not in p[2] else 1
+                          for p in pieces if p[0] == "port")
         loss = fibre / 1000 * PER_KM[ends[0].fibre[:2]] + connections * floor.connection_loss_db
         assert float(row["fibre_m"]) == pytest.approx(fibre, abs=1e-3), row["cable_id"]
         assert int(row["connections"]) == connections, row["cable_id"]
@@ -120,10 +128,10 @@ def test_hand_links_and_every_link_hold_their_budget(tmp_path):
     assert (row["a_transceiver"], float(row["fibre_m"]), row["connections"]) == ("SR", 9.0, "2")
     assert float(row["loss_db"]) == pytest.approx(1.0315, abs=6e-4)
     row = rows[("r10", "r11")]
-    assert (row["a_transceiver"], float(row["fibre_m"]), row["connections"]) == ("LR", 73.0, "4")
-    assert float(row["loss_db"]) == pytest.approx(2.073, abs=1e-6)
+    assert (row["a_transceiver"], float(row["fibre_m"]), row["connections"]) == ("LR", 80.0, "4")
+    assert float(row["loss_db"]) == pytest.approx(2.08, abs=1e-6)
     assert [p[-1] for p in segment_pieces(row["segments"]) if p[0] != "port"] == [
-        "OS2-3M", "T48-5M", "T48-50M", "T48-10M", "OS2-5M"]
+        "OS2-10M", "T48-50M", "OS2-20M"]
     check_every_link(rows, catalog, floor)
 
 
@@ -143,12 +151,13 @@ def test_without_single_mode_panels_the_link_runs_past_them(tmp_path):
 
 def test_reach_is_checked_on_the_installed_fibre_not_the_route(tmp_path):
     """Lossless connectors: halls 50 m apart give a 74.25 m route but 3 + 5 + 100 + 10 + 5 =
-    123 m of installed fibre (the 55 m hall piece is a 100 m trunk), beyond SR's 100 m: LR.
+    123 m of installed fibre for SR (the 55 m hall piece is a 100 m trunk), beyond its 100 m:
+    LR, whose cords land on the entries' LC cassettes, 10 + 100 + 20 = 130 m (module doc).
     30 m apart (73 m installed, 0.2555 dB) SR holds."""
     top, placement, _ = hand_placement()
     catalog = _catalog(*SINGLE_MODE, panels=[OS2_PANEL, OS2_PASS], trunk=dict(
         stock_lengths=[3, 5, 10, 20, 50, 100], max_reach_m=100))
-    for link_m, want, fibre in ((50, "LR", 123.0), (30, "SR", 73.0)):
+    for link_m, want, fibre in ((50, "LR", 130.0), (30, "SR", 73.0)):
         floor = structured_floor(connection_loss_db=0.0, hall=dict(link_m=link_m))
         rows = _rows(plan(top, catalog, floor, placement=placement), tmp_path)
         row = rows[("r10", "r11")]

@@ -333,7 +333,8 @@ def test_entry_panel_ports_follow_the_shared_hall_trunks():
     from test_routes import room_of
     catalog = load_catalog("modern-100g")
     shared = _hall_trunks(_hall_chains(catalog, [12, 5, 7, 3, 2]), catalog, 0.0)
-    panels, fronts, rears = _entry_panels(room_of(hall_floor(), [0, 1], [0, 0], [0, 0]), shared, catalog, 42, 42)
+    panels, fronts, rears = _entry_panels(room_of(hall_floor(), [0, 1], [0, 0], [0, 0]), shared,
+                                          catalog, 0)
     assert panels["layout"].tolist() == ["R12F12 R12F7F5 R8F3F2F3"] * 2
     assert panels["links"].tolist() == [29, 29]
     lo = fronts[fronts["side"] == "lo"].set_index("chain")["port"].to_dict()

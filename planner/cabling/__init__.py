@@ -39,10 +39,10 @@ Rules (TIA-606 labelling conventions):
   through patch panels (``planner.inputs.parts.structured``, ``planner.cabling.structured``): its
   pieces are in ``segments`` and ``CablePlan.structured``.
 - **Optical channels.** Every link through transceivers carries its channel: fibre installed (the
-  stock lengths ordered, slack included), mated connections crossed (one per patch panel) and
-  loss (``planner.inputs.parts.budget``). The parts were chosen to light it; a link that no part
-  of the catalog lights is an InputError naming it, its fibre, connections, loss and the budget
-  (``check_lit``).
+  stock lengths ordered, slack included), mated connections crossed (one per adapter panel,
+  two per cassette panel) and loss (``planner.inputs.parts.budget``). The parts were chosen to
+  light it; a link that no part of the catalog lights is an InputError naming it, its fibre,
+  connections, loss and the budget (``check_lit``).
 
 Everything per cable or per port is computed with numpy array operations.
 """
@@ -87,8 +87,8 @@ cable."""
 CHANNEL_COLUMNS = ["fibre_m", "connections", "loss_db"]
 """cables.csv columns after the segments: the optical channel of a link through transceivers
 (``planner.inputs.parts.budget``): fibre installed (its pieces' stock lengths summed, metres),
-mated connections crossed (one per patch panel passed) and its insertion loss (dB); empty for
-copper and AOC assemblies."""
+mated connections crossed (one per adapter panel passed, two per cassette panel) and its
+insertion loss (dB); empty for copper and AOC assemblies."""
 END_PART_COLUMNS = ["a_sku", "b_sku"]
 """cables.csv columns after the channel: the part plugged into each end's device port at its
 stock length (``planner.cabling.pieces``): ``sku`` at both ends of a cable, each end's own patch

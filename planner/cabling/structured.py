@@ -18,6 +18,7 @@ from planner.inputs.catalog import Catalog
 from planner.inputs.floor import Room
 from planner.inputs.floor.rack_positions import rack_positions
 from planner.inputs.parts.structured import (ENTRY, HALL_PASSES, ROW_PASSES, Runs, entry_panel,
+                                              entry_point,
                                               pack, panel_band_ru, panel_share,
                                               point_parts, trunk_sizes)
 
@@ -28,12 +29,15 @@ class StructuredPlan:
     links:  one row per cable through panels: ``cable`` (row of ``Plan.cables``), ``cable_id``,
             ``cord`` (index into ``catalog.cables``), ``cord_a_m`` / ``cord_b_m`` (computed) and
             ``cord_a_order_m`` / ``cord_b_order_m`` / ``cord_a_sku`` / ``cord_b_sku`` (ordered),
-            ``a_panel`` / ``a_port`` and ``b_panel`` / ``b_port`` (the row panels' front ports
-            of the two ends), ``a_entry`` / ``a_entry_port`` / ``b_entry`` / ``b_entry_port``
-            (cross-hall: the entry panels' front ports, with the link's position) and the
-            ``trunks`` (ids, A end first, joined by ``,``);
+            ``a_panel`` / ``a_port`` and ``b_panel`` / ``b_port`` (the front ports of the two
+            ends: row panels', or the entry LC cassette panels' of a link ``via_entry``),
+            ``a_entry`` / ``a_entry_port`` / ``b_entry`` / ``b_entry_port`` (cross-hall through
+            pass-through panels: the entry panels' front ports, with the link's position), the
+            ``trunks`` (ids, A end first, joined by ``,``), ``position`` and ``via_entry``
+            (a cross-hall link whose cords land on LC cassettes in the two hall entries, one
+            hall trunk between them: ``planner.inputs.parts.structured.via_entry``);
     trunks: ``trunk_id``, ``kind`` (``row``: row panel to row panel or to the hall entry;
-            ``hall``: between hall entries), ``part``, ``sku``, ``length_m``,
+            ``hall``: between hall entries, rear port to rear port), ``part``, ``sku``, ``length_m``,
             ``order_length_m``, ``a_panel`` / ``a_port`` / ``a_port_kind`` (``rear`` or
             ``front``), the same for ``b``, ``links``, ``label`` and ``capacity`` (links its
             fibres could carry);
@@ -61,7 +65,8 @@ class StructuredPlan:
         """The ``structured`` block of summary.json."""
         trunks = self.trunks
         return {"links": int(len(self.links)),
-                "cross_hall_links": int((self.links["a_entry"] != "").sum()),
+                "cross_hall_links": int(((self.links["a_entry"] != "")
+                                         | self.links["via_entry"]).sum()),
                 "trunks": int(len(trunks)),
                 "trunk_order_length_m": round(float(trunks["order_length_m"].sum()), 3),
                 "panels": int(len(self.panels)),
@@ -90,11 +95,12 @@ def front_port_names(catalog: Catalog, ports: int) -> list[str]:
 
 
 def point_names(room: Room, codes) -> np.ndarray:
-    """``A-P0`` (row A, cross tray 0), ``H2-C-P3`` with several halls."""
+    """``A-P0`` (row A, cross tray 0), ``H2-C-P3`` with several halls; ``H2-ENTRY`` at a
+    hall's entry (``planner.inputs.parts.structured.entry_point``)."""
     hall, row, tray = point_parts(room, codes)
     prefix = _hall_prefix(room, hall)
-    letters = np.asarray([floors.row_letters(r) for r in row.tolist()], dtype=object)
-    return prefix + letters + "-P" + tray.astype(str).astype(object)
+    letters = np.asarray([floors.row_letters(max(r, 0)) for r in row.tolist()], dtype=object)
+    return prefix + np.where(row < 0, ENTRY, letters + "-P" + tray.astype(str).astype(object))
 
 
 def _hall_prefix(room: Room, hall) -> np.ndarray:
@@ -104,6 +110,13 @@ def _hall_prefix(room: Room, hall) -> np.ndarray:
     return np.full(hall.shape, "", dtype=object)
 
 
+def _point_order(code) -> np.ndarray:
+    """Panel points in order: the halls' entries first, by hall (``entry_point``: -2, -3 ..),
+    then the row panel points by code."""
+    code = np.asarray(code, dtype=np.int64)
+    return np.where(code <= -2, -(1 << 40) - code, code)
+
+
 def _slots(frame: pd.DataFrame, keys: list[str], order: list[str]) -> pd.DataFrame:
     """``frame`` sorted by ``order`` with ``slot``: its rank within equal ``keys``."""
     frame = frame.sort_values(order, kind="stable").reset_index(drop=True)
@@ -111,25 +124,23 @@ def _slots(frame: pd.DataFrame, keys: list[str], order: list[str]) -> pd.DataFra
     return frame
 
 
-_PANEL_COLUMNS = ["name", "rack", "ru", "kind", "panel_part", "sku", "model", "rear_ports",
-                  "legs", "trunks", "links", "units", "layout"]
+_UNPLACED = ["uid", "point", "point_name", "panel_part", "kind", "legs", "rear_ports", "trunks",
+             "links", "layout"]
 
 
-def _allocate(ends: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int, kind: str):
-    """The rear port of each trunk end and the panels and racks the ends fill. ``ends`` has one
+def _allocate(ends: pd.DataFrame, catalog: Catalog):
+    """The rear port of each trunk end and the panels the ends fill (``uid`` numbers them, for
+    ``_place``). ``ends`` has one
     row per trunk end at a panel point: point (code), name (the point's), panel_part,
     trunk_part, legs (links per trunk), peer (the other end's point), chain, links. Per point
     and panel part the ends, largest first (then in (peer, chain) order), take the first panel
     with as many free adapters as the trunk has legs, first-fit decreasing, so trunks of every
     size share a panel: a rear port of ``legs`` positions on the next ``legs`` adapters
-    (``start``, its first; the panel's ``layout`` lists its rear port sizes, ``4x12 2x8``);
-    a point's panels fill its patch racks (the floor's cabinet height) upward through the
-    ``band_ru`` top rack units that the cords' drop reaches (``panel_band_ru``; all of them by
-    default, from U1), then start the next rack."""
+    (``start``, its first; the panel's ``layout`` lists its rear port sizes, ``4x12 2x8``)."""
     if ends.empty:
-        return (ends.assign(panel=pd.Series(dtype=object), rear=pd.Series(dtype=np.int64),
+        return (ends.assign(uid=pd.Series(dtype=np.int64), rear=pd.Series(dtype=np.int64),
                             start=pd.Series(dtype=np.int64)),
-                pd.DataFrame(columns=_PANEL_COLUMNS + ["point_name"]))
+                pd.DataFrame(columns=_UNPLACED))
     ends = ends.assign(neg=-ends["legs"].to_numpy(np.int64)).sort_values(
         ["point", "panel_part", "neg", "peer", "chain"], kind="stable").reset_index(drop=True)
     panel_no, rear, start = (np.zeros(len(ends), np.int64) for _ in range(3))
@@ -156,17 +167,22 @@ def _allocate(ends: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int
     panels["layout"] = [" ".join(f"{len(list(run))}x{size}"
                                  for size, run in itertools.groupby(layout[key]))
                         for key in zip(*(panels[k].tolist() for k in keys))]
-    panels = _place(panels, catalog, height_ru, band_ru, kind)
-    ends = ends.merge(panels[keys + ["name"]].rename(columns={"name": "panel"}), on=keys,
-                      how="left")
-    return ends, panels
+    panels["kind"] = "row"
+    panels["uid"] = np.arange(len(panels), dtype=np.int64)
+    ends = ends.merge(panels[keys + ["uid"]], on=keys, how="left")
+    return ends, panels[_UNPLACED]
 
 
-def _place(panels: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int,
-           kind: str) -> pd.DataFrame:
-    """``panels`` (one row per panel: point, point_name, panel_part, rear_ports, legs, in
-    the order they fill) with the patch rack and rack unit each takes (``_allocate``), its
-    name, kind, sku and NetBox model."""
+def _place(panels: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int) -> pd.DataFrame:
+    """``panels`` (``_UNPLACED``, in the order they fill) with the patch rack and rack unit each
+    takes, its name, sku and NetBox model: a point's panels fill its patch racks (the floor's
+    cabinet height) upward through the ``band_ru`` top rack units that the cords' drop reaches
+    (``panel_band_ru``; all of them by default, from U1), then start the next rack; a hall
+    entry's LC cassette panels (``via_entry``) and pass-through panels share its racks."""
+    if panels.empty:
+        return panels.assign(**{c: pd.Series(dtype=object) for c in ("rack", "name", "sku",
+                                                                      "model")},
+                             ru=pd.Series(dtype=np.int64), units=pd.Series(dtype=np.int64))
     units = np.array([p.rack_units for p in catalog.panels], dtype=np.int64)[
         panels["panel_part"].to_numpy(np.int64)]
     rack_no, ru = np.zeros(len(panels), np.int64), np.zeros(len(panels), np.int64)
@@ -182,12 +198,9 @@ def _place(panels: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int,
     panels["ru"] = ru
     panels["units"] = units
     panels["name"] = panels["rack"] + "-" + floors.padded("", ru, max(2, len(str(height_ru))))
-    panels["kind"] = kind
     panels["sku"] = [catalog.panels[i].sku for i in panels["panel_part"].tolist()]
-    if kind == "entry":
-        panels["model"] = panels["sku"] + " " + panels["layout"] + " pass-through"
-    else:
-        panels["model"] = panels["sku"] + " " + panels["layout"]
+    panels["model"] = (panels["sku"] + " " + panels["layout"]
+                       + np.where(panels["kind"] == "entry", " pass-through", ""))
     return panels
 
 
@@ -202,10 +215,11 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
     height = int(floor.cabinet_height_ru)
     band = panel_band_ru(floor)
     pa, pb = pieces.point_a[rows], pieces.point_b[rows]
+    flip = _point_order(pa) > _point_order(pb)         # the lower hall's entry is the A end
     link = pd.DataFrame({
         "cable": rows, "trunk_part": seg.trunk[rows] if rows.size else rows,
         "panel_part": seg.panel[rows] if rows.size else rows,
-        "lo": np.minimum(pa, pb), "hi": np.maximum(pa, pb), "flip": pa > pb,
+        "lo": np.where(flip, pb, pa), "hi": np.where(flip, pa, pb), "flip": flip,
         "cross_hall": pieces.cross_hall[rows]})
     keys = ["trunk_part", "panel_part", "lo", "hi"]
     link = _slots(link, keys, keys + ["cable"])
@@ -228,14 +242,21 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
                       chains.assign(point=chains["hi"], peer=chains["lo"], side="hi")],
                      ignore_index=True)
     ends["name"] = ends["point"].map(names)
-    row_ends, row_panels = _allocate(ends, catalog, height, band, "row")
+    row_ends, row_panels = _allocate(ends, catalog)
+    shared = _hall_trunks(chains, catalog, float(floor.structured_spare_pct))
+    entry_panels, fronts, rears = _entry_panels(room, shared, catalog, len(row_panels))
+    placed = pd.concat([row_panels, entry_panels], ignore_index=True).astype(
+        {c: np.int64 for c in _UNPLACED if c not in ("point_name", "kind", "layout")})
+    placed = _place(placed, catalog, height, band)
+    name_of = placed.set_index("uid")["name"]
+    row_ends["panel"] = row_ends["uid"].map(name_of)
+    for table in (fronts, rears):
+        table["panel"] = table["uid"].map(name_of).astype(object)
     for side in ("lo", "hi"):
         at = row_ends[row_ends["side"] == side].set_index("chain")
         chains[f"{side}_panel"] = chains["chain"].map(at["panel"]).astype(object).fillna("")
         chains[f"{side}_rear"] = chains["chain"].map(at["rear"]).fillna(0).astype(np.int64)
         chains[f"{side}_start"] = chains["chain"].map(at["start"]).fillna(0).astype(np.int64)
-    shared = _hall_trunks(chains, catalog, float(floor.structured_spare_pct))
-    entry_panels, fronts, rears = _entry_panels(room, shared, catalog, height, band)
     for side in ("lo", "hi"):
         at = fronts[fronts["side"] == side].set_index("chain")
         chains[f"{side}_entry_panel"] = (chains["chain"].map(at["panel"]).astype(object)
@@ -249,7 +270,7 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
     links, text = _links(link, chains, shared, trunks, pieces, parts, catalog, cable_ids)
     segments = np.full(n, "", dtype=object)
     segments[links["cable"].to_numpy()] = text
-    panels = pd.concat([row_panels, entry_panels], ignore_index=True)
+    panels = placed.sort_values("uid", kind="stable").reset_index(drop=True)
     racks = _racks(room, panels, height)
     panels = panels.drop(columns="point", errors="ignore").rename(columns={"panel_part": "part",
                                                           "point_name": "point"})[
@@ -527,20 +548,18 @@ def _candidates(catalog: Catalog, trunk: int, panel: int, entry: int,
 
 def _racks(room: Room, panels: pd.DataFrame, height: int) -> pd.DataFrame:
     """One row per patch rack (``StructuredPlan.racks``) from its panels, whose ``point`` is
-    the row panel point's code, or the hall of an entry rack."""
+    the code of the panel point (a row's, or a hall's entry: an entry rack)."""
     columns = ["name", "point", "kind", "hall", "row", "tray", "panels", "ru_used", "height_ru",
                "x_m", "y_m"]
     if panels.empty:
         return pd.DataFrame(columns=columns)
     racks = (panels.groupby("rack", sort=False)
-             .agg(point=("point_name", "first"), kind=("kind", "first"), code=("point", "first"),
+             .agg(point=("point_name", "first"), code=("point", "first"),
                   panels=("name", "size"), ru_used=("units", "sum"))
              .reset_index().rename(columns={"rack": "name"}))
-    entry = (racks["kind"] == "entry").to_numpy()
-    code = racks["code"].to_numpy(np.int64)
-    hall, row, tray = point_parts(room, np.where(entry, 0, code))
-    racks["hall"] = np.where(entry, code, hall)
-    racks["row"], racks["tray"] = np.where(entry, -1, row), np.where(entry, -1, tray)
+    racks["hall"], racks["row"], racks["tray"] = point_parts(room, racks["code"].to_numpy(
+        np.int64))
+    racks["kind"] = np.where(racks["row"] < 0, "entry", "row").astype(object)
     racks["height_ru"] = height
     at = rack_positions(room, racks["kind"], racks["hall"], racks["row"], racks["tray"],
                         racks.groupby(["kind", "code"], sort=False).cumcount())
@@ -615,9 +634,10 @@ def _hall_trunks(chains: pd.DataFrame, catalog: Catalog, spare_pct: float) -> pd
     return pd.DataFrame(rows, columns=_SHARED)
 
 
-def _entry_panels(room: Room, shared: pd.DataFrame, catalog: Catalog, height: int,
-                  band: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(panels, fronts, rears) at the hall entries: per hall and entry panel part, its hall
+def _entry_panels(room: Room, shared: pd.DataFrame, catalog: Catalog,
+                  first_uid: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(panels, fronts, rears) at the hall entries (``_UNPLACED``, numbered from ``first_uid``):
+    per hall and entry panel part, its hall
     trunks in order of the far hall, each on the rear of consecutive adapters of one panel
     (rear port ``R<n>``, one position per link it could carry; a new panel where it would not
     fit), the row trunks it carries on the front of the same adapters (front port ``F<n>``,
@@ -654,36 +674,35 @@ def _entry_panels(room: Room, shared: pd.DataFrame, catalog: Catalog, height: in
         if rears:
             layouts.append((here, part, rears, fronts, links))
     panels = pd.DataFrame({
-        "point": [h for h, *_ in layouts], "panel_part": [p for _, p, *_ in layouts],
+        "uid": first_uid + np.arange(len(layouts), dtype=np.int64),
+        "point": entry_point([h for h, *_ in layouts]).astype(np.int64),
+        "panel_part": [p for _, p, *_ in layouts], "kind": "entry",
         "rear_ports": [len(r) for _, _, r, _, _ in layouts],
         "legs": np.zeros(len(layouts), np.int64),
         "trunks": [len(r) + len(f) for _, _, r, f, _ in layouts],
         "links": [k for *_, k in layouts],
         "layout": [" ".join(f"R{legs}" + "".join(f"F{k}" for k in sizes) for legs, sizes in r)
                    for _, _, r, _, _ in layouts]})
-    panels["point_name"] = _hall_prefix(room, panels["point"].to_numpy(np.int64)) + ENTRY
-    if panels.empty:
-        panels = pd.DataFrame(columns=_PANEL_COLUMNS + ["point_name", "point"])
-    else:
-        panels = _place(panels, catalog, height, band, "entry")
-    names = panels["name"].to_numpy(object)
+    panels["point_name"] = point_names(room, panels["point"].to_numpy(np.int64))
     fronts = pd.DataFrame(front_rows, columns=["chain", "side", "at", "port"])
     rears = pd.DataFrame(rear_rows, columns=["hall", "side", "at", "port"])
-    fronts["panel"] = names[fronts["at"].to_numpy(np.int64)]
-    rears["panel"] = names[rears["at"].to_numpy(np.int64)]
-    return panels, fronts, rears
+    fronts["uid"] = first_uid + fronts["at"].to_numpy(np.int64)
+    rears["uid"] = first_uid + rears["at"].to_numpy(np.int64)
+    return panels[_UNPLACED], fronts, rears
 
 
 def _trunks(chains: pd.DataFrame, shared: pd.DataFrame, catalog: Catalog) -> pd.DataFrame:
-    """One row per trunk: the row trunks in chain order (a cross-row chain's one trunk, a
+    """One row per trunk: the trunks of the chains in chain order (a cross-row chain's one
+    trunk, a ``via_entry`` chain's hall trunk between two entries' cassette panels, a
     cross-hall chain's two: the lo end's, row panel rear to entry panel front, and the hi
-    end's, entry panel front to row panel rear), then the hall trunks (``_hall_trunks``, entry
-    panel rear to rear)."""
+    end's, entry panel front to row panel rear), then the shared hall trunks
+    (``_hall_trunks``, entry panel rear to rear)."""
     rows = []
     for ch in chains.itertuples(index=False):
         base = dict(chain=ch.chain, hall=-1, part=ch.trunk_part, links=ch.links)
         if not ch.cross_hall:
-            rows.append(dict(base, piece="row", kind="row", length_m=ch.lo_m,
+            rows.append(dict(base, piece="row", kind="hall" if ch.lo <= -2 else "row",
+                             length_m=ch.lo_m,
                              order_length_m=ch.lo_order, a_panel=ch.lo_panel,
                              a_port=f"R{ch.lo_rear}", a_port_kind="rear", b_panel=ch.hi_panel,
                              b_port=f"R{ch.hi_rear}", b_port_kind="rear"))
@@ -744,7 +763,7 @@ def _links(link: pd.DataFrame, chains: pd.DataFrame, shared: pd.DataFrame, trunk
     a_port, b_port = side(front["lo"], front["hi"])
     a_entry, b_entry = side(ch["lo_entry_panel"], ch["hi_entry_panel"])
     a_entry_port, b_entry_port = side(entry["lo"], entry["hi"])
-    ids = trunks[trunks["kind"] == "row"].set_index(["chain", "piece"])["trunk_id"]
+    ids = trunks[trunks["chain"] >= 0].set_index(["chain", "piece"])["trunk_id"]
 
     def trunk_id(piece):
         keys = pd.MultiIndex.from_arrays([link["chain"].to_numpy(), np.full(len(link), piece)])
@@ -753,7 +772,7 @@ def _links(link: pd.DataFrame, chains: pd.DataFrame, shared: pd.DataFrame, trunk
     row, lo, hi = (trunk_id(p) for p in ("row", "lo", "hi"))
     carrier = {chain: h for h, members in zip(shared["hall"], shared["members"])
                for chain, _, _ in members}
-    by_hall = trunks[trunks["kind"] == "hall"].set_index("hall")["trunk_id"]
+    by_hall = trunks[trunks["chain"] < 0].set_index("hall")["trunk_id"]
     mid = by_hall.reindex(link["chain"].map(carrier).to_numpy()).fillna("").to_numpy(object)
     t_a = np.where(hall, np.where(flip, hi, lo), row)
     t_b = np.where(hall, np.where(flip, lo, hi), "")
@@ -787,6 +806,6 @@ def _links(link: pd.DataFrame, chains: pd.DataFrame, shared: pd.DataFrame, trunk
         "a_panel": a_panel, "a_port": a_port, "a_entry": a_entry, "a_entry_port": a_entry_port,
         "b_entry": b_entry, "b_entry_port": b_entry_port, "b_panel": b_panel, "b_port": b_port,
         "trunks": np.where(hall, t_a + "," + mid + "," + t_b, t_a),
-        "position": pos})
+        "position": pos, "via_entry": link["lo"].to_numpy(np.int64) <= -2})
     order = np.argsort(c, kind="stable")
     return table.iloc[order].reset_index(drop=True), np.asarray(text, dtype=object)[order]

@@ -3,10 +3,11 @@ loss, and whether its transceivers light it.
 
 A link's channel (IEEE 802.3 "channel insertion loss") is the fibre actually installed, the
 stock lengths of its pieces (slack included) summed, and the mated connections between its two
-transceivers: one per patch panel it passes, where a cord meets a trunk leg in the panel's
-adapter (``planner.inputs.parts.structured``: 2 across rows, 4 across halls; none for a
-point-to-point cord). The transceivers' own connectors are part of their specification, not of
-the channel. Loss = installed km x the floor's loss per km of the fibre's grade
+transceivers: one per adapter panel it passes, where a cord meets a trunk leg in the panel's
+adapter, and two per cassette panel (LC front and MPO rear,
+``planner.inputs.parts.structured.panel_connections``); 2 panels across rows, 4 across halls;
+none for a point-to-point cord. The transceivers' own connectors are part of their
+specification, not of the channel. Loss = installed km x the floor's loss per km of the fibre's grade
 (``multimode_loss_db_per_km`` for OM, ``single_mode_loss_db_per_km`` for OS) + connections x
 ``connection_loss_db`` (docs/floors.md "Optical loss"). A transceiver lights the link when the
 installed fibre is within its ``max_reach_m`` and the loss within its ``loss_budget_db``; with

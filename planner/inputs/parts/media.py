@@ -266,7 +266,9 @@ def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
         for name in vars(seg):
             getattr(segments, name)[rows] = getattr(seg, name)
         _fewer_panels(catalog, floor, lengths, par, router, rows[~lit], out, segments)
-    connections = np.where(segments.structured, np.broadcast_to(runs.passes, (n,)), 0)
+    shaped = structured.shaped(runs, segments)
+    connections = np.where(segments.structured, structured.connections(
+        catalog, segments.panel, np.broadcast_to(shaped.cross_hall, (n,))), 0)
     return LinkParts(*out, segments=segments).with_channel(catalog, floor, connections)
 
 
@@ -320,6 +322,8 @@ def routed_parts(catalog: Catalog, floor: Floor, room, cabinet_hall, cabinet_row
                                  row[b_cab], col[b_cab], a_cab == b_cab).in_millimetres(length)
     parts = choose_parts(catalog, floor, length, same_group, router=router, endpoint=endpoint,
                          parallel=parallel, runs=pieces, names=names)
+    if pieces is not None:
+        pieces = structured.shaped(pieces, parts.segments)
     return RoutedLinks(length=length, kind=kind, runs=pieces, parts=parts)
 
 

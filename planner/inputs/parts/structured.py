@@ -30,11 +30,16 @@ Type-B (crossover) MPO cable and a link passes 3 or 5 of them, an odd number, so
 receive.
 
 Cords land on the fibre type's row panels (``row_panels``: its cassette panels when it has
-any); at a hall entry a trunk meets a trunk on a pass-through panel (``entry_panel``).
+any); at a hall entry a trunk meets a trunk on a pass-through panel (``entry_panel``). A
+cross-hall link whose cords land on LC cassettes skips the row panels: its cords run to LC
+cassette panels in the two hall entries and one hall trunk joins them (``via_entry``), so the
+hall trunks are shared link by link by all rows of two halls; it passes 2 panels, each a
+cassette of 2 mated connections (``connections``).
 
 Pricing (``choose``, called by ``planner.inputs.parts.media.choose_parts`` for the structured
 links): among the ways whose transceiver lights the link over the fibre installed and the panels
-passed (``planner.inputs.parts.budget``; a link passes one mated connection per panel), per link
+passed (``planner.inputs.parts.budget``; a link crosses one mated connection at an adapter
+panel and two at a cassette panel, ``connections``), per link
 two transceivers (a twin-port module's share), the cheapest cord whose stock length
 covers each cord, each trunk segment's price shared by the links of a full trunk, and each panel
 passed shared by the adapters a panel holds; the cheapest way wins, as for any link: its trunk is
@@ -122,13 +127,52 @@ def point_code(room: Room, hall, row, tray) -> np.ndarray:
         * trays + np.asarray(tray, dtype=np.int64)
 
 
+def entry_point(hall) -> np.ndarray:
+    """The point code of a hall's entry rack (``via_entry``): -2 for hall 0, -3 for hall 1 ..,
+    apart from the row panel points (``point_code``, >= 0) and -1 (not structured)."""
+    return -2 - np.asarray(hall, dtype=np.int64)
+
+
 def point_parts(room: Room, code) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(hall, row, tray) of point codes."""
+    """(hall, row, tray) of point codes; row and tray -1 at a hall's entry (``entry_point``)."""
     code = np.asarray(code, dtype=np.int64)
     trays = len(room.cross_x)
-    hall_row, tray = np.divmod(code, trays)
+    entry = code <= -2
+    hall_row, tray = np.divmod(np.where(entry, 0, code), trays)
     hall, row = np.divmod(hall_row, room.rows)
-    return hall, row, tray
+    return (np.where(entry, -2 - code, hall), np.where(entry, -1, row),
+            np.where(entry, -1, tray))
+
+
+def via_entry(pieces: Runs, at) -> Runs:
+    """``pieces`` with the cross-hall links ``at`` (a mask) cabled through their halls' entries
+    only, as LC cassettes are (``cassette_hall``): each cord runs from its device along its row
+    and the cross tray to an LC cassette panel in its hall's entry rack (``cord_a`` +
+    ``trunk_a``, ``trunk_b`` + ``cord_b``), one MPO trunk between the two entries carries it
+    (in ``trunk_a``; ``hall`` and ``trunk_b`` 0), so the link passes 2 panels like a cross-row
+    link (``cross_hall`` False) and its points are the entries (``entry_point``)."""
+    at = np.asarray(at, dtype=bool) & pieces.cross_hall
+    if not at.any():
+        return pieces
+    return replace(
+        pieces, cross_hall=pieces.cross_hall & ~at,
+        cord_a=np.where(at, _mm(pieces.cord_a + pieces.trunk_a), pieces.cord_a),
+        trunk_a=np.where(at, pieces.hall, pieces.trunk_a),
+        hall=np.where(at, 0.0, pieces.hall), trunk_b=np.where(at, 0.0, pieces.trunk_b),
+        cord_b=np.where(at, _mm(pieces.trunk_b + pieces.cord_b), pieces.cord_b),
+        point_a=np.where(at, entry_point(pieces.hall_a), pieces.point_a),
+        point_b=np.where(at, entry_point(pieces.hall_b), pieces.point_b))
+
+
+def _mm(metres) -> np.ndarray:
+    """Metres to the millimetre (a sum of two pieces of ``Runs.in_millimetres``)."""
+    return np.round(np.asarray(metres, dtype=float) * 1000.0) / 1000.0
+
+
+def shaped(pieces: Runs, segments) -> Runs:
+    """``pieces`` as the chosen parts ``segments`` (``SegmentParts``) cable them: through the
+    hall entries only where ``segments.via_entry`` (``via_entry``)."""
+    return via_entry(pieces, segments.structured & segments.via_entry)
 
 
 def runs(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b, same_cabinet=False) -> Runs:
@@ -264,6 +308,30 @@ def entry_panel(catalog: Catalog, panel: int) -> int:
                default=-1)
 
 
+def panel_connections(catalog: Catalog, panel: int) -> int:
+    """Mated connections a link crosses at ``panel``: one at an adapter panel (cord meets trunk
+    leg in the adapter), two at a cassette panel (the cord in the front LC adapter, the
+    cassette's MPO tail in the rear adapter); ANSI/TIA-568.3-D counts every mated pair, so
+    a cassette is two (its loss is specified as the pair's)."""
+    return 2 if _cassette(catalog.panels[panel]) else 1
+
+
+def connections(catalog: Catalog, panel, cross_hall) -> np.ndarray:
+    """Mated connections of structured links (``panel_connections``): the two row panels
+    ``panel`` (index into ``catalog.panels``, -1 where not structured: 0) and, across halls, the
+    two hall-entry panels (``entry_panel``)."""
+    panel = np.asarray(panel, dtype=np.int64)
+    row = np.array([panel_connections(catalog, p) for p in range(len(catalog.panels))] + [0],
+                   dtype=np.int64)
+    entry = np.array([panel_connections(catalog, e) if e >= 0 else 0
+                      for e in (entry_panel(catalog, p) for p in range(len(catalog.panels)))]
+                     + [0], dtype=np.int64)
+    at = np.where(panel >= 0, panel, len(catalog.panels))
+    return (ROW_PASSES * row[at]
+            + np.where(np.asarray(cross_hall, dtype=bool), (HALL_PASSES - ROW_PASSES)
+                       * entry[at], 0))
+
+
 def panel_share(catalog: Catalog, panel: int, trunk: int) -> float:
     """Price of one panel passage: the panel's price over the adapters its trunks use."""
     model = catalog.panels[panel]
@@ -276,7 +344,8 @@ class SegmentParts:
     """The parts of every link that runs through panels (arrays over all links of a
     ``planner.inputs.parts.media.LinkParts``; -1 / 0 elsewhere): ``structured`` marks them,
     ``trunk`` indexes ``catalog.cables``, ``panel`` ``catalog.panels``; the ordered (stock) length
-    of each cord and trunk piece."""
+    of each cord and trunk piece, of the shape ``via_entry`` gives (the cross-hall links cabled
+    through the hall entries only, ``via_entry``)."""
 
     structured: np.ndarray
     trunk: np.ndarray
@@ -286,12 +355,13 @@ class SegmentParts:
     hall: np.ndarray
     trunk_b: np.ndarray
     cord_b: np.ndarray
+    via_entry: np.ndarray
 
     @classmethod
     def empty(cls, n: int) -> "SegmentParts":
         none = np.full(n, -1, dtype=np.int64)
         return cls(np.zeros(n, dtype=bool), none, none.copy(),
-                   *(np.zeros(n) for _ in range(5)))
+                   *(np.zeros(n) for _ in range(5)), np.zeros(n, dtype=bool))
 
 
 def missing_parts(catalog: Catalog, router: RouterModel | None) -> str:
@@ -353,34 +423,24 @@ def choose(catalog: Catalog, floor, pieces: Runs, lengths: np.ndarray,
         raise InputError(f"catalog '{catalog.source}' {missing_parts(catalog, router)}, but "
                          f"{n} links leave their row on a floor with structured_cabling; add "
                          "them or set structured_cabling: false in the floor")
-    cables = catalog.cables
-    prices, orders, lit = [], [], []
-    passes = pieces.passes.astype(float)
-    hall = pieces.cross_hall
-    present = {"cord_a": pieces.structured, "cord_b": pieces.structured,
-               "trunk_a": pieces.structured, "hall": hall, "trunk_b": hall}
-    fibre = lengths + pieces.passes * 2.0 * pieces.drop      # the drops at every panel passed
+    prices, orders, lit, vias = [], [], [], []
+    entries = via_entry(pieces, np.ones(n, dtype=bool))
     for way in options:
-        t, cord, trunk = cables[way.transceiver], cables[way.cord], cables[way.trunk]
-        legs = catalog.links_per_trunk(trunk)
-        entry = entry_panel(catalog, way.panel)
-        at_entry = panel_share(catalog, entry, way.trunk) if entry >= 0 else np.inf
-        got = {}
-        price = (2.0 * t.price(0.0) / t.ports + ROW_PASSES * panel_share(catalog, way.panel,
-                                                                         way.trunk)
-                 + np.where(hall, (HALL_PASSES - ROW_PASSES) * at_entry, 0.0))
-        for name, mask in present.items():
-            model = cord if name.startswith("cord") else trunk
-            need = getattr(pieces, name) + PIECE_ENDS[name] * pieces.drop
-            order = np.where(mask, _order(model, need), 0.0)
-            share = 1.0 if model is cord else 1.0 / legs
-            price = price + np.where(mask, model.price(np.nan_to_num(order)) * share, 0.0)
-            got[name] = order
-        ok = (fibre <= t.max_reach_m + 1e-9) & np.all([np.isfinite(v) for v in got.values()],
-                                                      axis=0)
+        price, got, ok, bright = _priced(catalog, floor, way, pieces, lengths)
+        via = np.zeros(n, dtype=bool)
+        if _cassette(catalog.panels[way.panel]):
+            shaped_way = _priced(catalog, floor, way, entries, lengths)
+            via = pieces.cross_hall & shaped_way[3]
+            price = np.where(via, shaped_way[0], price)
+            got = {k: np.where(via, shaped_way[1][k], v) for k, v in got.items()}
+            ok, bright = ok | via, bright | via
         prices.append(np.where(ok, price, np.inf))
         orders.append(got)
-        lit.append(ok & budget.lights(floor, [t], sum(got.values()), passes))
+        lit.append(bright)
+        vias.append(via)
+    cables = catalog.cables
+    hall = pieces.cross_hall
+    fibre = lengths + pieces.passes * 2.0 * pieces.drop      # the drops at every panel passed
     table = np.vstack(prices)
     best, chosen, bright = budget.pick(table, np.vstack(lit))
     cols = np.arange(n)
@@ -409,10 +469,40 @@ def choose(catalog: Catalog, floor, pieces: Runs, lengths: np.ndarray,
                          np.array([w.trunk for w in pick], dtype=np.int64),
                          np.array([w.panel for w in pick], dtype=np.int64),
                          seg["cord_a"], seg["trunk_a"], seg["hall"], seg["trunk_b"],
-                         seg["cord_b"])
+                         seg["cord_b"], np.vstack(vias)[best, cols])
     total = sum(seg.values())
     return (np.array([w.transceiver for w in pick], dtype=np.int64),
             np.array([w.cord for w in pick], dtype=np.int64), total, chosen, bright, parts)
+
+
+def _priced(catalog: Catalog, floor, way: Way, pieces: Runs, lengths: np.ndarray):
+    """(price per link, stock length of each piece, reached, lit) of the links ``pieces`` built
+    the way ``way`` (``choose``)."""
+    n = lengths.size
+    hall = pieces.cross_hall
+    present = {"cord_a": pieces.structured, "cord_b": pieces.structured,
+               "trunk_a": pieces.structured, "hall": hall, "trunk_b": hall}
+    fibre = lengths + pieces.passes * 2.0 * pieces.drop      # the drops at every panel passed
+    cables = catalog.cables
+    t, cord, trunk = cables[way.transceiver], cables[way.cord], cables[way.trunk]
+    legs = catalog.links_per_trunk(trunk)
+    entry = entry_panel(catalog, way.panel)
+    at_entry = panel_share(catalog, entry, way.trunk) if entry >= 0 else np.inf
+    got = {}
+    price = (2.0 * t.price(0.0) / t.ports + ROW_PASSES * panel_share(catalog, way.panel,
+                                                                     way.trunk)
+             + np.where(hall, (HALL_PASSES - ROW_PASSES) * at_entry, 0.0))
+    for name, mask in present.items():
+        model = cord if name.startswith("cord") else trunk
+        need = getattr(pieces, name) + PIECE_ENDS[name] * pieces.drop
+        order = np.where(mask, _order(model, need), 0.0)
+        share = 1.0 if model is cord else 1.0 / legs
+        price = price + np.where(mask, model.price(np.nan_to_num(order)) * share, 0.0)
+        got[name] = order
+    ok = (fibre <= t.max_reach_m + 1e-9) & np.all([np.isfinite(v) for v in got.values()],
+                                                  axis=0)
+    crossed = connections(catalog, np.full(n, way.panel), hall)
+    return price, got, ok, ok & budget.lights(floor, [t], sum(got.values()), crossed)
 
 
 # ----------------------------------------------------------------------------- trunk sizes

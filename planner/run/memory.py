@@ -1,0 +1,114 @@
+"""Peak memory of a plan estimated from its sizes, and the memory this machine has for it.
+
+``estimate_bytes(cables, ports)`` is the whole run's peak (placement, cabling, the export
+writers in their forked processes included), fitted to measured runs of ``planner plan`` as a
+user runs it (the CLI, every output, ``modern-100g`` on ``hot-aisle``):
+
+    peak ≈ BASE_BYTES + BYTES_PER_CABLE · cables + BYTES_PER_PORT · router ports
+
+``available_bytes()`` is what a new process may use: Linux ``MemAvailable``, lowered to what the
+process's cgroup (v2 ``memory.max``, v1 ``memory.limit_in_bytes``) has left, or the physical
+memory where neither is known. The environment variable ``PLANNER_MEMORY_AVAILABLE`` overrides
+it for experts (``16G``, ``512M``, bytes) or turns the check off (``off``): docs/robustness.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from planner.run.errors import InputError
+
+ENV = "PLANNER_MEMORY_AVAILABLE"
+
+BASE_BYTES = 400 * 2 ** 20
+BYTES_PER_CABLE = 12_000
+BYTES_PER_PORT = 300
+"""Measured on 2 cores (load about 13, so slow but the memory is the same) with
+``/usr/bin/time -v`` (the largest process's maxrss) and the process tree's summed PSS, sampled
+every 0.25 s, of ``planner plan --topology T --catalog modern-100g --floor hot-aisle`` (every
+output, writers forked as the planner chooses):
+
+| T | cables | router ports | tree PSS | one process | wall |
+| --- | --- | --- | --- | --- | --- |
+| slimfly:q=19,p=15 | 21,299 | 46,208 | 488 MiB | 600 MiB | 143 s |
+| dragonfly:h=13 | 282,048 | 564,096 | 3,451 MiB | 1,961 MiB | 565 s |
+
+The peak (the larger column) less 300 B per port fits 366 MiB + 10.9 KB per cable; the
+coefficients keep a margin of about 10 % above both. Issue 24's 1M run (2.48 M cables, writers
+one at a time) peaked at 14.1 GB in one process (5.7 KB per cable), with forked writers it
+passed 17 GB: the forked writers' copies dominate, so a change to the writers' memory should
+measure again and refit these."""
+
+MEASURED = (
+    (21_299, 46_208, 600),
+    (282_048, 564_096, 3_451),
+)
+"""(cables, router ports, peak MiB) of the runs in the table above."""
+
+_UNITS = {"": 1, "B": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30, "T": 2 ** 40}
+
+
+def estimate_bytes(cables: int, ports: int) -> int:
+    """Peak bytes of a plan of ``cables`` cables and ``ports`` router ports (module doc)."""
+    return BASE_BYTES + BYTES_PER_CABLE * int(cables) + BYTES_PER_PORT * int(ports)
+
+
+def override() -> int | None | str:
+    """The ``PLANNER_MEMORY_AVAILABLE`` setting: bytes, ``"off"``, or None when unset.
+    InputError naming the variable when it is neither."""
+    text = os.environ.get(ENV)
+    if text is None or not text.strip():
+        return None
+    if text.strip().lower() == "off":
+        return "off"
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
+    if not match:
+        raise InputError(f"environment variable {ENV} is {text!r}; give bytes with an optional "
+                         "unit (16G, 512M) or 'off'")
+    return int(float(match.group(1)) * _UNITS[match.group(2).upper()])
+
+
+def available_bytes() -> int | None:
+    """Bytes a new process may use (module doc); None when the platform does not say or the
+    check is turned off."""
+    given = override()
+    if given == "off":
+        return None
+    if given is not None:
+        return given
+    found = [n for n in (_meminfo_available(), _cgroup_left()) if n is not None]
+    if found:
+        return min(found)
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _meminfo_available() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _cgroup_left() -> int | None:
+    """Limit minus usage of this process's memory cgroup; None without a limit."""
+    for limit, usage in (("memory.max", "memory.current"),
+                         ("memory/memory.limit_in_bytes", "memory/memory.usage_in_bytes")):
+        base = Path("/sys/fs/cgroup")
+        try:
+            cap = (base / limit).read_text().strip()
+            used = int((base / usage).read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if cap == "max" or not cap.isdigit() or int(cap) >= 2 ** 62:
+            return None
+        return max(0, int(cap) - used)
+    return None
