@@ -77,7 +77,7 @@ def _folder_numbers(folder: Path) -> dict:
     """Every table number recomputed from the plan folder (summary.json and cables.csv)."""
     s = json.loads((folder / "summary.json").read_text())
     with open(folder / "cables.csv", newline="") as f:
-        cables = list(csv.DictReader(f))
+        cables = [r for r in csv.DictReader(f) if r["kind"] != "mgmt"]  # the fabric's; mgmt cords: test_fabric_devices
     top, cost, power, perf = s["topology"], s["cost"], s["power"], s["performance"]
     theta = perf["uniform"]["theta"]
     tbps = theta * top["endpoints"] * s["catalog"]["rate_gbps"] / 1000

@@ -87,8 +87,10 @@ def pdf_rows(path: Path) -> dict[str, list[list[str]]]:
 
 
 def csv_rows(path: Path) -> list[dict[str, str]]:
+    """A CSV's rows; of cables.csv and labels.csv the fabric's (the management cords' rows,
+    kind or piece ``mgmt``: tests/test_fabric_devices.py)."""
     with open(path, newline="", encoding="utf-8-sig") as fh:
-        return list(csv.DictReader(fh))
+        return [r for r in csv.DictReader(fh) if "mgmt" not in (r.get("kind"), r.get("piece"))]
 
 
 def structured_links(out: Path) -> list[dict[str, str]]:
@@ -220,7 +222,7 @@ def test_cost_tables_add_up_to_the_total(written, sheets):
     words = {w for _, w in COST_LINES}
     lines = {}
     for text in cover:
-        m = re.search(r"(?:^|\s)([A-Za-z/ ,]+?) \$([\d,.]+) \([\d.]+ %\)$", text)
+        m = re.search(r"(?:^|\s)([A-Za-z/ ,]+?) USD ([\d,.]+) \([\d.]+ %\)$", text)
         if m and m.group(1).strip() in words:
             lines[m.group(1).strip()] = float(m.group(2).replace(",", ""))
     assert set(lines) == words
@@ -298,11 +300,12 @@ def test_panel_ports_on_the_sheets_are_each_used_once(written, sheets):
 
 
 def cost_rows(driver) -> dict[str, float]:
-    """The class rows of the viewer's Cost table (without total and per endpoint), in $."""
+    """The class rows of the viewer's Cost table (without total and per endpoint), in the
+    plan's currency (``USD 1,234.00``)."""
     rows = driver.execute_script("""
         return [...document.querySelectorAll('table[data-table="cost"] tr')]
           .map((tr) => [...tr.children].map((td) => td.textContent));""")
-    return {k: float(v.replace(",", "").lstrip("$")) for k, v in rows
+    return {k: float(v.replace(",", "").split()[-1]) for k, v in rows
             if k not in ("total", "per endpoint")}
 
 

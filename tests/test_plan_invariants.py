@@ -289,6 +289,7 @@ def check_summary_against_csv(p, out: Path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     assert without_runtimes(summary) == without_runtimes(json.loads(summary_json.dumps(p.summary)))
     cables = pd.read_csv(out / "cables.csv", keep_default_na=False)
+    cables = cables[cables["kind"] != "mgmt"]  # the fabric's; mgmt cords: test_fabric_devices
     assert list(cables.columns[:16]) == DESIGN_COLUMNS
     assert list(cables.columns[16:]) == ["route_kind", "a_transceiver", "b_transceiver",
                                          "segments", "fibre_m", "connections", "loss_db",
@@ -339,6 +340,9 @@ def check_summary_against_csv(p, out: Path) -> None:
     power = (top.num_routers * (model.base_watts + model.power_w(top.radix))
              + end_watts_from_csv(p, cables)
              + (catalog.nic_watts + catalog.endpoint_watts) * top.num_endpoints)
+    if p.fabric is not None:        # subnet manager and management switches (PDUs draw none)
+        power += float(p.fabric.devices["watts"].sum())
+        assert summary["power"]["fabric_w"] == pytest.approx(p.fabric.devices["watts"].sum())
     assert summary["power"]["total_w"] == pytest.approx(power, abs=0.001)
     assert summary["power"]["per_endpoint_w"] == pytest.approx(power / top.num_endpoints,
                                                                abs=0.0005)

@@ -87,7 +87,7 @@ def test_cables_in_the_page_equal_cables_csv(written):
     plan, out = written
     _, tables = read_block((out / "index.html").read_text(encoding="utf-8"))
     with open(out / "cables.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+        rows = [r for r in csv.DictReader(fh) if r["kind"] != "mgmt"]  # the fabric's; mgmt cords: test_fabric_devices
     page = tables["cables"]
     columns = list(CSV_COLUMNS) + cables_csv.ASSEMBLY_COLUMNS
     assert list(page) == columns + ["a_order_m", "b_order_m"]
@@ -466,6 +466,7 @@ def hostile_plan(folder):
             model["vendor"] = "Hostile Inc"
     fabric = [catalog["management"]["switch"], catalog["management"]["cable"],
               catalog["power"]["pdu"], catalog["power"]["cord"]]   # management and power lines
+    fabric += [m["support"] for m in catalog["routers"] if "support" in m]   # support lines
     for i, model in enumerate(fabric):
         model["sku"], model["description"] = f"{HOSTILE} fabric {i}", HOSTILE
         if model["vendor"] != "generic":

@@ -105,12 +105,12 @@ def _line(catalog: Catalog, item: str, model, quantity: int, unit_price: float,
                 **model.bom_identity(model.sku if sku is None else sku))
 
 
-def _boxes(count: int, num_cabinets: int) -> np.ndarray:
+def boxes(count: int, num_cabinets: int) -> np.ndarray:
     """Cabinet of each of ``count`` subnet-manager boxes (module doc)."""
     return (np.arange(count) * num_cabinets) // max(count, 1)
 
 
-def _groups(placement, per: int | None) -> tuple[np.ndarray, np.ndarray]:
+def groups(placement, per: int | None) -> tuple[np.ndarray, np.ndarray]:
     """(group of each cabinet, the cabinet holding each group's switches: its middle one)."""
     hall = np.asarray(placement.cabinet_hall, dtype=np.int64)
     row = np.asarray(placement.cabinet_row, dtype=np.int64)
@@ -169,7 +169,7 @@ def build(catalog: Catalog, router_model: RouterModel, placement, floor, cabinet
             else None
         if box is not None:
             lines.append(_line(catalog, "subnet_manager", box, sm.count, box.price))
-            for c in _boxes(sm.count, n_cab).tolist():
+            for c in boxes(sm.count, n_cab).tolist():
                 psu_lists[c].append(box.power_supplies)
                 extra_w[c] += box.watts
                 managed[c] += int(box.managed)
@@ -184,7 +184,7 @@ def build(catalog: Catalog, router_model: RouterModel, placement, floor, cabinet
     switches = np.zeros(n_cab, dtype=np.int64)
     out_a = out_b = pdus = np.zeros(n_cab, dtype=np.int64)
     if mgmt is not None:
-        group, holder = _groups(placement, mgmt.cabinets_per_switch)
+        group, holder = groups(placement, mgmt.cabinets_per_switch)
     for _ in range(16):                 # PDUs need the switches' power, switches the PDUs' ports
         kw_now = kw + switches * (mgmt.switch.watts / 1000.0 if mgmt else 0.0)
         lists = [ps + [mgmt.switch.power_supplies] * int(switches[c]) if mgmt else ps

@@ -69,6 +69,7 @@ class PatchCord(Orderable):
     sku: str = Field(min_length=1)
     vendor: str = "generic"
     description: str = ""
+    color: str = "blue"                 # jacket colour (NetBox ColorChoices name or hex)
     stock_lengths: list[PositiveFloat] = Field(min_length=1)
     part_numbers: str = Field(min_length=1)     # template, ``{m}`` = the length in metres
     price_fixed: float = Field(0.0, ge=0)
