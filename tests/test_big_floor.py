@@ -120,3 +120,41 @@ def test_a_one_hall_plan_is_the_same_as_on_hot_aisle():
     assert on_campus.cables.equals(on_hot.cables)
     assert on_campus.bom.equals(on_hot.bom)
     assert len(on_campus.cables) > 0
+
+
+MINI = """
+extends: campus
+name: mini-campus
+structured_cabling: false
+hall: {max_rows: 1, max_cabinets_per_row: 2, count: 160, links: grid, grid_columns: 2,
+       grid_rows: 2, link_m: 24, row_link_m: 150, storey_link_m: 6}
+"""
+
+
+def test_cables_between_far_halls_are_long_and_single_mode(tmp_path):
+    """A campus of 2-cabinet halls, 2 x 2 per storey, rows of halls 150 m apart: the 9 cabinets
+    of slimfly:q=3 fill 5 halls (hall 4 one storey up). Without structured cabling the trays
+    reach the entry at (-0.3, -1.8): a cabinet at (x, 0) is x + 0.3 + 1.8 m from it. Each
+    cable between halls is (both ways to the entries + the grid link + 2 x 0.5) x 1.1, and
+    beyond the 50 m of the catalog's AOCs it runs on single-mode optics that reach it."""
+    path = tmp_path / "mini.yaml"
+    path.write_text(MINI)
+    result = plan("slimfly:q=3", "modern-100g", str(path), strategy="hint")
+    assert result.summary["floor"]["halls"] == 5
+    cabinets = result.cabinets.set_index("name")
+    cross = result.cables[result.cables.route_kind == "cross-hall"]
+    assert len(cross) > 0
+    a, b = cabinets.loc[cross.a_cabinet], cabinets.loc[cross.b_cabinet]
+    storey, row, col = ({h: v for h, v in zip(range(5), values)}
+                        for values in ([0, 0, 0, 0, 1], [0, 0, 1, 1, 0], [0, 1, 0, 1, 0]))
+    link = np.array([abs(col[p] - col[q]) * 24 + abs(row[p] - row[q]) * 150
+                     + abs(storey[p] - storey[q]) * 6 for p, q in zip(a.hall, b.hall)])
+    to_entry = (a.x_m.to_numpy() + 0.3 + a.y_m.to_numpy() + 1.8
+                + b.x_m.to_numpy() + 0.3 + b.y_m.to_numpy() + 1.8)
+    assert cross.length_m.to_numpy() == pytest.approx((to_entry + link + 1.0) * 1.1, abs=0.01)
+    far = cross[cross.length_m > 150]
+    assert len(far) > 0 and (far.a_transceiver != "").all()
+    parts = {m.sku: m for m in result.catalog.cables}
+    assert {parts[sku].fibre for sku in set(far.a_transceiver) | set(far.b_transceiver)} == {
+        "os2-lc"}
+    assert (far.reach_m >= far.length_m).all()

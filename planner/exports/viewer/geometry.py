@@ -206,10 +206,9 @@ def link_path(room, origin, a: int, b: int) -> list[tuple[float, float]]:
 
 
 def _hall_links(floor, room, origin) -> dict:
-    """The hall connections as drawn: along a corridor (or a grid of halls), hall to next hall
-    (``link_path``);
-    through a meet-me room, every hall's spoke to the room, every pair of halls ``link_m``
-    apart through it."""
+    """The hall connections as drawn: along a corridor (and on a grid of halls, in hall
+    order), hall to next hall (``link_path``); through a meet-me room, every hall's spoke to
+    the room, every pair of halls ``link_m`` apart through it."""
     if room.halls < 2:
         return {"links": [], "meet_me": None}
     if floor.hall.links in ("corridor", "grid"):      # a grid: each hall to the next in order
