@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from planner.cli import main
+from planner.exports.viewer import geometry
 from planner.inputs.floor import Floor, check_capacity, list_floors, load_floor, room_of
 from planner.inputs.floor.halls import slot_layout
 from planner.inputs.floor.routes import route_length_m
@@ -131,15 +132,20 @@ hall: {max_rows: 1, max_cabinets_per_row: 2, count: 160, links: grid, grid_colum
 """
 
 
-def test_cables_between_far_halls_are_long_and_single_mode(tmp_path):
+@pytest.fixture(scope="module")
+def mini_plan(tmp_path_factory):
+    path = tmp_path_factory.mktemp("campus") / "mini.yaml"
+    path.write_text(MINI)
+    return plan("slimfly:q=3", "modern-100g", str(path), strategy="hint")
+
+
+def test_cables_between_far_halls_are_long_and_single_mode(mini_plan):
     """A campus of 2-cabinet halls, 2 x 2 per storey, rows of halls 150 m apart: the 9 cabinets
     of slimfly:q=3 fill 5 halls (hall 4 one storey up). Without structured cabling the trays
     reach the entry at (-0.3, -1.8): a cabinet at (x, 0) is x + 0.3 + 1.8 m from it. Each
     cable between halls is (both ways to the entries + the grid link + 2 x 0.5) x 1.1, and
     beyond the 50 m of the catalog's AOCs it runs on single-mode optics that reach it."""
-    path = tmp_path / "mini.yaml"
-    path.write_text(MINI)
-    result = plan("slimfly:q=3", "modern-100g", str(path), strategy="hint")
+    result = mini_plan
     assert result.summary["floor"]["halls"] == 5
     cabinets = result.cabinets.set_index("name")
     cross = result.cables[result.cables.route_kind == "cross-hall"]
@@ -158,3 +164,12 @@ def test_cables_between_far_halls_are_long_and_single_mode(tmp_path):
     assert {parts[sku].fibre for sku in set(far.a_transceiver) | set(far.b_transceiver)} == {
         "os2-lc"}
     assert (far.reach_m >= far.length_m).all()
+
+
+def test_the_viewer_draws_grid_links_hall_to_next_hall_with_their_lengths(mini_plan):
+    """No meet-me room on a grid: hall h - 1 to hall h, each link as long as the grid says
+    (halls 0-1: 24 m, 1-2: 24 + 150, 2-3: 24, 3-4: 24 + 150 + 6)."""
+    shapes = geometry.floor_geometry(mini_plan)
+    assert shapes["meet_me"] is None
+    assert [(link["a"], link["b"], link["length_m"]) for link in shapes["links"]] == [
+        (0, 1, 24.0), (1, 2, 174.0), (2, 3, 24.0), (3, 4, 180.0)]
