@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from pypdf import PdfReader
 
 from planner.cli import main
+from planner.exports import wiring_pdf
 from planner.exports.viewer import geometry
 from planner.inputs.floor import Floor, check_capacity, list_floors, load_floor, room_of
 from planner.inputs.floor.halls import slot_layout
@@ -173,3 +175,33 @@ def test_the_viewer_draws_grid_links_hall_to_next_hall_with_their_lengths(mini_p
     assert shapes["meet_me"] is None
     assert [(link["a"], link["b"], link["length_m"]) for link in shapes["links"]] == [
         (0, 1, 24.0), (1, 2, 174.0), (2, 3, 24.0), (3, 4, 180.0)]
+
+
+
+def test_the_wiring_pdf_sends_grid_links_via_the_corridors(mini_plan, tmp_path):
+    """The hall entry's label: no single hall-link length on a grid (it differs per pair)."""
+    wiring_pdf.write(mini_plan, tmp_path)
+    text = " ".join(p.extract_text() for p in PdfReader(tmp_path / wiring_pdf.FILENAME).pages)
+    assert "entry (to the other halls via the corridors)" in text
+    assert "(to the other halls, 24 m)" not in text
+
+# (hall block of a floor extending campus, the one-line error it gets)
+BAD_GRIDS = [
+    ("{count: 20, link_m: 24, links: grid, grid_columns: 4}",
+     "field 'hall.grid_rows' is missing; links: grid needs grid_columns, grid_rows, row_link_m "
+     "and storey_link_m"),
+    ("{count: 20, link_m: 24, row_link_m: 45}",
+     "field 'hall.row_link_m' belongs to links: grid; set links: grid or remove it"),
+    ("{count: 20, link_m: 24, links: grid, grid_columns: 4, grid_rows: 4, row_link_m: -1, "
+     "storey_link_m: 6}",
+     "field 'hall.row_link_m' must be a finite number of metres >= 0"),
+]
+
+
+@pytest.mark.parametrize("hall,message", BAD_GRIDS)
+def test_bad_grid_fields_exit_2_with_one_line(hall, message, tmp_path, capsys):
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"extends: campus\nname: bad\nhall: {hall}\n")
+    assert main(["floors", "show", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
