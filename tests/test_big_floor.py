@@ -82,11 +82,16 @@ def test_hall_links_follow_the_grid(a, b, metres):
     assert float(hall.link_between(b, a)) == pytest.approx(metres)
 
 
-def test_farthest_halls_of_the_million_endpoint_plan_are_231_m_apart():
-    """75 halls (one 28-endpoint router per 32-slot cabinet: 35,728 cabinets): the farthest
-    pair, as docs/floors.md states, is 3 x 24 + 3 x 45 + 4 x 6 m."""
-    h = np.arange(75)
-    assert float(load_floor("campus").hall.link_between(h[:, None], h[None, :]).max()) == 231.0
+# (halls, farthest pair by hand as docs/floors.md states): 66 and 75 halls of the 1M plan
+# (5 storeys), all 160 (10 storeys)
+FARTHEST = [(66, 3 * 24 + 3 * 45 + 4 * 6), (75, 3 * 24 + 3 * 45 + 4 * 6),
+            (160, 3 * 24 + 3 * 45 + 9 * 6)]
+
+
+@pytest.mark.parametrize("halls,metres", FARTHEST)
+def test_farthest_halls_are_as_documented(halls, metres):
+    h = np.arange(halls)
+    assert float(load_floor("campus").hall.link_between(h[:, None], h[None, :]).max()) == metres
 
 
 def test_cable_between_far_halls_matches_the_hand_computed_route():
