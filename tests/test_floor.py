@@ -228,7 +228,7 @@ def test_capacity_errors_name_the_floor_file(tmp_path):
 
 
 def test_unknown_floor_name():
-    with pytest.raises(InputError, match=r"unknown floor 'hall9'; choose one of: cascade,"):
+    with pytest.raises(InputError, match=r"unknown floor 'hall9'; choose one of: campus, cascade,"):
         load_floor("hall9")
 
 
