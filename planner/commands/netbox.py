@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from planner.commands._netbox_tuning import BATCH, IN_FLIGHT
 from planner.run.errors import InputError
 
 NAME = "netbox"
@@ -40,11 +41,6 @@ MIN_VERSION = (4, 5)
 """Port mappings of front to rear ports (``rear_ports`` of a front port) came with NetBox 4.5."""
 TAG = {"name": "planner", "slug": "planner", "color": "2196f3",
        "description": "made by planner netbox push"}
-BATCH = {"devices": 25, "cables": 100, "default": 500}
-"""Objects per bulk write. NetBox creates a device's interfaces from its type's templates and
-traces every new cable's path in the same request, so devices and cables go in smaller
-batches: a batch must finish well inside a worker's timeout (gunicorn's 120 s in NetBox's
-contrib configuration); see benchmarks/NETBOX.md for the rates measured."""
 CLASHES_SHOWN = 10
 PORT_ENDPOINTS = {"dcim.interface": "dcim/interfaces/", "dcim.frontport": "dcim/front-ports/",
                   "dcim.rearport": "dcim/rear-ports/"}
@@ -206,25 +202,29 @@ class Push:
         self.tag_id = None
 
     # writing, in batches with a progress counter
-    def write(self, what: str, path: str, writes: Writes, *, deletes: bool = True) -> list[dict]:
+    def write(self, what: str, path: str, writes: Writes, *, deletes: bool = True,
+              fields: str = "id", in_flight: int = IN_FLIGHT) -> list[dict]:
+        """Deletes, then updates, then creates of one kind, each in batches of ``BATCH``
+        objects with ``in_flight`` batches at once; the created objects (``fields`` of each)
+        in the order of ``writes.create``, whatever order NetBox finishes them in."""
         from planner.run.progress import Counter
         size = BATCH.get(what, BATCH["default"])
         total = len(writes.create) + len(writes.update) + (len(writes.delete) if deletes else 0)
-        made = []
+        made: list[dict] = []
         if not total:
             return made
         counter = Counter("netbox push", what, total, self.mode)
+        c = self.client
+        steps = ((("deleted", lambda rows: c.delete(path, rows), writes.delete if deletes else []),
+                  ("updated", lambda rows: c.update(path, rows), writes.update),
+                  ("created", lambda rows: c.create(path, rows, fields), writes.create)))
         try:
-            if deletes:
-                for i in range(0, len(writes.delete), size):
-                    self.client.delete(path, writes.delete[i:i + size])
-                    self._count("deleted", counter, len(writes.delete[i:i + size]))
-            for i in range(0, len(writes.update), size):
-                self.client.update(path, writes.update[i:i + size])
-                self._count("updated", counter, len(writes.update[i:i + size]))
-            for i in range(0, len(writes.create), size):
-                made += self.client.create(path, writes.create[i:i + size])
-                self._count("created", counter, len(writes.create[i:i + size]))
+            for kind, call, rows in steps:
+                batches = [rows[i:i + size] for i in range(0, len(rows), size)]
+                for batch, answer in c.each(call, batches, in_flight):
+                    if kind == "created":
+                        made += answer
+                    self._count(kind, counter, len(batch))
         finally:
             counter.close()
         return made
@@ -375,7 +375,7 @@ def _named(p: Push, what: str, path: str, rows: list[dict], fields, tag) -> dict
         else:
             ids[row["name"]] = known
             p.counts["unchanged"] += 1
-    for obj in p.write(what, path, writes):
+    for obj in p.write(what, path, writes, fields="id,name"):
         ids[obj["name"]] = obj["id"]
     return ids
 
@@ -477,7 +477,8 @@ def _push_locations(p: Push, site_id: int, have: list[dict], tag) -> dict[str, i
             p.keep(existing[row["name"]], want, writes)
         else:
             writes.create.append({**want, "site": site_id, "tags": tag})
-    for obj in p.write("locations", "dcim/locations/", writes, deletes=False):
+    for obj in p.write("locations", "dcim/locations/", writes, deletes=False,
+                       fields="id,name"):
         ids[obj["name"]] = obj["id"]
     return ids
 
@@ -494,7 +495,7 @@ def _push_racks(p: Push, site_id: int, have: list[dict], locations: dict, tag) -
             p.keep(existing[row["name"]], want, writes)
         else:
             writes.create.append({**want, "name": row["name"], "site": site_id, "tags": tag})
-    for obj in p.write("racks", "dcim/racks/", writes, deletes=False):
+    for obj in p.write("racks", "dcim/racks/", writes, deletes=False, fields="id,name"):
         ids[obj["name"]] = obj["id"]
     return ids
 
@@ -559,15 +560,20 @@ def _cable_key(cable: dict) -> tuple:
 
 def _push_cables(p: Push, site_id: int, have: list[dict], tag) -> None:
     """Cables by their two ends: rewrite changed fields, delete tagged cables the plan no longer
-    has (before creating, so their ports are free), create the rest."""
+    has (before creating, so their ports are free), create the rest.
+
+    Cables between two interfaces go ``IN_FLIGHT`` batches at once. Cables on a panel port go
+    one batch at a time: NetBox traces a path through panels when a cable of it is saved, and
+    two transactions at once would each miss the other's cable of the same path."""
     ports = {}
     for kind, path in PORT_ENDPOINTS.items():
         for obj in p.client.read(path, site_id=site_id, fields="id,name,device"):
             ports[(kind, plain_name(obj.get("device")), obj["name"])] = obj["id"]
     existing = {_cable_key(c): c for c in have if tagged(c, p.tag_id)}
-    writes, wanted = Writes(), set()
+    direct, panel, wanted = Writes(), Writes(), set()
     for row in p.bundle.cables:
         a, b = _cable_ends(row)
+        writes = direct if a[0] == b[0] == "dcim.interface" else panel
         key = tuple(sorted(((a,), (b,))))
         wanted.add(key)
         want = {f: (number(row[f]) if f == "length" else row[f]) for f in CABLE_FIELDS}
@@ -584,8 +590,15 @@ def _push_cables(p: Push, site_id: int, have: list[dict], tag) -> None:
             "a_terminations": [{"object_type": a[0], "object_id": ports[a]}],
             "b_terminations": [{"object_type": b[0], "object_id": ports[b]}],
             **{k: v for k, v in want.items() if v not in (None, "")}, "tags": tag})
-    writes.delete = [c["id"] for key, c in existing.items() if key not in wanted]
-    p.write("cables", "dcim/cables/", writes)
+    for key, cable in existing.items():
+        if key not in wanted:
+            ends = {kind for kind, _, _ in _terminations(cable)}
+            (direct if ends == {"dcim.interface"} else panel).delete.append(cable["id"])
+    p.write("cables", "dcim/cables/", Writes(delete=direct.delete))
+    p.write("cables", "dcim/cables/", Writes(delete=panel.delete), in_flight=1)
+    p.write("cables", "dcim/cables/", Writes(update=direct.update, create=direct.create))
+    p.write("cables", "dcim/cables/", Writes(update=panel.update, create=panel.create),
+            in_flight=1)
 
 
 def plain_name(obj) -> str:

@@ -1,0 +1,22 @@
+"""Tuning constants of ``planner netbox push``, with the measurements that chose them
+(NetBox 4.5.10 on a shared 2-core machine, benchmarks/NETBOX.md).
+
+A write costs NetBox about 0.2-0.3 CPU seconds per device (its interfaces made from the type's
+templates, each with a change record and a search entry) and about as much per cable (the cable
+path traced and stored); a request of any size adds about 0.1 s. So a batch of 50 objects is
+within a few per cent of the fastest, and a larger one only risks the worker's timeout (120 s in
+NetBox's contrib gunicorn configuration) when the machine is busy: 25 devices took 27 s a
+request at load average 12.
+"""
+
+BATCH = {"devices": 50, "cables": 100, "default": 500}
+"""Objects per bulk write (one request, one transaction in NetBox)."""
+
+IN_FLIGHT = 3
+"""Batches sent at once, each on its own connection, so NetBox's gunicorn workers (5 in its
+contrib configuration) and PostgreSQL work side by side: one request keeps one NetBox worker
+busy on one core. Three keep two cores busy while a request's answer is read."""
+
+PAGE = 1000
+"""Objects per read: NetBox's default ``MAX_PAGE_SIZE``; pages after the first are read
+``IN_FLIGHT`` at a time."""
