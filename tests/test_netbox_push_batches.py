@@ -1,0 +1,212 @@
+"""How ``planner netbox push`` talks to NetBox, without a NetBox: a small REST server on
+localhost (http.server) records every request. Checked by counting: bulk writes are JSON lists
+of at most ``BATCH`` objects, one request per batch; several batches are in flight at once but
+never more than ``IN_FLIGHT``; the created objects come back in the plan's order whatever order
+the server answers in; reads take ``ceil(count / PAGE)`` pages; a failed batch stops the push
+after the batches already sent; cables on panel ports are written one batch at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from planner.commands import _netbox_tuning as tuning
+from planner.commands import netbox as command
+from planner.commands._netbox_api import Client, NetBoxRefused
+from test_netbox_push import _bundle_counts, fake, plan, plan_dir  # noqa: F401  (fixtures)
+
+TOKEN = "0123456789abcdef0123456789abcdef01234567"
+STORED = 2_345  # objects a list endpoint of the server holds
+
+
+class Recorder:
+    """A list endpoint that answers bulk writes with ids and reads with pages of ``STORED``
+    objects, recording each request; ``hold`` makes the first writes wait until ``hold``
+    of them are in the server at once (so the answers come back out of order)."""
+
+    def __init__(self, fail_batch: int | None = None):
+        self.lock = threading.Lock()
+        self.requests: list[tuple[str, str, dict, object]] = []
+        self.in_flight = self.most_in_flight = 0
+        self.hold, self.arrived = 1, None
+        self.fail_batch = fail_batch
+        self.turn = threading.Condition()
+        self.held: list[str] = []  # first row name of each held write not answered yet
+
+    def hold_first(self, n: int) -> None:
+        """Answer none of the first ``n`` writes before all ``n`` have arrived, then answer
+        them last batch first (by their rows' names)."""
+        self.hold, self.arrived = n, threading.Barrier(n) if n > 1 else None
+
+    def _wait_turn(self, body) -> None:
+        key = body[0]["name"]
+        with self.turn:
+            self.held.append(key)
+        self.arrived.wait(timeout=30)
+        with self.turn:
+            self.turn.wait_for(lambda: max(self.held) == key, timeout=30)
+
+    def answer(self, method: str, url: str, body):
+        parts = urlsplit(url)
+        query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        held = False
+        with self.lock:
+            self.requests.append((method, parts.path, query, body))
+            n = sum(m != "GET" for m, *_ in self.requests)
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            held = method != "GET" and self.arrived is not None and n <= self.hold
+            if held:
+                self._wait_turn(body)
+            if method == "GET":
+                offset, limit = int(query.get("offset", 0)), int(query.get("limit", 50))
+                rows = [{"id": i + 1} for i in range(offset, min(offset + limit, STORED))]
+                return 200, {"count": STORED, "results": rows}
+            if n == self.fail_batch:
+                return 400, {"detail": "refused"}
+            return 200, [{"id": row.get("id", 0), "name": row.get("name")} for row in body]
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+            if held:
+                with self.turn:
+                    self.held.remove(body[0]["name"])
+                    self.turn.notify_all()
+
+
+@pytest.fixture
+def server(request):
+    recorder = Recorder(**getattr(request, "param", {}))
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def _serve(self):
+            size = int(self.headers.get("Content-Length") or 0)
+            body = json.loads(self.rfile.read(size)) if size else None
+            status, answer = recorder.answer(self.command, self.path, body)
+            data = json.dumps(answer).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_PATCH = do_DELETE = _serve
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    recorder.url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    yield recorder
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _writer(url: str) -> command.Push:
+    return command.Push(bundle=None, client=Client(url, TOKEN), mode="quiet")
+
+
+@pytest.mark.parametrize("what, n", [("devices", 1), ("devices", 50), ("devices", 173),
+                                     ("cables", 1_001), ("racks", 1_500)])
+def test_creates_go_in_list_batches_and_come_back_in_order(server, what, n):
+    rows = [{"name": f"x{i:05d}"} for i in range(n)]
+    size = tuning.BATCH.get(what, tuning.BATCH["default"])
+    server.hold_first(min(math.ceil(n / size), tuning.IN_FLIGHT))
+    push = _writer(server.url)
+    made = push.write(what, "dcim/devices/", command.Writes(create=rows), fields="id,name")
+    push.client.close()
+    posts = [(q, body) for method, _, q, body in server.requests if method == "POST"]
+    assert len(posts) == math.ceil(n / size)
+    assert all(isinstance(body, list) and 0 < len(body) <= size for _, body in posts)
+    assert all(q["fields"] == "id,name" for q, _ in posts)
+    assert sorted(r["name"] for _, body in posts for r in body) == [r["name"] for r in rows]
+    # the server answered the first batches only once all of them had arrived, last one
+    # first; the push still returns the objects in the order of the rows
+    assert [m["name"] for m in made] == [r["name"] for r in rows]
+    assert push.counts["created"] == n
+    assert server.most_in_flight == min(len(posts), tuning.IN_FLIGHT)
+
+
+def test_deletes_then_updates_then_creates_each_in_batches(server):
+    push = _writer(server.url)
+    writes = command.Writes(create=[{"name": "new"}] * 3, update=[{"id": i} for i in range(120)],
+                            delete=list(range(1, 1_002)))
+    push.write("locations", "dcim/locations/", writes)
+    push.client.close()
+    methods = [m for m, *_ in server.requests]
+    size = tuning.BATCH["default"]
+    assert methods == ["DELETE"] * math.ceil(1_001 / size) + ["PATCH", "POST"]
+    deleted = [row["id"] for m, _, _, body in server.requests if m == "DELETE" for row in body]
+    assert sorted(deleted) == list(range(1, 1_002))
+    assert push.counts == {"created": 3, "updated": 120, "deleted": 1_001, "unchanged": 0}
+
+
+def test_reads_take_one_request_per_page_in_order(server):
+    client = Client(server.url, TOKEN)
+    rows = client.read("dcim/interfaces/", fields="id,name,device", site_id=7)
+    client.close()
+    assert [r["id"] for r in rows] == list(range(1, STORED + 1))
+    gets = [q for m, _, q, _ in server.requests if m == "GET"]
+    assert len(gets) == math.ceil(STORED / tuning.PAGE)
+    assert sorted(int(q["offset"]) for q in gets) == list(range(0, STORED, tuning.PAGE))
+    assert all(q["limit"] == str(tuning.PAGE) and q["fields"] == "id,name,device"
+               and q["site_id"] == "7" for q in gets)
+
+
+@pytest.mark.parametrize("server", [{"fail_batch": 4}], indirect=True)
+def test_a_refused_batch_stops_the_writes_after_those_in_flight(server):
+    push = _writer(server.url)
+    rows = [{"name": f"x{i}"} for i in range(20 * tuning.BATCH["devices"])]
+    with pytest.raises(NetBoxRefused):
+        push.write("devices", "dcim/devices/", command.Writes(create=rows))
+    push.client.close()
+    posts = [body for m, _, _, body in server.requests if m == "POST"]
+    # no batch starts after the refusal is seen: at most the window's others were sent
+    assert 4 <= len(posts) <= 4 + tuning.IN_FLIGHT - 1
+    # every batch NetBox took is counted, the refused one is not
+    assert push.counts["created"] == (len(posts) - 1) * tuning.BATCH["devices"]
+
+
+def test_cables_on_panel_ports_go_one_batch_at_a_time(fake, plan_dir, monkeypatch):
+    """The cables of a two-hall structured plan, pushed into the fake NetBox of
+    test_netbox_push: no write of cables on panel ports overlaps another cable write (NetBox
+    traces the path through the panels as each is saved); every cable is written once."""
+    monkeypatch.setitem(tuning.BATCH, "cables", 7)
+    lock, active, seen = threading.Lock(), [0], []
+    real = Client.create
+
+    def create(self, path, rows, *args):
+        if path != "dcim/cables/":
+            return real(self, path, rows, *args)
+        panel = any(t["object_type"] != "dcim.interface"
+                    for row in rows for t in row["a_terminations"] + row["b_terminations"])
+        with lock:
+            active[0] += 1
+            seen.append((panel, active[0], len(rows)))
+        try:
+            return real(self, path, rows, *args)
+        finally:
+            with lock:
+                active[0] -= 1
+
+    monkeypatch.setattr(Client, "create", create)
+    client = Client(fake.url, TOKEN)
+    command.push(command.read_bundle(plan_dir), client)
+    client.close()
+    panel = [(alone, n) for is_panel, alone, n in seen if is_panel]
+    direct = [n for is_panel, _, n in seen if not is_panel]
+    assert panel and direct
+    assert all(alone == 1 for alone, _ in panel)
+    assert sum(n for _, n in panel) + sum(direct) == _bundle_counts(plan_dir)["dcim/cables/"]
+    assert fake.count()["dcim/cables/"] == _bundle_counts(plan_dir)["dcim/cables/"]
