@@ -19,7 +19,7 @@ import pytest
 from planner.commands import _netbox_tuning as tuning
 from planner.commands import netbox as command
 from planner.commands._netbox_api import Client, NetBoxRefused
-from test_netbox_push import _bundle_counts, fake, plan, plan_dir  # noqa: F401  (fixtures)
+from test_netbox_push import _bundle_counts, fake, plan, plan_dir  # noqa: F401  fixtures
 
 TOKEN = "0123456789abcdef0123456789abcdef01234567"
 STORED = 2_345  # objects a list endpoint of the server holds
@@ -30,12 +30,12 @@ class Recorder:
     objects, recording each request; ``hold`` makes the first writes wait until ``hold``
     of them are in the server at once (so the answers come back out of order)."""
 
-    def __init__(self, fail_batch: int | None = None):
+    def __init__(self, fail_first: str | None = None):
         self.lock = threading.Lock()
         self.requests: list[tuple[str, str, dict, object]] = []
         self.in_flight = self.most_in_flight = 0
         self.hold, self.arrived = 1, None
-        self.fail_batch = fail_batch
+        self.fail_first = fail_first  # a write whose first row has this name is refused
         self.turn = threading.Condition()
         self.held: list[str] = []  # first row name of each held write not answered yet
 
@@ -69,7 +69,7 @@ class Recorder:
                 offset, limit = int(query.get("offset", 0)), int(query.get("limit", 50))
                 rows = [{"id": i + 1} for i in range(offset, min(offset + limit, STORED))]
                 return 200, {"count": STORED, "results": rows}
-            if n == self.fail_batch:
+            if self.fail_first and body[0].get("name") == self.fail_first:
                 return 400, {"detail": "refused"}
             return 200, [{"id": row.get("id", 0), "name": row.get("name")} for row in body]
         finally:
@@ -164,7 +164,8 @@ def test_reads_take_one_request_per_page_in_order(server):
                and q["site_id"] == "7" for q in gets)
 
 
-@pytest.mark.parametrize("server", [{"fail_batch": 4}], indirect=True)
+@pytest.mark.parametrize("server", [{"fail_first": f"x{3 * tuning.BATCH['devices']}"}],
+                         indirect=True)
 def test_a_refused_batch_stops_the_writes_after_those_in_flight(server):
     push = _writer(server.url)
     rows = [{"name": f"x{i}"} for i in range(20 * tuning.BATCH["devices"])]
@@ -172,41 +173,68 @@ def test_a_refused_batch_stops_the_writes_after_those_in_flight(server):
         push.write("devices", "dcim/devices/", command.Writes(create=rows))
     push.client.close()
     posts = [body for m, _, _, body in server.requests if m == "POST"]
-    # no batch starts after the refusal is seen: at most the window's others were sent
+    # the 4th batch is refused; none starts once the push has seen that: at most the
+    # IN_FLIGHT - 1 after it were sent
     assert 4 <= len(posts) <= 4 + tuning.IN_FLIGHT - 1
     # every batch NetBox took is counted, the refused one is not
     assert push.counts["created"] == (len(posts) - 1) * tuning.BATCH["devices"]
 
 
-def test_cables_on_panel_ports_go_one_batch_at_a_time(fake, plan_dir, monkeypatch):
+def test_no_two_cables_of_one_path_are_written_at_once(fake, plan, plan_dir, monkeypatch):
     """The cables of a two-hall structured plan, pushed into the fake NetBox of
-    test_netbox_push: no write of cables on panel ports overlaps another cable write (NetBox
-    traces the path through the panels as each is saved); every cable is written once."""
-    monkeypatch.setitem(tuning.BATCH, "cables", 7)
-    lock, active, seen = threading.Lock(), [0], []
+    test_netbox_push with small batches: trunks (panel to panel) are written one batch at a
+    time before any cord, and the two cords of a link through panels are never in writes that
+    overlap in time (NetBox traces the path through the panels as each cord is saved)."""
+    monkeypatch.setitem(tuning.BATCH, "cables", 3)
+    lock, clock, calls = threading.Lock(), [0], []
     real = Client.create
 
     def create(self, path, rows, *args):
         if path != "dcim/cables/":
             return real(self, path, rows, *args)
-        panel = any(t["object_type"] != "dcim.interface"
-                    for row in rows for t in row["a_terminations"] + row["b_terminations"])
         with lock:
-            active[0] += 1
-            seen.append((panel, active[0], len(rows)))
+            clock[0] += 1
+            call = {"start": clock[0], "rows": rows}
+            calls.append(call)
         try:
             return real(self, path, rows, *args)
         finally:
             with lock:
-                active[0] -= 1
+                clock[0] += 1
+                call["end"] = clock[0]
 
     monkeypatch.setattr(Client, "create", create)
     client = Client(fake.url, TOKEN)
     command.push(command.read_bundle(plan_dir), client)
     client.close()
-    panel = [(alone, n) for is_panel, alone, n in seen if is_panel]
-    direct = [n for is_panel, _, n in seen if not is_panel]
-    assert panel and direct
-    assert all(alone == 1 for alone, _ in panel)
-    assert sum(n for _, n in panel) + sum(direct) == _bundle_counts(plan_dir)["dcim/cables/"]
     assert fake.count()["dcim/cables/"] == _bundle_counts(plan_dir)["dcim/cables/"]
+    assert sum(len(c["rows"]) for c in calls) == _bundle_counts(plan_dir)["dcim/cables/"]
+
+    def ends(row):
+        return {(t["object_type"], t["object_id"]) for t in row["a_terminations"]
+                + row["b_terminations"]}
+
+    def overlap(x, y):
+        return x is y or (x["start"] < y["end"] and y["start"] < x["end"])
+
+    interface = {(fake.db["dcim/devices/"][o["device"]]["name"], o["name"]): o["id"]
+                 for o in fake.db["dcim/interfaces/"].values()}
+    call_of = {end: call for call in calls for row in call["rows"] for end in ends(row)}
+    trunks = [c for c in calls if any("dcim.interface" not in {k for k, _ in ends(r)}
+                                      for r in c["rows"])]
+    cords = [c for c in calls if any({k for k, _ in ends(r)} == {"dcim.interface", "dcim.frontport"}
+                                     for r in c["rows"])]
+    assert trunks and cords
+    assert all(not overlap(t, c) for t in trunks for c in calls if c is not t)
+    assert max(t["end"] for t in trunks) < min(c["start"] for c in cords)
+    names = plan.router_model.interface_name_list
+    links = [row for row in plan.cables.itertuples(index=False) if row.segments]
+    assert len(links) == len(plan.structured.links) > 0
+    side_by_side = 0
+    for row in links:
+        a = call_of[("dcim.interface", interface[(row.a_device, names[row.a_port - 1])])]
+        b_port = names[row.b_port - 1] if row.kind == "network" else str(row.b_port)
+        b = call_of[("dcim.interface", interface[(row.b_device, b_port)])]
+        assert not overlap(a, b), row.cable_id
+        side_by_side += any(overlap(a, c) for c in cords if c is not a)
+    assert side_by_side > 0  # cords of other links did go at once

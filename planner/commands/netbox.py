@@ -562,16 +562,20 @@ def _push_cables(p: Push, site_id: int, have: list[dict], tag) -> None:
     """Cables by their two ends: rewrite changed fields, delete tagged cables the plan no longer
     has (before creating, so their ports are free), create the rest.
 
-    Cables between two interfaces go ``IN_FLIGHT`` batches at once. Cables on a panel port go
-    one batch at a time: NetBox traces a path through panels when a cable of it is saved, and
-    two transactions at once would each miss the other's cable of the same path."""
+    Cables between two interfaces go ``IN_FLIGHT`` batches at once; so do cords, in rounds that
+    never hold both cords of one path (``planner.commands._netbox_paths``), after the trunks.
+    Any other write of a cable on a panel port goes one batch at a time: NetBox traces the
+    paths through a panel as it saves a cable there."""
+    from planner.commands._netbox_paths import cord_rounds
     ports = {}
     for kind, path in PORT_ENDPOINTS.items():
         for obj in p.client.read(path, site_id=site_id, fields="id,name,device"):
             ports[(kind, plain_name(obj.get("device")), obj["name"])] = obj["id"]
+    rounds = cord_rounds(p.bundle.devices, p.bundle.device_types, p.bundle.cables)
     existing = {_cable_key(c): c for c in have if tagged(c, p.tag_id)}
     direct, panel, wanted = Writes(), Writes(), set()
-    for row in p.bundle.cables:
+    cords: dict[int, list[dict]] = {}
+    for i, row in enumerate(p.bundle.cables):
         a, b = _cable_ends(row)
         writes = direct if a[0] == b[0] == "dcim.interface" else panel
         key = tuple(sorted(((a,), (b,))))
@@ -586,10 +590,10 @@ def _push_cables(p: Push, site_id: int, have: list[dict], tag) -> None:
             raise InputError(f"NetBox has no {kind.split('.')[1]} '{name}' on device '{device}' "
                              "of this plan's site; its device type lacks the port: delete the "
                              "device type (or the device) in NetBox and push again")
-        writes.create.append({
-            "a_terminations": [{"object_type": a[0], "object_id": ports[a]}],
-            "b_terminations": [{"object_type": b[0], "object_id": ports[b]}],
-            **{k: v for k, v in want.items() if v not in (None, "")}, "tags": tag})
+        new = {"a_terminations": [{"object_type": a[0], "object_id": ports[a]}],
+               "b_terminations": [{"object_type": b[0], "object_id": ports[b]}],
+               **{k: v for k, v in want.items() if v not in (None, "")}, "tags": tag}
+        (cords.setdefault(rounds[i], []) if i in rounds else writes.create).append(new)
     for key, cable in existing.items():
         if key not in wanted:
             ends = {kind for kind, _, _ in _terminations(cable)}
@@ -599,6 +603,8 @@ def _push_cables(p: Push, site_id: int, have: list[dict], tag) -> None:
     p.write("cables", "dcim/cables/", Writes(update=direct.update, create=direct.create))
     p.write("cables", "dcim/cables/", Writes(update=panel.update, create=panel.create),
             in_flight=1)
+    for r in sorted(cords):
+        p.write("cables", "dcim/cables/", Writes(create=cords[r]))
 
 
 def plain_name(obj) -> str:
