@@ -83,14 +83,15 @@ class FakeNetBox:
             raise Refused(403, '{"detail": "Invalid token"}')
         parts = urlsplit(url)
         path = parts.path.removeprefix("/api/")
-        query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        query = parse_qs(parts.query)  # a filter given more than once matches any of its values
         if path == "status/":
             return {"netbox-version": self.version}
         if path not in MODELS:
             raise Refused(404, f"no endpoint {path}")
         if method == "GET":
             rows = [self.render(path, o) for o in self.db[path].values() if self.match(path, o, query)]
-            offset, limit = int(query.get("offset", 0)), int(query.get("limit", 50))
+            offset = int(query.get("offset", ["0"])[0])
+            limit = int(query.get("limit", ["50"])[0])
             return {"count": len(rows), "results": rows[offset:offset + limit]}
         if self.drop_at and self.drop_at == (path, sum(w[1] == path for w in self.writes)):
             raise ConnectionResetError
@@ -104,16 +105,16 @@ class FakeNetBox:
         return None if method == "DELETE" else [self.render(path, o) for o in out]
 
     def match(self, path: str, obj: dict, query: dict) -> bool:
-        for key, value in query.items():
+        for key, values in query.items():
             if key in ("limit", "offset", "fields", "brief"):
                 continue
             if key == "site_id":
-                if self.site_of(path, obj) != int(value):
+                if str(self.site_of(path, obj)) not in values:
                     return False
             elif key.endswith("_id"):
-                if obj.get(key[:-3]) != int(value):
+                if str(obj.get(key[:-3])) not in values:
                     return False
-            elif str(obj.get(key)) != value:
+            elif str(obj.get(key)) not in values:
                 return False
         return True
 

@@ -69,7 +69,7 @@ class Client:
 
     def request(self, method: str, path: str, body=None, query: dict | None = None):
         """One request to ``/api/<path>``; the decoded JSON answer (None when empty)."""
-        target = self.base + path + (("?" + urlencode(query)) if query else "")
+        target = self.base + path + (("?" + urlencode(query, doseq=True)) if query else "")
         data = None if body is None else json.dumps(body).encode()
         tries = RETRIES if method == "GET" else 1
         local = self.local

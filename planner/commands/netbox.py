@@ -42,6 +42,9 @@ MIN_VERSION = (4, 5)
 TAG = {"name": "planner", "slug": "planner", "color": "2196f3",
        "description": "made by planner netbox push"}
 CLASHES_SHOWN = 10
+FILTER_VALUES = 50
+"""Values of one filter in one read (``?model=a&model=b...``): 50 model names keep the URL
+within the 8 KB a proxy in front of NetBox may allow."""
 PORT_ENDPOINTS = {"dcim.interface": "dcim/interfaces/", "dcim.frontport": "dcim/front-ports/",
                   "dcim.rearport": "dcim/rear-ports/"}
 CABLE_FIELDS = ("type", "status", "label", "color", "length", "length_unit", "description")
@@ -387,25 +390,29 @@ TEMPLATE_KINDS = (("interfaces", "dcim/interface-templates/"),
 
 
 def _check_device_types(p: Push) -> dict:
-    """The device types NetBox already holds for the plan's models, by (manufacturer, model);
+    """The device types NetBox already holds for the plan's models, by (manufacturer, model),
+    each with the names of its port templates (a few reads for all types, not five a type);
     a clash when one without the tag lacks ports the plan uses."""
+    models = sorted({doc["model"] for doc in p.bundle.device_types})
+    held: dict[tuple[str, str], dict] = {}
+    for i in range(0, len(models), FILTER_VALUES):
+        for obj in p.client.read("dcim/device-types/", model=models[i:i + FILTER_VALUES],
+                                 fields="id,model,slug,manufacturer,tags"):
+            if plain(obj["manufacturer"]) is not None:
+                held.setdefault((_maker_name(obj), obj["model"]), obj)
+    wanted = [(doc, held[(doc["manufacturer"], doc["model"])]) for doc in p.bundle.device_types
+              if (doc["manufacturer"], doc["model"]) in held]
+    names = _template_names(p, [obj["id"] for _, obj in wanted])
     found = {}
-    for doc in p.bundle.device_types:
-        rows = p.client.read("dcim/device-types/", model=doc["model"],
-                             fields="id,model,slug,manufacturer,tags")
-        rows = [r for r in rows if plain(r["manufacturer"]) is not None]
-        match = [r for r in rows if _maker_name(r) == doc["manufacturer"]]
-        if not match:
-            continue
-        obj = match[0]
-        have = _template_names(p, obj["id"])
+    for doc, obj in wanted:
+        have = names[obj["id"]]
         missing = {kind: sorted({t["name"] for t in doc.get(kind, [])} - have[kind])
                    for kind, _ in TEMPLATE_KINDS}
         missing = {k: v for k, v in missing.items() if v}
         if missing and not tagged(obj, p.tag_id):
-            kind, names = next(iter(missing.items()))
+            kind, shown = next(iter(missing.items()))
             p.clash(f"device type '{doc['manufacturer']} {doc['model']}' without {kind} "
-                    f"{', '.join(names[:3])}")
+                    f"{', '.join(shown[:3])}")
         found[(doc["manufacturer"], doc["model"])] = (obj, have)
     return found
 
@@ -415,16 +422,27 @@ def _maker_name(obj: dict) -> str:
     return maker.get("name", "") if isinstance(maker, dict) else ""
 
 
-def _template_names(p: Push, type_id: int) -> dict[str, set[str]]:
-    return {kind: {t["name"] for t in p.client.read(path, device_type_id=type_id,
-                                                     fields="id,name")}
-            for kind, path in TEMPLATE_KINDS}
+def _templates(p: Push, path: str, type_ids: list[int]) -> list[dict]:
+    """The templates at ``path`` of the device types ``type_ids``, a few reads for all."""
+    out = []
+    for i in range(0, len(type_ids), FILTER_VALUES):
+        out += p.client.read(path, device_type_id=type_ids[i:i + FILTER_VALUES],
+                             fields="id,name,device_type")
+    return out
+
+
+def _template_names(p: Push, type_ids: list[int]) -> dict[int, dict[str, set[str]]]:
+    """The port template names of each device type, by kind."""
+    out = {i: {kind: set() for kind, _ in TEMPLATE_KINDS} for i in type_ids}
+    for kind, path in TEMPLATE_KINDS:
+        for t in _templates(p, path, type_ids):
+            out[plain(t["device_type"])][kind].add(t["name"])
+    return out
 
 
 def _push_device_types(p: Push, found: dict, makers: dict, tag) -> dict[str, int]:
-    """Create the missing device types and the missing templates of tagged ones; the id of each
-    type by model."""
-    ids = {}
+    """Create the missing device types and the missing templates of tagged ones, each kind of
+    template in bulk for all types at once; the id of each type by model."""
     new = [doc for doc in p.bundle.device_types
            if (doc["manufacturer"], doc["model"]) not in found]
     made = p.write("device types", "dcim/device-types/", Writes(create=[{
@@ -434,17 +452,12 @@ def _push_device_types(p: Push, found: dict, makers: dict, tag) -> dict[str, int
         "tags": tag} for doc in new]))
     for doc, obj in zip(new, made):
         found[(doc["manufacturer"], doc["model"])] = (obj, {k: set() for k, _ in TEMPLATE_KINDS})
-    for doc in p.bundle.device_types:
-        obj, have = found[(doc["manufacturer"], doc["model"])]
-        ids[doc["model"]] = obj["id"]
-        _push_templates(p, doc, obj["id"], have)
-    return ids
+    types = [(doc, *found[(doc["manufacturer"], doc["model"])]) for doc in p.bundle.device_types]
 
-
-def _push_templates(p: Push, doc: dict, type_id: int, have: dict[str, set[str]]) -> None:
     def rows(kind: str, keys) -> list[dict]:
-        return [{"device_type": type_id, **{k: t[k] for k in keys if k in t}}
-                for t in doc.get(kind, []) if t["name"] not in have[kind]]
+        return [{"device_type": obj["id"], **{k: t[k] for k in keys if k in t}}
+                for doc, obj, have in types for t in doc.get(kind, [])
+                if t["name"] not in have[kind]]
 
     p.write("port templates", "dcim/interface-templates/",
             Writes(create=rows("interfaces", ("name", "type"))))
@@ -454,16 +467,20 @@ def _push_templates(p: Push, doc: dict, type_id: int, have: dict[str, set[str]])
             Writes(create=rows("rear-ports", ("name", "type", "positions"))))
     fronts = rows("front-ports", ("name", "type", "positions"))
     if fronts:
-        rears = {t["name"]: t["id"] for t in p.client.read(
-            "dcim/rear-port-templates/", device_type_id=type_id, fields="id,name")}
-        mapped: dict[str, list] = {}
-        for m in doc.get("port-mappings", []):
-            mapped.setdefault(m["front_port"], []).append({
-                "position": m["front_port_position"], "rear_port": rears[m["rear_port"]],
-                "rear_port_position": m["rear_port_position"]})
+        with_fronts = sorted({row["device_type"] for row in fronts})
+        rears = {(plain(t["device_type"]), t["name"]): t["id"] for t in _templates(
+            p, "dcim/rear-port-templates/", with_fronts)}
+        mapped: dict[tuple[int, str], list] = {}
+        for doc, obj, _ in types:
+            for m in doc.get("port-mappings", []):
+                mapped.setdefault((obj["id"], m["front_port"]), []).append({
+                    "position": m["front_port_position"],
+                    "rear_port": rears[(obj["id"], m["rear_port"])],
+                    "rear_port_position": m["rear_port_position"]})
         for row in fronts:
-            row["rear_ports"] = mapped.get(row["name"], [])
+            row["rear_ports"] = mapped.get((row["device_type"], row["name"]), [])
         p.write("port templates", "dcim/front-port-templates/", Writes(create=fronts))
+    return {doc["model"]: obj["id"] for doc, obj, _ in types}
 
 
 def _push_locations(p: Push, site_id: int, have: list[dict], tag) -> dict[str, int]:
