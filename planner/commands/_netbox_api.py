@@ -1,7 +1,7 @@
 """A small client of NetBox's REST API: paged reads and bulk writes, several at once, each on
 a keep-alive connection of its own thread (NetBox REST API docs: "Bulk create / update /
 delete" send a JSON list to the list endpoint; pages of ``limit`` objects from ``offset``;
-``fields`` picks the fields of each object in a read and in a write's answer, NetBox 4.0+).
+``fields`` picks the fields of each object in a read, NetBox 4.0+).
 
 Standard library only (``http.client``): the push needs six verbs of one API, which a client
 library would not shorten. Tokens: a v2 token (``nbt_<key>.<secret>``, NetBox 4.5+) is sent as
@@ -178,14 +178,14 @@ class Client:
             out.extend(page["results"])
         return out
 
-    def create(self, path: str, rows: list[dict], fields: str = "id") -> list[dict]:
-        """Bulk create (one transaction): the created objects, in order, with only
-        ``fields`` in NetBox's answer (rendering whole objects costs it as much again)."""
-        return self.request("POST", path, rows, query={"fields": fields}) if rows else []
+    def create(self, path: str, rows: list[dict]) -> list[dict]:
+        """Bulk create (one transaction): the created objects, in order. (No ``fields`` to
+        trim the answer: NetBox 4.5 applies it to the fields it reads from the rows too.)"""
+        return self.request("POST", path, rows) if rows else []
 
     def update(self, path: str, rows: list[dict]) -> list[dict]:
         """Bulk update: each row has the object's ``id`` and the fields to change."""
-        return self.request("PATCH", path, rows, query={"fields": "id"}) if rows else []
+        return self.request("PATCH", path, rows) if rows else []
 
     def delete(self, path: str, ids: list[int]) -> None:
         """Bulk delete by id."""

@@ -206,10 +206,10 @@ class Push:
 
     # writing, in batches with a progress counter
     def write(self, what: str, path: str, writes: Writes, *, deletes: bool = True,
-              fields: str = "id", in_flight: int = IN_FLIGHT) -> list[dict]:
+              in_flight: int = IN_FLIGHT) -> list[dict]:
         """Deletes, then updates, then creates of one kind, each in batches of ``BATCH``
-        objects with ``in_flight`` batches at once; the created objects (``fields`` of each)
-        in the order of ``writes.create``, whatever order NetBox finishes them in."""
+        objects with ``in_flight`` batches at once; the created objects in the order of
+        ``writes.create``, whatever order NetBox finishes them in."""
         from planner.run.progress import Counter
         size = BATCH.get(what, BATCH["default"])
         total = len(writes.create) + len(writes.update) + (len(writes.delete) if deletes else 0)
@@ -220,7 +220,7 @@ class Push:
         c = self.client
         steps = ((("deleted", lambda rows: c.delete(path, rows), writes.delete if deletes else []),
                   ("updated", lambda rows: c.update(path, rows), writes.update),
-                  ("created", lambda rows: c.create(path, rows, fields), writes.create)))
+                  ("created", lambda rows: c.create(path, rows), writes.create)))
         try:
             for kind, call, rows in steps:
                 batches = [rows[i:i + size] for i in range(0, len(rows), size)]
@@ -378,7 +378,7 @@ def _named(p: Push, what: str, path: str, rows: list[dict], fields, tag) -> dict
         else:
             ids[row["name"]] = known
             p.counts["unchanged"] += 1
-    for obj in p.write(what, path, writes, fields="id,name"):
+    for obj in p.write(what, path, writes):
         ids[obj["name"]] = obj["id"]
     return ids
 
@@ -494,8 +494,7 @@ def _push_locations(p: Push, site_id: int, have: list[dict], tag) -> dict[str, i
             p.keep(existing[row["name"]], want, writes)
         else:
             writes.create.append({**want, "site": site_id, "tags": tag})
-    for obj in p.write("locations", "dcim/locations/", writes, deletes=False,
-                       fields="id,name"):
+    for obj in p.write("locations", "dcim/locations/", writes, deletes=False):
         ids[obj["name"]] = obj["id"]
     return ids
 
@@ -512,7 +511,7 @@ def _push_racks(p: Push, site_id: int, have: list[dict], locations: dict, tag) -
             p.keep(existing[row["name"]], want, writes)
         else:
             writes.create.append({**want, "name": row["name"], "site": site_id, "tags": tag})
-    for obj in p.write("racks", "dcim/racks/", writes, deletes=False, fields="id,name"):
+    for obj in p.write("racks", "dcim/racks/", writes, deletes=False):
         ids[obj["name"]] = obj["id"]
     return ids
 
