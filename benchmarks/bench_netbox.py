@@ -263,7 +263,8 @@ def main() -> None:
     for name, folder in (x.split("=", 1) for x in args.plan):
         plan_dir = Path(folder)
         empty_site(client, plan_dir)
-        row = {"size": bundle_rows(plan_dir), "version": version, "load": os.getloadavg()[1]}
+        row = {"size": bundle_rows(plan_dir), "version": version, "load": os.getloadavg()[1],
+               "commit": commit()}
         if name in limits:
             row["first"] = push(args.url, args.token_file, plan_dir, limits[name])
             print(name, "stopped push", row["first"], flush=True)
@@ -306,6 +307,45 @@ def rate(row: dict, kind: str) -> float | None:
     return None
 
 
+def commit() -> str:
+    """The planner commit measured (short hash, ``+`` when the work tree differs)."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                          capture_output=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "planner"], cwd=ROOT, text=True,
+                           capture_output=True).stdout.strip()
+    return head + ("+" if dirty else "")
+
+
+def cpu_lines(results: dict) -> list[str]:
+    """Per push: objects written per second of wall time, and NetBox's own CPU seconds per
+    object written (gunicorn + PostgreSQL + Redis), which is what a dedicated machine's cores
+    would have to supply; the load average beside each."""
+    lines = ["", "NetBox's side of each push that wrote (CPU seconds of its gunicorn, PostgreSQL "
+             "and Redis processes from /proc; on 2 dedicated cores a push would take about its "
+             "CPU seconds / 2):", "",
+             "| plan | push | commit | wall | objects written | per second | NetBox CPU s | "
+             "CPU s per object | on 2 dedicated cores | load (5 min) at the end |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, r in results.items():
+        pushes = [("first", r.get("first")), ("resumed", r.get("resumed"))]
+        if r.get("replan"):
+            pushes.append(("re-plan", r["replan"][0]))
+        for label, f in pushes:
+            if not f or "netbox_cpu_s" not in f:
+                continue
+            n = f["created"] + f["updated"] + f["deleted"]
+            if f.get("stopped"):
+                n = sum(v[0] for v in f["last"].values())
+            if not n:
+                continue
+            lines.append(f"| {name} | {label}{' (stopped)' if f.get('stopped') else ''} | "
+                         f"{r.get('commit', '-')} | {f['seconds']:.0f} s | {n:,} | "
+                         f"{n / f['seconds']:.2f} | {f['netbox_cpu_s']:.0f} | "
+                         f"{f['netbox_cpu_s'] / n:.3f} | {_duration(f['netbox_cpu_s'] / 2)} | "
+                         f"{f['load']:.1f} |")
+    return lines
+
+
 def write_report(path: Path, results: dict) -> None:
     """NETBOX.md from every plan measured so far (NETBOX.json)."""
     estimates = {k: r for k, r in results.items() if r.get("estimate")}
@@ -346,6 +386,7 @@ def write_report(path: Path, results: dict) -> None:
             v = rate(r, kind)
             cells.append("-" if v is None else f"{v:.2f}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += cpu_lines(results)
     for name, r in results.items():
         if r.get("traced"):
             n, through = r["traced"]
