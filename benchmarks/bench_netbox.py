@@ -57,19 +57,24 @@ LINE = re.compile(r"netbox push: (\d+)/(\d+) ([a-z ]+) done \(([\d.]+) s\)")
 SUMMARY = re.compile(r"created ([\d,]+), updated ([\d,]+), deleted ([\d,]+), unchanged ([\d,]+)")
 
 
-def netbox_cpu_s() -> float:
-    """CPU seconds used so far by NetBox's side of the machine: every gunicorn, postgres and
-    redis process (user + system time, /proc/PID/stat fields 14 and 15)."""
-    tick, total = os.sysconf("SC_CLK_TCK"), 0.0
+SERVER = ("gunicorn", "postgres", "redis")
+
+
+def netbox_cpu_s() -> dict[str, float]:
+    """CPU seconds used so far by NetBox's side of the machine, per program: its gunicorn
+    workers, PostgreSQL and Redis processes (user + system time, /proc/PID/stat fields 14 and
+    15)."""
+    tick, out = os.sysconf("SC_CLK_TCK"), dict.fromkeys(SERVER, 0.0)
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             command_line = Path(f"/proc/{pid}/cmdline").read_bytes()
-            if any(n in command_line for n in (b"gunicorn", b"postgres", b"redis")):
+            name = next((n for n in SERVER if n.encode() in command_line), None)
+            if name:
                 stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += (int(stat[11]) + int(stat[12])) / tick
+                out[name] += (int(stat[11]) + int(stat[12])) / tick
         except OSError:  # the process ended meanwhile
             continue
-    return total
+    return out
 
 
 def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None) -> dict:
@@ -92,7 +97,9 @@ def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None
         out, err = proc.communicate()
         stopped = True
     seconds = time.perf_counter() - start
-    cpu = netbox_cpu_s() - cpu
+    after = netbox_cpu_s()
+    split = {k: after[k] - cpu[k] for k in SERVER}
+    cpu = sum(split.values())
     load = os.getloadavg()[1]
     if proc.returncode != 0 and not stopped:
         raise SystemExit(f"push of {plan_dir} failed ({proc.returncode}): {err.strip()}")
@@ -105,7 +112,7 @@ def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None
             kinds[kind] = [n + int(total), s + float(secs)]
     found = SUMMARY.search(out)
     counts = [int(x.replace(",", "")) for x in found.groups()] if found else [0, 0, 0, 0]
-    return {"seconds": seconds, "netbox_cpu_s": cpu, "load": load,
+    return {"seconds": seconds, "netbox_cpu_s": cpu, "netbox_cpu_split": split, "load": load,
             "kinds": kinds, "stopped": stopped, "last": last,
             "exit": proc.returncode, "stderr": err.strip()[-300:],
             **dict(zip(("created", "updated", "deleted", "unchanged"), counts))}
@@ -323,8 +330,9 @@ def cpu_lines(results: dict) -> list[str]:
     lines = ["", "NetBox's side of each push that wrote (CPU seconds of its gunicorn, PostgreSQL "
              "and Redis processes from /proc; on 2 dedicated cores a push would take about its "
              "CPU seconds / 2):", "",
-             "| plan | push | commit | wall | objects written | per second | NetBox CPU s | "
-             "CPU s per object | on 2 dedicated cores | load (5 min) at the end |",
+             "| plan | push | commit | wall | objects written | per second | NetBox CPU s "
+             "(gunicorn / PostgreSQL) | CPU s per object | on 2 dedicated cores | "
+             "load (5 min) at the end |",
              "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, r in results.items():
         pushes = [("first", r.get("first")), ("resumed", r.get("resumed"))]
@@ -338,9 +346,11 @@ def cpu_lines(results: dict) -> list[str]:
                 n = sum(v[0] for v in f["last"].values())
             if not n:
                 continue
+            split = f.get("netbox_cpu_split", {})
             lines.append(f"| {name} | {label}{' (stopped)' if f.get('stopped') else ''} | "
                          f"{r.get('commit', '-')} | {f['seconds']:.0f} s | {n:,} | "
-                         f"{n / f['seconds']:.2f} | {f['netbox_cpu_s']:.0f} | "
+                         f"{n / f['seconds']:.2f} | {f['netbox_cpu_s']:.0f} "
+                         f"({split.get('gunicorn', 0):.0f} / {split.get('postgres', 0):.0f}) | "
                          f"{f['netbox_cpu_s'] / n:.3f} | {_duration(f['netbox_cpu_s'] / 2)} | "
                          f"{f['load']:.1f} |")
     return lines
@@ -444,14 +454,20 @@ def _extrapolation(results: dict, estimates: dict) -> list[str]:
     rates = pooled_rates(results)
     if not {"devices", "cables"} <= rates.keys():
         return []
+    cpu_per = pooled_cpu_per_object(results)
     lines = ["", "## Time at the measured rates", "",
              "Rates pooled over every push above: "
              + ", ".join(f"{k} {v:.2f}/s" for k, v in rates.items())
              + ". A push's time is about its devices, cables and racks at these rates (reads "
                "and the shared objects add seconds). Plans marked *estimate* were not pushed "
                "here; their time is extrapolated from their bundle's row counts, not measured.",
-             "", "| plan | devices | cables | racks | at the pooled rates | measured |",
-             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+             "", f"NetBox's CPU per object written, pooled the same way: {cpu_per:.3f} s. "
+                 "The last two columns divide a plan's objects times that by the cores of a "
+                 "dedicated machine (NetBox's workers and PostgreSQL kept busy by the batches "
+                 "in flight): the time NetBox itself needs, whatever the client does.",
+             "", "| plan | devices | cables | racks | at the pooled rates | measured | "
+                 "NetBox CPU on 2 cores | on 16 cores |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     rows = [(k, r, False) for k, r in results.items()] + [(k, r, True) for k, r in
                                                           estimates.items()]
     for name, r, guessed in rows:
@@ -460,9 +476,23 @@ def _extrapolation(results: dict, estimates: dict) -> list[str]:
         measured = ("estimate" if guessed else
                     f"stopped at {r['first']['seconds']:.0f} s" if r["first"].get("stopped")
                     else f"{r['first']['seconds']:.0f} s")
+        cpu = (s["devices"] + s["cables"] + s["racks"]) * cpu_per
         lines.append(f"| {name} | {s['devices']:,} | {s['cables']:,} | {s['racks']:,} | "
-                     f"{_duration(secs)} | {measured} |")
+                     f"{_duration(secs)} | {measured} | {_duration(cpu / 2)} | "
+                     f"{_duration(cpu / 16)} |")
     return lines
+
+
+def pooled_cpu_per_object(results: dict) -> float:
+    """NetBox CPU seconds per object written, over every first push measured."""
+    cpu = n = 0.0
+    for r in results.values():
+        f = r["first"]
+        if "netbox_cpu_s" in f:
+            cpu += f["netbox_cpu_s"]
+            n += (sum(v[0] for v in f["last"].values()) if f.get("stopped")
+                  else f["created"] + f["updated"] + f["deleted"])
+    return cpu / n if n else float("nan")
 
 
 def _duration(seconds: float) -> str:
