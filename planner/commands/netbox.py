@@ -4,7 +4,8 @@ Reads the plan's NetBox bundle (``DIR/netbox/``, ``planner.exports.netbox``: the
 import forms take) and makes NetBox hold exactly it, kind by kind in import order: tag,
 manufacturers, device roles, device types with their port templates, the site, its locations
 (one per hall), racks, devices, cables. Each kind is read from NetBox, matched to the plan by
-name, and only the difference is written, in bulk batches (a JSON list per request):
+name, and only the difference is written, in bulk batches (a JSON list per request, several
+at once; cables in the order ``_push_cables`` gives):
 
 - manufacturers and device roles by name (or slug); an existing one is used as it is;
 - device types by manufacturer and model; an existing one must have every port the plan uses;
