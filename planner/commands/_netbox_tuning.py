@@ -1,12 +1,13 @@
 """Tuning constants of ``planner netbox push``, with the measurements that chose them
 (NetBox 4.5.10 on a shared 2-core machine, benchmarks/NETBOX.md).
 
-A write costs NetBox about 0.2-0.3 CPU seconds per device (its interfaces made from the type's
-templates, each with a change record and a search entry) and about as much per cable (the cable
-path traced and stored); a request of any size adds about 0.1 s. So a batch of 50 objects is
-within a few per cent of the fastest, and a larger one only risks the worker's timeout (120 s in
-NetBox's contrib gunicorn configuration) when the machine is busy: 25 devices took 27 s a
-request at load average 12.
+A write costs NetBox about 0.25 CPU seconds per object (two-hall plan: 86 CPU seconds of
+gunicorn and PostgreSQL for 353 objects): a device's interfaces made from its type's templates,
+each with a change record and a search entry; a cable's path traced and stored. A small request
+costs about 0.1 - 0.2 s (the reads of that push). So a batch of 50 objects is within a few per
+cent of the fastest, and a larger one only risks the worker's timeout (120 s in NetBox's
+contrib gunicorn configuration) on a busy machine: 25 devices took 27 s a request at load
+average 12.
 """
 
 BATCH = {"devices": 50, "cables": 100, "default": 500}
