@@ -473,6 +473,8 @@ def _push_device_types(p: Push, found: dict, makers: dict, tag) -> dict[str, int
             p, "dcim/rear-port-templates/", with_fronts)}
         mapped: dict[tuple[int, str], list] = {}
         for doc, obj, _ in types:
+            if obj["id"] not in with_fronts:  # a type that has its front ports already
+                continue
             for m in doc.get("port-mappings", []):
                 mapped.setdefault((obj["id"], m["front_port"]), []).append({
                     "position": m["front_port_position"],
