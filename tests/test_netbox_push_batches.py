@@ -239,3 +239,23 @@ def test_no_two_cables_of_one_path_are_written_at_once(fake, plan, plan_dir, mon
         assert not overlap(a, b), row.cable_id
         side_by_side += any(overlap(a, c) for c in cords if c is not a)
     assert side_by_side > 0  # cords of other links did go at once
+
+
+def test_front_ports_of_one_type_are_added_beside_complete_types(fake, plan_dir):
+    """NetBox holds every device type of the plan but one panel type lost its front-port
+    templates: the push adds them back, mapped to that type's rear ports, in one bulk write,
+    and leaves the complete types alone."""
+    client = Client(fake.url, TOKEN)
+    command.push(command.read_bundle(plan_dir), client)
+    fronts = fake.db["dcim/front-port-templates/"]
+    types = sorted({t["device_type"] for t in fronts.values()})
+    assert len(types) >= 2  # the plan has several panel types
+    lost = {i: t for i, t in fronts.items() if t["device_type"] == types[0]}
+    for i in lost:
+        del fronts[i]
+    fake.writes.clear()
+    command.push(command.read_bundle(plan_dir), client)
+    client.close()
+    assert fake.writes == [("POST", "dcim/front-port-templates/", len(lost))]
+    again = {t["name"]: t["rear_ports"] for t in fronts.values() if t["device_type"] == types[0]}
+    assert again == {t["name"]: t["rear_ports"] for t in lost.values()}
