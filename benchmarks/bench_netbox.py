@@ -349,8 +349,9 @@ def cpu_lines(results: dict) -> list[str]:
             split = f.get("netbox_cpu_split", {})
             lines.append(f"| {name} | {label}{' (stopped)' if f.get('stopped') else ''} | "
                          f"{r.get('commit', '-')} | {f['seconds']:.0f} s | {n:,} | "
-                         f"{n / f['seconds']:.2f} | {f['netbox_cpu_s']:.0f} "
-                         f"({split.get('gunicorn', 0):.0f} / {split.get('postgres', 0):.0f}) | "
+                         f"{n / f['seconds']:.2f} | {f['netbox_cpu_s']:.0f}"
+                         + (f" ({split['gunicorn']:.0f} / {split['postgres']:.0f})" if split
+                            else "") + " | "
                          f"{f['netbox_cpu_s'] / n:.3f} | {_duration(f['netbox_cpu_s'] / 2)} | "
                          f"{f['load']:.1f} |")
     return lines
@@ -461,7 +462,8 @@ def _extrapolation(results: dict, estimates: dict) -> list[str]:
              + ". A push's time is about its devices, cables and racks at these rates (reads "
                "and the shared objects add seconds). Plans marked *estimate* were not pushed "
                "here; their time is extrapolated from their bundle's row counts, not measured.",
-             "", f"NetBox's CPU per object written, pooled the same way: {cpu_per:.3f} s. "
+             "", f"NetBox's CPU per object written, over the first pushes that ran to the end: "
+                 f"{cpu_per:.3f} s. "
                  "The last two columns divide a plan's objects times that by the cores of a "
                  "dedicated machine (NetBox's workers and PostgreSQL kept busy by the batches "
                  "in flight): the time NetBox itself needs, whatever the client does.",
@@ -484,11 +486,12 @@ def _extrapolation(results: dict, estimates: dict) -> list[str]:
 
 
 def pooled_cpu_per_object(results: dict) -> float:
-    """NetBox CPU seconds per object written, over every first push measured."""
+    """NetBox CPU seconds per object written, over every first push that ran to the end (a
+    stopped one wrote the cheap shared objects and port templates, not a plan's mix)."""
     cpu = n = 0.0
     for r in results.values():
         f = r["first"]
-        if "netbox_cpu_s" in f:
+        if "netbox_cpu_s" in f and not f.get("stopped"):
             cpu += f["netbox_cpu_s"]
             n += (sum(v[0] for v in f["last"].values()) if f.get("stopped")
                   else f["created"] + f["updated"] + f["deleted"])
