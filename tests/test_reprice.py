@@ -70,10 +70,27 @@ def test_rfq_lists_every_bom_line_with_spares(plan_dir):
     # grouped by manufacturer: each manufacturer's lines are contiguous
     makers = sheet["manufacturer"].tolist()
     assert makers == sorted(makers, key=makers.index)
-    blank = ["supplier", "unit_price", "currency", "quantity_breaks", "lead_time_days", "moq",
-             "valid_until"]
+    blank = ["supplier", "supplier_part_number", "unit_price", "currency", "quantity_breaks",
+             "lead_time_days", "moq", "valid_until"]
     assert (sheet[blank] == "").all().all()
     assert openpyxl.load_workbook(plan_dir / "rfq.xlsx")["RFQ"].max_row == len(sheet) + 1
+
+
+def test_rfq_says_what_to_order_and_what_a_generic_line_is_quoted_against(plan_dir):
+    """Each rfq line carries the BOM sheet's Part number, Ordering number, Status and
+    Specification of its line: a generic line asks for the supplier's number and gives the
+    specification to quote against; a manufacturer's line gives its complete number."""
+    bom, sheet = bom_lines(plan_dir), rfq(plan_dir)
+    by_sku = bom.astype(object).fillna("").set_index("Catalog SKU")
+    for rec in sheet.itertuples(index=False):
+        line = by_sku.loc[rec.part_number]
+        assert (rec.order_number, rec.ordering_number, rec.status, rec.specification) == (
+            str(line["Part number"]), str(line["Ordering number"]), str(line["Status"]),
+            str(line["Specification"]))
+    generic = sheet[sheet["order_number"] == "generic: supplier part number"]
+    assert len(generic) and (generic["specification"] != "").all()
+    assert (sheet.loc[sheet.index.difference(generic.index), "order_number"]
+            != "generic: supplier part number").all()
 
 
 def three_quotes(plan_dir, where):
