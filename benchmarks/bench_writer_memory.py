@@ -62,9 +62,6 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tree", required=True, help="source tree put first on PYTHONPATH")
     ap.add_argument("--interval", type=float, default=0.25)
-    ap.add_argument("--no-gc-freeze", action="store_true",
-                    help="replace gc.freeze by a no-op in the run (the writers' memory before "
-                         "the planner froze the plan's objects at the fork)")
     ap.add_argument("plan_args", nargs=argparse.REMAINDER)
     args = ap.parse_args()
     plan_args = [a for a in args.plan_args if a != "--"]
@@ -72,8 +69,6 @@ def main() -> int:
     load0 = os.getloadavg()[0]
     start = time.perf_counter()
     code = "import sys; from planner.cli import main; sys.exit(main())"
-    if args.no_gc_freeze:
-        code = "import gc; gc.freeze = lambda: None; " + code
     proc = subprocess.Popen([sys.executable, "-c", code, "plan", *plan_args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     peak = main_peak = most = at_most = 0
@@ -92,8 +87,7 @@ def main() -> int:
                       round(main_peak / 1024), "most_processes": most,
                       "tree_pss_at_most_mib": round(at_most / 1024),
                       "load_start": load0, "load_end": os.getloadavg()[0],
-                      "args": plan_args, "tree": args.tree,
-                      "gc_freeze": not args.no_gc_freeze}))
+                      "args": plan_args, "tree": args.tree}))
     if proc.returncode:
         print(out[-2000:], file=sys.stderr)
     return proc.returncode

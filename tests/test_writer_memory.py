@@ -5,7 +5,6 @@ the memory refusal that names it."""
 from __future__ import annotations
 
 import dataclasses
-import gc
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -114,7 +113,6 @@ def test_same_files_whatever_the_count(tmp_path, monkeypatch):
     exports.write_plan(result, tmp_path / "forked", jobs=4)
     exports.write_plan(result, tmp_path / "one", jobs=4, max_writers=1)
     assert seen == [4]
-    assert gc.get_freeze_count() == 0                # the parent's objects unfrozen again
     one, many = _files(tmp_path / "one"), _files(tmp_path / "forked")
     assert len(one) > 10 and one.keys() == many.keys()
     assert [name for name in one if one[name] != many[name]] == []

@@ -138,10 +138,14 @@ MAX_WRITERS = 64
 """Most export writers a user may ask for at once (``--writers``): more than there are
 writers only ever runs all of them."""
 
-FORK_COPY_SHARE = 1.0
+FORK_COPY_SHARE = 0.5
 """Share of the planner process's PSS a forked writer may turn into its own copy (Python's
 reference counts write to every object a writer reads, so the pages holding them are copied).
-See benchmarks/EXPORTS.md "Forked writers' memory"."""
+Measured on the 246,272-cable Dragonfly of benchmarks/EXPORTS.md "Forked writers' memory": the
+process tree peaked at 3,065 MiB with two writers forked at once and at 1,726 MiB with the
+writers in the planner's process (the plan, 876 MiB, and labels, the largest writer); less the
+two writers' own growth (about 850 and 585 MiB) the two forks copied about 750 MiB, 0.43 of
+the planner's PSS each. 0.5 keeps a margin."""
 
 
 def process_bytes(pid: int | str = "self") -> int | None:

@@ -762,15 +762,12 @@ def _died(name: str, process) -> BaseException:
 
 def _run_forked(writers, folder: Path, jobs: int, stages) -> None:
     """Writers in forked processes, at most ``jobs`` at a time, in the given order; the first
-    failure is raised here after the other running writers were stopped. The objects alive
-    at the fork are frozen (``gc.freeze``, Python's advice for forking servers) so no
-    collection in a writer touches, and so copies, the pages holding the plan."""
+    failure is raised here after the other running writers were stopped."""
     ctx = multiprocessing.get_context("fork")
     pending = list(writers)
     running: dict = {}
     sys.stdout.flush()
     sys.stderr.flush()
-    gc.freeze()          # the plan's objects stay out of any collection in the writers
     try:
         while pending or running:
             while pending and len(running) < jobs:
@@ -805,4 +802,3 @@ def _run_forked(writers, folder: Path, jobs: int, stages) -> None:
             process.join()
         for conn in running:
             conn.close()
-        gc.unfreeze()
