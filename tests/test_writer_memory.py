@@ -196,6 +196,11 @@ def test_estimate_grows_with_the_writers():
         memory.BYTES_PER_PORT * one.ports
 
 
+@pytest.mark.parametrize("cables, ports, writers, peak_mib", memory.MEASURED_BY_WRITERS)
+def test_estimate_covers_the_measured_writer_counts(cables, ports, writers, peak_mib):
+    assert memory.estimate_bytes(cables, ports, writers) >= peak_mib * MIB
+
+
 def test_refusal_names_fewer_writers_when_that_fits(monkeypatch):
     four = dataclasses.replace(_estimate(), writers=4)
     one = dataclasses.replace(four, writers=1)

@@ -52,10 +52,18 @@ once (two CPUs)."""
 BYTES_PER_CABLE_ONE_WRITER = 6_500
 BYTES_PER_CABLE_PER_FORK = (BYTES_PER_CABLE - BYTES_PER_CABLE_ONE_WRITER) // (MEASURED_WRITERS - 1)
 """Writers one at a time in one process: the 282K run's largest process (1,961 MiB, which is
-the plan and one writer) fits 5.4 KB per cable above ``BASE_BYTES`` and the ports, the 1M run
+the plan and one writer) fits 5.3 KB per cable above ``BASE_BYTES`` and the ports, the 1M run
 of issue 24 (writers one at a time, 14.1 GB) 5.7 KB; 6.5 KB keeps a margin above both. Each
 further writer at once adds the rest of ``BYTES_PER_CABLE``, so two writers give the fit
-above."""
+above. ``MEASURED_BY_WRITERS`` checks both against the runs of benchmarks/EXPORTS.md
+"Forked writers' memory"."""
+
+MEASURED_BY_WRITERS = (
+    (246_272, 392_496, 1, 1_726),
+    (246_272, 392_496, 2, 3_065),
+)
+"""(cables, router ports, writers at once, whole-tree peak PSS MiB) of the 100K Dragonfly
+``dragonfly:a=26,p=13,h=13,g=296``, ``--writers 1`` and two writers forked."""
 
 MEASURED = (
     (21_299, 46_208, 600),
