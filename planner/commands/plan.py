@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 
 from planner import exports
@@ -24,7 +25,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", nargs="?", metavar="SPEC.yaml",
                    help="spec file with the same fields as the options (topology, catalog, "
                         "floor, out, strategy, time_limit, seed, group_endpoints, "
-                        "endpoint_cables, spares, spares_optics, spares_switches); options "
+                        "endpoint_cables, spares, spares_optics, spares_switches, writers); options "
                         "override it. Without it (and "
                         f"without options): {specs.DEFAULT_TOPOLOGY} on "
                         f"{specs.DEFAULT_CATALOG} in {specs.DEFAULT_FLOOR}")
@@ -56,6 +57,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="spare transceivers per BOM line, in percent (default 0)")
     p.add_argument("--spares-switches", dest="spares_switches", type=float, metavar="PCT",
                    help="spare switches, in percent of the switch line (default 0)")
+    p.add_argument("--writers", type=int, metavar="N",
+                   help="at most N export writers at once, each past the first in a forked "
+                        "process (default: up to 4, as many as the CPUs and the memory "
+                        "available once the plan is built allow; 1 writes one file after "
+                        "the other in the planner's own process, the least memory); the "
+                        "files are the same")
     p.add_argument("--router-latency-ns", dest="router_latency_ns", type=float, metavar="NS",
                    help="router (switch) delay for the latency figures, overriding the "
                         "catalog's latency_ns")
@@ -98,7 +105,8 @@ def resolve_spec(args: argparse.Namespace) -> specs.Spec:
                               "group_endpoints": args.group_endpoints,
                               "endpoint_cables": args.endpoint_cables,
                               "spares": args.spares, "spares_optics": args.spares_optics,
-                              "spares_switches": args.spares_switches})
+                              "spares_switches": args.spares_switches,
+                              "writers": args.writers})
 
 
 def _placement_result(place: dict, gap: str) -> str:
@@ -213,7 +221,10 @@ def run(args: argparse.Namespace) -> int:
     _from_spec(args, "out", lambda: output.check_out(spec.out, inputs))
 
     def build_topology():
-        sizing.check_topology_spec(spec.topology, spec.endpoint_cables)  # before building
+        estimate = sizing.check_topology_spec(spec.topology, spec.endpoint_cables)  # first
+        if estimate is not None and spec.writers is not None:     # memory at that count
+            guards.check(dataclasses.replace(estimate, writers=spec.writers),
+                         f"--topology '{specs.describe_topology(spec)}'", spec.endpoint_cables)
         return specs.topology_of(spec)
 
     topology = _from_spec(args, "topology", build_topology)
@@ -240,7 +251,7 @@ def run(args: argparse.Namespace) -> int:
     if args.prices:       # where the prices came from; catalog.yaml holds them
         result.summary["prices"] = {"quotes": [str(p) for p in args.prices],
                                     "rates": parse_rates(args.rate)}
-    files = exports.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
+    files = exports.write_plan(result, spec.out, progress=mode, max_writers=spec.writers)  # --out as given, for messages
     for note in defaults.notes(result.topology):   # a size the user did not give
         print(f"note: {printable(note, None)}")
     print(summary_table(result, Path(spec.out), files), flush=True)

@@ -17,6 +17,7 @@ files, the Python API).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 from dataclasses import dataclass
@@ -40,6 +41,10 @@ class Estimate:
     links: int
     endpoint_cables: int
     ports: int
+    writers: int = 1
+    """Export writers at once (``--writers``). By default one: the planner forks more only
+    when the memory measured once the plan is built holds them
+    (``planner.run.memory.writers_at_once``), so one is what a plan needs."""
 
     @property
     def cables(self) -> int:
@@ -47,7 +52,7 @@ class Estimate:
 
     @property
     def memory_bytes(self) -> int:
-        return memory.estimate_bytes(self.cables, self.ports)
+        return memory.estimate_bytes(self.cables, self.ports, self.writers)
 
 
 def available_memory() -> int | None:
@@ -79,7 +84,10 @@ def check(estimate: Estimate, what: str, endpoint_cables: bool) -> Estimate:
     budget = (f"the budget is {MAX_CABLES:,} cables" if over_cables else
               f"only {_bytes(available)} of memory is available")
     fewer = " or --no-endpoint-cables" if endpoint_cables and estimate.endpoint_cables else ""
-    bigger = ("" if over_cables else f", run on a machine with more memory, or set "
+    fewer_writers = (not over_cables and estimate.writers > 1 and dataclasses.replace(
+        estimate, writers=1).memory_bytes <= available)
+    writers = ", fewer writers (--writers 1)" if fewer_writers else ""
+    bigger = ("" if over_cables else f"{writers}, run on a machine with more memory, or set "
               f"{memory.ENV} to override the estimate")
     raise InputError(f"{what}: the plan would have {_amount(estimate.cables)} cables "
                      f"({_amount(estimate.links)} router-router + "
