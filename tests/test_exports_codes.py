@@ -102,5 +102,5 @@ def test_conf_delays_are_the_cable_latencies_per_link_class(written):
               "cn_delay": cables.loc[cables["kind"] == "endpoint", "latency_ns"].mean()}
     for key, mean in expect.items():
         assert float(values[key]) == pytest.approx(mean, abs=0.005), key
-    assert float(values["router_delay"]) == plan.router_model.latency_ns == 300
+    assert float(values["router_delay"]) == plan.router_model.latency_ns == 425  # SN3700C
     assert f"local_delay: mean of {int(local.sum()):,} cables" in text

@@ -164,7 +164,7 @@ def test_hops_and_latency_equal_networkx(name):
     plan = get_plan(name)
     perf = plan.summary["performance"]
     router_ns = perf["latency_ns"]["router_ns"]
-    assert router_ns == plan.router_model.latency_ns == 300          # SN2700 in modern-100g
+    assert router_ns == plan.router_model.latency_ns == 425          # SN3700C in modern-100g
     avg, diameter, lat, worst = _networkx_hops_and_latency(plan, router_ns)
     assert perf["hops"]["average"] == pytest.approx(avg, abs=1e-6)
     assert perf["hops"]["diameter"] == diameter

@@ -44,7 +44,7 @@ def test_plan_prints_performance_and_the_defaults_it_chose(tmp_path):
 def test_booksim_options_reach_the_cfg(tmp_path):
     code, _ = _run([*BASE, "--topology", "slimfly:q=5", "--out", str(tmp_path / "p"),
                     "--booksim-cycle-ns", "2", "--booksim-rate", "0.3",
-                    "--booksim-traffic", "randperm"])
+                    "--booksim-traffic", "randperm", "--router-latency-ns", "300"])
     assert code == 0
     cfg = (tmp_path / "p" / "booksim.cfg").read_text()
     assert "injection_rate = 0.3;" in cfg and "traffic = randperm;" in cfg

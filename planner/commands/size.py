@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 
-from planner.compare.sizing import nearest_checked
 from planner.inputs import spec as specs
 from planner.run.errors import InputError
 from planner.run.terminal import printable
@@ -50,6 +49,7 @@ def run(args) -> int:
     if catalog is None:
         found = nearest(args.endpoints, args.max_radix, families or None, args.count)
     else:
+        from planner.compare.sizing import nearest_checked   # pandas: only with --catalog
         found, refused = nearest_checked(args.endpoints, args.max_radix, families or None,
                                          args.count, catalog, floor, args.endpoint_cables)
     rows = [o for options in found.values() for o in options]

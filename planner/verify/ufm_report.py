@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
-from planner.exports.fabric_checkers import hca_port
 from planner.run.errors import InputError
 from planner.verify.fields import port_number, raw_link
 from planner.verify.names import Names
@@ -45,6 +44,7 @@ def _link(text, where: str) -> RawLink:
     if len(ends) != 2 or not all("/" in e for e in ends):
         raise InputError(f"observed {where}: {text[:60]!r} is not a link 'DEV/PORT - DEV/PORT'")
     (dev, _, port), (peer, _, peer_port) = (e.strip().rpartition("/") for e in ends)
+    from planner.exports.fabric_checkers import hca_port   # with pandas: not for light commands
     port, peer_port = hca_port(dev, port) or port, hca_port(peer, peer_port) or peer_port
     return raw_link(dev, port, peer, peer_port, where, _NDT_FIELDS)
 
