@@ -30,7 +30,7 @@ summary, the cabinet and patch-rack sheets, labels, the viewer and the order lis
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -60,6 +60,9 @@ class Pieces:
 
     table: pd.DataFrame
     legs: pd.DataFrame
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+    """``ends`` and ``connector_ends`` once computed (several writers read them; computed in
+    ``build``, before the writer processes fork, they are computed once for all)."""
 
     def by_sku(self) -> dict[str, int]:
         """Pieces installed per part number (a trunk once, a multi-link assembly once), sorted by
@@ -90,6 +93,11 @@ class Pieces:
     def ends(self) -> pd.DataFrame:
         """Every end of every piece, oriented from it: ``piece`` (row of ``table``), ``end``
         (A | B), ``this_*`` and ``peer_*`` of ``END_FIELDS``; A ends first, then B ends."""
+        if "ends" not in self.memo:
+            self.memo["ends"] = self._ends()
+        return self.memo["ends"].copy(deep=False)
+
+    def _ends(self) -> pd.DataFrame:
         t = self.table
         both = []
         for this, peer in (("a", "b"), ("b", "a")):
@@ -108,6 +116,11 @@ class Pieces:
         ``place, device, port, ru, transceiver`` as text (values of several legs joined by
         ``+``: a twin-port end's two ports ``17+18``; the far end is every connector at the
         piece's other end). Pieces in ``table`` order, each piece's A connectors, then B."""
+        if "connector_ends" not in self.memo:
+            self.memo["connector_ends"] = self._connector_ends()
+        return self.memo["connector_ends"].copy(deep=False)
+
+    def _connector_ends(self) -> pd.DataFrame:
         t = self.table
         first = pd.unique(t["assembly"].to_numpy(object))
         rank = pd.Series(np.arange(len(first)), index=first)[t["assembly"].to_numpy(object)]
@@ -347,4 +360,7 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
     new_row[order] = np.arange(len(table))
     table = table.iloc[order].reset_index(drop=True)
     legs["piece"] = new_row[legs["piece"].to_numpy()]
-    return Pieces(table=table, legs=legs[["cable", "step", "piece"]])
+    pieces = Pieces(table=table, legs=legs[["cable", "step", "piece"]])
+    pieces.ends()
+    pieces.connector_ends()
+    return pieces
