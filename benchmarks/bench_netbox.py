@@ -57,10 +57,33 @@ LINE = re.compile(r"netbox push: (\d+)/(\d+) ([a-z ]+) done \(([\d.]+) s\)")
 SUMMARY = re.compile(r"created ([\d,]+), updated ([\d,]+), deleted ([\d,]+), unchanged ([\d,]+)")
 
 
+SERVER = ("gunicorn", "postgres", "redis")
+
+
+def netbox_cpu_s() -> dict[str, float]:
+    """CPU seconds used so far by NetBox's side of the machine, per program: its gunicorn
+    workers, PostgreSQL and Redis processes (user + system time, /proc/PID/stat fields 14 and
+    15)."""
+    tick, out = os.sysconf("SC_CLK_TCK"), dict.fromkeys(SERVER, 0.0)
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            command_line = Path(f"/proc/{pid}/cmdline").read_bytes()
+            name = next((n for n in SERVER if n.encode() in command_line), None)
+            if name:
+                stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                out[name] += (int(stat[11]) + int(stat[12])) / tick
+        except OSError:  # the process ended meanwhile
+            continue
+    return out
+
+
 def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None) -> dict:
-    """One ``planner netbox push`` as a user runs it: wall time, counts, and per kind the
-    objects written and their seconds. With ``limit_s`` it is stopped by Ctrl-C (SIGINT) after
-    that long, as a user stops it: ``stopped`` and, per kind, what it had done by then."""
+    """One ``planner netbox push`` as a user runs it: wall time, counts, per kind the
+    objects written and their seconds, NetBox's CPU seconds (gunicorn + PostgreSQL + Redis, so
+    a reader can tell what a dedicated machine would do) and the load average meanwhile. With
+    ``limit_s`` it is stopped by Ctrl-C (SIGINT) after that long, as a user stops it:
+    ``stopped`` and, per kind, what it had done by then."""
+    cpu = netbox_cpu_s()
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "planner.cli", "netbox", "push", "--plan",
                              str(plan_dir), "--url", url, "--token-file", token_file],
@@ -74,6 +97,10 @@ def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None
         out, err = proc.communicate()
         stopped = True
     seconds = time.perf_counter() - start
+    after = netbox_cpu_s()
+    split = {k: after[k] - cpu[k] for k in SERVER}
+    cpu = sum(split.values())
+    load = os.getloadavg()[1]
     if proc.returncode != 0 and not stopped:
         raise SystemExit(f"push of {plan_dir} failed ({proc.returncode}): {err.strip()}")
     kinds: dict[str, list] = {}
@@ -85,7 +112,8 @@ def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None
             kinds[kind] = [n + int(total), s + float(secs)]
     found = SUMMARY.search(out)
     counts = [int(x.replace(",", "")) for x in found.groups()] if found else [0, 0, 0, 0]
-    return {"seconds": seconds, "kinds": kinds, "stopped": stopped, "last": last,
+    return {"seconds": seconds, "netbox_cpu_s": cpu, "netbox_cpu_split": split, "load": load,
+            "kinds": kinds, "stopped": stopped, "last": last,
             "exit": proc.returncode, "stderr": err.strip()[-300:],
             **dict(zip(("created", "updated", "deleted", "unchanged"), counts))}
 
@@ -103,8 +131,9 @@ def empty_site(client: Client, plan_dir: Path) -> None:
                    if any(t.get("slug") == "planner" for t in o["tags"])]
             if not ids:
                 break
-            for i in range(0, len(ids), 100):
-                client.delete(path, ids[i:i + 100])
+            batches = [ids[i:i + 50] for i in range(0, len(ids), 50)]
+            for _ in client.each(lambda batch: client.delete(path, batch), batches):
+                pass
     client.delete("dcim/sites/", [sid])
 
 
@@ -241,7 +270,8 @@ def main() -> None:
     for name, folder in (x.split("=", 1) for x in args.plan):
         plan_dir = Path(folder)
         empty_site(client, plan_dir)
-        row = {"size": bundle_rows(plan_dir), "version": version, "load": os.getloadavg()[1]}
+        row = {"size": bundle_rows(plan_dir), "version": version, "load": os.getloadavg()[1],
+               "commit": commit()}
         if name in limits:
             row["first"] = push(args.url, args.token_file, plan_dir, limits[name])
             print(name, "stopped push", row["first"], flush=True)
@@ -284,6 +314,49 @@ def rate(row: dict, kind: str) -> float | None:
     return None
 
 
+def commit() -> str:
+    """The planner commit measured (short hash, ``+`` when the work tree differs)."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                          capture_output=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "planner"], cwd=ROOT, text=True,
+                           capture_output=True).stdout.strip()
+    return head + ("+" if dirty else "")
+
+
+def cpu_lines(results: dict) -> list[str]:
+    """Per push: objects written per second of wall time, and NetBox's own CPU seconds per
+    object written (gunicorn + PostgreSQL + Redis), which is what a dedicated machine's cores
+    would have to supply; the load average beside each."""
+    lines = ["", "NetBox's side of each push that wrote (CPU seconds of its gunicorn, PostgreSQL "
+             "and Redis processes from /proc; on 2 dedicated cores a push would take about its "
+             "CPU seconds / 2):", "",
+             "| plan | push | commit | wall | objects written | per second | NetBox CPU s "
+             "(gunicorn / PostgreSQL) | CPU s per object | on 2 dedicated cores | "
+             "load (5 min) at the end |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, r in results.items():
+        pushes = [("first", r.get("first")), ("resumed", r.get("resumed"))]
+        if r.get("replan"):
+            pushes.append(("re-plan", r["replan"][0]))
+        for label, f in pushes:
+            if not f or "netbox_cpu_s" not in f:
+                continue
+            n = f["created"] + f["updated"] + f["deleted"]
+            if f.get("stopped"):
+                n = sum(v[0] for v in f["last"].values())
+            if not n:
+                continue
+            split = f.get("netbox_cpu_split", {})
+            lines.append(f"| {name} | {label}{' (stopped)' if f.get('stopped') else ''} | "
+                         f"{r.get('commit', '-')} | {f['seconds']:.0f} s | {n:,} | "
+                         f"{n / f['seconds']:.2f} | {f['netbox_cpu_s']:.0f}"
+                         + (f" ({split['gunicorn']:.0f} / {split['postgres']:.0f})" if split
+                            else "") + " | "
+                         f"{f['netbox_cpu_s'] / n:.3f} | {_duration(f['netbox_cpu_s'] / 2)} | "
+                         f"{f['load']:.1f} |")
+    return lines
+
+
 def write_report(path: Path, results: dict) -> None:
     """NETBOX.md from every plan measured so far (NETBOX.json)."""
     estimates = {k: r for k, r in results.items() if r.get("estimate")}
@@ -324,6 +397,7 @@ def write_report(path: Path, results: dict) -> None:
             v = rate(r, kind)
             cells.append("-" if v is None else f"{v:.2f}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += cpu_lines(results)
     for name, r in results.items():
         if r.get("traced"):
             n, through = r["traced"]
@@ -381,14 +455,21 @@ def _extrapolation(results: dict, estimates: dict) -> list[str]:
     rates = pooled_rates(results)
     if not {"devices", "cables"} <= rates.keys():
         return []
+    cpu_per = pooled_cpu_per_object(results)
     lines = ["", "## Time at the measured rates", "",
              "Rates pooled over every push above: "
              + ", ".join(f"{k} {v:.2f}/s" for k, v in rates.items())
              + ". A push's time is about its devices, cables and racks at these rates (reads "
                "and the shared objects add seconds). Plans marked *estimate* were not pushed "
                "here; their time is extrapolated from their bundle's row counts, not measured.",
-             "", "| plan | devices | cables | racks | at the pooled rates | measured |",
-             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+             "", f"NetBox's CPU per object written, over the first pushes that ran to the end: "
+                 f"{cpu_per:.3f} s. "
+                 "The last two columns divide a plan's objects times that by the cores of a "
+                 "dedicated machine (NetBox's workers and PostgreSQL kept busy by the batches "
+                 "in flight): the time NetBox itself needs, whatever the client does.",
+             "", "| plan | devices | cables | racks | at the pooled rates | measured | "
+                 "NetBox CPU on 2 cores | on 16 cores |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     rows = [(k, r, False) for k, r in results.items()] + [(k, r, True) for k, r in
                                                           estimates.items()]
     for name, r, guessed in rows:
@@ -397,9 +478,24 @@ def _extrapolation(results: dict, estimates: dict) -> list[str]:
         measured = ("estimate" if guessed else
                     f"stopped at {r['first']['seconds']:.0f} s" if r["first"].get("stopped")
                     else f"{r['first']['seconds']:.0f} s")
+        cpu = (s["devices"] + s["cables"] + s["racks"]) * cpu_per
         lines.append(f"| {name} | {s['devices']:,} | {s['cables']:,} | {s['racks']:,} | "
-                     f"{_duration(secs)} | {measured} |")
+                     f"{_duration(secs)} | {measured} | {_duration(cpu / 2)} | "
+                     f"{_duration(cpu / 16)} |")
     return lines
+
+
+def pooled_cpu_per_object(results: dict) -> float:
+    """NetBox CPU seconds per object written, over every first push that ran to the end (a
+    stopped one wrote the cheap shared objects and port templates, not a plan's mix)."""
+    cpu = n = 0.0
+    for r in results.values():
+        f = r["first"]
+        if "netbox_cpu_s" in f and not f.get("stopped"):
+            cpu += f["netbox_cpu_s"]
+            n += (sum(v[0] for v in f["last"].values()) if f.get("stopped")
+                  else f["created"] + f["updated"] + f["deleted"])
+    return cpu / n if n else float("nan")
 
 
 def _duration(seconds: float) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 import time
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,8 @@ import pandas as pd
 import planner
 from planner import cabling, costing, performance
 from planner.costing import bom as boms
-from planner.costing import basis, fabric, power
+from planner.costing import basis, fabric, fabric_devices, power
+from planner.inputs import feasibility
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog, RouterModel, load_catalog
 from planner.inputs.floor import Floor, load_floor, routes
@@ -61,6 +62,8 @@ class Plan:
     structured: on a floor with structured cabling, the panels, trunks, patch racks and the
               pieces of every link through them (``planner.cabling.structured.StructuredPlan``).
     pieces:   every installed piece and each link's pieces (``planner.cabling.pieces.Pieces``).
+    fabric:   the subnet-manager boxes, management switches and PDUs in their cabinets and the
+              management cords (``planner.costing.fabric_devices.FabricDevices``).
     """
 
     topology: Topology
@@ -76,6 +79,7 @@ class Plan:
     summary: dict[str, Any]
     structured: cabling.structured.StructuredPlan | None = None
     pieces: cabling.pieces.Pieces | None = None
+    fabric: fabric_devices.FabricDevices | None = None
 
 
 def _as_topology(topology) -> Topology:
@@ -160,6 +164,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     floors.check_capacity(floor, topology, router_model)
     structured.check_catalog(catalog, floor, router_model)
     within_budget = power.fit_budget(floor, topology, catalog, router_model, endpoint_cables)
+    feasibility.check(feasibility.Shape.of(topology), catalog, within_budget, router_model,
+                      endpoint_cables, given=floor)
 
     with Stages("plan", ["placement", "cabling", "performance", "costing", "summary"],
                 progress) as stages:
@@ -190,6 +196,15 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             devices = cable_plan.devices.assign(
                 watts=np.round(np.r_[watts.router_w, watts.endpoint_w], 3))
             cabinets = cable_plan.cabinets.assign(kw=np.round(watts.cabinet_kw, 6))
+            boxes = None
+            if fabric_plan is not None:
+                boxes = fabric_devices.place(catalog, placement, floor, devices, fabric_plan)
+                power.check_budget(floor, placement.cabinet_names, fabric_plan.kw)
+                plan_w = float(watts.cabinet_kw.sum()) * 1000.0
+                watts = replace(watts, cabinet_kw=np.asarray(fabric_plan.kw, float))
+                cabinets = cabinets.assign(
+                    kw=np.round(fabric_plan.kw, 6),
+                    ru_used=cabinets["ru_used"] + boxes.ru_per_cabinet(len(cabinets)))
         with stages.run("summary"):
             summary = _summary(topology, catalog, floor, placement, router_model, cable_plan,
                                bom, totals, dict(strategy=strategy, seed=seed,
@@ -209,6 +224,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             summary["bom"]["not_included"] = fabric.not_included(catalog)
             if fabric_plan is not None:
                 summary["fabric"] = fabric_plan.summary()
+                summary["power"]["fabric_w"] = round(float(fabric_plan.kw.sum()) * 1000.0
+                                                     - plan_w, 3)
             summary["performance"] = perf
             summary["performance"]["cost_per_delivered_tbps"] = _per_tbps(
                 summary["cost"]["total"], perf)
@@ -218,7 +235,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     return Plan(topology=topology, catalog=catalog, floor=floor, placement=placement,
                 router_model=router_model, cables=cable_plan.cables, devices=devices,
                 cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary,
-                structured=cable_plan.structured, pieces=cable_plan.pieces)
+                structured=cable_plan.structured, pieces=cable_plan.pieces,
+                fabric=boxes)
 
 
 def _performance_detail(perf: dict[str, Any]) -> str:

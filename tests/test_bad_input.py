@@ -565,7 +565,7 @@ CASES: dict[str, Case] = {
                              setup=_folder("s.yaml")),
     # --- catalogs
     "catalog price nan": Case(_plan("--catalog", "in/catalog_bad.yaml"),
-                              ("in/catalog_bad.yaml", "'routers[0].price.fixed'", "MSN2700-CS2F",
+                              ("in/catalog_bad.yaml", "'routers[0].price.fixed'", "SN3700C",
                                "finite number", "nan"),
                               setup=_catalog("routers.0.price.fixed", float("nan"))),
     "catalog price 1e308": Case(_plan("--catalog", "in/catalog_bad.yaml"),

@@ -33,11 +33,14 @@ def test_sheet_order(book):
     assert book.sheetnames == ["Summary", "BOM", "Cables", "Cabinets", "Ports"]
 
 
+MONEY = bom_xlsx.money_format("USD")                 # the hand plan's catalog prices in USD
+
+
 @pytest.mark.parametrize("sheet,header,row,fmt", [
-    ("BOM", "Unit price", 2, bom_xlsx.CURRENCY), ("BOM", "Extended price", 2, bom_xlsx.CURRENCY),
+    ("BOM", "Unit price", 2, MONEY), ("BOM", "Extended price", 2, MONEY),
     ("BOM", "Quantity", 2, bom_xlsx.COUNT), ("BOM", "Length (m)", 3, bom_xlsx.METRES),
-    ("Cables", "Length (m)", 2, bom_xlsx.METRES), ("Cables", "Unit price", 2, bom_xlsx.CURRENCY),
-    ("Cables", "Unit price", 326, bom_xlsx.CURRENCY),
+    ("Cables", "Length (m)", 2, bom_xlsx.METRES), ("Cables", "Unit price", 2, MONEY),
+    ("Cables", "Unit price", 326, MONEY),
     ("Cables", "Latency (ns)", 200, bom_xlsx.DECIMAL),
     ("Ports", "Port", 2, bom_xlsx.COUNT), ("Cabinets", "x (m)", 2, bom_xlsx.DECIMAL),
     ("Cabinets", "kW", 2, bom_xlsx.DECIMAL),

@@ -85,7 +85,22 @@ def bundle(request, tmp_path_factory):
     tables = {name: pd.read_csv(folder / name, dtype=str, keep_default_na=False)
               for name, _ in FILES}
     types = [yaml.safe_load(p.read_text()) for p in sorted(folder.glob("device-types/*/*.yaml"))]
-    return plan, folder, tables, types
+    return (plan, folder, *fabric_apart(plan, tables, types))
+
+
+def fabric_apart(plan, tables: dict, types: list) -> tuple[dict, list]:
+    """The bundle's fabric devices and cables (routers, endpoints, panels and the links between
+    them) without the subnet-manager boxes, management switches, PDUs and management cords,
+    which tests/test_fabric_devices.py reads back."""
+    if plan.fabric is None:
+        return tables, types
+    boxes = set(plan.fabric.devices["name"])
+    devices, cables = tables["devices.csv"], tables["cables.csv"]
+    tables = dict(tables, **{
+        "devices.csv": devices[~devices["name"].isin(boxes)].reset_index(drop=True),
+        "cables.csv": cables[cables["side_a_name"] != "mgmt"].reset_index(drop=True)})
+    models = set(plan.fabric.devices["sku"])
+    return tables, [t for t in types if t["model"] not in models]
 
 
 @pytest.mark.parametrize("name, allowed", FILES)
@@ -166,7 +181,7 @@ poe_type rf_role""".split())
 INTERFACE_TYPES = set("""10gbase-x-sfpp 25gbase-x-sfp28 40gbase-x-qsfpp 50gbase-x-sfp56
 100gbase-x-qsfp28 200gbase-x-qsfp56 400gbase-x-qsfp112 400gbase-x-osfp 800gbase-x-osfp
 infiniband-qdr infiniband-fdr infiniband-edr infiniband-hdr infiniband-ndr infiniband-xdr
-other""".split())
+1000base-t other""".split())
 
 
 def library_slugify(text: str) -> str:
@@ -192,8 +207,8 @@ def test_device_types_follow_the_library_format(bundle):
         assert doc["slug"].startswith(library_slugify(doc["manufacturer"]))  # verify_slug
         assert doc["slug"].endswith(library_slugify(doc["model"]))
         assert all(v != "" for v in doc.values())
-        if "rear-ports" in doc:                 # a patch panel: passive, no power
-            continue
+        if "rear-ports" in doc or "power-outlets" in doc:   # a patch panel: passive, no power;
+            continue                                    # a PDU: its input plug is the site's
         ports = doc["power-ports"]                                        # validate_power
         assert ports and all(p["type"] in POWER_PORT_TYPES for p in ports)
         assert all(isinstance(p.get("maximum_draw", 1), int) and p.get("maximum_draw", 1) >= 1
@@ -214,9 +229,12 @@ def test_device_types_follow_the_library_format(bundle):
             assert {"name", "type"} <= set(interface) <= INTERFACE_PROPERTIES
             assert interface["type"] in INTERFACE_TYPES
     router = next(t for t in types if t["model"] == plan.router_model.sku)
-    assert len(router["interfaces"]) == plan.router_model.radix      # only the model's ports
+    fabric = [i for i in router["interfaces"] if not i.get("mgmt_only")]
+    assert len(fabric) == plan.router_model.radix      # the model's ports, and its management port
+    assert len(router["interfaces"]) - len(fabric) == (plan.fabric is not None
+                                                       and not plan.fabric.cords.empty)
     rate = {100: "100gbase-x-qsfp28", 400: "400gbase-x-osfp"}[int(plan.router_model.rate_gbps)]
-    assert {i["type"] for i in router["interfaces"]} == {rate}
+    assert {i["type"] for i in fabric} == {rate}
 
 
 # NetBox 4.5+ device types (DeviceType.to_yaml): front ports with positions, mapped to rear
@@ -473,7 +491,7 @@ def test_readme_states_version_and_way_in(bundle):
     _, folder, tables, _ = bundle
     text = (folder / "README.md").read_text()
     assert "NetBox 4.5 or later" in text and "4.4 or later" not in text
-    rows = len(tables["cables.csv"])
+    rows = len(pd.read_csv(folder / "cables.csv"))        # management cords included
     size = (folder / "cables.csv").stat().st_size
     assert f"`cables.csv` (DCIM > Cables): {rows:,} rows, {size / 1e6:.2f} MB: " \
            f"{netbox.import_path(rows, size)}" in text

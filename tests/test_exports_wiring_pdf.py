@@ -160,12 +160,13 @@ def test_cover_gives_the_totals(pdfs):
     cover = texts[0]
     assert "Totals" in cover
     assert f"{len(plan.cabinets):,} in {plan.cabinets['row'].nunique()} rows" in cover
-    assert f"${plan.summary['cost']['total']:,.2f} total" in cover
+    code = plan.summary["cost"]["price_basis"]["currency"]       # ISO 4217, not a $ sign
+    assert code == "USD" and f"USD {plan.summary['cost']['total']:,.2f} total" in cover
     assert f"{len(plan.bom):,} lines, {int(plan.bom['quantity'].sum()):,} parts" in cover
     from planner.costing.bom import COST_LINES
     words = "|".join(re.escape(w) for _, w in COST_LINES)
     dollars = [float(m.replace(",", "")) for m in re.findall(
-        rf"^(?:{words}) \$([\d,.]+) \(", cover, re.M)]
+        rf"^(?:{words}) USD ([\d,.]+) \(", cover, re.M)]
     assert len(dollars) == len(COST_LINES)
     assert sum(dollars) == pytest.approx(plan.summary["cost"]["total"], abs=0.05)
     assert sum(dollars) == pytest.approx(float(plan.bom["extended_price"].sum()), abs=0.05)

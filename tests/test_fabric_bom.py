@@ -13,6 +13,7 @@ from planner.costing import basis, bom as boms, fabric
 from planner.costing.quotes import Award, Offer
 from planner.costing.reprice import repriced_bom
 from planner.inputs.catalog import load_catalog
+from planner.inputs.catalog.orderable import IDENTITY_COLUMNS
 from planner.inputs.catalog.pricing import PriceBasis
 from planner.inputs.floor import load_floor
 
@@ -68,7 +69,7 @@ def test_ndr_fabric_lines_by_hand():
     assert support["unit_price"].tolist() == [1500 * 3, 6000 * 3]  # per year x 3-year term
     assert (lines["extended_price"] == lines["quantity"] * lines["unit_price"]).all()
     assert set(lines["basis"]) == {"estimate"} and set(lines["currency"]) == {"USD"}
-    assert list(lines.columns) == boms.COLUMNS + basis.COLUMNS
+    assert list(lines.columns) == boms.COLUMNS + basis.COLUMNS + IDENTITY_COLUMNS
 
 
 @pytest.mark.parametrize("feeds, outlets, pdus", [
@@ -102,8 +103,10 @@ def test_cabinets_per_switch_splits_a_row():
 
 def test_licence_mode_buys_hosts_and_licences():
     cat = _ndr()
-    host = cat.subnet_manager.appliance.model_copy(update={"sku": "HOST-1U", "support": None})
-    licence = {"sku": "UFM-LIC", "vendor": "NVIDIA", "price": 100.0}
+    generic = {"orderable": "generic", "spec": {"product": "a test part"}}
+    host = cat.subnet_manager.appliance.model_copy(update={"sku": "HOST-1U", "support": None,
+                                                           **generic})
+    licence = {"sku": "UFM-LIC", "vendor": "NVIDIA", "price": 100.0, **generic}
     sm = cat.subnet_manager.model_validate({"mode": "licence", "hosts": host.model_dump(),
                                             "licence": licence, "licence_per": "switch"})
     lines, _ = _build(cat.model_copy(update={"subnet_manager": sm}))

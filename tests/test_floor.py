@@ -157,7 +157,7 @@ def test_check_capacity_passes_and_fails_with_numbers():
     with pytest.raises(InputError, match=r"2 router slots × 29U \(MCS8500\).*does not fit"):
         check_capacity(f, _topology(4, 4), load_catalog("hdr-200g").router_for(44))
     two_u = f.model_copy(update={"first_router_ru": 40})
-    with pytest.raises(InputError, match=r"× 2U \(AS7816-64X\).*at most 1"):
+    with pytest.raises(InputError, match=r"× 2U \(7816-64X-O-AC-F\).*at most 1"):
         check_capacity(two_u, _topology(4, 4), load_catalog("modern-100g").router_for(44))
     small = f.model_copy(update={"max_cabinets": 3})
     with pytest.raises(InputError, match=r"10 routers with 130 endpoints need at least 5 "
@@ -228,7 +228,7 @@ def test_capacity_errors_name_the_floor_file(tmp_path):
 
 
 def test_unknown_floor_name():
-    with pytest.raises(InputError, match=r"unknown floor 'hall9'; choose one of: cascade,"):
+    with pytest.raises(InputError, match=r"unknown floor 'hall9'; choose one of: campus, cascade,"):
         load_floor("hall9")
 
 

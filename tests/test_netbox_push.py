@@ -83,14 +83,15 @@ class FakeNetBox:
             raise Refused(403, '{"detail": "Invalid token"}')
         parts = urlsplit(url)
         path = parts.path.removeprefix("/api/")
-        query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        query = parse_qs(parts.query)  # a filter given more than once matches any of its values
         if path == "status/":
             return {"netbox-version": self.version}
         if path not in MODELS:
             raise Refused(404, f"no endpoint {path}")
         if method == "GET":
             rows = [self.render(path, o) for o in self.db[path].values() if self.match(path, o, query)]
-            offset, limit = int(query.get("offset", 0)), int(query.get("limit", 50))
+            offset = int(query.get("offset", ["0"])[0])
+            limit = int(query.get("limit", ["50"])[0])
             return {"count": len(rows), "results": rows[offset:offset + limit]}
         if self.drop_at and self.drop_at == (path, sum(w[1] == path for w in self.writes)):
             raise ConnectionResetError
@@ -104,16 +105,16 @@ class FakeNetBox:
         return None if method == "DELETE" else [self.render(path, o) for o in out]
 
     def match(self, path: str, obj: dict, query: dict) -> bool:
-        for key, value in query.items():
+        for key, values in query.items():
             if key in ("limit", "offset", "fields", "brief"):
                 continue
             if key == "site_id":
-                if self.site_of(path, obj) != int(value):
+                if str(self.site_of(path, obj)) not in values:
                     return False
             elif key.endswith("_id"):
-                if obj.get(key[:-3]) != int(value):
+                if str(obj.get(key[:-3])) not in values:
                     return False
-            elif str(obj.get(key)) != value:
+            elif str(obj.get(key)) not in values:
                 return False
         return True
 
@@ -424,7 +425,10 @@ def test_interrupted_push_resumes(fake, plan_dir, tmp_path, monkeypatch):
     fake.drop_at = ("dcim/cables/", 3)  # the connection drops at the 4th batch of cables
     with pytest.raises(InputError, match="run the same push again"):
         command.push(command.read_bundle(plan_dir), Client(fake.url, TOKEN))
-    assert fake.count()["dcim/cables/"] == 15
+    # whole batches only (several are sent at once: those before and beside the dropped one)
+    written = [n for method, path, n in fake.writes if path == "dcim/cables/"]
+    assert len(written) >= 3 and max(written) <= 5
+    assert fake.count()["dcim/cables/"] == sum(written) < _bundle_counts(plan_dir)["dcim/cables/"]
     fake.drop_at = None
     assert _push(fake.url, plan_dir, tmp_path) == 0
     counts = fake.count()
@@ -497,7 +501,8 @@ def test_push_into_a_real_netbox(plan_dir, tmp_path, capsys):
     empty_site(client, plan_dir)
     assert _push(url, plan_dir, tmp_path, token) == 0
     links, through = trace_all(client, plan_dir)
-    assert links == len(pd.read_csv(plan_dir / "cables.csv")) and through > 0
+    cables = pd.read_csv(plan_dir / "cables.csv")
+    assert links == int((cables["kind"] != "mgmt").sum()) and through > 0
     capsys.readouterr()
     assert _push(url, plan_dir, tmp_path, token) == 0
     assert "already held this plan" in capsys.readouterr().out
@@ -509,10 +514,10 @@ def test_ctrl_c_says_what_was_written_and_the_next_push_goes_on(fake, plan_dir, 
     (not "nothing was written"); the next push finishes the plan."""
     real = Client.create
 
-    def create(self, path, rows):
+    def create(self, path, rows, *args):
         if path == "dcim/cables/":
             raise KeyboardInterrupt
-        return real(self, path, rows)
+        return real(self, path, rows, *args)
 
     monkeypatch.setattr(Client, "create", create)
     assert _push(fake.url, plan_dir, tmp_path) == 130

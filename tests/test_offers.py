@@ -177,12 +177,12 @@ def test_recorded_catalog_buys_the_same_again(folders):
 
 POLICY_PICKS = [
     # policy, part -> (vendor, part number) bought
-    ("genuine", {SR4: ("NVIDIA", SR4), CWDM4: ("NVIDIA", "TEST-CWDM4-G"),
-                 DAC: ("NVIDIA", "MCP1600-C003")}),
+    ("genuine", {SR4: ("NVIDIA", SR4), CWDM4: ("NVIDIA", "MMA1L30-CR"),
+                 DAC: ("NVIDIA", "MCP1600-C003E26N")}),
     ("compatible", {SR4: ("FS.com", "QSFP28-SR4-100G"), CWDM4: ("Other", "TEST-CWDM4-C"),
                     DAC: ("Amphenol", "TEST-DAC-3M")}),
     ("cheapest", {SR4: ("FS.com", "QSFP28-SR4-100G"), CWDM4: ("Other", "TEST-CWDM4-C"),
-                  DAC: ("NVIDIA", "MCP1600-C003")}),
+                  DAC: ("NVIDIA", "MCP1600-C003E26N")}),
 ]
 
 
@@ -196,7 +196,7 @@ def picks_catalog(tmp_path_factory):
     return load_catalog(write(tmp_path_factory.mktemp("cat"), {
         SR4: [FS_SR4, {"vendor": "Gone", "part_number": "TEST-SR4-EOL", "kind": "compatible",
                        "price": 10, "lifecycle": "eol"}],
-        CWDM4: [{"vendor": "NVIDIA", "part_number": "TEST-CWDM4-G", "kind": "genuine",
+        CWDM4: [{"vendor": "NVIDIA", "part_number": "MMA1L30-CR", "kind": "genuine",
                  "price": 650},
                 {"vendor": "Other", "part_number": "TEST-CWDM4-C", "kind": "compatible",
                  "price": 600}],

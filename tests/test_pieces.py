@@ -87,8 +87,10 @@ def pdf_rows(path: Path) -> dict[str, list[list[str]]]:
 
 
 def csv_rows(path: Path) -> list[dict[str, str]]:
+    """A CSV's rows; of cables.csv and labels.csv the fabric's (the management cords' rows,
+    kind or piece ``mgmt``: tests/test_fabric_devices.py)."""
     with open(path, newline="", encoding="utf-8-sig") as fh:
-        return list(csv.DictReader(fh))
+        return [r for r in csv.DictReader(fh) if "mgmt" not in (r.get("kind"), r.get("piece"))]
 
 
 def structured_links(out: Path) -> list[dict[str, str]]:
@@ -196,10 +198,11 @@ def test_cabinet_headers_count_only_their_own_pieces(written, sheets):
 
 def test_order_list_is_the_bom_line_by_line(written, sheets):
     """The Bill of materials section of wiring.pdf, read back row by row, is bom.xlsx's BOM
-    sheet: item, part number, quantity, spares and extended price of every line, in order."""
+    sheet: item, catalog SKU (the sheet's last column; its Part number asks a generic line's
+    number of the supplier), quantity, spares and extended price of every line, in order."""
     p, out = written
     sheet = openpyxl.load_workbook(out / "bom.xlsx")["BOM"]
-    want = [(r[0], r[1], int(r[4]), int(r[5]), round((r[4] + r[5]) * r[6], 2))
+    want = [(r[0], r[-1], int(r[4]), int(r[5]), round((r[4] + r[5]) * r[6], 2))
             for r in sheet.iter_rows(min_row=2, values_only=True) if r[0] in p.bom["item"].values]
     body = sheets["Bill of materials"]
     got = [(r[0], r[1], int(r[-4].replace(",", "")), int(r[-3].replace(",", "")),
@@ -219,7 +222,7 @@ def test_cost_tables_add_up_to_the_total(written, sheets):
     words = {w for _, w in COST_LINES}
     lines = {}
     for text in cover:
-        m = re.search(r"(?:^|\s)([A-Za-z/ ,]+?) \$([\d,.]+) \([\d.]+ %\)$", text)
+        m = re.search(r"(?:^|\s)([A-Za-z/ ,]+?) USD ([\d,.]+) \([\d.]+ %\)$", text)
         if m and m.group(1).strip() in words:
             lines[m.group(1).strip()] = float(m.group(2).replace(",", ""))
     assert set(lines) == words
@@ -244,7 +247,7 @@ def test_by_sku_and_metres_ordered_count_each_piece_once(written):
     rows = csv_rows(out / "cables.csv")
     net = [r for r in rows if r["kind"] == "network"]
     plain = sum(float(r["order_length_m"]) for r in net if not r["segments"])
-    cords = sum(float(x[-1].rsplit("-", 1)[1].removesuffix("M"))
+    cords = sum(float(re.split(r"[-_]", x[-1])[-1].removesuffix("M").removesuffix("m"))
                 for r in net if r["segments"]
                 for x in segment_pieces(r["segments"]) if x[0] == "cord")
     trunks = sum(float(r["order_length_m"]) for r in csv_rows(out / "trunks.csv"))
@@ -297,11 +300,12 @@ def test_panel_ports_on_the_sheets_are_each_used_once(written, sheets):
 
 
 def cost_rows(driver) -> dict[str, float]:
-    """The class rows of the viewer's Cost table (without total and per endpoint), in $."""
+    """The class rows of the viewer's Cost table (without total and per endpoint), in the
+    plan's currency (``USD 1,234.00``)."""
     rows = driver.execute_script("""
         return [...document.querySelectorAll('table[data-table="cost"] tr')]
           .map((tr) => [...tr.children].map((td) => td.textContent));""")
-    return {k: float(v.replace(",", "").lstrip("$")) for k, v in rows
+    return {k: float(v.replace(",", "").split()[-1]) for k, v in rows
             if k not in ("total", "per endpoint")}
 
 

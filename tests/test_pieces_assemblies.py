@@ -64,8 +64,10 @@ def written(request, tmp_path_factory):
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
+    """A CSV's rows; of cables.csv and labels.csv the fabric's (the management cords':
+    tests/test_fabric_devices.py)."""
     with open(path, newline="", encoding="utf-8-sig") as fh:
-        return list(csv.DictReader(fh))
+        return [r for r in csv.DictReader(fh) if "mgmt" not in (r.get("kind"), r.get("piece"))]
 
 
 def bom_quantities(path: Path) -> dict[str, int]:
@@ -73,7 +75,7 @@ def bom_quantities(path: Path) -> dict[str, int]:
     sheet = openpyxl.load_workbook(path, read_only=True)["BOM"]
     rows = sheet.iter_rows(values_only=True)
     head = next(rows)
-    item, sku, qty = head.index("Item"), head.index("Part number"), head.index("Quantity")
+    item, sku, qty = head.index("Item"), head.index("Catalog SKU"), head.index("Quantity")
     out: Counter = Counter()
     for row in rows:
         if row[item] in LINK_ITEMS:

@@ -99,7 +99,10 @@ def part_by_number(catalog) -> dict:
     part-number rule), written out here from the catalog fields."""
     out = {}
     for m in catalog.cables:
-        if m.part_numbers is None or not m.stock_lengths:
+        if m.part_numbers is None and m.generic and m.stock_lengths:
+            # a generic part has no number: the planner names it "<sku>_<length>m"
+            out.update({f"{m.sku}_{length:g}m": m for length in m.stock_lengths})
+        elif m.part_numbers is None or not m.stock_lengths:
             out[m.sku] = m
         elif isinstance(m.part_numbers, dict):
             out.update({pn: m for pn in m.part_numbers.values()})
@@ -286,6 +289,7 @@ def check_summary_against_csv(p, out: Path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     assert without_runtimes(summary) == without_runtimes(json.loads(summary_json.dumps(p.summary)))
     cables = pd.read_csv(out / "cables.csv", keep_default_na=False)
+    cables = cables[cables["kind"] != "mgmt"]  # the fabric's; mgmt cords: test_fabric_devices
     assert list(cables.columns[:16]) == DESIGN_COLUMNS
     assert list(cables.columns[16:]) == ["route_kind", "a_transceiver", "b_transceiver",
                                          "segments", "fibre_m", "connections", "loss_db",
@@ -336,6 +340,9 @@ def check_summary_against_csv(p, out: Path) -> None:
     power = (top.num_routers * (model.base_watts + model.power_w(top.radix))
              + end_watts_from_csv(p, cables)
              + (catalog.nic_watts + catalog.endpoint_watts) * top.num_endpoints)
+    if p.fabric is not None:        # subnet manager and management switches (PDUs draw none)
+        power += float(p.fabric.devices["watts"].sum())
+        assert summary["power"]["fabric_w"] == pytest.approx(p.fabric.devices["watts"].sum())
     assert summary["power"]["total_w"] == pytest.approx(power, abs=0.001)
     assert summary["power"]["per_endpoint_w"] == pytest.approx(power / top.num_endpoints,
                                                                abs=0.0005)
@@ -408,7 +415,10 @@ def check_workbook(p, out: Path) -> None:
         assert bom_ws[f"H{r}"].value == f"=(E{r}+F{r})*G{r}"
     values = [evaluate(bom_ws[f"H{r}"].value, book, bom_ws) for r in range(2, n + 2)]
     assert values == pytest.approx(p.bom["extended_price"].tolist())
-    assert [bom_ws[f"B{r}"].value for r in range(2, n + 2)] == p.bom["sku"].tolist()
+    assert [bom_ws[f"B{r}"].value for r in range(2, n + 2)] == p.bom["part_number"].tolist()
+    last = bom_ws.max_column        # the Catalog SKU, the plan's name of every line
+    assert bom_ws.cell(1, last).value == "Catalog SKU"
+    assert [bom_ws.cell(r, last).value for r in range(2, n + 2)] == p.bom["sku"].tolist()
     assert bom_ws.freeze_panes == "A2"
     for name in ("Summary", "BOM"):
         for row in book[name].iter_rows():

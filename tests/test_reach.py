@@ -86,8 +86,9 @@ def _rows(result, tmp_path) -> dict[tuple[str, str], dict]:
 
 
 def _stock_m(part_number: str) -> float:
-    """The stock length a part number of these catalogs names (``T48-50M`` -> 50)."""
-    return float(re.search(r"-([0-9.]+)M$", part_number).group(1))
+    """The stock length a part number of these catalogs names (``T48-50M`` -> 50; a generic
+    part's reference ``OS2-LC_50m`` -> 50)."""
+    return float(re.search(r"[-_]([0-9.]+)[Mm]$", part_number).group(1))
 
 
 def check_every_link(rows, catalog, floor) -> None:

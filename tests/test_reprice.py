@@ -64,16 +64,33 @@ def test_plan_folder_records_its_catalog(plan_dir):
 def test_rfq_lists_every_bom_line_with_spares(plan_dir):
     bom, sheet = bom_lines(plan_dir), rfq(plan_dir)
     assert len(sheet) == len(bom)
-    assert sorted(sheet["part_number"]) == sorted(bom["Part number"])
-    want = dict(zip(bom["Part number"], (bom["Quantity"] + bom["Spares"]).astype(int)))
+    assert sorted(sheet["part_number"]) == sorted(bom["Catalog SKU"])
+    want = dict(zip(bom["Catalog SKU"], (bom["Quantity"] + bom["Spares"]).astype(int)))
     assert {k: int(v) for k, v in zip(sheet["part_number"], sheet["quantity"])} == want
     # grouped by manufacturer: each manufacturer's lines are contiguous
     makers = sheet["manufacturer"].tolist()
     assert makers == sorted(makers, key=makers.index)
-    blank = ["supplier", "unit_price", "currency", "quantity_breaks", "lead_time_days", "moq",
-             "valid_until"]
+    blank = ["supplier", "supplier_part_number", "unit_price", "currency", "quantity_breaks",
+             "lead_time_days", "moq", "valid_until"]
     assert (sheet[blank] == "").all().all()
     assert openpyxl.load_workbook(plan_dir / "rfq.xlsx")["RFQ"].max_row == len(sheet) + 1
+
+
+def test_rfq_says_what_to_order_and_what_a_generic_line_is_quoted_against(plan_dir):
+    """Each rfq line carries the BOM sheet's Part number, Ordering number, Status and
+    Specification of its line: a generic line asks for the supplier's number and gives the
+    specification to quote against; a manufacturer's line gives its complete number."""
+    bom, sheet = bom_lines(plan_dir), rfq(plan_dir)
+    by_sku = bom.astype(object).fillna("").set_index("Catalog SKU")
+    for rec in sheet.itertuples(index=False):
+        line = by_sku.loc[rec.part_number]
+        assert (rec.order_number, rec.ordering_number, rec.status, rec.specification) == (
+            str(line["Part number"]), str(line["Ordering number"]), str(line["Status"]),
+            str(line["Specification"]))
+    generic = sheet[sheet["order_number"] == "generic: supplier part number"]
+    assert len(generic) and (generic["specification"] != "").all()
+    assert (sheet.loc[sheet.index.difference(generic.index), "order_number"]
+            != "generic: supplier part number").all()
 
 
 def three_quotes(plan_dir, where):
@@ -108,26 +125,26 @@ def test_three_quotes_by_hand(plan_dir, tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "2020-01-31" in printed and "Bygone" in printed            # expired, refused
     old, new = bom_lines(plan_dir), bom_lines(out)
-    qty = dict(zip(old["Part number"], old["Quantity"] + old["Spares"]))
-    price = dict(zip(old["Part number"], old["Unit price"]))
+    qty = dict(zip(old["Catalog SKU"], old["Quantity"] + old["Spares"]))
+    price = dict(zip(old["Catalog SKU"], old["Unit price"]))
     # by hand: 50 switches reach the 40 break (not 100); optics 120 $ (Acme) beats 110 EUR x
     # 1.1 = 121 $ (Euro) and the expired 50 $; the 2 m DAC 70 EUR x 1.1 = 77 $
     expect = dict(price)
-    expect["MSN2700-CS2F"], expect["MMA1B00-C100D"], expect["MCP1600-C002"] = 14000, 120, 77
-    assert qty["MSN2700-CS2F"] == 50
-    assert dict(zip(new["Part number"], new["Unit price"])) == pytest.approx(expect)
+    expect["MSN3700C-CS2FC"], expect["MMA1B00-C100D"], expect["MCP1600-C002E30N"] = 14000, 120, 77
+    assert qty["MSN3700C-CS2FC"] == 50
+    assert dict(zip(new["Catalog SKU"], new["Unit price"])) == pytest.approx(expect)
     for _, r in new.iterrows():
         assert r["Extended price"] == pytest.approx((r["Quantity"] + r["Spares"])
-                                                    * expect[r["Part number"]])
+                                                    * expect[r["Catalog SKU"]])
     total = sum(qty[k] * expect[k] for k in qty)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["cost"]["total"] == pytest.approx(total)
-    saved = (16000 - 14000) * 50 + (350 - 120) * qty["MMA1B00-C100D"] \
-        + (90 - 77) * qty["MCP1600-C002"]
+    saved = (17000 - 14000) * 50 + (350 - 120) * qty["MMA1B00-C100D"] \
+        + (90 - 77) * qty["MCP1600-C002E30N"]
     assert summary["reprice"]["total_before"] - total == pytest.approx(saved)
     delta = pd.read_csv(out / "delta.csv")
     assert delta["delta"].sum() == pytest.approx(-saved)
-    row = delta[delta["sku"] == "MSN2700-CS2F"].iloc[0]
+    row = delta[delta["sku"] == "MSN3700C-CS2FC"].iloc[0]
     assert (row["supplier"], row["break_qty"], row["new_unit_price"]) == ("Acme", 40, 14000)
     assert (delta["quote"] == "unquoted").sum() == len(delta) - 3
     # Summary formulas and the Cables sheet follow the new prices
@@ -135,8 +152,8 @@ def test_three_quotes_by_hand(plan_dir, tmp_path, capsys):
     cables = pd.read_excel(out / "bom.xlsx", sheet_name="Cables")
     before = pd.read_excel(plan_dir / "bom.xlsx", sheet_name="Cables")
     moved = (cables["Unit price"] - before["Unit price"]).sum()
-    tr_change = (120 - 350) * old.loc[old["Part number"] == "MMA1B00-C100D", "Quantity"].sum()
-    dac_change = (77 - 90) * old.loc[old["Part number"] == "MCP1600-C002", "Quantity"].sum()
+    tr_change = (120 - 350) * old.loc[old["Catalog SKU"] == "MMA1B00-C100D", "Quantity"].sum()
+    dac_change = (77 - 90) * old.loc[old["Catalog SKU"] == "MCP1600-C002E30N", "Quantity"].sum()
     assert moved == pytest.approx(tr_change + dac_change)
     totals = {r[0].value: r[1].value for r in book["Summary"].iter_rows(min_row=3)}
     assert totals["Total cost"] == pytest.approx(total)
@@ -204,7 +221,7 @@ def fill_xlsx(plan_dir, path, prices) -> None:
 def test_round_trip_rfq_fill_reprice(plan_dir, tmp_path, kind):
     sheet = rfq(plan_dir)
     old = bom_lines(plan_dir)
-    halves = dict(zip(old["Part number"], (old["Unit price"] / 2).round(2)))
+    halves = dict(zip(old["Catalog SKU"], (old["Unit price"] / 2).round(2)))
     quote = tmp_path / f"q.{kind}"
     if kind == "csv":
         sheet["unit_price"] = [f"{halves[p]:.2f}" for p in sheet["part_number"]]
@@ -282,7 +299,7 @@ def test_bad_quote_exits_2_and_writes_nothing(plan_dir, tmp_path, capsys, kind, 
 def test_cheaper_optics_saving_reached_by_plan_prices(plan_dir, tmp_path):
     sheet = rfq(plan_dir)
     old = bom_lines(plan_dir)
-    price = dict(zip(old["Part number"], old["Unit price"]))
+    price = dict(zip(old["Catalog SKU"], old["Unit price"]))
     optics = sheet["class"] == "optics"
     sheet.loc[optics, "unit_price"] = [f"{price[p] / 3:.4f}" for p in
                                        sheet.loc[optics, "part_number"]]

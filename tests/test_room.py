@@ -215,14 +215,23 @@ def written(tmp_path_factory):
     cab = pd.read_csv(out / "cabinets.csv", keep_default_na=False)
     cab = cab[cab["kind"] == "cabinet"].astype({"column": int, "group": int, "kw": float})
     return (p, cab,
-            pd.read_csv(out / "cables.csv", keep_default_na=False),
+            fabric_rows(pd.read_csv(out / "cables.csv", keep_default_na=False)),
             json.loads((out / "summary.json").read_text()))
+
+
+def fabric_rows(cables: pd.DataFrame) -> pd.DataFrame:
+    """cables.csv without its management cords (those: tests/test_fabric_devices.py)."""
+    return cables[cables["kind"] != "mgmt"]
 
 
 def test_cabinets_csv_agrees_with_cables_and_devices(written):
     p, cab, cables, summary = written
     assert list(cab.columns) == ["name", "hall", "row", "column", "x_m", "y_m", "group",
-                                 "routers", "endpoints", "kw", "ru_used", "kind"]
+                                 "routers", "endpoints", "kw", "ru_used", "kind",
+                                 "fabric_devices"]
+    boxes = p.fabric.devices                      # subnet manager, management switches, PDUs
+    box_ru = boxes[boxes["ru"].notna()].groupby("cabinet")["height_ru"].sum()
+    box_w = boxes.groupby("cabinet")["watts"].sum()
     assert set(cables["a_cabinet"]) | set(cables["b_cabinet"]) <= set(cab["name"])
     dev = p.devices
     counts = dev.groupby(["cabinet", "kind"]).size().unstack(fill_value=0)
@@ -232,7 +241,8 @@ def test_cabinets_csv_agrees_with_cables_and_devices(written):
         assert (r.x_m, r.y_m) == pytest.approx(((col + col // 10) * 0.6, (ord(r.row) - 65) * 2.4))
         assert r.routers == counts.loc[r.name, "router"]
         assert r.endpoints == counts.loc[r.name, "endpoint"]
-        assert r.ru_used == r.routers * p.router_model.rack_units + r.endpoints
+        assert r.ru_used == (r.routers * p.router_model.rack_units + r.endpoints
+                             + box_ru.get(r.name, 0.0))
     # kW recomputed from the devices and the cables: routers at the topology radix, every
     # cable end in the cabinet of its device, every endpoint with its NIC
     model, catalog, top = p.router_model, p.catalog, p.topology
@@ -257,6 +267,7 @@ def test_cabinets_csv_agrees_with_cables_and_devices(written):
     for c in cables.itertuples():
         load[c.a_cabinet] += end_w(c.a_transceiver, c.sku, False)
         load[c.b_cabinet] += end_w(c.b_transceiver, c.sku, c.kind == "endpoint")
+    load += box_w.reindex(load.index, fill_value=0.0)
     assert cab["kw"].to_numpy() == pytest.approx(load.to_numpy() / 1000, abs=1e-6)
     assert summary["power"]["total_w"] == pytest.approx(1000 * cab["kw"].sum(), abs=1e-3)
     assert summary["power"]["peak_cabinet_kw"] == pytest.approx(cab["kw"].max(), abs=5e-4)

@@ -209,9 +209,10 @@ def test_every_piece_of_a_real_plan_is_ordered_for_its_drops(name):
     from test_exports_plans import get_plan
     result = get_plan(name)
     pieces = [p for text in result.cables["segments"] if text for p in segment_pieces(text)]
-    cords = [(m, float(sku.rsplit("-", 1)[1][:-1])) for kind, m, sku in
+    # generic cords and trunks are named "<sku>_<length>m" (OM4-MPO12_5m)
+    cords = [(m, float(sku.rsplit("_", 1)[1][:-1])) for kind, m, sku in
              (p for p in pieces if p[0] == "cord")]
-    trunks = [(p[2], float(p[3].rsplit("-", 1)[1][:-1])) for p in pieces if p[0] == "trunk"]
+    trunks = [(p[2], float(p[3].rsplit("_", 1)[1][:-1])) for p in pieces if p[0] == "trunk"]
     assert cords and trunks
     assert all(stock >= m + DROP - 1e-9 for m, stock in cords)
     assert all(stock >= m + 2 * DROP - 1e-9 for m, stock in trunks)

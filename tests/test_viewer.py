@@ -87,7 +87,7 @@ def test_cables_in_the_page_equal_cables_csv(written):
     plan, out = written
     _, tables = read_block((out / "index.html").read_text(encoding="utf-8"))
     with open(out / "cables.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+        rows = [r for r in csv.DictReader(fh) if r["kind"] != "mgmt"]  # the fabric's; mgmt cords: test_fabric_devices
     page = tables["cables"]
     columns = list(CSV_COLUMNS) + cables_csv.ASSEMBLY_COLUMNS
     assert list(page) == columns + ["a_order_m", "b_order_m"]
@@ -455,12 +455,22 @@ def hostile_plan(folder):
         model["description"] = HOSTILE
         if "nic" in catalog and model is catalog["routers"][0]:
             catalog["nic"]["sku"], catalog["nic"]["description"] = f"{HOSTILE} nic", HOSTILE
-        if "part_numbers" in model:               # part numbers per stock length
+            catalog["nic"]["vendor"] = "Hostile Inc"
+        if isinstance(model.get("part_numbers"), dict):    # part numbers per stock length
+            model["part_numbers"] = {k: f"{HOSTILE} {i} {v}" for k, v in
+                                     model["part_numbers"].items()}
+        elif "part_numbers" in model:
             model["part_numbers"] = f"{HOSTILE} {i} {model['part_numbers']}"
+        model.pop("airflow", None)                # the SKU itself, not a number per airflow
+        if model["vendor"] != "generic":          # a maker without a known number scheme
+            model["vendor"] = "Hostile Inc"
     fabric = [catalog["management"]["switch"], catalog["management"]["cable"],
               catalog["power"]["pdu"], catalog["power"]["cord"]]   # management and power lines
+    fabric += [m["support"] for m in catalog["routers"] if "support" in m]   # support lines
     for i, model in enumerate(fabric):
         model["sku"], model["description"] = f"{HOSTILE} fabric {i}", HOSTILE
+        if model["vendor"] != "generic":
+            model["vendor"] = "Hostile Inc"
     catalog["management"]["cable"]["part_numbers"] = HOSTILE + " {m} m"
     floor = yaml.safe_load((builtin_dir("layouts") / "hot-aisle.yaml").read_text())
     floor["name"] = HOSTILE

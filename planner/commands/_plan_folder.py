@@ -63,6 +63,7 @@ def read_plan(folder: Path | str) -> SimpleNamespace:
         summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
         cables = pd.read_csv(folder / "cables.csv", keep_default_na=False,
                              na_values=[""])
+        cables = cables[cables["kind"] != "mgmt"].reset_index(drop=True)  # Cables sheet: fabric only
         prices = pd.concat([_sheet(book, t)["Unit price"] for t in book.sheetnames
                             if t == "Cables" or t.startswith("Cables (")], ignore_index=True)
         cabinets = _sheet(book, "Cabinets")

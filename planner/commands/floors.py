@@ -33,6 +33,10 @@ def _hall_rows(floor: Floor) -> list[list[str]]:
                                     else hall.cabinets_per_row)
     link = ("" if hall.count == 1 else f", {hall.links} link {hall.link_m:g} m between hall "
             "entries" + (" per step" if hall.links == "corridor" else ""))
+    if hall.links == "grid" and hall.count > 1:
+        link = (f", grid of {hall.grid_columns} x {hall.grid_rows} halls per storey: "
+                f"{hall.link_m:g} m per hall along a corridor, {hall.row_link_m:g} m per row of "
+                f"halls, {hall.storey_link_m:g} m per storey between hall entries")
     trays = "at both row ends" + (f" and every {hall.cross_tray_every} cabinets"
                                   if hall.cross_tray_every else "")
     return [["halls", f"up to {hall.count}{link}"],

@@ -4,7 +4,8 @@ Reads the plan's NetBox bundle (``DIR/netbox/``, ``planner.exports.netbox``: the
 import forms take) and makes NetBox hold exactly it, kind by kind in import order: tag,
 manufacturers, device roles, device types with their port templates, the site, its locations
 (one per hall), racks, devices, cables. Each kind is read from NetBox, matched to the plan by
-name, and only the difference is written, in bulk batches (a JSON list per request):
+name, and only the difference is written, in bulk batches (a JSON list per request, several
+at once; cables in the order ``_push_cables`` gives):
 
 - manufacturers and device roles by name (or slug); an existing one is used as it is;
 - device types by manufacturer and model; an existing one must have every port the plan uses;
@@ -30,6 +31,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from planner.commands._netbox_tuning import BATCH, IN_FLIGHT
 from planner.run.errors import InputError
 
 NAME = "netbox"
@@ -40,12 +42,10 @@ MIN_VERSION = (4, 5)
 """Port mappings of front to rear ports (``rear_ports`` of a front port) came with NetBox 4.5."""
 TAG = {"name": "planner", "slug": "planner", "color": "2196f3",
        "description": "made by planner netbox push"}
-BATCH = {"devices": 25, "cables": 100, "default": 500}
-"""Objects per bulk write. NetBox creates a device's interfaces from its type's templates and
-traces every new cable's path in the same request, so devices and cables go in smaller
-batches: a batch must finish well inside a worker's timeout (gunicorn's 120 s in NetBox's
-contrib configuration); see benchmarks/NETBOX.md for the rates measured."""
 CLASHES_SHOWN = 10
+FILTER_VALUES = 50
+"""Values of one filter in one read (``?model=a&model=b...``): 50 model names keep the URL
+within the 8 KB a proxy in front of NetBox may allow."""
 PORT_ENDPOINTS = {"dcim.interface": "dcim/interfaces/", "dcim.frontport": "dcim/front-ports/",
                   "dcim.rearport": "dcim/rear-ports/"}
 CABLE_FIELDS = ("type", "status", "label", "color", "length", "length_unit", "description")
@@ -206,25 +206,29 @@ class Push:
         self.tag_id = None
 
     # writing, in batches with a progress counter
-    def write(self, what: str, path: str, writes: Writes, *, deletes: bool = True) -> list[dict]:
+    def write(self, what: str, path: str, writes: Writes, *, deletes: bool = True,
+              in_flight: int = IN_FLIGHT) -> list[dict]:
+        """Deletes, then updates, then creates of one kind, each in batches of ``BATCH``
+        objects with ``in_flight`` batches at once; the created objects in the order of
+        ``writes.create``, whatever order NetBox finishes them in."""
         from planner.run.progress import Counter
         size = BATCH.get(what, BATCH["default"])
         total = len(writes.create) + len(writes.update) + (len(writes.delete) if deletes else 0)
-        made = []
+        made: list[dict] = []
         if not total:
             return made
         counter = Counter("netbox push", what, total, self.mode)
+        c = self.client
+        steps = ((("deleted", lambda rows: c.delete(path, rows), writes.delete if deletes else []),
+                  ("updated", lambda rows: c.update(path, rows), writes.update),
+                  ("created", lambda rows: c.create(path, rows), writes.create)))
         try:
-            if deletes:
-                for i in range(0, len(writes.delete), size):
-                    self.client.delete(path, writes.delete[i:i + size])
-                    self._count("deleted", counter, len(writes.delete[i:i + size]))
-            for i in range(0, len(writes.update), size):
-                self.client.update(path, writes.update[i:i + size])
-                self._count("updated", counter, len(writes.update[i:i + size]))
-            for i in range(0, len(writes.create), size):
-                made += self.client.create(path, writes.create[i:i + size])
-                self._count("created", counter, len(writes.create[i:i + size]))
+            for kind, call, rows in steps:
+                batches = [rows[i:i + size] for i in range(0, len(rows), size)]
+                for batch, answer in c.each(call, batches, in_flight):
+                    if kind == "created":
+                        made += answer
+                    self._count(kind, counter, len(batch))
         finally:
             counter.close()
         return made
@@ -387,25 +391,29 @@ TEMPLATE_KINDS = (("interfaces", "dcim/interface-templates/"),
 
 
 def _check_device_types(p: Push) -> dict:
-    """The device types NetBox already holds for the plan's models, by (manufacturer, model);
+    """The device types NetBox already holds for the plan's models, by (manufacturer, model),
+    each with the names of its port templates (a few reads for all types, not five a type);
     a clash when one without the tag lacks ports the plan uses."""
+    models = sorted({doc["model"] for doc in p.bundle.device_types})
+    held: dict[tuple[str, str], dict] = {}
+    for i in range(0, len(models), FILTER_VALUES):
+        for obj in p.client.read("dcim/device-types/", model=models[i:i + FILTER_VALUES],
+                                 fields="id,model,slug,manufacturer,tags"):
+            if plain(obj["manufacturer"]) is not None:
+                held.setdefault((_maker_name(obj), obj["model"]), obj)
+    wanted = [(doc, held[(doc["manufacturer"], doc["model"])]) for doc in p.bundle.device_types
+              if (doc["manufacturer"], doc["model"]) in held]
+    names = _template_names(p, [obj["id"] for _, obj in wanted])
     found = {}
-    for doc in p.bundle.device_types:
-        rows = p.client.read("dcim/device-types/", model=doc["model"],
-                             fields="id,model,slug,manufacturer,tags")
-        rows = [r for r in rows if plain(r["manufacturer"]) is not None]
-        match = [r for r in rows if _maker_name(r) == doc["manufacturer"]]
-        if not match:
-            continue
-        obj = match[0]
-        have = _template_names(p, obj["id"])
+    for doc, obj in wanted:
+        have = names[obj["id"]]
         missing = {kind: sorted({t["name"] for t in doc.get(kind, [])} - have[kind])
                    for kind, _ in TEMPLATE_KINDS}
         missing = {k: v for k, v in missing.items() if v}
         if missing and not tagged(obj, p.tag_id):
-            kind, names = next(iter(missing.items()))
+            kind, shown = next(iter(missing.items()))
             p.clash(f"device type '{doc['manufacturer']} {doc['model']}' without {kind} "
-                    f"{', '.join(names[:3])}")
+                    f"{', '.join(shown[:3])}")
         found[(doc["manufacturer"], doc["model"])] = (obj, have)
     return found
 
@@ -415,16 +423,27 @@ def _maker_name(obj: dict) -> str:
     return maker.get("name", "") if isinstance(maker, dict) else ""
 
 
-def _template_names(p: Push, type_id: int) -> dict[str, set[str]]:
-    return {kind: {t["name"] for t in p.client.read(path, device_type_id=type_id,
-                                                     fields="id,name")}
-            for kind, path in TEMPLATE_KINDS}
+def _templates(p: Push, path: str, type_ids: list[int]) -> list[dict]:
+    """The templates at ``path`` of the device types ``type_ids``, a few reads for all."""
+    out = []
+    for i in range(0, len(type_ids), FILTER_VALUES):
+        out += p.client.read(path, device_type_id=type_ids[i:i + FILTER_VALUES],
+                             fields="id,name,device_type")
+    return out
+
+
+def _template_names(p: Push, type_ids: list[int]) -> dict[int, dict[str, set[str]]]:
+    """The port template names of each device type, by kind."""
+    out = {i: {kind: set() for kind, _ in TEMPLATE_KINDS} for i in type_ids}
+    for kind, path in TEMPLATE_KINDS:
+        for t in _templates(p, path, type_ids):
+            out[plain(t["device_type"])][kind].add(t["name"])
+    return out
 
 
 def _push_device_types(p: Push, found: dict, makers: dict, tag) -> dict[str, int]:
-    """Create the missing device types and the missing templates of tagged ones; the id of each
-    type by model."""
-    ids = {}
+    """Create the missing device types and the missing templates of tagged ones, each kind of
+    template in bulk for all types at once; the id of each type by model."""
     new = [doc for doc in p.bundle.device_types
            if (doc["manufacturer"], doc["model"]) not in found]
     made = p.write("device types", "dcim/device-types/", Writes(create=[{
@@ -434,17 +453,12 @@ def _push_device_types(p: Push, found: dict, makers: dict, tag) -> dict[str, int
         "tags": tag} for doc in new]))
     for doc, obj in zip(new, made):
         found[(doc["manufacturer"], doc["model"])] = (obj, {k: set() for k, _ in TEMPLATE_KINDS})
-    for doc in p.bundle.device_types:
-        obj, have = found[(doc["manufacturer"], doc["model"])]
-        ids[doc["model"]] = obj["id"]
-        _push_templates(p, doc, obj["id"], have)
-    return ids
+    types = [(doc, *found[(doc["manufacturer"], doc["model"])]) for doc in p.bundle.device_types]
 
-
-def _push_templates(p: Push, doc: dict, type_id: int, have: dict[str, set[str]]) -> None:
     def rows(kind: str, keys) -> list[dict]:
-        return [{"device_type": type_id, **{k: t[k] for k in keys if k in t}}
-                for t in doc.get(kind, []) if t["name"] not in have[kind]]
+        return [{"device_type": obj["id"], **{k: t[k] for k in keys if k in t}}
+                for doc, obj, have in types for t in doc.get(kind, [])
+                if t["name"] not in have[kind]]
 
     p.write("port templates", "dcim/interface-templates/",
             Writes(create=rows("interfaces", ("name", "type"))))
@@ -454,16 +468,22 @@ def _push_templates(p: Push, doc: dict, type_id: int, have: dict[str, set[str]])
             Writes(create=rows("rear-ports", ("name", "type", "positions"))))
     fronts = rows("front-ports", ("name", "type", "positions"))
     if fronts:
-        rears = {t["name"]: t["id"] for t in p.client.read(
-            "dcim/rear-port-templates/", device_type_id=type_id, fields="id,name")}
-        mapped: dict[str, list] = {}
-        for m in doc.get("port-mappings", []):
-            mapped.setdefault(m["front_port"], []).append({
-                "position": m["front_port_position"], "rear_port": rears[m["rear_port"]],
-                "rear_port_position": m["rear_port_position"]})
+        with_fronts = sorted({row["device_type"] for row in fronts})
+        rears = {(plain(t["device_type"]), t["name"]): t["id"] for t in _templates(
+            p, "dcim/rear-port-templates/", with_fronts)}
+        mapped: dict[tuple[int, str], list] = {}
+        for doc, obj, _ in types:
+            if obj["id"] not in with_fronts:  # a type that has its front ports already
+                continue
+            for m in doc.get("port-mappings", []):
+                mapped.setdefault((obj["id"], m["front_port"]), []).append({
+                    "position": m["front_port_position"],
+                    "rear_port": rears[(obj["id"], m["rear_port"])],
+                    "rear_port_position": m["rear_port_position"]})
         for row in fronts:
-            row["rear_ports"] = mapped.get(row["name"], [])
+            row["rear_ports"] = mapped.get((row["device_type"], row["name"]), [])
         p.write("port templates", "dcim/front-port-templates/", Writes(create=fronts))
+    return {doc["model"]: obj["id"] for doc, obj, _ in types}
 
 
 def _push_locations(p: Push, site_id: int, have: list[dict], tag) -> dict[str, int]:
@@ -559,15 +579,24 @@ def _cable_key(cable: dict) -> tuple:
 
 def _push_cables(p: Push, site_id: int, have: list[dict], tag) -> None:
     """Cables by their two ends: rewrite changed fields, delete tagged cables the plan no longer
-    has (before creating, so their ports are free), create the rest."""
+    has (before creating, so their ports are free), create the rest.
+
+    Cables between two interfaces go ``IN_FLIGHT`` batches at once; so do cords, in rounds that
+    never hold both cords of one path (``planner.commands._netbox_paths``), after the trunks.
+    Any other write of a cable on a panel port goes one batch at a time: NetBox traces the
+    paths through a panel as it saves a cable there."""
+    from planner.commands._netbox_paths import cord_rounds
     ports = {}
     for kind, path in PORT_ENDPOINTS.items():
         for obj in p.client.read(path, site_id=site_id, fields="id,name,device"):
             ports[(kind, plain_name(obj.get("device")), obj["name"])] = obj["id"]
+    rounds = cord_rounds(p.bundle.devices, p.bundle.device_types, p.bundle.cables)
     existing = {_cable_key(c): c for c in have if tagged(c, p.tag_id)}
-    writes, wanted = Writes(), set()
-    for row in p.bundle.cables:
+    direct, panel, wanted = Writes(), Writes(), set()
+    cords: dict[int, list[dict]] = {}
+    for i, row in enumerate(p.bundle.cables):
         a, b = _cable_ends(row)
+        writes = direct if a[0] == b[0] == "dcim.interface" else panel
         key = tuple(sorted(((a,), (b,))))
         wanted.add(key)
         want = {f: (number(row[f]) if f == "length" else row[f]) for f in CABLE_FIELDS}
@@ -580,12 +609,21 @@ def _push_cables(p: Push, site_id: int, have: list[dict], tag) -> None:
             raise InputError(f"NetBox has no {kind.split('.')[1]} '{name}' on device '{device}' "
                              "of this plan's site; its device type lacks the port: delete the "
                              "device type (or the device) in NetBox and push again")
-        writes.create.append({
-            "a_terminations": [{"object_type": a[0], "object_id": ports[a]}],
-            "b_terminations": [{"object_type": b[0], "object_id": ports[b]}],
-            **{k: v for k, v in want.items() if v not in (None, "")}, "tags": tag})
-    writes.delete = [c["id"] for key, c in existing.items() if key not in wanted]
-    p.write("cables", "dcim/cables/", writes)
+        new = {"a_terminations": [{"object_type": a[0], "object_id": ports[a]}],
+               "b_terminations": [{"object_type": b[0], "object_id": ports[b]}],
+               **{k: v for k, v in want.items() if v not in (None, "")}, "tags": tag}
+        (cords.setdefault(rounds[i], []) if i in rounds else writes.create).append(new)
+    for key, cable in existing.items():
+        if key not in wanted:
+            ends = {kind for kind, _, _ in _terminations(cable)}
+            (direct if ends == {"dcim.interface"} else panel).delete.append(cable["id"])
+    p.write("cables", "dcim/cables/", Writes(delete=direct.delete))
+    p.write("cables", "dcim/cables/", Writes(delete=panel.delete), in_flight=1)
+    p.write("cables", "dcim/cables/", Writes(update=direct.update, create=direct.create))
+    p.write("cables", "dcim/cables/", Writes(update=panel.update, create=panel.create),
+            in_flight=1)
+    for r in sorted(cords):
+        p.write("cables", "dcim/cables/", Writes(create=cords[r]))
 
 
 def plain_name(obj) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 
 from planner import exports
+from planner.inputs import schema
 from planner.inputs import spec as specs
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S
 from planner.performance import simulators
@@ -23,7 +25,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", nargs="?", metavar="SPEC.yaml",
                    help="spec file with the same fields as the options (topology, catalog, "
                         "floor, out, strategy, time_limit, seed, group_endpoints, "
-                        "endpoint_cables, spares, spares_optics, spares_switches); options "
+                        "endpoint_cables, spares, spares_optics, spares_switches, writers); options "
                         "override it. Without it (and "
                         f"without options): {specs.DEFAULT_TOPOLOGY} on "
                         f"{specs.DEFAULT_CATALOG} in {specs.DEFAULT_FLOOR}")
@@ -55,6 +57,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="spare transceivers per BOM line, in percent (default 0)")
     p.add_argument("--spares-switches", dest="spares_switches", type=float, metavar="PCT",
                    help="spare switches, in percent of the switch line (default 0)")
+    p.add_argument("--writers", type=int, metavar="N",
+                   help="at most N export writers at once, each past the first in a forked "
+                        "process (default: up to 4, as many as the CPUs and the memory "
+                        "available once the plan is built allow; 1 writes one file after "
+                        "the other in the planner's own process, the least memory); the "
+                        "files are the same")
     p.add_argument("--router-latency-ns", dest="router_latency_ns", type=float, metavar="NS",
                    help="router (switch) delay for the latency figures, overriding the "
                         "catalog's latency_ns")
@@ -80,6 +88,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "catalog's currency (e.g. EUR=1.08)")
 
 
+def _floor_given(args: argparse.Namespace) -> bool:
+    """Whether ``--floor`` or the spec file names a floor; otherwise the catalog's
+    ``default_floor`` (a built-in floor its switches fit) replaces the default one."""
+    if args.floor is not None:
+        return True
+    return bool(args.spec) and "floor" in schema.read_yaml(Path(args.spec), "spec")
+
+
 def resolve_spec(args: argparse.Namespace) -> specs.Spec:
     """The spec file (or the built-in default) with the command-line options applied."""
     base = specs.load_spec(args.spec) if args.spec else specs.Spec()
@@ -89,7 +105,8 @@ def resolve_spec(args: argparse.Namespace) -> specs.Spec:
                               "group_endpoints": args.group_endpoints,
                               "endpoint_cables": args.endpoint_cables,
                               "spares": args.spares, "spares_optics": args.spares_optics,
-                              "spares_switches": args.spares_switches})
+                              "spares_switches": args.spares_switches,
+                              "writers": args.writers})
 
 
 def _placement_result(place: dict, gap: str) -> str:
@@ -204,7 +221,10 @@ def run(args: argparse.Namespace) -> int:
     _from_spec(args, "out", lambda: output.check_out(spec.out, inputs))
 
     def build_topology():
-        sizing.check_topology_spec(spec.topology, spec.endpoint_cables)  # before building
+        estimate = sizing.check_topology_spec(spec.topology, spec.endpoint_cables)  # first
+        if estimate is not None and spec.writers is not None:     # memory at that count
+            guards.check(dataclasses.replace(estimate, writers=spec.writers),
+                         f"--topology '{specs.describe_topology(spec)}'", spec.endpoint_cables)
         return specs.topology_of(spec)
 
     topology = _from_spec(args, "topology", build_topology)
@@ -212,6 +232,8 @@ def run(args: argparse.Namespace) -> int:
     catalog = catalog.with_offers(args.optics)       # before --prices: quotes name the offers
     if args.prices:
         catalog = _quoted(catalog, args)
+    if catalog.default_floor and not _floor_given(args):
+        spec = spec.model_copy(update={"floor": catalog.default_floor})
     floor = _from_spec(args, "floor", lambda: load_floor(spec.floor))
     cables = topology.num_links + (topology.num_endpoints if spec.endpoint_cables else 0)
     _from_spec(args, "out", lambda: guards.check_space(spec.out, cables))
@@ -229,7 +251,7 @@ def run(args: argparse.Namespace) -> int:
     if args.prices:       # where the prices came from; catalog.yaml holds them
         result.summary["prices"] = {"quotes": [str(p) for p in args.prices],
                                     "rates": parse_rates(args.rate)}
-    files = exports.write_plan(result, spec.out, progress=mode)  # --out as given, for messages
+    files = exports.write_plan(result, spec.out, progress=mode, max_writers=spec.writers)  # --out as given, for messages
     for note in defaults.notes(result.topology):   # a size the user did not give
         print(f"note: {printable(note, None)}")
     print(summary_table(result, Path(spec.out), files), flush=True)

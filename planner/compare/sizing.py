@@ -133,3 +133,61 @@ def load_spec(path: str | Path) -> CompareSpec:
         raise InputError(f"compare spec '{path}' does not exist; give a YAML file")
     return schema.validate(CompareSpec, schema.read_yaml(path, "compare spec"), path,
                            "compare spec")
+
+
+# ----------------------------------------------------------------------------- checked sizes
+
+def refusal(option, catalog, floor, endpoint_cables: bool = True) -> str | None:
+    """Why ``planner plan`` would refuse ``option`` (a ``planner.topologies.sizing.SizeOption``)
+    on ``catalog`` and ``floor`` before placement, or None when it passes every check that does
+    not need a placement: the router model, cabinets and halls, the kW budget, structured
+    cabling, cages and breakout (``planner.inputs.feasibility``) and the memory estimate
+    (``planner.run.guards``)."""
+    from planner.costing import fabric, power
+    from planner.inputs import feasibility
+    from planner.inputs import floor as floors
+    from planner.inputs.parts import structured
+    from planner.run import guards
+
+    per_router = option.params.get("p")
+    if option.family == "fattree":
+        per_router = option.radix // 2
+    shape = feasibility.Shape.of_counts(option.routers, option.endpoints, option.radix,
+                                        per_router if isinstance(per_router, int) else None)
+    try:
+        router_model = catalog.router_for(option.radix)
+        guards.check_router_model(catalog, router_model)
+        fabric.check_managed(catalog, router_model)
+        guards.check_counts(option.spec(), option.links, option.endpoints, option.routers,
+                            router_model.radix, endpoint_cables)
+        floors.check_capacity(floor, shape, router_model)
+        structured.check_catalog(catalog, floor, router_model)
+        within = power.fit_budget(floor, shape, catalog, router_model, endpoint_cables)
+        feasibility.check(shape, catalog, within, router_model, endpoint_cables, given=floor)
+    except InputError as err:
+        return str(err)
+    return None
+
+
+def nearest_checked(endpoints: int, max_radix: int, families: Sequence[str] | None,
+                    count: int, catalog, floor, endpoint_cables: bool = True):
+    """``planner.topologies.sizing.nearest`` keeping only configurations that pass ``refusal``
+    on ``catalog`` and ``floor``: (per family, up to ``count`` options best first; the better
+    ranked options left out, each with its reason)."""
+    from planner.topologies import sizing
+
+    ranked = sizing.nearest(endpoints, max_radix, list(families) if families else None,
+                            count=10 ** 9)
+    found: dict[str, list] = {}
+    refused: list[tuple[Any, str]] = []
+    for family, options in ranked.items():
+        found[family] = []
+        for option in options:
+            if len(found[family]) == count:
+                break
+            why = refusal(option, catalog, floor, endpoint_cables)
+            if why is None:
+                found[family].append(option)
+            else:
+                refused.append((option, why))
+    return found, refused

@@ -22,9 +22,8 @@ def _models_by_part_number(catalog: Catalog, router_model: RouterModel) -> dict[
     out: dict[str, object] = {}
     for model in catalog.cables:
         out[model.sku] = model
-        if model.part_numbers is not None:
-            for length in model.stock_lengths:
-                out[model.part_number(length)] = model
+        for length in model.stock_lengths:
+            out[model.part_number(length)] = model
     for model in [*catalog.panels, *catalog.rack_hardware, catalog.nic, router_model.licence]:
         if model is not None:
             out[model.sku] = model

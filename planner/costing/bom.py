@@ -39,10 +39,15 @@ import pandas as pd
 from planner import costing
 from planner.costing import basis, fabric
 from planner.inputs.catalog import Catalog, RouterModel
+from planner.inputs.catalog.orderable import IDENTITY_COLUMNS
 from planner.run.errors import InputError
 
 COLUMNS = ["item", "sku", "description", "length_m", "quantity", "spares", "unit_price",
            "extended_price", "vendor"]
+"""A line's columns; the price basis (``planner.costing.basis.COLUMNS``) and what the line is as
+an order (``IDENTITY_COLUMNS``: the number to order, or ``generic: supplier part number``, the
+new-format ordering number, the status ``active``/``eol``/``generic``/``...; number
+unconfirmed`` and a generic part's spec; ``planner.inputs.catalog.orderable``) follow."""
 ITEMS = ("switch", "nic", "licence", "transceiver", "cable", "fibre", "trunk", "panel",
          "rack") + fabric.ITEMS
 CLASS_OF = {"switch": "switches", "nic": "nics", "licence": "licences",
@@ -117,10 +122,13 @@ def _each(keys: pd.DataFrame) -> pd.DataFrame:
 
 def _line(item: str, model, quantity, unit_price, description: str, *, sku: str | None = None,
           length_m=np.nan) -> dict:
-    """One BOM line of a catalog model (its own description, else ``description``)."""
-    return dict(item=item, sku=model.sku if sku is None else sku, vendor=model.vendor,
+    """One BOM line of a catalog model (its own description, else ``description``), with
+    what it is as an order (``IDENTITY_COLUMNS``)."""
+    number = model.sku if sku is None else sku
+    return dict(item=item, sku=number, vendor=model.vendor,
                 description=model.description or description, length_m=length_m,
-                quantity=int(quantity), unit_price=float(unit_price))
+                quantity=int(quantity), unit_price=float(unit_price),
+                **model.bom_identity(number))
 
 
 def part_lines(catalog: Catalog, cables: pd.DataFrame, structured=None) -> pd.DataFrame:
@@ -237,7 +245,8 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
             lines.append(_line("rack", item, count, item.price,
                                f"rack hardware per {item.per.replace('_', ' ')}"))
     bom = pd.DataFrame(lines, columns=[c for c in COLUMNS if c not in ("spares",
-                                                                        "extended_price")])
+                                                                        "extended_price")]
+                       + IDENTITY_COLUMNS)
     bom["quantity"] = bom["quantity"].astype(np.int64)
     bom["spares"] = np.zeros(len(bom), dtype=np.int64)
     for item in pd.unique(bom["item"]).tolist():
@@ -246,7 +255,8 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
                                              spares.pct(item))
     bom["spares"] = bom["spares"].astype(np.int64)
     bom["extended_price"] = (bom["quantity"] + bom["spares"]) * bom["unit_price"]
-    return basis.attach(bom[COLUMNS], catalog, router_model)
+    priced = basis.attach(bom[COLUMNS], catalog, router_model)
+    return pd.concat([priced, bom[IDENTITY_COLUMNS]], axis=1)
 
 
 COST_LINES = (("routers", "switches"), ("nics", "NICs/HCAs"), ("licences", "licences"),

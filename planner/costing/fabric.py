@@ -42,6 +42,7 @@ import pandas as pd
 from planner.costing import basis
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog, RouterModel
+from planner.inputs.catalog.orderable import IDENTITY_COLUMNS
 from planner.inputs.floor.routes import route_length_m
 from planner.run.errors import InputError
 
@@ -52,8 +53,9 @@ CLASS_OF = {"subnet_manager": "management", "mgmt_switch": "management",
 
 
 LINE_COLUMNS = ["item", "sku", "description", "length_m", "quantity", "spares", "unit_price",
-                "extended_price", "vendor"] + basis.COLUMNS
-"""A line's columns: ``planner.costing.bom.COLUMNS`` and the price basis."""
+                "extended_price", "vendor"] + basis.COLUMNS + IDENTITY_COLUMNS
+"""A line's columns: ``planner.costing.bom.COLUMNS``, the price basis and what it is as an
+order (``planner.inputs.catalog.orderable.IDENTITY_COLUMNS``)."""
 
 
 @dataclass(frozen=True)
@@ -99,15 +101,16 @@ def _line(catalog: Catalog, item: str, model, quantity: int, unit_price: float,
                 description=description or model.description, length_m=length_m,
                 quantity=int(quantity), spares=0, unit_price=float(unit_price),
                 extended_price=int(quantity) * float(unit_price), vendor=model.vendor,
-                basis=b.basis, price_source=b.source, price_date=b.date, currency=b.currency)
+                basis=b.basis, price_source=b.source, price_date=b.date, currency=b.currency,
+                **model.bom_identity(model.sku if sku is None else sku))
 
 
-def _boxes(count: int, num_cabinets: int) -> np.ndarray:
+def boxes(count: int, num_cabinets: int) -> np.ndarray:
     """Cabinet of each of ``count`` subnet-manager boxes (module doc)."""
     return (np.arange(count) * num_cabinets) // max(count, 1)
 
 
-def _groups(placement, per: int | None) -> tuple[np.ndarray, np.ndarray]:
+def groups(placement, per: int | None) -> tuple[np.ndarray, np.ndarray]:
     """(group of each cabinet, the cabinet holding each group's switches: its middle one)."""
     hall = np.asarray(placement.cabinet_hall, dtype=np.int64)
     row = np.asarray(placement.cabinet_row, dtype=np.int64)
@@ -166,7 +169,7 @@ def build(catalog: Catalog, router_model: RouterModel, placement, floor, cabinet
             else None
         if box is not None:
             lines.append(_line(catalog, "subnet_manager", box, sm.count, box.price))
-            for c in _boxes(sm.count, n_cab).tolist():
+            for c in boxes(sm.count, n_cab).tolist():
                 psu_lists[c].append(box.power_supplies)
                 extra_w[c] += box.watts
                 managed[c] += int(box.managed)
@@ -181,7 +184,7 @@ def build(catalog: Catalog, router_model: RouterModel, placement, floor, cabinet
     switches = np.zeros(n_cab, dtype=np.int64)
     out_a = out_b = pdus = np.zeros(n_cab, dtype=np.int64)
     if mgmt is not None:
-        group, holder = _groups(placement, mgmt.cabinets_per_switch)
+        group, holder = groups(placement, mgmt.cabinets_per_switch)
     for _ in range(16):                 # PDUs need the switches' power, switches the PDUs' ports
         kw_now = kw + switches * (mgmt.switch.watts / 1000.0 if mgmt else 0.0)
         lists = [ps + [mgmt.switch.power_supplies] * int(switches[c]) if mgmt else ps

@@ -31,11 +31,16 @@ from planner.costing.bom import CLASS_OF
 from planner.run.errors import InputError
 
 RFQ_GIVEN = ["manufacturer", "item", "class", "part_number", "description", "length_m",
-             "quantity", "alternatives"]
-"""Columns the planner fills in (``quantity`` includes spares; ``alternatives``: the catalog's
-equivalent offers of the line's part not bought, ``planner.inputs.catalog.offers``)."""
-RFQ_BLANK = ["supplier", "unit_price", "currency", "quantity_breaks", "lead_time_days", "moq",
-             "valid_until"]
+             "quantity", "order_number", "ordering_number", "status", "specification",
+             "alternatives"]
+"""Columns the planner fills in (``part_number``: the line's catalog SKU, which matches a quote
+line back to the BOM; ``order_number``: the number to order, or ``generic: supplier part
+number`` on a generic line, whose ``specification`` is what the supplier quotes against;
+``ordering_number`` and ``status`` as the BOM sheet gives them; ``quantity`` includes spares;
+``alternatives``: the catalog's equivalent offers of the line's part not bought,
+``planner.inputs.catalog.offers``)."""
+RFQ_BLANK = ["supplier", "supplier_part_number", "unit_price", "currency", "quantity_breaks",
+             "lead_time_days", "moq", "valid_until"]
 """Columns the supplier fills in."""
 RFQ_COLUMNS = RFQ_GIVEN + RFQ_BLANK
 DEFAULT_CURRENCY = "USD"
@@ -61,6 +66,15 @@ def bom_keys(bom: pd.DataFrame) -> list[tuple[str, str, str]]:
     return [line_key(s, d, n) for s, d, n in zip(bom["sku"], bom["description"], bom["length_m"])]
 
 
+def _text(bom: pd.DataFrame, column: str, default=None) -> np.ndarray:
+    """A text column of the BOM ('' where empty), or ``default`` (else '') when it has none."""
+    if column not in bom:
+        values = default if default is not None else pd.Series([""] * len(bom))
+    else:
+        values = bom[column]
+    return values.fillna("").astype(str).to_numpy(object)
+
+
 def rfq_lines(bom: pd.DataFrame, alternatives: dict[str, str] | None = None) -> pd.DataFrame:
     """The request for quote: one line per BOM line, grouped by manufacturer (first appearance
     order, BOM order within), supplier columns empty; ``alternatives`` maps a part number to
@@ -72,6 +86,9 @@ def rfq_lines(bom: pd.DataFrame, alternatives: dict[str, str] | None = None) -> 
         "class": bom["item"].map(CLASS_OF).to_numpy(), "part_number": bom["sku"].to_numpy(),
         "description": bom["description"].to_numpy(), "length_m": bom["length_m"].to_numpy(),
         "quantity": (bom["quantity"] + bom["spares"]).astype(np.int64).to_numpy(),
+        "order_number": _text(bom, "part_number", bom["sku"]),
+        "ordering_number": _text(bom, "ordering_number"),
+        "status": _text(bom, "status"), "specification": _text(bom, "spec"),
         "alternatives": [(alternatives or {}).get(str(sku), "") for sku in bom["sku"]]})
     out = out.iloc[order].reset_index(drop=True)
     for col in RFQ_BLANK:

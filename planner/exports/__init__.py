@@ -20,7 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-from planner.exports.tuning import PARALLEL_MIN_CABLES, SLOWEST
+from planner.exports.tuning import (PARALLEL_MIN_CABLES, SLOWEST, WRITER_BASE_BYTES,
+                                    WRITER_BYTES_PER_CABLE, WRITER_OTHER_BYTES_PER_CABLE)
+from planner.run import memory
 from planner.run.output import write_folder
 
 
@@ -38,11 +40,13 @@ def writer_modules() -> list[ModuleType]:
 
 def writers(by_cost: bool = False) -> list[tuple[str, Callable[[object, Path], None]]]:
     """(module name, write function) of every writer, in module-name order, or with
-    ``by_cost`` the slowest first (so parallel writers finish at about the same time)."""
+    ``by_cost`` the ones that take the most memory first (``tuning.WRITER_BYTES_PER_CABLE``;
+    ties: the slowest first), so the largest run while the fewest others do."""
     found = [(m.__name__.rsplit(".", 1)[-1], m.write) for m in writer_modules()]
     if by_cost:
         rank = {name: i for i, name in enumerate(SLOWEST)}
-        found.sort(key=lambda item: rank.get(item[0], len(rank)))
+        found.sort(key=lambda item: (-WRITER_BYTES_PER_CABLE.get(
+            item[0], WRITER_OTHER_BYTES_PER_CABLE), rank.get(item[0], len(rank)), item[0]))
     return found
 
 
@@ -56,11 +60,39 @@ def export_jobs(plan) -> int:
                       else os.cpu_count() or 1))
 
 
-def write_plan(plan, out: Path | str, progress=False,
-               jobs: int | None = None) -> list[str]:
-    """Every export writer of ``planner.exports`` into ``out``, atomically; ``jobs`` writer
-    processes (default ``export_jobs``), the slowest writers first when there are several."""
-    jobs = export_jobs(plan) if jobs is None else jobs
+def writer_growth(name: str, cables: int) -> int:
+    """Bytes the writer ``name`` adds to the process holding a plan of ``cables`` cables
+    (``tuning.WRITER_BYTES_PER_CABLE``)."""
+    per_cable = WRITER_BYTES_PER_CABLE.get(name, WRITER_OTHER_BYTES_PER_CABLE)
+    return WRITER_BASE_BYTES + per_cable * int(cables)
+
+
+def writers_for(plan, cap: int, available: int | None = None,
+                parent: int | None = None) -> int:
+    """Writer processes to fork at once for ``plan``: at most ``cap``, and only as many as fit
+    in ``available`` bytes (default: measured now, ``memory.available_bytes``) when each copies
+    part of this process (``parent`` bytes, default its measured PSS) and adds its own growth
+    (``memory.writers_at_once``). 1 or 0: the writers run in this process, one at a time."""
+    if cap <= 1:
+        return cap
+    available = memory.available_bytes() if available is None else available
+    parent = (memory.process_bytes() or 0) if parent is None else parent
+    needs = [memory.fork_bytes(writer_growth(name, len(plan.cables)), parent)
+             for name, _ in writers()]
+    return memory.writers_at_once(needs, available, cap)
+
+
+def write_plan(plan, out: Path | str, progress=False, jobs: int | None = None,
+               max_writers: int | None = None) -> list[str]:
+    """Every export writer of ``planner.exports`` into ``out``, atomically. Up to ``jobs``
+    writer processes (default ``export_jobs``; ``max_writers``, the user's ``--writers``,
+    lowers it), as many as the memory measured now allows (``writers_for``), the writers that
+    take the most memory first; with one, in this process one after the other. The files
+    are the same whatever the count."""
+    cap = export_jobs(plan) if jobs is None else jobs
+    if max_writers is not None:
+        cap = min(cap, max_writers)
+    count = writers_for(plan, cap)
     return write_folder(out, [(name, lambda d, fn=fn: fn(plan, d))
-                              for name, fn in writers(by_cost=jobs > 1)],
-                        progress=progress, jobs=jobs)
+                              for name, fn in writers(by_cost=count > 1)],
+                        progress=progress, jobs=count)

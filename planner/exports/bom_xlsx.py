@@ -6,8 +6,10 @@ Sheets:
   "switches",BOM!$H$2:$H$9)``, ``=SUM(BOM!$H$2:$H$9)``, cost per endpoint ``=B12/B6``), so
   editing a unit price or a quantity updates every total; counts, power and placement facts as
   values.
-- **BOM**: one line per orderable part (and stock length): item, part number, description,
-  length, quantity, spares, unit price, extended price (``=(E2+F2)*G2``), vendor, class; then a
+- **BOM**: one line per orderable part (and stock length): item, part number (``generic:
+  supplier part number`` on a generic line), description, length, quantity, spares, unit price,
+  extended price (``=(E2+F2)*G2``), vendor, class, price basis, ordering number, status (an
+  end-of-life part says ``eol``), specification, catalog SKU; then a
   subtotal per class (switches, NICs, licences, optics, cables, rack) and the total price. No
   total adds quantities of unlike parts.
 - **Cables**: the port map (cables.csv columns plus the unit price per link).
@@ -59,7 +61,8 @@ FILENAME = "bom.xlsx"
 MAX_ROWS = 1_048_576
 """Rows per sheet in Excel (header included); longer tables continue on a new sheet."""
 
-CURRENCY = '"$"#,##0.00'
+MONEY = "money"
+"""Number format of a money cell: the plan's currency (``money_format``), set per workbook."""
 COUNT = "#,##0"
 METRES = "0.000"
 DECIMAL = "0.00"
@@ -104,7 +107,7 @@ def cable_columns(cables: pd.DataFrame) -> list[Column]:
     for key in CSV_COLUMNS + [k for k in cables.columns if k not in CSV_COLUMNS
                               and k in _CABLE_COLUMNS]:
         out.append(_CABLE_COLUMNS.get(key) or _generic(key, cables[key]))
-    return out + [Column("Unit price", "unit_price", 12, CURRENCY, "number")]
+    return out + [Column("Unit price", "unit_price", 12, MONEY, "number")]
 
 
 PORTS = [
@@ -114,17 +117,23 @@ PORTS = [
     Column("Label", "label", 26),
 ]
 BOM = [
-    Column("Item", "item", 11), Column("Part number", "sku", 22),
+    Column("Item", "item", 11), Column("Part number", "part_number", 26),
     Column("Description", "description", 60),
     Column("Length (m)", "length_m", 11, METRES, "number"),
     Column("Quantity", "quantity", 10, COUNT, "number"),
     Column("Spares", "spares", 8, COUNT, "number"),
-    Column("Unit price", "unit_price", 14, CURRENCY, "number"),
-    Column("Extended price", "extended_price", 16, CURRENCY, "number"),
+    Column("Unit price", "unit_price", 14, MONEY, "number"),
+    Column("Extended price", "extended_price", 16, MONEY, "number"),
     Column("Vendor", "vendor", 12), Column("Class", "class", 10),
     Column("Price basis", "basis", 11), Column("Price source", "price_source", 40),
     Column("Price date", "price_date", 11), Column("Currency", "currency", 9),
+    Column("Ordering number", "ordering_number", 20), Column("Status", "status", 22),
+    Column("Specification", "spec", 60), Column("Catalog SKU", "sku", 22),
 ]
+"""The BOM sheet's columns. Part number: the number to order, or ``generic: supplier part
+number`` on a generic line, whose Specification says what to quote against; Status: the
+lifecycle (``eol`` flagged), ``generic``, or ``...; number unconfirmed``; Catalog SKU: the
+catalog's name of the line, as cables.csv and the quotes give it."""
 CLASSES = list(dict.fromkeys(CLASS_OF.values()))
 """BOM classes in subtotal order: switches, nics, licences, optics, cables, panels, rack."""
 
@@ -156,10 +165,25 @@ def _generic(key: str, values: pd.Series) -> Column:
     return Column(header, key, max(width, 10))
 
 
-class _Formats:
-    """The workbook's cell formats, made once."""
+def money_format(currency: str) -> str:
+    """Number format of money in ``currency`` (ISO 4217 code, the plan's price basis):
+    ``"USD "#,##0.00``, the code as literal text, which Excel and LibreOffice both show."""
+    return f'"{currency} "#,##0.00'
 
-    def __init__(self, wb):
+
+def plan_currency(plan) -> str:
+    """The ISO 4217 code the plan's prices are in (``cost.price_basis.currency``; USD when a
+    plan predates the price basis)."""
+    block = plan.summary.get("cost", {}).get("price_basis", {})
+    catalog = getattr(plan, "catalog", None)
+    return str(block.get("currency") or getattr(catalog, "currency", None) or "USD")
+
+
+class _Formats:
+    """The workbook's cell formats, made once; ``MONEY`` cells in ``currency``."""
+
+    def __init__(self, wb, currency: str = "USD"):
+        self.money = money_format(currency)
         self.header = wb.add_format(_HEADER)
         self.bold = wb.add_format({"bold": True})
         self.title = wb.add_format({"bold": True, "font_size": 14})
@@ -167,6 +191,7 @@ class _Formats:
         self._wb = wb
 
     def number(self, fmt: str | None, bold: bool = False):
+        fmt = self.money if fmt == MONEY else fmt
         key = (fmt, bold)
         if key not in self._cache:
             spec = {"num_format": fmt} if fmt else {}
@@ -216,8 +241,11 @@ def _write_value(ws, row: int, col: int, value, fmt) -> None:
 
 def bom_frame(bom: pd.DataFrame) -> pd.DataFrame:
     """The plan's BOM with its class column, in the sheet's column order (a BOM without
-    price-basis columns, from an older plan, gets them empty)."""
+    price-basis or order columns, from an older plan, gets them empty and its SKU as the part
+    number)."""
     missing = {c.key: "" for c in BOM if c.key not in bom and c.key != "class"}
+    if "part_number" in missing:
+        missing["part_number"] = bom["sku"]
     return bom.assign(**{"class": bom["item"].map(CLASS_OF)}, **missing)[[c.key for c in BOM]]
 
 
@@ -230,7 +258,7 @@ def _bom_sheet(wb, fmt: _Formats, bom: pd.DataFrame, not_included=None) -> int:
     for r, record in enumerate(frame.itertuples(index=False, name=None), start=2):
         for c, (value, col) in enumerate(zip(record, BOM)):
             if col.key == "extended_price":
-                ws.write_formula(r - 1, c, f"=(E{r}+F{r})*G{r}", fmt.number(CURRENCY),
+                ws.write_formula(r - 1, c, f"=(E{r}+F{r})*G{r}", fmt.number(MONEY),
                                  float(value))
             else:
                 _write_value(ws, r - 1, c, value, fmt.number(col.fmt))
@@ -246,11 +274,11 @@ def _bom_sheet(wb, fmt: _Formats, bom: pd.DataFrame, not_included=None) -> int:
                                    ("F", 5, frame.loc[rows, "spares"].sum()),
                                    ("H", 7, frame.loc[rows, "extended_price"].sum())):
             ws.write_formula(row, col, f'=SUMIF($J$2:$J${last},"{name}",{letter}$2:{letter}${last})',
-                             fmt.number(CURRENCY if letter == "H" else COUNT, True),
+                             fmt.number(MONEY if letter == "H" else COUNT, True),
                              float(value))
         row += 1
     ws.write_string(row, 0, "Total", fmt.bold)
-    ws.write_formula(row, 7, f"=SUM(H2:H{last})", fmt.number(CURRENCY, True),
+    ws.write_formula(row, 7, f"=SUM(H2:H{last})", fmt.number(MONEY, True),
                      float(frame["extended_price"].sum()))
     excluded = not_included or []
     if excluded:
@@ -302,16 +330,16 @@ def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
         if name in ("panels", "management", "power", "support") and \
                 not (plan.bom["item"].map(CLASS_OF) == name).any():
             continue
-        rows.append((label, sum_if(classes, name, "H"), CURRENCY, "incl. spares"
+        rows.append((label, sum_if(classes, name, "H"), MONEY, "incl. spares"
                      if name in spares else "from the BOM sheet"))
     rows += [
-        ("Total cost", f"=SUM(BOM!$H$2:$H${last})", CURRENCY, "from the BOM sheet"),
-        ("Cost per endpoint", "={Total cost}/{Endpoints}", CURRENCY, "total / endpoints"),
+        ("Total cost", f"=SUM(BOM!$H$2:$H${last})", MONEY, "from the BOM sheet"),
+        ("Cost per endpoint", "={Total cost}/{Endpoints}", MONEY, "total / endpoints"),
         ("Estimated cost", f'=SUMIF(BOM!$K$2:$K${last},"estimate",BOM!$H$2:$H${last})',
-         CURRENCY, "lines whose price basis is an estimate, not a list price or a quote"),
+         MONEY, "lines whose price basis is an estimate, not a list price or a quote"),
         ("Estimated share", "={Estimated cost}/{Total cost}", "0.0%",
          neutralise(_basis_note(s))),
-        ("Spares cost", f"=SUMPRODUCT(BOM!$F$2:$F${last},BOM!$G$2:$G${last})", CURRENCY,
+        ("Spares cost", f"=SUMPRODUCT(BOM!$F$2:$F${last},BOM!$G$2:$G${last})", MONEY,
          ", ".join(f"{k} {v:g} %" for k, v in spares.items())),
         ("Power (W)", s["power"]["total_w"], WATTS, "routers (base + SerDes) + link ends + servers + NICs"),
         ("Power per endpoint (W)", "={Power (W)}/{Endpoints}", "0.000", "power / endpoints"),
@@ -593,7 +621,7 @@ def write(plan, out_dir: Path) -> None:
                                                  "strings_to_urls": False})
         wb.set_properties({"title": "Bill of materials", "comments": "planner plan",
                            "created": created_time()})
-        fmt = _Formats(wb)
+        fmt = _Formats(wb, plan_currency(plan))
         last = len(plan.bom) + 1
         _summary_sheet(wb, fmt, plan, last)
         _bom_sheet(wb, fmt, plan.bom, plan.summary.get("bom", {}).get("not_included"))

@@ -8,8 +8,12 @@ empty for a patch rack, which stands at a reserved position of its own), x_m / y
 in its hall, metres: x along the row, y across rows, ``planner.inputs.floor``; racks:
 ``planner.inputs.floor.rack_positions``), group (electrical group; empty for a rack), routers,
 endpoints, kw (routers with their plugged cable ends, servers and NICs,
-``planner.costing.power``; empty for a rack), ru_used (rack units taken by devices, or by a
-rack's panels), kind (``cabinet``, ``patch rack`` or ``entry rack``). Hall, row and column are
+``planner.costing.power``, plus the fabric's boxes below; empty for a rack), ru_used (rack units
+taken by devices, or by a rack's panels), kind (``cabinet``, ``patch rack`` or ``entry rack``),
+fabric_devices (the subnet-manager boxes, management switches and PDUs standing in the cabinet,
+``planner.costing.fabric_devices``: ``name@U<ru>`` top first, ``name@U<ru>-<top>`` for a box of
+several units, ``name@0U`` for a zero-U PDU,
+separated by ``;``; empty for a rack). Hall, row and column are
 ``planner.inputs.floor.position_numbers``, the numbering the PDF, the viewer and ``bom.xlsx``
 print. Cabinets first, in the plan's cabinet order (hall, row, column for a planned layout), then
 the patch racks in the order of the structured plant. UTF-8, LF line ends.
@@ -28,7 +32,7 @@ from planner.inputs.floor.rack_positions import ENTRY_ROW
 
 FILENAME = "cabinets.csv"
 COLUMNS = ["name", "hall", "row", "column", "x_m", "y_m", "group", "routers", "endpoints", "kw",
-           "ru_used", "kind"]
+           "ru_used", "kind", "fabric_devices"]
 KINDS = {"row": "patch rack", "entry": "entry rack"}
 """The ``kind`` of a patch rack by its kind in the structured plant."""
 
@@ -43,7 +47,24 @@ def cabinet_rows(plan) -> pd.DataFrame:
         "column": column, "x_m": cab["x_m"].to_numpy(), "y_m": cab["y_m"].to_numpy(),
         "group": cab["group"].to_numpy(), "routers": cab["routers"].to_numpy(),
         "endpoints": cab["endpoints"].to_numpy(), "kw": cab["kw"].to_numpy(),
-        "ru_used": cab["ru_used"].to_numpy(), "kind": "cabinet"})[COLUMNS]
+        "ru_used": cab["ru_used"].to_numpy(), "kind": "cabinet",
+        "fabric_devices": fabric_devices(plan)})[COLUMNS]
+
+
+def fabric_devices(plan) -> list[str]:
+    """The ``fabric_devices`` cell of every cabinet (module doc)."""
+    names = plan.cabinets["name"].astype(str).tolist()
+    boxes = getattr(plan, "fabric", None)
+    if boxes is None:
+        return [""] * len(names)
+    cells = []
+    for name in names:
+        here = boxes.in_cabinet(name)
+        cells.append(";".join(
+            f"{n}@0U" if np.isnan(ru) else f"{n}@U{ru:g}" + (f"-{ru + h - 1:g}" if h > 1 else "")
+            for n, ru, h in zip(here["name"], here["ru"].astype(float),
+                                here["height_ru"].astype(float))))
+    return cells
 
 
 def rack_rows(plan) -> pd.DataFrame:
@@ -60,7 +81,7 @@ def rack_rows(plan) -> pd.DataFrame:
         "column": "", "x_m": np.round(racks["x_m"].to_numpy(float), 3),
         "y_m": np.round(racks["y_m"].to_numpy(float), 3), "group": "", "routers": 0,
         "endpoints": 0, "kw": "", "ru_used": racks["ru_used"].to_numpy(),
-        "kind": racks["kind"].map(KINDS).to_numpy()})[COLUMNS]
+        "kind": racks["kind"].map(KINDS).to_numpy(), "fabric_devices": ""})[COLUMNS]
 
 
 def table(plan) -> pd.DataFrame:

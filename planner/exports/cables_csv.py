@@ -13,14 +13,22 @@ devices, that end's own patch cord through panels; ``planner.cabling.pieces``), 
 b_assembly (the id of the piece plugged in at each end, ``Pieces.end_assemblies``: a multi-link
 assembly's ``C0001+C0002`` on each link it carries, so rows group into what is installed).
 ``sku`` is the part at the A end. An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
+
+After the fabric's cables, one row per out-of-band management cord (``kind`` = ``mgmt``,
+``planner.costing.fabric_devices``): from a device's management port (``a_port`` ``mgmt``) to
+a management switch port, copper, its patch-cord part, routed and stock length; the columns
+after ``order_length_m`` are empty but the assembly columns (the cord's own id at both ends),
+and a zero-U PDU has an empty ``a_ru``. The fabric's rows are the same with or without them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
 from planner.cabling import CSV_COLUMNS
-from planner.exports._csv import write_csv
+from planner.exports._csv import csv_text, write_text
 
 FILENAME = "cables.csv"
 
@@ -34,6 +42,21 @@ def rows(plan):
                                            .set_index(plan.cables.index))
 
 
+def mgmt_rows(plan) -> pd.DataFrame:
+    """The management cords as cables.csv rows (every column, the unused ones empty)."""
+    boxes = getattr(plan, "fabric", None)
+    columns = CSV_COLUMNS + ASSEMBLY_COLUMNS
+    if boxes is None or boxes.cords.empty:
+        return pd.DataFrame(columns=columns)
+    cords = boxes.cords.astype(object)
+    cords = cords.assign(a_assembly=cords["cable_id"], b_assembly=cords["cable_id"])
+    return cords.reindex(columns=columns).astype(object)
+
+
 def write(plan, out_dir: Path) -> None:
-    """Write ``cables.csv``."""
-    write_csv(rows(plan), Path(out_dir) / FILENAME)
+    """Write ``cables.csv``: the fabric's cables, then the management cords."""
+    text = csv_text(rows(plan))
+    mgmt = mgmt_rows(plan)
+    if len(mgmt):
+        text += csv_text(mgmt).split("\n", 1)[1]
+    write_text(text, Path(out_dir) / FILENAME)

@@ -18,7 +18,9 @@ id (``C0001``; a link's cords ``C0006.A`` and ``C0006.B``; a trunk ``T0004``; an
 ``C0091+C0092``), a ``cabinet``
 is the cabinet or patch rack the end is in, a panel end's device is the panel (``H1-A-P0-01``,
 U1 of rack ``H1-A-P0``), ``piece`` is cable | cord | trunk and ``transceiver`` the module at a
-device end ('' elsewhere). UTF-8 with a byte-order mark so spreadsheet and label-printer
+device end ('' elsewhere). After the pieces, both ends of every out-of-band management cord
+(``planner.costing.fabric_devices``; its id ``M01``, piece ``mgmt``, the device's port ``mgmt``,
+a zero-U PDU's rack unit empty), A then B end of each. UTF-8 with a byte-order mark so spreadsheet and label-printer
 software detect the encoding; text cells formula-safe (``exports.cells``).
 
 ``labels.pdf`` prints one label per connector end on A4 sheets of Avery L7651 geometry
@@ -93,6 +95,35 @@ def label_rows(pieces: Pieces) -> dict[str, np.ndarray]:
     rows["transceiver"] = ends["this_transceiver"].to_numpy(object)
     rows["order_g"] = unit_text(at["order_length_m"].to_numpy(float), 1)
     return rows
+
+
+def mgmt_label_rows(plan) -> dict[str, np.ndarray]:
+    """The label rows of the management cords, each cord's A end (the managed device) then its
+    B end (the management switch port), as ``label_rows``."""
+    boxes = getattr(plan, "fabric", None)
+    cords = boxes.cords if boxes is not None else pd.DataFrame()
+    if not len(cords):
+        return {c: np.empty(0, dtype=object) for c in CSV_COLUMNS + ["order_g"]}
+    n = len(cords)
+    order = np.column_stack([np.arange(n), np.arange(n) + n]).ravel()   # A, B of each cord
+    out: dict[str, np.ndarray] = {
+        "cable_id": np.r_[cords["cable_id"], cords["cable_id"]].astype(object)[order],
+        "end": np.r_[["A"] * n, ["B"] * n].astype(object)[order]}
+    for field in ("device", "port", "cabinet", "ru"):
+        a = column_text(cords[f"a_{field}"].astype(object))
+        b = column_text(cords[f"b_{field}"].astype(object))
+        out[f"this_{field}"] = np.asarray(a + b, dtype=object)[order]
+        out[f"peer_{field}"] = np.asarray(b + a, dtype=object)[order]
+    both = pd.concat([cords, cords], ignore_index=True).iloc[order]
+    for column in ("label", "media", "sku"):
+        out[column] = both[column].to_numpy(object)
+    out["length_m"] = np.asarray(float_text(both["length_m"].to_numpy(float)), dtype=object)
+    ordered = both["order_length_m"].to_numpy(float)
+    out["order_length_m"] = np.asarray(float_text(ordered), dtype=object)
+    out["piece"] = np.full(2 * n, "mgmt", dtype=object)
+    out["transceiver"] = np.full(2 * n, "", dtype=object)
+    out["order_g"] = unit_text(ordered, 1)
+    return out
 
 
 def _text(values: pd.Series) -> np.ndarray:
@@ -193,6 +224,9 @@ def write(plan, out_dir: Path) -> None:
     """Write ``labels.csv`` and ``labels.pdf``."""
     out_dir = Path(out_dir)
     rows = label_rows(plan.pieces)
+    mgmt = mgmt_label_rows(plan)
+    rows = {k: np.concatenate([np.asarray(v, dtype=object), np.asarray(mgmt[k], dtype=object)])
+            for k, v in rows.items()}
     write_csv(rows, out_dir / CSV_NAME)
     with binary_streams():
         write_pdf(rows, out_dir / PDF_NAME, f"Cable labels: {plan.topology.family} plan")

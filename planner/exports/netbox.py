@@ -11,7 +11,10 @@ Files, in import order (also written to ``netbox/README.md``):
    DeviceTypes have no CSV import; their YAML creates the interface templates, so the devices
    get their interfaces on creation. A router model carries exactly its logical ports, named
    as the vendor names them when the catalog gives ``interface_names`` (``swp1s0``,
-   ``IB1/1/2``, ``Ethernet1/5``), else by port number.
+   ``IB1/1/2``, ``Ethernet1/5``), else by port number, and, when the plan cables the
+   out-of-band network, its management port ``mgmt`` (``mgmt_only``). The fabric's own boxes
+   (``planner.costing.fabric_devices``: subnet-manager appliances or hosts, management switches
+   with ports ``1`` .. ``48``, zero-U PDUs) get device types of their own.
 4. ``sites.csv``, 5. ``locations.csv``, 6. ``racks.csv``, 7. ``devices.csv``, 8. ``cables.csv``.
 
 Columns are those of the import forms (``RackImportForm``, ``DeviceImportForm``,
@@ -27,7 +30,10 @@ Everything is ``status=planned``. Foreign keys are names (device types by ``mode
 ``type`` and colour are the catalog's for the cable assembly or, for a transceiver link, its
 fibre (6-digit hex, NetBox's ``ColorChoices`` values for colour names); ``length`` is the
 ordered stock length in metres. On abstract floors (the papers' racks, where one unit may hold
-several devices) devices are placed in their rack without a position.
+several devices) devices are placed in their rack without a position. The fabric's boxes are
+devices (roles ``Subnet manager``, ``Management switch``, ``PDU``) in their cabinets at their
+rack units, a zero-U PDU without a position; every management cord is a ``cat6a`` cable from a
+device's ``mgmt`` interface to a management switch port, labelled as printed.
 
 Structured cabling (``planner.cabling.structured``): the bundle models what is installed, so NetBox
 traces a link end to end. Each patch panel is a device (role ``Patch panel``) in its patch rack
@@ -53,6 +59,7 @@ import pandas as pd
 import yaml
 
 from planner.cabling import unit_text
+from planner.costing.fabric_devices import MGMT_PORT
 from planner.exports._csv import column_text, write_csv
 from planner.run.errors import InputError
 
@@ -211,7 +218,7 @@ def device_types(plan) -> list[dict]:
              "power-ports": _power_ports(model.power_supplies, model.power_port_type,
                                          _draw_w(plan)),
              "interfaces": [{"name": name, "type": port_type}
-                            for name in model.interface_name_list]}]
+                            for name in model.interface_name_list] + _mgmt_interface(plan)}]
     endpoints = plan.devices[plan.devices["kind"] == "endpoint"]
     nic = plan.catalog.nic
     for name, rows in endpoints.groupby("model", sort=True):
@@ -224,7 +231,56 @@ def device_types(plan) -> list[dict]:
                      "comments": what,
                      "power-ports": _power_ports(1, ENDPOINT_POWER_PORT, 0),
                      "interfaces": [{"name": "1", "type": port_type}]})
+    return docs + fabric_device_types(plan)
+
+
+MGMT_INTERFACE_TYPE = "1000base-t"
+"""NetBox interface type of a management port and of a management switch's ports (1GbE RJ45)."""
+MGMT_CABLE_TYPE = "cat6a"
+"""NetBox cable type of a management cord (the catalogs' Cat6A patch cords)."""
+
+
+def _mgmt_interface(plan) -> list[dict]:
+    """The out-of-band management port of a box the plan cables to a management switch."""
+    boxes = getattr(plan, "fabric", None)
+    if boxes is None or boxes.cords.empty:
+        return []
+    return [{"name": MGMT_PORT, "type": MGMT_INTERFACE_TYPE, "mgmt_only": True}]
+
+
+def fabric_device_types(plan) -> list[dict]:
+    """devicetype-library documents of the fabric's boxes (``planner.costing.fabric_devices``):
+    a management switch with its numbered 1GbE ports, a subnet-manager box and a zero-U PDU
+    with their management port, each with its power supplies."""
+    boxes = getattr(plan, "fabric", None)
+    if boxes is None or boxes.devices.empty:
+        return []
+    docs = []
+    for sku, rows in boxes.devices.groupby("sku", sort=True):
+        first = rows.iloc[0]
+        ports = [{"name": str(i + 1), "type": MGMT_INTERFACE_TYPE}
+                 for i in range(int(first["ports"]))] if first["kind"] == "mgmt_switch" else []
+        mgmt = _mgmt_interface(plan) if bool(first["managed"]) else []
+        height = 0 if first["kind"] == "pdu" else _number(first["height_ru"])
+        docs.append({"manufacturer": str(first["vendor"]), "model": str(sku),
+                     "slug": device_type_slug(str(first["vendor"]), str(sku)),
+                     "part_number": str(sku), "u_height": height,
+                     "is_full_depth": first["kind"] != "pdu",
+                     **({"comments": str(first["description"])} if first["description"] else {}),
+                     **({"power-ports": _power_ports(int(first["power_supplies"]),
+                                                     ENDPOINT_POWER_PORT,
+                                                     int(np.ceil(first["watts"])))}
+                        if int(first["power_supplies"]) else {}),
+                     **({"power-outlets": _pdu_outlets(plan)} if first["kind"] == "pdu" else {}),
+                     "interfaces": ports + mgmt})
     return docs
+
+
+def _pdu_outlets(plan) -> list[dict]:
+    """A PDU's outlets (the catalog's ``power.outlets``, C13 as the devices' C14 supplies take;
+    its input plug depends on the supply chosen for the site and is left out)."""
+    return [{"name": str(i + 1), "type": "iec-60320-c13"}
+            for i in range(int(plan.catalog.power.outlets))]
 
 
 PANEL_ROLE = "Patch panel"
@@ -393,6 +449,49 @@ def device_rows(plan) -> pd.DataFrame:
         "description": list(map("{} {}".format, np.where(is_router, "router", "endpoint"),
                                 column_text(dev["id"]))),
     })[DEVICE_COLUMNS]
+
+
+def fabric_device_rows(plan) -> pd.DataFrame:
+    """The subnet-manager boxes, management switches and PDUs in their cabinets: a box at its
+    rack unit, front face; a zero-U PDU in its rack without a position (NetBox: a device without
+    a position is non-racked, listed with its rack)."""
+    boxes = getattr(plan, "fabric", None)
+    if boxes is None or boxes.devices.empty:
+        return pd.DataFrame(columns=DEVICE_COLUMNS)
+    d = boxes.devices
+    ru = d["ru"].to_numpy(float)
+    positioned = ~np.isnan(ru) & (not getattr(plan.floor, "abstract", False))
+    return pd.DataFrame({
+        "name": d["name"].astype(str), "role": d["role"].astype(str),
+        "manufacturer": d["vendor"].astype(str), "device_type": d["sku"].astype(str),
+        "site": site_name(plan),
+        "location": d["cabinet"].astype(str).map(rack_locations(plan)).to_numpy(object),
+        "rack": d["cabinet"].astype(str), "position": unit_text(np.where(positioned, ru, np.nan), 1),
+        "face": np.where(positioned, "front", ""), "status": "planned",
+        "description": [f"{role.lower()}{f', feed {feed}' if feed else ''}"
+                        for role, feed in zip(d["role"], d["feed"])],
+    })[DEVICE_COLUMNS]
+
+
+def mgmt_cable_rows(plan) -> pd.DataFrame:
+    """The management cords: a device's management interface to a management switch port."""
+    boxes = getattr(plan, "fabric", None)
+    if boxes is None or boxes.cords.empty:
+        return pd.DataFrame(columns=CABLE_COLUMNS)
+    c = boxes.cords
+    site = site_name(plan)
+    return pd.DataFrame({
+        "side_a_site": site, "side_a_device": c["a_device"].astype(str),
+        "side_a_type": "dcim.interface", "side_a_name": c["a_port"].astype(str),
+        "side_b_site": site, "side_b_device": c["b_device"].astype(str),
+        "side_b_type": "dcim.interface", "side_b_name": c["b_port"].astype(str),
+        "type": MGMT_CABLE_TYPE, "status": "planned", "label": c["label"].astype(str),
+        "color": hex_color(plan.catalog.management.cable.color, str(c["sku"].iloc[0])),
+        "length": unit_text(c["order_length_m"].to_numpy(float), 1),
+        "length_unit": "m",
+        "description": [f"{i} {sku} management, estimated {m} m" for i, sku, m in zip(
+            c["cable_id"], c["sku"], unit_text(c["length_m"].to_numpy(float), 1))],
+    })[CABLE_COLUMNS]
 
 
 def panel_device_rows(plan) -> pd.DataFrame:
@@ -674,8 +773,10 @@ def write(plan, out_dir: Path) -> None:
     makers = sorted({d["manufacturer"] for d in docs})
     endpoints = (plan.devices["kind"] == "endpoint").any()
     panels = plan.structured is not None and not plan.structured.panels.empty
+    fabric_roles = set() if getattr(plan, "fabric", None) is None else \
+        set(plan.fabric.devices["role"])
     roles = sorted(set(router_roles(plan)) | ({"Compute node"} if endpoints else set())
-                   | ({PANEL_ROLE} if panels else set()))
+                   | ({PANEL_ROLE} if panels else set()) | fabric_roles)
     site = site_name(plan)
 
     def csv(frame: pd.DataFrame, name: str) -> None:
@@ -695,9 +796,9 @@ def write(plan, out_dir: Path) -> None:
                       "description": [f"{plan.floor.name}, {h.lower()}" for h in halls]}),
         "locations.csv")
     csv(pd.concat([rack_rows(plan), patch_rack_rows(plan)], ignore_index=True), "racks.csv")
-    csv(pd.concat([device_rows(plan), panel_device_rows(plan)], ignore_index=True),
-        "devices.csv")
-    csv(cable_rows(plan), "cables.csv")
+    csv(pd.concat([device_rows(plan), panel_device_rows(plan), fabric_device_rows(plan)],
+                  ignore_index=True), "devices.csv")
+    csv(pd.concat([cable_rows(plan), mgmt_cable_rows(plan)], ignore_index=True), "cables.csv")
     files = {name: (_data_rows(folder / name), (folder / name).stat().st_size)
              for name in CSV_FILES}
     (folder / "README.md").write_text(readme(plan, docs, paths, files), encoding="utf-8")

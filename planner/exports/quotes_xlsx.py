@@ -71,7 +71,7 @@ def write_rfq(lines: pd.DataFrame, folder: Path) -> list[str]:
         ws = wb.add_worksheet("RFQ")
         for c, name in enumerate(lines.columns):
             ws.write_string(0, c, name, head)
-            ws.set_column(c, c, 50 if name == "description" else 16)
+            ws.set_column(c, c, 50 if name in ("description", "specification") else 16)
         for r, rec in enumerate(lines.itertuples(index=False, name=None), start=1):
             for c, value in enumerate(rec):
                 _cell(ws, r, c, None if value == "" else value)

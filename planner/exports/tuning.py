@@ -39,3 +39,18 @@ HALL_GAP_M = 6.0
 """Space drawn between halls in the viewer and the PDF floor plan (their real distance is the
 hall connection's length): five 1.2 m aisles of drawing space, not a length of any cable."""
 
+
+WRITER_BASE_BYTES = 32 * 2 ** 20
+WRITER_BYTES_PER_CABLE = {
+    "labels": 4_400, "wiring_pdf": 2_900, "netbox": 1_700, "cables_csv": 900, "graphml": 800,
+    "dot": 550, "bom_xlsx": 520, "anynet": 430, "fabric_checkers": 350, "viewer": 170,
+}
+WRITER_OTHER_BYTES_PER_CABLE = 500
+"""Memory each writer adds to the process holding the plan, per cable, for choosing how many
+writers to fork at once (``planner.run.memory.writers_at_once``). From benchmarks/EXPORTS.md
+"Each writer alone" at 246,272 cables: each writer's peak resident memory less that of the
+writer that adds nothing (summary_json, 741 MiB, the plan inherited): labels 908 MiB (3.9 KB
+per cable), wiring_pdf 585 (2.5 KB), netbox 341 (1.5 KB), cables_csv 185, graphml 163, dot
+112, bom_xlsx 105, anynet 87, fabric_checkers 70, viewer 34, the rest under 10 (40 B per
+cable); about 15 % margin above each, and ``WRITER_OTHER_BYTES_PER_CABLE`` for a writer not
+measured there."""

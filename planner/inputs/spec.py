@@ -32,7 +32,7 @@ from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, PositiveFl
 from planner.inputs import schema
 from planner.inputs.tuning import (DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT,
                                     MAX_TIME_LIMIT_S)
-from planner.run import guards
+from planner.run import guards, memory
 from planner.run.errors import InputError
 
 DEFAULT_TOPOLOGY = "slimfly:q=19,p=15"
@@ -57,6 +57,7 @@ class Spec(BaseModel):
     spares: NonNegativeFloat = Field(0.0, le=MAX_SPARES_PCT)
     spares_optics: NonNegativeFloat = Field(0.0, le=MAX_SPARES_PCT)
     spares_switches: NonNegativeFloat = Field(0.0, le=MAX_SPARES_PCT)
+    writers: PositiveInt | None = Field(None, le=memory.MAX_WRITERS)
 
 
 def _relative(value: str, base: Path, prefix: str = "") -> str:

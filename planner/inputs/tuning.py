@@ -44,3 +44,9 @@ MAX_HALL_SIDE = 1000
 MIN_ASPECT = 0.5
 """An "auto" hall's footprint stays within MIN_ASPECT..1/MIN_ASPECT (width / depth): near
 square, so the longest tray route stays short (benchmarks/RESULTS_room.md checks 1:2..2:1)."""
+
+MAX_REACH_CABINETS = 1_000
+"""Cabinets whose pairwise routes ``planner.inputs.feasibility.copper_neighbours`` measures to
+count the routers a copper assembly reaches: a 16 x 30 hot-aisle hall is 480, and copper (5 m at
+most in the built-in catalogs) reaches a few cabinets, so the middle 1,000 of a larger grid see
+as many as any (1,000 x 1,000 routes: about 20 ms)."""

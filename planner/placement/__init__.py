@@ -51,7 +51,7 @@ from planner.placement.cabinet_anneal import compile_kernels as compile_cabinet_
 from planner.placement.cabinets import split_groups
 from planner.placement.capacity import Capacity, Limits, capacity_from_floor
 from planner.placement.cpsat import full_model_check, lns
-from planner.placement.floor_assign import place_on_floor
+from planner.placement.floor_assign import group_flows, place_on_floor
 from planner.placement.graph import Graph
 from planner.placement.local_search import local_search
 from planner.placement.objective import OpticalLinks, network_link_media
@@ -243,9 +243,7 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
                          f"raise max_cabinets or the slots per cabinet")
     timer.lap("cabinets")
 
-    flows = graph.flows(part, int(part.max()) + 1)
-    np.fill_diagonal(flows, 0)
-    halls, rows, cols = place_on_floor(floor, catalog, flows, cabinet_group)
+    halls, rows, cols = place_on_floor(floor, catalog, group_flows(graph, part), cabinet_group)
     order = np.lexsort((cols, rows, halls))
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))

@@ -140,6 +140,23 @@ LENGTH_WEIGHT = 1e-3   # groups over slots: metres weigh 1/1000 of an optical li
 TWO_OPT_WORK = 1e8     # swap-delta entries evaluated per start (k^2 per swap): about 1 s here
 MANY_GROUPS = 400      # above this, one band assignment instead of 8 linear_sum_assignment starts
                        # (8 starts of a 400 x 400 assignment and 2-opt: ~1 s here)
+SPARSE_MIN_GROUPS = 2000   # above this many groups, the hierarchical sparse floor assignment
+                           # (``floor_assign_sparse``). Measured (benchmarks/FLOOR_ASSIGN.md): at 181
+                           # groups (10K plan) the dense path is 1.7 % cheaper and needs 2.4 MB; at
+                           # 2,204 (100K Dragonfly) the sparse one is 1.8 % cheaper, takes half the CPU
+                           # and 98 MB against 334 MB, and the dense memory grows k^2 from there
+SPARSE_VISITS_PER_LINK = 64  # neighbour visits of the sparse pair exchange per stored flow entry, both
+                             # starts together (a pass visits about 16 per entry: 4 passes; 1M plan:
+                             # 95M visits, most of its 17 s of CPU after the hall searches)
+HALL_TWO_OPT_WORK = 1e7    # swap-delta entries of the dense 2-opt in one hall (k^2 per swap): about
+                           # 170 swaps in a hall of 240 groups, 0.1 s; 75 halls at 1M
+HALL_LSA_GROUPS = 128      # halls up to this many groups: linear_sum_assignment starts, above: sorted.
+                           # 240-group halls with 8 assignments each: 100K Dragonfly 1.3 % cheaper
+                           # (82.1M vs 83.2M) but at 1M 600 assignments took a third of the stage
+SPARSE_STALL_PASSES = 4    # sparse pair-exchange passes in a row without a swap before it stops
+SLOT_TABLE_ENTRIES = 16_000_000  # priced slot-distance tables of the sparse path (128 MB of float64)
+SPARSE_CHUNK_VISITS = 1 << 20  # neighbour visits priced at once (a few arrays of 8 MB)
+SPARSE_EIGSH_MAXITER = 3000  # Lanczos iterations of the embedding of a hall above MANY_GROUPS groups
 
 
 # --------------------------------------------------------------------------- bound and table sizes

@@ -1,12 +1,9 @@
 """Resource guards: refuse, before anything big is built or read, a plan beyond the size
 budget, an output the disk cannot hold, and an input file that is not a bounded regular file.
 
-A plan holds one row per cable (router-router links + endpoint cables) and one per router port,
-and the export writers hold a few strings per row; ``benchmarks/RESULTS.md`` measured a peak of
-150-200 MiB at start plus about 2.2-2.6 KB per cable at 0.2-0.25 M cables. The estimate below
-keeps a margin above those figures:
-
-    memory ≈ BASE_BYTES + BYTES_PER_CABLE · cables + BYTES_PER_PORT · router ports
+The memory a plan needs is estimated from its cables and router ports by
+``planner.run.memory`` (coefficients fitted to measured runs) and compared with what the machine
+has (``MemAvailable``, the cgroup's limit, or ``PLANNER_MEMORY_AVAILABLE``).
 
 A plan is refused (``InputError``, exit code 2, the estimate in the message) when it would have
 more than ``MAX_CABLES`` cables or ``MAX_PORTS`` router ports (every port of every router is a
@@ -20,11 +17,13 @@ files, the Python API).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from planner.run import memory
 from planner.run.errors import InputError
 
 MAX_CABLES = 10_000_000
@@ -33,9 +32,6 @@ MAX_PORTS = 2 * MAX_CABLES
 MAX_RADIX = 4_096
 """Ports of one router model: the largest chassis switches have about 2,300 at full breakout
 (576 x 400G ports as 4 x 100G), and the NetBox device type lists every port."""
-BASE_BYTES = 256 * 2 ** 20
-BYTES_PER_CABLE = 3_000
-BYTES_PER_PORT = 300
 
 
 @dataclass(frozen=True)
@@ -45,6 +41,10 @@ class Estimate:
     links: int
     endpoint_cables: int
     ports: int
+    writers: int = 1
+    """Export writers at once (``--writers``). By default one: the planner forks more only
+    when the memory measured once the plan is built holds them
+    (``planner.run.memory.writers_at_once``), so one is what a plan needs."""
 
     @property
     def cables(self) -> int:
@@ -52,23 +52,12 @@ class Estimate:
 
     @property
     def memory_bytes(self) -> int:
-        return BASE_BYTES + BYTES_PER_CABLE * self.cables + BYTES_PER_PORT * self.ports
+        return memory.estimate_bytes(self.cables, self.ports, self.writers)
 
 
 def available_memory() -> int | None:
-    """Bytes of memory available to a new process (Linux ``MemAvailable``, else the physical
-    memory), or None when the platform does not say."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as info:
-            for line in info:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return None
+    """Bytes of memory available to a new process (``planner.run.memory.available_bytes``)."""
+    return memory.available_bytes()
 
 
 def _amount(n: int) -> str:
@@ -95,11 +84,16 @@ def check(estimate: Estimate, what: str, endpoint_cables: bool) -> Estimate:
     budget = (f"the budget is {MAX_CABLES:,} cables" if over_cables else
               f"only {_bytes(available)} of memory is available")
     fewer = " or --no-endpoint-cables" if endpoint_cables and estimate.endpoint_cables else ""
+    fewer_writers = (not over_cables and estimate.writers > 1 and dataclasses.replace(
+        estimate, writers=1).memory_bytes <= available)
+    writers = ", fewer writers (--writers 1)" if fewer_writers else ""
+    bigger = ("" if over_cables else f"{writers}, run on a machine with more memory, or set "
+              f"{memory.ENV} to override the estimate")
     raise InputError(f"{what}: the plan would have {_amount(estimate.cables)} cables "
                      f"({_amount(estimate.links)} router-router + "
                      f"{_amount(estimate.endpoint_cables)} endpoint) and need about "
                      f"{_bytes(estimate.memory_bytes)} of memory, but {budget}; choose smaller "
-                     f"parameters (see 'planner size'){fewer}")
+                     f"parameters (see 'planner size'){fewer}{bigger}")
 
 
 def check_counts(what: str, links: int, endpoints: int, routers: int, radix: int,

@@ -13,6 +13,10 @@ from planner.run.errors import InputError
 from planner.verify.files import MAX_FIELD_CHARS, MAX_PORT_NUMBER, read_text
 from planner.verify.values import PLAN_COLUMNS, PORT_SPAN, PlannedFabric
 
+MGMT_KIND = "mgmt"
+"""``kind`` of the out-of-band management cords in cables.csv: not fabric links (an as-built
+neighbour list of the fabric does not hold them), so not compared."""
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -121,6 +125,7 @@ def load_plan(path) -> PlannedFabric:
     if missing:
         raise InputError(f"plan '{path}': missing column(s) {', '.join(missing)}; cables.csv "
                          f"needs {', '.join(PLAN_COLUMNS)}")
+    table = table[table["kind"] != MGMT_KIND].reset_index(drop=True)   # rows follow the fabric's
     short = np.flatnonzero(table[list(PLAN_COLUMNS)].isna().any(axis=1).to_numpy())
     if short.size:
         raise InputError(f"plan '{path}' line {short[0] + 2}: too few fields; cables.csv rows "

@@ -206,12 +206,12 @@ def link_path(room, origin, a: int, b: int) -> list[tuple[float, float]]:
 
 
 def _hall_links(floor, room, origin) -> dict:
-    """The hall connections as drawn: along a corridor, hall to next hall (``link_path``);
-    through a meet-me room, every hall's spoke to the room, every pair of halls ``link_m``
-    apart through it."""
+    """The hall connections as drawn: along a corridor (and on a grid of halls, in hall
+    order), hall to next hall (``link_path``); through a meet-me room, every hall's spoke to
+    the room, every pair of halls ``link_m`` apart through it."""
     if room.halls < 2:
         return {"links": [], "meet_me": None}
-    if floor.hall.links == "corridor":
+    if floor.hall.links in ("corridor", "grid"):      # a grid: each hall to the next in order
         links = [{"a": h - 1, "b": h,
                   "points": [list(p) for p in link_path(room, origin, h - 1, h)],
                   "length_m": float(room.link_m(h - 1, h))} for h in range(1, room.halls)]

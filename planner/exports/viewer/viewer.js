@@ -8,7 +8,8 @@
   const num = (v, digits) => (v === null || v === undefined || Number.isNaN(v)) ? "" :
     (digits === undefined ? NUMBER.format(v) :
       v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-  const money = (v) => "$" + num(v, 2);
+  let CURRENCY = "USD";   // ISO 4217 code of the plan's prices (summary cost.price_basis)
+  const money = (v) => CURRENCY + " " + num(v, 2);
   const COMPACT = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 2 });
   const short = (v) => (v === null || v === undefined || Number.isNaN(v)) ? "" : COMPACT.format(v);
   const ROUTE_CAP = 20000;     // routes drawn at once for "routes of filtered cables"
@@ -792,7 +793,7 @@
       el("p", { class: "sub", text: num(P.nCab) + " cabinets · " + num(P.nCables) + " cables" }),
       el("div", { class: "tiles" },
         tile("endpoints", num(top.endpoints)), tile("routers", num(top.routers)),
-        tile("cables", num(cab.total)), tile("total cost", "$" + short(cost.total)),
+        tile("cables", num(cab.total)), tile("total cost", CURRENCY + " " + short(cost.total)),
         tile("cost per endpoint", money(cost.per_endpoint)),
         tile("power", num(power.total_w / 1000, 1) + " kW"),
         tile("W per endpoint", num(power.per_endpoint_w, 1)),
@@ -1062,6 +1063,18 @@
       box.style.height = Math.max(hgt[i], 1) * unit - 1 + "px";
       box.style.lineHeight = Math.max(hgt[i], 1) * unit - 2 + "px";
       box.addEventListener("click", () => go(hashOf("device", dev.text("name", i))));
+      rack.append(box);
+    }
+    // the fabric's boxes (cabinets.csv fabric_devices: name@U41, name@U40-41; name@0U unracked)
+    const boxes = cab.names.includes("fabric_devices") ? cab.text("fabric_devices", c) : "";
+    for (const item of boxes ? boxes.split(";") : []) {
+      const m = /^(.*)@U([\d.]+)(?:-([\d.]+))?$/.exec(item);
+      if (!m) continue;
+      const low = Number(m[2]), units = (m[3] ? Number(m[3]) : low) - low + 1;
+      const box = el("div", { class: "dev fabric", title: m[1] + " · RU " + low, text: m[1] });
+      box.style.bottom = (low - 1) * unit + "px";
+      box.style.height = units * unit - 1 + "px";
+      box.style.lineHeight = units * unit - 2 + "px";
       rack.append(box);
     }
     const notes = el("div", { class: "rack-notes" });
@@ -1497,6 +1510,7 @@
   async function start() {
     const data = decode(await inflate($("plan-data").textContent.trim()));
     P = model(data);
+    CURRENCY = (((data.summary || {}).cost || {}).price_basis || {}).currency || "USD";
     $("title").textContent = P.meta.title;
     applyFilter();
     wireFloor();

@@ -11,7 +11,7 @@ empty)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -203,6 +203,7 @@ class Rack:
     by_sku: dict[tuple[str, str], int]
     transceivers: dict[str, int]
     ends: int
+    fabric: list[str] = field(default_factory=list)     # the fabric's boxes, one line each
 
 
 def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict],
@@ -228,6 +229,7 @@ def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict],
             unplaced[i].append(name)
         else:
             placed[i].append((name, kind, model, u, h))
+    fabric = _fabric_boxes(plan, index, placed)
     racks = []
     several_halls = "hall" in cab and len(cab) and int(cab["hall"].max()) > 0
     for i, rec in enumerate(cab.to_dict("records")):
@@ -239,8 +241,29 @@ def rack_records(plan, ends: dict[int, int], by_sku: dict[int, dict],
                 + (f", {float(rec['kw']):.2f} kW" if "kw" in rec else ""),
                 f"{ends.get(i, 0)} device ports cabled in this cabinet"]
         racks.append(Rack(names[i], info, placed[i], unplaced[i], by_sku.get(i, {}),
-                          transceivers.get(i, {}), ends.get(i, 0)))
+                          transceivers.get(i, {}), ends.get(i, 0), fabric[i]))
     return racks
+
+
+def _fabric_boxes(plan, index: dict[str, int], placed: list[list]) -> list[list[str]]:
+    """Per cabinet the lines of the fabric's boxes (``planner.costing.fabric_devices``): name,
+    part number and rack unit (``0U`` and its feed for a PDU), top first; each box with a unit
+    also drawn in the elevation (``placed``)."""
+    lines: list[list[str]] = [[] for _ in index]
+    boxes = getattr(plan, "fabric", None)
+    if boxes is None:
+        return lines
+    for name, i in index.items():
+        for box in boxes.in_cabinet(name).itertuples(index=False):
+            if box.ru == box.ru:
+                top = box.ru + box.height_ru - 1
+                units = f"U{box.ru:g}" + (f"-{top:g}" if box.height_ru > 1 else "")
+                placed[i].append((box.name, box.kind, box.sku, float(box.ru),
+                                  float(box.height_ru)))
+            else:
+                units = f"0U, feed {box.feed}" if box.feed else "0U"
+            lines[i].append(f"{box.name}  {box.sku}  {units}")
+    return lines
 
 
 def elevation_figure(rack: Rack, cabinet_height_ru: int) -> Figure:
@@ -278,6 +301,9 @@ def elevation_figure(rack: Rack, cabinet_height_ru: int) -> Figure:
         if rack.unplaced:
             lines.append(f"{len(rack.unplaced)} devices without rack unit: "
                          f"{rack.unplaced[0]} .. {rack.unplaced[-1]}")
+        if rack.fabric:
+            lines.append("fabric devices (management, subnet manager, power):")
+        lines += [f"  {text}" for text in rack.fabric]
         if rack.by_sku:
             lines.append("pieces with an end here:")
         lines += [f"{k:>5} x {sku} ({media})" for (media, sku), k in sorted(rack.by_sku.items())]

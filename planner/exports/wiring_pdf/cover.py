@@ -50,10 +50,11 @@ def totals_rows(plan) -> list[tuple[str, str]]:
                  "the same lines as bom.xlsx"))
     cost, power = s.get("cost", {}), s.get("power", {})
     if cost:
-        rows.append(("Cost", f"${money(cost['total'])} total, ${money(cost['per_endpoint'])} per "
-                             "endpoint:"))
+        code = (cost.get("price_basis") or {}).get("currency") or "USD"   # ISO 4217
+        rows.append(("Cost", f"{code} {money(cost['total'])} total, {code} "
+                             f"{money(cost['per_endpoint'])} per endpoint:"))
         total = float(cost["total"]) or 1.0
-        rows += [("", f"{words} ${money(value)} ({100 * value / total:.1f} %)")
+        rows += [("", f"{words} {code} {money(value)} ({100 * value / total:.1f} %)")
                  for _, words, value in cost_lines(cost)]
         if cost.get("price_basis"):
             from planner.costing.basis import sentence

@@ -414,7 +414,9 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
             # in the aisle in front of row A, just inside the entry row's face
             fill_rects(canvas, [(float(px(ex)) - 3.5, float(py(ey)) - 8.0, 7.0, 7.0)],
                        ENTRY_COLOUR)
-            link = "" if room.halls == 1 else f" (to the other halls, {floor.hall.link_m:g} m)"
+            link = ("" if room.halls == 1 else " (to the other halls via the corridors)"
+                    if floor.hall.links == "grid" else
+                    f" (to the other halls, {floor.hall.link_m:g} m)")
             if aisle * scale >= MIN_TEXT_PT + 4.0:
                 entry_label = (float(px(ex)) + 5.0, float(py(ey)) - 7.0, "entry" + link)
                 text_at(canvas, FONT, MIN_TEXT_PT, [entry_label])

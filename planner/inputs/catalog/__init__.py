@@ -6,7 +6,10 @@ and the endpoints' NIC. Prices are list prices in US dollars, lengths in metres,
 Every field, with an example, is described in ``docs/catalogs.md``; the price, power and reach
 models and their sources are in ``docs/models.md``.
 
-- ``part_numbers``: the orderable part number of a part at each stock length (tables, templates);
+- ``part_numbers``: the orderable part number of a part at each stock length (tables, templates)
+  and whether a number is complete for its vendor;
+- ``orderable``: what a part is as an order: a manufacturer's (complete number, lifecycle,
+  new-format ordering number) or generic (a spec, no number);
 - ``routers``: router models (cages, breakout, price, power), licences, rack hardware, the NIC;
 - ``links``: link parts (assemblies, transceivers, fibres, trunks) and patch panels;
 - ``offers``: equivalent offers of a link part (genuine, compatible) and which one a plan buys

@@ -53,6 +53,8 @@ class Catalog(BaseModel):
     management: Management | None = None
     power: Power | None = None
     not_included: list[str] = Field(default_factory=lambda: list(NOT_INCLUDED))
+    airflow: Literal["front-to-back", "back-to-front"] = "front-to-back"   # the switches'
+    default_floor: str | None = None            # the built-in floor ``plan --catalog`` uses
     _source: str | None = PrivateAttr(None)
     _offer_choice: dict | None = PrivateAttr(None)
 
@@ -80,6 +82,27 @@ class Catalog(BaseModel):
     def currency(self) -> str:
         """The currency of the catalog's prices."""
         return self.price_basis.currency
+
+    @model_validator(mode="after")
+    def _airflow(self) -> "Catalog":
+        """Every router with numbers per airflow is ordered with the catalog's."""
+        chosen = []
+        for i, router in enumerate(self.routers):
+            try:
+                chosen.append(router.with_airflow(self.airflow))
+            except ValueError as err:
+                raise ValueError(f"field 'routers[{i}]' (sku '{router.sku}') {err}") from None
+        object.__setattr__(self, "routers", chosen)
+        return self
+
+    @model_validator(mode="after")
+    def _default_floor_is_builtin(self) -> "Catalog":
+        """``default_floor`` names a built-in floor (``planner floors``)."""
+        from planner.inputs.floor import list_floors
+        if self.default_floor is not None and self.default_floor not in list_floors():
+            raise ValueError(f"field 'default_floor' {self.default_floor!r} is not a built-in "
+                             f"floor; use one of {', '.join(list_floors())}")
+        return self
 
     @model_validator(mode="after")
     def _managed_fabric(self) -> "Catalog":
@@ -296,10 +319,13 @@ class Catalog(BaseModel):
 
     def router_for(self, radix: int) -> RouterModel:
         """Cheapest router model with at least ``radix`` ports (price at ``radix`` ports used);
-        ties go to the earlier model in the file. InputError naming the largest radix when none
+        ties go to the earlier model in the file; an end-of-life one (``lifecycle: eol``/``eos``)
+        only when no current model fits. InputError naming the largest radix when none
         fits, or the price field when its rule is not positive at ``radix`` (350.4·k − 892.3
         at k ≤ 2)."""
         fitting = [m for m in self.routers if m.radix >= radix]
+        current = [m for m in fitting if not m.retired]
+        fitting = current or fitting             # an end-of-life model only when nothing else fits
         if not fitting:
             best = max(self.routers, key=lambda m: m.radix)
             raise InputError(f"catalog '{self.source}': the topology needs routers with {radix} "

@@ -20,6 +20,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field, PositiveFloat, PositiveInt, model_validator
 
+from planner.inputs.catalog.orderable import Orderable
 from planner.inputs.catalog.pricing import PriceBasis, Subscription
 from planner.inputs.catalog.routers import STRICT, Extra
 
@@ -61,13 +62,14 @@ class SubnetManager(BaseModel):
         return self
 
 
-class PatchCord(BaseModel):
+class PatchCord(Orderable):
     """A copper patch cord bought per stock length (Cat6 to the management ports)."""
 
     model_config = STRICT
     sku: str = Field(min_length=1)
     vendor: str = "generic"
     description: str = ""
+    color: str = "blue"                 # jacket colour (NetBox ColorChoices name or hex)
     stock_lengths: list[PositiveFloat] = Field(min_length=1)
     part_numbers: str = Field(min_length=1)     # template, ``{m}`` = the length in metres
     price_fixed: float = Field(0.0, ge=0)
@@ -83,6 +85,10 @@ class PatchCord(BaseModel):
             raise ValueError(f"field 'part_numbers' {self.part_numbers!r} has no {{m}}; every "
                              "stock length needs its own part number")
         return self
+
+    def orderable_numbers(self) -> list[tuple[str, str]]:
+        """(field, number) of every stock length's part number."""
+        return [("part_numbers", self.part_number(x)) for x in self.stock_lengths]
 
     def order_length(self, length_m) -> np.ndarray:
         """Next stock length >= each length (NaN beyond the longest)."""

@@ -33,7 +33,9 @@ from pydantic import BaseModel, Field, PositiveFloat, PositiveInt, model_validat
 
 from planner.inputs.catalog import offers as _offers
 from planner.inputs.catalog.part_numbers import (LENGTH_FIELDS, PLACEHOLDER, format_part_number,
-                                                 length_fields, template_fields)
+                                                 generic_reference, length_fields,
+                                                 template_fields)
+from planner.inputs.catalog.orderable import Orderable
 from planner.inputs.catalog.pricing import PriceBasis
 from planner.inputs.catalog.routers import STRICT
 
@@ -93,8 +95,9 @@ class CablePrice(BaseModel):
         return self
 
 
-class CableModel(BaseModel):
-    """One link part family: a cable assembly, a transceiver or a fibre (module doc)."""
+class CableModel(Orderable):
+    """One link part family: a cable assembly, a transceiver or a fibre (module doc); a
+    manufacturer's part or a generic one (``planner.inputs.catalog.orderable``)."""
 
     model_config = STRICT
     sku: str = Field(min_length=1)
@@ -184,8 +187,24 @@ class CableModel(BaseModel):
         if self.split and self.links < 2:
             raise ValueError("field 'split' needs links >= 2 (a splitter has several tails)")
 
+    def orderable_numbers(self) -> list[tuple[str, str]]:
+        """(field, number) of every part number its BOM lines may carry: one per stock length
+        (the SKU without a table or template; none for a placeholder SKU, which
+        ``_check_part_numbers`` names)."""
+        if self.part_numbers is None:
+            return [] if PLACEHOLDER.search(self.sku) else [("sku", self.sku)]
+        if isinstance(self.part_numbers, str):
+            template_fields(self.part_numbers)     # a bad template: _check_part_numbers names it
+        return [("part_numbers", self.part_number(length))
+                for length in self.stock_lengths or [self.max_reach_m]]
+
     def _check_part_numbers(self) -> None:
         numbers = self.part_numbers
+        if numbers is not None and self.generic:
+            raise ValueError("field 'part_numbers' gives a generic part (vendor: generic) "
+                             "numbers of its own, which a supplier cannot order by; drop it (the "
+                             "BOM asks for the supplier's number and shows the spec) or name "
+                             "the manufacturer in 'vendor'")
         if numbers is None:
             if PLACEHOLDER.search(self.sku) and self.kind != "transceiver":
                 raise ValueError(f"field 'part_numbers' is missing and sku {self.sku!r} looks "
@@ -285,8 +304,11 @@ class CableModel(BaseModel):
 
     def part_number(self, order_length_m: float) -> str:
         """The orderable part number at one ordered length (the SKU when the part has no
-        part-number table or template)."""
+        part-number table or template). A generic part with stock lengths has no number: its
+        reference is the SKU and the length, ``OM4-MPO12_5m`` (``generic_reference``)."""
         numbers = self.part_numbers
+        if numbers is None and self.generic and self.stock_lengths:
+            return generic_reference(self.sku, order_length_m)
         if numbers is None:
             return self.sku
         if isinstance(numbers, dict):
@@ -300,14 +322,14 @@ class CableModel(BaseModel):
         """``part_number`` of every ordered length (array of str), one format per distinct
         length."""
         lengths = np.asarray(order_lengths, dtype=float)
-        if self.part_numbers is None:
+        if self.part_numbers is None and not (self.generic and self.stock_lengths):
             return np.full(lengths.shape, self.sku, dtype=object)
         uniq, inverse = np.unique(lengths, return_inverse=True)
         return np.asarray([self.part_number(x) for x in uniq.tolist()],
                           dtype=object)[inverse.reshape(lengths.shape)]
 
 
-class PanelModel(BaseModel):
+class PanelModel(Orderable):
     """A patch panel of structured cabling (``planner.inputs.parts.structured``): ``ports``
     front adapters of one fibre type, where patch cords plug in at the front and trunk legs at
     the rear, in ``rack_units`` of a patch rack. ``connector`` / ``rear_connector`` are the

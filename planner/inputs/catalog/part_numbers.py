@@ -10,6 +10,11 @@ hundreds of MiB of part numbers) or a ``c`` (character) format, which turns a le
 control character. ``format_part_number`` formats one length and checks the finished part
 number like every other name (``planner.inputs.schema.text_problem``): at most ``MAX_TEXT``
 characters (several padded fields add up), no control characters.
+
+Whether a number is complete: ``incomplete_reason`` checks it against its vendor family's form
+(``VENDOR_PATTERNS``, ``NVIDIA_SUFFIXED``); ``GENERIC_CELL`` is what a generic line's
+part-number cell says, ``generic_reference`` how the planner names a generic part per length
+and ``spec_text`` its specification in one line (``planner.inputs.catalog.orderable``).
 """
 
 from __future__ import annotations
@@ -92,3 +97,74 @@ def format_part_number(template: str, length_m: float) -> str:
         raise ValueError(f"template {template!r} makes the {length_m:g} m part number "
                          f"{shown!r}, which {problem}")
     return text
+
+
+# ------------------------------------------------------------------ manufacturer or generic
+
+#: A part's lifecycle status: ``active`` (orderable), ``preview`` (announced, early orders),
+#: ``eol`` (end of life announced: last orders only), ``eos`` (end of sale: no longer sold).
+#: ``eol``/``eos`` parts are flagged in the BOM and never a catalog's default choice.
+LIFECYCLES = ("active", "preview", "eol", "eos")
+
+#: What the BOM's part-number cell of a generic line says: the number the buyer fills in.
+GENERIC_CELL = "generic: supplier part number"
+
+#: The vendor name of a generic part: no manufacturer's number, a ``spec`` to quote against.
+GENERIC = "generic"
+
+#: Complete orderable numbers per vendor family, as the vendors publish them. NVIDIA: the
+#: legacy OPN (``MQM9790-NS2F``, ``MMA4Z00-NS``) or the new 900-/920-/980- ordering number
+#: (``920-9B020-00FA-0D3``); its QSFP28/QSFP56 DACs carry their gauge and variant suffix
+#: (``MCP1600-C003E26N``: E = LSZH, 26 AWG, N), which a model name such as ``MCP1600-C003``
+#: lacks. Edgecore: the ordering code with NOS, PSU and airflow (``7816-64X-O-AC-F``). Arista:
+#: the chassis with its airflow (``DCS-7260CX3-64-F``, ``-R``). Cisco: the product ID
+#: (``N9K-C9336C-FX2``). APC: the model (``AP8881``, ``AR3300``). Other vendors: any number
+#: that is not a family placeholder.
+VENDOR_PATTERNS = {
+    "nvidia": (re.compile(r"M[A-Z0-9]+-[A-Z0-9]+(-[A-Z0-9]+)?"),
+               re.compile(r"9[028]0-[0-9A-Z]{5}-[0-9A-Z]{4}-[0-9A-Z]{3}")),
+    "edgecore": (re.compile(r"\d{4}-[0-9A-Z]+-O-(AC|DC)-[FB]"),),
+    "arista": (re.compile(r"DCS-[0-9A-Z]+(-[0-9A-Z]+)*-[FR]"),),
+    "cisco": (re.compile(r"N9K-C[0-9A-Z]+(-[0-9A-Z]+)*"),),
+    "apc": (re.compile(r"A[PR]\d{4}[A-Z0-9]*"),),
+}
+#: NVIDIA LinkX families whose model name is not yet orderable: the full number adds the
+#: jacket, gauge and variant (``MCP1600-C0xxEyy``, ``MCP1650-H0xxEyy`` product specifications).
+NVIDIA_SUFFIXED = {"MCP1600-": (re.compile(r"MCP1600-C\d\d[0-9A]E(26|30)[A-Z]"),
+                                 "MCP1600-C003E26N"),
+                   "MCP1650-": (re.compile(r"MCP1650-[HV]\d\d[0-9A]E(26|30)"),
+                                 "MCP1650-H002E26")}
+
+EXAMPLES = {"nvidia": "MCP1600-C003E26N or 920-9B020-00FA-0D3", "edgecore": "7816-64X-O-AC-F",
+            "arista": "DCS-7260CX3-64-F", "cisco": "N9K-C9336C-FX2", "apc": "AP8881"}
+
+
+def incomplete_reason(vendor: str, number: str) -> str:
+    """Why ``number`` is not a complete orderable number of ``vendor`` ('' when it is): a
+    family placeholder, or not the form ``VENDOR_PATTERNS`` gives for the vendor."""
+    if not number.strip() or PLACEHOLDER.search(number):
+        return "is a family placeholder, not an orderable number"
+    family = vendor.strip().lower()
+    patterns = VENDOR_PATTERNS.get(family)
+    if patterns is None:
+        return ""
+    if not any(p.fullmatch(number) for p in patterns):
+        return (f"is not a complete {vendor} ordering number (such as {EXAMPLES[family]})")
+    if family == "nvidia":
+        for prefix, (full, example) in NVIDIA_SUFFIXED.items():
+            if number.startswith(prefix) and not full.fullmatch(number):
+                return ("lacks the jacket, gauge and variant suffix NVIDIA orders it by "
+                        f"(e.g. {example})")
+    return ""
+
+
+def generic_reference(sku: str, length_m: float) -> str:
+    """The planner's reference of a generic part at one stock length: ``OM4-MPO12_5m`` (the
+    BOM's part-number cell asks for the supplier's number; cables.csv, labels and quotes name
+    the line by this). One word, as the ``segments`` of cables.csv list pieces by it."""
+    return f"{sku}_{length_m:g}m"
+
+
+def spec_text(spec: dict | None) -> str:
+    """A generic part's specification as one line: ``fibre: OM4; connector: MPO-12 female``."""
+    return "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in (spec or {}).items())

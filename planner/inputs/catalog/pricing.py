@@ -15,6 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, field_validator
 
+from planner.inputs.catalog.orderable import Orderable
+
 BASES = ("estimate", "list", "quote")
 STRICT = ConfigDict(frozen=True, extra="forbid")
 
@@ -48,7 +50,7 @@ class PriceBasis(BaseModel):
         return value
 
 
-class Subscription(BaseModel):
+class Subscription(Orderable):
     """Support or a NOS subscription, sold per device and year; bought for ``term_years``."""
 
     model_config = STRICT

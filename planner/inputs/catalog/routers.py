@@ -16,6 +16,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
 
+from planner.inputs.catalog.orderable import Orderable
 from planner.inputs.catalog.part_numbers import template_fields
 from planner.inputs.catalog.pricing import PriceBasis, Subscription
 
@@ -36,7 +37,7 @@ class RouterPrice(BaseModel):
     per_port: float = Field(0.0, ge=0)
 
 
-class Extra(BaseModel):
+class Extra(Orderable):
     """An optional priced line: a NOS licence per router, or a rack-hardware item."""
 
     model_config = STRICT
@@ -54,8 +55,9 @@ class RackItem(Extra):
     per: Literal["router", "cabinet", "patch_rack"]
 
 
-class RouterModel(BaseModel):
-    """One router (switch) model."""
+class RouterModel(Orderable):
+    """One router (switch) model; ``airflow`` gives its complete number per airflow direction
+    (the catalog's ``airflow`` chooses one, which becomes its ``sku``)."""
 
     model_config = STRICT
     sku: str = Field(min_length=1)
@@ -79,6 +81,29 @@ class RouterModel(BaseModel):
     managed: bool = True        # runs its own management (an InfiniBand subnet manager too)
     support: Subscription | None = None        # support / NOS subscription per switch and year
     price_basis: PriceBasis | None = None
+    airflow: dict[Literal["front-to-back", "back-to-front"], str] | None = None
+    airflow_ordering_numbers: dict[Literal["front-to-back", "back-to-front"], str] | None = None
+
+    def orderable_numbers(self) -> list[tuple[str, str]]:
+        """The numbers per airflow when it has them (its SKU is then the model name until
+        the catalog chooses one), else its SKU."""
+        out = [(f"airflow.{k}", v) for k, v in (self.airflow or {}).items()] or \
+            [("sku", self.sku)]
+        return out + [(f"airflow_ordering_numbers.{k}", v)
+                      for k, v in (self.airflow_ordering_numbers or {}).items()]
+
+    def with_airflow(self, direction: str) -> "RouterModel":
+        """The model ordered with ``direction`` airflow: its SKU the number for it
+        (ValueError when it has numbers per airflow but none for ``direction``)."""
+        if not self.airflow:
+            return self
+        if direction not in self.airflow:
+            raise ValueError(f"has no {direction} number (field 'airflow' gives "
+                             f"{', '.join(self.airflow)}); add airflow.{direction} or choose "
+                             "the catalog's airflow among those")
+        ordering = (self.airflow_ordering_numbers or {}).get(direction, self.ordering_number)
+        return self.model_copy(update={"sku": self.airflow[direction],
+                                       "ordering_number": ordering})
 
     @model_validator(mode="before")
     @classmethod
@@ -167,7 +192,7 @@ class RouterModel(BaseModel):
         return float(out) if np.ndim(ports) == 0 else out
 
 
-class NicModel(BaseModel):
+class NicModel(Orderable):
     """The endpoints' network adapter, one per endpoint (optional): a BOM line of its own and
     ``watts`` per endpoint in the power total (Galaxyfly §6.3 adds 10 W per NIC)."""
 

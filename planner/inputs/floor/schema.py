@@ -44,7 +44,11 @@ class Hall(BaseModel):
     cross_tray_every: NonNegativeInt = 0
     count: PositiveInt = Field(1, le=MAX_HALL_SIDE)
     link_m: float | None = None
-    links: Literal["meet-me", "corridor"] = "meet-me"
+    links: Literal["meet-me", "corridor", "grid"] = "meet-me"
+    grid_columns: PositiveInt | None = Field(None, le=MAX_HALL_SIDE)
+    grid_rows: PositiveInt | None = Field(None, le=MAX_HALL_SIDE)
+    row_link_m: float | None = None
+    storey_link_m: float | None = None
 
     @field_validator("rows", "cabinets_per_row", mode="before")
     @classmethod
@@ -58,7 +62,7 @@ class Hall(BaseModel):
                              f"'auto' (sized to the system), got {value!r}")
         return value
 
-    @field_validator("link_m", mode="before")
+    @field_validator("link_m", "row_link_m", "storey_link_m", mode="before")
     @classmethod
     def _link_length(cls, value):
         if value is None:
@@ -74,16 +78,41 @@ class Hall(BaseModel):
         if self.count > 1 and self.link_m is None:
             raise ValueError("field 'link_m' is missing; with count > 1 give the cable path "
                              "between the entry points of two halls in metres")
+        grid = ("grid_columns", "grid_rows", "row_link_m", "storey_link_m")
+        if self.links == "grid":
+            missing = [f for f in grid if getattr(self, f) is None]
+            if missing:
+                raise ValueError(f"field '{missing[0]}' is missing; links: grid needs "
+                                 "grid_columns, grid_rows, row_link_m and storey_link_m "
+                                 "(docs/floors.md \"A campus of halls\")")
+        else:
+            given = [f for f in grid if getattr(self, f) is not None]
+            if given:
+                raise ValueError(f"field '{given[0]}' belongs to links: grid; set links: grid "
+                                 f"or remove it (links is '{self.links}')")
         return self
+
+    def grid_position(self, hall) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(storey, row, column) of hall ``hall`` on a ``links: grid`` floor: halls are
+        numbered along a row first, then row by row, then storey by storey."""
+        h = np.asarray(hall, dtype=np.int64)
+        per_storey = self.grid_columns * self.grid_rows
+        return h // per_storey, (h % per_storey) // self.grid_columns, h % self.grid_columns
 
     def link_between(self, hall_a, hall_b) -> np.ndarray:
         """Cable path between the entry points of halls ``a`` and ``b`` (0 within a hall):
         ``link_m`` for every pair through a meet-me room, ``|a - b| × link_m`` along a
-        corridor of halls."""
+        corridor of halls, and on a grid of halls (``grid_position``) the Manhattan path
+        ``|Δcolumn| × link_m + |Δrow| × row_link_m + |Δstorey| × storey_link_m`` along the
+        corridors and risers."""
         a, b = np.asarray(hall_a), np.asarray(hall_b)
         step = self.link_m or 0.0
         if self.links == "corridor":
             return np.abs(a - b) * step
+        if self.links == "grid":
+            (sa, ra, ca), (sb, rb, cb) = self.grid_position(a), self.grid_position(b)
+            return (np.abs(ca - cb) * step + np.abs(ra - rb) * self.row_link_m
+                    + np.abs(sa - sb) * self.storey_link_m)
         return np.where(a == b, 0.0, step)
 
 

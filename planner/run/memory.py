@@ -1,0 +1,197 @@
+"""Peak memory of a plan estimated from its sizes, and the memory this machine has for it.
+
+``estimate_bytes(cables, ports, writers)`` is the whole run's peak (placement, cabling, the
+export writers included), fitted to measured runs of ``planner plan`` as a user runs it (the
+CLI, every output, ``modern-100g`` on ``hot-aisle``):
+
+    peak ≈ BASE_BYTES + per cable · cables + BYTES_PER_PORT · router ports
+    per cable = BYTES_PER_CABLE_ONE_WRITER + BYTES_PER_CABLE_PER_FORK · (writers - 1)
+
+``writers`` is how many export writers run at once (``--writers``; one runs in the planner's
+own process, more are forked and each copies part of it). ``writers_at_once`` chooses that
+count when the plan is built, from the memory available then and what each writer needs
+(``fork_bytes``).
+
+``available_bytes()`` is what a new process may use: Linux ``MemAvailable``, lowered to what the
+process's cgroup (v2 ``memory.max``, v1 ``memory.limit_in_bytes``) has left, or the physical
+memory where neither is known. The environment variable ``PLANNER_MEMORY_AVAILABLE`` overrides
+it for experts (``16G``, ``512M``, bytes) or turns the check off (``off``): docs/robustness.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from planner.run.errors import InputError
+
+ENV = "PLANNER_MEMORY_AVAILABLE"
+
+BASE_BYTES = 400 * 2 ** 20
+BYTES_PER_CABLE = 12_000
+BYTES_PER_PORT = 300
+MEASURED_WRITERS = 2
+"""Measured on 2 cores (load about 13, so slow but the memory is the same) with
+``/usr/bin/time -v`` (the largest process's maxrss) and the process tree's summed PSS, sampled
+every 0.25 s, of ``planner plan --topology T --catalog modern-100g --floor hot-aisle`` (every
+output, writers forked as the planner chooses):
+
+| T | cables | router ports | tree PSS | one process | wall |
+| --- | --- | --- | --- | --- | --- |
+| slimfly:q=19,p=15 | 21,299 | 46,208 | 488 MiB | 600 MiB | 143 s |
+| dragonfly:h=13 | 282,048 | 564,096 | 3,451 MiB | 1,961 MiB | 565 s |
+
+The peak (the larger column) less 300 B per port fits 366 MiB + 10.9 KB per cable; the
+coefficients keep a margin of about 10 % above both. Issue 24's 1M run (2.48 M cables, writers
+one at a time) peaked at 14.1 GB in one process (5.7 KB per cable), with forked writers it
+passed 17 GB: the forked writers' copies dominate, so a change to the writers' memory should
+measure again and refit these. ``MEASURED_WRITERS``: the runs above forked two writers at
+once (two CPUs)."""
+
+BYTES_PER_CABLE_ONE_WRITER = 6_500
+BYTES_PER_CABLE_PER_FORK = (BYTES_PER_CABLE - BYTES_PER_CABLE_ONE_WRITER) // (MEASURED_WRITERS - 1)
+"""Writers one at a time in one process: the 282K run's largest process (1,961 MiB, which is
+the plan and one writer) fits 5.3 KB per cable above ``BASE_BYTES`` and the ports, the 1M run
+of issue 24 (writers one at a time, 14.1 GB) 5.7 KB; 6.5 KB keeps a margin above both. Each
+further writer at once adds the rest of ``BYTES_PER_CABLE``, so two writers give the fit
+above. ``MEASURED_BY_WRITERS`` checks both against the runs of benchmarks/EXPORTS.md
+"Forked writers' memory"."""
+
+MEASURED_BY_WRITERS = (
+    (246_272, 392_496, 1, 1_726),
+    (246_272, 392_496, 2, 3_065),
+)
+"""(cables, router ports, writers at once, whole-tree peak PSS MiB) of the 100K Dragonfly
+``dragonfly:a=26,p=13,h=13,g=296``, ``--writers 1`` and two writers forked."""
+
+MEASURED = (
+    (21_299, 46_208, 600),
+    (282_048, 564_096, 3_451),
+)
+"""(cables, router ports, peak MiB) of the runs in the table above."""
+
+_UNITS = {"": 1, "B": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30, "T": 2 ** 40}
+
+
+def estimate_bytes(cables: int, ports: int, writers: int = MEASURED_WRITERS) -> int:
+    """Peak bytes of a plan of ``cables`` cables and ``ports`` router ports with ``writers``
+    export writers at once (module doc)."""
+    per_cable = BYTES_PER_CABLE_ONE_WRITER + BYTES_PER_CABLE_PER_FORK * (max(1, writers) - 1)
+    return BASE_BYTES + per_cable * int(cables) + BYTES_PER_PORT * int(ports)
+
+
+def override() -> int | None | str:
+    """The ``PLANNER_MEMORY_AVAILABLE`` setting: bytes, ``"off"``, or None when unset.
+    InputError naming the variable when it is neither."""
+    text = os.environ.get(ENV)
+    if text is None or not text.strip():
+        return None
+    if text.strip().lower() == "off":
+        return "off"
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
+    if not match:
+        raise InputError(f"environment variable {ENV} is {text!r}; give bytes with an optional "
+                         "unit (16G, 512M) or 'off'")
+    return int(float(match.group(1)) * _UNITS[match.group(2).upper()])
+
+
+def available_bytes() -> int | None:
+    """Bytes a new process may use (module doc); None when the platform does not say or the
+    check is turned off."""
+    given = override()
+    if given == "off":
+        return None
+    if given is not None:
+        return given
+    found = [n for n in (_meminfo_available(), _cgroup_left()) if n is not None]
+    if found:
+        return min(found)
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _meminfo_available() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _cgroup_left() -> int | None:
+    """Limit minus usage of this process's memory cgroup; None without a limit."""
+    for limit, usage in (("memory.max", "memory.current"),
+                         ("memory/memory.limit_in_bytes", "memory/memory.usage_in_bytes")):
+        base = Path("/sys/fs/cgroup")
+        try:
+            cap = (base / limit).read_text().strip()
+            used = int((base / usage).read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if cap == "max" or not cap.isdigit() or int(cap) >= 2 ** 62:
+            return None
+        return max(0, int(cap) - used)
+    return None
+
+
+# ----------------------------------------------------------------------------- forked writers
+
+MAX_WRITERS = 64
+"""Most export writers a user may ask for at once (``--writers``): more than there are
+writers only ever runs all of them."""
+
+FORK_COPY_SHARE = 0.5
+"""Share of the planner process's PSS a forked writer may turn into its own copy (Python's
+reference counts write to every object a writer reads, so the pages holding them are copied).
+Measured on the 246,272-cable Dragonfly of benchmarks/EXPORTS.md "Forked writers' memory": the
+process tree peaked at 3,065 MiB with two writers forked at once and at 1,726 MiB with the
+writers in the planner's process (the plan, 876 MiB, and labels, the largest writer); less the
+two writers' own growth (about 850 and 585 MiB) the two forks copied about 750 MiB, 0.43 of
+the planner's PSS each. 0.5 keeps a margin."""
+
+
+def process_bytes(pid: int | str = "self") -> int | None:
+    """Memory of process ``pid``: its proportional set size (``Pss`` of
+    ``/proc/PID/smaps_rollup``: a page shared by n processes counts 1/n), else its resident
+    set; None where ``/proc`` does not say."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def fork_bytes(growth: int, parent: int) -> int:
+    """Memory a forked writer adds: its own ``growth`` plus the copy of the ``parent``'s pages
+    it may make (``FORK_COPY_SHARE``)."""
+    return int(growth) + int(FORK_COPY_SHARE * int(parent))
+
+
+def writers_at_once(needs: list[int], available: int | None, cap: int) -> int:
+    """How many forked writers may run at once: the most ``k <= cap`` such that the ``k``
+    largest of ``needs`` (bytes per forked writer, ``fork_bytes``) fit in ``available`` (any
+    ``k`` writers running together then fit). 0 when not even the largest fits: the writers
+    then run in this process, one at a time. ``available`` None (unknown, or the check turned
+    off): ``cap``."""
+    cap = max(0, min(int(cap), len(needs)))
+    if available is None:
+        return cap
+    total = 0
+    for k, need in enumerate(sorted(needs, reverse=True)[:cap]):
+        total += need
+        if total > available:
+            return k
+    return cap
