@@ -53,12 +53,29 @@ def write_plan(plan, out, *args, **kwargs):
     return files
 
 exports.write_plan = write_plan
+
+def cpu_now():
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+import planner.placement as placement_package
+original_place = placement_package.place
+
+def place(*args, **kwargs):
+    t0 = cpu_now()
+    try:
+        return original_place(*args, **kwargs)
+    finally:
+        handed["placement_cpu_s"] = cpu_now() - t0
+
+placement_package.place = place
 from planner.cli import main
 code = main(sys.argv[2:])
 wall = time.perf_counter() - start
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 result = {"code": code, "wall_s": wall, "exports_wall_s": handed.get("exports_s"),
           "cpu_s": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
+          "placement_cpu_s": handed.get("placement_cpu_s"),
           "peak_mib": max(me.ru_maxrss, kids.ru_maxrss) / 1024.0,
           "cables": len(handed["plan"].cables) if "plan" in handed else None,
           "load": [load0, os.getloadavg()], "writers": []}
@@ -132,6 +149,13 @@ def report(sides: dict, labels: dict, topology: str = TOPOLOGY) -> str:
             ["-"] if len(heads) == 2 else [])
         lines.append(f"| {label} | " + " | ".join(fmt.format(v) for v in vals + []) + "".join(
             f" | {e}" for e in extra) + " |")
+    if all(sides[h].get("placement_cpu_s") is not None for h in heads):
+        for label, value in (("placement CPU time (s)", lambda d: d["placement_cpu_s"]),
+                             ("CPU time without placement (s)",
+                              lambda d: d["cpu_s"] - d["placement_cpu_s"])):
+            vals = [value(sides[h]) for h in heads]
+            lines.append(f"| {label} | " + " | ".join(f"{v:,.1f}" for v in vals)
+                         + (f" | {ratio(vals[1], vals[0])} |" if len(heads) == 2 else " |"))
     lines.append("| load average at start / end (1 min) | " + " | ".join(
         f"{sides[h]['load'][0][0]:.2f} / {sides[h]['load'][1][0]:.2f}" for h in heads)
         + (" | |" if len(heads) == 2 else " |"))

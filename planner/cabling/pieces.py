@@ -30,7 +30,7 @@ summary, the cabinet and patch-rack sheets, labels, the viewer and the order lis
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -60,6 +60,9 @@ class Pieces:
 
     table: pd.DataFrame
     legs: pd.DataFrame
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+    """``ends`` and ``connector_ends`` once computed (several writers read them; computed in
+    ``build``, before the writer processes fork, they are computed once for all)."""
 
     def by_sku(self) -> dict[str, int]:
         """Pieces installed per part number (a trunk once, a multi-link assembly once), sorted by
@@ -70,10 +73,11 @@ class Pieces:
     def order_length_m(self, cables: pd.DataFrame, kind: str) -> float:
         """Metres ordered for the links of ``kind`` (network | endpoint): each piece's stock
         length once, a trunk shared by several links once."""
-        rows = np.flatnonzero(cables["kind"].to_numpy() == kind)
-        legs = self.legs[np.isin(self.legs["cable"].to_numpy(), rows)]
-        used = self.table.iloc[np.unique(legs["piece"].to_numpy())]
-        return round(float(used.drop_duplicates("assembly")["order_length_m"].sum()), 3)
+        of_kind = cables["kind"].to_numpy() == kind
+        used = np.unique(self.legs["piece"].to_numpy()[of_kind[self.legs["cable"].to_numpy()]])
+        first = ~pd.Series(self.table["assembly"].to_numpy(object)[used]).duplicated().to_numpy()
+        metres = self.table["order_length_m"].to_numpy(float)[used][first]
+        return round(float(pd.Series(metres).sum()), 3)
 
     def end_assemblies(self) -> pd.DataFrame:
         """Per link (row of ``Plan.cables``, in order): ``a_assembly`` / ``b_assembly``, the
@@ -89,6 +93,11 @@ class Pieces:
     def ends(self) -> pd.DataFrame:
         """Every end of every piece, oriented from it: ``piece`` (row of ``table``), ``end``
         (A | B), ``this_*`` and ``peer_*`` of ``END_FIELDS``; A ends first, then B ends."""
+        if "ends" not in self.memo:
+            self.memo["ends"] = self._ends()
+        return self.memo["ends"].copy(deep=False)
+
+    def _ends(self) -> pd.DataFrame:
         t = self.table
         both = []
         for this, peer in (("a", "b"), ("b", "a")):
@@ -107,6 +116,11 @@ class Pieces:
         ``place, device, port, ru, transceiver`` as text (values of several legs joined by
         ``+``: a twin-port end's two ports ``17+18``; the far end is every connector at the
         piece's other end). Pieces in ``table`` order, each piece's A connectors, then B."""
+        if "connector_ends" not in self.memo:
+            self.memo["connector_ends"] = self._connector_ends()
+        return self.memo["connector_ends"].copy(deep=False)
+
+    def _connector_ends(self) -> pd.DataFrame:
         t = self.table
         first = pd.unique(t["assembly"].to_numpy(object))
         rank = pd.Series(np.arange(len(first)), index=first)[t["assembly"].to_numpy(object)]
@@ -195,9 +209,11 @@ def _grouped(key: np.ndarray, fields: dict[str, np.ndarray]) -> pd.DataFrame:
     return pd.DataFrame(out, index=keys)
 
 
-def _end_text(label: pd.Series, side: int) -> np.ndarray:
-    """One end of ``A01-40:17/C07-40:03`` labels (side 0: A, 1: B)."""
-    return label.str.split("/", n=1, regex=False).str[side].to_numpy(object)
+def _end_texts(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The A and B ends of ``A01-40:17/C07-40:03`` labels."""
+    halves = [text.partition("/") for text in labels.tolist()]
+    return (np.array([h[0] for h in halves], dtype=object),
+            np.array([h[2] for h in halves], dtype=object))
 
 
 def _device_end(cables: pd.DataFrame, end: str, rows) -> dict:
@@ -248,11 +264,26 @@ def _assemblies(cables: pd.DataFrame, rows: np.ndarray, catalog: Catalog):
     rank = keys.groupby(list(keys.columns), sort=False).cumcount().to_numpy()
     keys["chunk"] = rank // per
     piece = keys.groupby(list(keys.columns), sort=False).ngroup().to_numpy()
-    ids = pd.Series(cables["cable_id"].to_numpy(object)[rows]).groupby(piece).agg("+".join)
+    ids = _joined_ids(cables["cable_id"].to_numpy(object)[rows], piece)
     carried = np.bincount(piece, minlength=len(ids))[piece] if len(rows) else piece
     multi = per > 1
-    return (ids.to_numpy(object)[piece], carried,
-            {"a": multi, "b": multi & ~split})
+    return (ids[piece], carried, {"a": multi, "b": multi & ~split})
+
+
+def _joined_ids(ids: np.ndarray, piece: np.ndarray) -> np.ndarray:
+    """Per piece (codes ``0..k-1`` of ``piece``), its cables' ids joined by ``+`` in cable
+    order; a piece of one cable (most) takes its id as it is, without a join per piece."""
+    if not len(piece):
+        return np.empty(0, dtype=object)
+    order = np.argsort(piece, kind="stable")
+    counts = np.bincount(piece)
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    ordered = ids[order]
+    out = ordered[starts].copy()
+    listed = ordered.tolist()
+    for g in np.flatnonzero(counts > 1).tolist():
+        out[g] = "+".join(listed[starts[g]:starts[g] + counts[g]])
+    return out
 
 
 def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
@@ -285,10 +316,10 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
         c = links["cable"].to_numpy(np.int64)
         panels = structured.panels
         ids = cables["cable_id"].to_numpy(object)[c]
+        device_ends = _end_texts(cables["label"].to_numpy(object)[c])
         for end, side in (("a", 0), ("b", 1)):
             panel = _panel_end(panels, links[f"{end}_panel"], links[f"{end}_port"])
-            label = (_end_text(cables["label"], side)[c] + "/" + panel["device"] + ":"
-                     + panel["port"])
+            label = device_ends[side] + "/" + panel["device"] + ":" + panel["port"]
             frames.append(_frame(
                 {"a": _device_end(cables, end, c), "b": panel},
                 piece_id=ids + "." + end.upper(), role="cord",
@@ -329,4 +360,7 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
     new_row[order] = np.arange(len(table))
     table = table.iloc[order].reset_index(drop=True)
     legs["piece"] = new_row[legs["piece"].to_numpy()]
-    return Pieces(table=table, legs=legs[["cable", "step", "piece"]])
+    pieces = Pieces(table=table, legs=legs[["cable", "step", "piece"]])
+    pieces.ends()
+    pieces.connector_ends()
+    return pieces

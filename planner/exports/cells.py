@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_ANY_FORMULA_START = re.compile(r"(?:^|\n)[=+\-@\t\r]")
+_FORMULA_AFTER_BREAK = re.compile(r"\n[=+\-@\t\r]")
+"""A line that starts a formula, after the first (a pattern with ``^|`` in front scans 20 times
+slower)."""
 
 
 def neutralise(text: str) -> str:
@@ -23,6 +25,9 @@ def neutralise(text: str) -> str:
 def neutralise_all(texts: list[str]) -> list[str]:
     """``neutralise`` of every text of a column; one scan in C when none needs it (columns of
     10^5-10^6 cells)."""
-    if not texts or not _ANY_FORMULA_START.search("\n".join(texts)):
+    if not texts:
+        return texts
+    joined = "\n".join(texts)
+    if not joined.startswith(FORMULA_STARTS) and not _FORMULA_AFTER_BREAK.search(joined):
         return texts
     return [neutralise(t) for t in texts]

@@ -123,8 +123,8 @@ def system_types(plan) -> dict[str, str]:
     nic = plan.catalog.nic
     endpoint = system_type(nic.sku) if nic is not None else ENDPOINT_TYPE
     return {name: system_type(model) if kind == "router" else endpoint
-            for name, kind, model in zip(plan.devices.name, plan.devices.kind,
-                                         plan.devices.model)}
+            for name, kind, model in zip(plan.devices.name.tolist(), plan.devices.kind.tolist(),
+                                         plan.devices.model.tolist())}
 
 
 def topo_text(cables: pd.DataFrame, types: dict[str, str]) -> str:
@@ -132,8 +132,8 @@ def topo_text(cables: pd.DataFrame, types: dict[str, str]) -> str:
     port, each port line indented."""
     ordered = cables.sort_values(["a_device", "a_port"], kind="stable")
     lines, current = [], None
-    for dev, ap, bd, bp in zip(ordered.a_device, ordered.a_port, ordered.b_device,
-                               ordered.b_port):
+    for dev, ap, bd, bp in zip(ordered.a_device.tolist(), ordered.a_port.tolist(),
+                               ordered.b_device.tolist(), ordered.b_port.tolist()):
         if dev != current:
             lines += ([""] if current is not None else []) + [f"{types[dev]} {dev}"]
             current = dev
@@ -171,6 +171,6 @@ def write(plan, out_dir: Path) -> None:
     types = system_types(plan)
     write_text(topo_text(plan.cables, types), out_dir / TOPO_FILE)
     (out_dir / IBNL_FOLDER).mkdir(exist_ok=True)
-    kinds = dict(zip(plan.devices.name, plan.devices.kind))
+    kinds = dict(zip(plan.devices.name.tolist(), plan.devices.kind.tolist()))
     for typ, text in ibnl_texts(plan.cables, types, kinds, plan.router_model.radix).items():
         write_text(text, out_dir / IBNL_FOLDER / f"{typ}.ibnl")

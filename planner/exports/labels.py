@@ -161,6 +161,20 @@ def _show(templates: np.ndarray, slot: np.ndarray, texts: list[str]) -> list[str
     return list(map(str.format, templates[slot].tolist(), pdf_strings(texts)))
 
 
+def _text_objects(objects: list[list[str]], ref: str, ops: np.ndarray, sizes: np.ndarray,
+                  per_page: int) -> None:
+    """Append to each page's ``objects`` the PDF text objects of one label line: one per type
+    size on that page, smallest first, each showing its labels in label order. One stable sort
+    by (page, size) for all pages, not a search per page."""
+    page = np.arange(len(ops)) // per_page
+    order = np.lexsort((sizes, page))
+    page, size, ops = page[order], sizes[order], ops[order].tolist()
+    cut = np.flatnonzero((page[1:] != page[:-1]) | (size[1:] != size[:-1])) + 1
+    starts, ends = np.r_[0, cut].tolist(), np.r_[cut, len(ops)].tolist()
+    for lo, hi, at, pt in zip(starts, ends, page[starts].tolist(), size[starts].tolist()):
+        objects[at].append(f"BT {ref} {pt:.2f} Tf\n" + "\n".join(ops[lo:hi]) + "\nET")
+
+
 def write_pdf(rows: dict[str, np.ndarray], path: Path, title: str) -> int:
     """Label sheets, one label per row of ``rows``; returns the number of pages.
 
@@ -189,18 +203,16 @@ def write_pdf(rows: dict[str, np.ndarray], path: Path, title: str) -> int:
                    BOLD_SIZE, inner) for k, texts in enumerate((first, second))]
     detail = [_sized(_show(_slot_templates(LINE_OFFSETS[k + 2]), slot, texts), texts, _REGULAR,
                      DETAIL_SIZE, inner) for k, texts in enumerate((this, peer, info, part))]
+    objects = [[] for _ in range(pages)]
     if n:
         bold_ref, regular_ref = font_ref(canvas, _BOLD), font_ref(canvas, _REGULAR)
-    for page in range(pages):
-        lo, hi = page * per_page, min(n, (page + 1) * per_page)
-        for ref, lines in ((bold_ref, bold), (regular_ref, detail)) if hi > lo else ():
+        for ref, lines in ((bold_ref, bold), (regular_ref, detail)):
             for ops, sizes in lines:
-                page_sizes = sizes[lo:hi]
-                for size in np.unique(page_sizes).tolist():
-                    canvas.addLiteral(f"BT {ref} {size:.2f} Tf\n"
-                                      + "\n".join(ops[lo:hi][page_sizes == size].tolist())
-                                      + "\nET")
-        if hi == lo:
+                _text_objects(objects, ref, ops, sizes, per_page)
+    for page in range(pages):
+        for literal in objects[page]:
+            canvas.addLiteral(literal)
+        if not objects[page]:
             text_at(canvas, _REGULAR, 10, [(20 * mm, sheet["page"][1] - 20 * mm,
                                             "This plan has no cables.")])
         canvas.showPage()

@@ -352,15 +352,72 @@ def panel_device_types(plan) -> list[dict]:
     return docs
 
 
+class _LibraryDumper(yaml.SafeDumper):
+    """The library's YAML style: sequences indented under their key."""
+
+    def increase_indent(self, flow=False, indentless=False):
+        return super().increase_indent(flow, False)
+
+
+def _library_dump(data) -> str:
+    return yaml.dump(data, Dumper=_LibraryDumper, sort_keys=False, allow_unicode=False,
+                     default_flow_style=False, indent=2, width=1000)
+
+
+_PLAIN_SCALAR = 200
+"""Longest scalar text the item lists write without PyYAML (far below the 1000-column width at
+which PyYAML would fold it)."""
+
+
+def _scalar_texts(items: list[dict]) -> dict | None:
+    """The YAML text of every distinct scalar value of ``items`` as PyYAML writes it after a
+    mapping key (``'01'``, ``lc-upc``, ``1``); None if an item is not a non-empty mapping of
+    scalars or a text would need more than one short line."""
+    values = set()
+    for item in items:
+        if not isinstance(item, dict) or not item:
+            return None
+        for key, value in item.items():
+            if not (isinstance(key, str) and isinstance(value, (str, int, float, bool))):
+                return None
+            values.add((type(value), value))
+    texts = {}
+    for kind, value in values:
+        text = _library_dump({"k": value})[3:-1]
+        if "\n" in text or len(text) > _PLAIN_SCALAR:
+            return None
+        texts[(kind, value)] = text
+    return texts
+
+
+def _item_list(key: str, items: list[dict]) -> str | None:
+    """``key`` and its sequence of mappings as ``_library_dump`` writes them (two-space indents,
+    ``- `` then the first key), joined in C rather than emitted node by node (the port lists
+    of a panel type run to thousands of nodes); None where ``_scalar_texts`` is None."""
+    texts = _scalar_texts(items)
+    keys = {k: _library_dump({k: 0})[:-3] for k in {k for item in items for k in item}} \
+        if texts else {}
+    if texts is None or any(not k.endswith(":") or "\n" in k for k in keys.values()):
+        return None
+    lines = [_library_dump({key: [0]}).split("\n", 1)[0]]
+    for item in items:
+        lead = "  - "
+        for k, value in item.items():
+            lines.append(f"{lead}{keys[k]} {texts[(type(value), value)]}")
+            lead = "    "
+    return "\n".join(lines) + "\n"
+
+
 def library_yaml(doc: dict) -> str:
     """A device type as the library writes it: ``---``, two-space indents, sequences indented
-    under their key (its yamllint rules), ASCII."""
-    class Dumper(yaml.SafeDumper):
-        def increase_indent(self, flow=False, indentless=False):
-            return super().increase_indent(flow, False)
-
-    return "---\n" + yaml.dump(doc, Dumper=Dumper, sort_keys=False, allow_unicode=False,
-                               default_flow_style=False, indent=2, width=1000)
+    under their key (its yamllint rules), ASCII. Each top-level key is written on its own (a
+    block mapping's entries do not depend on each other), its list of ports by ``_item_list``
+    when it can."""
+    parts = []
+    for key, value in doc.items():
+        text = _item_list(key, value) if isinstance(value, list) and value else None
+        parts.append(text if text is not None else _library_dump({key: value}))
+    return "---\n" + "".join(parts)
 
 
 def router_roles(plan) -> np.ndarray:

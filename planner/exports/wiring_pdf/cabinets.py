@@ -74,7 +74,8 @@ def cages(plan, device, port) -> np.ndarray:
     routers = set(plan.devices.loc[plan.devices["kind"] == "router", "name"].astype(str))
     number = pd.to_numeric(pd.Series(np.asarray(port, dtype=object)), errors="coerce")
     number = number.to_numpy(float)
-    ok = np.isin(np.asarray(device, dtype=object).astype(str), list(routers)) & ~np.isnan(number)
+    ok = (pd.Series(np.asarray(device, dtype=object).astype(str)).isin(routers).to_numpy()
+          & ~np.isnan(number))
     out[ok] = (number[ok].astype(np.int64) - 1) // split + 1
     return out
 
@@ -88,7 +89,7 @@ def module_keys(plan, device, port, transceiver) -> np.ndarray:
     port = np.asarray(port, dtype=object).astype(str).astype(object)
     transceiver = np.asarray(transceiver, dtype=object).astype(str).astype(object)
     cage = cages(plan, device, port)
-    shared = np.isin(transceiver, list(twin)) & (cage > 0)
+    shared = pd.Series(transceiver).isin(twin).to_numpy() & (cage > 0)
     where = np.where(shared, "cage " + cage.astype(str).astype(object), port)
     key = (device + "\u00b7" + where + " " + transceiver).astype(object)
     key[transceiver == ""] = ""
