@@ -360,6 +360,8 @@ def _watch_workers(client, address: str, since: float, jobs, outcomes) -> float:
 def _result(future, job: Job, address: str) -> Outcome:
     """The outcome of one finished task; a dead worker or a lost scheduler is an InputError
     naming the design. The plan's own InputError (bad input) is raised as it is."""
+    from concurrent.futures import CancelledError
+
     from distributed import KilledWorker
 
     spec = job.configuration.spec
@@ -371,7 +373,7 @@ def _result(future, job: Job, address: str) -> Outcome:
                          "out-of-memory killer) and run again") from None
     except PlanProcessDied as err:
         raise InputError(str(err)) from None
-    except OSError as err:          # CommClosedError: the scheduler went away
+    except (OSError, CancelledError) as err:   # CommClosedError, or the scheduler restarted
         raise _lost(address, err, [job], [None]) from None
 
 
