@@ -2,7 +2,8 @@
 scheduler`` and a ``dask worker`` (nanny, two threads) as subprocesses on localhost. The plans
 fork METIS (``--strategy partition``), which a daemonic worker process may not do unless each
 plan runs in its own process; the table and plan folders equal a local run's; an unreachable
-scheduler and a plan process that dies are one-line refusals (exit 2)."""
+scheduler, a scheduler without workers and a plan process that dies are one-line refusals
+(exit 2)."""
 
 from __future__ import annotations
 
@@ -64,17 +65,18 @@ def _env() -> dict:
         p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    """(address, worker process): ``dask scheduler`` and ``dask worker`` with their defaults
-    (nanny) and two threads, each in its own session so the finalizer stops its whole tree."""
-    tmp = tmp_path_factory.mktemp("dask")
+@contextlib.contextmanager
+def _dask(tmp: Path, workers: int):
+    """(address, worker processes): ``dask scheduler`` and ``workers`` ``dask worker`` with
+    their defaults (nanny) and two threads, each in its own session so that the finalizer stops
+    its whole tree, even when the test failed."""
     started: list[subprocess.Popen] = []
 
     def start(*args: str, log: str) -> subprocess.Popen:
-        process = subprocess.Popen([sys.executable, "-m", "dask", *args], cwd=tmp, env=_env(),
-                                   stdout=subprocess.DEVNULL, stderr=open(tmp / log, "wb"),
-                                   start_new_session=True)
+        with open(tmp / log, "wb") as err:
+            process = subprocess.Popen([sys.executable, "-m", "dask", *args], cwd=tmp,
+                                       env=_env(), stdout=subprocess.DEVNULL, stderr=err,
+                                       start_new_session=True)
         started.append(process)
         return process
 
@@ -82,14 +84,20 @@ def cluster(tmp_path_factory):
         address = f"tcp://127.0.0.1:{_free_port()}"
         start("scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
               "--no-dashboard", log="scheduler.log")
-        worker = start("worker", address, "--nthreads", "2", "--no-dashboard",
-                       log="worker.log")
-        yield address, worker
+        yield address, [start("worker", address, "--nthreads", "2", "--no-dashboard",
+                              log=f"worker{i}.log") for i in range(workers)]
     finally:
         for process in reversed(started):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """(address, worker process) of a scheduler and one worker."""
+    with _dask(tmp_path_factory.mktemp("dask"), 1) as (address, workers):
+        yield address, workers[0]
 
 
 @pytest.fixture(scope="module")
@@ -126,6 +134,17 @@ def test_unreachable_scheduler_exits_2_with_one_line(monkeypatch, tmp_path, caps
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert "\n" not in err and address in err and "dask scheduler" in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_scheduler_without_workers_exits_2_with_one_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(running, "DASK_WORKER_TIMEOUT_S", 2.0)
+    with _dask(tmp_path, 0) as (address, _):
+        code = main(["compare", *DESIGNS, *COMMON, "--out", str(tmp_path / "o"),
+                     "--dask-scheduler", address])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert "\n" not in err and "has no workers" in err and f"dask worker {address}" in err
     assert not (tmp_path / "o").exists()
 
 
