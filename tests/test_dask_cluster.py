@@ -177,3 +177,27 @@ def test_a_plan_process_killed_mid_run_exits_2_naming_the_design(cluster, tmp_pa
     assert "\n" not in err and "configuration 'slimfly:q=5'" in err and "died" in err
     assert "SIGKILL" in err
     assert not out.exists()
+
+
+def _in_daemon(send) -> None:
+    """In a daemonic process (as a nanny's Dask worker): METIS's ``in_fork`` and the export
+    writers must not try to fork."""
+    from planner.run import interrupts, output
+
+    send.send((interrupts.in_fork(os.getpid), os.getpid(), output.can_fork()))
+
+
+def test_fork_points_run_in_process_inside_a_daemon():
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_in_daemon, args=(send,), daemon=True)
+    child.start()
+    send.close()
+    try:
+        forked_pid, own_pid, can_fork = receive.recv()
+    finally:
+        child.join()
+    assert child.exitcode == 0
+    assert forked_pid == own_pid and can_fork is False
