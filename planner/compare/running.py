@@ -476,16 +476,20 @@ def _blas_threads_per_task() -> int:
 def task_main() -> None:
     """The plan process of ``plan_in_subprocess``: reads (job, ship) from the file named by
     argv[1], writes (True, outcome) or (False, exception) to argv[2]. Exits at once when its
-    stdin closes (the worker that started it died)."""
+    stdin closes (the worker that started it died), removing the task's folder the worker can
+    no longer remove."""
+    import shutil
     import threading
+
+    request, answer = Path(sys.argv[1]), Path(sys.argv[2])
 
     def parent_gone() -> None:
         while os.read(0, 65536):     # the raw fd: a lock held in sys.stdin would deadlock
             pass                     # the fork children (multiprocessing closes their stdin)
+        shutil.rmtree(request.parent, ignore_errors=True)
         os._exit(1)
 
     threading.Thread(target=parent_gone, daemon=True).start()
-    request, answer = Path(sys.argv[1]), Path(sys.argv[2])
     job, ship = pickle.loads(request.read_bytes())
     try:
         result = (True, run_job(job, None, ship, export_jobs=1))
