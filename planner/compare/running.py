@@ -5,10 +5,13 @@ the same writer ``planner plan`` uses, and one table row is read from the plan's
 ``summary.json`` values, so every number in the comparison is the number in that plan's folder.
 
 Plans run in parallel: in worker processes on this machine (``ProcessPoolExecutor``), or on an
-existing Dask cluster (``dask.distributed``). Results are always in configuration order,
-whatever order the plans finish in. Workers of a Dask cluster need not share a filesystem with
-the client: each plan folder travels back as a tar archive and is unpacked by the client.
-Worker processes are spawned and import ``run_job`` from this module by its path.
+existing Dask cluster (``dask.distributed``), one task per configuration, each task planning in
+a fresh Python process of its own (``plan_in_subprocess``: a standard ``dask worker`` runs tasks
+in a daemon process that may not fork, and its threads share one GIL). Results are always in
+configuration order, whatever order the plans finish in. Workers of a Dask cluster need not
+share a filesystem with the client: each plan folder travels back as a tar archive, unpacked
+by the client as soon as that plan completes. Worker processes are spawned and import
+``run_job`` from this module by its path.
 """
 
 from __future__ import annotations
@@ -16,8 +19,12 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
+import pickle
+import subprocess
+import sys
 import tarfile
 import tempfile
+import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,7 +36,8 @@ import numpy as np
 import pandas as pd
 
 from planner.compare.sizing import Configuration, param_text
-from planner.compare.tuning import DASK_CONNECT_TIMEOUT
+from planner.compare.tuning import (DASK_CONNECT_TIMEOUT, DASK_POLL_S,
+                                    DASK_WORKER_TIMEOUT_S)
 from planner.run.errors import InputError
 
 
@@ -128,10 +136,12 @@ def _theta_text(uniform: dict) -> str:
     return theta_text(uniform) if uniform else "n/a"
 
 
-def run_job(job: Job, out_dir: str | None = None, ship: bool = False) -> Outcome:
-    """Plan one configuration; write its folder under ``out_dir`` (or pack it, ``ship``).
+def run_job(job: Job, out_dir: str | None = None, ship: bool = False,
+            export_jobs: int | None = None) -> Outcome:
+    """Plan one configuration; write its folder under ``out_dir`` (or pack it, ``ship``) with
+    ``export_jobs`` writer processes (default: ``planner.exports.export_jobs``).
 
-    Runs in a worker process (or on a Dask worker); top-level so it pickles.
+    Runs in a worker process (or a Dask task's plan process); top-level so it pickles.
     """
     from planner import topologies
     from planner.plan import plan
@@ -150,9 +160,9 @@ def run_job(job: Job, out_dir: str | None = None, ship: bool = False) -> Outcome
     if out_dir is not None or ship:
         folder = conf.slug
         if ship:
-            archive = _packed_plan(result, folder)
+            archive = _packed_plan(result, folder, export_jobs)
         else:
-            write_plan_folder(result, Path(out_dir) / folder)
+            write_plan_folder(result, Path(out_dir) / folder, export_jobs)
     cables = result.cables
     return Outcome(configuration=conf, row=row | {"folder": folder}, summary=summary,
                    bom=result.bom.copy(),
@@ -161,16 +171,16 @@ def run_job(job: Job, out_dir: str | None = None, ship: bool = False) -> Outcome
                    folder=folder, archive=archive)
 
 
-def write_plan_folder(result, out: Path) -> None:
+def write_plan_folder(result, out: Path, jobs: int | None = None) -> None:
     """The ``planner plan`` writer: every exporter into a temporary folder, moved atomically."""
     from planner.exports import write_plan
 
-    write_plan(result, out)
+    write_plan(result, out, jobs=jobs)
 
 
-def _packed_plan(result, folder: str) -> bytes:
+def _packed_plan(result, folder: str, jobs: int | None = None) -> bytes:
     with tempfile.TemporaryDirectory(prefix="planner-compare-") as tmp:
-        write_plan_folder(result, Path(tmp) / folder)
+        write_plan_folder(result, Path(tmp) / folder, jobs)
         buf = io.BytesIO()
         with tarfile.open(fileobj=buf, mode="w:gz") as tar:
             tar.add(Path(tmp) / folder, arcname=folder)
@@ -196,11 +206,7 @@ def run_jobs(jobs: Sequence[Job], out_dir: Path | None = None, *, workers: int |
     bar = _bar(len(jobs), progress)
     try:
         if scheduler:
-            outcomes = _run_dask(jobs, scheduler, out is not None, bar)
-            if out is not None:
-                for o in outcomes:
-                    _unpack(o.archive, Path(out))
-            return [_without_archive(o) for o in outcomes]
+            return _run_dask(jobs, scheduler, None if out is None else Path(out), bar)
         workers = workers or min(len(jobs), os.cpu_count() or 1)
         if workers <= 1 or len(jobs) <= 1:
             outcomes = []
@@ -272,18 +278,225 @@ def check_scheduler_address(address: str) -> None:
                          "as tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)") from None
 
 
-def _run_dask(jobs: Sequence[Job], address: str, ship: bool, bar) -> list[Outcome]:
+def _run_dask(jobs: Sequence[Job], address: str, out: Path | None, bar) -> list[Outcome]:
+    """Every job as one Dask task (``plan_in_subprocess``), streamed: each plan's folder is
+    unpacked into ``out`` as it completes and its future released, so this process holds at
+    most one plan's archive at a time. Results in job order."""
+    from distributed import as_completed
+
+    client = _connect(address)
+    with client:
+        _wait_for_workers(client, address)
+        futures = [client.submit(plan_in_subprocess, j, out is not None, key=_task_key(i, j),
+                                 pure=False) for i, j in enumerate(jobs)]
+        index = {f.key: i for i, f in enumerate(futures)}
+        outcomes: list[Outcome | None] = [None] * len(jobs)
+        finished = as_completed(futures, loop=client.loop)
+        futures.clear()
+        without_workers = 0.0
+        while not finished.is_empty():
+            if not finished.has_ready():
+                without_workers = _watch_workers(client, address, without_workers, jobs,
+                                                 outcomes)
+                continue
+            future = next(finished)
+            i = index[future.key]
+            outcome = _result(future, jobs[i], address)
+            future.release()
+            if out is not None:
+                _unpack(outcome.archive, out)
+            outcomes[i] = _without_archive(outcome)
+            del future, outcome          # the archive is freed before the next one arrives
+            bar.update(1)
+        return outcomes
+
+
+def _connect(address: str):
+    """A Dask client of the scheduler at ``address``; an InputError naming the address and the
+    fix when it does not answer within ``DASK_CONNECT_TIMEOUT``."""
     from distributed import Client
 
     try:
-        client = Client(address, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
+        return Client(address, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as err:
-        raise InputError(f"--dask-scheduler: cannot reach a Dask scheduler at {address!r} "
-                         f"({err})") from err
-    with client:
-        futures = [client.submit(run_job, j, None, ship, pure=False) for j in jobs]
-        outcomes = []
-        for future in futures:
-            outcomes.append(future.result())
-            bar.update(1)
-        return outcomes
+        raise InputError(f"--dask-scheduler: no Dask scheduler answered at {address!r} within "
+                         f"{DASK_CONNECT_TIMEOUT} ({_reason(err)}); start one with 'dask "
+                         f"scheduler' and its workers with 'dask worker {address}', or give "
+                         "the address it prints") from None
+
+
+def _wait_for_workers(client, address: str) -> None:
+    """An InputError when the scheduler has no worker within ``DASK_WORKER_TIMEOUT_S``."""
+    try:
+        client.wait_for_workers(1, timeout=DASK_WORKER_TIMEOUT_S)
+    except (TimeoutError, OSError) as err:
+        raise InputError(f"--dask-scheduler: the Dask scheduler at {address!r} has no workers "
+                         f"after {DASK_WORKER_TIMEOUT_S:g} s ({_reason(err)}); start them with "
+                         f"'dask worker {address}'") from None
+
+
+def _watch_workers(client, address: str, since: float, jobs, outcomes) -> float:
+    """Sleep one poll; returns when the cluster was first seen without workers (0: it has
+    some). An InputError naming the unfinished designs when it has had none for
+    ``DASK_WORKER_TIMEOUT_S`` (every worker died or left: the tasks would wait for ever)."""
+    import time
+
+    time.sleep(DASK_POLL_S)
+    try:
+        workers = len(client.nthreads())
+    except OSError as err:
+        raise _lost(address, err, jobs, outcomes) from None
+    if workers:
+        return 0.0
+    now = time.monotonic()
+    if since and now - since > DASK_WORKER_TIMEOUT_S:
+        left = [j.configuration.spec for j, o in zip(jobs, outcomes) if o is None]
+        raise InputError(f"--dask-scheduler {address!r}: every worker died or left, "
+                         f"'{left[0]}' and {len(left) - 1} other design(s) were not planned; "
+                         f"restart the workers ('dask worker {address}') and run again")
+    return since or now
+
+
+def _result(future, job: Job, address: str) -> Outcome:
+    """The outcome of one finished task; a dead worker or a lost scheduler is an InputError
+    naming the design. The plan's own InputError (bad input) is raised as it is."""
+    from concurrent.futures import CancelledError
+
+    from distributed import KilledWorker
+
+    spec = job.configuration.spec
+    try:
+        return future.result()
+    except KilledWorker as err:
+        raise InputError(f"configuration '{spec}': the Dask workers that ran it died "
+                         f"({_reason(err)}); check the workers' logs (memory limit, "
+                         "out-of-memory killer) and run again") from None
+    except PlanProcessDied as err:
+        raise InputError(str(err)) from None
+    except (OSError, CancelledError) as err:   # CommClosedError, or the scheduler restarted
+        raise _lost(address, err, [job], [None]) from None
+
+
+def _lost(address: str, err: BaseException, jobs, outcomes) -> InputError:
+    left = [j.configuration.spec for j, o in zip(jobs, outcomes) if o is None]
+    return InputError(f"--dask-scheduler {address!r}: lost the scheduler while planning "
+                      f"'{left[0]}' ({_reason(err)}); restart it and run again")
+
+
+def _reason(err: BaseException) -> str:
+    """The first line of an exception's text (or its type), for a one-line message."""
+    text = str(err).strip().splitlines()
+    return text[0] if text else type(err).__name__
+
+
+def _task_key(i: int, job: Job) -> str:
+    """A task key naming the design (readable on the Dask dashboard), unique per sweep."""
+    import uuid
+
+    return f"plan-{i}-{job.configuration.slug}-{uuid.uuid4().hex[:8]}"
+
+
+class PlanProcessDied(RuntimeError):
+    """A plan's own process ended without an answer (killed, out of memory)."""
+
+
+def plan_in_subprocess(job: Job, ship: bool) -> Outcome:
+    """The Dask task: plan one configuration in a fresh Python process, not in the worker.
+
+    A standard ``dask worker`` (with its nanny) runs tasks in a daemon process, which
+    ``multiprocessing`` forbids children, and its threads share one GIL. In its own process the
+    plan forks METIS and the export writers as ``planner plan`` does, and the plans of a
+    worker's threads run on separate cores. Its BLAS/OpenMP pools get the worker's cores
+    divided by its threads; its writers run one at a time (the worker's threads are the
+    parallelism). The process ends when the worker does (it watches its stdin).
+    """
+    conf = job.configuration
+    threads = _blas_threads_per_task()
+    env = dict(os.environ)
+    for key in _BLAS_THREAD_VARS:
+        env.setdefault(key, str(threads))
+    import planner
+
+    root = str(Path(planner.__file__).resolve().parents[1])   # the worker's planner
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    with tempfile.TemporaryDirectory(prefix="planner-task-") as tmp:
+        request, answer = Path(tmp) / "job.pickle", Path(tmp) / "outcome.pickle"
+        request.write_bytes(pickle.dumps((job, ship)))
+        with open(Path(tmp) / "stderr.txt", "w+b") as err_file:
+            child = subprocess.Popen(
+                [sys.executable, "-c",
+                 "from planner.compare.running import task_main; task_main()",
+                 str(request), str(answer)],
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err_file, env=env)
+            try:
+                child.wait()             # stdin stays open: it closes if this worker dies
+            finally:
+                if child.poll() is None:
+                    child.kill()
+                    child.wait()
+                child.stdin.close()
+            err_file.seek(0)
+            err = err_file.read()
+        if not answer.exists():
+            raise PlanProcessDied(f"configuration '{conf.spec}': its plan process died "
+                                  f"({_exit_text(child.returncode)}) on a Dask worker"
+                                  f"{_last_line(err)}; give the workers more memory or fewer "
+                                  "threads ('dask worker --nthreads') and run again")
+        ok, value = pickle.loads(answer.read_bytes())
+    if not ok:
+        raise value
+    return value
+
+
+def _exit_text(code: int) -> str:
+    if code is not None and code < 0:
+        import signal
+
+        return f"signal {signal.Signals(-code).name}"
+    return f"exit code {code}"
+
+
+def _last_line(err: bytes) -> str:
+    lines = err.decode(errors="replace").strip().splitlines()
+    return f": {lines[-1].strip()}" if lines else ""
+
+
+def _blas_threads_per_task() -> int:
+    """The cores of this machine divided by the Dask worker's threads (1 outside a worker)."""
+    try:
+        from distributed import get_worker
+
+        nthreads = get_worker().state.nthreads
+    except (ImportError, ValueError, AttributeError):
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, (cores or 1) // max(1, nthreads))
+
+
+def task_main() -> None:
+    """The plan process of ``plan_in_subprocess``: reads (job, ship) from the file named by
+    argv[1], writes (True, outcome) or (False, exception) to argv[2]. Exits at once when its
+    stdin closes (the worker that started it died), removing the task's folder the worker can
+    no longer remove."""
+    import shutil
+    import threading
+
+    request, answer = Path(sys.argv[1]), Path(sys.argv[2])
+
+    def parent_gone() -> None:
+        while os.read(0, 65536):     # the raw fd: a lock held in sys.stdin would deadlock
+            pass                     # the fork children (multiprocessing closes their stdin)
+        shutil.rmtree(request.parent, ignore_errors=True)
+        os._exit(1)
+
+    threading.Thread(target=parent_gone, daemon=True).start()
+    job, ship = pickle.loads(request.read_bytes())
+    try:
+        result = (True, run_job(job, None, ship, export_jobs=1))
+    except Exception as err:         # noqa: BLE001 - handed to the Dask task
+        if not isinstance(err, InputError):
+            err.add_note("in the plan process:\n" + traceback.format_exc())
+        result = (False, err)
+    partial = answer.with_suffix(".partial")
+    partial.write_bytes(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+    partial.rename(answer)

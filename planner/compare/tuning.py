@@ -13,6 +13,16 @@ DASK_CONNECT_TIMEOUT = "10s"
 """How long ``--dask-scheduler`` waits for the scheduler to answer before the one-line error.
 No recorded measurement: set with the first ``planner compare`` (commit 7393138)."""
 
+DASK_WORKER_TIMEOUT_S = 30.0
+"""How long ``--dask-scheduler`` waits for a scheduler without workers (before the sweep, or
+after every worker died or left during it) before the one-line error. A nanny restarts a
+killed worker (``kill -9``) and it registers again in 1.7 s, measured on two cores at load 12;
+30 s leaves room for that on a loaded machine and for workers started just after the client."""
+
+DASK_POLL_S = 0.5
+"""How often (s) ``--dask-scheduler`` checks, while no plan is ready, that the cluster still
+has workers: one scheduler round trip per poll, negligible against plans of seconds."""
+
 XLSX_CHART_CM = (16, 8)
 """Width and height (cm) of each native chart on compare.xlsx's Charts sheet (four charts in
 a 2 x 2 grid). No recorded measurement: set with those charts (commit b12de56)."""

@@ -184,10 +184,12 @@ def in_fork(fn: Callable[..., T], *args) -> T:
     blocked (measured: 15 SIGTERMs during METIS calls, 6 segfaults, 3 hangs, 6 swallowed). In
     the child that damage is thrown away: the parent takes the signal as usual, kills the child
     and raises. The result comes back pickled; an exception in ``fn`` is raised here. Where
-    fork is not available the call runs in this process."""
+    fork is not available, or this process is a daemon (a Dask worker's task process, which
+    ``multiprocessing`` forbids children), the call runs in this process."""
     import multiprocessing
 
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if ("fork" not in multiprocessing.get_all_start_methods()
+            or multiprocessing.current_process().daemon):
         return fn(*args)
     ctx = multiprocessing.get_context("fork")
     receive, send = ctx.Pipe(duplex=False)
