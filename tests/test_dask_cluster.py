@@ -8,7 +8,6 @@ scheduler, a scheduler without workers and a plan process that dies are one-line
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import signal
@@ -25,22 +24,14 @@ distributed = pytest.importorskip("distributed")
 import openpyxl  # noqa: E402
 import psutil  # noqa: E402 - a dependency of distributed
 
-from planner import compare as cmp  # noqa: E402
 from planner.cli import main  # noqa: E402
 from planner.compare import running  # noqa: E402
+from test_compare import KEYS, _run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # Two small designs; --strategy partition calls METIS (16 runs each) in a forked child.
 DESIGNS = ["--topology", "dragonfly:h=2", "--topology", "slimfly:q=5"]
 COMMON = ["--strategy", "partition", "--time-limit", "60", "--seed", "1"]
-KEYS = [k for k, _, _ in cmp.COLUMNS] + [k for k, _ in cmp.DETAIL_COLUMNS]
-
-
-def _run(argv: list[str]) -> tuple[int, str]:
-    text = io.StringIO()
-    with contextlib.redirect_stdout(text):
-        code = main(argv)
-    return code, text.getvalue()
 
 
 def _table(out: Path) -> list[tuple]:
