@@ -23,7 +23,6 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from planner.inputs.catalog import CableModel, Catalog, RouterModel
-from planner.inputs.parts.media import end_share
 
 
 def router_cost(model: RouterModel, ports):

@@ -37,9 +37,10 @@ from planner.placement.graph import Graph
 from planner.placement.partition import metis_partition
 from planner.placement.qap import assign_slots, band_assignment, qap_cost, two_opt
 from planner.run.errors import InputError
-from planner.placement.tuning import (HALL_LSA_GROUPS, HALL_TWO_OPT_WORK, LENGTH_WEIGHT, MANY_GROUPS, SLOT_TABLE_ENTRIES,
-                                      SPARSE_CHUNK_VISITS, SPARSE_EIGSH_MAXITER, SPARSE_MIN_GROUPS,
-                                      SPARSE_STALL_PASSES, SPARSE_VISITS_PER_LINK)
+from planner.placement.tuning import (HALL_LSA_GROUPS, HALL_TWO_OPT_WORK, LENGTH_WEIGHT,
+                                      MANY_GROUPS, SLOT_TABLE_ENTRIES, SPARSE_CHUNK_VISITS,
+                                      SPARSE_EIGSH_MAXITER, SPARSE_STALL_PASSES,
+                                      SPARSE_VISITS_PER_LINK)
 
 
 class _Unpriced(Exception):
