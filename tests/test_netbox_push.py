@@ -11,6 +11,7 @@ interrupted push resumes; clashes and an old NetBox are refused with exit 2 befo
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -255,9 +256,12 @@ class FakeNetBox:
         return {path: len(objs) for path, objs in self.db.items()}
 
 
-@pytest.fixture
-def fake():
-    server = FakeNetBox()
+@contextlib.contextmanager
+def json_server(answer):
+    """A threaded HTTP/1.1 server on a free localhost port, yielding its URL: every request's
+    method, path, JSON body (None when empty) and Authorization header go to ``answer``, which
+    returns (status, response text), or raises ConnectionResetError to drop the connection
+    without a response."""
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -269,12 +273,8 @@ def fake():
             size = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(size)) if size else None
             try:
-                with server.lock:
-                    answer = server.handle(self.command, self.path, body,
-                                           self.headers.get("Authorization", ""))
-                status, text = 200, json.dumps(answer) if answer is not None else ""
-            except Refused as err:
-                status, text = err.status, str(err)
+                status, text = answer(self.command, self.path, body,
+                                      self.headers.get("Authorization", ""))
             except ConnectionResetError:
                 self.close_connection = True
                 self.wfile.flush()
@@ -292,10 +292,28 @@ def fake():
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    server.url = f"http://127.0.0.1:{httpd.server_address[1]}"
-    yield server
-    httpd.shutdown()
-    httpd.server_close()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture
+def fake():
+    server = FakeNetBox()
+
+    def answer(method, path, body, authorization):
+        try:
+            with server.lock:
+                reply = server.handle(method, path, body, authorization)
+        except Refused as err:
+            return err.status, str(err)
+        return 200, json.dumps(reply) if reply is not None else ""
+
+    with json_server(answer) as url:
+        server.url = url
+        yield server
 
 
 @pytest.fixture(scope="module")

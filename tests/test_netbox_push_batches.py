@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -19,7 +18,8 @@ import pytest
 from planner.commands import _netbox_tuning as tuning
 from planner.commands import netbox as command
 from planner.commands._netbox_api import Client, NetBoxRefused
-from test_netbox_push import _bundle_counts, fake, plan, plan_dir  # noqa: F401  fixtures
+from test_netbox_push import _bundle_counts, json_server
+from test_netbox_push import fake, plan, plan_dir  # noqa: F401  fixtures
 
 TOKEN = "0123456789abcdef0123456789abcdef01234567"
 STORED = 2_345  # objects a list endpoint of the server holds
@@ -85,32 +85,13 @@ class Recorder:
 def server(request):
     recorder = Recorder(**getattr(request, "param", {}))
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def answer(method, path, body, authorization):
+        status, reply = recorder.answer(method, path, body)
+        return status, json.dumps(reply)
 
-        def log_message(self, *args):
-            pass
-
-        def _serve(self):
-            size = int(self.headers.get("Content-Length") or 0)
-            body = json.loads(self.rfile.read(size)) if size else None
-            status, answer = recorder.answer(self.command, self.path, body)
-            data = json.dumps(answer).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        do_GET = do_POST = do_PATCH = do_DELETE = _serve
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    recorder.url = f"http://127.0.0.1:{httpd.server_address[1]}"
-    yield recorder
-    httpd.shutdown()
-    httpd.server_close()
+    with json_server(answer) as url:
+        recorder.url = url
+        yield recorder
 
 
 def _writer(url: str) -> command.Push:
