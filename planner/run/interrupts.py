@@ -167,6 +167,16 @@ def stop_signals_ignored():
             signal.signal(sig, handler)
 
 
+def may_fork() -> bool:
+    """Whether this process may fork a child through ``multiprocessing``: the fork start method
+    exists and this process is not a daemon (a Dask worker's task process, which
+    ``multiprocessing`` forbids children)."""
+    import multiprocessing
+
+    return ("fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon)
+
+
 def in_forked_writer() -> None:
     """Signal dispositions of a forked writer process: Ctrl-C and SIGHUP are the parent's to
     handle (it stops every writer), SIGTERM (the parent's ``terminate()``, or a stop sent to
@@ -188,8 +198,7 @@ def in_fork(fn: Callable[..., T], *args) -> T:
     ``multiprocessing`` forbids children), the call runs in this process."""
     import multiprocessing
 
-    if ("fork" not in multiprocessing.get_all_start_methods()
-            or multiprocessing.current_process().daemon):
+    if not may_fork():
         return fn(*args)
     ctx = multiprocessing.get_context("fork")
     receive, send = ctx.Pipe(duplex=False)

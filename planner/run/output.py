@@ -723,8 +723,7 @@ def _gc_paused():
 def can_fork() -> bool:
     """Whether writers can run in forked processes (Linux: fork is safe and cheap there; not in
     a daemon process, such as a Dask worker's, which ``multiprocessing`` forbids children)."""
-    return (sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
-            and not multiprocessing.current_process().daemon)
+    return sys.platform.startswith("linux") and interrupts.may_fork()
 
 
 def _child(fn: Callable[[Path], None], folder: Path, conn) -> None:
