@@ -167,7 +167,28 @@ class Hall(BaseModel):
             if given:
                 raise ValueError(f"field '{given[0]}' belongs to links: grid; set links: grid "
                                  f"or remove it (links is '{self.links}')")
+        for i, position in enumerate(self.positions):
+            self._inside(i, position)
         return self
+
+    def _inside(self, i: int, position: MarkedPosition) -> None:
+        """A marked position names halls, a row and a column the hall has."""
+        for h in position.hall_numbers(self.count):
+            if h > self.count:
+                raise ValueError(f"field 'positions[{i}]' is in hall {h} but field 'count' is "
+                                 f"{self.count}; give a hall from 1 to {self.count} or raise "
+                                 "count")
+        if position.row is None:
+            return
+        rows = self.rows if self.rows != "auto" else self.max_rows
+        cols = (self.cabinets_per_row if self.cabinets_per_row != "auto"
+                else self.max_cabinets_per_row)
+        if position.row_index >= rows or position.column > cols:
+            limit = "rows" if self.rows != "auto" else "max_rows"
+            per = "cabinets_per_row" if self.cabinets_per_row != "auto" else "max_cabinets_per_row"
+            raise ValueError(f"field 'positions[{i}]' is {position.row}{position.column:02d}, "
+                             f"outside the hall of {rows} rows ({limit}) x {cols} cabinets "
+                             f"({per}); give a position inside it or enlarge the hall")
 
     def grid_position(self, hall) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(storey, row, column) of hall ``hall`` on a ``links: grid`` floor: halls are
