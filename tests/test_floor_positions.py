@@ -177,7 +177,7 @@ def test_cabinets_csv_lists_the_marks(plans):
         ("A03", "A", "3", "blocked", "building column"),
         ("B10", "B", "10", "occupied", "tenant B"),
         ("B11", "B", "11", "occupied", "tenant B")]
-    # x of B10 (column 9 from 0, two rack gaps to its left): (9 + 2) x 0.6
+    # row B, column 10 (9 from 0, two rack gaps to its left): x = (9 + 2) x 0.6 m
     assert float(marked[1]["x_m"]) == pytest.approx(6.6) and float(marked[1]["y_m"]) == 2.4
     assert all(r["note"] == "" for r in rows if r["kind"] == "cabinet")
     assert "note" not in cabinets_csv.table(plans["plain"]).columns
