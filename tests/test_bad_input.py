@@ -668,7 +668,8 @@ CASES: dict[str, Case] = {
         ("2 marked positions", "leave 24 free cabinet positions", "raise hall.count"),
         setup=_floor("hall", {"rows": 2, "cabinets_per_row": 14, "count": 1,
                               "positions": [{"row": "A", "column": 1, "kind": "blocked"},
-                                            {"row": "A", "column": 4, "kind": "occupied"}]})),
+                                            {"row": "A", "column": 4, "kind": "occupied"}]}),
+        patch=((placement, "place", _must_not_run),)),
     "floor duplicate key": Case(_plan("--floor", "in/f.yaml"),
                                 ("floor 'in/f.yaml'", "key 'aisle_m' given twice"),
                                 setup=_write("f.yaml", "extends: hot-aisle\naisle_m: 1.2\n"
