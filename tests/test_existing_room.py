@@ -254,6 +254,24 @@ def test_a_patch_rack_on_a_mark_is_refused(tmp_path):
         plan(slimfly(5), "modern-100g", str(floor_file(tmp_path, [mark])), strategy="hint")
 
 
+def test_a_mark_where_an_auto_hall_row_ends_is_refused(tmp_path):
+    """On an "auto" hall the rows end one pitch past the last cabinet, where the row's patch
+    rack stands: a marked cabinet position there is refused (the fix: a fixed hall size)."""
+    auto = {"rows": "auto", "cabinets_per_row": "auto", "max_rows": 4,
+            "max_cabinets_per_row": 12}
+    plain = plan(slimfly(5), "modern-100g", str(floor_file(tmp_path, [], name="auto", **auto)),
+                 strategy="hint")
+    cab = plain.cabinets
+    end = int(cab.loc[cab["row"] == 0, "col"].max()) + 1     # just past row A's last cabinet
+    rack = plain.structured.racks
+    # row A's end rack stands where column ``end`` (from 0) would: x = (end + end // 4) x 0.6
+    assert ((rack["row"] == 0) & np.isclose(rack["x_m"], (end + end // 4) * 0.6)).any()
+    mark = {"row": "A", "column": end + 1, "kind": "blocked", "note": "column"}
+    with pytest.raises(InputError, match=r"hall.positions\[0\].*patch rack.*fixed size"):
+        plan(slimfly(5), "modern-100g", str(floor_file(tmp_path, [mark], **auto)),
+             strategy="hint")
+
+
 def test_a_given_layout_on_a_mark_is_refused(tmp_path, plans):
     floor = load_floor(floor_file(tmp_path, [{"row": "A", "column": 1, "kind": "occupied"}]))
     cab = plans["plain"].cabinets

@@ -143,27 +143,39 @@ def describe(floor: Floor) -> str:
 
 def rack_conflicts(room, hall, x, y) -> None:
     """InputError when a patch rack centred at (x, y) of hall ``hall`` (its hall's frame) would
-    stand on a marked rectangle (``hall.positions``): racks stand where the structured plant
+    stand on a marked position: on a marked rectangle, or on a marked cabinet position (a row
+    end of an "auto" hall may stop just before one). Racks stand where the structured plant
     puts them (``planner.inputs.floor.rack_positions``), so such a mark must move."""
     floor = room.floor
     if not has_marks(floor):
         return
-    hall, x, y = (np.asarray(v) for v in (hall, x, y))
+    hall, x, y = (np.asarray(v, dtype=float) for v in (hall, x, y))
+    cw, cd = floor.cabinet_width_m, floor.cabinet_depth_m
+    table = marked_positions(floor)
+    mx, my = cabinet_xy(floor, table["row"].to_numpy(), table["col"].to_numpy())
+    boxes = [(table["hall"].to_numpy(float), mx, my, np.full(len(table), cw),
+              np.full(len(table), cd), table["entry"].to_numpy())]
     for i, mark in enumerate(floor.hall.positions):
-        if mark.row is not None:
-            continue            # a cabinet position: never a rack position
-        mine = np.isin(hall + 1, mark.hall_numbers(floor.hall.count))
-        hit = mine & (np.abs(x - mark.x_m) < (floor.cabinet_width_m + mark.width_m) / 2 - _EPS) \
-            & (np.abs(y - mark.y_m) < (floor.cabinet_depth_m + mark.depth_m) / 2 - _EPS)
-        if hit.any():
-            k = int(np.flatnonzero(hit)[0])
-            raise InputError(
-                f"floor '{floor.source}': field 'hall.positions[{i}]' ({mark.kind}"
-                f"{', ' + mark.note if mark.note else ''}) covers the floor position a patch "
-                f"rack of structured cabling needs in hall {int(hall[k]) + 1} (x_m "
-                f"{float(x[k]):.2f}, y_m {float(y[k]):.2f}: a row end, a cross tray's gap or the "
-                "entry row); shrink or move the rectangle off it, or set structured_cabling: "
-                "false")
+        if mark.row is None:
+            halls = np.asarray(mark.hall_numbers(floor.hall.count), dtype=float) - 1
+            boxes.append((halls, np.full(len(halls), mark.x_m), np.full(len(halls), mark.y_m),
+                          np.full(len(halls), mark.width_m), np.full(len(halls), mark.depth_m),
+                          np.full(len(halls), i)))
+    bh, bx, by, bw, bd, entry = (np.concatenate(v) for v in zip(*boxes))
+    hit = ((hall[:, None] == bh[None, :])
+           & (np.abs(x[:, None] - bx[None, :]) < (cw + bw[None, :]) / 2 - _EPS)
+           & (np.abs(y[:, None] - by[None, :]) < (cd + bd[None, :]) / 2 - _EPS))
+    if not hit.any():
+        return
+    k, m = (int(v[0]) for v in np.nonzero(hit))
+    mark = floor.hall.positions[int(entry[m])]
+    raise InputError(
+        f"floor '{floor.source}': field 'hall.positions[{int(entry[m])}]' ({mark.kind}"
+        f"{', ' + mark.note if mark.note else ''}) covers the floor position a patch rack of "
+        f"structured cabling needs in hall {int(hall[k]) + 1} (x_m {float(x[k]):.2f}, y_m "
+        f"{float(y[k]):.2f}: a row end, a cross tray's gap or the entry row); move the mark off "
+        "it, give the hall a fixed size (hall.rows, hall.cabinets_per_row) so the rows end at "
+        "its walls, or set structured_cabling: false")
 
 
 def marks_in_room(room) -> pd.DataFrame:

@@ -49,7 +49,7 @@ class MarkedPosition(BaseModel):
     kind: Literal["blocked", "occupied", "reserved"]
     note: str = ""
     hall: PositiveInt | None = None
-    halls: tuple[PositiveInt, ...] | None = None
+    halls: tuple[PositiveInt, ...] | None = Field(None, min_length=1)
     row: str | None = None
     column: PositiveInt | None = None
     x_m: float | None = None
