@@ -189,6 +189,14 @@ def test_viewer_and_floor_plan_show_the_marks(plans):
     assert [(m["name"], m["kind"]) for m in shown] == [("A03", "blocked"), ("B10", "occupied"),
                                                        ("B11", "occupied")]
     assert "marked" not in floor_geometry(plans["plain"])
+    from planner.exports import viewer
+    from tests.test_viewer import read_block
+
+    meta, _ = read_block(viewer.page(p))          # what the page embeds and viewer.js draws
+    assert [(m["name"], m["kind"], m["note"]) for m in meta["floor"]["marked"]] == [
+        ("A03", "blocked", "building column"), ("B10", "occupied", "tenant B"),
+        ("B11", "occupied", "tenant B")]
+    assert "function drawMarked" in viewer.page(p)
     from reportlab.pdfgen.canvas import Canvas
 
     buffer = io.BytesIO()
