@@ -652,6 +652,11 @@
       box.append(sw, el("span", { text: kind + " aisle" }));
     }
     if (P.geo.rows.some((r) => r.front)) box.append(el("span", { text: "  ▬ cabinet front" }));
+    if ((P.geo.marked || []).length) {
+      const sw = el("span", { class: "swatch" });
+      sw.style.background = "#cbd2d9";
+      box.append(sw, el("span", { text: "marked position (blocked, occupied, reserved): nothing placed" }));
+    }
     if (view.routes) {
       const shown = Math.min(matches.length, ROUTE_CAP);
       box.append(el("div", { text: "Routes of " + num(shown) + (shown < matches.length ?
