@@ -29,8 +29,9 @@ from planner.inputs.tuning import MIN_ASPECT
 __all__ = ["COPPER_NS_PER_M", "FIBRE_NS_PER_M", "MIN_ASPECT", "Floor", "Hall", "Room",
            "aisle_is_cold", "cabinet_name", "cabinet_names", "cabinet_positions", "cabinet_xy",
            "cable_length_m", "check_capacity", "endpoint_ru_of", "front_aisle", "grid_shape",
-           "group_capacity", "hall_footprint_m", "list_floors", "load_floor", "marked_positions", "mean_manhattan_m",
-           "padded", "position_numbers", "rack_gaps", "room_of", "router_ru", "row_letters", "slot_layout"]
+           "group_capacity", "hall_footprint_m", "list_floors", "load_floor", "marked_positions",
+           "mean_manhattan_m", "padded", "position_numbers", "rack_gaps", "room_of", "router_ru",
+           "row_letters", "slot_layout"]
 
 
 def load_floor(name_or_path) -> Floor:

@@ -11,10 +11,10 @@ Electrical groups (how capacities are defined; ``group_capacity``):
   ``max(N, ceil(routers * e), largest endpoints on one router)`` endpoints (so 36 routers × 14 =
   504 fits "about 500", as in Table 4). It spans ``ceil(max_routers / router_slots)`` cabinets
   (also enough ``endpoint_slots`` when those are limited): one abstract cabinet on ``pn-500``.
-On a floor with marked positions (``hall.positions``) the halls hold their free positions only
-(``planner.inputs.floor.positions.free_slots``). Placement packs routers into groups under these limits and into cabinets under
-``router_slots`` / ``endpoint_slots`` (and ``cabinet_kw_budget``, ``planner.costing.power``).
-"""
+Placement packs routers into groups under these limits and into cabinets under
+``router_slots`` / ``endpoint_slots`` (and ``cabinet_kw_budget``, ``planner.costing.power``). On a
+floor with marked positions (``hall.positions``) the halls hold their free positions only
+(``planner.inputs.floor.positions.free_slots``)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,9 @@ hall an entry row of racks along its front wall, ``cabinet_depth_m`` deep. Its e
 cables to other halls leave, is the front end of the cross tray at the start of the rows
 (``Room.entry_xy``). Cabinet positions in a hall, and on the abstract grid (one "hall" of the
 cabinets' bounding rows and columns): ``planner.inputs.floor.geometry``; where each patch rack
-stands: ``planner.inputs.floor.rack_positions``.
+stands: ``planner.inputs.floor.rack_positions``. Positions of an existing room marked blocked,
+occupied or reserved (``hall.positions``, ``planner.inputs.floor.positions``) stay empty: the
+slots skip them and ``room_of`` refuses a cabinet on one.
 """
 
 from __future__ import annotations
@@ -229,7 +231,8 @@ def slot_layout(floor: Floor, k: int, width: int) -> SlotLayout:
     the first k slots in row-major order of its near-square (or ``cabinets_per_row``) rows.
     Halls: as many halls as the largest allowed hall needs (InputError beyond
     ``hall.count``), the groups split evenly over them, and in each hall a compact block
-    (``_block``) filled row by row from the entry corner."""
+    (``_block``) filled row by row from the entry corner; on a floor with marked positions
+    (``hall.positions``) the free slots of that block, grown as needed (``_marked_layout``)."""
     s = np.arange(int(k), dtype=np.int64)
     if floor.hall is None:
         if floor.cabinets_per_row is not None:
