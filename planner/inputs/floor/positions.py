@@ -108,7 +108,7 @@ def marked_keys(floor: Floor) -> np.ndarray:
     """The marked positions as sorted int64 keys ``(hall * rows + row) * cols + col`` over the
     floor's ``hall_limits`` (for ``slot_is_marked``)."""
     table = marked_positions(floor)
-    rows, cols = hall_limits(floor) if floor.hall is not None else (1, 1)
+    rows, cols = hall_limits(floor)
     return np.unique((table["hall"].to_numpy() * rows + table["row"].to_numpy()) * cols
                      + table["col"].to_numpy())
 
