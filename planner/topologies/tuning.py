@@ -45,3 +45,8 @@ window leaves some families with no configuration at all."""
 MIN_PORTS_USED = 0.5
 """``like_for_like`` leaves out a family whose configuration uses under half the switch's ports
 (the issue's torus at one endpoint per router: 7 of 32 ports)."""
+
+GPU_NICS = 8
+"""NICs per server ``planner size`` gives the GPU fabrics (rail-optimised and multi-plane fat
+trees): one per GPU of an 8-GPU server, as the DGX H100 / B200 servers of the NVIDIA DGX
+SuperPOD reference architectures (8 ConnectX-7 NICs)."""

@@ -1,0 +1,236 @@
+"""Rail-optimised fat trees: servers of N NICs in scalable units, NIC i to the unit's rail-i leaf.
+
+The NVIDIA DGX SuperPOD compute fabric (reference architectures for DGX H100 and B200: scalable
+units of 32 servers of 8 NICs on 64-port switches, "Larger DGX SuperPOD component counts").
+Every unit has one leaf per rail; NIC i of each of the unit's S servers goes to its rail-i
+leaf, which has S down ports and S/oversub up-links.
+
+- Two tiers while the U·N leaves fit a spine's ports (U·N <= radix): every leaf joins every
+  spine with m cables, m the largest divisor of the up-links with U·N·m <= radix; up/m spines
+  (SuperPOD 4 units: 32 leaves, 2 cables to each of 16 spines).
+- Three tiers beyond: the spines are partitioned into spine-leaf groups (SLG, NVIDIA's
+  "InfiniBand Cluster Bring-up Procedure": every spine of a group joins every leaf of it): the
+  rail-i leaves of a block of units with their own Q spines; spine q of every group joins core
+  group q (CG). One block holds all units while they fit a spine's radix/2 down ports; beyond,
+  blocks of the smallest divisor of radix/2 that takes the units in ⌈U/(radix/2)⌉ blocks, the
+  last one part full (the reference designs build the fabric for whole units and leave the
+  unused ports free). SuperPOD 16 units: 8 rail groups of 16 leaves + 16 spines,
+  16 core groups of 4 cores, 128 leaves, 128 spines, 64 cores, 4,096 cables per tier.
+
+Counts in closed form (``shape``), shared with ``planner.topologies.sizing``;
+docs/topologies.md "Rail-optimised fat tree".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from planner.run.errors import InputError
+from planner.topologies import servers as server_layout
+from planner.topologies.base import Topology
+from planner.topologies.checks import integer, size_limit
+
+FAMILY = "railfattree"
+
+
+def largest_divisor(n: int, count: int, cap: int) -> int:
+    """Largest m dividing n with count·m <= cap (0 if count > cap): cables per router pair when
+    ``count`` routers share each upper router's ``cap`` ports and each lower one has n up-links."""
+    best = 0
+    for m in range(1, n + 1):
+        if n % m == 0 and count * m <= cap:
+            best = m
+    return best
+
+
+def complete_bipartite(lower: np.ndarray, upper: np.ndarray, multiplicity: int) -> np.ndarray:
+    """(L, 2) edge rows joining every router of ``lower`` to every one of ``upper``, each pair
+    repeated ``multiplicity`` times (``Topology.from_edges`` counts repeats as parallel cables)."""
+    a, b = np.meshgrid(np.asarray(lower), np.asarray(upper), indexing="ij")
+    pairs = np.stack([a.ravel(), b.ravel()], axis=1)
+    return np.repeat(pairs, multiplicity, axis=0)
+
+
+def oversubscription(value, servers: int) -> tuple[Fraction, int]:
+    """(oversub, up-links per leaf): a positive number (2, 1.5, '3/2') with servers/oversub a
+    whole number."""
+    try:
+        ratio = Fraction(str(value).strip()).limit_denominator(1000)
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"{FAMILY}: parameter 'oversub' must be a number such as 1, 2 or 1.5 "
+                         f"(leaf down ports : up-links), got {value!r}") from None
+    if ratio <= 0:
+        raise InputError(f"{FAMILY}: parameter 'oversub' must be > 0 (leaf down ports : "
+                         f"up-links), got {value!r}")
+    up = Fraction(servers) / ratio
+    if up.denominator != 1 or up < 1:
+        valid = [str(Fraction(servers, d)) for d in range(servers, 0, -1) if servers % d == 0]
+        raise InputError(f"{FAMILY}: oversub={value} gives servers/oversub = {servers}/{value} "
+                         f"= {float(up):.3g} up-links per leaf, not a whole number >= 1; use an "
+                         f"oversub that gives whole up-links for servers={servers}: "
+                         f"{', '.join(valid[:8])}")
+    return ratio, int(up)
+
+
+def _ratio_text(ratio: Fraction):
+    return int(ratio) if ratio.denominator == 1 else float(ratio)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The rail-optimised tree's counts, from its parameters alone (no graph)."""
+
+    units: int
+    servers: int
+    nics: int
+    radix: int
+    oversub: Fraction
+    up: int                 # up-links per leaf
+    tiers: int
+    leaf_spine: int         # cables per leaf-spine pair
+    spines_per_group: int   # spines of a spine-leaf group (all spines with two tiers)
+    blocks: int             # blocks of units per rail (1 with two tiers)
+    block: int              # units per block
+    spine_core: int = 0     # cables per spine-core pair
+    cores_per_group: int = 0
+
+    @property
+    def leaves(self) -> int:
+        return self.units * self.nics
+
+    @property
+    def spine_groups(self) -> int:
+        return self.nics * self.blocks if self.tiers == 3 else 1
+
+    @property
+    def spines(self) -> int:
+        return self.spine_groups * self.spines_per_group
+
+    @property
+    def spine_up(self) -> int:
+        """Up-links per spine (three tiers): as many as its block's down-links."""
+        return self.block * self.leaf_spine if self.tiers == 3 else 0
+
+    @property
+    def cores(self) -> int:
+        return self.spines_per_group * self.cores_per_group if self.tiers == 3 else 0
+
+    @property
+    def routers(self) -> int:
+        return self.leaves + self.spines + self.cores
+
+    @property
+    def endpoints(self) -> int:
+        return self.units * self.servers * self.nics
+
+    @property
+    def links(self) -> int:
+        return self.leaves * self.up + self.spines * self.spine_up
+
+    @property
+    def ports_used(self) -> int:
+        """Most ports any router uses (``Topology.radix``)."""
+        if self.tiers == 2:
+            return max(self.servers + self.up, self.leaves * self.leaf_spine)
+        return max(self.servers + self.up, 2 * self.block * self.leaf_spine,
+                   self.spine_groups * self.spine_core)
+
+    def params(self) -> dict:
+        return {"units": self.units, "servers": self.servers, "nics": self.nics,
+                "radix": self.radix, "oversub": _ratio_text(self.oversub)}
+
+
+def shape(units, servers, nics, radix, oversub=1) -> Shape:
+    """Check the parameters and size the tree (module docstring); InputError naming the
+    numbers and the fix."""
+    units = integer(FAMILY, "units", units, minimum=1)
+    servers = integer(FAMILY, "servers", servers, minimum=1)
+    nics = integer(FAMILY, "nics", nics, minimum=1)
+    radix = integer(FAMILY, "radix", radix, minimum=2)
+    ratio, up = oversubscription(oversub, servers)
+    if servers + up > radix:
+        fit = int(Fraction(radix) * ratio / (1 + ratio))
+        raise InputError(f"{FAMILY}: a unit of servers={servers} puts {servers} NICs on each rail "
+                         f"leaf, more than the {radix - up} down ports a radix-{radix} leaf has "
+                         f"beside its {up} up-links (oversub={_ratio_text(ratio)}); use "
+                         f"servers <= {fit}, a larger radix or a higher oversub")
+    leaves = units * nics
+    if leaves <= radix:
+        m = largest_divisor(up, leaves, radix)
+        return Shape(units, servers, nics, radix, ratio, up, 2, m, up // m, 1, units)
+    half = radix // 2
+    blocks = -(-units // half)
+    block = units if blocks == 1 else \
+        min(d for d in range(-(-units // blocks), half + 1) if half % d == 0)
+    groups = nics * blocks
+    if groups > radix or half < 1:
+        most = radix // nics * half
+        raise InputError(f"{FAMILY}: units={units} x nics={nics} need {groups} spine-leaf "
+                         f"groups, more than the {radix} ports of a core switch: beyond three "
+                         f"tiers of radix-{radix} switches; use units <= {most} or a larger "
+                         f"radix")
+    m2 = largest_divisor(up, block, half)
+    spine_up = block * m2
+    m3 = largest_divisor(spine_up, groups, radix)
+    return Shape(units, servers, nics, radix, ratio, up, 3, m2, up // m2, blocks, block, m3,
+                 spine_up // m3)
+
+
+def _two_tier_links(s: Shape) -> np.ndarray:
+    return complete_bipartite(np.arange(s.leaves), s.leaves + np.arange(s.spines), s.leaf_spine)
+
+
+def _three_tier_links(s: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Edges, and the spine-leaf group of every spine and core group of every core."""
+    q = s.spines_per_group
+    parts = []
+    for rail in range(s.nics):
+        for b in range(s.blocks):
+            units = np.arange(b * s.block, min((b + 1) * s.block, s.units))
+            group = rail * s.blocks + b
+            spines = s.leaves + group * q + np.arange(q)
+            parts.append(complete_bipartite(units * s.nics + rail, spines, s.leaf_spine))
+    first_core = s.leaves + s.spines
+    spine_group = np.repeat(np.arange(s.spine_groups), q)
+    spine_index = np.tile(np.arange(q), s.spine_groups)
+    for idx in range(q):
+        spines = s.leaves + np.flatnonzero(spine_index == idx)
+        cores = first_core + idx * s.cores_per_group + np.arange(s.cores_per_group)
+        parts.append(complete_bipartite(spines, cores, s.spine_core))
+    core_group = np.repeat(np.arange(q), s.cores_per_group)
+    return np.concatenate(parts), spine_group, core_group
+
+
+def railfattree(units, servers, nics, radix, oversub=1) -> Topology:
+    """Rail-optimised fat tree (NVIDIA DGX SuperPOD; module docstring): ``units`` scalable
+    units of ``servers`` servers with ``nics`` NICs, on ``radix``-port switches.
+
+    Routers: leaves u·nics + i (unit u, rail i), then spines, then cores. Roles leaf / spine /
+    core; hint: units (the leaves of a unit), then one group per spine-leaf group and per core
+    group. ``extra["servers"]``: server u·servers + k is endpoint k of each of unit u's leaves,
+    its NIC i on the rail-i leaf (``planner.topologies.servers``).
+    """
+    s = shape(units, servers, nics, radix, oversub)
+    size_limit(FAMILY, s.routers, s.links, ",".join(f"{k}={v}" for k, v in s.params().items()))
+    leaf_unit = np.repeat(np.arange(s.units), s.nics)
+    if s.tiers == 2:
+        edges = _two_tier_links(s)
+        groups = np.concatenate([leaf_unit, np.full(s.spines, s.units)])
+    else:
+        edges, spine_group, core_group = _three_tier_links(s)
+        groups = np.concatenate([leaf_unit, s.units + spine_group,
+                                 s.units + s.spine_groups + core_group])
+    endpoints = np.zeros(s.routers, dtype=np.int64)
+    endpoints[: s.leaves] = s.servers
+    first = np.full(s.routers, -1, dtype=np.int64)
+    nic = np.full(s.routers, -1, dtype=np.int64)
+    first[: s.leaves] = leaf_unit * s.servers
+    nic[: s.leaves] = np.tile(np.arange(s.nics), s.units)
+    roles = ["leaf"] * s.leaves + ["spine"] * s.spines + ["core"] * s.cores
+    extra = {"tiers": s.tiers,
+             "servers": server_layout.layout(s.nics, s.units * s.servers, first, nic)}
+    return Topology.from_edges(FAMILY, s.params(), s.routers, edges, endpoints, roles=roles,
+                               groups=groups, group_kind="unit", extra=extra)
