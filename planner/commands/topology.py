@@ -11,6 +11,7 @@ from planner.run.terminal import printable
 from planner.topologies import FAMILIES, build, check_radix, defaults, parse_spec
 from planner.topologies.base import Topology
 from planner.topologies.metrics import distance_stats
+from planner.topologies.multiplane import one_plane
 
 NAME = "topology"
 HELP = "build a topology and print routers, endpoints, links, radix, diameter, distances"
@@ -57,8 +58,9 @@ def topology_from_args(family: str, params: list[str]) -> Topology:
 def report(top: Topology, distances: bool) -> dict:
     """The figures ``planner topology`` prints (and its --json object)."""
     diameter = avg = None
+    planes = top.extra.get("planes", 1)
     if distances:
-        diameter, avg = distance_stats(top)
+        diameter, avg = distance_stats(one_plane(top))
     n = top.num_endpoints
     return {
         "family": top.family,
@@ -71,7 +73,8 @@ def report(top: Topology, distances: bool) -> dict:
         "network_degree": [int(top.degree.min()), int(top.degree.max())],
         "diameter": diameter,
         "avg_distance": None if avg is None else round(avg, 6),
-        "distance_scope": "all router pairs" if top.roles is None else "leaf to leaf",
+        "distance_scope": "all router pairs" if top.roles is None else
+                          "leaf to leaf" + (", within a plane" if planes > 1 else ""),
         "ports_per_endpoint": round(top.radix * top.num_routers / n, 6) if n else None,
         "links_per_endpoint": round((top.num_links + n) / n, 6) if n else None,
         "roles": None if top.roles is None else {r: top.roles.count(r)

@@ -89,3 +89,13 @@ def multiplane(planes, radix, endpoints=None) -> Topology:
                                         "endpoints": servers},
                                routers, edges, endpoints_per_router, roles=roles, groups=groups,
                                group_kind="unit", extra=extra)
+
+
+def one_plane(top: Topology) -> Topology:
+    """Plane 0 of a multi-plane topology (routers 0.. of the first plane, the same ids): every
+    plane is this one, and traffic between NIC i of two servers stays in plane i, so hops,
+    distances and throughput per NIC are those of one plane. Other topologies are returned as
+    they are."""
+    if top.family != FAMILY or top.params["planes"] == 1:
+        return top
+    return multiplane(1, top.params["radix"], top.params["endpoints"])
