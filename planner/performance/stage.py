@@ -26,7 +26,7 @@ from planner.topologies.metrics import endpoint_distance_sum
 from planner.topologies.multiplane import one_plane
 
 
-def _one_plane(top: Topology, cables: pd.DataFrame) -> tuple[Topology, pd.DataFrame]:
+def plane_and_cables(top: Topology, cables: pd.DataFrame) -> tuple[Topology, pd.DataFrame]:
     """A multi-plane topology's first plane and its cables (``multiplane.one_plane``: the
     planes are identical and disconnected); any other topology and its cables unchanged."""
     plane = one_plane(top)
@@ -43,7 +43,7 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
     router_ns, router_source = router_latency(router_model, router_latency_ns)
     rate = float(router_model.rate_gbps)
     whole = top
-    top, cables = _one_plane(top, cables)
+    top, cables = plane_and_cables(top, cables)
     diameter, distance_sum = endpoint_distance_sum(top)
     e = top.endpoints.astype(float)
     n = e.sum()

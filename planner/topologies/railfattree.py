@@ -153,10 +153,11 @@ def shape(units, servers, nics, radix, oversub=1) -> Shape:
     ratio, up = oversubscription(oversub, servers)
     if servers + up > radix:
         fit = int(Fraction(radix) * ratio / (1 + ratio))
-        raise InputError(f"{FAMILY}: a unit of servers={servers} puts {servers} NICs on each rail "
-                         f"leaf, more than the {radix - up} down ports a radix-{radix} leaf has "
-                         f"beside its {up} up-links (oversub={_ratio_text(ratio)}); use "
-                         f"servers <= {fit}, a larger radix or a higher oversub")
+        raise InputError(f"{FAMILY}: a unit of servers={servers} puts a NIC of each server on "
+                         f"each rail leaf: {servers} down ports + {up} up-links "
+                         f"(oversub={_ratio_text(ratio)}) = {servers + up} ports, more than "
+                         f"radix={radix}; use servers <= {fit}, a larger radix or a higher "
+                         f"oversub")
     leaves = units * nics
     if leaves <= radix:
         m = largest_divisor(up, leaves, radix)
