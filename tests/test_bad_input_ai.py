@@ -19,6 +19,11 @@ CASES = {
     "oversubscribed too far for the leaf's ports": (
         "railfattree:units=4,servers=48,nics=8,radix=64,oversub=2",
         ("48 down ports + 24 up-links", "72 ports", "use servers <= 42")),
+    "a unit as large as the radix": (
+        "railfattree:units=4,servers=64,nics=8,radix=64",
+        ("servers=64", "64 down ports", "at most 63", "use servers <= 32")),
+    "radix beyond any switch": (
+        "dragonflyplus:radix=100000", ("'radix'", "between 2 and 10000")),
     "oversub that gives fractional up-links": (
         "railfattree:units=4,servers=32,nics=8,radix=64,oversub=3",
         ("oversub=3", "32/3 = 10.7 up-links", "use an oversub", "1, 2, 4, 8, 16, 32")),

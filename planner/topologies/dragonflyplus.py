@@ -21,6 +21,7 @@ from planner.topologies.base import Topology
 from planner.topologies.checks import integer, size_limit
 from planner.topologies.dragonfly import global_links
 from planner.topologies.railfattree import complete_bipartite
+from planner.topologies.tuning import MAX_PER_ROUTER
 
 FAMILY = "dragonflyplus"
 
@@ -28,7 +29,7 @@ FAMILY = "dragonflyplus"
 def resolve(radix, g=None) -> tuple[int, int, int, int]:
     """(a, h, g, radix): a leaves = a spines per group, h global links (and endpoints) per
     spine (leaf), g groups (default the most, a·h + 1)."""
-    radix = integer(FAMILY, "radix", radix, minimum=2)
+    radix = integer(FAMILY, "radix", radix, minimum=2, maximum=MAX_PER_ROUTER)
     a, h = radix // 2, radix - radix // 2
     if g is None:
         return a, h, a * h + 1, radix
@@ -59,7 +60,7 @@ def dragonflyplus(radix, g=None) -> Topology:
                f"radix={radix},g={g}")
     base = (np.arange(g) * per_group)[:, None]
     local = np.concatenate([complete_bipartite(b + np.arange(a), b + a + np.arange(a), 1)
-                            for b in base[:, 0]]) if g else np.zeros((0, 2), np.int64)
+                            for b in base[:, 0]])
     spine = global_links(a, h, g, "palmtree")          # ids group·a + spine index
     glob = (spine // a) * per_group + a + spine % a
     r = g * per_group

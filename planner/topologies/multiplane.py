@@ -20,6 +20,7 @@ from planner.topologies import servers as server_layout
 from planner.topologies.base import Topology
 from planner.topologies.checks import integer, size_limit
 from planner.topologies.railfattree import complete_bipartite, largest_divisor
+from planner.topologies.tuning import MAX_PER_ROUTER
 
 FAMILY = "multiplane"
 
@@ -35,7 +36,7 @@ def plane_shape(radix: int, endpoints: int) -> tuple[int, int, int, int]:
 def resolve(planes, radix, endpoints=None) -> tuple[int, int, int]:
     """(planes, radix, servers) checked; servers default to a full plane, R·⌈R/2⌉."""
     planes = integer(FAMILY, "planes", planes, minimum=1)
-    radix = integer(FAMILY, "radix", radix, minimum=2)
+    radix = integer(FAMILY, "radix", radix, minimum=2, maximum=MAX_PER_ROUTER)
     full = radix * (radix - radix // 2)
     if endpoints is None:
         return planes, radix, full

@@ -32,6 +32,7 @@ from planner.run.errors import InputError
 from planner.topologies import servers as server_layout
 from planner.topologies.base import Topology
 from planner.topologies.checks import integer, size_limit
+from planner.topologies.tuning import MAX_PER_ROUTER
 
 FAMILY = "railfattree"
 
@@ -149,7 +150,12 @@ def shape(units, servers, nics, radix, oversub=1) -> Shape:
     units = integer(FAMILY, "units", units, minimum=1)
     servers = integer(FAMILY, "servers", servers, minimum=1)
     nics = integer(FAMILY, "nics", nics, minimum=1)
-    radix = integer(FAMILY, "radix", radix, minimum=2)
+    radix = integer(FAMILY, "radix", radix, minimum=2, maximum=MAX_PER_ROUTER)
+    if servers >= radix:
+        raise InputError(f"{FAMILY}: a unit of servers={servers} puts a NIC of each server on "
+                         f"each rail leaf: {servers} down ports, and a radix-{radix} leaf has at "
+                         f"most {radix - 1} beside one up-link; use servers <= {radix // 2} "
+                         f"(non-blocking) or a larger radix")
     ratio, up = oversubscription(oversub, servers)
     if servers + up > radix:
         fit = int(Fraction(radix) * ratio / (1 + ratio))
@@ -164,15 +170,15 @@ def shape(units, servers, nics, radix, oversub=1) -> Shape:
         return Shape(units, servers, nics, radix, ratio, up, 2, m, up // m, 1, units)
     half = radix // 2
     blocks = -(-units // half)
-    block = units if blocks == 1 else \
-        min(d for d in range(-(-units // blocks), half + 1) if half % d == 0)
     groups = nics * blocks
-    if groups > radix or half < 1:
+    if groups > radix:
         most = radix // nics * half
         raise InputError(f"{FAMILY}: units={units} x nics={nics} need {groups} spine-leaf "
                          f"groups, more than the {radix} ports of a core switch: beyond three "
                          f"tiers of radix-{radix} switches; use units <= {most} or a larger "
                          f"radix")
+    block = units if blocks == 1 else \
+        min(d for d in range(-(-units // blocks), half + 1) if half % d == 0)
     m2 = largest_divisor(up, block, half)
     spine_up = block * m2
     m3 = largest_divisor(spine_up, groups, radix)

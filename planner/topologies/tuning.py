@@ -24,7 +24,8 @@ MAX_ENDPOINTS_PER_ROUTER = 100_000
 
 MAX_PER_ROUTER = 10_000
 """Most endpoints on one router, and most cables between one router pair, an imported file may
-give: above the largest chassis switch (about 2,300 ports with breakout, ``guards.MAX_RADIX``)."""
+give, and the largest ``radix`` of the GPU-fabric builders: above the largest chassis switch
+(about 2,300 ports with breakout, ``guards.MAX_RADIX``)."""
 
 MAX_BYTES = {".csv": 32 * 2 ** 20, ".anynet": 64 * 2 ** 20, ".graphml": 192 * 2 ** 20}
 """File size per format: about twice the file of the largest network planned in
