@@ -33,6 +33,9 @@ CASES = {
     "more units than three tiers hold": (
         "railfattree:units=300,servers=32,nics=8,radix=64",
         ("units=300 x nics=8", "beyond three tiers", "use units <= 256")),
+    "a server with more NICs than a switch has ports": (
+        "railfattree:units=1,servers=8,nics=80,radix=64",
+        ("nics=80", "80 rail leaves", "64 ports", "use nics <= 64")),
     "a server without NICs": (
         "railfattree:units=4,servers=32,nics=0,radix=64", ("'nics'", "must be >= 1, got 0")),
     "more servers than a plane holds": (

@@ -156,6 +156,10 @@ def shape(units, servers, nics, radix, oversub=1) -> Shape:
                          f"each rail leaf: {servers} down ports, and a radix-{radix} leaf has at "
                          f"most {radix - 1} beside one up-link; use servers <= {radix // 2} "
                          f"(non-blocking) or a larger radix")
+    if nics > radix:
+        raise InputError(f"{FAMILY}: a server of nics={nics} puts its NICs on {nics} rail leaves, "
+                         f"more than the {radix} ports of a spine or core that joins the rails; "
+                         f"use nics <= {radix} or a larger radix")
     ratio, up = oversubscription(oversub, servers)
     if servers + up > radix:
         fit = int(Fraction(radix) * ratio / (1 + ratio))
