@@ -7,7 +7,9 @@ Every option puts on each router the endpoints of its family's balance rule (Sli
 ⌈k'/2⌉, Besta & Hoefler SC14; Dragonfly a = 2p = 2h, Kim et al. ISCA'08; fat tree k/2; OFT q+1
 and MLFM h, Kathareios et al. SC15; HyperX p = min(S), Kim et al. ISCA'07; demi-PN (q+1)/2 and
 PN the Δ0 of Projective Networks eq. 1 (about 2(q+1)/5); Galaxyfly p = h; Jellyfish a quarter
-of the ports, as the Slim Fly case study's random rows; torus and hypercube one), so the size
+of the ports, as the Slim Fly case study's random rows; torus and hypercube one; the GPU
+fabrics count NICs, servers of ``tuning.GPU_NICS`` NICs: rail-optimised units of ⌊R/2⌋ servers
+(NVIDIA DGX SuperPOD), as many planes as NICs, Dragonfly+ ⌈R/2⌉ per leaf), so the size
 of the network, not an oversubscribed router, decides how many switch ports are used. Options
 are ranked so that, among those within ``SIZE_TOLERANCE`` of the target, the one leaving the
 fewest switch ports free comes first ("switches filled"); ``like_for_like`` picks one per
