@@ -11,10 +11,10 @@ leaf, which has S down ports and S/oversub up-links.
 - Three tiers beyond: the spines are partitioned into spine-leaf groups (SLG, NVIDIA's
   "InfiniBand Cluster Bring-up Procedure": every spine of a group joins every leaf of it): the
   rail-i leaves of a block of units with their own Q spines; spine q of every group joins core
-  group q (CG). One block holds all units while they fit a spine's radix/2 down ports; beyond,
-  blocks of the smallest divisor of radix/2 that takes the units in ⌈U/(radix/2)⌉ blocks, the
-  last one part full (the reference designs build the fabric for whole units and leave the
-  unused ports free). SuperPOD 16 units: 8 rail groups of 16 leaves + 16 spines,
+  group q (CG). The units go in the fewest blocks a spine's radix/2 down ports allow,
+  ⌈U/(radix/2)⌉, the last one part full (the reference designs build the fabric for whole
+  units and leave the unused ports free); of the block sizes that take them, the one needing
+  the fewest spines and cores (then the smallest). SuperPOD 16 units: 8 rail groups of 16 leaves + 16 spines,
   16 core groups of 4 cores, 128 leaves, 128 spines, 64 cores, 4,096 cables per tier.
 
 Counts in closed form (``shape``), shared with ``planner.topologies.sizing``;
@@ -181,11 +181,16 @@ def shape(units, servers, nics, radix, oversub=1) -> Shape:
                          f"groups, more than the {radix} ports of a core switch: beyond three "
                          f"tiers of radix-{radix} switches; use units <= {most} or a larger "
                          f"radix")
-    block = units if blocks == 1 else \
-        min(d for d in range(-(-units // blocks), half + 1) if half % d == 0)
-    m2 = largest_divisor(up, block, half)
+    options = [_three_tiers(units, servers, nics, radix, ratio, up, blocks, block)
+               for block in range(-(-units // blocks), half + 1)]
+    return min(options, key=lambda o: (o.spines + o.cores, o.block))
+
+
+def _three_tiers(units, servers, nics, radix, ratio, up, blocks, block) -> Shape:
+    """Three tiers with ``blocks`` blocks of ``block`` units per rail (the last part full)."""
+    m2 = largest_divisor(up, block, radix // 2)
     spine_up = block * m2
-    m3 = largest_divisor(spine_up, groups, radix)
+    m3 = largest_divisor(spine_up, nics * blocks, radix)
     return Shape(units, servers, nics, radix, ratio, up, 3, m2, up // m2, blocks, block, m3,
                  spine_up // m3)
 
