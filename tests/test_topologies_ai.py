@@ -288,3 +288,25 @@ def test_a_small_plan_of_each_family_runs_end_to_end(spec, tmp_path, capsys):
                 else (r["b_device"], r["a_device"])
             cabled[int(node[1:])] = int(dev[1:])
     assert cabled == dict(enumerate(router.tolist()))
+
+
+@pytest.mark.parametrize("spec", [
+    "railfattree:units=3,servers=24,nics=8,radix=64",
+    "railfattree:units=13,servers=32,nics=8,radix=64,oversub=2",
+    "railfattree:units=40,servers=16,nics=4,radix=32",
+    "railfattree:units=5,servers=6,nics=3,radix=10,oversub=1.5",
+    "multiplane:planes=3,radix=10,endpoints=33",
+    "multiplane:planes=1,radix=7",
+    "dragonflyplus:radix=9,g=7",
+    "dragonflyplus:radix=12",
+])
+def test_size_guard_counts_equal_the_built_graph(spec):
+    """``sizing.estimate`` (the size guard before a plan builds anything) from the closed forms,
+    against the graph: odd radixes, part-full blocks, oversubscription, fewer groups."""
+    from planner.topologies.sizing import estimate
+    family, _, rest = spec.partition(":")
+    params = dict(kv.split("=") for kv in rest.split(","))
+    size = estimate(family, params)
+    top = parse_spec(spec)
+    assert (size.routers, size.endpoints, size.links, size.radix) == \
+        (top.num_routers, top.num_endpoints, top.num_links, top.radix)

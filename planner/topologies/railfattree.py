@@ -14,8 +14,9 @@ leaf, which has S down ports and S/oversub up-links.
   group q (CG). The units go in the fewest blocks a spine's radix/2 down ports allow,
   ⌈U/(radix/2)⌉, the last one part full (the reference designs build the fabric for whole
   units and leave the unused ports free); of the block sizes that take them, the one needing
-  the fewest spines and cores (then the smallest). SuperPOD 16 units: 8 rail groups of 16 leaves + 16 spines,
-  16 core groups of 4 cores, 128 leaves, 128 spines, 64 cores, 4,096 cables per tier.
+  the fewest spines and cores (then the smallest). SuperPOD 16 units: 8 rail groups of 16
+  leaves + 16 spines, 16 core groups of 4 cores, 128 leaves, 128 spines, 64 cores, 4,096
+  cables per tier.
 
 Counts in closed form (``shape``), shared with ``planner.topologies.sizing``;
 docs/topologies.md "Rail-optimised fat tree".
@@ -58,18 +59,22 @@ def complete_bipartite(lower: np.ndarray, upper: np.ndarray, multiplicity: int) 
 def oversubscription(value, servers: int) -> tuple[Fraction, int]:
     """(oversub, up-links per leaf): a positive number (2, 1.5, '3/2') with servers/oversub a
     whole number."""
+    text = str(value).strip()
+    shown = text if len(text) <= 40 else text[:40] + "..."
     try:
-        ratio = Fraction(str(value).strip()).limit_denominator(1000)
+        ratio = Fraction(text).limit_denominator(1000) if len(text) <= 40 else None
     except (ValueError, ZeroDivisionError):
+        ratio = None
+    if ratio is None:
         raise InputError(f"{FAMILY}: parameter 'oversub' must be a number such as 1, 2 or 1.5 "
-                         f"(leaf down ports : up-links), got {value!r}") from None
+                         f"(leaf down ports : up-links), got {shown!r}")
     if ratio <= 0:
         raise InputError(f"{FAMILY}: parameter 'oversub' must be > 0 (leaf down ports : "
-                         f"up-links), got {value!r}")
+                         f"up-links), got {shown!r}")
     up = Fraction(servers) / ratio
     if up.denominator != 1 or up < 1:
         valid = [str(Fraction(servers, d)) for d in range(servers, 0, -1) if servers % d == 0]
-        raise InputError(f"{FAMILY}: oversub={value} gives servers/oversub = {servers}/{value} "
+        raise InputError(f"{FAMILY}: oversub={shown} gives servers/oversub = {servers}/{shown} "
                          f"= {float(up):.3g} up-links per leaf, not a whole number >= 1; use an "
                          f"oversub that gives whole up-links for servers={servers}: "
                          f"{', '.join(valid[:8])}")
