@@ -288,6 +288,15 @@ def test_a_small_plan_of_each_family_runs_end_to_end(spec, tmp_path, capsys):
                 else (r["b_device"], r["a_device"])
             cabled[int(node[1:])] = int(dev[1:])
     assert cabled == dict(enumerate(router.tolist()))
+    if top.family == "multiplane":      # measured on one plane, delivered over every NIC
+        perf = summary["performance"]
+        assert perf["planes"]["count"] == 2 and perf["hops"]["diameter"] == 2
+        rate = perf["injection_gbps"]
+        assert perf["uniform"]["delivered_tbps"] == pytest.approx(
+            perf["uniform"]["theta"] * top.num_endpoints * rate / 1000)
+        netlist = (out / "netlist.anynet").read_text().splitlines()
+        assert len(netlist) == top.num_routers // 2       # BookSim runs plane 0 alone
+        assert (out / "booksim.cfg").read_text().startswith("// plane 0 of 2 identical")
 
 
 @pytest.mark.parametrize("spec", [
