@@ -12,21 +12,20 @@ from test_bad_input import refused, snapshot
 
 # spec, words the one line must hold (the numbers and the fix)
 CASES = {
-    "more servers than a rail leaf has down ports": (
+    "a unit size that does not divide over the rail leaves": (
         "railfattree:units=4,servers=40,nics=8,radix=64",
-        ("railfattree", "servers=40", "40 down ports + 40 up-links", "80 ports",
-         "radix=64", "use servers <= 32")),
-    "oversubscribed too far for the leaf's ports": (
+        ("railfattree", "servers=40", "does not divide", "leaves of 32 server ports",
+         "1.25 leaves", "use servers <= 32", "multiple of 32")),
+    "a unit size that does not divide the oversubscribed leaves": (
         "railfattree:units=4,servers=48,nics=8,radix=64,oversub=2",
-        ("48 down ports + 24 up-links", "72 ports", "use servers <= 42")),
-    "a unit as large as the radix": (
-        "railfattree:units=4,servers=64,nics=8,radix=64",
-        ("servers=64", "64 down ports", "at most 63", "use servers <= 32")),
-    "radix beyond any switch": (
-        "dragonflyplus:radix=100000", ("'radix'", "between 2 and 10000")),
+        ("servers=48", "leaves of 42 server ports", "oversub=2", "use servers <= 42")),
+    "a radix too small for any leaf at that oversubscription": (
+        "railfattree:units=1,servers=4,nics=2,radix=2,oversub=2",
+        ("radix-2 leaf at oversub=2", "no whole split", "larger radix")),
     "oversub that gives fractional up-links": (
         "railfattree:units=4,servers=32,nics=8,radix=64,oversub=3",
-        ("oversub=3", "32/3 = 10.7 up-links", "use an oversub", "1, 2, 4, 8, 16, 32")),
+        ("oversub=3", "32/3 = 10.7 up-links", "use an oversub", "32 servers per leaf",
+         "1, 2, 4, 8, 16, 32")),
     "oversub not a number": (
         "railfattree:units=4,servers=32,nics=8,radix=64,oversub=fast",
         ("'oversub' must be a number", "'fast'")),

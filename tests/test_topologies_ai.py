@@ -135,6 +135,25 @@ def distances_between_leaves(top) -> set[int]:
     return seen
 
 
+def test_a_unit_larger_than_a_leaf_takes_whole_leaves_per_rail():
+    """64 servers per unit on 64-port switches: each rail of a unit is 2 leaves of 32 servers
+    (2 units: 32 leaves and 16 spines, 1,024 NICs); NIC i of every server still on one of its
+    unit's rail-i leaves, each server's 8 NICs on 8 different leaves."""
+    top = build("railfattree", units=2, servers=64, nics=8, radix=64)
+    assert role_counts(top) == {"leaf": 32, "spine": 16} and top.num_endpoints == 1024
+    router, server, nic = nic_endpoints(top)
+    unit = server // 64
+    assert (top.groups[router] == unit).all()
+    for u in range(2):
+        for i in range(8):
+            leaves = set(router[(unit == u) & (nic == i)].tolist())
+            assert len(leaves) == 2 and all(top.endpoints[r] == 32 for r in leaves)
+    per_server = {}
+    for r, sv in zip(router.tolist(), server.tolist()):
+        per_server.setdefault(sv, set()).add(r)
+    assert all(len(rs) == 8 for rs in per_server.values())
+
+
 @pytest.mark.parametrize("oversub, up", [(1, 32), (2, 16), (4, 8), ("1.6", 20)])
 def test_oversubscription_at_the_leaf(oversub, up):
     top = build("railfattree", units=4, servers=32, nics=8, radix=64, oversub=oversub)
@@ -304,6 +323,7 @@ def test_a_small_plan_of_each_family_runs_end_to_end(spec, tmp_path, capsys):
     "railfattree:units=13,servers=32,nics=8,radix=64,oversub=2",
     "railfattree:units=40,servers=16,nics=4,radix=32",
     "railfattree:units=5,servers=6,nics=3,radix=10,oversub=1.5",
+    "railfattree:units=40,servers=96,nics=8,radix=64",
     "multiplane:planes=3,radix=10,endpoints=33",
     "multiplane:planes=1,radix=7",
     "dragonflyplus:radix=9,g=7",
