@@ -91,10 +91,8 @@ def lns(graph: Graph, part: np.ndarray, limits: Limits, k: int, *, lower_bound: 
     tried: dict[tuple[int, int], tuple[int, int]] = {}
     calls = 0
     while calls < max_calls and cut > lower_bound:
-        flows = graph.flows(part, k)
-        np.fill_diagonal(flows, 0)
-        ia, ib = np.nonzero(np.triu(flows, 1))
-        order = np.lexsort((ib, ia, -flows[ia, ib]))
+        ia, ib, between = graph.pair_links(part)
+        order = np.lexsort((ib, ia, -between))
         pick = None
         for a, b in zip(ia[order].tolist(), ib[order].tolist()):
             if tried.get((a, b)) != (version[a], version[b]):
