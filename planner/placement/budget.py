@@ -20,7 +20,7 @@ short says so (``Placement.time_capped``, the ``planner plan`` summary).
 from __future__ import annotations
 
 import math
-import resource
+import os
 import time
 from dataclasses import dataclass
 
@@ -44,8 +44,8 @@ def own_cpu_seconds() -> float:
     """CPU seconds of the calling thread plus this process's finished child processes (METIS
     runs in a forked child, ``interrupts.in_fork``). Other processes on the machine, however
     busy, do not advance it; nor do other plans in threads of the same process."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.thread_time() + children.ru_utime + children.ru_stime
+    times = os.times()
+    return time.thread_time() + times.children_user + times.children_system
 
 
 class HardCap:
