@@ -43,7 +43,8 @@ from planner.placement.tuning import (BOUNDS_SHARE, PARTITION_SHARE, SEARCH_SHAR
 def own_cpu_seconds() -> float:
     """CPU seconds of the calling thread plus this process's finished child processes (METIS
     runs in a forked child, ``interrupts.in_fork``). Other processes on the machine, however
-    busy, do not advance it; nor do other plans in threads of the same process."""
+    busy, do not advance it; plans in other threads of the same process (a threaded Dask
+    worker) only by their own finished METIS children."""
     times = os.times()
     return time.thread_time() + times.children_user + times.children_system
 
