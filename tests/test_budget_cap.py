@@ -87,3 +87,27 @@ def test_metis_child_processes_count():
     child_cpu = os.times().children_user + os.times().children_system - children
     assert child_cpu > 0
     assert own_cpu_seconds() - before >= child_cpu
+
+
+def test_a_stalled_placement_gives_the_same_layout():
+    """Placement held up between stages (as a loaded machine holds it up) for longer than a
+    wall-clock cap of ten times the limit would allow still runs every stage, the
+    cable-dollar annealing included, and gives the layout of a run that was not held up."""
+    from planner.inputs.catalog import load_catalog
+    from planner.inputs.floor import load_floor
+    from planner.placement import place
+    from planner.topologies import build
+
+    top, floor, catalog = build("slimfly", q=5), load_floor("hot-aisle"), load_catalog("modern-100g")
+    limit = 0.2
+
+    def stall(stage, _seconds):
+        if stage == "floor":               # just before the annealing asks the cap
+            time.sleep(10 * limit + 0.5)
+
+    plain = place(top, floor, catalog, time_limit_s=limit)
+    stalled = place(top, floor, catalog, time_limit_s=limit, on_stage=stall)
+    assert not plain.time_capped and not stalled.time_capped
+    assert stalled.method == plain.method and stalled.method.endswith("+price")
+    for field in ("router_cabinet", "cabinet_hall", "cabinet_row", "cabinet_col", "cabinet_group"):
+        assert np.array_equal(getattr(stalled, field), getattr(plain, field)), field
