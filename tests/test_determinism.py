@@ -5,9 +5,9 @@ annealing, CP-SAT LNS): two with ``PYTHONHASHSEED=0``, one with another hash see
 two busy loops (``python -c 'while True: pass'``) compete for the CPU. Placement counts its work
 in deterministic units sized from the time limit (``planner.placement.budget``), never by the
 clock, so ``cables.csv``, ``netlist.anynet``, every NetBox CSV and ``summary.json`` without its
-runtimes must be byte-identical across all four. The hard wall-clock cap (ten times the limit)
-is a safety net only: a limit far below what placement needs makes it fire, and the plan says
-so in ``summary.json`` and on stdout.
+runtimes must be byte-identical across all four. The hard cap (``planner.placement.budget.HardCap``,
+in the planner's own CPU time) is a safety net only: a cap far below what placement needs makes
+it fire, and the plan says so in ``summary.json`` and on stdout.
 """
 
 from __future__ import annotations

@@ -30,8 +30,9 @@ earliest, so the hint wins ties): the result is never worse than the natural gro
 partitioner run alone. Results depend only on the inputs, the seed and ``time_limit_s``: the
 limit sizes deterministic work budgets (``budget.Budget``: partitioner runs, local-search
 candidates, annealing steps, CP-SAT calls of fixed deterministic time, eigen-solver sizes),
-partitioners run single-threaded with derived seeds. Only the hard wall-clock cap
-(``tuning.HARD_CAP_FACTOR`` times the limit) can cut a stage short; ``Placement.time_capped``
+partitioners run single-threaded with derived seeds. Only the hard cap (``budget.HardCap``:
+``tuning.HARD_CAP_FACTOR`` times what the reference machine needs, in the planner's own CPU
+time, so other processes' load cannot trip it) can cut a stage short; ``Placement.time_capped``
 then says so.
 """
 
