@@ -216,6 +216,53 @@ def write_tables(runs: list[dict], paths=TABLES) -> None:
         path.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
 
 
+def outputs_saving(spec: str, time_limit: float) -> dict:
+    """What ``--outputs summary`` saves on one design: the design planned once in this process,
+    then its plan folder written and packed as a Dask task does (``running._packed_plan``, the
+    writers one after the other) with each set of outputs. Wall and CPU time of this process,
+    the archive's size and this process's peak PSS above what it held before (sampled every
+    0.1 s)."""
+    import resource
+    import threading
+
+    from planner import topologies
+    from planner.compare import running
+    from planner.compare.sizing import Configuration
+    from planner.plan import plan
+
+    conf = Configuration.parse(spec, "--saving")
+    started = time.perf_counter()
+    result = plan(topologies.build(conf.family, **dict(conf.params)), "modern-100g",
+                  "hot-aisle", time_limit_s=time_limit)
+    figures = {"design": spec, "cables": len(result.cables),
+               "plan_wall_s": round(time.perf_counter() - started, 1)}
+    me = psutil.Process()
+    for outputs in ("all", "summary"):
+        base = me.memory_full_info().pss
+        peak = [base]
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(0.1):
+                peak[0] = max(peak[0], me.memory_full_info().pss)
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+        archive = running._packed_plan(result, conf.slug, 1, outputs)
+        cpu1, wall1 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+        done.set()
+        watcher.join()
+        figures[outputs] = {
+            "wall_s": round(wall1 - wall0, 1),
+            "cpu_s": round(cpu1.ru_utime - cpu0.ru_utime + cpu1.ru_stime - cpu0.ru_stime, 1),
+            "archive_mb": round(len(archive) / 2**20, 1),
+            "peak_pss_above_plan_mb": round((peak[0] - base) / 2**20)}
+        del archive
+    figures["load_after"] = [round(x, 1) for x in os.getloadavg()]
+    return figures
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--designs", type=int, default=50)
@@ -229,7 +276,13 @@ def main() -> None:
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     ap.add_argument("--no-record", dest="record", action="store_false",
                     help="print only; leave DASK.json, DASK.md and docs/compare.md as they are")
+    ap.add_argument("--saving", metavar="DESIGN",
+                    help="instead of a sweep: what --outputs summary saves on DESIGN (e.g. "
+                         "dragonfly:a=26,p=13,h=13,g=296), planned once in this process")
     args = ap.parse_args()
+    if args.saving:
+        print(json.dumps(outputs_saving(args.saving, args.time_limit), indent=1))
+        return
     for path in TABLES:        # checked before hours of planning, not after
         if args.record and (BEGIN not in path.read_text() or END not in path.read_text()):
             raise SystemExit(f"{path}: the {BEGIN} / {END} markers are missing")
