@@ -272,7 +272,9 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--outputs", choices=("summary", "all"), default="summary",
                     help="compare --outputs: what each plan folder holds (default summary)")
-    ap.add_argument("--sample", type=float, default=0.5, help="memory sampling period (s)")
+    ap.add_argument("--sample", type=float, default=2.0,
+                    help="memory sampling period (s; reading every process's PSS costs CPU, "
+                         "and a 100K plan lasts minutes)")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     ap.add_argument("--no-record", dest="record", action="store_false",
                     help="print only; leave DASK.json, DASK.md and docs/compare.md as they are")

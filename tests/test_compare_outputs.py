@@ -66,7 +66,8 @@ def test_summary_files_equal_those_of_a_sweep_writing_everything(sweeps):
     short, _ = sweeps["summary"]
     for folder in FOLDERS:
         assert len(list((full / folder).iterdir())) > 10       # wiring.pdf, netlists, NetBox...
-        assert (short / folder / "bom.xlsx").read_bytes() == (full / folder / "bom.xlsx").read_bytes()
+        boms = [(out / folder / "bom.xlsx").read_bytes() for out in (full, short)]
+        assert boms[1] == boms[0]
         summaries = [json.loads((out / folder / "summary.json").read_text())
                      for out in (full, short)]
         assert without_runtimes(summaries[1]) == without_runtimes(summaries[0])

@@ -330,7 +330,7 @@ def test_a_swallowed_ctrl_c_still_stops_the_plan(library, tmp_path):
     out = tmp_path / "plan"
     out.mkdir()
     (out / "kept.txt").write_text("previous plan\n")
-    (out / output.MANIFEST).write_text("kept.txt\n")      # a plan's folder, so --out may be replaced
+    (out / output.MANIFEST).write_text("kept.txt\n")    # a plan's folder: --out may be replaced
     proc = subprocess.Popen([sys.executable, "-c", SWALLOWED_IMPORT, library, *PLAN, "--out",
                              "plan"], cwd=tmp_path, env=_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
