@@ -3,7 +3,7 @@ scheduler`` and a ``dask worker`` (nanny, two threads) as subprocesses on localh
 fork METIS (``--strategy partition``), which a daemonic worker process may not do unless each
 plan runs in its own process; the table and plan folders equal a local run's; an unreachable
 scheduler, a scheduler without workers and a plan process that dies are one-line refusals
-(exit 2)."""
+(exit 2). A sweep with ``--outputs summary`` gives the same table."""
 
 from __future__ import annotations
 
@@ -115,6 +115,34 @@ def test_real_cluster_gives_the_local_table_and_folders(cluster, local_run, tmp_
         assert (remote / "cables.csv").read_bytes() == (local / "cables.csv").read_bytes()
         placement = json.loads((remote / "summary.json").read_text())["placement"]
         assert placement["strategy"] == "partition"
+
+
+def _cells(path: Path) -> dict[str, list[tuple]]:
+    """Every cell of every sheet of a workbook, as openpyxl reads them."""
+    book = openpyxl.load_workbook(path)
+    return {ws.title: [tuple(r) for r in ws.iter_rows(values_only=True)] for ws in book}
+
+
+def test_a_summary_sweep_on_the_cluster_gives_the_local_table(cluster, local_run, tmp_path):
+    """``--outputs summary`` on the cluster: every sheet of compare.xlsx, cell for cell, and
+    the printed table equal the local run's (every output); each plan folder holds
+    summary.json and bom.xlsx, with the local folder's cells and plan."""
+    address, _ = cluster
+    out_local, text_local = local_run
+    code, text = _run(["compare", *DESIGNS, *COMMON, "--outputs", "summary", "--out",
+                       str(tmp_path), "--dask-scheduler", address])
+    assert code == 0
+    assert _cells(tmp_path / "compare.xlsx") == _cells(out_local / "compare.xlsx")
+    assert _terminal_rows(text) == _terminal_rows(text_local)
+    for row in _table(tmp_path):
+        folder = row[KEYS.index("folder")]
+        local, remote = out_local / folder, tmp_path / folder
+        assert sorted(p.name for p in remote.iterdir()) == [".planner-manifest", "bom.xlsx",
+                                                            "summary.json"]
+        assert _cells(remote / "bom.xlsx") == _cells(local / "bom.xlsx")
+        summaries = [json.loads((f / "summary.json").read_text()) for f in (local, remote)]
+        assert summaries[1]["cost"] == summaries[0]["cost"]
+        assert summaries[1]["cables"] == summaries[0]["cables"]
 
 
 def test_unreachable_scheduler_exits_2_with_one_line(monkeypatch, tmp_path, capsys):

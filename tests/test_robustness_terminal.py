@@ -295,3 +295,54 @@ def test_ctrl_c_while_a_solver_library_loads(library, tmp_path):
     assert err in ("planner plan: interrupted; nothing was written\n",
                    "planner: interrupted; nothing was written\n"), err
     assert list(tmp_path.iterdir()) == []
+
+
+SWALLOWED_IMPORT = """
+import importlib.abc, os, sys, time
+target = sys.argv[1]
+
+
+class Swallow(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target_module=None):
+        if name == target:
+            try:                             # announced inside the try: the Ctrl-C sent
+                os.write(1, b"loading\\n")   # after it always lands here
+                while True:
+                    time.sleep(0.01)
+            except KeyboardInterrupt:        # and the library's import swallows it
+                pass
+        return None
+
+
+sys.meta_path.insert(0, Swallow())
+from planner.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+"""``planner`` whose import of module argv[1] catches the first Ctrl-C and then succeeds, as a
+library that swallows a KeyboardInterrupt during its import does."""
+
+
+@pytest.mark.parametrize("library", ["numba", "planner.performance.text"])
+def test_a_swallowed_ctrl_c_still_stops_the_plan(library, tmp_path):
+    """Nothing raises after the Ctrl-C (numba's import succeeded): the plan still stops at the
+    next stage boundary, or before its swap into --out, with exit 130, one line, nothing
+    written, and a previous plan in --out left as it was."""
+    out = tmp_path / "plan"
+    out.mkdir()
+    (out / "kept.txt").write_text("previous plan\n")
+    (out / output.MANIFEST).write_text("kept.txt\n")    # a plan's folder: --out may be replaced
+    proc = subprocess.Popen([sys.executable, "-c", SWALLOWED_IMPORT, library, *PLAN, "--out",
+                             "plan"], cwd=tmp_path, env=_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    seen = ""
+    while "loading" not in seen:
+        line = proc.stdout.readline()
+        assert line, f"{library} was never imported: {seen}{proc.communicate()}"
+        seen += line
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 130, err
+    assert err == "planner plan: interrupted; nothing was written\n", err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(["kept.txt", output.MANIFEST])
+    assert (out / "kept.txt").read_text() == "previous plan\n"

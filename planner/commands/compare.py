@@ -57,6 +57,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="plans in parallel on this machine (default: CPU count; 1 = serial)")
     p.add_argument("--dask-scheduler", metavar="ADDRESS",
                    help="run the plans on an existing Dask cluster (e.g. tcp://host:8786)")
+    p.add_argument("--outputs", choices=("all", "summary"), default="all",
+                   help="what each plan folder holds: every file of 'planner plan' (all, the "
+                        "default) or only summary.json and bom.xlsx (summary: a large sweep "
+                        "in about half the time; plan the chosen design for the rest)")
 
 
 def _pick(args_value, spec_value, default):
@@ -122,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
     configs, catalog, floor, options, out, title, excluded = resolve(args)
     outcomes = cmp.compare(configs, catalog, floor, out_dir=out, workers=args.jobs,
                            scheduler=args.dask_scheduler, title=title,
-                           progress=progress.auto(), excluded=excluded, **options)
+                           progress=progress.auto(), excluded=excluded,
+                           outputs=args.outputs, **options)
     print(printable(title, None))
     print(printable(cmp.format_table(outcomes, excluded), None, keep="\n"))
     print(printable(f"\nwrote {out / 'compare.xlsx'}, {out / 'compare.pdf'} and "

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Sequence
 
 from planner.compare.pdf import length_histogram, write_pdf
-from planner.compare.running import (Job, Outcome, check_scheduler_address, row_from_summary,
-                                     run_job, run_jobs, write_plan_folder)
+from planner.compare.running import (OUTPUTS, Job, Outcome, check_outputs,
+                                     check_scheduler_address, row_from_summary, run_job,
+                                     run_jobs, write_plan_folder)
 from planner.compare.sizing import (CompareSpec, Configuration, load_spec,
                                     nearest_configurations)
 from planner.compare.table import COLUMNS, DETAIL_COLUMNS, format_table
@@ -40,15 +41,17 @@ def compare(configurations: Sequence[Configuration], catalog, floor, *,
             seed: int = 0, group_endpoints: int | None = None, endpoint_cables: bool = True,
             workers: int | None = None, scheduler: str | None = None,
             title: str | None = None, progress: bool = False,
-            excluded: Sequence[tuple[str, str]] = ()) -> list[Outcome]:
-    """Plan every configuration and, with ``out_dir``, write the plan folders, compare.xlsx and
-    compare.pdf there (``excluded``: (family, reason) of the families not sized, listed in the
-    reports). Returns the outcomes in configuration order."""
+            excluded: Sequence[tuple[str, str]] = (), outputs: str = "all") -> list[Outcome]:
+    """Plan every configuration and, with ``out_dir``, write the plan folders (every file, or
+    the set ``outputs`` names: ``running.OUTPUTS``), compare.xlsx and compare.pdf there
+    (``excluded``: (family, reason) of the families not sized, listed in the reports). Returns
+    the outcomes in configuration order."""
     if not configurations:
         raise InputError("nothing to compare: give --endpoints N or configurations "
                          "(--topology FAMILY:k=v, or a spec file's 'configurations')")
     from planner.topologies import FAMILIES
 
+    check_outputs(outputs)
     if scheduler:
         check_scheduler_address(scheduler)
     seen: dict[str, int] = {}
@@ -62,7 +65,7 @@ def compare(configurations: Sequence[Configuration], catalog, floor, *,
         seen[conf.slug] = 1
         unique.append(conf)
     jobs = [Job(c, catalog, floor, strategy, time_limit_s, seed, group_endpoints,
-                endpoint_cables) for c in unique]
+                endpoint_cables, outputs) for c in unique]
     if out_dir is None:
         return run_jobs(jobs, None, workers=workers, scheduler=scheduler, progress=progress)
     out_dir = Path(out_dir)
@@ -127,7 +130,8 @@ def prepare_out_dir(out_dir: Path) -> Path:
     return out_dir
 
 
-__all__ = ["COLUMNS", "CompareSpec", "Configuration", "Job", "Outcome", "check_scheduler_address",
+__all__ = ["COLUMNS", "CompareSpec", "Configuration", "Job", "OUTPUTS", "Outcome",
+           "check_outputs", "check_scheduler_address",
            "compare", "format_table", "length_histogram", "load_spec",
            "nearest_configurations", "prepare_out_dir", "row_from_summary", "run_job",
            "run_jobs", "write_pdf", "write_reports", "write_xlsx",

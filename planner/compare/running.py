@@ -53,6 +53,22 @@ class Job:
     seed: int = 0
     group_endpoints: int | None = None
     endpoint_cables: bool = True
+    outputs: str = "all"              # a key of OUTPUTS: the files each plan folder gets
+
+
+OUTPUTS = {"all": None, "summary": ("summary_json", "bom_xlsx")}
+"""What each plan folder of a sweep holds (``--outputs``): every file of ``planner plan``, or
+only the writers named (summary.json and bom.xlsx, what a sweep's reader compares and
+prices; the table and the reports need nothing else). Plan the design chosen with ``planner
+plan`` for its wiring, labels, netlists and NetBox files."""
+
+
+def check_outputs(outputs: str) -> None:
+    """InputError unless ``outputs`` names a set of ``OUTPUTS``."""
+    if outputs not in OUTPUTS:
+        raise InputError(f"--outputs {outputs!r} is not one of {', '.join(OUTPUTS)}; give "
+                         "'all' (every file of planner plan) or 'summary' (summary.json and "
+                         "bom.xlsx per design)")
 
 
 @dataclass(frozen=True)
@@ -160,9 +176,9 @@ def run_job(job: Job, out_dir: str | None = None, ship: bool = False,
     if out_dir is not None or ship:
         folder = conf.slug
         if ship:
-            archive = _packed_plan(result, folder, export_jobs)
+            archive = _packed_plan(result, folder, export_jobs, job.outputs)
         else:
-            write_plan_folder(result, Path(out_dir) / folder, export_jobs)
+            write_plan_folder(result, Path(out_dir) / folder, export_jobs, job.outputs)
     cables = result.cables
     return Outcome(configuration=conf, row=row | {"folder": folder}, summary=summary,
                    bom=result.bom.copy(),
@@ -171,16 +187,23 @@ def run_job(job: Job, out_dir: str | None = None, ship: bool = False,
                    folder=folder, archive=archive)
 
 
-def write_plan_folder(result, out: Path, jobs: int | None = None) -> None:
-    """The ``planner plan`` writer: every exporter into a temporary folder, moved atomically."""
-    from planner.exports import write_plan
+def write_plan_folder(result, out: Path, jobs: int | None = None, outputs: str = "all") -> None:
+    """The ``planner plan`` writer into a temporary folder, moved atomically: every exporter, or
+    only those of ``OUTPUTS[outputs]`` (one after the other, in this process)."""
+    from planner.exports import write_plan, writers
+    from planner.run.output import write_folder
 
-    write_plan(result, out, jobs=jobs)
+    kept = OUTPUTS[outputs]
+    if kept is None:
+        write_plan(result, out, jobs=jobs)
+        return
+    write_folder(out, [(name, lambda d, fn=fn: fn(result, d))
+                       for name, fn in writers() if name in kept])
 
 
-def _packed_plan(result, folder: str, jobs: int | None = None) -> bytes:
+def _packed_plan(result, folder: str, jobs: int | None = None, outputs: str = "all") -> bytes:
     with tempfile.TemporaryDirectory(prefix="planner-compare-") as tmp:
-        write_plan_folder(result, Path(tmp) / folder, jobs)
+        write_plan_folder(result, Path(tmp) / folder, jobs, outputs)
         buf = io.BytesIO()
         with tarfile.open(fileobj=buf, mode="w:gz") as tar:
             tar.add(Path(tmp) / folder, arcname=folder)

@@ -19,7 +19,10 @@ module initialisation turn a Ctrl-C during ``import`` into ``ImportError: initia
 failed`` (measured: a SIGINT 5 to 20 ms into ``import ortools.sat.python.cp_model``). So
 ``handled`` points the signal module's wake-up descriptor (``signal.set_wakeup_fd``, written by
 the interpreter's C handler whatever the Python handler does) at a pipe, and ``received`` tells
-the command line that the error it got came after a stop signal.
+the command line that the error it got came after a stop signal. A library can also swallow the
+KeyboardInterrupt whole (numba's import under load caught it and then loaded): nothing raises,
+so every stage boundary and the swap into ``--out`` call ``stop_if_received``, and the plan
+stops there as if the Ctrl-C had raised.
 """
 
 from __future__ import annotations
@@ -69,18 +72,27 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-_wakeup: list[int] = []       # the read end of the pipe ``handled`` made, while it runs
+_wakeup: list[int] = []       # the read end of the pipe ``handled`` made and its process id
 _received: list[int] = []
 
 
 def received() -> int | None:
-    """The first stop signal that arrived during ``handled``, or None."""
-    if _wakeup:
+    """The first stop signal that arrived during ``handled``, or None. (A forked child does not
+    read its parent's pipe.)"""
+    if _wakeup and _wakeup[1] == os.getpid():
         try:
             _received.extend(os.read(_wakeup[0], 512))
         except (BlockingIOError, OSError):
             pass
     return next((sig for sig in _received if sig in STOP_SIGNALS), None)
+
+
+def stop_if_received() -> None:
+    """Raise ``Interrupted`` when a stop signal arrived during ``handled``, even one a library
+    caught and swallowed."""
+    signum = received()
+    if signum is not None:
+        raise Interrupted(signum)
 
 
 @contextmanager
@@ -91,13 +103,14 @@ def _signals_recorded():
     os.set_blocking(read_end, False)
     os.set_blocking(write_end, False)
     previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
-    _wakeup[:] = [read_end]
+    _wakeup[:] = [read_end, os.getpid()]
     _received.clear()
     try:
         yield
     finally:
         signal.set_wakeup_fd(previous)
         _wakeup.clear()
+        _received.clear()
         os.close(read_end)
         os.close(write_end)
 

@@ -484,6 +484,7 @@ def write_folder(out: Path | str,
         _wait_at_gate()
         files = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*") if p.is_file())
         with interrupts.stop_signals_ignored():
+            interrupts.stop_if_received()   # a Ctrl-C a library swallowed: nothing goes in
             if into:
                 _write_in_place(tmp, out, given, files)
             else:

@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 
+from planner.run import interrupts
+
 BAR, LINES = "bar", "lines"
 
 
@@ -81,7 +83,9 @@ class Stages:
 
     @contextmanager
     def run(self, name: str, detail: Callable[[], str] | None = None):
-        """Time the block as stage ``name``; ``detail()`` (counts) goes into its log line."""
+        """Time the block as stage ``name``; ``detail()`` (counts) goes into its log line. A stop
+        signal a library swallowed during an earlier stage stops the work here."""
+        interrupts.stop_if_received()
         self.current = name
         if self.bar is not None:
             self.bar.set_description_str(f"{self.what}: {name}")
