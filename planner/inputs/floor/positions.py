@@ -18,12 +18,16 @@ not used (``slot_is_marked``, ``free_slots``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from planner.inputs.floor.geometry import cabinet_name, cabinet_xy
 from planner.inputs.floor.schema import Floor
 from planner.run.errors import InputError
+
+if TYPE_CHECKING:  # pandas is not imported for ``planner --help`` (this module is)
+    import pandas as pd
 
 COLUMNS = ["hall", "row", "col", "kind", "note", "entry"]
 """``marked_positions``' columns: 0-based hall, row and column, the kind, the note, and the
@@ -49,6 +53,7 @@ def marked_positions(floor: Floor) -> pd.DataFrame:
     """One row per marked cabinet position (``COLUMNS``), sorted by hall, row, column; empty
     on a floor without marks. InputError (naming the ``hall.positions`` entry and the fix) for a
     rectangle that overlaps no cabinet position and for a position marked with two kinds."""
+    import pandas as pd
     if not has_marks(floor):
         return pd.DataFrame({c: pd.Series(dtype=object if c in ("kind", "note") else np.int64)
                              for c in COLUMNS})
