@@ -10,6 +10,9 @@ and the router model; its value is the ``performance`` block of ``summary.json``
 - ``bisection``: cables across a balanced cut and a lower bound
   (``planner.performance.bisection_bounds``).
 - ``uniform`` and ``worst_case``: saturation throughput θ (``planner.performance.theta``).
+- ``resilience`` (when failure groups are given): θ, hops and connectivity after each single
+  failure group fails and after k random cable failures (``planner.performance.resilience``);
+  ``planner.plan`` moves it to the top level of summary.json.
 """
 
 from __future__ import annotations
@@ -26,8 +29,11 @@ from planner.topologies.metrics import endpoint_distance_sum
 
 
 def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
-             router_latency_ns: float | None = None, seed: int = 0) -> dict:
-    """The ``performance`` block of summary.json for a cabled plan."""
+             router_latency_ns: float | None = None, seed: int = 0,
+             failures: tuple[dict, dict] | None = None, fail_links: int = 0) -> dict:
+    """The ``performance`` block of summary.json for a cabled plan; ``failures`` = (failure
+    groups by kind, kinds skipped for want of data) from
+    ``planner.performance.failure_groups.derive`` adds the ``resilience`` block."""
     router_ns, router_source = router_latency(router_model, router_latency_ns)
     rate = float(router_model.rate_gbps)
     diameter, distance_sum = endpoint_distance_sum(top)
@@ -42,7 +48,7 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
     theta = uniform["theta"]
     delivered = theta * n * rate / 1000 if theta is not None else None
     uniform["delivered_tbps"] = rounded(delivered, 6)
-    return {
+    out = {
         "hops": {"average": rounded(distance_sum / pairs if pairs else 0.0),
                  "diameter": int(diameter),
                  "over": "ordered pairs of distinct endpoints (same router: 0 hops)"},
@@ -52,3 +58,8 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
         "worst_case": worst_case_throughput(top, arcs),
         "injection_gbps": rate,
     }
+    if failures is not None and (failures[0] or fail_links):
+        from planner.performance.resilience import assess
+        out["resilience"] = assess(top, side, distance_sum, uniform, failures[0], failures[1],
+                                   fail_links, seed)
+    return out

@@ -45,3 +45,25 @@ A vendor figure, not measured here."""
 MAX_ROUTER_LATENCY_NS = 100_000.0
 """A router delay above 100 µs is not a switch; rejected as a typo. A plausibility limit (switch
 delays are 100-1,000 ns port to port), not a measurement."""
+
+RESILIENCE_LP_NONZEROS_MAX = 1_000_000
+"""Largest sum of LP nonzeros over one failure kind (``resilience``): every failure of the kind
+gets the exact LP only when each fits ``LP_NONZEROS_MAX`` and all together fit this.
+Measured (benchmarks/RESILIENCE.md): TBD."""
+
+RESILIENCE_BFS_WORK_MAX = 20_000_000_000
+"""Largest (failures x routers with endpoints x arcs) of one failure kind for exact hops after
+every failure (a bit-parallel BFS each); above it the hops are the intact distances' lower
+bound. Measured (benchmarks/RESILIENCE.md): TBD."""
+
+DEFAULT_FAIL_LINKS = 10
+"""Random cable failures per draw when ``--fail-links`` is not given (fewer when the plan has
+fewer network cables). Not measured: about one router's worth of network cables on the
+default Slim Fly (29 network ports per router), a handful of bad cables at once."""
+
+FAIL_LINK_SAMPLES = 32
+"""Draws of ``--fail-links`` random cables; each costs as much as one failure group."""
+
+FAIL_LINK_SEED = 26
+"""Mixed with ``--seed`` to draw the failed cables. Not measured: any fixed value makes the
+draws, and so the summary, reproducible."""
