@@ -259,3 +259,23 @@ def assess(top: Topology, side: np.ndarray, distance_sum: int, uniform: dict,
             "kinds": kinds, "not_derived": dict(skipped),
             "over": "θ after failure among the surviving endpoints / intact θ; 0 when "
                     "surviving endpoints are cut off from each other"}
+
+
+def text_lines(block: dict) -> list[tuple[str, str]]:
+    """The ``resilience`` block in words, one line per kind (``planner plan`` output, the
+    ``wiring.pdf`` cover): worst group, its θ against the intact one, 1st percentile, median."""
+    lines = []
+    for kind, k in block.get("kinds", {}).items():
+        w, ratio = k["worst"], k["theta_ratio"]
+        what = (f"{k['k']} random cables x {k['groups']} draws" if kind == "links"
+                else f"{k['groups']:,} {kind} groups")
+        bound = "" if k["theta_kind"] == "exact" else " (upper bounds)"
+        cut = (f", {w['pairs_cut']:,} endpoint pairs cut off" if w["pairs_cut"] else "")
+        lost = f", {w['endpoints_lost']:,} endpoints lost" if w["endpoints_lost"] else ""
+        lines.append((f"after {kind} failure",
+                      f"{what}: worst {w['name']} keeps θ {ratio['worst']:.3f} of intact{cut}"
+                      f"{lost}; 1st percentile {ratio['p1']:.3f}, median {ratio['median']:.3f}"
+                      f"{bound}"))
+    for kind, why in block.get("not_derived", {}).items():
+        lines.append((f"after {kind} failure", f"not measured: {why}"))
+    return lines

@@ -46,7 +46,7 @@ MAX_ROUTER_LATENCY_NS = 100_000.0
 """A router delay above 100 µs is not a switch; rejected as a typo. A plausibility limit (switch
 delays are 100-1,000 ns port to port), not a measurement."""
 
-RESILIENCE_LP_NONZEROS_MAX = 1_000_000
+RESILIENCE_LP_NONZEROS_MAX = 200_000
 """Largest sum of LP nonzeros over one failure kind (``resilience``): every failure of the kind
 gets the exact LP only when each fits ``LP_NONZEROS_MAX`` and all together fit this.
 Measured (benchmarks/RESILIENCE.md): TBD."""
