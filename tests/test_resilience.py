@@ -1,0 +1,189 @@
+"""θ after failure (issue 26, items 1-2), checked against an independent computation.
+
+For every single failure group of small plans, the planner's θ after failure equals a max
+concurrent flow LP written here (one commodity per destination router, where the planner's LP
+aggregates by source) on the networkx graph minus the group's routers and cables, and the
+endpoint pairs it reports cut off equal networkx's connected components on that graph.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from planner.inputs.floor import load_floor
+from planner.performance import failure_groups, resilience, tuning
+from planner.performance.bisection_bounds import bisection_cut
+from planner.plan import plan
+from planner.topologies.metrics import endpoint_distance_sum
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _graph_after(top, dead, links, cut) -> nx.MultiGraph:
+    """The topology as networkx, one edge per cable, without ``dead`` routers and with ``cut``
+    cables fewer on ``links``."""
+    mult = top.multiplicity.copy()
+    for link, n in zip(links.tolist(), cut.tolist()):
+        mult[link] -= n
+    g = nx.MultiGraph()
+    alive = [r for r in range(top.num_routers) if r not in set(dead.tolist())]
+    g.add_nodes_from((r, {"endpoints": int(top.endpoints[r])}) for r in alive)
+    for (u, v), m in zip(top.links.tolist(), mult.tolist()):
+        if u in g and v in g:
+            g.add_edges_from([(u, v)] * m)
+    return g
+
+
+def _lp_theta(g: nx.MultiGraph) -> float:
+    """Max concurrent flow θ <= 1 of uniform all-to-all traffic among the endpoints of ``g``:
+    one commodity per destination router t, flow f[t, arc] on both directions of every
+    cable pair; at router v != t: out - in = θ·e_v·e_t/(N-1); capacity = parallel cables."""
+    nodes = sorted(g.nodes)
+    e = {v: g.nodes[v]["endpoints"] for v in nodes}
+    n = sum(e.values())
+    pairs = {}
+    for u, v in g.edges():
+        pairs[(u, v)] = pairs.get((u, v), 0) + 1
+    arcs = [(u, v, c) for (u, v), c in pairs.items()] + [(v, u, c) for (u, v), c in pairs.items()]
+    dests = [t for t in nodes if e[t] > 0]
+    index = {v: i for i, v in enumerate(nodes)}
+    a, k = len(arcs), len(dests)
+    rows, cols, vals = [], [], []
+    b = np.zeros(k * len(nodes))
+    for j, t in enumerate(dests):
+        for i, (u, v, _) in enumerate(arcs):
+            rows += [j * len(nodes) + index[u], j * len(nodes) + index[v]]
+            cols += [j * a + i, j * a + i]
+            vals += [1.0, -1.0]
+        for v in nodes:
+            if v != t:                       # θ·demand(v -> t) leaves v; t absorbs the rest
+                rows.append(j * len(nodes) + index[v])
+                cols.append(k * a)
+                vals.append(-e[v] * e[t] / (n - 1))
+    keep = [r % len(nodes) != index[dests[r // len(nodes)]] for r in range(k * len(nodes))]
+    a_eq = sp.csr_matrix((vals, (rows, cols)), shape=(k * len(nodes), k * a + 1))[keep]
+    a_ub = sp.csr_matrix((np.ones(k * a), (np.tile(np.arange(a), k), np.arange(k * a))),
+                         shape=(a, k * a + 1))
+    cost = np.zeros(k * a + 1)
+    cost[-1] = -1.0
+    bounds = [(0, None)] * (k * a) + [(0, 1)]
+    res = linprog(cost, A_ub=a_ub, b_ub=[c for *_, c in arcs], A_eq=a_eq,
+                  b_eq=np.zeros(a_eq.shape[0]), bounds=bounds, method="highs")
+    assert res.status == 0, res.message
+    return -res.fun
+
+
+def _pairs_cut(g: nx.MultiGraph) -> int:
+    """Unordered pairs of endpoints of ``g`` in different connected components."""
+    sizes = [sum(g.nodes[v]["endpoints"] for v in c) for c in nx.connected_components(g)]
+    n = sum(sizes)
+    return (n * n - sum(s * s for s in sizes)) // 2
+
+
+def _exact(monkeypatch, on: bool) -> None:
+    """Every failure of the small plans gets the exact LP (on), or none does (off)."""
+    monkeypatch.setattr(tuning, "RESILIENCE_LP_NONZEROS_MAX", 10**9 if on else 0)
+
+
+def _check_kind(result, kind: str, lp: bool = True) -> list[float]:
+    """Pairs cut off and endpoints lost of every group of ``kind`` against networkx, and θ
+    against the LP written here (``lp``); the θ of every group."""
+    top = result.topology
+    groups, _ = failure_groups.derive(kind, top, result.placement, result.floor, result.cables,
+                                      result.structured)
+    g_kind = groups.get(kind)
+    assert g_kind is not None and len(g_kind) > 0
+    intact = resilience.Intact(top, bisection_cut(top, 0), endpoint_distance_sum(top)[1])
+    mode = resilience.modes(intact, len(g_kind))
+    assert mode.lp
+    if not lp:
+        mode = resilience.Modes(lp=False, ecmp=False, exact_hops=True)
+    thetas = []
+    for i in range(len(g_kind)):
+        dead, links, cut = g_kind.failure(i)
+        out = resilience.measure(intact, dead, links, cut, mode)
+        g = _graph_after(top, dead, links, cut)
+        assert out.pairs_cut == _pairs_cut(g), (kind, g_kind.names[i])
+        assert out.endpoints_lost == int(top.endpoints[dead].sum())
+        if lp:
+            want = 0.0 if out.pairs_cut else _lp_theta(g)
+            assert out.theta == pytest.approx(want, abs=2e-6), (kind, g_kind.names[i])
+        thetas.append(out.theta)
+    return thetas
+
+
+@pytest.mark.parametrize("spec, floor", [("slimfly:q=5", "sc14"), ("fattree:k=4", "hot-aisle"),
+                                         ("dragonfly:a=4,h=2", "pn-500")])
+def test_every_cabinet_failure_matches_an_independent_lp(spec, floor, monkeypatch):
+    _exact(monkeypatch, False)                   # the plan's summary: the labelled bounds
+    result = plan(spec, "modern-100g", floor, strategy="hint", resilience="cabinet",
+                  fail_links=0)
+    _exact(monkeypatch, True)
+    thetas = _check_kind(result, "cabinet")
+    assert len(thetas) == len(np.unique(result.placement.router_cabinet))
+    block = result.summary["resilience"]["kinds"]["cabinet"]
+    assert block["groups"] == len(thetas)
+    if block["theta_kind"] == "upper bound":        # a bound never falls below the LP
+        assert block["theta"]["worst"] >= min(thetas) - 1e-6
+    else:
+        assert block["theta"]["worst"] == pytest.approx(min(thetas), abs=1e-6)
+
+
+def test_trunk_panel_and_tray_failures_of_two_halls_match_lp_and_networkx(monkeypatch):
+    _exact(monkeypatch, False)
+    result = plan("dragonfly:a=4,p=2,h=2", "modern-100g", str(BENCH / "two-halls.yaml"),
+                  strategy="hint", resilience="all", fail_links=3)
+    _exact(monkeypatch, True)
+    assert result.placement.cabinet_hall.max() >= 1            # the plan spans two halls
+    for kind in ("trunk", "panel", "tray"):
+        _check_kind(result, kind, lp=kind != "panel")
+    names = failure_groups.derive("tray", result.topology, result.placement, result.floor,
+                                  result.cables, result.structured)[0]["tray"].names
+    assert "H1-H2 link" in names
+    block = result.summary["resilience"]
+    assert set(block["groups"]) == {"cabinet", "trunk", "panel", "tray"}
+    assert block["kinds"]["links"]["k"] == 3
+    assert "row" in block["not_derived"]
+
+
+def test_a_hall_link_failure_cuts_every_cross_hall_cable():
+    result = plan("dragonfly:a=4,p=2,h=2", "modern-100g", str(BENCH / "two-halls.yaml"),
+                  strategy="hint", resilience="off", fail_links=0)
+    trays = failure_groups.derive("tray", result.topology, result.placement, result.floor,
+                                  result.cables, result.structured)[0]["tray"]
+    i = trays.names.index("H1-H2 link")
+    cab = result.placement.router_cabinet
+    hall = result.placement.cabinet_hall[cab]
+    net = result.cables.iloc[:result.topology.num_links]
+    crossing = hall[net["a_router"].to_numpy()] != hall[net["b_router"].to_numpy()]
+    assert trays.cables[i].sum() == int(crossing.sum()) > 0
+
+
+def test_row_power_feeds_group_the_cabinets_of_their_rows():
+    floor = load_floor("hot-aisle").model_copy(update={"power_feed_rows": 1})
+    result = plan("dragonfly:a=4,h=2", "modern-100g", floor, strategy="hint",
+                  resilience="row", fail_links=0)
+    rows = failure_groups.row_groups(floor, result.placement, result.topology.num_routers, 0)
+    cab_row = result.placement.cabinet_row[result.placement.router_cabinet]
+    assert len(rows) == len(np.unique(cab_row))
+    for i in range(len(rows)):
+        dead = rows.failure(i)[0]
+        assert len(np.unique(cab_row[dead])) == 1
+        assert len(dead) == int(np.sum(cab_row == cab_row[dead[0]]))
+    assert result.summary["resilience"]["groups"] == {"row": len(rows)}
+
+
+def test_random_cable_draws_follow_the_seed():
+    from planner.topologies import parse_spec
+    top = parse_spec("slimfly:q=5")
+    a = resilience.link_samples(top, 7, 5, seed=3)
+    b = resilience.link_samples(top, 7, 5, seed=3)
+    c = resilience.link_samples(top, 7, 5, seed=4)
+    assert (a.cables != b.cables).nnz == 0 and (a.cables != c.cables).nnz > 0
+    assert np.all(np.asarray(a.cables.sum(axis=1)).ravel() == 7)
