@@ -7,7 +7,7 @@ Derived from the placed and cabled plan (issue 26, item 1), never entered by han
   a dead router carry nothing) and so do the endpoints (servers) in it, whose only port is on
   one of its routers;
 - ``trunk``: each trunk of the structured plant, the links through it
-  (``planner.cabling.structured.StructuredPlan.links``);
+  (the ``links`` table of ``planner.cabling.structured.StructuredPlan``);
 - ``panel``: each patch panel, the links through its front or rear ports;
 - ``tray``: each tray segment of a hall floor, the network cables routed along it. The trays
   of a hall form a grid (``planner.inputs.floor.routes``): a row tray runs over every row and
