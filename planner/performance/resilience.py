@@ -113,30 +113,41 @@ def modes(intact: Intact, count: int) -> Modes:
                  exact_hops=work <= tuning.RESILIENCE_BFS_WORK_MAX)
 
 
-def reduced(top: Topology, dead: np.ndarray, links: np.ndarray,
-            cut: np.ndarray) -> Topology:
+def reduced(top: Topology, dead: np.ndarray, links: np.ndarray, cut: np.ndarray,
+            arcs: thr.Arcs) -> tuple[Topology, thr.Arcs]:
     """The topology without routers ``dead`` (their endpoints and cables) and with ``cut``
-    cables fewer on ``links``; routers keep their ids (a dead one has no links, no
-    endpoints)."""
+    cables fewer on ``links``, and its arcs (``arcs``, the intact ones, filtered: still sorted);
+    routers keep their ids (a dead one has no links, no endpoints)."""
     down = np.zeros(top.num_routers, bool)
     down[dead] = True
     mult = top.multiplicity.copy()
     np.subtract.at(mult, links, cut)
     alive = (mult > 0) & ~down[top.links[:, 0]] & ~down[top.links[:, 1]]
     endpoints = np.where(down, 0, top.endpoints)
-    return replace(top, links=top.links[alive], multiplicity=mult[alive], endpoints=endpoints,
-                   extra={})
+    keep = alive[arcs.link]
+    renumber = np.cumsum(alive) - 1
+    after_arcs = thr.Arcs(arcs.num_routers, arcs.tail[keep], arcs.head[keep],
+                          mult[arcs.link[keep]].astype(float), renumber[arcs.link[keep]])
+    return (replace(top, links=top.links[alive], multiplicity=mult[alive], endpoints=endpoints,
+                    extra={}), after_arcs)
+
+
+def _adjacency(arcs: thr.Arcs) -> sp.csr_matrix:
+    """The arcs as a router x router matrix (they are sorted by tail: compressed rows as is)."""
+    indptr = np.searchsorted(arcs.tail, np.arange(arcs.num_routers + 1))
+    return sp.csr_matrix((np.ones(len(arcs), np.int8), arcs.head, indptr),
+                         shape=(arcs.num_routers, arcs.num_routers))
 
 
 def measure(intact: Intact, dead: np.ndarray, links: np.ndarray, cut: np.ndarray,
             mode: Modes) -> Outcome:
     """Connectivity, hops and uniform θ of the network after one failure (module doc)."""
     top = intact.top
-    after = reduced(top, dead, links, cut)
+    after, arcs = reduced(top, dead, links, cut, intact.arcs)
     e = after.endpoints.astype(np.int64)
     n = int(e.sum())
     lost = top.num_endpoints - n
-    parts, label = connected_components(after.adjacency, directed=False)
+    parts, label = connected_components(_adjacency(arcs), directed=False)
     per_part = np.bincount(label, weights=e, minlength=parts).astype(np.int64)
     pairs_cut = int((n * n - int(per_part @ per_part)) // 2)
     main = int(np.argmax(per_part))
@@ -144,7 +155,6 @@ def measure(intact: Intact, dead: np.ndarray, links: np.ndarray, cut: np.ndarray
     m = int(kept.sum())
     hops_sum = _distance_sum(intact, after, kept, mode.exact_hops)
     hops = hops_sum / (m * (m - 1)) if m > 1 else 0.0
-    arcs = thr.Arcs.of(after)
     if pairs_cut:
         return Outcome(0.0, 0.0 if mode.ecmp else None, lost, pairs_cut, hops)
     if n < 2 or len(after.leaves()) < 2:
