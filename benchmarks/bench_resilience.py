@@ -22,24 +22,25 @@ import os
 import time
 
 
-def _rows(block: dict) -> list[str]:
+def _rows(block: dict, seconds: dict) -> list[str]:
     out = []
     for kind, k in block["kinds"].items():
         r = k["theta_ratio"]
         out.append(f"| {kind} | {k['groups']:,} | {k['theta_kind']} | {k['hops_kind']} | "
                    f"{r['worst']:.3f} / {r['p1']:.3f} / {r['median']:.3f} | "
-                   f"{k['worst']['name']} | {k['runtime_s']:.1f} |")
+                   f"{k['worst']['name']} | {seconds[kind]:.1f} |")
     return out
 
 
-def _report(name: str, wall: dict, block: dict) -> None:
+def _report(name: str, wall: dict, summary: dict) -> None:
+    block = summary["resilience"]
     print(f"## {name}")
     print(f"load average before/after: {wall.pop('load')}")
     for key, seconds in wall.items():
         print(f"- {key}: {seconds:.1f} s")
     print("\n| kind | groups | θ | hops | θ ratio worst / p1 / median | worst group | s |")
     print("| --- | ---: | --- | --- | --- | --- | ---: |")
-    print("\n".join(_rows(block)))
+    print("\n".join(_rows(block, summary["runtime"]["resilience_s"])))
     print(json.dumps(block, indent=1, ensure_ascii=False))
 
 
@@ -55,7 +56,7 @@ def default() -> None:
     load.append(os.getloadavg()[0])
     wall["load"] = " / ".join(f"{v:.1f}" for v in load)
     _report("default 10K plan (slimfly:q=19,p=15, modern-100g, hot-aisle)", wall,
-            result.summary["resilience"])
+            result.summary)
 
 
 def dragonfly() -> None:
@@ -69,7 +70,7 @@ def dragonfly() -> None:
     load.append(os.getloadavg()[0])
     wall["load"] = " / ".join(f"{v:.1f}" for v in load)
     _report("100K Dragonfly (a=26,p=13,h=13,g=296, modern-100g, hot-aisle)", wall,
-            result.summary["resilience"])
+            result.summary)
 
 
 if __name__ == "__main__":

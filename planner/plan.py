@@ -235,12 +235,17 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                                      - plan_w, 3)
             resilience_block = perf.pop("resilience", None)
             summary["performance"] = perf
-            if resilience_block is not None:
+            resilience_s = {}
+            if resilience_block is not None:      # its run times go with the others
+                resilience_s = {kind: block.pop("runtime_s")
+                                for kind, block in resilience_block["kinds"].items()}
                 summary["resilience"] = resilience_block
             summary["performance"]["cost_per_delivered_tbps"] = _per_tbps(
                 summary["cost"]["total"], perf)
             summary["simulators"] = simulators.notes(topology)
     summary["runtime"] = {f"{k}_s": round(v, 3) for k, v in stages.seconds.items()}
+    if resilience_s:
+        summary["runtime"]["resilience_s"] = resilience_s
     summary["runtime"]["total_s"] = round(time.perf_counter() - started, 3)
     return Plan(topology=topology, catalog=catalog, floor=floor, placement=placement,
                 router_model=router_model, cables=cable_plan.cables, devices=devices,

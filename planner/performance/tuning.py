@@ -49,12 +49,19 @@ delays are 100-1,000 ns port to port), not a measurement."""
 RESILIENCE_LP_NONZEROS_MAX = 200_000
 """Largest sum of LP nonzeros over one failure kind (``resilience``): every failure of the kind
 gets the exact LP only when each fits ``LP_NONZEROS_MAX`` and all together fit this.
-Measured (benchmarks/RESILIENCE.md): TBD."""
+Measured on 2 cores at a load average of 17-20: Slim Fly q=5 (55,000 nonzeros per LP) takes
+about 2 s per failure (12 trunk failures 26 s, 6 panel failures 31 s), so 200,000 nonzeros is
+a few seconds of a small plan's ``planner plan``; the exact LP per failure is what
+``tests/test_resilience.py`` raises this budget for."""
 
 RESILIENCE_BFS_WORK_MAX = 20_000_000_000
 """Largest (failures x routers with endpoints x arcs) of one failure kind for exact hops after
 every failure (a bit-parallel BFS each); above it the hops are the intact distances' lower
-bound. Measured (benchmarks/RESILIENCE.md): TBD."""
+bound. Measured on 2 cores at a load average of 17-20 (benchmarks/RESILIENCE.md): the
+default 10K plan (Slim Fly q=19: 722 routers, 20,938 arcs) takes 25 ms per failure, about
+half of it the BFS; its 749 trunk failures are 1.1e10 and fit, so every kind of that plan has
+exact hops in under a minute; the 100K Dragonfly's cabinets (3,848 x 7,696 x 292,448 = 8.7e12)
+get the lower bound."""
 
 DEFAULT_FAIL_LINKS = 10
 """Random cable failures per draw when ``--fail-links`` is not given (fewer when the plan has
