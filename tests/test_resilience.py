@@ -187,3 +187,63 @@ def test_random_cable_draws_follow_the_seed():
     c = resilience.link_samples(top, 7, 5, seed=4)
     assert (a.cables != b.cables).nnz == 0 and (a.cables != c.cables).nnz > 0
     assert np.all(np.asarray(a.cables.sum(axis=1)).ravel() == 7)
+
+
+def _tray_names_of_polyline(room, pieces) -> set[str]:
+    """The tray segments a cable's drawn route (``routes.route_segments``) runs along, named
+    as ``failure_groups`` names them: row trays cut at the cross trays, cross trays cut at the
+    rows (and the hall entry), the hall link."""
+    from planner.inputs.floor import row_letters
+    pitch = room.floor.row_pitch_m
+    cross = list(room.cross_x)
+    prefix = (lambda h: f"H{h + 1}-") if room.halls > 1 else (lambda h: "")
+    names = set()
+    for p in pieces:
+        (x0, y0, _), (x1, y1, _) = p.start, p.end
+        if p.kind == "hall link":
+            names.add("link")
+        elif p.kind == "row tray":
+            row = round(y0 / pitch)
+            lo, hi = sorted((x0, x1))
+            for k in range(len(cross) - 1):
+                if min(hi, cross[k + 1]) - max(lo, cross[k]) > 1e-9:
+                    names.add(f"{prefix(p.hall)}{row_letters(row)}:P{k}-P{k + 1}")
+        elif p.kind == "cross tray":
+            t = min(range(len(cross)), key=lambda i: abs(cross[i] - x0))
+            lo, hi = sorted((y0, y1))
+            for j in range(room.rows):            # span j: row j-1 (or the entry) to row j
+                start = (j - 1) * pitch if j else -np.inf
+                if min(hi, j * pitch) - max(lo, start) > 1e-9:
+                    first = "entry" if j == 0 else row_letters(j - 1)
+                    names.add(f"{prefix(p.hall)}P{t}:{first}-{row_letters(j)}")
+    return names
+
+
+def test_tray_segments_follow_the_drawn_routes():
+    from planner.inputs.floor import room_of
+    from planner.inputs.floor.routes import route_segments
+    result = plan("dragonfly:a=4,p=2,h=2", "modern-100g", str(BENCH / "two-halls.yaml"),
+                  strategy="hint", resilience="off", fail_links=0)
+    pl, top = result.placement, result.topology
+    room = room_of(result.floor, pl.cabinet_hall, pl.cabinet_row, pl.cabinet_col)
+    trays = failure_groups.derive("tray", top, pl, result.floor, result.cables,
+                                  result.structured)[0]["tray"]
+    on = trays.cables.T.tocsr()                     # link -> tray groups
+    net = result.cables.iloc[:top.num_links]
+    link_of = failure_groups.network_cable_links(top.multiplicity)
+    checked = 0
+    for i, (a, b) in enumerate(zip(net["a_router"].tolist(), net["b_router"].tolist())):
+        ca, cb = pl.router_cabinet[a], pl.router_cabinet[b]
+        if ca == cb:
+            continue
+        pos = [(int(pl.cabinet_hall[c]), int(pl.cabinet_row[c]), float(pl.cabinet_col[c]))
+               for c in (ca, cb)]
+        want = _tray_names_of_polyline(room, route_segments(room, *pos))
+        got = {trays.names[g] for g in on[link_of[i]].indices}
+        got = {"link" if g.endswith(" link") else g for g in got}
+        # parallel cables of one link share its groups: the link's set holds this cable's
+        assert want <= got, (i, want, got)
+        if top.multiplicity[link_of[i]] == 1:
+            assert want == got, (i, want, got)
+            checked += 1
+    assert checked > 20
