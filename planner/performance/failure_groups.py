@@ -106,10 +106,9 @@ def trunk_groups(structured, cable_link: np.ndarray, num_routers: int) -> Failur
     links = structured.links
     ids = structured.trunks["trunk_id"].astype(str).tolist()
     index = {t: i for i, t in enumerate(ids)}
-    per_link = links["trunks"].astype(str).str.split(",")
-    lengths = per_link.str.len().to_numpy()
-    flat = [t for ts in per_link for t in ts]
-    group = np.array([index[t] for t in flat], np.int64)
+    per_link = [[t for t in ts.split(",") if t] for ts in links["trunks"].astype(str)]
+    lengths = np.array([len(ts) for ts in per_link], np.int64)
+    group = np.array([index[t] for ts in per_link for t in ts], np.int64)
     cable = np.repeat(links["cable"].to_numpy(np.int64), lengths)
     return _groups("trunk", ids, num_routers=num_routers, cable_group=group,
                    cable_link=cable_link[cable], num_links=_links(cable_link))
@@ -248,10 +247,11 @@ def row_groups(floor: Floor, placement, num_routers: int, num_links: int) -> Fai
                    num_links=num_links)
 
 
-def missing_data(floor: Floor, structured) -> dict[str, str]:
-    """Kinds the plan has no data for, with why."""
+def missing_data(floor: Floor, has_plant: bool) -> dict[str, str]:
+    """Kinds the plan has no data for, with why; ``has_plant``: the plan has trunks and
+    panels."""
     out = {}
-    if structured is None or not len(structured.trunks):
+    if not has_plant:
         out["trunk"] = out["panel"] = ("the floor has no structured cabling (no trunks or "
                                        "panels)")
     if floor.hall is None:
@@ -283,17 +283,10 @@ def check_kinds(choice: str, floor: Floor) -> None:
     trunks and panels exist only on floors with structured cabling)."""
     if choice not in CHOICES:
         raise InputError(f"--resilience must be one of {', '.join(CHOICES)}, got {choice!r}")
-    structured = True if floor.structured_cabling and floor.hall is not None else None
-    why = missing_data(floor, _Present() if structured else None).get(choice)
+    why = missing_data(floor, floor.structured_cabling and floor.hall is not None).get(choice)
     if why:
         raise InputError(f"--resilience {choice}: floor '{floor.source}' has no data for it: "
                          f"{why}; choose another kind or 'all'")
-
-
-class _Present:
-    """Stands for a structured plant before cabling has built it."""
-
-    trunks = (1,)
 
 
 def derive(kinds: str, topology, placement, floor: Floor, cables: pd.DataFrame,
@@ -302,7 +295,7 @@ def derive(kinds: str, topology, placement, floor: Floor, cables: pd.DataFrame,
     skipped for want of data (kind -> why)."""
     if kinds == "off":
         return {}, {}
-    missing = missing_data(floor, structured)
+    missing = missing_data(floor, structured is not None and len(structured.trunks) > 0)
     wanted = KINDS if kinds == "all" else (kinds,)
     r, links = topology.num_routers, len(topology.links)
     cable_link = network_cable_links(topology.multiplicity)
