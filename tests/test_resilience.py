@@ -135,10 +135,18 @@ def test_every_cabinet_failure_matches_an_independent_lp(spec, floor, monkeypatc
         assert block["theta"]["worst"] == pytest.approx(min(thetas), abs=1e-6)
 
 
-def test_trunk_panel_and_tray_failures_of_two_halls_match_lp_and_networkx(monkeypatch):
-    _exact(monkeypatch, False)
-    result = plan("dragonfly:a=4,p=2,h=2", "modern-100g", str(BENCH / "two-halls.yaml"),
-                  strategy="hint", resilience="all", fail_links=3)
+@pytest.fixture(scope="module")
+def two_halls():
+    """A structured plan over two halls, its resilience block from the labelled bounds."""
+    with pytest.MonkeyPatch.context() as patch:
+        _exact(patch, False)
+        return plan("dragonfly:a=4,p=2,h=2", "modern-100g", str(BENCH / "two-halls.yaml"),
+                    strategy="hint", resilience="all", fail_links=3)
+
+
+def test_trunk_panel_and_tray_failures_of_two_halls_match_lp_and_networkx(two_halls,
+                                                                          monkeypatch):
+    result = two_halls
     _exact(monkeypatch, True)
     assert result.placement.cabinet_hall.max() >= 1            # the plan spans two halls
     for kind in ("trunk", "panel", "tray"):
@@ -152,9 +160,8 @@ def test_trunk_panel_and_tray_failures_of_two_halls_match_lp_and_networkx(monkey
     assert "row" in block["not_derived"]
 
 
-def test_a_hall_link_failure_cuts_every_cross_hall_cable():
-    result = plan("dragonfly:a=4,p=2,h=2", "modern-100g", str(BENCH / "two-halls.yaml"),
-                  strategy="hint", resilience="off", fail_links=0)
+def test_a_hall_link_failure_cuts_every_cross_hall_cable(two_halls):
+    result = two_halls
     trays = failure_groups.derive("tray", result.topology, result.placement, result.floor,
                                   result.cables, result.structured)[0]["tray"]
     i = trays.names.index("H1-H2 link")
@@ -219,11 +226,10 @@ def _tray_names_of_polyline(room, pieces) -> set[str]:
     return names
 
 
-def test_tray_segments_follow_the_drawn_routes():
+def test_tray_segments_follow_the_drawn_routes(two_halls):
     from planner.inputs.floor import room_of
     from planner.inputs.floor.routes import route_segments
-    result = plan("dragonfly:a=4,p=2,h=2", "modern-100g", str(BENCH / "two-halls.yaml"),
-                  strategy="hint", resilience="off", fail_links=0)
+    result = two_halls
     pl, top = result.placement, result.topology
     room = room_of(result.floor, pl.cabinet_hall, pl.cabinet_row, pl.cabinet_col)
     trays = failure_groups.derive("tray", top, pl, result.floor, result.cables,
