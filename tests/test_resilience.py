@@ -173,16 +173,16 @@ def test_a_hall_link_failure_cuts_every_cross_hall_cable(two_halls):
 
 
 def test_row_power_feeds_group_the_cabinets_of_their_rows():
-    floor = load_floor("hot-aisle").model_copy(update={"power_feed_rows": 1})
+    floor = load_floor("hot-aisle").model_copy(update={"power_feed_rows": 2})
     result = plan("dragonfly:a=4,h=2", "modern-100g", floor, strategy="hint",
                   resilience="row", fail_links=0)
     rows = failure_groups.row_groups(floor, result.placement, result.topology.num_routers, 0)
-    cab_row = result.placement.cabinet_row[result.placement.router_cabinet]
-    assert len(rows) == len(np.unique(cab_row))
+    feed = result.placement.cabinet_row[result.placement.router_cabinet] // 2
+    assert len(rows) == len(np.unique(feed)) > 1
     for i in range(len(rows)):
         dead = rows.failure(i)[0]
-        assert len(np.unique(cab_row[dead])) == 1
-        assert len(dead) == int(np.sum(cab_row == cab_row[dead[0]]))
+        assert len(np.unique(feed[dead])) == 1                  # rows 2f and 2f+1, all of them
+        assert len(dead) == int(np.sum(feed == feed[dead[0]]))
     assert result.summary["resilience"]["groups"] == {"row": len(rows)}
 
 
