@@ -253,3 +253,19 @@ def test_tray_segments_follow_the_drawn_routes(two_halls):
             assert want == got, (i, want, got)
             checked += 1
     assert checked > 20
+
+
+def test_the_terminal_and_the_pdf_cover_name_the_worst_group_of_each_kind(two_halls):
+    from pathlib import Path as _Path
+
+    from planner.commands.plan import summary_table
+    from planner.exports.wiring_pdf.cover import totals_rows
+    block = two_halls.summary["resilience"]
+    table = summary_table(two_halls, _Path("out"), [])
+    cover = dict(totals_rows(two_halls))
+    for kind, k in block["kinds"].items():
+        name = "after random cable failures" if kind == "links" else f"after {kind} failure"
+        line = next(l for l in table.splitlines() if l.startswith(name))
+        assert k["worst"]["name"] in line and f"{k['theta_ratio']['worst']:.3f}" in line
+        assert k["worst"]["name"] in cover[name[:1].upper() + name[1:]]
+    assert "not measured" in cover["After row failure"]

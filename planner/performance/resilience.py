@@ -282,10 +282,12 @@ def text_lines(block: dict) -> list[tuple[str, str]]:
         bound = "" if k["theta_kind"] == "exact" else " (upper bounds)"
         cut = (f", {w['pairs_cut']:,} endpoint pairs cut off" if w["pairs_cut"] else "")
         lost = f", {w['endpoints_lost']:,} endpoints lost" if w["endpoints_lost"] else ""
-        lines.append((f"after {kind} failure",
+        lines.append(("after random cable failures" if kind == "links" else
+                      f"after {kind} failure",
                       f"{what}: worst {w['name']} keeps θ {ratio['worst']:.3f} of intact{cut}"
                       f"{lost}; 1st percentile {ratio['p1']:.3f}, median {ratio['median']:.3f}"
                       f"{bound}"))
     for kind, why in block.get("not_derived", {}).items():
-        lines.append((f"after {kind} failure", f"not measured: {why}"))
+        lines.append(("after random cable failures" if kind == "links" else
+                      f"after {kind} failure", f"not measured: {why}"))
     return lines
