@@ -269,3 +269,19 @@ def test_the_terminal_and_the_pdf_cover_name_the_worst_group_of_each_kind(two_ha
         assert k["worst"]["name"] in line and f"{k['theta_ratio']['worst']:.3f}" in line
         assert k["worst"]["name"] in cover[name[:1].upper() + name[1:]]
     assert "not measured" in cover["After row failure"]
+
+
+def test_all_leaves_out_a_kind_above_the_work_budget_but_a_named_kind_is_measured(
+        two_halls, monkeypatch):
+    r = two_halls
+    arcs = 2 * len(r.topology.links)
+    cabinets = len(np.unique(r.placement.router_cabinet))
+    monkeypatch.setattr(tuning, "RESILIENCE_WORK_MAX", cabinets * arcs - 1)
+    groups, skipped = failure_groups.derive("all", r.topology, r.placement, r.floor, r.cables,
+                                            r.structured)
+    over = {k for k, g in groups.items() if len(g) * arcs > cabinets * arcs - 1}
+    assert "cabinet" in over and over <= set(skipped)
+    assert "--resilience cabinet" in skipped["cabinet"]
+    named = failure_groups.derive("cabinet", r.topology, r.placement, r.floor, r.cables,
+                                  r.structured)
+    assert len(named[0]["cabinet"]) == cabinets and named[1] == {}

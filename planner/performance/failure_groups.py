@@ -289,6 +289,16 @@ def check_kinds(choice: str, floor: Floor) -> None:
                          f"{why}; choose another kind or 'all'")
 
 
+def over_budget(top, groups: dict[str, FailureGroups]) -> dict[str, str]:
+    """Kinds whose (failures x arcs) is above ``tuning.RESILIENCE_WORK_MAX`` (kind -> why):
+    ``--resilience all`` leaves them out, naming a kind measures it whatever its size."""
+    arcs = 2 * len(top.links)
+    return {kind: (f"{len(g):,} failures x {arcs:,} arcs is above the budget of "
+                   f"{tuning.RESILIENCE_WORK_MAX:,} of --resilience all; name the kind "
+                   f"(--resilience {kind}) to measure it")
+            for kind, g in groups.items() if len(g) * arcs > tuning.RESILIENCE_WORK_MAX}
+
+
 def derive(kinds: str, topology, placement, floor: Floor, cables: pd.DataFrame,
            structured) -> tuple[dict[str, FailureGroups], dict[str, str]]:
     """The failure groups of ``kinds`` (a ``CHOICES`` value) and, for ``all``, the kinds
@@ -317,4 +327,6 @@ def derive(kinds: str, topology, placement, floor: Floor, cables: pd.DataFrame,
         elif kind == "row":
             out[kind] = row_groups(floor, placement, r, links)
     skipped = {k: v for k, v in missing.items() if k in wanted}
+    if kinds == "all":
+        skipped |= over_budget(topology, out)
     return out, skipped

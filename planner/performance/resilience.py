@@ -89,13 +89,17 @@ class Intact:
             self._d0, self._d0e = d0, np.rint(d0e).astype(np.int64)
         return self._d0
 
-    def lower_distance_sum(self, kept: np.ndarray) -> int:
+    def lower_distance_sum(self, kept: np.ndarray) -> int | None:
         """Σ over routers s, t of kept_s·kept_t·d0(s, t) (kept = the intact endpoints minus a
-        few): the intact sum less what the removed endpoints ``y = e - kept`` took part in."""
-        d0 = self.distances
-        e = self.top.endpoints.astype(np.int64)
-        y = e - kept
+        few): the intact sum less what the removed endpoints ``y = e - kept`` took part in;
+        None when the distance matrix is above ``tuning.DISTANCE_MATRIX_MAX``."""
+        y = self.top.endpoints.astype(np.int64) - kept
         support = np.flatnonzero(y)
+        if not len(support):                  # cables cut only: the intact sum bounds it
+            return self.distance_sum
+        if self.top.num_routers ** 2 > tuning.DISTANCE_MATRIX_MAX:
+            return None
+        d0 = self.distances
         ys = y[support]
         inner = int(ys @ d0[np.ix_(support, support)].astype(np.int64) @ ys)
         return int(self.distance_sum - 2 * int(ys @ self._d0e[support]) + inner)
@@ -154,7 +158,7 @@ def measure(intact: Intact, dead: np.ndarray, links: np.ndarray, cut: np.ndarray
     kept = np.where(label == main, e, 0)
     m = int(kept.sum())
     hops_sum = _distance_sum(intact, after, kept, mode.exact_hops)
-    hops = hops_sum / (m * (m - 1)) if m > 1 else 0.0
+    hops = None if hops_sum is None else hops_sum / (m * (m - 1)) if m > 1 else 0.0
     if pairs_cut:
         return Outcome(0.0, 0.0 if mode.ecmp else None, lost, pairs_cut, hops)
     if n < 2 or len(after.leaves()) < 2:
@@ -163,16 +167,18 @@ def measure(intact: Intact, dead: np.ndarray, links: np.ndarray, cut: np.ndarray
     if mode.lp:
         theta = thr.exact_theta(arcs, demand)
         return Outcome(theta, None, lost, 0, hops)
-    upper = min(thr.path_length_bound(float(arcs.capacity.sum()), hops_sum / (n - 1)),
-                _router_cuts(after), _group_cuts(after, arcs),
+    path = (float("inf") if hops_sum is None else
+            thr.path_length_bound(float(arcs.capacity.sum()), hops_sum / (n - 1)))
+    upper = min(path, _router_cuts(after), _group_cuts(after, arcs),
                 thr.cut_bound(arcs, e, intact.side), 1.0)
     ecmp = thr.ecmp_theta(arcs, demand) if mode.ecmp else None
     return Outcome(upper, ecmp, lost, 0, hops)
 
 
-def _distance_sum(intact: Intact, after: Topology, kept: np.ndarray, exact: bool) -> int:
+def _distance_sum(intact: Intact, after: Topology, kept: np.ndarray,
+                  exact: bool) -> int | None:
     """Σ e_s·e_t·d(s, t) over the routers of ``kept``'s part: exact (BFS on the reduced
-    network) or the intact distances' lower bound."""
+    network), the intact distances' lower bound, or None (neither fits its budget)."""
     if exact:
         return int(endpoint_distance_sum(replace(after, endpoints=kept))[1])
     return intact.lower_distance_sum(kept)
@@ -214,7 +220,9 @@ def assess_kind(intact: Intact, groups: FailureGroups, intact_theta: float,
         "groups": len(groups),
         "theta_kind": kind,
         "method": _method(mode, kind, intact_kind),
-        "hops_kind": "exact" if mode.exact_hops else "lower bound",
+        "hops_kind": ("exact" if mode.exact_hops else "lower bound"
+                      if intact.top.num_routers ** 2 <= tuning.DISTANCE_MATRIX_MAX
+                      else "not computed"),
         "theta_ratio": _spread(ratio),
         "theta": _spread(theta),
         "ecmp_minimal": _spread(np.array(ecmp, float)) if mode.ecmp else None,
@@ -225,11 +233,16 @@ def assess_kind(intact: Intact, groups: FailureGroups, intact_theta: float,
         "disconnecting": int(sum(o.pairs_cut > 0 for o in results)),
         "pairs_cut_max": int(max((o.pairs_cut for o in results), default=0)),
         "endpoints_lost_max": int(max((o.endpoints_lost for o in results), default=0)),
-        "hops": {"median": rounded(float(np.median([o.hops for o in results])))
-                 if results else None,
-                 "worst": rounded(max((o.hops for o in results), default=0.0))},
+        "hops": _hops(results),
         "runtime_s": round(time.perf_counter() - started, 3),
     }
+
+
+def _hops(results: list[Outcome]) -> dict:
+    hops = [o.hops for o in results if o.hops is not None]
+    if not hops:
+        return {"median": None, "worst": None}
+    return {"median": rounded(float(np.median(hops))), "worst": rounded(max(hops))}
 
 
 def _spread(values: np.ndarray) -> dict:
@@ -259,7 +272,7 @@ def assess(top: Topology, side: np.ndarray, distance_sum: int, uniform: dict,
     intact = Intact(top, side, distance_sum)
     theta0 = uniform.get("theta") or 0.0
     kinds = {kind: assess_kind(intact, g, theta0, uniform.get("kind", "")) for kind, g in
-             groups.items()}
+             groups.items() if kind not in skipped}
     if fail_links:
         sampled = link_samples(top, fail_links, tuning.FAIL_LINK_SAMPLES, seed)
         kinds["links"] = assess_kind(intact, sampled, theta0, uniform.get("kind", ""))

@@ -74,3 +74,18 @@ FAIL_LINK_SAMPLES = 32
 FAIL_LINK_SEED = 26
 """Mixed with ``--seed`` to draw the failed cables. Not measured: any fixed value makes the
 draws, and so the summary, reproducible."""
+
+RESILIENCE_WORK_MAX = 100_000_000
+"""Largest (failures x arcs) of a failure kind that ``--resilience all`` (the default) measures;
+a kind named on its own is measured whatever its size. Measured on 2 cores at a load average
+of 20 (benchmarks/RESILIENCE.md): about 1.2 µs per failure and arc at the default 10K plan
+(25 ms per failure, 20,938 arcs) and 0.4 µs at the 100K Dragonfly (113 ms, 292,448 arcs), so
+this budget is at most about two minutes of a loaded machine per kind. The default plan's
+largest kind (749 trunks x 20,938 arcs = 1.6e7) fits; the 100K Dragonfly's cabinets
+(3,848 x 292,448 = 1.1e9, 7 minutes) do not."""
+
+DISTANCE_MATRIX_MAX = 100_000_000
+"""Largest router x router distance matrix (int16: 200 MB) kept for the hops lower bound of
+failures above ``RESILIENCE_BFS_WORK_MAX``; the 100K Dragonfly's (7,696 routers: 5.9e7,
+118 MB) fits. Above it the hops are not computed and θ's path-length bound is left out. Chosen
+by memory, not measured."""
