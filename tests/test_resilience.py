@@ -55,7 +55,6 @@ def _lp_theta(g: nx.MultiGraph) -> float:
     index = {v: i for i, v in enumerate(nodes)}
     a, k = len(arcs), len(dests)
     rows, cols, vals = [], [], []
-    b = np.zeros(k * len(nodes))
     for j, t in enumerate(dests):
         for i, (u, v, _) in enumerate(arcs):
             rows += [j * len(nodes) + index[u], j * len(nodes) + index[v]]
