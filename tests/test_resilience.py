@@ -284,3 +284,22 @@ def test_all_leaves_out_a_kind_above_the_work_budget_but_a_named_kind_is_measure
     named = failure_groups.derive("cabinet", r.topology, r.placement, r.floor, r.cables,
                                   r.structured)
     assert len(named[0]["cabinet"]) == cabinets and named[1] == {}
+
+
+def test_the_hops_lower_bound_is_the_intact_distances_between_survivors():
+    """Above the BFS budget hops come from the intact distances (``Intact.lower_distance_sum``):
+    equal to networkx's intact distances summed over the surviving endpoint pairs, and never
+    above the exact sum on the reduced network."""
+    from planner.topologies import parse_spec
+    top = parse_spec("dragonfly:a=4,h=2")
+    intact = resilience.Intact(top, bisection_cut(top, 0), endpoint_distance_sum(top)[1])
+    d = dict(nx.all_pairs_shortest_path_length(top.to_networkx()))
+    none = np.zeros(0, np.int64)
+    for first in range(0, top.num_routers, 4):
+        dead = np.arange(first, first + 2)
+        after, _ = resilience.reduced(top, dead, none, none, intact.arcs)
+        e = after.endpoints
+        want = sum(int(e[s]) * int(e[t]) * d[s][t] for s in range(len(e)) for t in range(len(e)))
+        got = intact.lower_distance_sum(e.astype(np.int64))
+        assert got == want
+        assert got <= endpoint_distance_sum(after)[1]

@@ -84,7 +84,8 @@ class Intact:
             for start in range(0, r, step):
                 part = shortest_path(self.top.adjacency, unweighted=True, directed=False,
                                      indices=np.arange(start, min(r, start + step)))
-                d0[start:start + step] = part          # the intact network is connected
+                part[~np.isfinite(part)] = 0           # a router without links or endpoints
+                d0[start:start + step] = part
                 d0e[start:start + step] = part @ self.top.endpoints
             self._d0, self._d0e = d0, np.rint(d0e).astype(np.int64)
         return self._d0
