@@ -239,6 +239,10 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             if resilience_block is not None:      # its run times go with the others
                 resilience_s = {kind: block.pop("runtime_s")
                                 for kind, block in resilience_block["kinds"].items()}
+                for block in resilience_block["kinds"].values():
+                    worst = block["worst"]
+                    worst["cost_per_delivered_tbps"] = _per_tbps(
+                        summary["cost"]["total"], {"uniform": worst})
                 summary["resilience"] = resilience_block
             summary["performance"]["cost_per_delivered_tbps"] = _per_tbps(
                 summary["cost"]["total"], perf)

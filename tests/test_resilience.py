@@ -303,3 +303,17 @@ def test_the_hops_lower_bound_is_the_intact_distances_between_survivors():
         got = intact.lower_distance_sum(e.astype(np.int64))
         assert got == want
         assert got <= endpoint_distance_sum(after)[1]
+
+
+def test_the_worst_group_prices_what_is_left(two_halls):
+    s = two_halls.summary
+    rate = s["catalog"]["rate_gbps"]
+    for kind, k in s["resilience"]["kinds"].items():
+        w = k["worst"]
+        tbps = w["theta"] * (s["topology"]["endpoints"] - w["endpoints_lost"]) * rate / 1000
+        assert w["delivered_tbps"] == pytest.approx(tbps, rel=1e-5), kind
+        if tbps:
+            assert w["cost_per_delivered_tbps"] == pytest.approx(s["cost"]["total"] / tbps,
+                                                                 rel=1e-5)
+        else:
+            assert w["cost_per_delivered_tbps"] is None

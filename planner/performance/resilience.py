@@ -201,7 +201,7 @@ def link_samples(top: Topology, k: int, samples: int, seed: int) -> FailureGroup
 
 
 def assess_kind(intact: Intact, groups: FailureGroups, intact_theta: float,
-                intact_kind: str) -> dict:
+                intact_kind: str, rate: float) -> dict:
     """The block of one kind: distribution of θ after failure / intact θ, the worst group,
     hops and connectivity, and how θ was obtained."""
     started = time.perf_counter()
@@ -230,7 +230,9 @@ def assess_kind(intact: Intact, groups: FailureGroups, intact_theta: float,
         "worst": {"name": groups.names[worst], "theta": rounded(w.theta),
                   "theta_ratio": rounded(float(ratio[worst])),
                   "endpoints_lost": w.endpoints_lost, "pairs_cut": w.pairs_cut,
-                  "hops": rounded(w.hops)},
+                  "hops": rounded(w.hops),
+                  "delivered_tbps": rounded(w.theta * (intact.top.num_endpoints
+                                                       - w.endpoints_lost) * rate / 1000, 6)},
         "disconnecting": int(sum(o.pairs_cut > 0 for o in results)),
         "pairs_cut_max": int(max((o.pairs_cut for o in results), default=0)),
         "endpoints_lost_max": int(max((o.endpoints_lost for o in results), default=0)),
@@ -268,15 +270,16 @@ def _method(mode: Modes, kind: str, intact_kind: str) -> str:
 
 def assess(top: Topology, side: np.ndarray, distance_sum: int, uniform: dict,
            groups: dict[str, FailureGroups], skipped: dict[str, str], fail_links: int,
-           seed: int) -> dict:
-    """The ``resilience`` block of summary.json."""
+           seed: int, rate: float) -> dict:
+    """The ``resilience`` block of summary.json; ``rate``: the port rate in Gb/s (the worst
+    group's delivered Tb/s: θ x surviving endpoints x rate)."""
     intact = Intact(top, side, distance_sum)
     theta0 = uniform.get("theta") or 0.0
-    kinds = {kind: assess_kind(intact, g, theta0, uniform.get("kind", "")) for kind, g in
+    kinds = {kind: assess_kind(intact, g, theta0, uniform.get("kind", ""), rate) for kind, g in
              groups.items() if kind not in skipped}
     if fail_links:
         sampled = link_samples(top, fail_links, tuning.FAIL_LINK_SAMPLES, seed)
-        kinds["links"] = assess_kind(intact, sampled, theta0, uniform.get("kind", ""))
+        kinds["links"] = assess_kind(intact, sampled, theta0, uniform.get("kind", ""), rate)
         kinds["links"]["k"] = int(fail_links)
     return {"groups": {kind: len(g) for kind, g in groups.items()},
             "intact_theta": uniform.get("theta"), "intact_kind": uniform.get("kind"),

@@ -61,5 +61,5 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
     if failures is not None and (failures[0] or fail_links):
         from planner.performance.resilience import assess
         out["resilience"] = assess(top, side, distance_sum, uniform, *failures, fail_links,
-                                   seed)
+                                   seed, rate)
     return out
