@@ -4,8 +4,8 @@ kind of θ and hops per failure kind, on the default 10K plan and the 100K Drago
 
 ``default``: the default ``planner plan`` (Slim Fly q=19, p=15 on ``modern-100g`` in
 ``hot-aisle``), planned twice in this process, with ``resilience="off"`` and with the default
-(every kind the floor has data for, 10 random cables x 32 draws): the wall time of both and
-the resilience block's rows. ``dragonfly``: ``dragonfly:a=26,p=13,h=13,g=296`` (100K
+(every kind the floor has data for within ``tuning.RESILIENCE_WORK_MAX``, 10 random cables x
+32 draws): the wall time of both and the resilience block's rows. ``dragonfly``: ``dragonfly:a=26,p=13,h=13,g=296`` (100K
 endpoints), placement ``hint``, all single-cabinet failures only. Each row: kind, groups, θ
 kind, hops kind, worst / 1st percentile / median θ ratio, the worst group, seconds. The load
 average (1 min) is printed before and after, since the machine is shared.
