@@ -20,6 +20,12 @@ Sections (each row prints ok/MISS against its target):
 * ``speed``: the default ``planner plan`` topology/floor within its default limit, Dragonfly
   a=32 h=16 (16,416 routers) within 60 s, and larger instances; every row of every section
   also checks that the bounds stage took <= 10 % of the limit.
+* ``scale`` (not run by default): ``planner plan``'s placement at 10K, 100K and 1M endpoints
+  with its default limit, catalog and floor (1M: ``eth-51t`` on ``campus``), each stage's own
+  CPU seconds (``budget.own_cpu_seconds``) against what the budget expects of the reference
+  machine (T plus ``budget.fixed_seconds``) and the hard cap. Target: the cap does not fire.
+  The 1M row takes a few minutes and about 1.2 GB: run it under the big-run lock
+  (``flock /tmp/locks/big.lock python benchmarks/bench_placement.py --section scale``).
 
 ``--busy N`` keeps N busy loops (``python -c 'while True: pass'``) running for the whole run.
 Each row prints a digest of its router -> cabinet assignment: a run with ``--busy 2`` must
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import resource
 import subprocess
 import sys
 import time
@@ -39,6 +46,8 @@ import numpy as np
 from planner.inputs.catalog import load_catalog
 from planner.inputs.floor import load_floor
 from planner.placement import place
+from planner.placement.budget import Budget, own_cpu_seconds
+from planner.topologies import parse_spec
 from planner.placement.capacity import capacity_from_floor
 from planner.placement.graph import Graph
 from planner.placement.partition import KaMinParRunner, metis_partition, repair
@@ -82,12 +91,24 @@ REACH = [
     ("fat tree k=20", "fattree", dict(k=20), 10.0, None),
     ("MLFM h=15", "mlfm", dict(h=15), 10.0, None),
 ]
+SCALE = [
+    # name, topology, catalog, floor (planner plan's defaults at 10K and 100K)
+    ("10K: SF q=19 p=15", "slimfly:q=19,p=15", "modern-100g", "hot-aisle"),
+    ("100K: DF a=26 g=296", "dragonfly:a=26,p=13,h=13,g=296", "modern-100g", "hot-aisle"),
+    ("1M: DF a=56 g=638", "dragonfly:a=56,p=28,h=28,g=638", "eth-51t", "campus"),
+]
 BOUNDS_SHARE_MAX = 0.10
 ANCHOR_SEEDS = 4
 
 
 def digest(pl) -> str:
     return hashlib.sha256(np.asarray(pl.router_cabinet, dtype=np.int64).tobytes()).hexdigest()[:10]
+
+
+def layout_digest(pl) -> str:
+    """Digest of router -> cabinet and every cabinet's hall, row and column."""
+    arrays = (pl.router_cabinet, pl.cabinet_hall, pl.cabinet_row, pl.cabinet_col)
+    return hashlib.sha256(b"".join(np.asarray(a, dtype=np.int64).tobytes() for a in arrays)).hexdigest()[:10]
 
 
 def alone(top, floor, group_endpoints) -> tuple[int, int]:
@@ -103,9 +124,10 @@ def alone(top, floor, group_endpoints) -> tuple[int, int]:
     return kaminpar, metis
 
 
-def timed_place(top, floor, catalog, limit, group_endpoints):
+def timed_place(top, floor, catalog, limit, group_endpoints, on_stage=None):
     t0 = time.perf_counter()
-    pl = place(top, floor, catalog, strategy="optimize", time_limit_s=limit, group_endpoints=group_endpoints)
+    pl = place(top, floor, catalog, strategy="optimize", time_limit_s=limit, group_endpoints=group_endpoints,
+               on_stage=on_stage)
     return pl, time.perf_counter() - t0
 
 
@@ -193,6 +215,37 @@ def speed(args) -> bool:
     return good
 
 
+def scale(args) -> bool:
+    """Each stage's own CPU seconds at 10K, 100K and 1M against the budget's expectation."""
+    print(f"\n## scale: placement's own CPU seconds per stage, {args.limit:g} s limit\n")
+    print(f"{'row':20s} {'routers':>7s} {'groups':>6s} {'stages (CPU s)':64s} {'CPU s':>6s} {'wall s':>6s} "
+          f"{'T+fixed':>7s} {'cap':>6s} {'peak MB':>7s} verdict digest")
+    good = True
+    for name, spec, catalog_name, floor_name in selected(SCALE, args):
+        top, floor = parse_spec(spec), load_floor(floor_name)
+        graph = Graph.from_topology(top)
+        capacity = capacity_from_floor(floor, graph.endpoints, None)
+        budget = Budget.of(graph, capacity.group_limits(graph.endpoints), args.limit)
+        stages, mark = {}, [own_cpu_seconds()]
+
+        def on_stage(stage, _seconds):
+            now = own_cpu_seconds()
+            stages[stage] = stages.get(stage, 0.0) + now - mark[0]
+            mark[0] = now
+        start = own_cpu_seconds()
+        pl, sec = timed_place(top, floor, load_catalog(catalog_name), args.limit, None, on_stage)
+        cpu = own_cpu_seconds() - start
+        ok = not pl.time_capped
+        good &= ok
+        parts = " ".join(f"{s} {v:.1f}" for s, v in stages.items())
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{name:20s} {graph.n:7d} {int(pl.cabinet_group.max()) + 1:6d} {parts:64s} {cpu:6.1f} {sec:6.1f} "
+              f"{args.limit + budget.fixed_s:7.1f} {budget.cap_cpu_s:6.0f} {peak:7.0f} "
+              f"{'ok' if ok else 'MISS':7s} {layout_digest(pl)}{' (time-capped)' if pl.time_capped else ''}",
+              flush=True)
+    return good
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=float, default=10.0, help="time limit of the portfolio rows")
@@ -204,7 +257,8 @@ def main() -> int:
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     print(f"busy loops running: {args.busy}")
     try:
-        results = [{"papers": papers, "portfolio": portfolio, "reach": reach, "speed": speed}[s](args)
+        results = [{"papers": papers, "portfolio": portfolio, "reach": reach, "speed": speed,
+                    "scale": scale}[s](args)
                    for s in args.section]
     finally:
         for hog in hogs:

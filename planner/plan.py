@@ -301,7 +301,8 @@ def _cable_block(cables: pd.DataFrame, kind: str, costed: bool, pieces) -> dict[
 def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom, totals,
              options) -> dict[str, Any]:
     from planner.topologies.metrics import distance_stats
-    diameter, avg_distance = distance_stats(topology)
+    from planner.topologies.multiplane import one_plane
+    diameter, avg_distance = distance_stats(one_plane(topology))   # a multi-plane: per plane
     cables = cable_plan.cables
     money = totals.summary()
     parts = boms.class_totals(bom)

@@ -647,6 +647,29 @@ CASES: dict[str, Case] = {
     "floor overhead 1e308": Case(_plan("--floor", "in/floor_bad.yaml"),
                                  ("field 'overhead_per_end_m'", "out of range"),
                                  setup=_floor("overhead_per_end_m", 1e308)),
+    # --- floors of existing rooms: marked positions (hall.positions, docs/floors.md)
+    "floor mark outside the hall": Case(
+        _plan("--floor", "in/floor_bad.yaml"),
+        ("in/floor_bad.yaml", "field 'hall.positions[0]'", "Q01", "outside the hall"),
+        setup=_floor("hall.positions", [{"row": "Q", "column": 1, "kind": "blocked"}])),
+    "floor mark with two kinds": Case(
+        _plan("--floor", "in/floor_bad.yaml"),
+        ("position A01", "blocked (field 'hall.positions[0]')",
+         "reserved (field 'hall.positions[1]')", "give it one kind"),
+        setup=_floor("hall.positions", [{"row": "A", "column": 1, "kind": "blocked"},
+                                        {"row": "A", "column": 1, "kind": "reserved"}])),
+    "floor mark on no position": Case(
+        _plan("--floor", "in/floor_bad.yaml"),
+        ("field 'hall.positions[0]'", "overlaps no cabinet position", "move it"),
+        setup=_floor("hall.positions", [{"x_m": -40, "y_m": 0, "width_m": 1, "depth_m": 1,
+                                         "kind": "blocked"}])),
+    "floor marks leave too little room": Case(
+        _plan("--floor", "in/floor_bad.yaml"),
+        ("2 marked positions", "leave 24 free cabinet positions", "raise hall.count"),
+        setup=_floor("hall", {"rows": 2, "cabinets_per_row": 14, "count": 1,
+                              "positions": [{"row": "A", "column": 1, "kind": "blocked"},
+                                            {"row": "A", "column": 4, "kind": "occupied"}]}),
+        patch=((placement, "place", _must_not_run),)),
     "floor duplicate key": Case(_plan("--floor", "in/f.yaml"),
                                 ("floor 'in/f.yaml'", "key 'aisle_m' given twice"),
                                 setup=_write("f.yaml", "extends: hot-aisle\naisle_m: 1.2\n"

@@ -224,7 +224,9 @@ SMALL = {"slimfly": "slimfly:q=5", "dragonfly": "dragonfly:a=4,p=2,h=2",
          "fattree": "fattree:k=4", "hyperx": "hyperx:S=4x4,p=2", "oft": "oft:q=3",
          "mlfm": "mlfm:h=3", "pn": "pn:q=3", "demipn": "demipn:q=5",
          "galaxyfly": "galaxyfly:n=4,q=1,a=3,h=2", "jellyfish": "jellyfish:routers=30,degree=5,p=2",
-         "torus": "torus:dims=4x4x3", "hypercube": "hypercube:d=5,p=2"}
+         "torus": "torus:dims=4x4x3", "hypercube": "hypercube:d=5,p=2",
+         "railfattree": "railfattree:units=2,servers=4,nics=2,radix=8",
+         "multiplane": "multiplane:planes=2,radix=4", "dragonflyplus": "dragonflyplus:radix=6,g=4"}
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

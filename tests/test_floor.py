@@ -245,11 +245,12 @@ def test_docs_describe_every_floor_field():
 
 
 def test_docs_floor_examples_load(tmp_path):
-    """The YAML examples of docs/floors.md are valid floors (the first extends hot-aisle)."""
+    """The YAML examples of docs/floors.md are valid floors (the first and the existing room
+    extend hot-aisle)."""
     import re
 
     blocks = re.findall(r"```yaml\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for i, block in enumerate(blocks):
         path = tmp_path / f"example{i}.yaml"
         path.write_text(block)

@@ -95,6 +95,19 @@ CASES = [
     ("hypercube", {"d": 3}, 8, 8, {3}, 3, 12, 4),
     ("hypercube", {"d": 4, "p": 2}, 16, 32, {4}, 4, 32, 6),
     ("hypercube", {"d": 6}, 64, 64, {6}, 6, 192, 7),
+    # GPU fabrics (more in tests/test_topologies_ai.py); a multi-plane is disconnected by design
+    ("railfattree", {"units": 2, "servers": 8, "nics": 4, "radix": 16}, 12, 64, {8, 16}, 2, 64,
+     16),
+    ("railfattree", {"units": 2, "servers": 8, "nics": 4, "radix": 16, "oversub": 2}, 10, 64,
+     {4, 16}, 2, 32, 16),
+    ("railfattree", {"units": 16, "servers": 32, "nics": 8, "radix": 64}, 320, 4096, {32, 64},
+     4, 8192, 64),
+    ("multiplane", {"planes": 2, "radix": 8}, 24, 64, {4, 8}, None, 64, 8),
+    ("multiplane", {"planes": 8, "radix": 64}, 768, 16384, {32, 64}, None, 16384, 64),
+    ("multiplane", {"planes": 4, "radix": 16, "endpoints": 50}, 44, 200, {8, 14}, None, 224, 16),
+    ("dragonflyplus", {"radix": 16}, 1040, 4160, {8, 16}, 3, 6240, 16),
+    ("dragonflyplus", {"radix": 8, "g": 5}, 40, 80, {4, 8}, 3, 120, 8),
+    ("dragonflyplus", {"radix": 6, "g": 10}, 60, 90, {3, 6}, 3, 135, 6),
 ]
 
 

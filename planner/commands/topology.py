@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 from planner.run.errors import InputError
 from planner.run.terminal import printable
 from planner.topologies import FAMILIES, build, check_radix, defaults, parse_spec
 from planner.topologies.base import Topology
 from planner.topologies.metrics import distance_stats
+from planner.topologies.multiplane import one_plane
 
 NAME = "topology"
 HELP = "build a topology and print routers, endpoints, links, radix, diameter, distances"
@@ -55,8 +58,9 @@ def topology_from_args(family: str, params: list[str]) -> Topology:
 def report(top: Topology, distances: bool) -> dict:
     """The figures ``planner topology`` prints (and its --json object)."""
     diameter = avg = None
+    planes = top.extra.get("planes", 1)
     if distances:
-        diameter, avg = distance_stats(top)
+        diameter, avg = distance_stats(one_plane(top))
     n = top.num_endpoints
     return {
         "family": top.family,
@@ -69,15 +73,43 @@ def report(top: Topology, distances: bool) -> dict:
         "network_degree": [int(top.degree.min()), int(top.degree.max())],
         "diameter": diameter,
         "avg_distance": None if avg is None else round(avg, 6),
-        "distance_scope": "all router pairs" if top.roles is None else "leaf to leaf",
+        "distance_scope": "all router pairs" if top.roles is None else
+                          "leaf to leaf" + (", within a plane" if planes > 1 else ""),
         "ports_per_endpoint": round(top.radix * top.num_routers / n, 6) if n else None,
         "links_per_endpoint": round((top.num_links + n) / n, 6) if n else None,
         "roles": None if top.roles is None else {r: top.roles.count(r)
                                                  for r in dict.fromkeys(top.roles)},
+        "cables_by_tier": cables_by_tier(top),
+        "servers": servers(top),
         "groups": None if top.groups is None else int(top.groups.max()) + 1,
         "group_kind": top.group_kind,
         "defaults": defaults.notes(top),
     }
+
+
+def cables_by_tier(top: Topology) -> dict[str, int] | None:
+    """Cables between each pair of router roles ('leaf-spine', 'spine-core', ...) after the
+    endpoint cables ('endpoint-leaf'), for networks with roles; None for direct networks."""
+    if top.roles is None:
+        return None
+    order = list(dict.fromkeys(top.roles))
+    rank = np.array([order.index(r) for r in top.roles])
+    lo = np.minimum(rank[top.links[:, 0]], rank[top.links[:, 1]])
+    hi = np.maximum(rank[top.links[:, 0]], rank[top.links[:, 1]])
+    counts = np.bincount(lo * len(order) + hi, weights=top.multiplicity,
+                         minlength=len(order) ** 2)
+    out = {f"endpoint-{order[0]}": top.num_endpoints}
+    out.update({f"{order[i]}-{order[j]}": int(counts[i * len(order) + j])
+                for i in range(len(order)) for j in range(i, len(order))
+                if counts[i * len(order) + j]})
+    return out
+
+
+def servers(top: Topology) -> dict[str, int] | None:
+    """Servers and NICs per server of families whose servers have several NICs
+    (``planner.topologies.servers``), else None."""
+    record = top.extra.get("servers")
+    return None if record is None else {"count": record["count"], "nics": record["nics"]}
 
 
 def _text(rep: dict) -> str:
@@ -103,7 +135,13 @@ def _text(rep: dict) -> str:
                  ("links per endpoint", f"{rep['links_per_endpoint']:.3f} (router-router + "
                                         f"endpoint links, per endpoint)")]
     if rep["roles"]:
-        rows.append(("roles", ", ".join(f"{n} {r}" for r, n in rep["roles"].items())))
+        rows.append(("routers per tier", ", ".join(f"{n:,} {r}" for r, n in
+                                                    rep["roles"].items())))
+        rows.append(("cables per tier", ", ".join(f"{n:,} {t}" for t, n in
+                                                   rep["cables_by_tier"].items())))
+    if rep["servers"]:
+        rows.append(("servers", f"{rep['servers']['count']:,} x {rep['servers']['nics']} NICs "
+                                f"(one endpoint per NIC)"))
     if rep["groups"]:
         rows.append(("grouping hint", f"{rep['groups']} x {rep['group_kind']}"))
     width = max(len(k) for k, _ in rows)

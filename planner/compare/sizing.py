@@ -152,6 +152,11 @@ def refusal(option, catalog, floor, endpoint_cables: bool = True) -> str | None:
     per_router = option.params.get("p")
     if option.family == "fattree":
         per_router = option.radix // 2
+    elif option.family == "railfattree":      # a leaf holds one NIC of each of its servers
+        from planner.topologies.railfattree import shape as rail_shape
+        per_router = rail_shape(**option.params).per_leaf
+    elif option.family in ("multiplane", "dragonflyplus"):   # ⌈R/2⌉ per leaf
+        per_router = option.params["radix"] - option.params["radix"] // 2
     shape = feasibility.Shape.of_counts(option.routers, option.endpoints, option.radix,
                                         per_router if isinstance(per_router, int) else None)
     try:

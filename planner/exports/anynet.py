@@ -216,10 +216,29 @@ def booksim_config(plan, table: pd.DataFrame, options: dict,
     return "\n".join(lines)
 
 
+def _first_plane(plan):
+    """The plan as BookSim can run it: a multi-plane plan's first plane and its cables (its
+    planes are identical and disconnected, and BookSim's anynet routing never ends on a
+    disconnected netlist), with how many planes there are; any other plan as it is, 1."""
+    import dataclasses
+
+    from planner.performance.stage import plane_and_cables
+
+    top, cables = plane_and_cables(plan.topology, plan.cables)
+    if top is plan.topology:
+        return plan, 1
+    return dataclasses.replace(plan, topology=top, cables=cables), \
+        int(plan.topology.params["planes"])
+
+
 def write(plan, out_dir: Path) -> None:
     """Write ``netlist.anynet``, ``netlist.multiplicity.csv``, ``booksim.cfg`` (and the
-    physical-delay pair when the per-hop delay had to be raised) and ``booksim.sh``."""
+    physical-delay pair when the per-hop delay had to be raised) and ``booksim.sh``; of a
+    multi-plane plan, its first plane (the cfg says so)."""
     out_dir = Path(out_dir)
+    plan, planes = _first_plane(plan)
+    note = "" if planes == 1 else (f"// plane 0 of {planes} identical, disconnected planes (NIC i "
+                                   f"of a server talks to NIC i of another): one plane is run\n")
     options, channels = booksim_setup(plan)
     table = link_table(plan, channels)
     endpoints = np.asarray(plan.topology.endpoints, np.int64)
@@ -231,7 +250,8 @@ def write(plan, out_dir: Path) -> None:
         lines = netlist_lines(endpoints, u, v, np.asarray(cycles, np.int64))
         with open(out_dir / netlist, "w", encoding="ascii", newline="\n") as fh:
             fh.write("\n".join(lines) + "\n")
-        (out_dir / cfg).write_text(booksim_config(plan, table, options, channels, physical),
+        (out_dir / cfg).write_text(note + booksim_config(plan, table, options, channels,
+                                                         physical),
                                    encoding="ascii", newline="\n")
     side = table[["u", "v", "multiplicity", "length_m", "latency_ns", "cable_cycles", "cycles",
                   "labels"]].copy()

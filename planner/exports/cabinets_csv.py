@@ -16,7 +16,11 @@ several units, ``name@0U`` for a zero-U PDU,
 separated by ``;``; empty for a rack). Hall, row and column are
 ``planner.inputs.floor.position_numbers``, the numbering the PDF, the viewer and ``bom.xlsx``
 print. Cabinets first, in the plan's cabinet order (hall, row, column for a planned layout), then
-the patch racks in the order of the structured plant. UTF-8, LF line ends.
+the patch racks in the order of the structured plant. On a floor of an existing room
+(``hall.positions``, ``planner.inputs.floor.positions``) the positions it marks in the halls the
+plan occupies follow, by hall, row and column: their position's name, hall, row, column, centre,
+kind ``blocked``, ``occupied`` or ``reserved``, nothing else, and a last column ``note`` (the
+floor's note; this column only on such floors). UTF-8, LF line ends.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from planner.exports._csv import write_csv
-from planner.inputs.floor import position_numbers
+from planner.inputs.floor import position_numbers, positions, room_of
 from planner.inputs.floor.rack_positions import ENTRY_ROW
 
 FILENAME = "cabinets.csv"
@@ -84,13 +88,30 @@ def rack_rows(plan) -> pd.DataFrame:
         "kind": racks["kind"].map(KINDS).to_numpy(), "fabric_devices": ""})[COLUMNS]
 
 
+def marked_rows(plan) -> pd.DataFrame:
+    """The marked positions' rows of cabinets.csv, with their ``note`` (none on most floors)."""
+    if not positions.has_marks(plan.floor):
+        return pd.DataFrame(columns=COLUMNS)
+    cab = plan.cabinets
+    marks = positions.marks_in_room(room_of(plan.floor, cab["hall"], cab["row"], cab["col"]))
+    hall, row, column = position_numbers(marks["hall"], marks["row"], marks["col"])
+    return pd.DataFrame({
+        "name": marks["name"].to_numpy(), "hall": hall, "row": row, "column": column,
+        "x_m": np.round(marks["x_m"].to_numpy(float), 3),
+        "y_m": np.round(marks["y_m"].to_numpy(float), 3), "group": "", "routers": 0,
+        "endpoints": 0, "kw": "", "ru_used": 0, "kind": marks["kind"].to_numpy(),
+        "fabric_devices": "", "note": marks["note"].to_numpy()})
+
+
 def table(plan) -> pd.DataFrame:
-    """The rows of cabinets.csv: the cabinets, then the patch racks."""
-    racks = rack_rows(plan)
-    if racks.empty:
+    """The rows of cabinets.csv: the cabinets, then the patch racks, then the marked positions
+    (and their ``note`` column) of an existing room."""
+    racks, marked = rack_rows(plan), marked_rows(plan)
+    if racks.empty and marked.empty:
         return cabinet_rows(plan)
-    return pd.concat([cabinet_rows(plan).astype(object), racks.astype(object)],
-                     ignore_index=True)
+    parts = [cabinet_rows(plan).astype(object), racks.astype(object), marked.astype(object)]
+    out = pd.concat([p for p in parts if not p.empty], ignore_index=True)
+    return out if marked.empty else out.fillna({"note": ""})
 
 
 def write(plan, out_dir: Path) -> None:

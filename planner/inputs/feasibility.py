@@ -6,7 +6,9 @@ router model, and raises ``InputError`` (exit code 2, one line naming the limit 
 when no placement can succeed:
 
 - cabinets: the floor's cabinets and halls hold the routers and their endpoints at the router
-  slots the kW budget leaves (``planner.inputs.floor.check_capacity`` on that floor);
+  slots the kW budget leaves (``planner.inputs.floor.check_capacity`` on that floor), in the
+  free positions only where the floor marks positions of an existing room (``hall.positions``,
+  ``planner.inputs.floor.positions.free_slots``);
 - cages: the cabling stage puts the ends of one part into whole cages
   (``planner.inputs.catalog.cages``), so a router of breakout b may need more cages than its
   ports suggest. The worst case over the parts the router may use (``cages_needed``):

@@ -288,6 +288,16 @@ def assess(top: Topology, side: np.ndarray, distance_sum: int, uniform: dict,
                     "surviving endpoints are cut off from each other"}
 
 
+def not_per_plane(groups: dict[str, FailureGroups], fail_links: int) -> dict:
+    """The block of a topology of several planes: its groups counted, none measured (the
+    stage measures one plane; a cabinet or tray may hold several planes' routers and cables)."""
+    why = "the topology has several planes; failures are not measured on it yet"
+    kinds = list(groups) + (["links"] if fail_links else [])
+    return {"groups": {kind: len(g) for kind, g in groups.items()}, "intact_theta": None,
+            "intact_kind": None, "kinds": {}, "not_derived": {kind: why for kind in kinds},
+            "over": "not measured"}
+
+
 def text_lines(block: dict) -> list[tuple[str, str]]:
     """The ``resilience`` block in words, one line per kind (``planner plan`` output, the
     ``wiring.pdf`` cover): worst group, its θ against the intact one, 1st percentile, median."""

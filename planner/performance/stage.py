@@ -26,6 +26,18 @@ from planner.performance.theta import uniform_throughput, worst_case_throughput
 from planner.performance.zero_load import latency, router_latency
 from planner.topologies.base import Topology
 from planner.topologies.metrics import endpoint_distance_sum
+from planner.topologies.multiplane import one_plane
+
+
+def plane_and_cables(top: Topology, cables: pd.DataFrame) -> tuple[Topology, pd.DataFrame]:
+    """A multi-plane topology's first plane and its cables (``multiplane.one_plane``: the
+    planes are identical and disconnected); any other topology and its cables unchanged."""
+    plane = one_plane(top)
+    if plane is top:
+        return top, cables
+    inside = (cables["a_router"] < plane.num_routers) & (
+        (cables["kind"] == "endpoint") | (cables["b_router"] < plane.num_routers))
+    return plane, cables[inside]
 
 
 def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
@@ -36,6 +48,8 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
     ``planner.performance.failure_groups.derive`` adds the ``resilience`` block."""
     router_ns, router_source = router_latency(router_model, router_latency_ns)
     rate = float(router_model.rate_gbps)
+    whole = top
+    top, cables = plane_and_cables(top, cables)
     diameter, distance_sum = endpoint_distance_sum(top)
     e = top.endpoints.astype(float)
     n = e.sum()
@@ -46,12 +60,20 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
     lat = latency(top, cables, router_ns)
     lat["router_source"] = router_source
     theta = uniform["theta"]
-    delivered = theta * n * rate / 1000 if theta is not None else None
+    delivered = theta * whole.num_endpoints * rate / 1000 if theta is not None else None
     uniform["delivered_tbps"] = rounded(delivered, 6)
-    out = {
+    over = "ordered pairs of distinct endpoints (same router: 0 hops)"
+    block = {}
+    if top is not whole:
+        over += ", within one plane (NIC i of a server to NIC i of another)"
+        block["planes"] = {"count": int(whole.params["planes"]),
+                           "scope": "hops, latency, bisection and theta are those of one plane "
+                                    "(the planes are identical and independent); the system's "
+                                    "bisection is planes times the plane's"}
+    out = block | {
         "hops": {"average": rounded(distance_sum / pairs if pairs else 0.0),
                  "diameter": int(diameter),
-                 "over": "ordered pairs of distinct endpoints (same router: 0 hops)"},
+                 "over": over},
         "latency_ns": lat,
         "bisection": bisection(top, arcs, side, rate, uniform.get("lower")),
         "uniform": uniform,
@@ -59,7 +81,8 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
         "injection_gbps": rate,
     }
     if failures is not None and (failures[0] or fail_links):
-        from planner.performance.resilience import assess
-        out["resilience"] = assess(top, side, distance_sum, uniform, *failures, fail_links,
-                                   seed, rate)
+        from planner.performance.resilience import assess, not_per_plane
+        out["resilience"] = (assess(top, side, distance_sum, uniform, *failures, fail_links,
+                                    seed, rate) if top is whole
+                             else not_per_plane(failures[0], fail_links))
     return out

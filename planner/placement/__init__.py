@@ -30,8 +30,9 @@ earliest, so the hint wins ties): the result is never worse than the natural gro
 partitioner run alone. Results depend only on the inputs, the seed and ``time_limit_s``: the
 limit sizes deterministic work budgets (``budget.Budget``: partitioner runs, local-search
 candidates, annealing steps, CP-SAT calls of fixed deterministic time, eigen-solver sizes),
-partitioners run single-threaded with derived seeds. Only the hard wall-clock cap
-(``tuning.HARD_CAP_FACTOR`` times the limit) can cut a stage short; ``Placement.time_capped``
+partitioners run single-threaded with derived seeds. Only the hard cap (``budget.HardCap``:
+``tuning.HARD_CAP_FACTOR`` times what the reference machine needs, in the planner's own CPU
+time, so other processes' load cannot trip it) can cut a stage short; ``Placement.time_capped``
 then says so.
 """
 
@@ -46,7 +47,7 @@ from threadpoolctl import threadpool_limits
 from planner.inputs import floor as floors
 from planner.placement.anneal import anneal, compile_kernels
 from planner.placement.bounds import lower_bound
-from planner.placement.budget import Budget, WallClockCap
+from planner.placement.budget import Budget, HardCap
 from planner.placement.cabinet_anneal import compile_kernels as compile_cabinet_kernels
 from planner.placement.cabinets import split_groups
 from planner.placement.capacity import Capacity, Limits, capacity_from_floor
@@ -61,7 +62,7 @@ from planner.placement.peel import peel
 from planner.placement.priced import Layout, membership_bounds, price_table, reach_bounds, refine
 from planner.placement.result import Placement
 from planner.run.errors import InputError
-from planner.placement.tuning import HARD_CAP_FACTOR, VERIFY_MAX_WORK
+from planner.placement.tuning import VERIFY_MAX_WORK
 
 __all__ = ["place", "Placement", "STRATEGIES"]
 
@@ -114,7 +115,7 @@ def _validate(strategy: str, time_limit_s) -> None:
 
 
 def _portfolio(graph: Graph, limits: Limits, budget: Budget, seed: int, pool: _Candidates,
-               base: str, lb: int, wall: WallClockCap) -> None:
+               base: str, lb: int, hard_cap: HardCap) -> None:
     """Partitioner candidates (each repaired to the limits), then the local search. The first
     KaMinPar and METIS runs and the local search of the best of them happen even after the hard
     cap fired, so a tiny limit never falls back to routers in id order. Stops once a candidate
@@ -123,7 +124,7 @@ def _portfolio(graph: Graph, limits: Limits, budget: Budget, seed: int, pool: _C
     runner = None
     raw: dict[bytes, str] = {}
     for i, run in enumerate(budget.partition_runs):
-        if i >= budget.guaranteed_runs and wall.expired():
+        if i >= budget.guaranteed_runs and hard_cap.expired():
             break
         s = 1000 * seed + run.seed
         if run.tool == "kaminpar":
@@ -140,34 +141,34 @@ def _portfolio(graph: Graph, limits: Limits, budget: Budget, seed: int, pool: _C
         return
     ranked = sorted(raw.values(), key=lambda c: (pool.costs[c], c))[:budget.ls_candidates]
     for i, name in enumerate(ranked + [base]):
-        if pool.best_cost <= lb or (i >= 1 and wall.expired()):
+        if pool.best_cost <= lb or (i >= 1 and hard_cap.expired()):
             return
         part = pool.parts[name]
         pool.add(name + "+ls", local_search(graph, part, limits, int(part.max()) + 1))
     if budget.kl_rounds and pool.best_cost > lb:
         name, part = pool.best([c for c in pool.costs if c.endswith("+ls")] or None)
-        if not wall.expired() and name.endswith("+ls"):
+        if not hard_cap.expired() and name.endswith("+ls"):
             pool.add(name + "+kl", local_search(graph, part, limits, int(part.max()) + 1,
                                                 max_rounds=budget.kl_rounds, kl=True))
 
 
 def _optimize(graph: Graph, limits: Limits, budget: Budget, lb: int, seed: int, pool: _Candidates,
-              wall: WallClockCap) -> None:
+              hard_cap: HardCap) -> None:
     """Annealing + local search from the best candidate, then the CP-SAT LNS + local search."""
     name, part = pool.best()
     k = int(part.max()) + 1
     annealed = anneal(graph, part, limits, k, steps=budget.anneal_steps, seed=seed, lower_bound=lb,
-                      wall_cap=wall)
+                      hard_cap=hard_cap)
     if budget.dense_search:
         annealed = local_search(graph, annealed, limits, k)
     if pool.objective.cost(annealed) < pool.costs[name]:
         name += "+anneal"
         pool.add(name, annealed)
         part = pool.parts[name]
-    if pool.costs[name] <= lb or budget.lns_calls == 0 or wall.expired():
+    if pool.costs[name] <= lb or budget.lns_calls == 0 or hard_cap.expired():
         return
     polished, _ = lns(graph, part, limits, k, lower_bound=lb, max_calls=budget.lns_calls, seed=seed,
-                      wall_cap=wall, det_time=budget.lns_deterministic_time)
+                      hard_cap=hard_cap, det_time=budget.lns_deterministic_time)
     if budget.dense_search:
         polished = local_search(graph, polished, limits, k)
     if pool.objective.cost(polished) < pool.costs[name]:
@@ -200,7 +201,6 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
         else:
             compile_peel_kernels()
     timer = _StageTimer(on_stage)
-    wall = WallClockCap(HARD_CAP_FACTOR * time_limit_s)
     graph = Graph.from_topology(topology)
     if graph.n == 0:
         raise InputError("topology has no routers; nothing to place")
@@ -208,6 +208,7 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     limits = capacity.group_limits(graph.endpoints)
     hint = None if topology.groups is None else np.asarray(topology.groups, dtype=np.int64)
     budget = Budget.of(graph, limits, time_limit_s)
+    hard_cap = budget.hard_cap()
     router = _router_model(catalog, topology.radix)
 
     # a reach floor pays for cable dollars, not for links leaving groups: its bounds come
@@ -223,16 +224,16 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     timer.lap("hint")
 
     if strategy != "hint" and pool.best_cost > lb:
-        _portfolio(graph, limits, budget, seed, pool, base, lb, wall)
+        _portfolio(graph, limits, budget, seed, pool, base, lb, hard_cap)
         timer.lap("partition")
     if strategy == "optimize" and not priced and budget.peel_iterations and pool.best_cost > lb \
-            and not wall.expired():
+            and not hard_cap.expired():
         part = peel(graph, budget.peel_size, iterations=budget.peel_iterations, seed=seed)
         k = int(part.max()) + 1
         pool.add("peel+ls", local_search(graph, part, limits, k) if budget.dense_search else part)
         timer.lap("peel")
-    if strategy == "optimize" and not priced and pool.best_cost > lb and not wall.expired():
-        _optimize(graph, limits, budget, lb, seed, pool, wall)
+    if strategy == "optimize" and not priced and pool.best_cost > lb and not hard_cap.expired():
+        _optimize(graph, limits, budget, lb, seed, pool, hard_cap)
         timer.lap("polish")
     method, part = pool.best()
 
@@ -253,8 +254,8 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
 
     optical = pool.costs[method]
     prices = price_table(graph, floor, catalog, router, layout) if priced else None
-    if prices is not None and strategy == "optimize" and not wall.expired():
-        layout = refine(graph, layout, prices, capacity, budget, seed, wall)
+    if prices is not None and strategy == "optimize" and not hard_cap.expired():
+        layout = refine(graph, layout, prices, capacity, budget, seed, hard_cap)
         method += "+price"
         timer.lap("polish")
     media = None if catalog is None else network_link_media(
@@ -275,7 +276,7 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
                      cabinet_names=floors.cabinet_names(layout.hall, layout.row, layout.col),
                      strategy=strategy, method=method, optical=optical, lower_bound=float(lb),
                      lower_bound_kind=lb_kind, candidates=dict(pool.costs), stage_seconds=timer.stages,
-                     time_capped=wall.fired,
+                     time_capped=hard_cap.fired,
                      objective="cable dollars" if prices is not None else "optical links",
                      copper=None if media is None else media.copper,
                      copper_upper_bound=bounds.copper, copper_bound_kind=bounds.copper_kind,

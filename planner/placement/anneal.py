@@ -18,7 +18,7 @@ gives 10,987; 1.0 -> 0.15 gives 11,013; fixed T = 0.2 hovers at 11,044 and 0.3 a
 The best grouping seen is returned, so the result is never worse than the start.
 
 The kernel is compiled with numba (about 45 million steps per second here, with an inline
-xorshift generator) and runs in chunks, so the hard wall-clock cap and Ctrl-C are honoured
+xorshift generator) and runs in chunks, so the hard cap (``budget.HardCap``) and Ctrl-C are honoured
 between chunks. The step budget, not the clock, sets the answer: a seed gives one grouping.
 """
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from planner.placement.budget import WallClockCap
+from planner.placement.budget import HardCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 from planner.placement.tuning import (ANNEAL_ACCEPT_TABLE as ACCEPT_TABLE,
@@ -193,10 +193,10 @@ def compile_kernels() -> None:
 
 
 def anneal(graph: Graph, part: np.ndarray, limits: Limits, k: int, *, steps: int, seed: int = 0,
-           lower_bound: float = 0, wall_cap: WallClockCap | None = None) -> np.ndarray:
+           lower_bound: float = 0, hard_cap: HardCap | None = None) -> np.ndarray:
     """Best grouping found by ``steps`` annealing steps from ``part`` (never worse, every limit
     kept); stops early, between chunks, once the cut meets ``lower_bound`` or the hard
-    ``wall_cap`` fires."""
+    ``hard_cap`` fires."""
     part = np.asarray(part, dtype=np.int64).copy()
     if graph.n < 2 or k < 2 or steps <= 0 or len(graph.links) == 0:
         return part
@@ -210,7 +210,7 @@ def anneal(graph: Graph, part: np.ndarray, limits: Limits, k: int, *, steps: int
     best_part = part.copy()
     rng = seeded_rng(seed)
     for first in range(0, int(steps), CHUNK_STEPS):
-        if best_cut <= lower_bound or (wall_cap is not None and wall_cap.expired()):
+        if best_cut <= lower_bound or (hard_cap is not None and hard_cap.expired()):
             break
         last = min(int(steps), first + CHUNK_STEPS)
         cut, best_cut = _run(indptr, indices, data, demand, limit, part, w, load, members, count, pos,

@@ -7,17 +7,24 @@ steps, CP-SAT calls of fixed deterministic time, eigen-solver sizes), using the 
 measured on the reference machine (2-core AMD EPYC, 2026, idle; ``tuning``). There the
 budgets use about half of T; on a machine twice as slow or busy they take about T.
 
-The hard wall-clock cap ``tuning.HARD_CAP_FACTOR`` x T is only a safety net for a machine far slower
-than the reference one: stages ask ``WallClockCap.expired()`` between units of work, and a
-placement the cap cut short says so (``Placement.time_capped``, the ``planner plan`` summary).
+The hard cap (``HardCap``) is only a safety net for a machine far slower than the reference
+one. It counts the placement's own CPU time (the placing thread and the METIS child processes,
+``own_cpu_seconds``), not wall time, so other processes, however many, cannot advance it: it
+fires after ``tuning.HARD_CAP_FACTOR`` times what the reference machine needs (T plus the work
+done whatever T, ``fixed_seconds``). A wall-clock limit remains far above that
+(``tuning.WALL_CAP_FACTOR`` times the CPU cap), for a machine so overloaded that the planner
+hardly runs. Stages ask ``HardCap.expired()`` between units of work, and a placement the cap cut
+short says so (``Placement.time_capped``, the ``planner plan`` summary).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import dataclass
 
+from planner.placement import tuning
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 from planner.placement.tuning import (BOUNDS_SHARE, PARTITION_SHARE, SEARCH_SHARE, ANNEAL_SHARE,
@@ -33,22 +40,36 @@ from planner.placement.tuning import (BOUNDS_SHARE, PARTITION_SHARE, SEARCH_SHAR
                                       LOBPCG_ITERATIONS)
 
 
-class WallClockCap:
-    """The hard wall-clock cap: far above the work budgets, a safety net only. Stages ask
-    ``expired()`` between units of work; once it says True the answer may depend on the
-    machine's speed and load, and ``fired`` (``Placement.time_capped``) says so."""
+def own_cpu_seconds() -> float:
+    """CPU seconds of the calling thread plus this process's finished child processes (METIS
+    runs in a forked child, ``interrupts.in_fork``). Other processes on the machine, however
+    busy, do not advance it; plans in other threads of the same process (a threaded Dask
+    worker) only by their own finished METIS children."""
+    times = os.times()
+    return time.thread_time() + times.children_user + times.children_system
 
-    def __init__(self, seconds: float):
-        self.deadline = time.perf_counter() + float(seconds)
+
+class HardCap:
+    """The safety net, far above the work budgets: ``cpu_s`` seconds of the placement's own
+    CPU time (``own_cpu_seconds``), and ``wall_s`` seconds of wall time, set far above that
+    for a machine so overloaded that the planner hardly runs. Stages ask ``expired()`` between
+    units of work; once it says True the answer may depend on the machine, and ``fired``
+    (``Placement.time_capped``) says so."""
+
+    def __init__(self, cpu_s: float, wall_s: float):
+        self.cpu_deadline = own_cpu_seconds() + float(cpu_s)
+        self.wall_deadline = time.perf_counter() + float(wall_s)
         self.fired = False
 
     def expired(self) -> bool:
-        late = time.perf_counter() >= self.deadline
+        late = own_cpu_seconds() >= self.cpu_deadline or time.perf_counter() >= self.wall_deadline
         self.fired = self.fired or late
         return late
 
-    def remaining(self) -> float:
-        return self.deadline - time.perf_counter()
+    def wall_remaining(self) -> float:
+        """Wall seconds left: the time limit of a CP-SAT call, which counts wall time (its
+        work is bounded by its deterministic time; the CPU cap is checked after it)."""
+        return self.wall_deadline - time.perf_counter()
 
 
 @dataclass(frozen=True)
@@ -76,6 +97,17 @@ class Budget:
     peel_iterations: int = 0
     lns_deterministic_time: float = LNS_DETERMINISTIC_TIME
     guaranteed_runs: int = 2   # the first KaMinPar and METIS runs: never skipped
+    fixed_s: float = 0.0       # reference-machine seconds of the work done whatever T
+
+    @property
+    def cap_cpu_s(self) -> float:
+        """CPU seconds of the hard cap: ``HARD_CAP_FACTOR`` times what the reference machine
+        needs (the time limit plus the work done whatever the limit)."""
+        return tuning.HARD_CAP_FACTOR * (self.time_limit_s + self.fixed_s)
+
+    def hard_cap(self) -> "HardCap":
+        """The safety net of this budget, started now."""
+        return HardCap(self.cap_cpu_s, tuning.WALL_CAP_FACTOR * self.cap_cpu_s)
 
     @classmethod
     def of(cls, graph: Graph, limits: Limits, time_limit_s: float) -> "Budget":
@@ -93,11 +125,22 @@ class Budget:
         cabinet_steps = min(CABINET_SHARE * t * CABINET_ENTRIES_PER_S / (2 * mean_degree),
                             CABINET_STEPS_PER_ROUTER * graph.n)
         peel_size, peel_iterations = _peeling(graph.n, limits, PEEL_SHARE * t)
+        ls_candidates = min(ls, len(runs))
         return cls(time_limit_s=t, bounds_s=BOUNDS_SHARE * t, partition_runs=runs, dense_search=dense,
-                   ls_candidates=min(ls, len(runs)), kl_rounds=KL_ROUNDS if k <= KL_MAX_GROUPS else 0,
+                   ls_candidates=ls_candidates, kl_rounds=KL_ROUNDS if k <= KL_MAX_GROUPS else 0,
                    anneal_steps=int(steps), lns_calls=int(lns_calls),
                    cabinet_steps=int(cabinet_steps), peel_size=peel_size,
-                   peel_iterations=peel_iterations)
+                   peel_iterations=peel_iterations,
+                   fixed_s=fixed_seconds(graph.n, entries, k, dense, ls_candidates))
+
+
+def fixed_seconds(n: int, entries: int, groups: int, dense_search: bool, ls_candidates: int) -> float:
+    """Reference-machine seconds of the work placement does whatever the time limit: the first
+    KaMinPar and METIS runs, the cabinet split, the floor assignment, the bounds and checks
+    (``GUARANTEED_S_PER_ENTRY`` per adjacency entry), and the local search of the best
+    candidates and of the hint (``SEARCH_S_PER_CELL`` per router x group each)."""
+    searches = ls_candidates + 1 if dense_search else 0
+    return tuning.GUARANTEED_S_PER_ENTRY * entries + searches * SEARCH_S_PER_CELL * n * groups
 
 
 def partition_runs(n: int, entries: int, ks: tuple[int, ...], seconds: float) -> tuple[PartitionRun, ...]:

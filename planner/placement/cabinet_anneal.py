@@ -18,7 +18,7 @@ cheapest link) over the step budget (Kirkpatrick, Gelatt & Vecchi, Science 220, 
 layout seen is returned, so the result is never worse than the start.
 
 Like ``anneal``, the kernel is compiled with numba, draws from its own xorshift generator and
-runs in chunks (the hard wall-clock cap and Ctrl-C are honoured between chunks): a seed and a
+runs in chunks (the hard cap (``budget.HardCap``) and Ctrl-C are honoured between chunks): a seed and a
 step budget give one answer on any machine.
 """
 
@@ -29,7 +29,7 @@ import numpy as np
 
 from planner.placement.anneal import (ROUTER_STREAM, _below, _fits, _move_member, _uniform,
                                       seeded_rng)
-from planner.placement.budget import WallClockCap
+from planner.placement.budget import HardCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 from planner.placement.objective import CabinetPrices
@@ -170,7 +170,7 @@ def compile_kernels() -> None:
 def anneal_cabinets(graph: Graph, cab: np.ndarray, cabinet_hall: np.ndarray,
                     cabinet_local: np.ndarray, cabinet_group: np.ndarray, prices: CabinetPrices,
                     cabinet_limits: Limits, group_limits: Limits, *, steps: int, seed: int = 0,
-                    wall_cap: WallClockCap | None = None) -> np.ndarray:
+                    hard_cap: HardCap | None = None) -> np.ndarray:
     """Best router -> cabinet assignment found by ``steps`` steps from ``cab`` (never dearer,
     every cabinet and group limit kept). ``cabinet_group`` gives each cabinet's group (its
     slot on the floor); the cabinets keep their positions."""
@@ -210,7 +210,7 @@ def anneal_cabinets(graph: Graph, cab: np.ndarray, cabinet_hall: np.ndarray,
     best_cab = cab.copy()
     rng = seeded_rng(seed, ROUTER_STREAM)
     for first in range(0, int(steps), CHUNK_STEPS):
-        if wall_cap is not None and wall_cap.expired():
+        if hard_cap is not None and hard_cap.expired():
             break
         last = min(int(steps), first + CHUNK_STEPS)
         cost, best = _run(indptr, indices, data, klass, prices.price, prices.hall_link, hall,

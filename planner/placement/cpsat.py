@@ -8,7 +8,7 @@
 * ``lns``: pairs by decreasing inter-block links; a pair is retried only after one of its blocks
   changed. The budget is a number of solver calls, each with a deterministic-time limit and one
   worker, so a seed gives one answer; the wall-clock limit of a call is only the hard cap
-  (``budget.WallClockCap``), far above what a call needs.
+  (``budget.HardCap``), far above what a call needs.
 * ``qap_polish``: groups -> floor slots as a CP-SAT model (quadratic assignment): one slot
   variable per group, ``AddAllDifferent``, and for every pair of groups with links an element
   constraint reading the priced distance of their two slots. Warm-started with the 2-opt
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from ortools.sat.python import cp_model
 
-from planner.placement.budget import WallClockCap
+from planner.placement.budget import HardCap
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 from planner.placement.tuning import CALL_WALL_S, PAIR_DETERMINISTIC_TIME
@@ -82,7 +82,7 @@ def bisect(graph: Graph, nodes: np.ndarray, side: np.ndarray, limits: Limits, se
 
 
 def lns(graph: Graph, part: np.ndarray, limits: Limits, k: int, *, lower_bound: int, max_calls: int,
-        seed: int = 0, wall_cap: WallClockCap | None = None,
+        seed: int = 0, hard_cap: HardCap | None = None,
         det_time: float = PAIR_DETERMINISTIC_TIME) -> tuple[np.ndarray, int]:
     """Pair-bisection LNS; returns (part, solver calls used). Never increases the cut."""
     part = np.asarray(part, dtype=np.int64).copy()
@@ -91,10 +91,8 @@ def lns(graph: Graph, part: np.ndarray, limits: Limits, k: int, *, lower_bound: 
     tried: dict[tuple[int, int], tuple[int, int]] = {}
     calls = 0
     while calls < max_calls and cut > lower_bound:
-        flows = graph.flows(part, k)
-        np.fill_diagonal(flows, 0)
-        ia, ib = np.nonzero(np.triu(flows, 1))
-        order = np.lexsort((ib, ia, -flows[ia, ib]))
+        ia, ib, between = graph.pair_links(part)
+        order = np.lexsort((ib, ia, -between))
         pick = None
         for a, b in zip(ia[order].tolist(), ib[order].tolist()):
             if tried.get((a, b)) != (version[a], version[b]):
@@ -102,16 +100,16 @@ def lns(graph: Graph, part: np.ndarray, limits: Limits, k: int, *, lower_bound: 
                 break
         if pick is None:
             break
-        if wall_cap is not None and wall_cap.expired():
+        if hard_cap is not None and hard_cap.expired():
             break
         a, b = pick
         tried[pick] = (version[a], version[b])
         nodes = np.flatnonzero((part == a) | (part == b))
-        wall = CALL_WALL_S if wall_cap is None else max(0.05, wall_cap.remaining())
+        wall = CALL_WALL_S if hard_cap is None else max(0.05, hard_cap.wall_remaining())
         res = bisect(graph, nodes, (part[nodes] == b).astype(np.int64), limits,
                      seed=seed + calls, det_time=det_time, wall_s=wall)
-        if wall_cap is not None:
-            wall_cap.expired()  # records a call the cap cut short
+        if hard_cap is not None:
+            hard_cap.expired()  # records a call the cap cut short
         calls += 1
         if res is not None:
             new_side, _ = res

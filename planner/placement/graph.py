@@ -61,12 +61,17 @@ class Graph:
         part = np.asarray(part)
         return int(self.weights[part[self.links[:, 0]] != part[self.links[:, 1]]].sum())
 
-    def flows(self, part: np.ndarray, k: int) -> np.ndarray:
-        """k x k symmetric matrix of link weight between parts (diagonal = internal links)."""
+    def pair_links(self, part: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(a, b, weight) of every pair of parts a < b with links between them, ordered by
+        (a, b): O(links) memory whatever the number of parts (no k x k matrix)."""
+        part = np.asarray(part, dtype=np.int64)
         pu, pv = part[self.links[:, 0]], part[self.links[:, 1]]
-        f = np.zeros((k, k), dtype=np.int64)
-        np.add.at(f, (pu, pv), self.weights)
-        return f + f.T - np.diag(np.diag(f))
+        cut = pu != pv
+        a, b = np.minimum(pu[cut], pv[cut]), np.maximum(pu[cut], pv[cut])
+        span = int(part.max()) + 1 if part.size else 1
+        keys, inverse = np.unique(a * span + b, return_inverse=True)
+        weight = np.bincount(inverse.ravel(), weights=self.weights[cut], minlength=len(keys))
+        return keys // span, keys % span, np.rint(weight).astype(np.int64)
 
     def parts(self, part: np.ndarray):
         """(members, induced sub-graph) of every part 0..k-1, members in id order: the same as

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from planner.inputs import floor as floors
-from planner.placement.budget import Budget, WallClockCap
+from planner.placement.budget import Budget, HardCap
 from planner.placement.cabinet_anneal import anneal_cabinets
 from planner.placement.capacity import Capacity
 from planner.placement.copper_bounds import (copper_upper_bound, cost_lower_bound,
@@ -52,14 +52,14 @@ def price_table(graph: Graph, floor, catalog, router, layout: Layout) -> Cabinet
 
 
 def refine(graph: Graph, layout: Layout, prices: CabinetPrices, capacity: Capacity,
-           budget: Budget, seed: int, wall: WallClockCap) -> Layout:
+           budget: Budget, seed: int, hard_cap: HardCap) -> Layout:
     """Routers moved between the layout's cabinets for the dollars of their links (never
     dearer), empty cabinets dropped."""
     moved = anneal_cabinets(graph, layout.router_cabinet, layout.hall,
                             prices.local(layout.row, layout.col), layout.group, prices,
                             capacity.cabinet_limits(graph.endpoints),
                             capacity.group_limits(graph.endpoints), steps=budget.cabinet_steps,
-                            seed=seed, wall_cap=wall)
+                            seed=seed, hard_cap=hard_cap)
     return drop_empty(replace(layout, router_cabinet=moved))
 
 

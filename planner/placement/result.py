@@ -35,8 +35,8 @@ class Placement:
         and their optics as the cabling stage prices them (``objective``; None without a
         catalog) and a proven lower bound over all placements.
     stage_seconds: wall time per stage (name -> seconds).
-    time_capped: True when the hard wall-clock cap (``tuning.HARD_CAP_FACTOR`` x the time
-        limit) cut a stage short; every budget is otherwise counted in deterministic units, so
+    time_capped: True when the hard cap (``budget.HardCap``: ``tuning.HARD_CAP_FACTOR`` x
+        what the reference machine needs, in the planner's own CPU time) cut a stage short; every budget is otherwise counted in deterministic units, so
         only then can the same seed give another placement on a slower or busier machine.
     """
 

@@ -13,8 +13,21 @@ from __future__ import annotations
 # ----------------------------------------------------------------------------- work budgets
 
 HARD_CAP_FACTOR = 10.0
-"""The wall-clock cap is this many times T: a safety net only. The budgets below use about half
-of T on the reference machine, so it fires only on a machine some 20 times slower."""
+"""The hard cap (``budget.HardCap``) is this many times what the reference machine needs, T plus
+the work done whatever T (``budget.fixed_seconds``), in seconds of the placement's own CPU time:
+a safety net only, which other processes' load cannot advance. The budgets use about half of T
+on the reference machine, so it fires only on a machine some ten times slower per core."""
+WALL_CAP_FACTOR = 10.0
+"""The wall-clock limit is this many times the CPU cap: it fires only when the planner gets less
+than a tenth of a core (two busy loops on two cores leave it two thirds of one)."""
+GUARANTEED_S_PER_ENTRY = 3e-5
+"""Reference-machine CPU seconds, per adjacency entry, of the placement work done whatever T
+(graph, hint, the first KaMinPar and METIS runs, repair, cabinet split, floor assignment, bounds
+and checks; the local searches are counted apart), the largest of: Slim Fly q=19 on hot-aisle
+(21,660 entries, 0.56 s: 2.6e-5), Dragonfly a=26 g=296 on hot-aisle (300,144 entries, 5.2 s of
+which the floor assignment 3.7 s: 1.7e-5), Dragonfly a=56 g=638 on campus with eth-51t
+(3.0M entries, 30.5 s for the whole placement, floor assignment 11.5 s: 1.0e-5). Measured
+(benchmarks/PLACEMENT.md "Work done whatever the limit") with ``budget.own_cpu_seconds``."""
 
 # Shares of T per stage, in seconds of the reference machine. They add up to about 0.4 of T, so
 # a machine busy with two other CPU-bound processes (each process then gets 2/3 of a core)

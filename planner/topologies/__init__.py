@@ -19,14 +19,17 @@ from typing import Any, Callable
 from planner.run.errors import InputError
 from planner.topologies.base import Topology
 from planner.topologies.dragonfly import dragonfly
+from planner.topologies.dragonflyplus import dragonflyplus
 from planner.topologies.fattree import fattree
 from planner.topologies.galaxyfly import galaxyfly
 from planner.topologies.hypercube import hypercube
 from planner.topologies.hyperx import hyperx
 from planner.topologies.jellyfish import jellyfish
 from planner.topologies.mlfm import mlfm
+from planner.topologies.multiplane import multiplane
 from planner.topologies.oft import oft
 from planner.topologies.projective import demipn, pn
+from planner.topologies.railfattree import railfattree
 from planner.topologies.slimfly import slimfly
 from planner.topologies.torus import torus
 
@@ -43,9 +46,14 @@ FAMILIES: dict[str, Callable[..., Topology]] = {
     "jellyfish": jellyfish,
     "torus": torus,
     "hypercube": hypercube,
+    "railfattree": railfattree,
+    "multiplane": multiplane,
+    "dragonflyplus": dragonflyplus,
 }
 ALIASES = {"polarfly": "demipn", "sf": "slimfly", "df": "dragonfly", "hamming": "hyperx",
-           "flattenedbutterfly": "hyperx", "fbfly": "hyperx"}
+           "flattenedbutterfly": "hyperx", "fbfly": "hyperx",
+           "rail": "railfattree", "railoptimized": "railfattree", "megafly": "dragonflyplus",
+           "dfplus": "dragonflyplus"}
 
 __all__ = ["FAMILIES", "ALIASES", "Topology", "build", "canonical_family", "check_radix",
            "family_parameters", "parse_spec", "split_params"]

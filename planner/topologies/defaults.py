@@ -38,6 +38,10 @@ def _why(top: Topology, name: str) -> str:
                          "ISCA'07)",
         ("jellyfish", "p"): "p = degree // 3, as the random rows of the Slim Fly case study "
                              "(degree 21, p = 7)",
+        ("railfattree", "oversub"): "1:1, a non-blocking leaf (NVIDIA DGX SuperPOD)",
+        ("multiplane", "endpoints"): "full planes: radix leaves of ⌈radix/2⌉ servers each",
+        ("dragonflyplus", "g"): "the most groups, a·h + 1 (one global cable per group pair, "
+                                "Shpiner et al. HiPINEB 2017); give g=<groups> for fewer",
         ("torus", "p"): "one endpoint per router",
         ("hypercube", "p"): "one endpoint per router",
     }

@@ -7,7 +7,9 @@ Every option puts on each router the endpoints of its family's balance rule (Sli
 ⌈k'/2⌉, Besta & Hoefler SC14; Dragonfly a = 2p = 2h, Kim et al. ISCA'08; fat tree k/2; OFT q+1
 and MLFM h, Kathareios et al. SC15; HyperX p = min(S), Kim et al. ISCA'07; demi-PN (q+1)/2 and
 PN the Δ0 of Projective Networks eq. 1 (about 2(q+1)/5); Galaxyfly p = h; Jellyfish a quarter
-of the ports, as the Slim Fly case study's random rows; torus and hypercube one), so the size
+of the ports, as the Slim Fly case study's random rows; torus and hypercube one; the GPU
+fabrics count NICs, servers of ``tuning.GPU_NICS`` NICs: rail-optimised units of ⌊R/2⌋ servers
+(NVIDIA DGX SuperPOD), as many planes as NICs, Dragonfly+ ⌈R/2⌉ per leaf), so the size
 of the network, not an oversubscribed router, decides how many switch ports are used. Options
 are ranked so that, among those within ``SIZE_TOLERANCE`` of the target, the one leaving the
 fewest switch ports free comes first ("switches filled"); ``like_for_like`` picks one per
@@ -34,13 +36,19 @@ from planner.topologies import canonical_family, split_params
 from planner.topologies.gf import prime_powers
 from planner.topologies.checks import endpoints_per_router, int_list, integer, prime_power_q
 from planner.topologies.dragonfly import resolve as dragonfly_resolve
+from planner.topologies.dragonflyplus import global_cables as dfplus_global_cables
+from planner.topologies.dragonflyplus import resolve as dfplus_resolve
+from planner.topologies.multiplane import counts as multiplane_counts
+from planner.topologies.multiplane import resolve as multiplane_resolve
+from planner.topologies.railfattree import Shape as RailShape
+from planner.topologies.railfattree import shape as rail_shape
 from planner.topologies.fattree import shape as fattree_shape
 from planner.topologies.galaxyfly import supernode_links
 from planner.topologies.projective import plane_size, pn_default_p
 from planner.topologies.slimfly import default_p as sf_default_p
 from planner.topologies.slimfly import network_degree
-from planner.topologies.tuning import (MAX_ENDPOINTS, MAX_LINKS, MAX_RADIX, MAX_ROUTERS,
-                                       MIN_PORTS_USED, SIZE_TOLERANCE)
+from planner.topologies.tuning import (GPU_NICS, MAX_ENDPOINTS, MAX_LINKS, MAX_RADIX,
+                                       MAX_ROUTERS, MIN_PORTS_USED, SIZE_TOLERANCE)
 
 
 
@@ -214,11 +222,53 @@ def hypercube_options(n: int, radix: int) -> Iterator[SizeOption]:
         yield SizeOption("hypercube", {"d": d, "p": 1}, 2 ** d, 2 ** d, d + 1, d * 2 ** (d - 1))
 
 
+def _rail_option(shape: RailShape, note: str = "") -> SizeOption:
+    return SizeOption("railfattree", shape.params(), shape.endpoints, shape.routers,
+                      shape.ports_used, shape.links, note)
+
+
+def railfattree_options(n: int, radix: int) -> Iterator[SizeOption]:
+    """Servers of ``GPU_NICS`` NICs in units of ⌊R/2⌋ servers (a non-blocking leaf filled, as
+    SuperPOD's 32 servers on 64 ports), the unit counts nearest n NICs."""
+    servers = radix // 2
+    per_unit = servers * GPU_NICS
+    most = max(1, radix // GPU_NICS * (radix // 2))        # three tiers' limit
+    for units in sorted({min(most, max(1, n // per_unit)), min(most, max(1, -(-n // per_unit)))}):
+        try:
+            yield _rail_option(rail_shape(units, servers, GPU_NICS, radix),
+                               f"servers of {GPU_NICS} NICs, one rail leaf per NIC")
+        except InputError:          # beyond three tiers of this radix
+            continue
+
+
+def multiplane_options(n: int, radix: int) -> Iterator[SizeOption]:
+    """``GPU_NICS`` planes (one per NIC of a server), the servers nearest n / planes, at most a
+    full plane each."""
+    full = radix * (radix - radix // 2)
+    for servers in sorted({min(full, max(1, -(-n // GPU_NICS))), full}):
+        routers, nics, links, ports = multiplane_counts(GPU_NICS, radix, servers)
+        yield SizeOption("multiplane", {"planes": GPU_NICS, "radix": radix,
+                                        "endpoints": servers}, nics, routers, ports, links,
+                         "" if servers == full else "planes not full")
+
+
+def dragonflyplus_options(n: int, radix: int) -> Iterator[SizeOption]:
+    """Every switch radix r <= R; per r the most groups and the groups nearest n endpoints."""
+    for r in range(4, radix + 1):
+        a, h, g_max, _ = dfplus_resolve(r)
+        for g in sorted({g_max, min(g_max, max(2, -(-n // (a * h))))}):
+            yield SizeOption("dragonflyplus", {"radix": r, "g": g}, g * a * h, 2 * a * g, r,
+                             g * a * a + dfplus_global_cables(a, h, g),
+                             "" if g == g_max else "fewer groups than the maximum")
+
+
 OPTIONS: dict[str, Callable[[int, int], Iterator[SizeOption]]] = {
     "slimfly": slimfly_options, "dragonfly": dragonfly_options, "fattree": fattree_options,
     "hyperx": hyperx_options, "oft": oft_options, "mlfm": mlfm_options, "pn": pn_options,
     "demipn": demipn_options, "galaxyfly": galaxyfly_options, "jellyfish": jellyfish_options,
     "torus": torus_options, "hypercube": hypercube_options,
+    "railfattree": railfattree_options, "multiplane": multiplane_options,
+    "dragonflyplus": dragonflyplus_options,
 }
 
 
@@ -381,10 +431,28 @@ def _hypercube(d, p=None) -> SizeOption:
                       d * 2 ** (d - 1))
 
 
+def _railfattree(units, servers, nics, radix, oversub=1) -> SizeOption:
+    return _rail_option(rail_shape(units, servers, nics, radix, oversub))
+
+
+def _multiplane(planes, radix, endpoints=None) -> SizeOption:
+    planes, radix, servers = multiplane_resolve(planes, radix, endpoints)
+    routers, nics, links, ports = multiplane_counts(planes, radix, servers)
+    return SizeOption("multiplane", {"planes": planes, "radix": radix, "endpoints": servers},
+                      nics, routers, ports, links)
+
+
+def _dragonflyplus(radix, g=None) -> SizeOption:
+    a, h, g, radix = dfplus_resolve(radix, g)
+    return SizeOption("dragonflyplus", {"radix": radix, "g": g}, g * a * h, 2 * a * g, radix,
+                      g * a * a + dfplus_global_cables(a, h, g))
+
+
 COUNTS: dict[str, Callable[..., SizeOption]] = {
     "slimfly": _slimfly, "dragonfly": _dragonfly, "fattree": _fattree, "hyperx": _hyperx,
     "oft": _oft, "mlfm": _mlfm, "pn": _pn, "demipn": _demipn, "galaxyfly": _galaxyfly,
     "jellyfish": _jellyfish, "torus": _torus, "hypercube": _hypercube,
+    "railfattree": _railfattree, "multiplane": _multiplane, "dragonflyplus": _dragonflyplus,
 }
 
 

@@ -24,7 +24,8 @@ MAX_ENDPOINTS_PER_ROUTER = 100_000
 
 MAX_PER_ROUTER = 10_000
 """Most endpoints on one router, and most cables between one router pair, an imported file may
-give: above the largest chassis switch (about 2,300 ports with breakout, ``guards.MAX_RADIX``)."""
+give, and the largest ``radix`` of the GPU-fabric builders: above the largest chassis switch
+(about 2,300 ports with breakout, ``guards.MAX_RADIX``)."""
 
 MAX_BYTES = {".csv": 32 * 2 ** 20, ".anynet": 64 * 2 ** 20, ".graphml": 192 * 2 ** 20}
 """File size per format: about twice the file of the largest network planned in
@@ -45,3 +46,8 @@ window leaves some families with no configuration at all."""
 MIN_PORTS_USED = 0.5
 """``like_for_like`` leaves out a family whose configuration uses under half the switch's ports
 (the issue's torus at one endpoint per router: 7 of 32 ports)."""
+
+GPU_NICS = 8
+"""NICs per server ``planner size`` gives the GPU fabrics (rail-optimised and multi-plane fat
+trees): one per GPU of an 8-GPU server, as the DGX H100 / B200 servers of the NVIDIA DGX
+SuperPOD reference architectures (8 ConnectX-7 NICs)."""

@@ -3,7 +3,8 @@
 Two functions of the plan, each the one place its picture comes from:
 
 - ``floor_geometry(plan)``: halls, rows, aisles (hot / cold), overhead trays and hall
-  connections as rectangles and segments, the patch racks of structured cabling as points,
+  connections as rectangles and segments, the patch racks of structured cabling as points, the
+  marked positions of an existing room (``marked``, only on such floors),
   and every cabinet's centre and front, in metres in
   one frame for the whole floor (x along the rows, y across them; screen y grows downwards).
 - ``cable_routes(plan)``: the polyline of every cable in that frame (empty inside a cabinet),
@@ -30,6 +31,7 @@ import pandas as pd
 
 from planner.inputs import floor as floors
 from planner.exports.tuning import HALL_GAP_M
+from planner.inputs.floor import positions
 from planner.inputs.floor.rack_positions import hall_bounds
 from planner.inputs.floor.routes import cross_tray
 
@@ -120,12 +122,23 @@ def _hall_geometry(plan) -> dict:
     x, y = floors.cabinet_xy(floor, cab["row"], cab["col"])
     front = np.where(floors.front_aisle(cab["row"]) == cab["row"].to_numpy(), FRONT_UP,
                      FRONT_DOWN)
+    marked = _marked(room, origin)
     return {"halls": halls, "rows": rows, "aisles": aisles, "trays": trays,
+            **({"marked": marked} if marked else {}),
             **_hall_links(floor, room, origin), "patch_racks": _patch_racks(plan, room, origin),
             "cabinet_width_m": w,
             "cabinet_depth_m": d,
             "cabinets": {"x": x + origin[hall, 0], "y": y + origin[hall, 1], "hall": hall,
                          "front": front.astype(np.int64)}}
+
+
+def _marked(room, origin) -> list[dict]:
+    """The marked positions of an existing room (``planner.inputs.floor.positions``) in the
+    drawing's frame: name, kind, note and centre, for the viewer's grey hatched boxes."""
+    marks = positions.marks_in_room(room)
+    return [{"name": str(m.name), "kind": str(m.kind), "note": str(m.note),
+             "x": float(origin[m.hall, 0] + m.x_m), "y": float(origin[m.hall, 1] + m.y_m)}
+            for m in marks.itertuples(index=False)]
 
 
 def patch_rack_marks(plan, room) -> pd.DataFrame:

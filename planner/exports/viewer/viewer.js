@@ -398,6 +398,7 @@
       ctx.fillRect(X(m.x) - 6, Y(m.y) - 6, 12, 12);
       ctx.fillText("meet-me room: " + num(m.link_m) + " m hall to hall", X(m.x) + 10, Y(m.y) - 4);
     }
+    drawMarked(X, Y, w, d, pw, pd);
     // cabinets, batched by colour; only those on screen
     const { colour, legend } = cabinetColours();
     const buckets = new Map();
@@ -497,6 +498,47 @@
     legendFor(legend);
     stats.drawMs = performance.now() - started;
     stats.draws++;
+  }
+
+  // Marked positions of an existing room (floor field hall.positions: a building column, a
+  // cooling unit, a door clearance, another tenant's cabinets): grey boxes hatched with
+  // diagonals, nothing placed there; their kind (blocked / occupied / reserved) inside once
+  // legible, and the floor's note below it when that fits too.
+  function drawMarked(X, Y, w, d, pw, pd) {
+    const marks = P.geo.marked || [];
+    if (!marks.length) return;
+    ctx.fillStyle = "#cbd2d9";
+    ctx.strokeStyle = "#7b8794";
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (const m of marks) ctx.rect(X(m.x - w / 2), Y(m.y - d / 2), pw, pd);
+    ctx.fill();
+    ctx.stroke();
+    if (pw >= 6) {
+      ctx.beginPath();
+      for (const m of marks) {
+        const x0 = X(m.x - w / 2), y0 = Y(m.y - d / 2), step = Math.max(pw, pd) / 4;
+        for (let k = 1; k < 8; k++) {
+          const t = k * step, ax = x0 + Math.max(0, t - pd), ay = y0 + Math.min(t, pd);
+          const bx = x0 + Math.min(t, pw), by = y0 + Math.max(0, t - pw);
+          if (bx > ax) { ctx.moveTo(ax, ay); ctx.lineTo(bx, by); }
+        }
+      }
+      ctx.stroke();
+    }
+    const font = Math.min(11, pw / 4.5);
+    if (font >= 7) {
+      ctx.font = "600 " + font + "px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillStyle = "#323f4b";
+      for (const m of marks) {
+        ctx.fillText(m.kind, X(m.x), Y(m.y) - (pd >= 3.5 * font ? font * 0.6 : 0));
+        if (m.note && pd >= 3.5 * font && ctx.measureText(m.note).width <= pw - 4) {
+          ctx.fillText(m.note, X(m.x), Y(m.y) + font * 0.6);
+        }
+      }
+    }
   }
 
   // Patch racks of structured cabling: a violet square on the floor position each stands on (in
@@ -610,6 +652,11 @@
       box.append(sw, el("span", { text: kind + " aisle" }));
     }
     if (P.geo.rows.some((r) => r.front)) box.append(el("span", { text: "  ▬ cabinet front" }));
+    if ((P.geo.marked || []).length) {
+      const sw = el("span", { class: "swatch" });
+      sw.style.background = "#cbd2d9";
+      box.append(sw, el("span", { text: "marked position (blocked, occupied, reserved): nothing placed" }));
+    }
     if (view.routes) {
       const shown = Math.min(matches.length, ROUTE_CAP);
       box.append(el("div", { text: "Routes of " + num(shown) + (shown < matches.length ?

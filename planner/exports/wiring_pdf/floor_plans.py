@@ -14,6 +14,7 @@ import numpy as np
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.exports.viewer.geometry import patch_rack_marks
+from planner.inputs.floor import positions
 from planner.inputs.floor.rack_positions import hall_bounds
 from planner.exports.wiring_pdf.content_stream import fill_rects, string_widths, text_at
 from planner.exports.wiring_pdf.layout import Figure, Section
@@ -31,6 +32,8 @@ deep: the name's capitals and the group's descender stay inside the box, clear o
 mark."""
 KEY_TOP = 12.0
 """Room above a key page's hall for the columns each tile covers (6 pt)."""
+MARKED_FILL, MARKED_HATCH = (0.80, 0.80, 0.80), (0.45, 0.45, 0.45)
+"""A marked position of an existing room (``hall.positions``): grey, hatched, its kind inside."""
 
 
 def floor_section(plan) -> Section:
@@ -257,7 +260,8 @@ def _tile_scale(plan, room, marks, avail_w: float) -> tuple[float, float]:
     cab = plan.cabinets
     cw, cd = float(floor.cabinet_width_m), float(floor.cabinet_depth_m)
     texts = (short_names(cab["name"], room.halls > 1) + [f"g{g}" for g in cab["group"].tolist()]
-             + rack_tags(marks, room.halls > 1))
+             + rack_tags(marks, room.halls > 1)
+             + sorted(set(positions.marks_in_room(room)["kind"])))
     widest = float(string_widths(texts, FONT, MIN_TEXT_PT).max(initial=0.0))
     need = max(widest / (NAME_FILL * cw), TWO_LINES * MIN_TEXT_PT / cd)
     bounds = hall_bounds(room, marks)
@@ -326,6 +330,9 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
                  & (((marks["row"] >= lo) & (marks["row"] <= hi))
                     | ((marks["row"] < 0) & (lo == 0)))]
     tags = rack_tags(here, room.halls > 1)
+    marked = positions.marks_in_room(room)
+    marked = marked[(marked["hall"] == hall) & (marked["row"] >= lo) & (marked["row"] <= hi)
+                    & (marked["x_m"] >= xa) & (marked["x_m"] < xb)]
     tag = f"Hall H{hall + 1}" if room.halls > 1 else "Hall"
     in_tile = cols
     if key is not None:
@@ -333,6 +340,8 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
                    f"{wall_x1 - wall_x0:.1f} x {bounds[3] - wall_y0:.1f} m")
         if len(key) > 1:
             caption += f"; key to the {len(key)} sheets that follow (dashed)"
+        if len(marked):
+            caption += "; hatched: marked"
     else:
         span = (f", columns {int(in_tile.min()) + 1}-{int(in_tile.max()) + 1}"
                 if len(in_tile) and (xa > wall_x0 or xb < wall_x1) else "")
@@ -371,6 +380,7 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
         fill_rects(canvas, [(float(px(xe - cw / 2)), float(py(r * rp + cd / 2)), bw, bh)
                             for (r, _), xe in zip(empty, np.atleast_1d(ex_).tolist())
                             if xa <= xe < xb], EMPTY_POSITION)
+        _draw_marked(canvas, marked, px, py, cw, cd, scale)
         for colour in range(len(GROUP_COLOURS)):
             pick = np.flatnonzero(groups % len(GROUP_COLOURS) == colour)
             fill_rects(canvas, [(float(px(x[i] - cw / 2)), float(py(y[i] + cd / 2)), bw, bh)
@@ -432,7 +442,8 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
             return
         _aisle_labels(canvas, lo, hi, rp, cd, aisle, px, py, ax1, scale, entry_label,
                       [t for t in trays.tolist() if ax0 <= t <= ax1], ax0)
-        widths = string_widths(labels + [f"g{g}" for g in groups] + tags, FONT, 1.0)
+        kinds = marked["kind"].tolist()
+        widths = string_widths(labels + [f"g{g}" for g in groups] + tags + kinds, FONT, 1.0)
         size = min(7.0, NAME_FILL * bw / max(float(widths.max(initial=0.0)), 1e-9), bh * 0.42)
         if size < MIN_TEXT_PT - 1e-9:
             return
@@ -447,10 +458,36 @@ def _hall_drawer(plan, room, marks, hall: int, bounds, tile, scale: float, key,
             text_at(canvas, FONT, size, [(float(px(x[i])) - gw[i] / 2,
                                           float(py(y[i])) - size * 1.1, gtags[i])
                                          for i in range(len(labels))])
-        tw = widths[len(labels) + len(groups):] * size
+        tw = widths[len(labels) + len(groups):len(labels) + len(groups) + len(tags)] * size
         text_at(canvas, FONT, size, [(float(px(m.x_m)) - w / 2, float(py(m.y_m)) + size * 0.25, t)
                                      for m, t, w in zip(here.itertuples(index=False), tags, tw)])
+        kw = widths[len(widths) - len(kinds):] * size
+        text_at(canvas, FONT, size, [(float(px(xm)) - w / 2, float(py(ym)) - size * 0.35, k)
+                                     for xm, ym, k, w in zip(marked["x_m"], marked["y_m"], kinds,
+                                                             kw)])
     return draw
+
+
+def _draw_marked(canvas, marked, px, py, cw: float, cd: float, scale: float) -> None:
+    """The marked positions of an existing room (``planner.inputs.floor.positions``) on a
+    hall's page: grey boxes hatched with diagonals; their kind is written in by the names."""
+    if not len(marked):
+        return
+    x, y = marked["x_m"].to_numpy(float), marked["y_m"].to_numpy(float)
+    fill_rects(canvas, [(float(px(a - cw / 2)), float(py(b + cd / 2)), cw * scale, cd * scale)
+                        for a, b in zip(x, y)], MARKED_FILL, stroke=True)
+    hatch = []
+    for a, b in zip(x, y):
+        left, top = float(px(a - cw / 2)), float(py(b - cd / 2))
+        w, h = cw * scale, cd * scale
+        step = max(w, h) / 4
+        for k in range(1, 8):          # 45-degree strokes clipped to the box
+            d = k * step
+            x0, y0 = left + max(0.0, d - h), top - min(d, h)
+            x1, y1 = left + min(d, w), top - max(0.0, d - w)
+            if x1 > x0:
+                hatch.append((x0, y0, x1, y1))
+    _lines(canvas, hatch, MARKED_HATCH, 0.4)
 
 
 def _aisle_labels(canvas, lo, hi, rp, cd, aisle, px, py, ax1, scale, entry_label,

@@ -12,8 +12,9 @@ Electrical groups (how capacities are defined; ``group_capacity``):
   504 fits "about 500", as in Table 4). It spans ``ceil(max_routers / router_slots)`` cabinets
   (also enough ``endpoint_slots`` when those are limited): one abstract cabinet on ``pn-500``.
 Placement packs routers into groups under these limits and into cabinets under
-``router_slots`` / ``endpoint_slots`` (and ``cabinet_kw_budget``, ``planner.costing.power``).
-"""
+``router_slots`` / ``endpoint_slots`` (and ``cabinet_kw_budget``, ``planner.costing.power``). On a
+floor with marked positions (``hall.positions``) the halls hold their free positions only
+(``planner.inputs.floor.positions.free_slots``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ import math
 
 import numpy as np
 
-from planner.inputs.floor.halls import hall_capacity, hall_overflow
+from planner.inputs.floor import positions
+from planner.inputs.floor.halls import hall_capacity, hall_overflow, marked_overflow
 from planner.inputs.floor.schema import Floor
 from planner.run.errors import InputError
 
@@ -86,5 +88,8 @@ def check_capacity(floor: Floor, topology, router_model=None) -> None:
     if floor.hall is not None:
         width = group_capacity(floor, ep)[0]
         rows, per_row = hall_capacity(floor, width)
-        if need > floor.hall.count * rows * per_row * width:
+        if positions.has_marks(floor):
+            if need > int(positions.free_slots(floor, width).sum()) * width:
+                raise InputError(marked_overflow(floor, need, width))
+        elif need > floor.hall.count * rows * per_row * width:
             raise InputError(hall_overflow(floor, need, width))

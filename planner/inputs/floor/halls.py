@@ -16,7 +16,9 @@ hall an entry row of racks along its front wall, ``cabinet_depth_m`` deep. Its e
 cables to other halls leave, is the front end of the cross tray at the start of the rows
 (``Room.entry_xy``). Cabinet positions in a hall, and on the abstract grid (one "hall" of the
 cabinets' bounding rows and columns): ``planner.inputs.floor.geometry``; where each patch rack
-stands: ``planner.inputs.floor.rack_positions``.
+stands: ``planner.inputs.floor.rack_positions``. Positions of an existing room marked blocked,
+occupied or reserved (``hall.positions``, ``planner.inputs.floor.positions``) stay empty: the
+slots skip them and ``room_of`` refuses a cabinet on one.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner.inputs.floor.geometry import cabinet_xy, grid_shape, rack_gaps
+from planner.inputs.floor import positions
+from planner.inputs.floor.geometry import cabinet_name, cabinet_xy, grid_shape, rack_gaps
 from planner.inputs.floor.schema import Floor
 from planner.inputs.tuning import MIN_ASPECT
 from planner.run.errors import InputError
@@ -228,7 +231,8 @@ def slot_layout(floor: Floor, k: int, width: int) -> SlotLayout:
     the first k slots in row-major order of its near-square (or ``cabinets_per_row``) rows.
     Halls: as many halls as the largest allowed hall needs (InputError beyond
     ``hall.count``), the groups split evenly over them, and in each hall a compact block
-    (``_block``) filled row by row from the entry corner."""
+    (``_block``) filled row by row from the entry corner; on a floor with marked positions
+    (``hall.positions``) the free slots of that block, grown as needed (``_marked_layout``)."""
     s = np.arange(int(k), dtype=np.int64)
     if floor.hall is None:
         if floor.cabinets_per_row is not None:
@@ -247,6 +251,8 @@ def slot_layout(floor: Floor, k: int, width: int) -> SlotLayout:
     cap_rows, cap_per_row = hall_capacity(floor, width)
     capacity = cap_rows * cap_per_row
     halls = max(1, -(-int(k) // capacity))
+    if positions.has_marks(floor):
+        return _marked_layout(floor, int(k), width, halls)
     if halls > floor.hall.count:
         raise InputError(hall_overflow(floor, k * width, width))
     per_hall = -(-int(k) // halls)
@@ -263,6 +269,62 @@ def slot_layout(floor: Floor, k: int, width: int) -> SlotLayout:
     return SlotLayout(_room(floor, halls, room_rows, room_cols), hall, row, col, width)
 
 
+def _even_sizes(k: int, halls: int) -> np.ndarray:
+    """k groups split evenly over ``halls`` halls, the first ones one more."""
+    base, extra = divmod(int(k), halls)
+    sizes = np.full(halls, base, dtype=np.int64)
+    sizes[:extra] += 1
+    return sizes
+
+
+def _marked_layout(floor: Floor, k: int, width: int, halls: int) -> SlotLayout:
+    """``slot_layout`` on a hall floor with marked positions (``positions``): the fewest
+    halls (from ``halls``, what the hall size alone needs) whose free slots take the even
+    split, and in each hall the first free slots of the compact block (``_block``), row by row,
+    the block grown by the slots marks take. Where no mark falls in the block this is the
+    layout of the same floor without marks."""
+    free = positions.free_slots(floor, width)
+    sizes = None
+    for count in range(halls, floor.hall.count + 1):
+        if (_even_sizes(k, count) <= free[:count]).all():
+            sizes = _even_sizes(k, count)
+            break
+    if sizes is None:
+        raise InputError(marked_overflow(floor, k * width, width))
+    keys = positions.marked_keys(floor)
+    row_limit, col_limit = positions.hall_limits(floor)
+    most = row_limit * (col_limit // width)
+    shared = _block(floor, int(sizes[0]), width)
+    picked, extent = [], [shared]
+    for h, n in enumerate(sizes.tolist()):
+        want, block = n, shared
+        while True:
+            r, c = np.divmod(np.arange(block[0] * block[1], dtype=np.int64), block[1])
+            c = c * width
+            ok = ~positions.slot_is_marked(floor, keys, h, r, c, width)
+            if ok.sum() >= n or want >= most:
+                break
+            want = min(most, want + n - int(ok.sum()))
+            block = _block(floor, want, width)
+        extent.append(block)
+        picked.append((np.full(n, h, dtype=np.int64), r[ok][:n], c[ok][:n]))
+    hall, row, col = (np.concatenate(v) for v in zip(*picked))
+    h = floor.hall
+    room_rows = h.rows if h.rows != "auto" else max(b[0] for b in extent)
+    room_cols = (h.cabinets_per_row if h.cabinets_per_row != "auto"
+                 else max(b[1] for b in extent) * width)
+    return SlotLayout(_room(floor, len(sizes), room_rows, room_cols), hall, row, col, width)
+
+
+def marked_overflow(floor: Floor, cabinets: int, width: int) -> str:
+    """The message for a system the free positions of a floor with marks cannot hold."""
+    free = positions.free_slots(floor, width) * width
+    return (f"floor '{floor.source}': the system needs {cabinets} cabinets in electrical groups "
+            f"of {width} but {positions.describe(floor)} leave {int(free.sum())} free cabinet "
+            f"positions in groups of {width} over {floor.hall.count} hall(s) (at most "
+            f"{int(free.max())} in one); raise hall.count or the hall size, or free positions")
+
+
 def hall_overflow(floor: Floor, cabinets: int, width: int = 1) -> str:
     """The message for a system that the floor's halls cannot hold."""
     rows, per_row = hall_capacity(floor, width)
@@ -276,9 +338,30 @@ def hall_overflow(floor: Floor, cabinets: int, width: int = 1) -> str:
             f"{-(-cabinets // per_hall)} or the hall size ({size})")
 
 
+def _check_unmarked(floor: Floor, hall, row, col) -> None:
+    """InputError for a cabinet on a marked position (``positions``): a layout given to the
+    planner (``plan(placement=...)``, a re-priced plan) must leave them free too."""
+    if not positions.has_marks(floor):
+        return
+    rows, cols = positions.hall_limits(floor)
+    inside = (row < rows) & (col < cols)
+    keys = positions.marked_keys(floor)
+    on = np.flatnonzero(inside & positions.slot_is_marked(floor, keys, hall, row, col, 1))
+    if on.size:
+        i = int(on[0])
+        table = positions.marked_positions(floor)
+        mark = table[(table["hall"] == hall[i]) & (table["row"] == row[i])
+                     & (table["col"] == col[i])].iloc[0]
+        raise InputError(f"floor '{floor.source}': a cabinet stands at "
+                         f"{cabinet_name(row[i], col[i])} of hall {int(hall[i]) + 1}, which "
+                         f"field 'hall.positions[{mark['entry']}]' marks {mark['kind']}; move "
+                         "the cabinet or remove the mark")
+
+
 def room_of(floor: Floor, hall, row, col) -> Room:
     """The room that placed cabinets occupy: "auto" hall sizes (and the abstract grid) are the
-    extent of the cabinets, given sizes are the floor's; InputError for a cabinet outside."""
+    extent of the cabinets, given sizes are the floor's; InputError for a cabinet outside or on
+    a marked position (``hall.positions``)."""
     hall, row, col = (np.asarray(v, dtype=np.int64) for v in (hall, row, col))
     halls = int(hall.max()) + 1 if hall.size else 1
     rows = int(row.max()) + 1 if row.size else 0
@@ -294,5 +377,6 @@ def room_of(floor: Floor, hall, row, col) -> Room:
     if halls > h.count:
         raise InputError(f"floor '{floor.source}': cabinets fill {halls} halls but field "
                          f"'hall.count' is {h.count}; raise hall.count")
+    _check_unmarked(floor, hall, row, col)
     return _room(floor, halls, h.rows if h.rows != "auto" else rows,
                  h.cabinets_per_row if h.cabinets_per_row != "auto" else cols)

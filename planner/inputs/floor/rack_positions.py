@@ -16,6 +16,9 @@ The patch racks of a row's panel point stand there:
   the aisle in front of row A; a second entry row, an aisle further out, takes what one row of
   positions does not hold.
 
+A rack never stands on a marked rectangle of an existing room (``hall.positions``): such a
+floor is refused with the rack's place (``planner.inputs.floor.positions.rack_conflicts``).
+
 Racks are cabinets' size (``cabinet_width_m`` x ``cabinet_depth_m``); x, y are their centres in
 the hall's frame (``geometry.cabinet_xy``). ``hall_bounds`` is the hall's footprint around
 cabinets and racks; ``ENTRY_ROW`` is the row name ``cabinets.csv`` gives the entry row.
@@ -26,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from planner.inputs.floor import positions
 from planner.inputs.floor.halls import Room
 
 ENTRY_ROW = "entry"
@@ -65,6 +69,7 @@ def rack_positions(room: Room, kind, hall, row, tray, index) -> pd.DataFrame:
     x = np.where(entry, trays[0] + (index % per_row) * pitch, x)
     entry_y = room.entry_xy[1] - depth / 2 - entry_row * (depth + float(floor.aisle_m))
     y = np.where(entry, entry_y, y)
+    positions.rack_conflicts(room, hall, x, y)
     return pd.DataFrame({"x_m": x.astype(float), "y_m": y.astype(float),
                          "entry_row": entry_row.astype(np.int64)})
 

@@ -31,6 +31,82 @@ COPPER_NS_PER_M = 4.5
 FIBRE_NS_PER_M = 4.9
 
 
+POSITION_KINDS = ("blocked", "occupied", "reserved")
+"""What a marked position of an existing room is (``Hall.positions``): blocked (a building
+column, a cooling unit, a door clearance), occupied (another tenant's or an older system's
+cabinets), reserved (kept free for later); the planner places nothing in any of them."""
+
+
+class MarkedPosition(BaseModel):
+    """A position of an existing room the planner never places in (``docs/floors.md``
+    "Existing rooms"): a cabinet position by ``row`` (letters) and ``column`` (from 1), as
+    ``cabinets.csv`` numbers them, or a rectangle (centre ``x_m``, ``y_m`` in the frame of
+    ``cabinets.csv``'s x_m / y_m, ``width_m`` along the rows, ``depth_m`` across them) taking
+    every cabinet position it overlaps (``planner.inputs.floor.positions``); in hall ``hall``,
+    the halls ``halls`` (numbered from 1) or, with neither, every hall."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    kind: Literal["blocked", "occupied", "reserved"]
+    note: str = ""
+    hall: PositiveInt | None = None
+    halls: tuple[PositiveInt, ...] | None = Field(None, min_length=1)
+    row: str | None = None
+    column: PositiveInt | None = None
+    x_m: float | None = None
+    y_m: float | None = None
+    width_m: PositiveFloat | None = None
+    depth_m: PositiveFloat | None = None
+
+    @field_validator("row")
+    @classmethod
+    def _row_letters(cls, value):
+        if value is not None and (not value.isascii() or not value.isalpha()
+                                  or not value.isupper()):
+            raise ValueError(f"must be the row's letters as cabinets.csv prints them (A, B, .., "
+                             f"Z, AA, ..), got {value!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _one_way(self) -> "MarkedPosition":
+        cell = (self.row, self.column)
+        box = (self.x_m, self.y_m, self.width_m, self.depth_m)
+        if any(v is not None for v in cell) and any(v is not None for v in box):
+            raise ValueError("gives both row/column and x_m/y_m/width_m/depth_m; give a "
+                             "position by row and column or by a rectangle, not both")
+        if any(v is not None for v in cell) and None in cell:
+            missing = "row" if self.row is None else "column"
+            raise ValueError(f"field '{missing}' is missing; a position by row and column "
+                             "needs both (row: E, column: 6)")
+        if any(v is not None for v in box) and None in box:
+            names = ("x_m", "y_m", "width_m", "depth_m")
+            missing = next(n for n, v in zip(names, box) if v is None)
+            raise ValueError(f"field '{missing}' is missing; a rectangle needs x_m, y_m (its "
+                             "centre), width_m and depth_m")
+        if all(v is None for v in cell + box):
+            raise ValueError("gives no place; add row and column (row: E, column: 6) or a "
+                             "rectangle (x_m, y_m, width_m, depth_m)")
+        if self.hall is not None and self.halls is not None:
+            raise ValueError("gives both 'hall' and 'halls'; give one (halls: [1, 3] for "
+                             "several)")
+        return self
+
+    @property
+    def row_index(self) -> int | None:
+        """The 0-based row of a position given by row letters (``A`` 0, ``AA`` 26)."""
+        if self.row is None:
+            return None
+        n = 0
+        for letter in self.row:
+            n = n * 26 + ord(letter) - ord("A") + 1
+        return n - 1
+
+    def hall_numbers(self, count: int) -> tuple[int, ...]:
+        """The halls (numbered from 1) it applies to on a floor of ``count`` halls."""
+        if self.hall is not None:
+            return (self.hall,)
+        return self.halls if self.halls is not None else tuple(range(1, count + 1))
+
+
 class Hall(BaseModel):
     """The size of the halls of a floor, their trays and how they connect
     (``planner.inputs.floor.halls`` module doc)."""
@@ -49,6 +125,7 @@ class Hall(BaseModel):
     grid_rows: PositiveInt | None = Field(None, le=MAX_HALL_SIDE)
     row_link_m: float | None = None
     storey_link_m: float | None = None
+    positions: tuple[MarkedPosition, ...] = ()
 
     @field_validator("rows", "cabinets_per_row", mode="before")
     @classmethod
@@ -90,7 +167,28 @@ class Hall(BaseModel):
             if given:
                 raise ValueError(f"field '{given[0]}' belongs to links: grid; set links: grid "
                                  f"or remove it (links is '{self.links}')")
+        for i, position in enumerate(self.positions):
+            self._inside(i, position)
         return self
+
+    def _inside(self, i: int, position: MarkedPosition) -> None:
+        """A marked position names halls, a row and a column the hall has."""
+        for h in position.hall_numbers(self.count):
+            if h > self.count:
+                raise ValueError(f"field 'positions[{i}]' is in hall {h} but field 'count' is "
+                                 f"{self.count}; give a hall from 1 to {self.count} or raise "
+                                 "count")
+        if position.row is None:
+            return
+        rows = self.rows if self.rows != "auto" else self.max_rows
+        cols = (self.cabinets_per_row if self.cabinets_per_row != "auto"
+                else self.max_cabinets_per_row)
+        if position.row_index >= rows or position.column > cols:
+            limit = "rows" if self.rows != "auto" else "max_rows"
+            per = "cabinets_per_row" if self.cabinets_per_row != "auto" else "max_cabinets_per_row"
+            raise ValueError(f"field 'positions[{i}]' is {position.row}{position.column:02d}, "
+                             f"outside the hall of {rows} rows ({limit}) x {cols} cabinets "
+                             f"({per}); give a position inside it or enlarge the hall")
 
     def grid_position(self, hall) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(storey, row, column) of hall ``hall`` on a ``links: grid`` floor: halls are
