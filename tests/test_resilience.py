@@ -317,3 +317,12 @@ def test_the_worst_group_prices_what_is_left(two_halls):
                                                                  rel=1e-5)
         else:
             assert w["cost_per_delivered_tbps"] is None
+
+
+def test_a_multi_plane_topology_counts_its_groups_and_says_they_are_not_measured():
+    result = plan("multiplane:planes=2,radix=8", "modern-100g", "hot-aisle", strategy="hint",
+                  resilience="cabinet", fail_links=2)
+    block = result.summary["resilience"]
+    assert block["kinds"] == {}
+    assert block["groups"] == {"cabinet": len(np.unique(result.placement.router_cabinet))}
+    assert set(block["not_derived"]) == {"cabinet", "links"}
