@@ -35,7 +35,7 @@ from planner.inputs.floor import Floor, load_floor, routes
 from planner.inputs.floor.rack_positions import hall_bounds
 from planner.inputs.parts import structured
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
-from planner.performance import simulators
+from planner.performance import failure_groups, simulators
 from planner.placement.result import Placement
 from planner.run import guards
 from planner.run.errors import InputError
@@ -124,7 +124,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
          spares_pct: float = 0.0, progress=False,
          placement: Placement | None = None, router_latency_ns: float | None = None,
          booksim: dict | None = None, spares: boms.Spares | None = None,
-         optics: str | None = None) -> Plan:
+         optics: str | None = None, resilience: str = "all",
+         fail_links: int | None = None) -> Plan:
     """Plan a system without writing files.
 
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
@@ -137,7 +138,9 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     (switches, optics, cables); ``spares_pct`` alone is the cables' percentage. ``optics``
     chooses among the catalog's equivalent offers (``genuine``, the default; ``compatible``;
     ``cheapest``: ``planner.inputs.catalog.offers``) unless the catalog was already bought
-    with ``Catalog.with_offers``.
+    with ``Catalog.with_offers``. ``resilience`` names the failure groups whose single
+    failures are measured (``planner.performance.failure_groups.CHOICES``) and ``fail_links``
+    the cables of each random draw (None: ``tuning.DEFAULT_FAIL_LINKS``; 0: none).
     """
     started = time.perf_counter()
     topology, catalog, floor = _as_topology(topology), _as_catalog(catalog), _as_floor(floor)
@@ -150,6 +153,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
         router_latency_ns = performance.check_router_latency(router_latency_ns,
                                                              "--router-latency-ns")
     booksim = simulators.check_booksim(booksim, topology.num_endpoints)
+    fail_links = failure_groups.check_options(resilience, fail_links, floor, topology.num_links)
     if group_endpoints is not None:
         floor = floor.with_group_endpoints(group_endpoints)
     if topology.num_routers == 0:
@@ -180,8 +184,11 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             cable_plan = cabling.build(topology, placement, floor, catalog, router_model,
                                        endpoint_cables=endpoint_cables)
         with stages.run("performance", lambda: _performance_detail(perf)):
+            failures = failure_groups.derive(resilience, topology, placement, floor,
+                                             cable_plan.cables, cable_plan.structured)
             perf = performance.evaluate(topology, cable_plan.cables, router_model,
-                                        router_latency_ns=router_latency_ns, seed=seed)
+                                        router_latency_ns=router_latency_ns, seed=seed,
+                                        failures=failures, fail_links=fail_links)
         with stages.run("costing", lambda: f"{len(bom):,} BOM lines"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
                              cable_plan.cables, spares, topology.num_endpoints,
@@ -226,11 +233,23 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 summary["fabric"] = fabric_plan.summary()
                 summary["power"]["fabric_w"] = round(float(fabric_plan.kw.sum()) * 1000.0
                                                      - plan_w, 3)
+            resilience_block = perf.pop("resilience", None)
             summary["performance"] = perf
+            resilience_s = {}
+            if resilience_block is not None:      # its run times go with the others
+                resilience_s = {kind: block.pop("runtime_s")
+                                for kind, block in resilience_block["kinds"].items()}
+                for block in resilience_block["kinds"].values():
+                    worst = block["worst"]
+                    worst["cost_per_delivered_tbps"] = _per_tbps(
+                        summary["cost"]["total"], {"uniform": worst})
+                summary["resilience"] = resilience_block
             summary["performance"]["cost_per_delivered_tbps"] = _per_tbps(
                 summary["cost"]["total"], perf)
             summary["simulators"] = simulators.notes(topology)
     summary["runtime"] = {f"{k}_s": round(v, 3) for k, v in stages.seconds.items()}
+    if resilience_s:
+        summary["runtime"]["resilience_s"] = resilience_s
     summary["runtime"]["total_s"] = round(time.perf_counter() - started, 3)
     return Plan(topology=topology, catalog=catalog, floor=floor, placement=placement,
                 router_model=router_model, cables=cable_plan.cables, devices=devices,

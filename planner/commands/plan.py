@@ -83,9 +83,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="which of a part's equivalent offers to buy and price the placement "
                         "with: the switch vendor's own (default), third-party compatible ones "
                         "where the catalog lists them, or the cheapest (docs/procurement.md)")
+    p.add_argument("--resilience", default="all",
+                   choices=("all", "cabinet", "trunk", "panel", "tray", "row", "off"),
+                   help="failure groups whose single failures are measured (θ, hops, pairs "
+                        "cut off; summary.json 'resilience', docs/performance.md "
+                        "\"Resilience\"): every kind the floor has data for (default), one "
+                        "kind, or none")
+    p.add_argument("--fail-links", dest="fail_links", type=_cable_count, metavar="K",
+                   help="cables failed at random in each of the seeded draws (default: "
+                        "10, fewer on a plan with fewer network cables; 0: no draws)")
     p.add_argument("--rate", action="append", default=[], metavar="CUR=RATE",
                    help="exchange rate of a --prices currency: one CUR costs RATE of the "
                         "catalog's currency (e.g. EUR=1.08)")
+
+
+def _cable_count(text: str) -> int:
+    """``--fail-links``: a whole number, 0 or more (argparse prints the one-line error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of cables, got {text!r}") \
+            from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more cables (0: no random failures), "
+                                         f"got {value}")
+    return value
 
 
 def _floor_given(args: argparse.Namespace) -> bool:
@@ -154,6 +176,9 @@ def summary_table(result, out: Path, files: list[str]) -> str:
     if "performance" in s:
         from planner.performance import summary_lines
         rows += summary_lines(s["performance"])
+    if "resilience" in s:
+        from planner.performance.resilience import text_lines
+        rows += text_lines(s["resilience"])
     warning = s.get("simulators", {}).get("booksim", {}).get("warning")
     if warning:
         rows.append(("booksim", f"warning: {warning}"))
@@ -247,7 +272,8 @@ def run(args: argparse.Namespace) -> int:
                   router_latency_ns=args.router_latency_ns,
                   booksim={"cycle_ns": args.booksim_cycle_ns,
                            "injection_rate": args.booksim_rate,
-                           "traffic": args.booksim_traffic})
+                           "traffic": args.booksim_traffic},
+                  resilience=args.resilience, fail_links=args.fail_links)
     if args.prices:       # where the prices came from; catalog.yaml holds them
         result.summary["prices"] = {"quotes": [str(p) for p in args.prices],
                                     "rates": parse_rates(args.rate)}

@@ -3,8 +3,8 @@
 Takes the topology, the placed plan's cables (their lengths and latencies follow from the
 placement) and the router model, after cabling (``planner.plan``). Hands on the ``performance``
 block (a dict; ``evaluate``'s value) that ``summary.json`` holds and that the terminal summary,
-the ``wiring.pdf`` cover, ``planner compare`` and the viewer show. Resilience (what the fabric
-keeps when links or routers fail) will live in this package too.
+the ``wiring.pdf`` cover, ``planner compare`` and the viewer show, and with failure groups its
+``resilience`` block (what the fabric keeps when part of the room fails).
 
 Modules:
 
@@ -14,6 +14,9 @@ Modules:
 - ``theta``: the ``uniform`` and ``worst_case`` throughput blocks of the stage;
 - ``throughput``: the θ engine: max concurrent flow LP, ECMP flow, cut and path-length bounds;
 - ``traffic``: the published adversarial (worst-case) pattern of each family;
+- ``failure_groups``: the plan's shared-risk groups (cabinets, trunks, panels, tray segments,
+  power feeds);
+- ``resilience``: θ, hops and connectivity after each single group fails, or k random cables;
 - ``text``: the performance block as plain-language lines, θ as text;
 - ``rounding``: how the block's numbers are rounded;
 - ``tuning``: the stage's budgets and thresholds, with the measurements that chose them;

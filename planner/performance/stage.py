@@ -10,6 +10,9 @@ and the router model; its value is the ``performance`` block of ``summary.json``
 - ``bisection``: cables across a balanced cut and a lower bound
   (``planner.performance.bisection_bounds``).
 - ``uniform`` and ``worst_case``: saturation throughput θ (``planner.performance.theta``).
+- ``resilience`` (when failure groups are given): θ, hops and connectivity after each single
+  failure group fails and after k random cable failures (``planner.performance.resilience``);
+  ``planner.plan`` moves it to the top level of summary.json.
 """
 
 from __future__ import annotations
@@ -38,8 +41,11 @@ def plane_and_cables(top: Topology, cables: pd.DataFrame) -> tuple[Topology, pd.
 
 
 def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
-             router_latency_ns: float | None = None, seed: int = 0) -> dict:
-    """The ``performance`` block of summary.json for a cabled plan."""
+             router_latency_ns: float | None = None, seed: int = 0,
+             failures: tuple[dict, dict] | None = None, fail_links: int = 0) -> dict:
+    """The ``performance`` block of summary.json for a cabled plan; ``failures`` = (failure
+    groups by kind, kinds skipped for want of data) from
+    ``planner.performance.failure_groups.derive`` adds the ``resilience`` block."""
     router_ns, router_source = router_latency(router_model, router_latency_ns)
     rate = float(router_model.rate_gbps)
     whole = top
@@ -64,7 +70,7 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
                            "scope": "hops, latency, bisection and theta are those of one plane "
                                     "(the planes are identical and independent); the system's "
                                     "bisection is planes times the plane's"}
-    return block | {
+    out = block | {
         "hops": {"average": rounded(distance_sum / pairs if pairs else 0.0),
                  "diameter": int(diameter),
                  "over": over},
@@ -74,3 +80,9 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
         "worst_case": worst_case_throughput(top, arcs),
         "injection_gbps": rate,
     }
+    if failures is not None and (failures[0] or fail_links):
+        from planner.performance.resilience import assess, not_per_plane
+        out["resilience"] = (assess(top, side, distance_sum, uniform, *failures, fail_links,
+                                    seed, rate) if top is whole
+                             else not_per_plane(failures[0], fail_links))
+    return out

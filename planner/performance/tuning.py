@@ -45,3 +45,48 @@ A vendor figure, not measured here."""
 MAX_ROUTER_LATENCY_NS = 100_000.0
 """A router delay above 100 µs is not a switch; rejected as a typo. A plausibility limit (switch
 delays are 100-1,000 ns port to port), not a measurement."""
+
+RESILIENCE_LP_NONZEROS_MAX = 200_000
+"""Largest sum of LP nonzeros over one failure kind (``resilience``): every failure of the kind
+gets the exact LP only when each fits ``LP_NONZEROS_MAX`` and all together fit this.
+Measured on 2 cores at a load average of 17-20: Slim Fly q=5 (55,000 nonzeros per LP) takes
+about 2 s per failure (12 trunk failures 26 s, 6 panel failures 31 s), so 200,000 nonzeros is
+a few seconds of a small plan's ``planner plan``; the exact LP per failure is what
+``tests/test_resilience.py`` raises this budget for."""
+
+RESILIENCE_BFS_WORK_MAX = 20_000_000_000
+"""Largest (failures x routers with endpoints x arcs) of one failure kind for exact hops after
+every failure (a bit-parallel BFS each); above it the hops are the intact distances' lower
+bound. Measured on 2 cores at a load average of 17-20 (benchmarks/RESILIENCE.md): the
+default 10K plan (Slim Fly q=19: 722 routers, 20,938 arcs) takes 25 ms per failure, about
+half of it the BFS; its 749 trunk failures are 1.1e10 and fit, so every kind of that plan has
+exact hops in under a minute; the 100K Dragonfly's cabinets (3,848 x 7,696 x 292,448 = 8.7e12)
+get the lower bound."""
+
+DEFAULT_FAIL_LINKS = 10
+"""Random cable failures per draw when ``--fail-links`` is not given (fewer when the plan has
+fewer network cables). Not measured: about one router's worth of network cables on the
+default Slim Fly (29 network ports per router), a handful of bad cables at once."""
+
+FAIL_LINK_SAMPLES = 32
+"""Draws of ``--fail-links`` random cables; each costs as much as one failure group."""
+
+FAIL_LINK_SEED = 26
+"""Mixed with ``--seed`` to draw the failed cables. Not measured: any fixed value makes the
+draws, and so the summary, reproducible."""
+
+RESILIENCE_WORK_MAX = 10_000_000
+"""Largest (failures x arcs) of a failure kind that ``--resilience all`` (the default) measures;
+a kind named on its own is measured whatever its size. Measured with the default 10K plan
+(``planner plan``: Slim Fly q=19, 20,938 arcs) on 2 cores at a load average of 18: its kinds
+took cabinet 4.9 s (361 failures, 7.6e6), trunk 12.5 s (749, 1.6e7), panel 6.0 s (307,
+6.4e6), tray 1.5 s, row 0.2 s, 32 random draws 0.6 s, against 46 s for the whole plan; with
+every kind the plan took half as long again. This budget keeps all but the trunks (named in
+``not_derived``, measured with ``--resilience trunk``), about 13 s, and leaves out the 100K
+Dragonfly's cabinets (3,848 x 292,448 = 1.1e9: 7 minutes loaded, benchmarks/RESILIENCE.md)."""
+
+DISTANCE_MATRIX_MAX = 100_000_000
+"""Largest router x router distance matrix (int16: 200 MB) kept for the hops lower bound of
+failures above ``RESILIENCE_BFS_WORK_MAX``; the 100K Dragonfly's (7,696 routers: 5.9e7,
+118 MB) fits. Above it the hops are not computed and θ's path-length bound is left out. Chosen
+by memory, not measured."""

@@ -66,6 +66,10 @@ def totals_rows(plan) -> list[tuple[str, str]]:
         from planner.performance import summary_lines
         rows += [(name[:1].upper() + name[1:], text)
                  for name, text in summary_lines(s["performance"])]
+    if s.get("resilience"):
+        from planner.performance.resilience import text_lines
+        rows += [(name[:1].upper() + name[1:], text) for name, text in
+                 text_lines(s["resilience"])]
     return rows
 
 
