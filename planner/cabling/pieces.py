@@ -216,10 +216,19 @@ def _end_texts(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             np.array([h[2] for h in halves], dtype=object))
 
 
+def _port_text(ports: pd.Series) -> np.ndarray:
+    """Device port numbers as text (``17``), formatted once per distinct port: the rows share
+    one string per port number instead of holding a string each."""
+    if not pd.api.types.is_integer_dtype(ports.dtype) or ports.hasnans:
+        return ports.astype(str).to_numpy(object)
+    uniq, inverse = np.unique(ports.to_numpy(np.int64), return_inverse=True)
+    return np.asarray([str(u) for u in uniq.tolist()], dtype=object)[inverse.reshape(-1)]
+
+
 def _device_end(cables: pd.DataFrame, end: str, rows) -> dict:
     return {"place": cables[f"{end}_cabinet"].to_numpy(object)[rows],
             "device": cables[f"{end}_device"].to_numpy(object)[rows],
-            "port": cables[f"{end}_port"].astype(str).to_numpy(object)[rows],
+            "port": _port_text(cables[f"{end}_port"])[rows],
             "ru": pd.to_numeric(cables[f"{end}_ru"], errors="coerce").to_numpy(float)[rows],
             "transceiver": cables[f"{end}_transceiver"].to_numpy(object)[rows],
             "at_panel": np.zeros(len(rows), dtype=bool), "joined": np.zeros(len(rows), bool)}
