@@ -61,8 +61,11 @@ class Pieces:
     table: pd.DataFrame
     legs: pd.DataFrame
     memo: dict = field(default_factory=dict, repr=False, compare=False)
-    """``ends`` and ``connector_ends`` once computed (several writers read them; computed in
-    ``build``, before the writer processes fork, they are computed once for all)."""
+    """``connector_ends`` once computed (several writers read it; computed in ``build``,
+    before the writer processes fork, it is computed once for all). ``ends`` is not kept: it
+    only lays the table's columns out twice (A ends, then B ends), which is quick to do again,
+    and kept it would hold 16 columns for each end of every piece for the whole run (about
+    0.6 GB at 1M endpoints)."""
 
     def by_sku(self) -> dict[str, int]:
         """Pieces installed per part number (a trunk once, a multi-link assembly once), sorted by
@@ -93,9 +96,7 @@ class Pieces:
     def ends(self) -> pd.DataFrame:
         """Every end of every piece, oriented from it: ``piece`` (row of ``table``), ``end``
         (A | B), ``this_*`` and ``peer_*`` of ``END_FIELDS``; A ends first, then B ends."""
-        if "ends" not in self.memo:
-            self.memo["ends"] = self._ends()
-        return self.memo["ends"].copy(deep=False)
+        return self._ends()
 
     def _ends(self) -> pd.DataFrame:
         t = self.table
@@ -370,6 +371,5 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
     table = table.iloc[order].reset_index(drop=True)
     legs["piece"] = new_row[legs["piece"].to_numpy()]
     pieces = Pieces(table=table, legs=legs[["cable", "step", "piece"]])
-    pieces.ends()
     pieces.connector_ends()
     return pieces
