@@ -76,10 +76,11 @@ def _stage_of(line: str) -> tuple[str, float] | None:
     return name, seconds
 
 
-def run(case: str, busy: int, out_root: Path) -> dict:
-    """One ``planner plan`` run of ``case`` with ``busy`` loops beside it (module doc)."""
+def run(case: str, busy: int, out_root: Path, extra: list[str] = ()) -> dict:
+    """One ``planner plan`` run of ``case`` (plus ``extra`` options) with ``busy`` loops beside
+    it (module doc)."""
     out = out_root / f"plan-{case}"
-    cmd = [sys.executable, "-m", "planner.cli", "plan", *CASES[case], "--out", str(out)]
+    cmd = [sys.executable, "-m", "planner.cli", "plan", *CASES[case], *extra, "--out", str(out)]
     loops = _busy(busy)
     load_start = os.getloadavg()[0]
     before = os.times()
@@ -104,7 +105,7 @@ def run(case: str, busy: int, out_root: Path) -> dict:
         got.append(item)
     if proc.returncode != 0:
         raise SystemExit(f"{case}: planner plan exited {proc.returncode}: {stderr.strip()}")
-    return {"case": case, "busy": busy, "command": " ".join(["planner", *cmd[3:-2]]),
+    return {"case": " ".join([case, *extra]).replace("--", ""), "busy": busy, "command": " ".join(["planner", *cmd[3:-2]]),
             "wall_s": round(wall, 1),
             "cpu_s": round((after.children_user - before.children_user)
                            + (after.children_system - before.children_system), 1),
@@ -180,7 +181,12 @@ def merge(runs: list[dict]) -> list[dict]:
     """The stored runs with ``runs`` replacing those of the same case and busy loops."""
     keep = {(r["case"], r["busy"]): r for r in _load()}
     keep.update({(r["case"], r["busy"]): r for r in runs})
-    return [keep[k] for k in sorted(keep, key=lambda k: (list(CASES).index(k[0]), k[1]))]
+    return [keep[k] for k in sorted(keep, key=_order)]
+
+
+def _order(key: tuple[str, int]) -> tuple:
+    """Runs by size (``1m writers 1`` after ``1m``), then busy loops."""
+    return list(CASES).index(key[0].split()[0]), key[0], key[1]
 
 
 def exponent(small: dict, large: dict, key) -> float | None:
@@ -215,7 +221,7 @@ def markdown(runs: list[dict]) -> str:
     for r in runs:
         if r["case"] not in by_case or r["busy"] < by_case[r["case"]]["busy"]:
             by_case[r["case"]] = r
-    cases = [c for c in CASES if c in by_case]
+    cases = sorted(by_case, key=lambda c: _order((c, 0)))
     cols = ["stage"] + [f"{c} s / MiB" for c in cases] + [
         f"exp {a}→{b} (time, peak)" for a, b in zip(cases, cases[1:])]
     head += ["| " + " | ".join(cols) + " |", "|" + " --- |" * len(cols)]
@@ -252,6 +258,8 @@ def main(argv=None) -> int:
     parser.add_argument("--busy", type=int, default=0, help="busy loops beside the run")
     parser.add_argument("--out", type=Path, help="keep the plans here (default: a temp dir)")
     parser.add_argument("--no-save", action="store_true", help="print only")
+    parser.add_argument("--writers", type=int,
+                        help="pass --writers N (default: as the planner chooses)")
     args = parser.parse_args(argv)
     unknown = [c for c in args.cases if c not in CASES]
     if unknown:
@@ -259,7 +267,8 @@ def main(argv=None) -> int:
     runs = []
     with tempfile.TemporaryDirectory(dir=args.out) as tmp:
         for case in args.cases:
-            result = run(case, args.busy, Path(tmp))
+            result = run(case, args.busy, Path(tmp),
+                         [] if args.writers is None else ["--writers", str(args.writers)])
             print(json.dumps(result), flush=True)
             runs.append(result)
     if not args.no_save:
