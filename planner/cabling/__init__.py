@@ -410,6 +410,8 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
         "cable_id": cable_ids,
         "label": labels,
         "kind": np.repeat(np.asarray(["network", "endpoint"], dtype=object), [n_net, n_ep]),
+        # np.repeat of an object array repeats one string per kind; np.where or np.full with a
+        # string makes a string per row (2.5M at 1M endpoints)
         "a_device": rnames[a_router],
         "a_port": a_port,
         "a_cabinet": cab_names[a_cab],
@@ -465,13 +467,13 @@ def _devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,
     n_r, n_e = len(rnames), len(enames)
     return pd.DataFrame({
         "name": np.r_[rnames, enames],
-        "kind": np.r_[np.full(n_r, "router", object), np.full(n_e, "endpoint", object)],
+        "kind": np.repeat(np.asarray(["router", "endpoint"], dtype=object), [n_r, n_e]),
         "id": np.r_[np.arange(n_r), np.arange(n_e)],
         "cabinet": np.r_[cab_names[cab], cab_names[cab[ep_router]]],
         "ru": nullable_units(np.r_[router_ru, ep_ru]),
         "height_ru": np.r_[np.full(n_r, float(router_model.rack_units)),
                            np.full(n_e, float(floor.endpoint_ru))],
-        "model": np.r_[np.full(n_r, router_model.sku, object), np.full(n_e, "endpoint", object)],
+        "model": np.repeat(np.asarray([router_model.sku, "endpoint"], dtype=object), [n_r, n_e]),
     })
 
 
