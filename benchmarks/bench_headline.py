@@ -3,8 +3,9 @@
 
 The CLI in a subprocess, every output, at 10K (``planner plan`` with no options: default
 catalog and floor), 100K (``--topology dragonfly:a=26,p=13,h=13,g=296``) and 1M endpoints
-(``--topology dragonfly:a=56,p=28,h=28,g=638 --catalog eth-51t --floor campus``), on a quiet
-machine and with ``--busy N`` loops (``python -c 'while True: pass'``) running beside it.
+(``--topology dragonfly:a=56,p=28,h=28,g=638 --catalog eth-51t --floor campus``; ``157k`` and
+``250k`` are its router shape at ``g=100`` and ``g=160``, 156,800 and 250,880 endpoints), on a
+quiet machine and with ``--busy N`` loops (``python -c 'while True: pass'``) running beside it.
 
 For each run: wall time; CPU time of the planner's process tree (user + sys of the planner and
 every process it forked and waited for: METIS, the export writers); the tree's peak PSS
@@ -50,6 +51,10 @@ RESULTS_MD = HERE / "RESULTS_plan.md"
 CASES = {
     "10k": [],
     "100k": ["--topology", "dragonfly:a=26,p=13,h=13,g=296"],
+    "157k": ["--topology", "dragonfly:a=56,p=28,h=28,g=100", "--catalog", "eth-51t",
+             "--floor", "campus"],
+    "250k": ["--topology", "dragonfly:a=56,p=28,h=28,g=160", "--catalog", "eth-51t",
+             "--floor", "campus"],
     "1m": ["--topology", "dragonfly:a=56,p=28,h=28,g=638", "--catalog", "eth-51t",
            "--floor", "campus"],
 }
