@@ -221,7 +221,10 @@ def markdown(runs: list[dict]) -> str:
              "## Per stage (quiet runs where there is one)", "",
              "Wall seconds / tree peak PSS MiB while the stage ran; the exponent is the growth "
              "of the stage's time (and peak) between consecutive sizes, log(t2/t1)/log(n2/n1) "
-             "over the cables.", ""]
+             "over the cables. On a shared machine at load 20 or more the stage times measure the "
+             "load as much as the code, and cases that change the catalog, floor or writers "
+             "(`157k writers 1`) are not the same work scaled: read the exponents of runs on "
+             "a quiet machine.", ""]
     by_case = {}
     for r in runs:
         if r["case"] not in by_case or r["busy"] < by_case[r["case"]]["busy"]:
@@ -247,7 +250,41 @@ def markdown(runs: list[dict]) -> str:
     for n in names:
         head.append(f"| {n} | " + " | ".join(f"{by_case[c]['outputs'].get(n, 0):,}"
                                              for c in cases) + " |")
-    return "\n".join(head) + "\n"
+    return "\n".join(head) + "\n" + FINDINGS
+
+
+FINDINGS = """
+## What holds the memory (issue 24 item 1)
+
+Measured in process at 100K (`dragonfly:a=26,p=13,h=13,g=296`, `--strategy hint`, 246,272
+cables) after `plan()`, shared Python objects counted once:
+
+- The glibc heap kept what the stages had freed: the process held 908 MiB, 549 MiB after
+  `malloc_trim(0)`. Millions of small strings and arrays below the mmap threshold are freed
+  into the heap, not to the system. `planner.run.memory.release` now runs after every plan
+  stage, so the planner forks its writers from the plan alone.
+- `Pieces.ends()` and `connector_ends()` were kept for the whole run: dropping both took the
+  trimmed process from 549 to 417 MiB. `ends()` (16 columns per piece end, quick to lay out)
+  is now built when a writer asks (only wiring.pdf does); `connector_ends()` stays (three
+  writers read it, and it is costly to build).
+- Per-row strings where one shared string does: `kind` of every cable (15 MiB: `np.where`
+  then `astype(object)` makes a string per row), `kind`/`model` of every device (13 MiB:
+  `np.full(n, "router", object)` does too), the pieces' device ports as text (a string per
+  end). Labels were built by `+` on object arrays, four temporary string arrays per label.
+- Row filters that copied every column (`cables[cables.kind == ...]` in the latency and the
+  summary, `ports[ports.used]`) now copy the two or three columns they read.
+- What remains, per cable: the `cables` frame's 37 columns (about 300 B), its unique strings
+  (label 80 B, cable_id 60 B, endpoint names), the pieces table (26 columns per piece) and the
+  connector ends kept for three writers, the port table (radix rows per router, 7 columns).
+  The whole tree's peak is the export writers' (labels alone adds 4.4 KB per cable,
+  `planner/exports/tuning.py`) and the forked writers' copies of the planner's pages.
+
+Before these changes, the same 100K run (`planner plan`, load 5 to 15): 366.6 s, CPU 81.3 s,
+tree peak 3,382 MiB; cabling's peak 1,025 MiB (now 900), performance 1,010 (744), costing
+1,002 (574), summary 993 (673). With `--strategy hint` (a placement that does not depend on
+the load) the tables, cables.csv and summary are identical before and after; the default
+placement's cables.csv differs between loaded runs (its wall-clock cap), before and after alike.
+"""
 
 
 def _stage(r: dict, stage: str) -> dict:
