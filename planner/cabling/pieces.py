@@ -165,6 +165,7 @@ class Pieces:
             frame["_key"] = group[at] * 2 + (this == "b")
             frames.append(frame)
         out = pd.concat(frames, ignore_index=True)
+        del frames                  # the parts, before the sort copies the whole again
         out = out.sort_values("_key", kind="stable").drop(columns="_key")
         return out.reset_index(drop=True)
 
@@ -357,9 +358,11 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
                           "piece_id": np.concatenate(chain.to_numpy()).astype(object)}),
             pd.DataFrame({"cable": c, "step": hops + 1, "piece_id": ids + ".B"})]
     table = pd.concat(frames, ignore_index=True)
+    del frames                      # the parts, before the reorder copies the whole again
     table["assembly"] = table["assembly"].where(table["assembly"].notna(), table["piece_id"])
     table = table[COLUMNS]
     legs = pd.concat(leg_frames, ignore_index=True)
+    del leg_frames
     row_of = pd.Series(np.arange(len(table)), index=table["piece_id"].to_numpy())
     legs["piece"] = row_of.loc[legs["piece_id"].to_numpy()].to_numpy()
     legs = legs.sort_values(["cable", "step"], kind="stable").reset_index(drop=True)
