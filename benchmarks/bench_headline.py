@@ -110,7 +110,8 @@ def run(case: str, busy: int, out_root: Path, extra: list[str] = ()) -> dict:
         got.append(item)
     if proc.returncode != 0:
         raise SystemExit(f"{case}: planner plan exited {proc.returncode}: {stderr.strip()}")
-    return {"case": " ".join([case, *extra]).replace("--", ""), "busy": busy, "command": " ".join(["planner", *cmd[3:-2]]),
+    return {"case": " ".join([case, *extra]).replace("--", ""), "busy": busy,
+            "command": " ".join(["planner", *cmd[3:-2]]),
             "wall_s": round(wall, 1),
             "cpu_s": round((after.children_user - before.children_user)
                            + (after.children_system - before.children_system), 1),
