@@ -5,7 +5,8 @@ Runs the same steps as the command, in process, and reports the wall time of eac
 build, the plan stages (placement, cabling, costing, summary) and the exports as the command
 writes them (``exports.write_plan``: writers in parallel processes on large plans, then the
 atomic swap). ``--per-writer`` also times every writer alone, serially (wall and CPU seconds),
-which is what to compare when optimising one writer. Usage::
+which is what to compare when optimising one writer. The headline figures (the CLI as a user
+runs it, the whole process tree's memory, quiet and busy) are ``bench_headline.py``'s. Usage::
 
     python benchmarks/bench_plan.py                 # every case
     python benchmarks/bench_plan.py sf-10k --strategy hint --per-writer

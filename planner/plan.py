@@ -37,7 +37,7 @@ from planner.inputs.parts import structured
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
 from planner.performance import failure_groups, simulators
 from planner.placement.result import Placement
-from planner.run import guards
+from planner.run import guards, memory
 from planner.run.errors import InputError
 from planner.run.output import restore_ctrl_c
 from planner.run.progress import Stages
@@ -180,15 +180,18 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                   time_limit_s=time_limit_s, seed=seed,
                                   group_endpoints=group_endpoints, on_stage=stages.note)
                 restore_ctrl_c()  # CP-SAT leaves SIGINT at the OS default
+            memory.release()
         with stages.run("cabling", lambda: f"{len(cable_plan.cables):,} cables"):
             cable_plan = cabling.build(topology, placement, floor, catalog, router_model,
                                        endpoint_cables=endpoint_cables)
+            memory.release()      # cabling's temporaries, before the next stage grows
         with stages.run("performance", lambda: _performance_detail(perf)):
             failures = failure_groups.derive(resilience, topology, placement, floor,
                                              cable_plan.cables, cable_plan.structured)
             perf = performance.evaluate(topology, cable_plan.cables, router_model,
                                         router_latency_ns=router_latency_ns, seed=seed,
                                         failures=failures, fail_links=fail_links)
+            memory.release()
         with stages.run("costing", lambda: f"{len(bom):,} BOM lines"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
                              cable_plan.cables, spares, topology.num_endpoints,
@@ -212,6 +215,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 cabinets = cabinets.assign(
                     kw=np.round(fabric_plan.kw, 6),
                     ru_used=cabinets["ru_used"] + boxes.ru_per_cabinet(len(cabinets)))
+            memory.release()
         with stages.run("summary"):
             summary = _summary(topology, catalog, floor, placement, router_model, cable_plan,
                                bom, totals, dict(strategy=strategy, seed=seed,
@@ -247,6 +251,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             summary["performance"]["cost_per_delivered_tbps"] = _per_tbps(
                 summary["cost"]["total"], perf)
             summary["simulators"] = simulators.notes(topology)
+            memory.release()      # what the writers fork from: the plan alone
     summary["runtime"] = {f"{k}_s": round(v, 3) for k, v in stages.seconds.items()}
     if resilience_s:
         summary["runtime"]["resilience_s"] = resilience_s
@@ -287,7 +292,7 @@ def _totals(catalog: Catalog, router_model: RouterModel, topology: Topology,
 
 def _cable_block(cables: pd.DataFrame, kind: str, costed: bool, pieces) -> dict[str, Any]:
     """Links of ``kind``; metres ordered count each piece once (a shared trunk once)."""
-    part = cables[cables["kind"] == kind]
+    part = cables.loc[cables["kind"] == kind, ["media", "length_m"]]
     media = part["media"].to_numpy()
     return {"count": int(len(part)),
             "electrical": int(np.sum(media == "electrical")),
@@ -449,7 +454,7 @@ def _per_tbps(total_cost: float, perf: dict) -> float | None:
 
 def _cages_used(ports: pd.DataFrame, router_model: RouterModel) -> int:
     """Cages holding at least one used port (a cage serves ``breakout`` consecutive ports)."""
-    used = ports[ports["used"]]
+    used = ports.loc[ports["used"], ["device", "port"]]
     cage = (used["port"].to_numpy(np.int64) - 1) // router_model.breakout
     device = pd.factorize(used["device"])[0].astype(np.int64)
     return int(np.unique(device * router_model.cage_count + cage).size)

@@ -161,6 +161,16 @@ def unit_text(values, width: int) -> np.ndarray:
     return out
 
 
+def joined_text(*parts) -> np.ndarray:
+    """Element-wise concatenation of string arrays and single strings (``"-"``) into one object
+    array, making only the joined strings (``a + "-" + b`` on object arrays makes a whole
+    array of strings per ``+``, which a plan of millions of cables pays for in memory)."""
+    columns = [part.tolist() if isinstance(part, np.ndarray) else part for part in parts]
+    n = next((len(c) for c in columns if isinstance(c, list)), 0)
+    columns = [c if isinstance(c, list) else [c] * n for c in columns]
+    return np.fromiter(map("".join, zip(*columns)), dtype=object, count=n)
+
+
 def label_width(largest: float) -> int:
     """Digits used for a rack unit or port in labels: at least 2 (TIA-606: zero-pad)."""
     return max(2, len(str(int(largest))))
@@ -375,14 +385,13 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     cab_names = np.asarray(placement.cabinet_names, dtype=object)
     ru_width = label_width(max(floor.cabinet_height_ru, np.nanmax(np.r_[router_ru, ep_ru, 0])))
     port_width = label_width(radix)
-    a_end = cab_names[a_cab] + "-" + unit_text(a_ru, ru_width) + ":" + unit_text(a_port,
-                                                                                  port_width)
     b_unit = unit_text(b_ru, ru_width)
-    no_unit = np.isnan(b_ru)
-    if no_unit.any():
-        b_unit[no_unit] = np.char.upper(enames[b_endpoint[no_unit]].astype(str)).astype(object)
-    b_end = cab_names[b_cab] + "-" + b_unit + ":" + unit_text(b_port, port_width)
-    labels = a_end + "/" + b_end
+    no_unit = np.flatnonzero(np.isnan(b_ru))
+    if no_unit.size:
+        b_unit[no_unit] = [name.upper() for name in enames[b_endpoint[no_unit]].tolist()]
+    labels = joined_text(cab_names[a_cab], "-", unit_text(a_ru, ru_width), ":",
+                         unit_text(a_port, port_width), "/", cab_names[b_cab], "-", b_unit, ":",
+                         unit_text(b_port, port_width))
     longest = int(pd.Series(labels, dtype=object).str.len().max()) if len(labels) else 0
     if longest > MAX_LABEL:
         raise InputError(f"cable labels would be {longest} characters, above the "
@@ -400,7 +409,9 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     cables = pd.DataFrame({
         "cable_id": cable_ids,
         "label": labels,
-        "kind": np.where(np.arange(n) < n_net, "network", "endpoint").astype(object),
+        "kind": np.repeat(np.asarray(["network", "endpoint"], dtype=object), [n_net, n_ep]),
+        # np.repeat of an object array repeats one string per kind; np.where or np.full with a
+        # string makes a string per row (2.5M at 1M endpoints)
         "a_device": rnames[a_router],
         "a_port": a_port,
         "a_cabinet": cab_names[a_cab],
@@ -456,13 +467,13 @@ def _devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,
     n_r, n_e = len(rnames), len(enames)
     return pd.DataFrame({
         "name": np.r_[rnames, enames],
-        "kind": np.r_[np.full(n_r, "router", object), np.full(n_e, "endpoint", object)],
+        "kind": np.repeat(np.asarray(["router", "endpoint"], dtype=object), [n_r, n_e]),
         "id": np.r_[np.arange(n_r), np.arange(n_e)],
         "cabinet": np.r_[cab_names[cab], cab_names[cab[ep_router]]],
         "ru": nullable_units(np.r_[router_ru, ep_ru]),
         "height_ru": np.r_[np.full(n_r, float(router_model.rack_units)),
                            np.full(n_e, float(floor.endpoint_ru))],
-        "model": np.r_[np.full(n_r, router_model.sku, object), np.full(n_e, "endpoint", object)],
+        "model": np.repeat(np.asarray([router_model.sku, "endpoint"], dtype=object), [n_r, n_e]),
     })
 
 

@@ -61,8 +61,11 @@ class Pieces:
     table: pd.DataFrame
     legs: pd.DataFrame
     memo: dict = field(default_factory=dict, repr=False, compare=False)
-    """``ends`` and ``connector_ends`` once computed (several writers read them; computed in
-    ``build``, before the writer processes fork, they are computed once for all)."""
+    """``connector_ends`` once computed (several writers read it; computed in ``build``,
+    before the writer processes fork, it is computed once for all). ``ends`` is not kept: it
+    only lays the table's columns out twice (A ends, then B ends), which is quick to do again,
+    and kept it would hold 16 columns for each end of every piece for the whole run (about
+    0.6 GB at 1M endpoints)."""
 
     def by_sku(self) -> dict[str, int]:
         """Pieces installed per part number (a trunk once, a multi-link assembly once), sorted by
@@ -93,9 +96,7 @@ class Pieces:
     def ends(self) -> pd.DataFrame:
         """Every end of every piece, oriented from it: ``piece`` (row of ``table``), ``end``
         (A | B), ``this_*`` and ``peer_*`` of ``END_FIELDS``; A ends first, then B ends."""
-        if "ends" not in self.memo:
-            self.memo["ends"] = self._ends()
-        return self.memo["ends"].copy(deep=False)
+        return self._ends()
 
     def _ends(self) -> pd.DataFrame:
         t = self.table
@@ -164,6 +165,7 @@ class Pieces:
             frame["_key"] = group[at] * 2 + (this == "b")
             frames.append(frame)
         out = pd.concat(frames, ignore_index=True)
+        del frames                  # the parts, before the sort copies the whole again
         out = out.sort_values("_key", kind="stable").drop(columns="_key")
         return out.reset_index(drop=True)
 
@@ -216,10 +218,19 @@ def _end_texts(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             np.array([h[2] for h in halves], dtype=object))
 
 
+def _port_text(ports: pd.Series) -> np.ndarray:
+    """Device port numbers as text (``17``), formatted once per distinct port: the rows share
+    one string per port number instead of holding a string each."""
+    if not pd.api.types.is_integer_dtype(ports.dtype) or ports.hasnans:
+        return ports.astype(str).to_numpy(object)
+    uniq, inverse = np.unique(ports.to_numpy(np.int64), return_inverse=True)
+    return np.asarray([str(u) for u in uniq.tolist()], dtype=object)[inverse.reshape(-1)]
+
+
 def _device_end(cables: pd.DataFrame, end: str, rows) -> dict:
     return {"place": cables[f"{end}_cabinet"].to_numpy(object)[rows],
             "device": cables[f"{end}_device"].to_numpy(object)[rows],
-            "port": cables[f"{end}_port"].astype(str).to_numpy(object)[rows],
+            "port": _port_text(cables[f"{end}_port"])[rows],
             "ru": pd.to_numeric(cables[f"{end}_ru"], errors="coerce").to_numpy(float)[rows],
             "transceiver": cables[f"{end}_transceiver"].to_numpy(object)[rows],
             "at_panel": np.zeros(len(rows), dtype=bool), "joined": np.zeros(len(rows), bool)}
@@ -347,9 +358,11 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
                           "piece_id": np.concatenate(chain.to_numpy()).astype(object)}),
             pd.DataFrame({"cable": c, "step": hops + 1, "piece_id": ids + ".B"})]
     table = pd.concat(frames, ignore_index=True)
+    del frames                      # the parts, before the reorder copies the whole again
     table["assembly"] = table["assembly"].where(table["assembly"].notna(), table["piece_id"])
     table = table[COLUMNS]
     legs = pd.concat(leg_frames, ignore_index=True)
+    del leg_frames
     row_of = pd.Series(np.arange(len(table)), index=table["piece_id"].to_numpy())
     legs["piece"] = row_of.loc[legs["piece_id"].to_numpy()].to_numpy()
     legs = legs.sort_values(["cable", "step"], kind="stable").reset_index(drop=True)
@@ -361,6 +374,5 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
     table = table.iloc[order].reset_index(drop=True)
     legs["piece"] = new_row[legs["piece"].to_numpy()]
     pieces = Pieces(table=table, legs=legs[["cable", "step", "piece"]])
-    pieces.ends()
     pieces.connector_ends()
     return pieces

@@ -50,7 +50,7 @@ def router_latency(router_model, override: float | None) -> tuple[float, str]:
 def link_latency_ns(top: Topology, cables: pd.DataFrame, slowest: bool = False) -> np.ndarray:
     """Per topology link (u < v), the latency of its fastest (or ``slowest``) cable; 0 where
     no cable is planned."""
-    net = cables[cables["kind"] == "network"]
+    net = cables.loc[cables["kind"] == "network", ["a_router", "b_router", "latency_ns"]]
     a = net["a_router"].to_numpy(np.int64)
     b = net["b_router"].to_numpy(np.int64)
     key = np.minimum(a, b) * top.num_routers + np.maximum(a, b)
@@ -66,7 +66,7 @@ def link_latency_ns(top: Topology, cables: pd.DataFrame, slowest: bool = False) 
 def _endpoint_latency(top: Topology, cables: pd.DataFrame) -> tuple[float, np.ndarray,
                                                                     np.ndarray, bool]:
     """(mean endpoint-cable latency, slowest and second slowest per router, cables planned)."""
-    ep = cables[cables["kind"] == "endpoint"]
+    ep = cables.loc[cables["kind"] == "endpoint", ["a_router", "latency_ns"]]
     r = top.num_routers
     first, second = np.zeros(r), np.zeros(r)
     if not len(ep):

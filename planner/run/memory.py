@@ -20,6 +20,9 @@ it for experts (``16G``, ``512M``, bytes) or turns the check off (``off``): docs
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gc
 import os
 import re
 from pathlib import Path
@@ -28,48 +31,50 @@ from planner.run.errors import InputError
 
 ENV = "PLANNER_MEMORY_AVAILABLE"
 
-BASE_BYTES = 400 * 2 ** 20
-BYTES_PER_CABLE = 12_000
+BASE_BYTES = 1_600 * 2 ** 20
+BYTES_PER_CABLE = 6_500
 BYTES_PER_PORT = 300
 MEASURED_WRITERS = 2
-"""Measured on 2 cores (load about 13, so slow but the memory is the same) with
-``/usr/bin/time -v`` (the largest process's maxrss) and the process tree's summed PSS, sampled
-every 0.25 s, of ``planner plan --topology T --catalog modern-100g --floor hot-aisle`` (every
-output, writers forked as the planner chooses):
+"""Measured on 2 cores with ``benchmarks/bench_headline.py`` (``planner plan`` in a subprocess,
+every output, the process tree's summed PSS sampled every 0.25 s; load average 20 to 25, so
+slow, but the memory is the same), after the plan's stages hand their freed memory back
+(``release``); cables are the plan's (topology links + endpoints; cables.csv adds the
+management cords), router ports routers x the topology's radix, as ``guards.Estimate`` counts
+them before anything is built:
 
-| T | cables | router ports | tree PSS | one process | wall |
+| plan | cables | router ports | writers at once | tree peak PSS | wall |
 | --- | --- | --- | --- | --- | --- |
-| slimfly:q=19,p=15 | 21,299 | 46,208 | 488 MiB | 600 MiB | 143 s |
-| dragonfly:h=13 | 282,048 | 564,096 | 3,451 MiB | 1,961 MiB | 565 s |
+| ``planner plan`` (slimfly:q=19,p=15) | 21,299 | 31,768 | 2 | 435 MiB | 115 s |
+| dragonfly:a=26,p=13,h=13,g=296 | 246,272 | 392,496 | 2 | 2,961 MiB | 613 s |
+| dragonfly:a=56,p=28,h=28,g=100 on eth-51t in campus | 389,200 | 621,600 | 1 | 3,474 MiB | 789 s |
 
-The peak (the larger column) less 300 B per port fits 366 MiB + 10.9 KB per cable; the
-coefficients keep a margin of about 10 % above both. Issue 24's 1M run (2.48 M cables, writers
-one at a time) peaked at 14.1 GB in one process (5.7 KB per cable), with forked writers it
-passed 17 GB: the forked writers' copies dominate, so a change to the writers' memory should
-measure again and refit these. ``MEASURED_WRITERS``: the runs above forked two writers at
-once (two CPUs)."""
+and issue 24's 1M run, ``dragonfly:a=56,p=28,h=28,g=638`` on eth-51t (2,483,096 cables,
+3,965,808 ports), writers one at a time, before ``release``: 14.1 GB in one process. The peak
+grows more slowly than the cables (9.4 KB per cable at 389K, 5.7 KB at 2.48M): the export
+writers, which dominate it, have fixed costs. A line through the
+two one-writer runs is ``BASE_BYTES`` + ``BYTES_PER_CABLE_ONE_WRITER`` per cable (+ 300 B per
+port); it lies 5 % above the 389K run and 8 % above the 1M one, so the 1M plan is not refused on
+a 23 GB machine (about 22 GB available when quiet) and a plan of 2.5M endpoints is. It
+overstates small plans (1.7 GiB for the 10K default), which no machine refuses.
+``MEASURED_WRITERS``: the default forks two writers at once on two CPUs."""
 
-BYTES_PER_CABLE_ONE_WRITER = 6_500
+BYTES_PER_CABLE_ONE_WRITER = 5_000
 BYTES_PER_CABLE_PER_FORK = (BYTES_PER_CABLE - BYTES_PER_CABLE_ONE_WRITER) // (MEASURED_WRITERS - 1)
-"""Writers one at a time in one process: the 282K run's largest process (1,961 MiB, which is
-the plan and one writer) fits 5.3 KB per cable above ``BASE_BYTES`` and the ports, the 1M run
-of issue 24 (writers one at a time, 14.1 GB) 5.7 KB; 6.5 KB keeps a margin above both. Each
-further writer at once adds the rest of ``BYTES_PER_CABLE``, so two writers give the fit
-above. ``MEASURED_BY_WRITERS`` checks both against the runs of benchmarks/EXPORTS.md
-"Forked writers' memory"."""
+"""Writers one at a time in the planner's process (``--writers 1``): the plan and the largest
+writer (the fit above). Each further writer at once adds ``BYTES_PER_CABLE_PER_FORK``: the 100K
+run with two writers forked lies 0.3 KB per cable above the one-writer line; 1.5 KB keeps a
+margin (the estimate is 9 % above that run). ``MEASURED_BY_WRITERS`` checks both."""
 
 MEASURED_BY_WRITERS = (
-    (246_272, 392_496, 1, 1_726),
-    (246_272, 392_496, 2, 3_065),
+    (21_299, 31_768, 2, 435),
+    (246_272, 392_496, 2, 2_961),
+    (389_200, 621_600, 1, 3_474),
+    (2_483_096, 3_965_808, 1, 14_100_000_000 // 2 ** 20),
 )
-"""(cables, router ports, writers at once, whole-tree peak PSS MiB) of the 100K Dragonfly
-``dragonfly:a=26,p=13,h=13,g=296``, ``--writers 1`` and two writers forked."""
+"""(cables, router ports, writers at once, whole-tree peak PSS MiB) of the runs above."""
 
-MEASURED = (
-    (21_299, 46_208, 600),
-    (282_048, 564_096, 3_451),
-)
-"""(cables, router ports, peak MiB) of the runs in the table above."""
+MEASURED = tuple((c, p, peak) for c, p, w, peak in MEASURED_BY_WRITERS if w == MEASURED_WRITERS)
+"""(cables, router ports, peak MiB) of the runs above with ``MEASURED_WRITERS`` writers."""
 
 _UNITS = {"": 1, "B": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30, "T": 2 ** 40}
 
@@ -195,3 +200,30 @@ def writers_at_once(needs: list[int], available: int | None, cap: int) -> int:
         if total > available:
             return k
     return cap
+
+
+# ----------------------------------------------------------------------------- freed memory
+
+def release() -> None:
+    """Hand the memory freed so far back to the operating system: collect unreachable objects,
+    then ask glibc's allocator to return its free pages (``malloc_trim(0)``, glibc only; a no-op
+    elsewhere). A plan's stages free millions of small strings and arrays below the allocator's
+    mmap threshold, which glibc keeps in its heap: after the 100K Dragonfly's plan
+    (``dragonfly:a=26,p=13,h=13,g=296``) the process held 908 MiB and 549 MiB after the trim.
+    ``planner.plan`` calls it after each stage, so the plan's tables are what the process
+    holds when the export writers fork."""
+    gc.collect()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+def _malloc_trim():
+    """glibc's ``malloc_trim``, or None (another C library, another platform)."""
+    name = ctypes.util.find_library("c")
+    if not name:
+        return None
+    try:
+        return ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError):
+        return None
