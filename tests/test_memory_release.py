@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
+import subprocess
+import sys
 
-import numpy as np
 import pytest
 
 from planner.run import memory
@@ -12,28 +12,35 @@ from planner.run import memory
 MIB = 2 ** 20
 
 
-def _resident() -> int:
-    """Resident bytes of this process (``/proc/self/statm``: pages in RAM)."""
+_FREED_HEAP = """
+import os, numpy as np
+from planner.run import memory
+def resident():
     with open("/proc/self/statm", encoding="ascii") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+memory.release()
+blocks, kept = [], []
+for _ in range(1024):
+    blocks.append(np.ones(64 * 1024 // 8))
+    kept.append(bytearray(2048))
+del blocks
+before = resident()
+memory.release()
+print(before, resident(), len(kept))
+"""
 
 
 @pytest.mark.skipif(memory._malloc_trim() is None, reason="glibc's malloc_trim only")
 def test_release_returns_the_freed_heap():
     """64 MiB of 64 KiB arrays (below glibc's mmap threshold, so they live in its heap), each
     followed by a small buffer that stays (so freed blocks cannot merge into the heap's top and
-    be trimmed on the way): freed, the heap keeps their pages; ``release`` hands them back."""
-    memory.release()
-    blocks, kept = [], []
-    for _ in range(1024):
-        blocks.append(np.ones(64 * 1024 // 8))
-        kept.append(bytearray(2048))
-    del blocks
-    before = _resident()
-    memory.release()
-    after = _resident()
+    be trimmed on the way): freed, the heap keeps their pages; ``release`` hands them back.
+    Run in a new interpreter, so the heap is not shaped by the tests before it in this worker."""
+    out = subprocess.run([sys.executable, "-c", _FREED_HEAP], capture_output=True, text=True,
+                         check=True).stdout
+    before, after, kept = (int(v) for v in out.split())
     assert before - after >= 32 * MIB, (before / MIB, after / MIB)
-    assert len(kept) == 1024
+    assert kept == 1024
 
 
 def test_release_without_glibc_is_harmless(monkeypatch):
