@@ -21,6 +21,11 @@ BOM_CHUNK_ROWS = 50_000
 plans (an estimate; the workbook's writing time at 1K-100K endpoints is in
 benchmarks/WORKBOOK.md)."""
 
+LABEL_CHUNK_PAGES = 500
+"""Sheets of labels (65 labels each) made and written at a time by labels.csv and labels.pdf:
+32,500 labels' text, tens of MB, instead of every label's (about 1.4 GB more in the writer at
+246,272 cables before the writer streamed: benchmarks/EXPORTS.md "Writers that stream")."""
+
 VIEWER_COMPRESSION_LEVEL = 6
 """zlib level of the viewer's data block. On the 100K-endpoint Dragonfly of
 benchmarks/bench_viewer.py (an 18.7 MB block): level 1 gives 3.08 MB in 0.14 s, level 6
