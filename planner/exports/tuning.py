@@ -21,6 +21,12 @@ BOM_CHUNK_ROWS = 50_000
 plans (an estimate; the workbook's writing time at 1K-100K endpoints is in
 benchmarks/WORKBOOK.md)."""
 
+CSV_CHUNK_ROWS = 50_000
+"""Rows of a CSV file made and written at a time (``planner.exports._csv.write_rows``): a few
+tens of MB of text at once instead of the whole file's (cables.csv is 54 MB at 246,272 cables,
+ten times that at a million endpoints); larger chunks are no faster (the same choice as
+``BOM_CHUNK_ROWS``)."""
+
 LABEL_CHUNK_PAGES = 500
 """Sheets of labels (65 labels each) made and written at a time by labels.csv and labels.pdf:
 32,500 labels' text, tens of MB, instead of every label's (about 1.4 GB more in the writer at
