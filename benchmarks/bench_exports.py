@@ -347,6 +347,8 @@ def main() -> int:
                         "report the growth exponents (module doc)")
     parser.add_argument("--scaling-json", type=Path, help="--scaling: keep/reuse the figures")
     parser.add_argument("--scaling-label", default="this repository")
+    parser.add_argument("--scaling-tree", type=Path, default=AFTER,
+                        help="--scaling: the source tree whose writers run (default this one)")
     parser.add_argument("--only", default="", help="--scaling: these writers only (a,b,...)")
     parser.add_argument("--save-plan", type=Path,
                         help="pickle the after side's plan here (for --scaling)")
@@ -385,7 +387,8 @@ def scaling_main(args) -> int:
     for path in args.scaling:
         with tempfile.TemporaryDirectory() as tmp:
             record = Path(tmp) / "writers.json"
-            runs.append(time_writers(AFTER, path.resolve(), record, args.only))
+            runs.append(time_writers(args.scaling_tree.resolve(), path.resolve(), record,
+                                      args.only))
         print(f"{path}: {runs[-1]['cables']:,} cables, " + ", ".join(
             f"{w['writer']} {w['cpu_s']:.1f} s" for w in runs[-1]["writers"]), flush=True)
     if args.scaling_json:

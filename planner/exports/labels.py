@@ -51,6 +51,7 @@ from planner.exports.cells import neutralise_all
 from planner.exports.tuning import LABEL_CHUNK_PAGES
 from planner.exports.wiring_pdf.content_stream import (binary_streams, font_ref, pdf_strings,
                                                        string_widths, text_at)
+from planner.exports.wiring_pdf.document import hall_files, place_halls
 
 CSV_NAME = "labels.csv"
 PDF_NAME = "labels.pdf"
@@ -136,11 +137,17 @@ def _text(values: pd.Series) -> np.ndarray:
     return np.asarray(column_text(values), dtype=object)
 
 
-def label_chunks(plan, per_chunk: int) -> Iterator[dict[str, np.ndarray]]:
+def label_chunks(plan, per_chunk: int, hall: int | None = None,
+                 halls: dict[str, int] | None = None) -> Iterator[dict[str, np.ndarray]]:
     """The label rows of ``plan`` (``label_rows`` of every piece, then ``mgmt_label_rows``) in
-    chunks of ``per_chunk`` rows; the management cords' rows join the last chunk."""
+    chunks of ``per_chunk`` rows; the management cords' rows join the last chunk. With
+    ``hall``: only the ends in that hall (``halls``: the hall of each cabinet and patch rack)."""
     ends = plan.pieces.connector_ends()
     mgmt = mgmt_label_rows(plan)
+    if hall is not None:
+        ends = ends[_in_hall(ends["this_place"].to_numpy(object), hall, halls)]
+        keep = _in_hall(mgmt["this_cabinet"], hall, halls)
+        mgmt = {k: np.asarray(v, dtype=object)[keep] for k, v in mgmt.items()}
     starts = range(0, len(ends), per_chunk)
     if not len(starts):
         yield mgmt
@@ -151,6 +158,12 @@ def label_chunks(plan, per_chunk: int) -> Iterator[dict[str, np.ndarray]]:
                                        np.asarray(mgmt[k], dtype=object)])
                     for k, v in rows.items()}
         yield rows
+
+
+def _in_hall(places: np.ndarray, hall: int, halls: dict[str, int]) -> np.ndarray:
+    """Which of ``places`` (cabinet or patch-rack names) are in ``hall``."""
+    names, inverse = np.unique(np.asarray(places, dtype=object).astype(str), return_inverse=True)
+    return np.array([halls.get(n) == hall for n in names.tolist()], dtype=bool)[inverse]
 
 
 def csv_lines(rows: dict[str, np.ndarray]) -> str:
@@ -265,14 +278,25 @@ def write_pdf(rows: dict[str, np.ndarray], path: Path, title: str) -> int:
 
 def write(plan, out_dir: Path) -> None:
     """Write ``labels.csv`` and ``labels.pdf``, ``tuning.LABEL_CHUNK_PAGES`` sheets of labels
-    at a time."""
+    at a time; on a plan that ``wiring_pdf.document.hall_files`` splits, one label PDF per
+    hall (``labels-hall-01.pdf``...: the labels of the ends in that hall) for labels.pdf."""
     out_dir = Path(out_dir)
-    per_page = SHEET["cols"] * SHEET["rows"]
-    with binary_streams(), open(out_dir / CSV_NAME, "w", encoding="utf-8-sig",
-                                newline="") as csv_file:
-        sheets = LabelSheets(out_dir / PDF_NAME, f"Cable labels: {plan.topology.family} plan")
-        csv_file.write(",".join(CSV_COLUMNS) + "\r\n")
-        for rows in label_chunks(plan, LABEL_CHUNK_PAGES * per_page):
-            csv_file.write(csv_lines(rows))
-            sheets.add(rows)
-        sheets.close()
+    per_chunk = LABEL_CHUNK_PAGES * SHEET["cols"] * SHEET["rows"]
+    title = f"Cable labels: {plan.topology.family} plan"
+    files = hall_files(plan, Path(PDF_NAME).stem)
+    with binary_streams():
+        with open(out_dir / CSV_NAME, "w", encoding="utf-8-sig", newline="") as csv_file:
+            sheets = LabelSheets(out_dir / PDF_NAME, title) if files is None else None
+            csv_file.write(",".join(CSV_COLUMNS) + "\r\n")
+            for rows in label_chunks(plan, per_chunk):
+                csv_file.write(csv_lines(rows))
+                if sheets is not None:
+                    sheets.add(rows)
+            if sheets is not None:
+                sheets.close()
+        halls = place_halls(plan) if files else {}
+        for hall, name in files or []:
+            sheets = LabelSheets(out_dir / name, f"{title}, hall {hall + 1} of {len(files)}")
+            for rows in label_chunks(plan, per_chunk, hall, halls):
+                sheets.add(rows)
+            sheets.close()

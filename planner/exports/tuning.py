@@ -32,6 +32,15 @@ LABEL_CHUNK_PAGES = 500
 32,500 labels' text, tens of MB, instead of every label's (about 1.4 GB more in the writer at
 246,272 cables before the writer streamed: benchmarks/EXPORTS.md "Writers that stream")."""
 
+PER_HALL_MIN_CABINETS = 5_000
+"""Above this many cabinets (and with more than one hall) the cabinet and patch-rack sheets of
+wiring.pdf go to one file per hall (``wiring-hall-01.pdf``...), and the label sheets too
+(``labels-hall-01.pdf``..., each hall's labels in labels.csv's order, instead of labels.pdf). The 100K-endpoint Dragonfly of
+benchmarks/EXPORTS.md (3,848 cabinets) gives one 14,599-page file; at 5,000 cabinets one file
+would pass 20,000 pages, more than a reader opens quickly or an installer carries to one hall.
+The default 10K plan and every plan of up to 5,000 cabinets keep a single wiring.pdf
+and labels.pdf."""
+
 VIEWER_COMPRESSION_LEVEL = 6
 """zlib level of the viewer's data block. On the 100K-endpoint Dragonfly of
 benchmarks/bench_viewer.py (an 18.7 MB block): level 1 gives 3.08 MB in 0.14 s, level 6
