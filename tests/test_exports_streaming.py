@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from planner.exports import _csv, cables_csv, labels
+from planner.exports import _csv, cables_csv, dot, graphml, labels
 from planner.exports.wiring_pdf import document
 from rich_plan import rich_plan
 from test_exports_plans import get_plan
@@ -35,21 +35,25 @@ def test_csv_chunks_give_the_bytes_of_one_piece():
 
 
 @pytest.mark.parametrize("name", ["dragonfly-trunk", "slimfly-hot"])
-def test_cables_csv_and_labels_same_bytes_in_small_chunks(tmp_path, monkeypatch, name):
-    """cables.csv 7 rows at a time and the labels one sheet at a time: the files of one chunk."""
+def test_writers_same_bytes_in_small_chunks(tmp_path, monkeypatch, name):
+    """cables.csv, topology.dot and .graphml 7 rows at a time and the labels one sheet at a
+    time: the files written in one chunk."""
     plan = get_plan(name)
     whole, chunked = tmp_path / "whole", tmp_path / "chunked"
     whole.mkdir()
     chunked.mkdir()
-    cables_csv.write(plan, whole)
-    labels.write(plan, whole)
-    monkeypatch.setattr(cables_csv, "CSV_CHUNK_ROWS", 7)
+    writers = (cables_csv, dot, graphml, labels)
+    for writer in writers:
+        writer.write(plan, whole)
+    for writer in (cables_csv, dot, graphml):
+        monkeypatch.setattr(writer, "CSV_CHUNK_ROWS", 7)
     monkeypatch.setattr(labels, "LABEL_CHUNK_PAGES", 1)
-    cables_csv.write(plan, chunked)
-    labels.write(plan, chunked)
+    for writer in writers:
+        writer.write(plan, chunked)
     rows = len(pd.read_csv(whole / labels.CSV_NAME, encoding="utf-8-sig"))
     assert rows > 2 * 65       # more than one sheet of labels: several chunks
-    for name in (cables_csv.FILENAME, labels.CSV_NAME, labels.PDF_NAME):
+    for name in (cables_csv.FILENAME, dot.FILENAME, graphml.FILENAME, labels.CSV_NAME,
+                 labels.PDF_NAME):
         assert (chunked / name).read_bytes() == (whole / name).read_bytes(), name
 
 
