@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from planner.exports import _csv, cables_csv, dot, graphml, labels
+from planner.exports import _csv, cables_csv, dot, fabric_checkers, graphml, labels
 from planner.exports.wiring_pdf import document
 from rich_plan import rich_plan
 from test_exports_plans import get_plan
@@ -36,24 +36,25 @@ def test_csv_chunks_give_the_bytes_of_one_piece():
 
 @pytest.mark.parametrize("name", ["dragonfly-trunk", "slimfly-hot"])
 def test_writers_same_bytes_in_small_chunks(tmp_path, monkeypatch, name):
-    """cables.csv, topology.dot and .graphml 7 rows at a time and the labels one sheet at a
-    time: the files written in one chunk."""
+    """cables.csv, topology.dot and .graphml, the UFM cabling plan and ibdiagnet.topo 7 rows
+    at a time and the labels one sheet at a time: the files written in one chunk."""
     plan = get_plan(name)
     whole, chunked = tmp_path / "whole", tmp_path / "chunked"
     whole.mkdir()
     chunked.mkdir()
-    writers = (cables_csv, dot, graphml, labels)
+    writers = (cables_csv, dot, fabric_checkers, graphml, labels)
     for writer in writers:
         writer.write(plan, whole)
-    for writer in (cables_csv, dot, graphml):
+    for writer in (cables_csv, dot, fabric_checkers, graphml):
         monkeypatch.setattr(writer, "CSV_CHUNK_ROWS", 7)
     monkeypatch.setattr(labels, "LABEL_CHUNK_PAGES", 1)
     for writer in writers:
         writer.write(plan, chunked)
     rows = len(pd.read_csv(whole / labels.CSV_NAME, encoding="utf-8-sig"))
     assert rows > 2 * 65       # more than one sheet of labels: several chunks
+    checkers = [f"{fabric_checkers.NDT_FOLDER}/{n}" for n in fabric_checkers.NDT_FILES.values()]
     for name in (cables_csv.FILENAME, dot.FILENAME, graphml.FILENAME, labels.CSV_NAME,
-                 labels.PDF_NAME):
+                 labels.PDF_NAME, fabric_checkers.TOPO_FILE, *checkers):
         assert (chunked / name).read_bytes() == (whole / name).read_bytes(), name
 
 
