@@ -175,11 +175,15 @@ def write(plan, out_dir: Path) -> None:
     (out_dir / NDT_FOLDER).mkdir(exist_ok=True)
     hosts = frozenset(plan.devices.name[plan.devices.kind == "endpoint"])
     cables = plan.cables
+    on_host = {end: cables[f"{end}_device"].isin(hosts).to_numpy() for end in "ab"}
     for kind, name in NDT_FILES.items():
         with open(out_dir / NDT_FOLDER / name, "w", encoding="utf-8", newline="") as fh:
             for lo in range(0, max(len(cables), 1), CSV_CHUNK_ROWS):
-                part = cables.iloc[lo:lo + CSV_CHUNK_ROWS]
-                write_rows(fh, ndt_table(part[part.kind == kind], hosts), header=lo == 0)
+                hi = lo + CSV_CHUNK_ROWS
+                part = cables.iloc[lo:hi]
+                near = frozenset().union(*(part[f"{end}_device"].to_numpy()[on_host[end][lo:hi]]
+                                           for end in "ab"))   # the chunk's hosts: O(chunk)
+                write_rows(fh, ndt_table(part[part.kind == kind], near), header=lo == 0)
     types = system_types(plan)
     with open(out_dir / TOPO_FILE, "w", encoding="utf-8", newline="") as fh:
         fh.writelines(topo_lines(cables, types, CSV_CHUNK_ROWS))
