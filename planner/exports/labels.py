@@ -138,16 +138,15 @@ def _text(values: pd.Series) -> np.ndarray:
 
 
 def label_chunks(plan, per_chunk: int, hall: int | None = None,
-                 halls: dict[str, int] | None = None) -> Iterator[dict[str, np.ndarray]]:
+                 halls: dict[str, np.ndarray] | None = None) -> Iterator[dict[str, np.ndarray]]:
     """The label rows of ``plan`` (``label_rows`` of every piece, then ``mgmt_label_rows``) in
     chunks of ``per_chunk`` rows; the management cords' rows join the last chunk. With
-    ``hall``: only the ends in that hall (``halls``: the hall of each cabinet and patch rack)."""
+    ``hall``: only the ends in that hall (``halls``: ``end_halls``)."""
     ends = plan.pieces.connector_ends()
     mgmt = mgmt_label_rows(plan)
     if hall is not None:
-        ends = ends[_in_hall(ends["this_place"].to_numpy(object), hall, halls)]
-        keep = _in_hall(mgmt["this_cabinet"], hall, halls)
-        mgmt = {k: np.asarray(v, dtype=object)[keep] for k, v in mgmt.items()}
+        ends = ends[halls["ends"] == hall]
+        mgmt = {k: np.asarray(v, dtype=object)[halls["mgmt"] == hall] for k, v in mgmt.items()}
     starts = range(0, len(ends), per_chunk)
     if not len(starts):
         yield mgmt
@@ -160,10 +159,19 @@ def label_chunks(plan, per_chunk: int, hall: int | None = None,
         yield rows
 
 
-def _in_hall(places: np.ndarray, hall: int, halls: dict[str, int]) -> np.ndarray:
-    """Which of ``places`` (cabinet or patch-rack names) are in ``hall``."""
-    names, inverse = np.unique(np.asarray(places, dtype=object).astype(str), return_inverse=True)
-    return np.array([halls.get(n) == hall for n in names.tolist()], dtype=bool)[inverse]
+def end_halls(plan) -> dict[str, np.ndarray]:
+    """The hall of every connector end (``ends``) and management cord end (``mgmt``), in
+    ``label_chunks``' order (-1: a place in no hall), found once for all halls."""
+    halls = place_halls(plan)
+
+    def of(places) -> np.ndarray:
+        names, inverse = np.unique(np.asarray(places, dtype=object).astype(str),
+                                   return_inverse=True)
+        return np.array([halls.get(n, -1) for n in names.tolist()],
+                        dtype=np.int64)[inverse.reshape(-1)]
+
+    return {"ends": of(plan.pieces.connector_ends()["this_place"].to_numpy(object)),
+            "mgmt": of(mgmt_label_rows(plan)["this_cabinet"])}
 
 
 def csv_lines(rows: dict[str, np.ndarray]) -> str:
@@ -294,7 +302,7 @@ def write(plan, out_dir: Path) -> None:
                     sheets.add(rows)
             if sheets is not None:
                 sheets.close()
-        halls = place_halls(plan) if files else {}
+        halls = end_halls(plan) if files else {}
         for hall, name in files or []:
             sheets = LabelSheets(out_dir / name, f"{title}, hall {hall + 1} of {len(files)}")
             for rows in label_chunks(plan, per_chunk, hall, halls):
