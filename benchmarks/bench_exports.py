@@ -242,6 +242,11 @@ def scaling_report(runs: list[dict], label: str) -> str:
                  + " | ".join(exponent(totals[a], totals[b], sizes[a], sizes[b])
                               for a, b in pairs) + " | " + " | ".join("" for _ in pairs) + " |")
     lines.append("")
+    if not pairs:      # one size: no exponent columns
+        lines = [line.replace(" |  |", " |").rstrip(" |") + " |" if line.startswith("|")
+                 else line for line in lines]
+        lines[3] = "|---|" + "---:|" * 2 * len(runs)
+        lines[-2] += " |"
     return "\n".join(lines)
 
 
