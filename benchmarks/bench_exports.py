@@ -19,6 +19,18 @@ side, and CPU time beside wall time (CPU time is less disturbed by other work).
     python benchmarks/bench_exports.py --before-tree /tmp/before --work /tmp/x --reuse
 
 Results are printed and written to ``benchmarks/EXPORTS.md``.
+
+Growth with size (``--scaling``): each writer alone on plans of several sizes, and the growth
+exponent ``log(t2 / t1) / log(n2 / n1)`` of its CPU time, its peak and its own memory between
+successive sizes (``n`` the cables; 1 is linear, 2 quadratic). Each size is a saved plan
+(``--save-plan`` pickles the plan ``planner plan`` built, or ``BENCH_SAVE_PLAN=FILE`` in the
+environment of the side's run); each writer runs in a forked child of the process that loaded
+it, and a thread samples the child's private memory (``Private_Clean + Private_Dirty`` of
+``/proc/PID/smaps_rollup``: what the fork really added, its own growth and the pages of the
+plan it copied) every 0.05 s:
+
+    python benchmarks/bench_exports.py --scaling /tmp/p10k.pkl /tmp/p100k.pkl /tmp/p250k.pkl \
+        --scaling-json /tmp/scaling.json --md /tmp/scaling.md
 """
 
 from __future__ import annotations
@@ -81,6 +93,10 @@ result = {"code": code, "wall_s": wall, "exports_wall_s": handed.get("exports_s"
           "load": [load0, os.getloadavg()], "writers": []}
 if code == 0:
     plan = handed.pop("plan")
+    if os.environ.get("BENCH_SAVE_PLAN"):
+        import pickle
+        with open(os.environ["BENCH_SAVE_PLAN"], "wb") as fh:
+            pickle.dump(plan, fh, protocol=pickle.HIGHEST_PROTOCOL)
     scratch = Path(tempfile.mkdtemp(prefix="bench-exports-"))
     for name, fn in exports.writers():
         folder = scratch / name
@@ -105,6 +121,133 @@ if code == 0:
 Path(sys.argv[1]).write_text(json.dumps(result))
 sys.exit(code)
 '''
+
+
+WRITERS_RUN = r'''
+import gc, json, os, pickle, sys, tempfile, threading, time
+from pathlib import Path
+import planner.exports as exports
+t0 = time.perf_counter()
+with open(sys.argv[1], "rb") as fh:
+    plan = pickle.load(fh)
+load_s = time.perf_counter() - t0
+only = set(sys.argv[3].split(",")) if len(sys.argv) > 3 and sys.argv[3] else None
+gc.collect()
+gc.freeze()
+
+
+def private_kib(pid):
+    total = 0
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                total += int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return total
+
+
+result = {"cables": len(plan.cables), "load_s": load_s, "load": [os.getloadavg()],
+          "writers": []}
+scratch = Path(tempfile.mkdtemp(prefix="bench-writers-"))
+for name, fn in exports.writers():
+    if only and name not in only:
+        continue
+    folder = scratch / name
+    folder.mkdir()
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        gc.disable()
+        try:
+            fn(plan, folder)
+        except BaseException as err:
+            print(f"{name}: {err!r}", file=sys.stderr)
+            os._exit(1)
+        os._exit(0)
+    peak, done = [0], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], private_kib(pid))
+            done.wait(0.05)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    _, status, use = os.wait4(pid, 0)
+    done.set()
+    sampler.join()
+    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    result["writers"].append({"writer": name, "wall_s": time.perf_counter() - t0,
+                              "cpu_s": use.ru_utime + use.ru_stime,
+                              "peak_mib": use.ru_maxrss / 1024.0,
+                              "private_mib": peak[0] / 1024.0,
+                              "mib_written": size / 2**20, "ok": status == 0})
+    print(f"{name}: {result['writers'][-1]}", file=sys.stderr, flush=True)
+result["load"].append(os.getloadavg())
+Path(sys.argv[2]).write_text(json.dumps(result))
+'''
+
+
+def time_writers(tree: Path, plan_pickle: Path, record: Path, only: str = "") -> dict:
+    """Each writer alone, forked from a process that loaded the pickled plan (module doc)."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    proc = subprocess.run([sys.executable, "-c", WRITERS_RUN, str(plan_pickle), str(record),
+                           only], text=True, env=env, cwd=tree)
+    if proc.returncode:
+        sys.exit(f"writers on {plan_pickle} failed ({proc.returncode})")
+    return json.loads(record.read_text())
+
+
+def exponent(small: float, large: float, n_small: int, n_large: int) -> str:
+    """Growth exponent of a figure from ``n_small`` to ``n_large`` cables."""
+    if small <= 0 or large <= 0 or n_large == n_small:
+        return "-"
+    return f"{math.log(large / small) / math.log(n_large / n_small):.2f}"
+
+
+def scaling_report(runs: list[dict], label: str) -> str:
+    """The per-writer table of ``--scaling``: CPU time, peak and private memory per size, and
+    the exponents between successive sizes."""
+    sizes = [r["cables"] for r in runs]
+    heads = [f"{n:,}" for n in sizes]
+    pairs = list(zip(range(len(runs) - 1), range(1, len(runs))))
+    lines = [f"### Each writer alone by size: {label}\n",
+             "CPU s, peak resident MiB (the inherited plan included) and the child's private "
+             "MiB (its own growth and the pages of the plan it copied) at each size in cables; "
+             "exponents of CPU time and of private memory between successive sizes.\n",
+             "| writer | " + " | ".join(f"CPU s {h}" for h in heads) + " | "
+             + " | ".join(f"private MiB {h}" for h in heads) + " | "
+             + " | ".join(f"CPU exp. {heads[a]}-{heads[b]}" for a, b in pairs) + " | "
+             + " | ".join(f"mem. exp. {heads[a]}-{heads[b]}" for a, b in pairs) + " |",
+             "|---|" + "---:|" * (2 * len(runs) + 2 * len(pairs))]
+    by = [{w["writer"]: w for w in r["writers"]} for r in runs]
+    names = sorted(set().union(*by))
+    totals = [0.0] * len(runs)
+    for name in names:
+        ws = [b.get(name) for b in by]
+        if any(w is None for w in ws):
+            continue
+        for i, w in enumerate(ws):
+            totals[i] += w["cpu_s"]
+        lines.append(f"| {name} | " + " | ".join(f"{w['cpu_s']:.2f}" for w in ws) + " | "
+                     + " | ".join(f"{w.get('private_mib', 0):,.0f}" for w in ws) + " | "
+                     + " | ".join(exponent(ws[a]["cpu_s"], ws[b]["cpu_s"], sizes[a], sizes[b])
+                                  for a, b in pairs) + " | "
+                     + " | ".join(exponent(ws[a].get("private_mib", 0),
+                                           ws[b].get("private_mib", 0), sizes[a], sizes[b])
+                                  for a, b in pairs) + " |")
+    lines.append("| all writers | " + " | ".join(f"{t:.1f}" for t in totals) + " | "
+                 + " | ".join("" for _ in runs) + " | "
+                 + " | ".join(exponent(totals[a], totals[b], sizes[a], sizes[b])
+                              for a, b in pairs) + " | " + " | ".join("" for _ in pairs) + " |")
+    lines.append("")
+    if not pairs:      # one size: no exponent columns
+        lines = [line.replace(" |  |", " |").rstrip(" |") + " |" if line.startswith("|")
+                 else line for line in lines]
+        lines[3] = "|---|" + "---:|" * 2 * len(runs)
+        lines[-2] += " |"
+    return "\n".join(lines)
 
 
 def run_side(tree: Path, out: Path, record: Path, topology: str = TOPOLOGY) -> dict:
@@ -204,7 +347,21 @@ def main() -> int:
                         help="which sides to run (the others must be in --work with --reuse)")
     parser.add_argument("--topology", default=TOPOLOGY, help="a smaller plan to try the script")
     parser.add_argument("--md", dest="report_path", type=Path, default=HERE / "EXPORTS.md")
+    parser.add_argument("--scaling", nargs="+", type=Path, metavar="PLAN.pickle",
+                        help="time each writer alone on these saved plans, smallest first, and "
+                        "report the growth exponents (module doc)")
+    parser.add_argument("--scaling-json", type=Path, help="--scaling: keep/reuse the figures")
+    parser.add_argument("--scaling-label", default="this repository")
+    parser.add_argument("--scaling-tree", type=Path, default=AFTER,
+                        help="--scaling: the source tree whose writers run (default this one)")
+    parser.add_argument("--only", default="", help="--scaling: these writers only (a,b,...)")
+    parser.add_argument("--save-plan", type=Path,
+                        help="pickle the after side's plan here (for --scaling)")
     args = parser.parse_args()
+    if args.scaling:
+        return scaling_main(args)
+    if args.save_plan:
+        os.environ["BENCH_SAVE_PLAN"] = str(args.save_plan.resolve())
     trees = {"before": args.before_tree, "after": AFTER} if args.before_tree else {"after": AFTER}
     labels = {"before": args.before_label or str(args.before_tree), "after": args.after_label}
     run = set(args.sides.split(","))
@@ -226,6 +383,25 @@ def main() -> int:
         return 1
     args.report_path.write_text(report(sides, labels, args.topology))
     print(f"wrote {args.report_path}")
+    return 0
+
+
+def scaling_main(args) -> int:
+    """``--scaling``: each writer alone on each saved plan, then the exponents."""
+    runs = []
+    for path in args.scaling:
+        with tempfile.TemporaryDirectory() as tmp:
+            record = Path(tmp) / "writers.json"
+            runs.append(time_writers(args.scaling_tree.resolve(), path.resolve(), record,
+                                      args.only))
+        print(f"{path}: {runs[-1]['cables']:,} cables, " + ", ".join(
+            f"{w['writer']} {w['cpu_s']:.1f} s" for w in runs[-1]["writers"]), flush=True)
+    if args.scaling_json:
+        args.scaling_json.write_text(json.dumps(runs, indent=1))
+    text = scaling_report(runs, args.scaling_label)
+    print(text)
+    if args.report_path != HERE / "EXPORTS.md":
+        args.report_path.write_text(text)
     return 0
 
 

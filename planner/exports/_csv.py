@@ -6,7 +6,9 @@ Columns are formatted with array operations, exactly as pandas formats them for 
 ``False``), and the rows are joined in C. Fields holding a comma or a double quote are quoted as
 the ``csv`` module that pandas itself uses quotes them (minimal quoting); text with line breaks
 goes through the ``csv`` module itself. So the output is the same byte for byte; column types
-outside that list fall back to ``to_csv``. Text cells (``str`` values of object and string
+outside that list fall back to ``to_csv``. ``write_csv`` and ``write_rows`` write
+``tuning.CSV_CHUNK_ROWS`` rows at a time: the text of a whole large table is never held at once
+(the same bytes: every choice above is made per field). Text cells (``str`` values of object and string
 columns) are written formula-safe (``planner.exports.cells.neutralise``): they may hold input
 text such as SKUs and names.
 """
@@ -21,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from planner.exports.cells import neutralise, neutralise_all
+from planner.exports.tuning import CSV_CHUNK_ROWS
 
 
 
@@ -116,7 +119,19 @@ def write_text(text: str, path: Path | str, encoding: str = "utf-8") -> None:
         fh.write(text)
 
 
+def write_rows(fh, frame: pd.DataFrame, lineterminator: str = "\n", header: bool = True,
+               chunk_rows: int | None = None) -> None:
+    """``csv_text(frame)`` (without its header line unless ``header``) into the open text file
+    ``fh``, ``chunk_rows`` rows (default ``tuning.CSV_CHUNK_ROWS``) at a time."""
+    chunk_rows = chunk_rows or CSV_CHUNK_ROWS
+    for lo in range(0, max(len(frame), 1), chunk_rows):
+        text = csv_text(frame.iloc[lo:lo + chunk_rows], lineterminator)
+        fh.write(text if header and lo == 0 else text.split(lineterminator, 1)[1])
+
+
 def write_csv(frame: pd.DataFrame, path: Path | str, encoding: str = "utf-8",
               lineterminator: str = "\n") -> None:
-    """``frame.to_csv(path, index=False, encoding=..., lineterminator=...)``, faster."""
-    write_text(csv_text(frame, lineterminator), path, encoding)
+    """``frame.to_csv(path, index=False, encoding=..., lineterminator=...)``, faster, a chunk
+    of rows at a time (``write_rows``)."""
+    with open(path, "w", encoding=encoding, newline="") as fh:
+        write_rows(fh, frame, lineterminator)

@@ -28,7 +28,8 @@ from pathlib import Path
 import pandas as pd
 
 from planner.cabling import CSV_COLUMNS
-from planner.exports._csv import csv_text, write_text
+from planner.exports._csv import write_rows
+from planner.exports.tuning import CSV_CHUNK_ROWS
 
 FILENAME = "cables.csv"
 
@@ -54,9 +55,16 @@ def mgmt_rows(plan) -> pd.DataFrame:
 
 
 def write(plan, out_dir: Path) -> None:
-    """Write ``cables.csv``: the fabric's cables, then the management cords."""
-    text = csv_text(rows(plan))
-    mgmt = mgmt_rows(plan)
-    if len(mgmt):
-        text += csv_text(mgmt).split("\n", 1)[1]
-    write_text(text, Path(out_dir) / FILENAME)
+    """Write ``cables.csv``: the fabric's cables, then the management cords;
+    ``tuning.CSV_CHUNK_ROWS`` rows made and written at a time."""
+    assemblies = plan.pieces.end_assemblies()[ASSEMBLY_COLUMNS]
+    cables = plan.cables
+    with open(Path(out_dir) / FILENAME, "w", encoding="utf-8", newline="") as fh:
+        for lo in range(0, max(len(cables), 1), CSV_CHUNK_ROWS):
+            hi = lo + CSV_CHUNK_ROWS
+            chunk = cables.iloc[lo:hi][CSV_COLUMNS].assign(
+                **{c: assemblies[c].to_numpy()[lo:hi] for c in ASSEMBLY_COLUMNS})
+            write_rows(fh, chunk, header=lo == 0)
+        mgmt = mgmt_rows(plan)
+        if len(mgmt):
+            write_rows(fh, mgmt, header=False)

@@ -2,7 +2,8 @@
 
 One undirected edge per physical cable, ``"device":"port" -- "device":"port"``, the form that
 prescriptive topology checkers (Cumulus PTM style) compare against LLDP neighbours, and that
-Graphviz draws (the DOT language). Each edge carries the cable ``label``.
+Graphviz draws (the DOT language). Each edge carries the cable ``label``. Written
+``tuning.CSV_CHUNK_ROWS`` cables at a time.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from planner.exports._csv import column_text
+from planner.exports.tuning import CSV_CHUNK_ROWS
 
 FILENAME = "topology.dot"
 
@@ -28,18 +30,19 @@ def quoted(values) -> list[str]:
     return ['"' + t + '"' for t in texts]
 
 
-def dot_lines(plan) -> list[str]:
-    cables = plan.cables
-    name = f"{plan.topology.family} plan"
-    lines = [f"graph {quote(name)} {{"]
+def edge_lines(cables) -> list[str]:
+    """The edge statements of the cables ``cables`` (rows of ``Plan.cables``)."""
     ends = [quoted(column_text(cables[k]))
             for k in ("a_device", "a_port", "b_device", "b_port", "label")]
-    lines.extend(map("  {}:{} -- {}:{} [label={}];".format, *ends))
-    lines.append("}")
-    return lines
+    return list(map("  {}:{} -- {}:{} [label={}];".format, *ends))
 
 
 def write(plan, out_dir: Path) -> None:
-    """Write ``topology.dot`` (UTF-8, LF)."""
+    """Write ``topology.dot`` (UTF-8, LF), ``tuning.CSV_CHUNK_ROWS`` cables at a time."""
+    cables = plan.cables
     with open(Path(out_dir) / FILENAME, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write("\n".join(dot_lines(plan)) + "\n")
+        fh.write(f"graph {quote(plan.topology.family + ' plan')} {{\n")
+        for lo in range(0, len(cables), CSV_CHUNK_ROWS):
+            fh.write("".join(line + "\n" for line in
+                             edge_lines(cables.iloc[lo:lo + CSV_CHUNK_ROWS])))
+        fh.write("}\n")

@@ -33,7 +33,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from planner.exports._csv import write_csv, write_text
+from planner.exports._csv import write_rows, write_text
+from planner.exports.tuning import CSV_CHUNK_ROWS
 
 NDT_FOLDER = "ufm"
 NDT_FILES = {"network": "switch_to_switch.ndt", "endpoint": "switch_to_host.ndt"}
@@ -127,18 +128,25 @@ def system_types(plan) -> dict[str, str]:
                                          plan.devices.model.tolist())}
 
 
-def topo_text(cables: pd.DataFrame, types: dict[str, str]) -> str:
-    """The IBDM topology file: a section per a-end device (by name) listing its cables by
-    port, each port line indented."""
-    ordered = cables.sort_values(["a_device", "a_port"], kind="stable")
-    lines, current = [], None
-    for dev, ap, bd, bp in zip(ordered.a_device.tolist(), ordered.a_port.tolist(),
-                               ordered.b_device.tolist(), ordered.b_port.tolist()):
-        if dev != current:
-            lines += ([""] if current is not None else []) + [f"{types[dev]} {dev}"]
-            current = dev
-        lines.append(f"{TOPO_INDENT}P{ap} -> {types[bd]} {bd} P{bp}")
-    return "\n".join(lines) + "\n" if lines else ""
+def topo_lines(cables: pd.DataFrame, types: dict[str, str], rows: int):
+    """The IBDM topology file's text, ``rows`` cables at a time: a section per a-end device (by
+    name) listing its cables by port, each port line indented."""
+    ordered = cables[["a_device", "a_port", "b_device", "b_port"]].sort_values(
+        ["a_device", "a_port"], kind="stable")
+    current, first = None, True
+    for lo in range(0, len(ordered), rows):
+        part = ordered.iloc[lo:lo + rows]
+        lines = []
+        for dev, ap, bd, bp in zip(part.a_device.tolist(), part.a_port.tolist(),
+                                   part.b_device.tolist(), part.b_port.tolist()):
+            if dev != current:
+                lines += ([""] if current is not None else []) + [f"{types[dev]} {dev}"]
+                current = dev
+            lines.append(f"{TOPO_INDENT}P{ap} -> {types[bd]} {bd} P{bp}")
+        yield ("" if first else "\n") + "\n".join(lines)
+        first = False
+    if not first:
+        yield "\n"
 
 
 def ibnl_texts(cables: pd.DataFrame, types: dict[str, str], kinds: dict[str, str],
@@ -161,15 +169,24 @@ def ibnl_texts(cables: pd.DataFrame, types: dict[str, str], kinds: dict[str, str
 
 
 def write(plan, out_dir: Path) -> None:
-    """Write ``ufm/*.ndt``, ``ibdiagnet.topo`` and ``ibnl/*.ibnl``."""
+    """Write ``ufm/*.ndt``, ``ibdiagnet.topo`` and ``ibnl/*.ibnl``; the first two
+    ``tuning.CSV_CHUNK_ROWS`` cables at a time."""
     out_dir = Path(out_dir)
     (out_dir / NDT_FOLDER).mkdir(exist_ok=True)
     hosts = frozenset(plan.devices.name[plan.devices.kind == "endpoint"])
+    cables = plan.cables
+    on_host = {end: cables[f"{end}_device"].isin(hosts).to_numpy() for end in "ab"}
     for kind, name in NDT_FILES.items():
-        write_csv(ndt_table(plan.cables[plan.cables.kind == kind], hosts),
-                  out_dir / NDT_FOLDER / name)
+        with open(out_dir / NDT_FOLDER / name, "w", encoding="utf-8", newline="") as fh:
+            for lo in range(0, max(len(cables), 1), CSV_CHUNK_ROWS):
+                hi = lo + CSV_CHUNK_ROWS
+                part = cables.iloc[lo:hi]
+                near = frozenset().union(*(part[f"{end}_device"].to_numpy()[on_host[end][lo:hi]]
+                                           for end in "ab"))   # the chunk's hosts: O(chunk)
+                write_rows(fh, ndt_table(part[part.kind == kind], near), header=lo == 0)
     types = system_types(plan)
-    write_text(topo_text(plan.cables, types), out_dir / TOPO_FILE)
+    with open(out_dir / TOPO_FILE, "w", encoding="utf-8", newline="") as fh:
+        fh.writelines(topo_lines(cables, types, CSV_CHUNK_ROWS))
     (out_dir / IBNL_FOLDER).mkdir(exist_ok=True)
     kinds = dict(zip(plan.devices.name.tolist(), plan.devices.kind.tolist()))
     for typ, text in ibnl_texts(plan.cables, types, kinds, plan.router_model.radix).items():

@@ -26,12 +26,13 @@ Edge attributes (edge written ``source=u < target=v``): ``multiplicity``, ``sour
 ``length_m`` (longest cable), ``latency_ns`` (slowest cable), ``media`` (``electrical``,
 ``optical`` or ``mixed``), ``sku``, ``LinkSpeedRaw`` (bit/s over all cables of the pair).
 The document is written directly in the layout networkx produces (its writer builds an
-ElementTree and takes seconds at 10K links).
+ElementTree and takes seconds at 10K links), ``tuning.CSV_CHUNK_ROWS`` edges at a time.
 """
 
 from __future__ import annotations
 
 import json
+from itertools import chain
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -39,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from planner.exports._csv import column_text
+from planner.exports.tuning import CSV_CHUNK_ROWS
 from planner.performance.simulators import merlin_note
 
 FILENAME = "topology.graphml"
@@ -149,16 +151,20 @@ def _elements(tag: str, table: pd.DataFrame, keys, ids: dict, scope: str) -> lis
     return list(map(("    {}" + "{}" * len(cells) + f"</{tag}>").format, table["_head"], *cells))
 
 
-def graphml_lines(plan) -> list[str]:
-    """The GraphML document, written directly (networkx's writer is ~30x slower at 10K links);
-    every attribute column is formatted at once, not element by element."""
-    top = plan.topology
+def _key_ids() -> tuple[list[str], dict]:
+    """The ``<key>`` lines and the id of every (scope, attribute)."""
     keys, ids = [], {}
     for scope, table in (("graph", GRAPH_KEYS), ("node", NODE_KEYS), ("edge", EDGE_KEYS)):
         for name, kind in table:
             ids[scope, name] = f"d{len(ids)}"
             keys.append(f'  <key id="{ids[scope, name]}" for="{scope}" attr.name="{name}" '
                         f'attr.type="{kind}" />')
+    return keys, ids
+
+
+def head_lines(plan, keys: list[str], ids: dict) -> list[str]:
+    """The document up to the edges: declaration, keys, graph data, nodes."""
+    top = plan.topology
     note = merlin_note(top)
     graph_attrs = {"name": f"{top.family} plan", "family": top.family,
                    "params": json.dumps(top.params, sort_keys=True),
@@ -176,17 +182,29 @@ def graphml_lines(plan) -> list[str]:
               for k, t in GRAPH_KEYS]
     nodes = node_table(plan)
     nodes["_head"] = [f'<node id="{r}">' for r in range(top.num_routers)]
-    lines += _elements("node", nodes, NODE_KEYS, ids, "node")
+    return lines + _elements("node", nodes, NODE_KEYS, ids, "node")
+
+
+def edge_chunks(plan, ids: dict, rows: int):
+    """The ``<edge>`` lines, ``rows`` edges at a time."""
     edges = edge_table(plan)
     edges["LinkSpeedRaw"] = float(plan.router_model.rate_gbps) * 1e9 * edges["multiplicity"]
-    edges["_head"] = list(map('<edge source="{}" target="{}">'.format, edges["u"].tolist(),
-                              edges["v"].tolist()))
-    lines += _elements("edge", edges, EDGE_KEYS, ids, "edge")
-    lines += ["  </graph>", "</graphml>"]
-    return lines
+    for lo in range(0, len(edges), rows):
+        part = edges.iloc[lo:lo + rows].copy()
+        part["_head"] = list(map('<edge source="{}" target="{}">'.format, part["u"].tolist(),
+                                 part["v"].tolist()))
+        yield _elements("edge", part, EDGE_KEYS, ids, "edge")
+
+
+TAIL = ["  </graph>", "</graphml>"]
 
 
 def write(plan, out_dir: Path) -> None:
-    """Write ``topology.graphml`` (UTF-8, LF)."""
+    """Write ``topology.graphml`` (UTF-8, LF), ``tuning.CSV_CHUNK_ROWS`` edges at a time
+    (networkx's writer is ~30x slower at 10K links; every attribute column of a chunk is
+    formatted at once, not element by element)."""
+    keys, ids = _key_ids()
     with open(Path(out_dir) / FILENAME, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write("\n".join(graphml_lines(plan)) + "\n")
+        for lines in chain([head_lines(plan, keys, ids)],
+                           edge_chunks(plan, ids, CSV_CHUNK_ROWS), [TAIL]):
+            fh.write("".join(line + "\n" for line in lines))

@@ -27,10 +27,15 @@ software detect the encoding; text cells formula-safe (``exports.cells``).
 (38.1 x 21.2 mm, 5 x 13 = 65 labels): the piece's label in bold on two lines (its A end, then
 its B end), this end's and the far end's device·port, the piece id, its ordered length and
 kind, then its part number. No text is set below 6 pt.
+
+Both files are written as the rows are made, ``tuning.LABEL_CHUNK_PAGES`` sheets of labels at
+a time (``label_chunks``): no list of every label's text is held at once, and the PDF's pages
+are compressed as each is drawn.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -41,10 +46,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
 from planner.cabling.pieces import Pieces
-from planner.exports._csv import column_text, float_text, join_rows, write_text
+from planner.exports._csv import column_text, float_text, join_rows
 from planner.exports.cells import neutralise_all
+from planner.exports.tuning import LABEL_CHUNK_PAGES
 from planner.exports.wiring_pdf.content_stream import (binary_streams, font_ref, pdf_strings,
                                                        string_widths, text_at)
+from planner.exports.wiring_pdf.document import hall_files, place_halls
 
 CSV_NAME = "labels.csv"
 PDF_NAME = "labels.pdf"
@@ -70,13 +77,13 @@ end, the far end, the piece's id, ordered length and kind, and its part number; 
 baseline with its descent stays 6 pt above the label's bottom padding (the 51 pt inside)."""
 
 
-def label_rows(pieces: Pieces) -> dict[str, np.ndarray]:
+def label_rows(pieces: Pieces, ends: pd.DataFrame | None = None) -> dict[str, np.ndarray]:
     """One row per connector end of every piece (``Pieces.connector_ends``: A ends, then B
-    ends): the CSV_COLUMNS as text, as labels.csv holds them (rack units ``40`` / ``40.5`` /
-    empty, lengths as pandas writes floats), plus ``order_g``, the ordered length as the printed
-    label shows it (``5``, ``2.5``)."""
+    ends; or of the rows ``ends`` of it): the CSV_COLUMNS as text, as labels.csv holds them
+    (rack units ``40`` / ``40.5`` / empty, lengths as pandas writes floats), plus ``order_g``,
+    the ordered length as the printed label shows it (``5``, ``2.5``)."""
     t = pieces.table
-    ends = pieces.connector_ends()
+    ends = pieces.connector_ends() if ends is None else ends
     if not len(ends):
         return {c: np.empty(0, dtype=object) for c in CSV_COLUMNS + ["order_g"]}
     at = t.iloc[ends["row"].to_numpy(np.int64)]
@@ -130,10 +137,48 @@ def _text(values: pd.Series) -> np.ndarray:
     return np.asarray(column_text(values), dtype=object)
 
 
-def write_csv(rows: dict[str, np.ndarray], path: Path) -> None:
+def label_chunks(plan, per_chunk: int, hall: int | None = None,
+                 halls: dict[str, np.ndarray] | None = None) -> Iterator[dict[str, np.ndarray]]:
+    """The label rows of ``plan`` (``label_rows`` of every piece, then ``mgmt_label_rows``) in
+    chunks of ``per_chunk`` rows; the management cords' rows join the last chunk. With
+    ``hall``: only the ends in that hall (``halls``: ``end_halls``)."""
+    ends = plan.pieces.connector_ends()
+    mgmt = mgmt_label_rows(plan)
+    if hall is not None:
+        ends = ends[halls["ends"] == hall]
+        mgmt = {k: np.asarray(v, dtype=object)[halls["mgmt"] == hall] for k, v in mgmt.items()}
+    starts = range(0, len(ends), per_chunk)
+    if not len(starts):
+        yield mgmt
+    for lo in starts:
+        rows = label_rows(plan.pieces, ends.iloc[lo:lo + per_chunk])
+        if lo + per_chunk >= len(ends):
+            rows = {k: np.concatenate([np.asarray(v, dtype=object),
+                                       np.asarray(mgmt[k], dtype=object)])
+                    for k, v in rows.items()}
+        yield rows
+
+
+def end_halls(plan) -> dict[str, np.ndarray]:
+    """The hall of every connector end (``ends``) and management cord end (``mgmt``), in
+    ``label_chunks``' order (-1: a place in no hall), found once for all halls."""
+    halls = place_halls(plan)
+
+    def of(places) -> np.ndarray:
+        names, inverse = np.unique(np.asarray(places, dtype=object).astype(str),
+                                   return_inverse=True)
+        return np.array([halls.get(n, -1) for n in names.tolist()],
+                        dtype=np.int64)[inverse.reshape(-1)]
+
+    return {"ends": of(plan.pieces.connector_ends()["this_place"].to_numpy(object)),
+            "mgmt": of(mgmt_label_rows(plan)["this_cabinet"])}
+
+
+def csv_lines(rows: dict[str, np.ndarray]) -> str:
+    """labels.csv's lines of ``rows``, without the header."""
     text = join_rows(CSV_COLUMNS, [neutralise_all(rows[c].tolist()) if c in TEXT_COLUMNS
                                    else rows[c].tolist() for c in CSV_COLUMNS], "\r\n")
-    write_text(text, path, encoding="utf-8-sig")
+    return text.split("\r\n", 1)[1]
 
 
 def _slot_templates(y_offset: float) -> np.ndarray:
@@ -175,58 +220,91 @@ def _text_objects(objects: list[list[str]], ref: str, ops: np.ndarray, sizes: np
         objects[at].append(f"BT {ref} {pt:.2f} Tf\n" + "\n".join(ops[lo:hi]) + "\nET")
 
 
-def write_pdf(rows: dict[str, np.ndarray], path: Path, title: str) -> int:
-    """Label sheets, one label per row of ``rows``; returns the number of pages.
+class LabelSheets:
+    """``labels.pdf`` drawn a chunk of labels at a time (``add``: chunks of whole sheets but
+    the last), then ``close``. Each sheet is PDF text objects: the bold label lines (one object
+    per font size) and the regular detail lines, their operators built for a chunk's labels at
+    once (one ``str.format`` per line, mapped in C) rather than per label."""
 
-    Each page is PDF text objects: the bold label lines (one object per font size) and the
-    regular detail lines. Their operators are built for all labels at once (one ``str.format``
-    per line, mapped in C) rather than per page, which keeps 400K-label sheets to seconds.
-    """
-    sheet = SHEET
-    per_page = sheet["cols"] * sheet["rows"]
-    inner = sheet["width"] - 2 * _PAD
-    canvas = Canvas(str(path), pagesize=sheet["page"], pageCompression=1, invariant=1)
-    canvas.setTitle(title)
-    canvas.setAuthor("planner")
-    n = len(rows["label"])
-    slot = np.arange(n) % per_page
-    halves = [text.partition("/") for text in rows["label"].tolist()]
-    first = [a + s for a, s, _ in halves]
-    second = [b for _, _, b in halves]
-    this = list(map("{}: {}\u00b7{}".format, rows["end"], rows["this_device"],
-                    rows["this_port"]))
-    peer = list(map("to {}\u00b7{}".format, rows["peer_device"], rows["peer_port"]))
-    info = list(map("#{}  {} m  {}".format, rows["cable_id"], rows["order_g"], rows["piece"]))
-    part = rows["sku"].tolist()
-    pages = max(1, -(-n // per_page))
-    bold = [_sized(_show(_slot_templates(LINE_OFFSETS[k]), slot, texts), texts, _BOLD,
-                   BOLD_SIZE, inner) for k, texts in enumerate((first, second))]
-    detail = [_sized(_show(_slot_templates(LINE_OFFSETS[k + 2]), slot, texts), texts, _REGULAR,
-                     DETAIL_SIZE, inner) for k, texts in enumerate((this, peer, info, part))]
-    objects = [[] for _ in range(pages)]
-    if n:
-        bold_ref, regular_ref = font_ref(canvas, _BOLD), font_ref(canvas, _REGULAR)
+    def __init__(self, path: Path, title: str):
+        self.canvas = Canvas(str(path), pagesize=SHEET["page"], pageCompression=1, invariant=1)
+        self.canvas.setTitle(title)
+        self.canvas.setAuthor("planner")
+        self.pages = 0
+
+    def add(self, rows: dict[str, np.ndarray]) -> None:
+        """Draw the sheets of ``rows`` (a whole number of sheets unless it is the last)."""
+        n = len(rows["label"])
+        if not n:
+            return
+        sheet = SHEET
+        per_page = sheet["cols"] * sheet["rows"]
+        inner = sheet["width"] - 2 * _PAD
+        slot = np.arange(n) % per_page
+        halves = [text.partition("/") for text in rows["label"].tolist()]
+        first = [a + s for a, s, _ in halves]
+        second = [b for _, _, b in halves]
+        this = list(map("{}: {}\u00b7{}".format, rows["end"], rows["this_device"],
+                        rows["this_port"]))
+        peer = list(map("to {}\u00b7{}".format, rows["peer_device"], rows["peer_port"]))
+        info = list(map("#{}  {} m  {}".format, rows["cable_id"], rows["order_g"],
+                        rows["piece"]))
+        part = rows["sku"].tolist()
+        bold = [_sized(_show(_slot_templates(LINE_OFFSETS[k]), slot, texts), texts, _BOLD,
+                       BOLD_SIZE, inner) for k, texts in enumerate((first, second))]
+        detail = [_sized(_show(_slot_templates(LINE_OFFSETS[k + 2]), slot, texts), texts,
+                         _REGULAR, DETAIL_SIZE, inner)
+                  for k, texts in enumerate((this, peer, info, part))]
+        objects = [[] for _ in range(-(-n // per_page))]
+        bold_ref, regular_ref = font_ref(self.canvas, _BOLD), font_ref(self.canvas, _REGULAR)
         for ref, lines in ((bold_ref, bold), (regular_ref, detail)):
             for ops, sizes in lines:
                 _text_objects(objects, ref, ops, sizes, per_page)
-    for page in range(pages):
-        for literal in objects[page]:
-            canvas.addLiteral(literal)
-        if not objects[page]:
-            text_at(canvas, _REGULAR, 10, [(20 * mm, sheet["page"][1] - 20 * mm,
-                                            "This plan has no cables.")])
-        canvas.showPage()
-    canvas.save()
-    return pages
+        for page in objects:
+            for literal in page:
+                self.canvas.addLiteral(literal)
+            self.canvas.showPage()
+        self.pages += len(objects)
+
+    def close(self) -> int:
+        """Finish the file (a page saying so when there were no labels); the page count."""
+        if not self.pages:
+            text_at(self.canvas, _REGULAR, 10, [(20 * mm, SHEET["page"][1] - 20 * mm,
+                                                 "This plan has no cables.")])
+            self.canvas.showPage()
+            self.pages = 1
+        self.canvas.save()
+        return self.pages
+
+
+def write_pdf(rows: dict[str, np.ndarray], path: Path, title: str) -> int:
+    """Label sheets, one label per row of ``rows``; returns the number of pages."""
+    sheets = LabelSheets(path, title)
+    sheets.add(rows)
+    return sheets.close()
 
 
 def write(plan, out_dir: Path) -> None:
-    """Write ``labels.csv`` and ``labels.pdf``."""
+    """Write ``labels.csv`` and ``labels.pdf``, ``tuning.LABEL_CHUNK_PAGES`` sheets of labels
+    at a time; on a plan that ``wiring_pdf.document.hall_files`` splits, one label PDF per
+    hall (``labels-hall-01.pdf``...: the labels of the ends in that hall) for labels.pdf."""
     out_dir = Path(out_dir)
-    rows = label_rows(plan.pieces)
-    mgmt = mgmt_label_rows(plan)
-    rows = {k: np.concatenate([np.asarray(v, dtype=object), np.asarray(mgmt[k], dtype=object)])
-            for k, v in rows.items()}
-    write_csv(rows, out_dir / CSV_NAME)
+    per_chunk = LABEL_CHUNK_PAGES * SHEET["cols"] * SHEET["rows"]
+    title = f"Cable labels: {plan.topology.family} plan"
+    files = hall_files(plan, Path(PDF_NAME).stem)
     with binary_streams():
-        write_pdf(rows, out_dir / PDF_NAME, f"Cable labels: {plan.topology.family} plan")
+        with open(out_dir / CSV_NAME, "w", encoding="utf-8-sig", newline="") as csv_file:
+            sheets = LabelSheets(out_dir / PDF_NAME, title) if files is None else None
+            csv_file.write(",".join(CSV_COLUMNS) + "\r\n")
+            for rows in label_chunks(plan, per_chunk):
+                csv_file.write(csv_lines(rows))
+                if sheets is not None:
+                    sheets.add(rows)
+            if sheets is not None:
+                sheets.close()
+        halls = end_halls(plan) if files else {}
+        for hall, name in files or []:
+            sheets = LabelSheets(out_dir / name, f"{title}, hall {hall + 1} of {len(files)}")
+            for rows in label_chunks(plan, per_chunk, hall, halls):
+                sheets.add(rows)
+            sheets.close()

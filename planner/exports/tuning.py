@@ -21,6 +21,26 @@ BOM_CHUNK_ROWS = 50_000
 plans (an estimate; the workbook's writing time at 1K-100K endpoints is in
 benchmarks/WORKBOOK.md)."""
 
+CSV_CHUNK_ROWS = 50_000
+"""Rows of a CSV file made and written at a time (``planner.exports._csv.write_rows``): a few
+tens of MB of text at once instead of the whole file's (cables.csv is 54 MB at 246,272 cables,
+ten times that at a million endpoints); larger chunks are no faster (the same choice as
+``BOM_CHUNK_ROWS``)."""
+
+LABEL_CHUNK_PAGES = 500
+"""Sheets of labels (65 labels each) made and written at a time by labels.csv and labels.pdf:
+32,500 labels' text, tens of MB, instead of every label's (about 1.4 GB more in the writer at
+246,272 cables before the writer streamed: benchmarks/EXPORTS.md "Writers that stream")."""
+
+PER_HALL_MIN_CABINETS = 5_000
+"""Above this many cabinets (and with more than one hall) the cabinet and patch-rack sheets of
+wiring.pdf go to one file per hall (``wiring-hall-01.pdf``...), and the label sheets too
+(``labels-hall-01.pdf``..., each hall's labels in labels.csv's order, instead of labels.pdf). The 100K-endpoint Dragonfly of
+benchmarks/EXPORTS.md (3,848 cabinets) gives one 14,599-page file; at 5,000 cabinets one file
+would pass 20,000 pages, more than a reader opens quickly or an installer carries to one hall.
+The default 10K plan and every plan of up to 5,000 cabinets keep a single wiring.pdf
+and labels.pdf."""
+
 VIEWER_COMPRESSION_LEVEL = 6
 """zlib level of the viewer's data block. On the 100K-endpoint Dragonfly of
 benchmarks/bench_viewer.py (an 18.7 MB block): level 1 gives 3.08 MB in 0.14 s, level 6
@@ -42,15 +62,17 @@ hall connection's length): five 1.2 m aisles of drawing space, not a length of a
 
 WRITER_BASE_BYTES = 32 * 2 ** 20
 WRITER_BYTES_PER_CABLE = {
-    "labels": 4_400, "wiring_pdf": 2_900, "netbox": 1_700, "cables_csv": 900, "graphml": 800,
-    "dot": 550, "bom_xlsx": 520, "anynet": 430, "fabric_checkers": 350, "viewer": 170,
+    "wiring_pdf": 4_150, "netbox": 2_300, "labels": 1_450, "bom_xlsx": 1_200, "viewer": 1_200,
+    "graphml": 830, "anynet": 800, "fabric_checkers": 750, "cables_csv": 350, "codes": 300,
+    "cabinets_csv": 200, "dot": 160,
 }
 WRITER_OTHER_BYTES_PER_CABLE = 500
 """Memory each writer adds to the process holding the plan, per cable, for choosing how many
 writers to fork at once (``planner.run.memory.writers_at_once``). From benchmarks/EXPORTS.md
-"Each writer alone" at 246,272 cables: each writer's peak resident memory less that of the
-writer that adds nothing (summary_json, 741 MiB, the plan inherited): labels 908 MiB (3.9 KB
-per cable), wiring_pdf 585 (2.5 KB), netbox 341 (1.5 KB), cables_csv 185, graphml 163, dot
-112, bom_xlsx 105, anynet 87, fabric_checkers 70, viewer 34, the rest under 10 (40 B per
-cable); about 15 % margin above each, and ``WRITER_OTHER_BYTES_PER_CABLE`` for a writer not
-measured there."""
+"Writers that stream" at 246,272 cables (``bench_exports.py --scaling``): each writer's peak
+resident memory less that of the writer that adds nothing (summary_json, the plan inherited):
+wiring_pdf 847 MiB (3.6 KB per cable), netbox 468 (2.0 KB), labels 292 (1.2 KB, 1,353 MiB
+before it streamed), bom_xlsx 247, viewer 246, graphml 169, anynet 164, fabric_checkers 152,
+cables_csv 72, codes 61, cabinets_csv 40, dot 32, the rest under 10 (40 B per cable); about
+15 % margin above each, and ``WRITER_OTHER_BYTES_PER_CABLE`` for a writer not measured there.
+The pages of the plan a writer copies come on top (``planner.run.memory.fork_bytes``)."""

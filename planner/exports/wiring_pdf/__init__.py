@@ -20,6 +20,11 @@ in there (``planner.cabling.pieces``: the cable, or that end's patch cord to its
 its label, part number, ordered length and transceiver. No text is below ``style.MIN_TEXT_PT``.
 Every page has a running header and ``page i of N``; the PDF outline mirrors the contents.
 
+A plan of several halls and more than ``tuning.WIRING_PER_HALL_MIN_CABINETS`` cabinets (a
+single file would pass 30,000 pages) gets one sheet document per hall instead:
+``wiring-hall-01.pdf``, ... each with the summary, its contents and that hall's patch racks
+and cabinets; wiring.pdf keeps the rest (``document.draw_documents``).
+
 Submodules, each importing only ones listed above it:
 
 - ``style``: every size, position, font and colour, with what chose it
@@ -43,7 +48,7 @@ from pathlib import Path
 
 from planner.exports.wiring_pdf.content_stream import (binary_streams, font_ref, pdf_strings,
                                                        string_widths, text_at)
-from planner.exports.wiring_pdf.document import draw_document
+from planner.exports.wiring_pdf.document import draw_document, draw_documents
 from planner.exports.wiring_pdf.floor_plans import floor_section
 from planner.exports.wiring_pdf.groups import group_matrix, pair_table
 from planner.exports.wiring_pdf.style import (CONTENT_TOP, CONTENT_W, FOOTER_Y, GROUP_COLOURS,
@@ -60,6 +65,6 @@ FILENAME = "wiring.pdf"
 
 
 def write(plan, out_dir: Path) -> None:
-    """Write ``wiring.pdf``."""
+    """Write ``wiring.pdf`` (and on a large plan of several halls ``wiring-hall-NN.pdf``)."""
     with binary_streams():
-        draw_document(plan, Path(out_dir) / FILENAME)
+        draw_documents(plan, Path(out_dir), FILENAME)

@@ -18,7 +18,8 @@ from planner.exports.wiring_pdf.contents import toc_chunks, toc_page_count
 from planner.exports.wiring_pdf.cover import cover_section
 from planner.exports.wiring_pdf.floor_plans import floor_section
 from planner.exports.wiring_pdf.groups import groups_section
-from planner.exports.wiring_pdf.layout import Figure, Page, draw_table, paginate
+from planner.exports.tuning import PER_HALL_MIN_CABINETS
+from planner.exports.wiring_pdf.layout import Figure, Page, Section, draw_table, paginate
 from planner.exports.wiring_pdf.patch_racks import patch_rack_sections
 from planner.exports.wiring_pdf.style import (BOLD, CONTENT_TOP, CONTENT_W, FONT, FOOTER_Y,
                                               HEADER_Y, MARGIN_X, PAGE_W)
@@ -29,17 +30,26 @@ GROUPS = (("Patch racks", "racks"), ("Cabinets", "cabinets"))
 """Outline entries over the per-rack and per-cabinet sheets, in document order."""
 
 
-def build_pages(plan) -> list[Page]:
-    """All pages in order: summary, contents, floor plan, group cables, BOM, trunks (structured
-    cabling), patch racks (structured cabling), cabinets."""
-    front_pages = paginate([cover_section(plan)])
-    body = [floor_section(plan), groups_section(plan), bom_section(plan), trunks_section(plan)]
-    body = [section for section in body if section is not None]
+def sheet_groups(plan) -> list[tuple[tuple[str, str], list[Section]]]:
+    """The per-rack and per-cabinet sheets under their outline entries (``GROUPS``)."""
     groups = [(group, sheets(plan)) for group, sheets in
               zip(GROUPS, (patch_rack_sections, cabinet_sections))]
     for group, sheets in groups:
         for sheet in sheets:
             sheet.group = group
+    return groups
+
+
+def build_pages(plan, body: bool = True, groups=None) -> list[Page]:
+    """All pages in order: summary, contents, floor plan, group cables, BOM, trunks (structured
+    cabling), patch racks (structured cabling), cabinets. Without ``body`` the sheets' document
+    of one hall: summary, contents, its patch racks and cabinets. ``groups``: the sheets
+    (default ``sheet_groups``)."""
+    front_pages = paginate([cover_section(plan)])
+    body = ([floor_section(plan), groups_section(plan), bom_section(plan),
+             trunks_section(plan)] if body else [])
+    body = [section for section in body if section is not None]
+    groups = sheet_groups(plan) if groups is None else groups
     sheets = [sheet for _, group_sheets in groups for sheet in group_sheets]
     body_pages = paginate(body + sheets)
     n_entries = (1 + len(body) + sum(1 for _, group_sheets in groups if group_sheets)
@@ -57,13 +67,53 @@ def build_pages(plan) -> list[Page]:
     return front_pages + paginate(toc_chunks(entries)) + body_pages
 
 
-def draw_document(plan, path: Path) -> int:
-    """Render the PDF; returns the page count."""
-    pages = build_pages(plan)
+def hall_files(plan, stem: str) -> list[tuple[int, str]] | None:
+    """(hall, file name) of per-hall documents ``STEM-hall-01.pdf``... when the plan has more
+    than one hall and more than ``tuning.PER_HALL_MIN_CABINETS`` cabinets; else None (one
+    file for the whole plan)."""
+    halls = sorted(int(h) for h in plan.cabinets["hall"].unique()) if len(plan.cabinets) else []
+    if len(halls) < 2 or len(plan.cabinets) <= PER_HALL_MIN_CABINETS:
+        return None
+    return [(h, f"{stem}-hall-{h + 1:02d}.pdf") for h in halls]
+
+
+def place_halls(plan) -> dict[str, int]:
+    """Hall of every cabinet and patch rack, by name."""
+    out = {str(n): int(h) for n, h in zip(plan.cabinets["name"], plan.cabinets["hall"])}
+    if plan.structured is not None:
+        racks = plan.structured.racks
+        out.update({str(n): int(h) for n, h in zip(racks["name"], racks["hall"])})
+    return out
+
+
+def draw_documents(plan, folder: Path, name: str) -> list[str]:
+    """``name`` (wiring.pdf), and with ``hall_files`` the sheets of each hall in their own
+    file: wiring.pdf then holds the summary, floor plan, group cables, BOM and trunks and the
+    hall files the patch racks and cabinets. The file names written."""
+    files = hall_files(plan, Path(name).stem)
+    if files is None:
+        draw_document(plan, folder / name)
+        return [name]
+    groups = sheet_groups(plan)
+    draw_document(plan, folder / name, build_pages(plan, groups=[(g, []) for g, _ in groups]),
+                  f" - sheets per hall in {files[0][1]} to {files[-1][1]}")
+    halls = place_halls(plan)
+    hall = {s.key: halls.get(s.key.split("-", 1)[1]) for _, sheets in groups for s in sheets}
+    for h, file in files:
+        mine = [(g, [s for s in sheets if hall.get(s.key) == h]) for g, sheets in groups]
+        draw_document(plan, folder / file, build_pages(plan, body=False, groups=mine),
+                      f" - hall {h + 1} of {len(files)}")
+    return [name] + [file for _, file in files]
+
+
+def draw_document(plan, path: Path, pages: list[Page] | None = None, part: str = "") -> int:
+    """Render the PDF of ``pages`` (default: ``build_pages``, the whole document), ``part``
+    ending its title; returns the page count."""
+    pages = build_pages(plan) if pages is None else pages
     total = len(pages)
     top = plan.topology
     title = (f"Wiring plan - {top.family} - {top.num_routers:,} routers, "
-             f"{top.num_endpoints:,} endpoints, {len(plan.cabinets):,} cabinets")
+             f"{top.num_endpoints:,} endpoints, {len(plan.cabinets):,} cabinets{part}")
     canvas = Canvas(str(path), pagesize=A4, pageCompression=1, invariant=1)
     canvas.setTitle(title)
     canvas.setAuthor("planner")
