@@ -181,9 +181,31 @@ def booksim_config(plan, table: pd.DataFrame, options: dict,
         "// Credits travel back with the channel latency: vc_buf_size covers the round trip "
         "of the longest channel.",
     ]
+    loads = simulators.single_path_loads(top, cycles)
+    theta = plan.summary.get("performance", {}).get("uniform", {}).get("theta") or 1.0
+    estimate = min(float(theta), loads.saturation) if loads else float(theta)
     warning = simulators.single_path_warning(top)
     if warning:
         lines.append(f"// WARNING: {warning}.")
+    if loads:
+        lines.append(f"// Single path on this plan: {loads.note()}; uniform traffic saturates "
+                     f"the busiest channel at injection_rate {loads.saturation:.3g} "
+                     f"(theta = {float(theta):g} with multipath).")
+    else:
+        lines.append(f"// Single-path channel loads not computed ({top.num_routers:,} routers, "
+                     f"more than {simulators.ROUTE_LOAD_MAX_ROUTERS:,}): the estimate below is "
+                     "theta, an upper bound on single-path saturation.")
+    lines.append(f"// DEADLOCK: {simulators.MIN_ANYNET_NOTE}: trust it below about "
+                 f"{estimate:.3g} (this plan's saturation estimate).")
+    rate = options["injection_rate"]
+    if rate is None:
+        rate = simulators.default_rate(estimate)
+        lines.append(f"// injection_rate = {simulators.DEFAULT_LOAD_FRACTION:g} x that "
+                     "estimate; override with injection_rate=R on the command line.")
+    elif rate >= estimate:
+        lines.append(f"// WARNING: injection_rate {rate:g} is at or above the saturation "
+                     f"estimate {estimate:.3g}: the run measures a saturated (or deadlocked) "
+                     "network.")
     buf = 2 * longest + 2 * BOOKSIM_PIPELINE_CYCLES
     zero_load = (channels.reach + 1) * (longest + BOOKSIM_PIPELINE_CYCLES)
     lines += [
@@ -193,7 +215,7 @@ def booksim_config(plan, table: pd.DataFrame, options: dict,
         "routing_function = min;",
         "",
         f"traffic = {options['traffic']};",
-        f"injection_rate = {options['injection_rate']:g};",
+        f"injection_rate = {rate:g};",
         "packet_size = 1;",
         "sim_type = latency;",
         "warmup_periods = 3;",
