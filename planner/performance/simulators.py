@@ -136,26 +136,37 @@ def cycles_of(latency_ns: np.ndarray, cycle_ns: float) -> np.ndarray:
     return np.maximum(cycles, 1).astype(np.int64)
 
 
-def reach_to_leaves(top: Topology) -> int:
-    """Largest hop distance from any router to a router with endpoints."""
+def reach_to_leaves(top: Topology, leaf_diameter: int | None = None) -> int:
+    """Largest hop distance from any router to a router with endpoints.
+
+    That is the larger of the diameter between routers with endpoints (``leaf_diameter``,
+    ``summary.json`` ``performance.hops.diameter``, measured when not given) and the largest
+    distance from a router without endpoints to one with: with the diameter given, a direct
+    network (every router has endpoints) needs no search at all.
+    """
     from planner.performance.throughput import Arcs, batches, distances_to
 
     arcs = Arcs.of(top)
     leaves = top.leaves()
-    reach = 0
-    for part in batches(len(leaves), top.num_routers):
-        reach = max(reach, int(distances_to(arcs, leaves[part]).max(initial=0)))
+    if leaf_diameter is None:
+        sources, reach = leaves, 0
+    else:
+        sources, reach = np.flatnonzero(np.asarray(top.endpoints) == 0), int(leaf_diameter)
+    for part in batches(len(sources), top.num_routers):
+        dist = distances_to(arcs, sources[part])
+        reach = max(reach, int(dist[:, leaves].max(initial=0)))
     return reach
 
 
 def booksim_channels(top: Topology, cables: pd.DataFrame, router_ns: float,
-                     cycle_ns: float) -> BooksimChannels:
-    """Channel cycles for a minimal-routing anynet netlist (see the module docstring)."""
+                     cycle_ns: float, leaf_diameter: int | None = None) -> BooksimChannels:
+    """Channel cycles for a minimal-routing anynet netlist (see the module docstring);
+    ``leaf_diameter`` as in ``reach_to_leaves``."""
     from planner.performance.zero_load import link_latency_ns
 
     cable = cycles_of(link_latency_ns(top, cables, slowest=True), cycle_ns)
     router = int(round(router_ns / cycle_ns))
-    reach = reach_to_leaves(top) if len(cable) else 0
+    reach = reach_to_leaves(top, leaf_diameter) if len(cable) else 0
     lo, hi = (int(cable.min()), int(cable.max())) if len(cable) else (1, 1)
     minimal = max(0, reach * (hi - lo) - lo + 1)
     per_hop = max(router, minimal)
@@ -192,10 +203,12 @@ saturated at 0.65-0.8 of the single-path bound of its own routes on ``slimfly:q=
 ``fattree:k=8`` and ``dragonfly:a=8,p=4,h=4,g=9`` (docs/performance.md "Checked with
 BookSim2"), so half of it is below saturation on all three."""
 
-ROUTE_LOAD_MAX_ROUTERS = 3000
-"""``single_path_loads`` replays BookSim's route table (R Dijkstras, an R x R table of int32):
-36 MB and about a second at 3,000 routers. BookSim itself builds that table with an O(R³) scan
-(``AnyNet::route``), so a larger anynet plan is beyond what it runs in practice."""
+ROUTE_LOAD_MAX_ROUTERS = 2000
+"""``single_path_loads`` replays BookSim's route table: R Dijkstras and an R x R table of int32
+(16 MB at 2,000 routers). Measured 0.13 s CPU at 780 routers and 29,640 channels (the 10K plan
+``dragonfly:a=26,p=13,h=13,g=30``), growing as R x channels: about 1 s at 2,000 routers.
+BookSim builds the same table with an O(R³) scan (``AnyNet::route``), so larger anynet plans
+are beyond what it runs in practice."""
 
 
 @dataclass(frozen=True)
