@@ -67,7 +67,10 @@ def test_native_cfgs_carry_the_plans_parameters(spec, tmp_path):
             assert (2 * k, k, k, 2 * k * k + 1) == (a, p, h, g)
             assert 2 * k * k * (2 * k * k + 1) == top.num_endpoints
             assert int(settings["num_vcs"]) == 3       # ugal_dragonflynew asserts 3
-        assert 0 < float(settings["injection_rate"]) < 1.0        # below θ = 1
+        rate = float(settings["injection_rate"])
+        measured = booksim_native.MEASURED_SATURATION.get((name.split(".")[1], routing), 1.0)
+        assert 0 < rate < min(1.0, measured)        # below θ = 1 and BookSim's saturation
+        assert "." in settings["latency_thres"]     # BookSim reads it as a float only
     note = simulators.notes(top)["booksim_native"]
     assert note["written"] == bool(expected) and note["configs"] == sorted(
         expected, key=lambda c: c.count("."))
@@ -85,7 +88,7 @@ def test_native_cfg_keeps_a_given_rate_and_warns_above_theta(tmp_path):
     booksim_native.write(bare_plan("fattree:k=4", theta=0.6, injection_rate=0.7), tmp_path)
     text = (tmp_path / "booksim.fattree.cfg").read_text()
     assert cfg_settings(text)["injection_rate"] == "0.7"
-    assert "WARNING: injection_rate 0.7 is at or above theta = 0.6" in text
+    assert "WARNING: injection_rate 0.7 is at or above the saturation estimate 0.6" in text
     booksim_native.write(bare_plan("fattree:k=4", theta=0.6), tmp_path)
     assert cfg_settings((tmp_path / "booksim.fattree.cfg").read_text())["injection_rate"] == \
         "0.3"
@@ -138,8 +141,11 @@ def test_anynet_cfg_says_min_has_no_deadlock_avoidance(anynet_plan):
     _, plan, out = anynet_plan
     text = (out / anynet.CONFIG).read_text()
     assert "DEADLOCK: min_anynet has no deadlock avoidance" in text
-    estimate = float(re.search(r"trust it below about ([0-9.]+)", text).group(1))
-    assert float(cfg_settings(text)["injection_rate"]) < estimate
+    found = re.search(r"trust it below injection_rate ([0-9.]+) \(([0-9.]+) x this plan's "
+                      r"saturation estimate ([0-9.]+)", text)
+    trusted, fraction, estimate = map(float, found.groups())
+    assert trusted == pytest.approx(fraction * estimate, rel=2e-3) and fraction < 1
+    assert float(cfg_settings(text)["injection_rate"]) < trusted
     assert "no deadlock avoidance" in plan.summary["simulators"]["booksim"]["deadlock"]
 
 

@@ -198,8 +198,10 @@ def booksim_config(plan, table: pd.DataFrame, options: dict,
         lines.append(f"// Single-path channel loads not computed ({top.num_routers:,} routers, "
                      f"more than {simulators.ROUTE_LOAD_MAX_ROUTERS:,}): the estimate below is "
                      "theta, an upper bound on single-path saturation.")
-    lines.append(f"// DEADLOCK: {simulators.MIN_ANYNET_NOTE}: trust it below about "
-                 f"{estimate:.3g} (this plan's saturation estimate).")
+    trusted = simulators.TRUSTED_LOAD_FRACTION * estimate
+    lines.append(f"// DEADLOCK: {simulators.MIN_ANYNET_NOTE}; trust it below injection_rate "
+                 f"{trusted:.3g} ({simulators.TRUSTED_LOAD_FRACTION:g} x this plan's saturation"
+                 f" estimate {estimate:.3g}, measured: docs/performance.md).")
     rate = options["injection_rate"]
     if rate is None:
         rate = simulators.default_rate(estimate)

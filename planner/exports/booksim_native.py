@@ -35,6 +35,14 @@ ROUTING_TEXT = {
 VCS = {"fattree": 4, "dragonfly": 3}
 """``ugal_dragonflynew`` asserts exactly 3 VCs; ``nca_fattree`` takes any number (4 as in
 booksim2 ``examples/fattree_config``)."""
+LATENCY_THRESHOLD = {"fattree": 500.0, "dragonfly": 5000.0}
+"""``latency_thres`` (BookSim stops a run as unstable above it): BookSim's default 500 for the
+1-cycle fat tree; a Dragonfly's Valiant path crosses two 100-cycle global channels, and at
+0.5 load UGAL packets average 724 cycles while the run is still accepting traffic (k = 2)."""
+MEASURED_SATURATION = {("dragonfly", "ugal"): 0.32, ("dragonfly", "min"): 0.33}
+"""BookSim's own saturation where it is below θ: accepted rate 0.32 at offered 0.5-0.9 with
+``ugal`` and 0.33 at 0.4 with ``min`` on ``dragonflynew`` k = 2 (docs/performance.md
+"Saturation in BookSim2"). The native fat tree with ``nca`` accepted 0.7 of 0.7 (θ = 1)."""
 BUFFERS = {"fattree": 16, "dragonfly": 256}
 """Flits per VC: booksim2 ``examples/fattree_config`` (1-cycle channels) and
 ``examples/dragonflyconfig`` (covers the credit round trip of the 100-cycle global channels)."""
@@ -58,6 +66,8 @@ def native_config(plan, model: simulators.NativeModel, routing: str, options: di
     top = plan.topology
     nodes = native_nodes(model)
     theta = saturation_estimate(plan)
+    measured = MEASURED_SATURATION.get((model.name, routing))
+    estimate = min(theta, measured) if measured else theta
     lines = [f"// BookSim2's built-in {model.settings['topology']} network for the {top.family} "
              f"plan ({top.num_routers} routers, {top.num_endpoints} endpoints).",
              f"// {model.note}.",
@@ -65,14 +75,18 @@ def native_config(plan, model: simulators.NativeModel, routing: str, options: di
              f"// The plan's saturation under uniform traffic: theta = {theta:g} "
              "(summary.json performance.uniform)."]
     rate = options["injection_rate"]
+    if measured:
+        lines.append(f"// BookSim's {routing} saturated at about {measured:g} on dragonflynew "
+                     "k=2 (docs/performance.md).")
     if rate is None:
-        rate = simulators.default_rate(theta)
-        lines.append(f"// injection_rate = {simulators.DEFAULT_LOAD_FRACTION:g} x theta, "
-                     "below saturation; raise it (injection_rate=R on the command line) to "
-                     "find BookSim's saturation.")
-    elif rate >= theta:
-        lines.append(f"// WARNING: injection_rate {rate:g} is at or above theta = {theta:g}: "
-                     "the network is saturated and latencies grow without bound.")
+        rate = simulators.default_rate(estimate)
+        lines.append(f"// injection_rate = {simulators.DEFAULT_LOAD_FRACTION:g} x "
+                     f"{estimate:g}, below saturation; raise it (injection_rate=R on the "
+                     "command line) to find BookSim's saturation.")
+    elif rate >= estimate:
+        lines.append(f"// WARNING: injection_rate {rate:g} is at or above the saturation "
+                     f"estimate {estimate:g}: the network is saturated and latencies grow "
+                     "without bound.")
     traffic = options["traffic"]
     try:
         simulators.check_booksim({"traffic": traffic}, nodes)
@@ -92,6 +106,7 @@ def native_config(plan, model: simulators.NativeModel, routing: str, options: di
               "sim_type = latency;",
               "warmup_periods = 3;",
               "sample_period = 10000;",
+              f"latency_thres = {LATENCY_THRESHOLD[model.name]:.1f};",
               "use_read_write = 0;",
               "",
               f"num_vcs = {VCS[model.name]};",

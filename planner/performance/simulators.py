@@ -191,11 +191,18 @@ def single_path_warning(top: Topology) -> str | None:
 
 
 MIN_ANYNET_NOTE = ("min_anynet has no deadlock avoidance (one path per router pair, any VC on "
-                   "any hop: booksim2 src/networks/anynet.cpp min_anynet): above the "
-                   "single-path saturation its buffers can fill in a cycle and the run "
-                   "deadlocks, so results at or above that load are not trustworthy")
-"""Said in every ``anynet`` cfg. Measured on BookSim2 28f43299: ``dragonfly:a=4,p=2,h=2`` and
-``fattree:k=8`` (docs/performance.md "Saturation in BookSim2")."""
+                   "any hop: booksim2 src/networks/anynet.cpp min_anynet): its buffers can fill "
+                   "in a cycle and the run deadlock before the busiest channel saturates")
+"""Said in every ``anynet`` cfg, with the load below which it is trustworthy
+(``TRUSTED_LOAD_FRACTION``)."""
+
+TRUSTED_LOAD_FRACTION = 0.6
+"""An ``anynet`` run is trustworthy below this fraction of the plan's saturation estimate.
+Measured in BookSim2 28f43299 (``--booksim-cycle-ns 10``, sample_period 2000): on
+``dragonfly:a=4,p=2,h=2`` (estimate 0.9) latency stays within 6 % of zero load up to 0.5 (0.56
+of the estimate), doubles at 0.6 (0.67) and the run deadlocks at 0.75 (0.83); on
+``fattree:k=8`` (estimate 0.083) it is flat to 0.08 and diverges at 0.1 (docs/performance.md
+"Saturation in BookSim2")."""
 
 DEFAULT_LOAD_FRACTION = 0.5
 """The default ``injection_rate`` is this fraction of the plan's saturation estimate. BookSim2
