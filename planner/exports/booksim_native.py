@@ -77,7 +77,9 @@ def native_config(plan, model: simulators.NativeModel, routing: str, options: di
     rate = options["injection_rate"]
     if measured:
         lines.append(f"// BookSim's {routing} saturated at about {measured:g} on dragonflynew "
-                     "k=2 (docs/performance.md).")
+                     "k=2 with these routers (internal_speedup 1, as every cfg of the plan); "
+                     "BookSim's examples/dragonflyconfig adds internal_speedup=2.0, under "
+                     "which ugal carried 0.5 (docs/performance.md).")
     if rate is None:
         rate = simulators.default_rate(estimate)
         lines.append(f"// injection_rate = {simulators.DEFAULT_LOAD_FRACTION:g} x "
