@@ -70,8 +70,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="router clock period of booksim.cfg: channel latencies are cable "
                         f"delays in these cycles (default {BOOKSIM_DEFAULTS['cycle_ns']:g})")
     p.add_argument("--booksim-rate", dest="booksim_rate", type=float, metavar="R",
-                   help="injection rate of booksim.cfg, flits per cycle per node (default "
-                        f"{BOOKSIM_DEFAULTS['injection_rate']:g})")
+                   help="injection rate of the BookSim cfgs, flits per cycle per node (default "
+                        "half the plan's saturation estimate, docs/performance.md)")
     p.add_argument("--booksim-traffic", dest="booksim_traffic", metavar="NAME",
                    help=f"traffic pattern of booksim.cfg (default "
                         f"{BOOKSIM_DEFAULTS['traffic']}; {', '.join(BOOKSIM_TRAFFIC)})")

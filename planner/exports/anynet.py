@@ -29,6 +29,7 @@ folder. ``booksim.sh``, a POSIX shell launcher beside it, changes to its own fol
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -72,12 +73,14 @@ def booksim_setup(plan) -> tuple[dict, simulators.BooksimChannels]:
     """(validated BookSim options, channel cycles) of a plan."""
     options = simulators.check_booksim(plan.summary.get("options", {}).get("booksim"),
                                        plan.topology.num_endpoints)
-    router_ns = plan.summary.get("performance", {}).get("latency_ns", {}).get("router_ns")
+    performance = plan.summary.get("performance", {})
+    router_ns = performance.get("latency_ns", {}).get("router_ns")
     if router_ns is None:
         from planner.performance import router_latency
         router_ns = router_latency(plan.router_model, None)[0]
     channels = simulators.booksim_channels(plan.topology, plan.cables, router_ns,
-                                           options["cycle_ns"])
+                                           options["cycle_ns"],
+                                           performance.get("hops", {}).get("diameter"))
     return options, channels
 
 
@@ -97,11 +100,12 @@ def link_table(plan, channels: simulators.BooksimChannels | None = None) -> pd.D
 
 
 def netlist_lines(endpoints: np.ndarray, u: np.ndarray, v: np.ndarray,
-                  cycles: np.ndarray) -> list[str]:
+                  cycles: np.ndarray) -> Iterator[str]:
     """One ``router R node .. router S LAT ..`` line per router, in router order.
 
     Endpoints of router r are nodes ``offset[r] .. offset[r]+endpoints[r]-1``; neighbours are
-    listed in ascending id, each with the pair's latency (so both directions carry it).
+    listed in ascending id, each with the pair's latency (so both directions carry it). Each
+    token is formatted once and each line joined from slices: time linear in the netlist.
     """
     num_routers = len(endpoints)
     src = np.concatenate([u, v])
@@ -109,16 +113,13 @@ def netlist_lines(endpoints: np.ndarray, u: np.ndarray, v: np.ndarray,
     lat = np.concatenate([cycles, cycles])
     order = np.lexsort((dst, src))
     src, dst, lat = src[order], dst[order], lat[order]
-    bounds = np.searchsorted(src, np.arange(num_routers + 1))
-    offsets = np.concatenate([[0], np.cumsum(endpoints)])
-    lines = []
+    bounds = np.searchsorted(src, np.arange(num_routers + 1)).tolist()
+    offsets = np.concatenate([[0], np.cumsum(endpoints)]).tolist()
+    nodes = [f"node {n}" for n in range(offsets[-1])]
+    links = [f"router {d} {c}" for d, c in zip(dst.tolist(), lat.tolist())]
     for r in range(num_routers):
-        parts = [f"router {r}"]
-        parts.extend(f"node {n}" for n in range(offsets[r], offsets[r + 1]))
-        lo, hi = bounds[r], bounds[r + 1]
-        parts.extend(f"router {d} {c}" for d, c in zip(dst[lo:hi].tolist(), lat[lo:hi].tolist()))
-        lines.append(" ".join(parts))
-    return lines
+        yield " ".join([f"router {r}", *nodes[offsets[r]:offsets[r + 1]],
+                        *links[bounds[r]:bounds[r + 1]]])
 
 
 def millis_text(values: np.ndarray) -> np.ndarray:
@@ -131,9 +132,11 @@ def millis_text(values: np.ndarray) -> np.ndarray:
 
 
 def booksim_config(plan, table: pd.DataFrame, options: dict,
-                   channels: simulators.BooksimChannels, physical: bool = False) -> str:
+                   channels: simulators.BooksimChannels, physical: bool = False,
+                   loads: simulators.SinglePathLoads | None = None) -> str:
     """A runnable BookSim2 config for ``netlist.anynet`` (or the physical one); ``//`` comments
-    are valid (booksim2 ``src/config.l``)."""
+    are valid (booksim2 ``src/config.l``). ``loads``: of ``netlist.anynet``'s routes
+    (``simulators.single_path_loads``), None when not computed."""
     top = plan.topology
     cycle = options["cycle_ns"]
     cycles = channels.physical_cycles if physical else channels.cycles
@@ -181,9 +184,33 @@ def booksim_config(plan, table: pd.DataFrame, options: dict,
         "// Credits travel back with the channel latency: vc_buf_size covers the round trip "
         "of the longest channel.",
     ]
+    theta = plan.summary.get("performance", {}).get("uniform", {}).get("theta") or 1.0
+    estimate = min(float(theta), loads.saturation) if loads else float(theta)
     warning = simulators.single_path_warning(top)
     if warning:
         lines.append(f"// WARNING: {warning}.")
+    if loads:
+        lines.append(f"// Single path on this plan{' (routes of ' + CONFIG + ')' if physical else ''}"
+                     f": {loads.note()}; uniform traffic saturates "
+                     f"the busiest channel at injection_rate {loads.saturation:.3g} "
+                     f"(theta = {float(theta):g} with multipath).")
+    else:
+        lines.append(f"// Single-path channel loads not computed ({top.num_routers:,} routers, "
+                     f"more than {simulators.ROUTE_LOAD_MAX_ROUTERS:,}): the estimate below is "
+                     "theta, an upper bound on single-path saturation.")
+    trusted = simulators.TRUSTED_LOAD_FRACTION * estimate
+    lines.append(f"// DEADLOCK: {simulators.MIN_ANYNET_NOTE}; trust it below injection_rate "
+                 f"{trusted:.3g} ({simulators.TRUSTED_LOAD_FRACTION:g} x this plan's saturation"
+                 f" estimate {estimate:.3g}, measured: docs/performance.md).")
+    rate = options["injection_rate"]
+    if rate is None:
+        rate = simulators.default_rate(estimate)
+        lines.append(f"// injection_rate = {simulators.DEFAULT_LOAD_FRACTION:g} x that "
+                     "estimate; override with injection_rate=R on the command line.")
+    elif rate >= estimate:
+        lines.append(f"// WARNING: injection_rate {rate:g} is at or above the saturation "
+                     f"estimate {estimate:.3g}: the run measures a saturated (or deadlocked) "
+                     "network.")
     buf = 2 * longest + 2 * BOOKSIM_PIPELINE_CYCLES
     zero_load = (channels.reach + 1) * (longest + BOOKSIM_PIPELINE_CYCLES)
     lines += [
@@ -193,7 +220,7 @@ def booksim_config(plan, table: pd.DataFrame, options: dict,
         "routing_function = min;",
         "",
         f"traffic = {options['traffic']};",
-        f"injection_rate = {options['injection_rate']:g};",
+        f"injection_rate = {rate:g};",
         "packet_size = 1;",
         "sim_type = latency;",
         "warmup_periods = 3;",
@@ -243,15 +270,16 @@ def write(plan, out_dir: Path) -> None:
     table = link_table(plan, channels)
     endpoints = np.asarray(plan.topology.endpoints, np.int64)
     u, v = table["u"].to_numpy(np.int64), table["v"].to_numpy(np.int64)
+    loads = simulators.single_path_loads(plan.topology, channels.cycles)
     variants = [(NETLIST, CONFIG, channels.cycles, False)]
     if channels.raised:
         variants.append((PHYSICAL_NETLIST, PHYSICAL_CONFIG, channels.physical_cycles, True))
     for netlist, cfg, cycles, physical in variants:
-        lines = netlist_lines(endpoints, u, v, np.asarray(cycles, np.int64))
         with open(out_dir / netlist, "w", encoding="ascii", newline="\n") as fh:
-            fh.write("\n".join(lines) + "\n")
+            fh.writelines(line + "\n" for line in
+                          netlist_lines(endpoints, u, v, np.asarray(cycles, np.int64)))
         (out_dir / cfg).write_text(note + booksim_config(plan, table, options, channels,
-                                                         physical),
+                                                         physical, loads),
                                    encoding="ascii", newline="\n")
     side = table[["u", "v", "multiplicity", "length_m", "latency_ns", "cable_cycles", "cycles",
                   "labels"]].copy()
