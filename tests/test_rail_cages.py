@@ -73,3 +73,31 @@ def test_rail_optimised_four_units_pass_the_cage_check(ndr, hot):
     shape = feasibility.Shape.of(top)
     assert feasibility.cages_needed(shape, ndr, floor, model) == model.cage_count == 32
     feasibility.check(shape, ndr, floor, model, given=hot)
+
+
+def test_ndr_catalog_server_model(ndr):
+    """The built-in ndr-400g describes a DGX H100-class server (data sheet: 8U, 10.2 kW,
+    8 ConnectX-7 400G fabric NICs) on the catalog's own NIC."""
+    (server,) = ndr.servers
+    assert (server.ru, server.watts, server.nics, server.gpus) == (8, 10200.0, 8, 8)
+    assert server.nic == ndr.nic.sku
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"nic": "MCX653105A-HDAT"}, "field 'servers[0].nic' 'MCX653105A-HDAT' is not the catalog's"),
+    ({"nics": 0}, "servers"),
+    ({"ru": 0}, "servers"),
+])
+def test_bad_server_model_exits_2(ndr, tmp_path, capsys, change, message):
+    """A bad server model: exit code 2, one line naming the field."""
+    import yaml
+
+    from planner.cli import main
+
+    server = ndr.servers[0].model_dump(exclude_defaults=True) | change
+    path = tmp_path / "cat.yaml"
+    path.write_text(yaml.safe_dump({"extends": "ndr-400g", "name": "bad", "servers": [server]}))
+    assert main(["catalogs", "show", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
+    assert list(tmp_path.iterdir()) == [path]
