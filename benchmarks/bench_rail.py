@@ -24,7 +24,10 @@ from pathlib import Path
 CASES = {
     # name: (topology, catalog)
     "rail-4u": ("railfattree:units=4,servers=32,nics=8,radix=64", "ndr-400g"),
-    "rail-100k": ("railfattree:units=392,servers=32,nics=8,radix=128", "eth-51t"),   # 100,352 GPUs
+    # 100,352 GPUs. On eth-51t (64 twin-port cages) the cage check refuses it: a spine's 56
+    # single-link leaf peers may each take a cage on twin-port DACs (67 of 64); the sc14-40g
+    # 128-port model has a cage per port.
+    "rail-100k": ("railfattree:units=392,servers=32,nics=8,radix=128", "sc14-40g"),
 }
 
 
