@@ -20,8 +20,14 @@ when no placement can succeed:
   (a twin-port DAC or ACC: one cage per peer) may reach, C the other routers within that
   assembly's reach on this floor (``copper_neighbours``), and K the parts of the catalog that
   share cages among any peers (transceivers, single-link cables) for the remaining d - x ends,
-  each of which may leave one cage part-filled. A peer with m parallel links on an assembly takes
-  ceil(m / b) <= 1 + floor((m - 1) / b) cages, so one link per peer is the worst case. A
+  each of which may leave one cage part-filled (the parallel links of one pair have one length,
+  hence one part, so only the parts carrying a peer whose links are not a multiple of b can). A peer with m parallel links on an assembly takes
+  ceil(m / b) cages, leaving w = b * ceil(m / b) - m ports of its last cage empty, so x peers on
+  assemblies and the rest on shared parts take ceil((d + W) / b) cages, W the sum of the x
+  largest w of the router's peers. With one link per peer (w = b - 1) that is the formula above,
+  the worst case when the peers are not known (``Shape.of_counts``); a topology gives each
+  router's peers and their links (``Shape.of``), so a rail-optimised leaf with two links to
+  each of 16 spines (w = 0) needs 16 network cages, not 32. A
   cabinet is taken to hold as many routers as its endpoint slots leave room for their
   endpoints (``_routers_per_cabinet``): on ``eth-51t`` in ``hot-aisle`` the bound is 69 cages for
   ``dragonfly:a=64,p=32,h=32`` (the cabling stage found a router needing 66 at g=2) and 61 for
@@ -56,6 +62,29 @@ class Shape:
     num_routers: int
     endpoints: np.ndarray
     degree: np.ndarray
+    peer_links: tuple[np.ndarray, np.ndarray] | None = None   # (router, links) per peer pair
+
+    def empty_ports(self, b: int, near: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per router, for cages of ``b`` ports and x = min(its distinct peers, ``near``) on
+        straight assemblies: (W, odd), W the most empty ports those x peers may leave, odd the
+        peers left to shared parts whose links are not a multiple of b (module doc); one link
+        per peer when the peers are not known."""
+        if self.peer_links is None:
+            x = np.minimum(self.degree, near)
+            return x * (b - 1), self.degree - x
+        router, links = self.peer_links
+        waste = (-links) % b
+        order = np.lexsort((-waste, router))            # by router, largest waste first
+        router, waste = router[order], waste[order]
+        peers = np.bincount(router, minlength=self.num_routers)
+        x = np.minimum(peers, near)
+        start = np.concatenate(([0], np.cumsum(peers)[:-1]))
+        rank = np.arange(router.size) - start[router]
+        total = np.zeros(self.num_routers, dtype=np.int64)
+        keep = rank < x[router]
+        np.add.at(total, router[keep], waste[keep])
+        odd = np.bincount(router[waste > 0], minlength=self.num_routers)
+        return total, np.maximum(0, odd - x)
 
     @property
     def radix(self) -> int:
@@ -67,8 +96,11 @@ class Shape:
 
     @classmethod
     def of(cls, topology) -> "Shape":
+        u, v = topology.links[:, 0], topology.links[:, 1]
+        m = np.asarray(topology.multiplicity, dtype=np.int64)
         return cls(int(topology.num_routers), np.asarray(topology.endpoints, dtype=np.int64),
-                   np.asarray(topology.degree, dtype=np.int64))
+                   np.asarray(topology.degree, dtype=np.int64),
+                   (np.concatenate([u, v]).astype(np.int64), np.concatenate([m, m])))
 
     @classmethod
     def of_counts(cls, routers: int, endpoints: int, radix: int,
@@ -128,14 +160,14 @@ def _worst_router(shape: Shape, catalog: Catalog, floor: Floor, router_model: Ro
     reach = max((catalog.cables[i].max_reach_m for i in bonded), default=None)
     per_cabinet = _routers_per_cabinet(floor, int(ep.min()))   # the peers' cabinets
     near = copper_neighbours(floor, reach, per_cabinet, shape) if reach is not None else 0
-    worst = (0, 0, 0)
-    for p in np.unique(ep):
-        d = int(shape.degree[ep == p].max())
-        x = min(d, near)
-        rest = d - x
-        cages = -(-int(p) // b) + x + -(-rest // b) + max(0, min(len(shared), rest) - 1)
-        worst = max(worst, (cages, int(p), d))
-    return worst
+    waste, odd = shape.empty_ports(b, near)
+    on_assemblies = -(-(shape.degree + waste) // b)
+    # the links of one pair have one length, hence one part: of the K shared parts only those
+    # carrying a peer of links not a multiple of b part-fill a cage, one extra each but one
+    network = on_assemblies + np.maximum(0, np.minimum(len(shared), odd) - 1)
+    cages = -(-ep // b) + network
+    i = int(np.argmax(cages))
+    return int(cages[i]), int(ep[i]), int(shape.degree[i])
 
 
 def _network_parts(catalog: Catalog, router_model: RouterModel) -> tuple[set[int], set[int]]:

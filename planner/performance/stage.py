@@ -21,6 +21,7 @@ import pandas as pd
 
 from planner.performance import throughput as thr
 from planner.performance.bisection_bounds import bisection, bisection_cut
+from planner.performance.collectives import collectives
 from planner.performance.rounding import rounded
 from planner.performance.theta import uniform_throughput, worst_case_throughput
 from planner.performance.zero_load import latency, router_latency
@@ -64,6 +65,9 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
     uniform["delivered_tbps"] = rounded(delivered, 6)
     over = "ordered pairs of distinct endpoints (same router: 0 hops)"
     block = {}
+    ai = collectives(top, arcs)
+    if ai is not None:
+        block["collectives"] = ai
     if top is not whole:
         over += ", within one plane (NIC i of a server to NIC i of another)"
         block["planes"] = {"count": int(whole.params["planes"]),

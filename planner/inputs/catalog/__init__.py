@@ -11,6 +11,7 @@ models and their sources are in ``docs/models.md``.
 - ``orderable``: what a part is as an order: a manufacturer's (complete number, lifecycle,
   new-format ordering number) or generic (a spec, no number);
 - ``routers``: router models (cages, breakout, price, power), licences, rack hardware, the NIC;
+- ``servers``: server models (RU, watts, NICs per server, GPUs), optional;
 - ``links``: link parts (assemblies, transceivers, fibres, trunks) and patch panels;
 - ``offers``: equivalent offers of a link part (genuine, compatible) and which one a plan buys
   (``planner plan --optics``);

@@ -28,6 +28,7 @@ from planner.inputs.catalog.fabric import NOT_INCLUDED, Management, Power, Subne
 from planner.inputs.catalog.links import CableModel, PanelModel
 from planner.inputs.catalog.pricing import PriceBasis
 from planner.inputs.catalog.routers import STRICT, NicModel, RackItem, RouterModel
+from planner.inputs.catalog.servers import ServerModel
 from planner.run.errors import InputError
 
 FOLDER = "catalogs"
@@ -44,6 +45,7 @@ class Catalog(BaseModel):
     optical_average_length_m: PositiveFloat | None = None
     nic: NicModel | None = None
     endpoint_watts: float = Field(0.0, ge=0)  # one server without its NIC, for cabinet kW
+    servers: list[ServerModel] = Field(default_factory=list)   # GPU servers of several NICs
     count_endpoint_cables: bool = True
     rack_hardware: list[RackItem] = Field(default_factory=list)
     panels: list[PanelModel] = Field(default_factory=list)
@@ -93,6 +95,21 @@ class Catalog(BaseModel):
             except ValueError as err:
                 raise ValueError(f"field 'routers[{i}]' (sku '{router.sku}') {err}") from None
         object.__setattr__(self, "routers", chosen)
+        return self
+
+    @model_validator(mode="after")
+    def _servers_use_the_nic(self) -> "Catalog":
+        """A server model's ``nic`` is the catalog's NIC part, and its sku is unique."""
+        seen = set()
+        for i, server in enumerate(self.servers):
+            if self.nic is None or server.nic != self.nic.sku:
+                have = f"the catalog's nic is '{self.nic.sku}'" if self.nic else "no 'nic' given"
+                raise ValueError(f"field 'servers[{i}].nic' '{server.nic}' is not the catalog's "
+                                 f"NIC part ({have}); give the 'nic' sku")
+            if server.sku in seen:
+                raise ValueError(f"field 'servers[{i}].sku' '{server.sku}' is repeated; give "
+                                 "each server model once")
+            seen.add(server.sku)
         return self
 
     @model_validator(mode="after")
