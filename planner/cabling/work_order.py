@@ -2,7 +2,7 @@
 one, as kept, moved, removed or added, in the order an installer walks the room.
 
 Takes the two cable tables (``cables.csv`` columns) and the new id of every standing router
-(``planner.placement.grown.Growth.old_to_new``); an end is (device, port) with the standing
+(``old_to_new`` of ``planner.placement.grown.Growth``); an end is (device, port) with the standing
 devices renamed to their new ids (endpoints follow their router). A cable whose two ends are
 both ends of one grown cable is **kept**; a standing cable that shares one end with a grown
 cable not kept is **moved** (that end stays plugged, the other end is re-plugged to the grown
