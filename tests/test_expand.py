@@ -189,3 +189,45 @@ def test_bad_input(grown, room, tmp_path, capsys):
     err = _refused(capsys, tmp_path, "--from", broken, "--topology",
                    "dragonfly:a=8,p=4,h=4,g=17", "--floor", room)
     assert "cables.csv" in err and "summary.json" in err
+
+
+@pytest.mark.parametrize("name", ["dragonfly", "jellyfish"])
+def test_bom_xlsx_lists_only_the_new_parts(grown, name):
+    """bom.xlsx as a spreadsheet reads it: the BOM sheet's quantities are the new ones of
+    bom_growth.csv (lines with nothing new left out), the "New and reused" sheet holds both."""
+    import openpyxl
+    _, after = grown[name]
+    growth = pd.read_csv(after / "bom_growth.csv", keep_default_na=False)
+    book = openpyxl.load_workbook(after / "bom.xlsx", read_only=True, data_only=True)
+    rows = list(book["BOM"].iter_rows(values_only=True))
+    lines = [r for r in rows[1:rows.index(next(r for r in rows[1:] if r[0] is None))]]
+    assert [r[4] for r in lines] == [int(q) for q in growth["new"] if q > 0]
+    sheet = list(book["New and reused"].iter_rows(values_only=True))
+    assert [(r[3], r[4], r[5]) for r in sheet[1:]] == list(
+        zip(growth["quantity"], growth["reused"], growth["new"]))
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_verify_after_the_work_order_finds_no_mistake(grown, name, tmp_path):
+    """The standing cables.csv as the as-built, the work order applied as an installer
+    would (remove, re-plug a moved cable's ends, add), devices called by the grown plan's
+    names: ``planner verify`` against the grown plan reports nothing (exit 0)."""
+    standing, after = grown[name]
+    old = _fabric(standing)
+    order = pd.read_csv(after / "work_order.csv", keep_default_na=False, dtype=str)
+    plug = lambda end: tuple(end.split("@")[0].split(":"))  # noqa: E731
+    built = {frozenset((plug(a), plug(b)))
+             for a, b in zip(old["a_device"] + ":" + old["a_port"] + "@",
+                             old["b_device"] + ":" + old["b_port"] + "@")}
+    for row in order.itertuples():
+        if row.action in ("remove", "move"):
+            built.remove(frozenset((plug(row.old_a), plug(row.old_b))))
+        if row.action in ("move", "add"):
+            built.add(frozenset((plug(row.new_a), plug(row.new_b))))
+    new = _fabric(after)
+    width = {d[0]: len(d) - 1 for d in pd.concat([new["a_device"], new["b_device"]])}
+    rename = lambda dev: dev[0] + str(int(dev[1:])).zfill(width[dev[0]])  # noqa: E731
+    observed = tmp_path / "as-built.csv"
+    observed.write_text("device,port,peer_device,peer_port\n" + "".join(
+        f"{rename(a[0])},{a[1]},{rename(b[0])},{b[1]}\n" for a, b in map(sorted, built)))
+    assert _cli("verify", "--plan", after, "--observed", observed) == 0

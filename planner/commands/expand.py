@@ -143,13 +143,25 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     reused = boms.build(result.catalog, result.router_model, result.topology.radix,
                         standing_routers, reused_rows, 0.0, standing_endpoints,
                         standing_cabinets)
-    grown = result.bom[["item", "sku", "description", "quantity", "unit_price"]].copy()
-    have = reused.groupby(["item", "sku"])["quantity"].sum()
-    grown["reused"] = [int(min(q, have.get((i, s), 0))) for i, s, q in
-                       zip(grown["item"], grown["sku"], grown["quantity"])]
+    grown = result.bom[["item", "sku", "description", "length_m", "quantity",
+                        "unit_price"]].copy()
+    key = lambda f: list(zip(f["item"], f["sku"], f["length_m"].fillna(-1.0)))  # noqa: E731
+    have: dict = {}
+    for k, q in zip(key(reused), reused["quantity"]):
+        have[k] = have.get(k, 0) + int(q)
+    grown["reused"] = [min(int(q), have.get(k, 0)) for k, q in zip(key(grown),
+                                                                   grown["quantity"])]
     grown["new"] = grown["quantity"] - grown["reused"]
     grown["new_price"] = (grown["new"] * grown["unit_price"]).round(2)
     return grown
+
+
+def new_parts(bom, growth):
+    """The grown plan's BOM lines with their new quantities only (what bom.xlsx's BOM sheet
+    lists for a growth): spares none, lines with nothing new left out."""
+    out = bom.assign(quantity=growth["new"].to_numpy(), spares=0)
+    out["extended_price"] = (out["quantity"] * out["unit_price"]).round(2)
+    return out[out["quantity"] > 0].reset_index(drop=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -219,8 +231,9 @@ def run(args: argparse.Namespace) -> int:
         "new_parts_price": round(float(bom["new_price"].sum()), 2),
     }
     grown_cls = _plan_class()
-    grown = grown_cls(**{f.name: getattr(result, f.name) for f in fields(result)},
-                      work_order=order, bom_growth=bom)
+    parts = {f.name: getattr(result, f.name) for f in fields(result)}
+    parts["bom"] = new_parts(result.bom, bom)
+    grown = grown_cls(**parts, work_order=order, bom_growth=bom)
     files = exports.write_plan(grown, args.out)
     g = result.summary["growth"]
     print(f"grown by {g['how']}: {g['routers_added']} routers added, "
