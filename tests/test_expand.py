@@ -52,6 +52,12 @@ CASES = {
     "jellyfish": ("jellyfish:routers=200,degree=10", "jellyfish:routers=260,degree=10",
                   dict(kept=1300, moved=300, removed=0, added=480, lower_bound=300,
                        standing=1600)),
+    # HyperX S=4x4, p=2: 16 routers of 3 + 3 links, 16·6/2 = 48 network and 32 endpoint
+    # cables. S=4x4x2 puts a router at (x, y) at (x, y, 0) with all its links: 80 stay
+    # (100 %); the grown 32 routers have 3 + 3 + 1 links: 32·7/2 = 112 network cables, 64
+    # added, and 16·2 = 32 endpoint cables: 96 added.
+    "hyperx": ("hyperx:S=4x4,p=2", "hyperx:S=4x4x2,p=2",
+               dict(kept=80, moved=0, removed=0, added=96, lower_bound=0, standing=80)),
 }
 
 
@@ -231,3 +237,34 @@ def test_verify_after_the_work_order_finds_no_mistake(grown, name, tmp_path):
     observed.write_text("device,port,peer_device,peer_port\n" + "".join(
         f"{rename(a[0])},{a[1]},{rename(b[0])},{b[1]}\n" for a, b in map(sorted, built)))
     assert _cli("verify", "--plan", after, "--observed", observed) == 0
+
+
+def test_wiring_pdf_has_the_work_order(grown):
+    """wiring.pdf's "Work order" pages, as pypdf reads them, name every step's label."""
+    from pypdf import PdfReader
+    _, after = grown["dragonfly"]
+    order = pd.read_csv(after / "work_order.csv", keep_default_na=False, dtype=str)
+    text = " ".join(t for t in (p.extract_text() for p in PdfReader(after / "wiring.pdf").pages)
+                    if "Work order" in t and "standing ends" in t)
+    assert text
+    assert all(label in text for label in order["label"])
+
+
+def test_slim_fly_is_rebuilt_with_the_same_accounting(room, tmp_path):
+    """A Slim Fly at a new q cannot grow: the plan says so, rebuilds it, and still keeps the
+    cables it can. q=5, p=3: 50 routers, 50·7/2 = 175 network and 150 endpoint cables; every
+    router keeps its id and its 3 endpoint ports, so all 150 endpoint cables stay."""
+    standing, after = tmp_path / "sf5", tmp_path / "sf7"
+    assert _cli("plan", "--topology", "slimfly:q=5,p=3", "--catalog", "modern-100g",
+                "--floor", room, "--out", standing, "--strategy", "hint") == 0
+    assert _cli("expand", "--from", standing, "--topology", "slimfly:q=7,p=3", "--floor",
+                room, "--out", after) == 0
+    growth = json.loads((after / "summary.json").read_text())["growth"]
+    assert growth["rebuild"] and "cannot grow without a rebuild" in growth["notes"][0]
+    cables = growth["cables"]
+    assert cables["endpoint"]["kept"] == 150
+    assert cables["kept"] + cables["moved"] + cables["removed"] == 175 + 150
+    order = pd.read_csv(after / "work_order.csv", keep_default_na=False)
+    assert order["action"].value_counts().to_dict() == {
+        k: cables[v] for k, v in (("add", "added"), ("move", "moved"), ("remove", "removed"))
+        if cables[v]}

@@ -23,6 +23,7 @@ from planner.exports.wiring_pdf.patch_racks import patch_rack_sections
 from planner.exports.wiring_pdf.style import (BOLD, CONTENT_TOP, CONTENT_W, FONT, FOOTER_Y,
                                               HEADER_Y, MARGIN_X, PAGE_W)
 from planner.exports.wiring_pdf.trunks import trunks_section
+from planner.exports.wiring_pdf.work_order import work_order_section
 
 
 GROUPS = (("Patch racks", "racks"), ("Cabinets", "cabinets"))
@@ -31,9 +32,10 @@ GROUPS = (("Patch racks", "racks"), ("Cabinets", "cabinets"))
 
 def build_pages(plan) -> list[Page]:
     """All pages in order: summary, contents, floor plan, group cables, BOM, trunks (structured
-    cabling), patch racks (structured cabling), cabinets."""
+    cabling), work order (a grown plan), patch racks (structured cabling), cabinets."""
     front_pages = paginate([cover_section(plan)])
-    body = [floor_section(plan), groups_section(plan), bom_section(plan), trunks_section(plan)]
+    body = [floor_section(plan), groups_section(plan), bom_section(plan), trunks_section(plan),
+            work_order_section(plan)]
     body = [section for section in body if section is not None]
     groups = [(group, sheets(plan)) for group, sheets in
               zip(GROUPS, (patch_rack_sections, cabinet_sections))]
