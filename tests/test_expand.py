@@ -268,3 +268,23 @@ def test_slim_fly_is_rebuilt_with_the_same_accounting(room, tmp_path):
     assert order["action"].value_counts().to_dict() == {
         k: cables[v] for k, v in (("add", "added"), ("move", "moved"), ("remove", "removed"))
         if cables[v]}
+
+
+def test_new_cabinets_keep_off_marked_positions(grown, tmp_path):
+    """Rows D and E blocked (the standing Dragonfly stands in rows A-C): no grown cabinet
+    stands there, and the standing cables stay as on the open floor (612)."""
+    standing, _ = grown["dragonfly"]
+    marks = "".join(f"    - {{row: {r}, column: {c}, kind: blocked, note: plant}}\n"
+                    for r in "DE" for c in range(1, 25))
+    floor = tmp_path / "blocked.yaml"
+    floor.write_text(ROOM.replace("  cabinets_per_row: 24\n",
+                                  f"  cabinets_per_row: 24\n  positions:\n{marks}"))
+    after = tmp_path / "grown"
+    assert _cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=17",
+                "--floor", floor, "--out", after) == 0
+    cabinets = pd.read_csv(after / "cabinets.csv", keep_default_na=False, dtype={"row": str})
+    placed = cabinets[cabinets["kind"] == "cabinet"]
+    assert len(placed) == 36 + 64 // 2
+    assert not placed["row"].isin(["D", "E"]).any()
+    growth = json.loads((after / "summary.json").read_text())["growth"]
+    assert growth["cables"]["kept"] == CASES["dragonfly"][2]["kept"]
