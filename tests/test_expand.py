@@ -105,6 +105,8 @@ def test_counts_match_the_construction(grown, name):
     touched = growth["touched_network"]
     assert touched <= 1.1 * expect["lower_bound"]
     assert growth["touched_gap"] == touched - expect["lower_bound"]
+    assert growth["touch_price"] == 30.0            # the floor's default
+    assert growth["labour"] == 30.0 * (cables["moved"] + cables["removed"])
     assert len(_fabric(after)) == expect["kept"] + expect["moved"] + expect["added"]
 
 
@@ -272,13 +274,15 @@ def test_slim_fly_is_rebuilt_with_the_same_accounting(room, tmp_path):
 
 def test_new_cabinets_keep_off_marked_positions(grown, tmp_path):
     """Rows D and E blocked (the standing Dragonfly stands in rows A-C): no grown cabinet
-    stands there, and the standing cables stay as on the open floor (612)."""
+    stands there, and the standing cables stay as on the open floor (612); the floor's
+    touch_price prices the 72 moves."""
     standing, _ = grown["dragonfly"]
     marks = "".join(f"    - {{row: {r}, column: {c}, kind: blocked, note: plant}}\n"
                     for r in "DE" for c in range(1, 25))
     floor = tmp_path / "blocked.yaml"
     floor.write_text(ROOM.replace("  cabinets_per_row: 24\n",
-                                  f"  cabinets_per_row: 24\n  positions:\n{marks}"))
+                                  f"  cabinets_per_row: 24\n  positions:\n{marks}")
+                     + "touch_price: 45\n")
     after = tmp_path / "grown"
     assert _cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=17",
                 "--floor", floor, "--out", after) == 0
@@ -288,3 +292,4 @@ def test_new_cabinets_keep_off_marked_positions(grown, tmp_path):
     assert not placed["row"].isin(["D", "E"]).any()
     growth = json.loads((after / "summary.json").read_text())["growth"]
     assert growth["cables"]["kept"] == CASES["dragonfly"][2]["kept"]
+    assert growth["labour"] == 45 * 72               # the floor's touch_price

@@ -23,10 +23,6 @@ HELP = ("grow a standing plan: keep its routers and cables, place the new router
         "work order (add / move / remove) and the bill of the new parts")
 ORDER = 35
 
-TOUCH_PRICE = 30.0
-"""Default labour price per touched (moved or removed) standing cable, in the catalog's
-currency: an estimate of a quarter hour of a datacenter technician (unplug, trace, re-plug,
-re-label, test) at $120 per hour; give the real rate with --touch-price."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -39,8 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the floor (default: the one the standing plan names)")
     p.add_argument("--allow-remove", action="store_true",
                    help="allow a spec that removes routers and their cables")
-    p.add_argument("--touch-price", type=float, default=TOUCH_PRICE, metavar="DOLLARS",
-                   help=f"labour per moved or removed standing cable (default {TOUCH_PRICE:g})")
+    p.add_argument("--touch-price", type=float, default=None, metavar="PRICE",
+                   help="labour per moved or removed standing cable (default: the floor's "
+                        "touch_price, docs/floors.md)")
     p.add_argument("--seed", type=int, default=0, help="seed of the Jellyfish random swaps")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
 
@@ -179,7 +176,8 @@ def run(args: argparse.Namespace) -> int:
     from planner.topologies import parse_spec
 
     folder = Path(args.plan_dir)
-    if not (args.touch_price >= 0 and np.isfinite(args.touch_price)):
+    if args.touch_price is not None and not (args.touch_price >= 0
+                                             and np.isfinite(args.touch_price)):
         raise InputError(f"--touch-price must be a non-negative number, got {args.touch_price}")
     summary, cables_old, cabinets_old = read_standing(folder)
     output.check_out(args.out, [folder / n for n in ("summary.json", "cables.csv",
@@ -188,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
     new = parse_spec(args.topology)
     catalog = load_catalog(str(folder / "catalog.yaml"))
     floor = load_floor(args.floor or summary["floor"]["name"])
+    touch_price = floor.touch_price if args.touch_price is None else args.touch_price
     router = catalog.router_for(max(new.radix, int(summary["topology"]["radix"])))
     growth = grow(standing, new, int(router.radix), allow_remove=args.allow_remove,
                   seed=args.seed)
@@ -226,8 +225,8 @@ def run(args: argparse.Namespace) -> int:
         "touched_bound_kind": growth.bound_kind,
         "touched_gap": touched - growth.lower_bound,
         "untouched_share": round(tally["kept"] / max(1, len(cables_old)), 6),
-        "touch_price": args.touch_price,
-        "labour": round(args.touch_price * (tally["moved"] + tally["removed"]), 2),
+        "touch_price": touch_price,
+        "labour": round(touch_price * (tally["moved"] + tally["removed"]), 2),
         "new_parts_price": round(float(bom["new_price"].sum()), 2),
     }
     grown_cls = _plan_class()

@@ -250,6 +250,7 @@ class Floor(BaseModel):
     single_mode_loss_db_per_km: NonNegativeFloat = 1.0  # installed OS fibre at 1310 nm
     patch_drop_m: NonNegativeFloat | None = None
     structured_spare_pct: NonNegativeFloat = Field(0.0, le=100)
+    touch_price: NonNegativeFloat = 30.0   # labour per moved or removed cable (docs/growth.md)
     _source: str | None = PrivateAttr(None)
 
     @field_validator("connection_loss_db", "multimode_loss_db_per_km",
