@@ -104,11 +104,12 @@ def _end_text(cables: pd.DataFrame, side: str) -> pd.Series:
             + cables[f"{side}_ru"].astype(str).replace({"<NA>": "", "nan": ""}))
 
 
-def work_order(old: pd.DataFrame, new: pd.DataFrame, old_to_new: np.ndarray,
-               ep_map: np.ndarray, positions: dict[str, tuple[int, int, int]]) -> pd.DataFrame:
-    """The rows of work_order.csv (``COLUMNS``, module doc); ``positions``: cabinet name ->
-    (hall, row, column), 0-based, of the standing and the grown cabinets."""
-    act_old, act_new, source = pairs(old, new, old_to_new, ep_map)
+def work_order(old: pd.DataFrame, new: pd.DataFrame, paired,
+               positions: dict[str, tuple[int, int, int]]) -> pd.DataFrame:
+    """The rows of work_order.csv (``COLUMNS``, module doc) from the cables ``pairs``
+    matched (``paired``: what it returned); ``positions``: cabinet name -> (hall, row,
+    column), 0-based, of the standing and the grown cabinets."""
+    act_old, act_new, source = paired
     old_a, old_b = _end_text(old, "a").to_numpy(), _end_text(old, "b").to_numpy()
     new_a, new_b = _end_text(new, "a").to_numpy(), _end_text(new, "b").to_numpy()
     rows = []

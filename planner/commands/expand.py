@@ -153,6 +153,42 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     return grown
 
 
+def standing_positions(cabinets):
+    """(hall, row, column, electrical group) of the standing cabinets, 0-based, from
+    cabinets.csv (hall and column from 1, row letters)."""
+    import numpy as np
+    hall = cabinets["hall"].to_numpy(np.int64) - 1
+    row = np.array([_row_index(r) for r in cabinets["row"].astype(str)], dtype=np.int64)
+    return (hall, row, cabinets["column"].to_numpy(np.int64) - 1,
+            cabinets["group"].to_numpy(np.int64))
+
+
+def growth_block(folder: Path, standing, growth, cables_old, fabric, paired, bom,
+                 touch_price: float) -> dict:
+    """summary.json's ``growth``: how it grew, the cables kept, moved, removed and added, the
+    touched network cables against the lower bound, the labour and the new parts' price."""
+    from planner.cabling import work_order as orders
+    act_old, act_new, _ = paired
+    tally = orders.counts(act_old, act_new, cables_old["kind"], fabric["kind"])
+    touched = tally["network"]["moved"] + tally["network"]["removed"]
+    survivors = int((growth.old_to_new >= 0).sum())
+    return {
+        "from": str(folder), "how": growth.how, "rebuild": growth.rebuild,
+        "notes": growth.notes, "routers_standing": standing.num_routers,
+        "routers_added": int(growth.topology.num_routers - survivors),
+        "routers_removed": standing.num_routers - survivors,
+        "cables": tally,
+        "touched_network": touched,
+        "touched_lower_bound": growth.lower_bound,
+        "touched_bound_kind": growth.bound_kind,
+        "touched_gap": touched - growth.lower_bound,
+        "untouched_share": round(tally["kept"] / max(1, len(cables_old)), 6),
+        "touch_price": touch_price,
+        "labour": round(touch_price * (tally["moved"] + tally["removed"]), 2),
+        "new_parts_price": round(float(bom["new_price"].sum()), 2),
+    }
+
+
 def new_parts(bom, growth):
     """The grown plan's BOM lines with their new quantities only (what bom.xlsx's BOM sheet
     lists for a growth): spares none, lines with nothing new left out."""
@@ -190,55 +226,39 @@ def run(args: argparse.Namespace) -> int:
     router = catalog.router_for(max(new.radix, int(summary["topology"]["radix"])))
     growth = grow(standing, new, int(router.radix), allow_remove=args.allow_remove,
                   seed=args.seed)
-    hall = cabinets_old["hall"].to_numpy(np.int64) - 1
-    row = np.array([_row_index(r) for r in cabinets_old["row"].astype(str)], dtype=np.int64)
-    col = cabinets_old["column"].to_numpy(np.int64) - 1
-    group = cabinets_old["group"].to_numpy(np.int64)
-    survivors = router_cab[growth.old_to_new >= 0]
-    placement = place_growth(growth.topology, floor, catalog, router, survivors, hall, row,
-                             col, group)
+    hall, row, col, group = standing_positions(cabinets_old)
+    placement = place_growth(growth.topology, floor, catalog, router,
+                             router_cab[growth.old_to_new >= 0], hall, row, col, group)
     result = plan(growth.topology, catalog, floor, placement=placement, strategy="hint",
                   seed=args.seed)
     ep_map = orders.endpoint_map(standing.endpoints, growth.topology.endpoints,
                                  growth.old_to_new)
     fabric = result.cables[result.cables["kind"].isin(["network", "endpoint"])]
-    act_old, act_new, source = orders.pairs(cables_old, fabric, growth.old_to_new, ep_map)
+    paired = orders.pairs(cables_old, fabric, growth.old_to_new, ep_map)
     positions = {str(n): (int(h), int(r), int(c)) for n, h, r, c in zip(
         placement.cabinet_names, placement.cabinet_hall, placement.cabinet_row,
         placement.cabinet_col)}
-    positions.update({str(n): (int(h), int(r), int(c))
+    positions.update({str(n): (int(h), int(r), int(c))      # a removed cable's cabinet
                       for n, h, r, c in zip(cabinets_old["name"], hall, row, col)})
-    order = orders.work_order(cables_old, fabric, growth.old_to_new, ep_map, positions)
-    tally = orders.counts(act_old, act_new, cables_old["kind"], fabric["kind"])
-    touched = tally["network"]["moved"] + tally["network"]["removed"]
-    bom = reused_bom(result, act_new, cables_old, source, int((growth.old_to_new >= 0).sum()),
+    order = orders.work_order(cables_old, fabric, paired, positions)
+    bom = reused_bom(result, paired[1], cables_old, paired[2],
+                     int((growth.old_to_new >= 0).sum()),
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
                      len(cabinets_old))
-    result.summary["growth"] = {
-        "from": str(folder), "how": growth.how, "rebuild": growth.rebuild,
-        "notes": growth.notes, "routers_standing": standing.num_routers,
-        "routers_added": int(growth.topology.num_routers - (growth.old_to_new >= 0).sum()),
-        "routers_removed": int((growth.old_to_new < 0).sum()),
-        "cables": tally,
-        "touched_network": touched,
-        "touched_lower_bound": growth.lower_bound,
-        "touched_bound_kind": growth.bound_kind,
-        "touched_gap": touched - growth.lower_bound,
-        "untouched_share": round(tally["kept"] / max(1, len(cables_old)), 6),
-        "touch_price": touch_price,
-        "labour": round(touch_price * (tally["moved"] + tally["removed"]), 2),
-        "new_parts_price": round(float(bom["new_price"].sum()), 2),
-    }
+    result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
+                                            paired, bom, touch_price)
     grown_cls = _plan_class()
     parts = {f.name: getattr(result, f.name) for f in fields(result)}
     parts["bom"] = new_parts(result.bom, bom)
     grown = grown_cls(**parts, work_order=order, bom_growth=bom)
     files = exports.write_plan(grown, args.out)
     g = result.summary["growth"]
+    tally = g["cables"]
     print(f"grown by {g['how']}: {g['routers_added']} routers added, "
           f"{g['routers_removed']} removed; cables kept {tally['kept']:,}, moved "
           f"{tally['moved']:,}, removed {tally['removed']:,}, added {tally['added']:,}; "
-          f"touched network cables {touched:,} (lower bound {growth.lower_bound:,}); "
+          f"touched network cables {g['touched_network']:,} (lower bound "
+          f"{g['touched_lower_bound']:,}); "
           f"new parts ${g['new_parts_price']:,.2f}, labour ${g['labour']:,.2f}; "
           f"{args.out}/ ({len(files)} files)")
     return 0
