@@ -34,9 +34,11 @@ Lower bound (``Growth.lower_bound``) on the standing network cables any growth t
 must touch (move or remove): the cables at a removed router, plus
 
 - Dragonfly, over every relabelling that keeps groups as groups (growth by groups): the
-  standing groups' global cables number ``G``; among any ``g`` groups of the new system there
-  are at most ``C(g, 2)·⌈a·h/(g'-1)⌉`` global links, so at least ``G - C(g, 2)·⌈a·h/(g'-1)⌉``
-  standing global cables cannot stay.
+  standing groups' global cables number ``G``. In the new system a group pair has
+  ``F = ⌊a·h/(g'-1)⌋`` global links or one more, and a group is in at most
+  ``r = a·h - (g'-1)·F`` pairs with one more (each takes one of its ports beyond the F per
+  pair). Among any ``g`` groups there are so at most ``C(g, 2)·F + min(C(g, 2), ⌊g·r/2⌋)``
+  global links, and at least ``G`` less that many standing global cables cannot stay.
 - Jellyfish, for a growth in which every new switch links to standing switches only (the
   paper's expansion): the standing switches use all their ports, so each of the s·2⌊r/2⌋
   new-to-standing links needs a port a touched standing cable freed, and a touched cable frees
@@ -137,10 +139,12 @@ def _dragonfly(old: Standing, new: Topology) -> tuple[np.ndarray, int, str]:
                 dealt.append((u, v))
     edges = np.concatenate([local_links(a, g_new), np.asarray(kept + dealt,
                                                               dtype=np.int64).reshape(-1, 2)])
-    most = -(-ports // (g_new - 1)) if g_new > 1 else 0
-    bound = max(0, len(gu) - comb(g_keep, 2) * most)
-    return edges, bound, (f"standing global cables {len(gu)} - C({g_keep},2) x "
-                          f"⌈a·h/(g'-1)⌉ = {comb(g_keep, 2)} x {most} (group relabellings)")
+    pairs = comb(g_keep, 2)
+    extra = min(pairs, g_keep * rem // 2)
+    bound = max(0, len(gu) - pairs * full - extra)
+    return edges, bound, (f"standing global cables {len(gu)} - C({g_keep},2) x ⌊a·h/(g'-1)⌋ "
+                          f"= {pairs} x {full} - min(C({g_keep},2), ⌊{g_keep} x {rem}/2⌋) = "
+                          f"{extra} (group relabellings)")
 
 
 def _stub(stubs: np.ndarray, links_to: np.ndarray, group: int, target: int, a: int) -> int:
