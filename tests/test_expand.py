@@ -293,3 +293,23 @@ def test_new_cabinets_keep_off_marked_positions(grown, tmp_path):
     growth = json.loads((after / "summary.json").read_text())["growth"]
     assert growth["cables"]["kept"] == CASES["dragonfly"][2]["kept"]
     assert growth["labour"] == 45 * 72               # the floor's touch_price
+
+
+def test_shrink_with_allow_remove(grown, room, tmp_path):
+    """Dragonfly g=9 -> 5 with --allow-remove: groups 5-8 go (32 routers: 128 endpoint, 4 x 28
+    = 112 local and 144 - C(5,2)·4 = 104 global cables at them). The 5 groups left need 32/4 =
+    8 links per pair, 80 in all: the 40 standing stay (with the 5 x 28 locals) and 40 cables
+    that went to removed groups are re-plugged (moved); 104 - 40 = 64 globals and the 112
+    locals are removed. Touched
+    network cables 40 + 176 = 216 = the cables at removed routers, the lower bound."""
+    standing, _ = grown["dragonfly"]
+    after = tmp_path / "shrunk"
+    assert _cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=5",
+                "--floor", room, "--allow-remove", "--out", after) == 0
+    growth = json.loads((after / "summary.json").read_text())["growth"]
+    assert growth["routers_removed"] == 32
+    assert growth["cables"]["network"] == {"kept": 5 * 28 + 40, "moved": 40, "removed": 176,
+                                           "added": 0}
+    assert growth["cables"]["endpoint"] == {"kept": 160, "moved": 0, "removed": 128,
+                                            "added": 0}
+    assert growth["touched_network"] == growth["touched_lower_bound"] == 216
