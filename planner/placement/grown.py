@@ -14,9 +14,10 @@ How each family grows (its own construction, not a rebuild):
 
 - **Dragonfly** (Kim et al., ISCA'08) grows by groups: groups ``0..g-1`` keep their routers
   and local links; the new g gives each group pair ``M = ⌊a·h/(g'-1)⌋`` or one more global
-  links. Each standing group pair keeps up to that many of its global cables where they stand,
-  the global ports this frees are dealt to the new group pairs (a port to a router with the
-  fewest links to that group first).
+  links (the pairs with one more chosen among the standing pairs that have more cables
+  first, ``_extra_pairs``). Each standing group pair keeps up to that many of its global
+  cables where they stand, the global ports this frees are dealt to the new group pairs (a
+  port to a router with the fewest links to that group first).
 - **Fat tree** (Al-Fares et al., SIGCOMM'08) grows by pods (``pods`` of ``planner.topologies.
   fattree``): every aggregation router's up-links go to the same cores whatever the pod
   count, so all standing cables stay.
@@ -112,8 +113,9 @@ def _dragonfly(old: Standing, new: Topology) -> tuple[np.ndarray, int, str]:
     full, rem = divmod(ports, g_new - 1) if g_new > 1 else (0, 0)
     need = np.full((g_new, g_new), full, dtype=np.int64)
     if rem:
-        from planner.topologies.dragonfly import last_round_pairs
-        for x, y in last_round_pairs(g_new, rem):
+        standing = np.zeros((g_new, g_new), dtype=np.int64)
+        np.add.at(standing, (gu // a, gv // a), 1)
+        for x, y in _extra_pairs(g_new, rem, standing + standing.T, full):
             need[x, y] += 1
             need[y, x] += 1
     np.fill_diagonal(need, 0)
@@ -145,6 +147,38 @@ def _dragonfly(old: Standing, new: Topology) -> tuple[np.ndarray, int, str]:
     return edges, bound, (f"standing global cables {len(gu)} - C({g_keep},2) x ⌊a·h/(g'-1)⌋ "
                           f"= {pairs} x {full} - min(C({g_keep},2), ⌊{g_keep} x {rem}/2⌋) = "
                           f"{extra} (group relabellings)")
+
+
+def _extra_pairs(g: int, rem: int, standing: np.ndarray, full: int) -> list[tuple[int, int]]:
+    """The group pairs that get one more global link than ``full`` (each group in ``rem`` of
+    them, one group one fewer when g·rem is odd): first the standing pairs that have more than
+    ``full`` cables, most first (their cables then stay), then the rest filled largest
+    deficit first; the construction's own last round (``dragonfly.last_round_pairs``) when
+    that fill does not close."""
+    deficit = np.full(g, rem, dtype=np.int64)
+    chosen: set[tuple[int, int]] = set()
+    xs, ys = np.nonzero(np.triu(standing > full, 1))
+    for k in np.lexsort((ys, xs, -standing[xs, ys])).tolist():
+        x, y = int(xs[k]), int(ys[k])
+        if deficit[x] and deficit[y]:
+            chosen.add((x, y))
+            deficit[x] -= 1
+            deficit[y] -= 1
+    while (deficit > 0).sum() >= 2:
+        open_ = np.flatnonzero(deficit > 0)
+        x = int(open_[np.lexsort((open_, -deficit[open_]))[0]])
+        partners = [int(v) for v in open_[np.lexsort((open_, -deficit[open_]))]
+                    if v != x and (min(x, v), max(x, v)) not in chosen][: int(deficit[x])]
+        if not partners:
+            break
+        for v in partners:
+            chosen.add((min(x, v), max(x, v)))
+            deficit[x] -= 1
+            deficit[v] -= 1
+    if int(deficit.sum()) > (g * rem) % 2:
+        from planner.topologies.dragonfly import last_round_pairs
+        return [(int(x), int(y)) for x, y in last_round_pairs(g, rem)]
+    return sorted(chosen)
 
 
 def _stub(stubs: np.ndarray, links_to: np.ndarray, group: int, target: int, a: int) -> int:
