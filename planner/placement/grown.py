@@ -158,9 +158,13 @@ def _extra_pairs(g: int, rem: int, standing: np.ndarray, full: int) -> list[tupl
     deficit = np.full(g, rem, dtype=np.int64)
     chosen: set[tuple[int, int]] = set()
     xs, ys = np.nonzero(np.triu(standing > full, 1))
+    old = int(np.max(np.r_[xs, ys] + 1, initial=0))     # groups with standing pairs
+    fresh = g - old                                     # the others need partners among them
+    reserve = -(-max(0, fresh * rem - fresh * (fresh - 1)) // max(old, 1))
+    cap = np.where(np.arange(g) < old, max(0, rem - reserve), rem)
     for k in np.lexsort((ys, xs, -standing[xs, ys])).tolist():
         x, y = int(xs[k]), int(ys[k])
-        if deficit[x] and deficit[y]:
+        if rem - deficit[x] < cap[x] and rem - deficit[y] < cap[y]:
             chosen.add((x, y))
             deficit[x] -= 1
             deficit[y] -= 1
