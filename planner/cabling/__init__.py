@@ -198,7 +198,9 @@ def network_cables(topology: Topology) -> tuple[np.ndarray, np.ndarray]:
 def assign_ports(topology: Topology, radix: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Port numbers: (a_port, b_port) of the network cables, and the router port of each
     endpoint. Per router: ports 1..e for its e endpoints, then its network ports ordered by
-    (peer router id, cable index). InputError when a router needs more than ``radix`` ports."""
+    (peer router id, cable index); a grown system gives its network ports in
+    ``topology.extra["network_ports"]``. InputError when a router needs more than ``radix``
+    ports."""
     ep = np.asarray(topology.endpoints, dtype=np.int64)
     if topology.num_routers and topology.radix > radix:
         worst = int(np.argmax(topology.ports))
@@ -208,14 +210,17 @@ def assign_ports(topology: Topology, radix: int) -> tuple[np.ndarray, np.ndarray
                          f"least {topology.radix} ports")
     a, b = network_cables(topology)
     n = len(a)
+    ep_router = endpoint_routers(topology)
+    offsets = np.cumsum(ep) - ep
+    ep_port = np.arange(len(ep_router), dtype=np.int64) - offsets[ep_router] + 1
+    if "network_ports" in topology.extra:      # a grown system: ports of the standing cables
+        a_port, b_port = topology.extra["network_ports"]    # (planner.placement.grown)
+        return np.asarray(a_port, np.int64), np.asarray(b_port, np.int64), ep_port
     router = np.concatenate([a, b])
     peer = np.concatenate([b, a])
     cable = np.concatenate([np.arange(n), np.arange(n)])
     rank = rank_within(router, np.lexsort((cable, peer, router)))
     port = ep[router] + rank + 1
-    ep_router = endpoint_routers(topology)
-    offsets = np.cumsum(ep) - ep
-    ep_port = np.arange(len(ep_router), dtype=np.int64) - offsets[ep_router] + 1
     return port[:n], port[n:], ep_port
 
 

@@ -292,6 +292,32 @@ def _bom_sheet(wb, fmt: _Formats, bom: pd.DataFrame, not_included=None) -> int:
     return last
 
 
+GROWTH = [
+    Column("Item", "item", 11), Column("Catalog SKU", "sku", 22),
+    Column("Description", "description", 60),
+    Column("Quantity", "quantity", 10, COUNT, "number"),
+    Column("Reused", "reused", 10, COUNT, "number"), Column("New", "new", 10, COUNT, "number"),
+    Column("Unit price", "unit_price", 14, MONEY, "number"),
+    Column("New price", "new_price", 16, MONEY, "number"),
+]
+"""The "New and reused" sheet of a grown plan: per line of the grown system's bill, the
+quantity in use, the standing parts reused and the new ones bought (the BOM sheet lists the
+new ones)."""
+
+
+def _growth_sheet(wb, fmt: _Formats, growth: pd.DataFrame) -> None:
+    ws = _new_sheet(wb, fmt, "New and reused", GROWTH)
+    for r, record in enumerate(growth[[c.key for c in GROWTH]].itertuples(index=False,
+                                                                           name=None), start=2):
+        for c, (value, col) in enumerate(zip(record, GROWTH)):
+            if col.key == "new":
+                ws.write_formula(r - 1, c, f"=D{r}-E{r}", fmt.number(COUNT), float(value))
+            elif col.key == "new_price":
+                ws.write_formula(r - 1, c, f"=F{r}*G{r}", fmt.number(MONEY), float(value))
+            else:
+                _write_value(ws, r - 1, c, value, fmt.number(col.fmt))
+
+
 def summary_rows(plan, last: int) -> list[tuple[str, object, str | None, str]]:
     """(label, value or formula, number format, note) of the Summary sheet, from row
     ``SUMMARY_FIRST_ROW`` on; ``{Label}`` in a formula is the B cell of the row so labelled."""
@@ -625,6 +651,8 @@ def write(plan, out_dir: Path) -> None:
         last = len(plan.bom) + 1
         _summary_sheet(wb, fmt, plan, last)
         _bom_sheet(wb, fmt, plan.bom, plan.summary.get("bom", {}).get("not_included"))
+        if getattr(plan, "bom_growth", None) is not None:     # a grown plan (planner expand)
+            _growth_sheet(wb, fmt, plan.bom_growth)
         bulk: dict[str, tuple[list[Column], pd.DataFrame]] = {}
         for title, columns, frame in (("Cables", cables, plan.cables),
                                       ("Cabinets", cabinets, cabinet_frame),

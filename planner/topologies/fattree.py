@@ -47,45 +47,53 @@ def _two_level(k: int, p) -> Topology:
                                np.stack([leaves, spines], axis=1), endpoints, roles=roles)
 
 
-def _three_level(k: int, p) -> Topology:
+def _three_level(k: int, p, pods: int | None = None) -> Topology:
     e, a = shape(k)
     per_pod = e + a
     cores = a * e
-    pod = np.arange(k)
+    n_pods = k if pods is None else pods
+    pod = np.arange(n_pods)
     # edge-aggregation: complete bipartite inside every pod
     pp, ee, aa = np.meshgrid(pod, np.arange(e), np.arange(a), indexing="ij")
     lower = np.stack([(pp * per_pod + ee).ravel(), (pp * per_pod + e + aa).ravel()], axis=1)
     # aggregation-core: agg j of pod P, up-link t -> core (j*a + t + P*a*(e-a)) mod cores
     pp, jj, tt = np.meshgrid(pod, np.arange(a), np.arange(a), indexing="ij")
     core = (jj * a + tt + pp * a * (e - a)) % cores
-    upper = np.stack([(pp * per_pod + e + jj).ravel(), (k * per_pod + core).ravel()], axis=1)
-    r = k * per_pod + cores
+    upper = np.stack([(pp * per_pod + e + jj).ravel(), (n_pods * per_pod + core).ravel()],
+                     axis=1)
+    r = n_pods * per_pod + cores
     if p is None:
-        edge_ep = _spread(k ** 3 // 4, k * e).reshape(e, k).T  # spread evenly over pods
+        edge_ep = _spread(k ** 3 // 4, k * e).reshape(e, k).T[:n_pods]  # evenly over pods
         p_param = None
     else:
         p_param = integer("fattree", "p", p, minimum=1, maximum=k - a)
-        edge_ep = np.full((k, e), p_param)
+        edge_ep = np.full((n_pods, e), p_param)
     endpoints = np.zeros(r, dtype=np.int64)
     endpoints[(pod[:, None] * per_pod + np.arange(e)[None, :]).ravel()] = edge_ep.ravel()
-    roles = (["edge"] * e + ["aggregation"] * a) * k + ["core"] * cores
-    groups = np.concatenate([np.repeat(pod, per_pod), k + np.arange(cores) // a])
+    roles = (["edge"] * e + ["aggregation"] * a) * n_pods + ["core"] * cores
+    groups = np.concatenate([np.repeat(pod, per_pod), n_pods + np.arange(cores) // a])
     params = {"k": k, "levels": 3} if p_param is None and k % 2 else \
         {"k": k, "levels": 3, "p": int(edge_ep.max())}
+    if pods is not None:
+        params["pods"] = pods
     return Topology.from_edges("fattree", params, r, np.concatenate([lower, upper]), endpoints,
                                roles=roles, groups=groups, group_kind="pod",
-                               extra={"pods": k})
+                               extra={"pods": n_pods})
 
 
-def fattree(k, levels=3, p=None) -> Topology:
+def fattree(k, levels=3, p=None, pods=None) -> Topology:
     """Fat tree of radix-k routers (Al-Fares et al. SIGCOMM'08; Kathareios SC15 §2.2.1).
 
     levels=3: roles edge/aggregation/core, hint = pods (ids 0..k-1; core routers form groups
     k.. of A cores each). levels=2: roles leaf/spine, no hint. ``p`` = endpoints per edge/leaf
     router (default: the balanced k/2, or the ⌊k³/4⌋ spread for odd k with 3 levels, in which
     case ``params`` has no 'p' so that rebuilding from ``params`` gives the same tree).
+    ``pods`` (3 levels, 1..k, default k) builds the first ``pods`` pods with every core: a
+    tree to grow by pods (``planner expand``); each core then uses ``pods`` down-ports.
     """
     k = integer("fattree", "k", k, minimum=2)
     levels = integer("fattree", "levels", levels, minimum=2, maximum=3)
     size_limit("fattree", k * k + k * k // 4, k ** 3, f"k={k}")
-    return _two_level(k, p) if levels == 2 else _three_level(k, p)
+    if pods is not None:
+        pods = integer("fattree", "pods", pods, minimum=1, maximum=k)
+    return _two_level(k, p) if levels == 2 else _three_level(k, p, pods)

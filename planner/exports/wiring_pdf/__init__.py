@@ -12,7 +12,8 @@ cabinets named ``A01``..., electrical groups coloured, trays, patch racks of str
 where the viewer marks them (``viewer.geometry.patch_rack_marks``), a scale bar); the matrix of
 cables between electrical groups (group pairs, five per row, when there are too many groups for
 a readable matrix); the bill of materials; on a floor with structured cabling the trunk schedule
-(panel port to panel port, part, ordered length, links, label) and one section per patch rack
+(panel port to panel port, part, ordered length, links, label); for a grown plan (``planner
+expand``) the work order; on a floor with structured cabling one section per patch rack
 (its panels, every used front port with its cord and the device it reaches, every rear port
 with its trunk and far panel); then one section per cabinet: its rack elevation (devices by
 rack unit, U1 at the bottom) and its schedule, one row per device port with the piece plugged
@@ -37,6 +38,7 @@ Submodules, each importing only ones listed above it:
 - ``groups``: cables between electrical groups (matrix or pair list)
 - ``bom``: the bill of materials
 - ``trunks``: the trunk schedule (structured cabling)
+- ``work_order``: a grown plan's cables to remove, move and add (``planner expand``)
 - ``cabinets``: per cabinet its rack elevation and the schedule of the pieces at its ports
 - ``patch_racks``: per patch rack its panels and the pieces at every used port
 - ``document``: the sections in order, paginated and drawn with header, footer and outline

@@ -24,6 +24,7 @@ from planner.exports.wiring_pdf.patch_racks import patch_rack_sections
 from planner.exports.wiring_pdf.style import (BOLD, CONTENT_TOP, CONTENT_W, FONT, FOOTER_Y,
                                               HEADER_Y, MARGIN_X, PAGE_W)
 from planner.exports.wiring_pdf.trunks import trunks_section
+from planner.exports.wiring_pdf.work_order import work_order_section
 
 
 GROUPS = (("Patch racks", "racks"), ("Cabinets", "cabinets"))
@@ -42,12 +43,12 @@ def sheet_groups(plan) -> list[tuple[tuple[str, str], list[Section]]]:
 
 def build_pages(plan, body: bool = True, groups=None) -> list[Page]:
     """All pages in order: summary, contents, floor plan, group cables, BOM, trunks (structured
-    cabling), patch racks (structured cabling), cabinets. Without ``body`` the sheets' document
+    cabling), work order (a grown plan), patch racks (structured cabling), cabinets. Without ``body`` the sheets' document
     of one hall: summary, contents, its patch racks and cabinets. ``groups``: the sheets
     (default ``sheet_groups``)."""
     front_pages = paginate([cover_section(plan)])
     body = ([floor_section(plan), groups_section(plan), bom_section(plan),
-             trunks_section(plan)] if body else [])
+             trunks_section(plan), work_order_section(plan)] if body else [])
     body = [section for section in body if section is not None]
     groups = sheet_groups(plan) if groups is None else groups
     sheets = [sheet for _, group_sheets in groups for sheet in group_sheets]

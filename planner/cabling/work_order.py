@@ -1,0 +1,158 @@
+"""The work order of a growth: every cable of the standing plan against every cable of the grown
+one, as kept, moved, removed or added, in the order an installer walks the room.
+
+Takes the two cable tables (``cables.csv`` columns) and the new id of every standing router
+(``old_to_new`` of ``planner.placement.grown.Growth``); an end is (device, port) with the standing
+devices renamed to their new ids (endpoints follow their router). A cable whose two ends are
+both ends of one grown cable is **kept**; a standing cable that shares one end with a grown
+cable not kept is **moved** (that end stays plugged, the other end is re-plugged to the grown
+cable's other end); the other standing cables are **removed** and the other grown cables
+**added**. Rows are sorted by hall, row and column of the cabinet where the work is done (the
+grown cable's A end; a removed cable's A end), then remove before move before add, then
+label: the order an installer walks them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+COLUMNS = ["step", "action", "cable_id", "label", "kind", "old_a", "old_b", "new_a", "new_b",
+           "old_sku", "new_sku", "hall", "row", "cabinet"]
+"""work_order.csv columns: running step, add | move | remove, the grown cable's id (a removed
+cable's standing id), its label, network | endpoint, the standing ends and the grown ends
+(``device:port@cabinet-RU``, '' where none), the part ordered before and after, and where the
+work is done."""
+ACTIONS = ("remove", "move", "add")
+
+
+def _ids(names: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(is endpoint, id) of device names ``r007`` / ``n0042``."""
+    text = names.astype(str)
+    return text.str.startswith("n").to_numpy(), text.str[1:].astype(np.int64).to_numpy()
+
+
+def _end_keys(cables: pd.DataFrame, side: str, router_map, endpoint_map) -> np.ndarray:
+    is_ep, ident = _ids(cables[f"{side}_device"])
+    mapped = np.where(is_ep, endpoint_map[ident] if len(endpoint_map) else -1,
+                      router_map[np.minimum(ident, len(router_map) - 1)]
+                      if len(router_map) else -1)
+    port = cables[f"{side}_port"].to_numpy(np.int64)
+    return np.where(mapped < 0, -1, (mapped * 2 + is_ep) * 4096 + port)
+
+
+def endpoint_map(old_endpoints: np.ndarray, new_endpoints: np.ndarray,
+                 old_to_new: np.ndarray) -> np.ndarray:
+    """New id of every standing endpoint (-1 when its router is removed): endpoints are
+    numbered in router order, a router's k-th keeps being its k-th."""
+    old_off = np.cumsum(old_endpoints) - old_endpoints
+    new_off = np.cumsum(new_endpoints) - new_endpoints
+    router = np.repeat(np.arange(len(old_endpoints)), old_endpoints)
+    k = np.arange(len(router)) - old_off[router]
+    target = old_to_new[router]
+    return np.where(target >= 0, new_off[np.maximum(target, 0)] + k, -1)
+
+
+def pairs(old: pd.DataFrame, new: pd.DataFrame, old_to_new: np.ndarray, ep_map: np.ndarray):
+    """(action of every standing cable: keep | move | remove, action of every grown cable:
+    keep | move | add, the standing cable (index into ``old``) of every kept or moved grown
+    cable, -1 for added ones); module doc."""
+    identity_r = np.arange(int(new_router_count(new)) + 1)
+    identity_e = np.arange(int(new_endpoint_count(new)) + 1)
+    oa = _end_keys(old, "a", old_to_new, ep_map)
+    ob = _end_keys(old, "b", old_to_new, ep_map)
+    na = _end_keys(new, "a", identity_r, identity_e)
+    nb = _end_keys(new, "b", identity_r, identity_e)
+    act_old = np.full(len(old), "remove", dtype=object)
+    act_new = np.full(len(new), "add", dtype=object)
+    source = np.full(len(new), -1, dtype=np.int64)
+    by_pair = {}
+    for j, (x, y) in enumerate(zip(na.tolist(), nb.tolist())):
+        by_pair[(min(x, y), max(x, y))] = j
+    for i, (x, y) in enumerate(zip(oa.tolist(), ob.tolist())):
+        if x < 0 or y < 0:
+            continue
+        j = by_pair.get((min(x, y), max(x, y)))
+        if j is not None:
+            act_old[i], act_new[j], source[j] = "keep", "keep", i
+    by_end = {}
+    for j in np.flatnonzero(act_new == "add").tolist():
+        by_end.setdefault(int(na[j]), j)
+        by_end.setdefault(int(nb[j]), j)
+    for i in np.flatnonzero(act_old == "remove").tolist():
+        for end in (int(oa[i]), int(ob[i])):
+            j = by_end.get(end) if end >= 0 else None
+            if j is not None and act_new[j] == "add":
+                act_old[i], act_new[j], source[j] = "move", "move", i
+                break
+    return act_old, act_new, source
+
+
+def new_router_count(cables: pd.DataFrame) -> int:
+    ids = [(_ids(cables[f"{s}_device"])) for s in ("a", "b")]
+    return max([int(i[~e].max(initial=0)) for e, i in ids])
+
+
+def new_endpoint_count(cables: pd.DataFrame) -> int:
+    ids = [(_ids(cables[f"{s}_device"])) for s in ("a", "b")]
+    return max([int(i[e].max(initial=0)) for e, i in ids])
+
+
+def _end_text(cables: pd.DataFrame, side: str) -> pd.Series:
+    return (cables[f"{side}_device"].astype(str) + ":" + cables[f"{side}_port"].astype(str)
+            + "@" + cables[f"{side}_cabinet"].astype(str) + "-"
+            + cables[f"{side}_ru"].astype(str).replace({"<NA>": "", "nan": ""}))
+
+
+def work_order(old: pd.DataFrame, new: pd.DataFrame, paired,
+               positions: dict[str, tuple[int, int, int]]) -> pd.DataFrame:
+    """The rows of work_order.csv (``COLUMNS``, module doc) from the cables ``pairs``
+    matched (``paired``: what it returned); ``positions``: cabinet name -> (hall, row,
+    column), 0-based, of the standing and the grown cabinets."""
+    act_old, act_new, source = paired
+    old_a, old_b = _end_text(old, "a").to_numpy(), _end_text(old, "b").to_numpy()
+    new_a, new_b = _end_text(new, "a").to_numpy(), _end_text(new, "b").to_numpy()
+    rows = []
+    for j in np.flatnonzero(act_new != "keep").tolist():
+        i = int(source[j])
+        rows.append((act_new[j], new["cable_id"].iat[j], new["label"].iat[j],
+                     new["kind"].iat[j], old_a[i] if i >= 0 else "",
+                     old_b[i] if i >= 0 else "", new_a[j], new_b[j],
+                     old["sku"].iat[i] if i >= 0 else "", new["sku"].iat[j],
+                     new["a_cabinet"].iat[j]))
+    for i in np.flatnonzero(act_old == "remove").tolist():
+        rows.append(("remove", old["cable_id"].iat[i], old["label"].iat[i], old["kind"].iat[i],
+                     old_a[i], old_b[i], "", "", old["sku"].iat[i], "", old["a_cabinet"].iat[i]))
+    frame = pd.DataFrame(rows, columns=["action", "cable_id", "label", "kind", "old_a", "old_b",
+                                        "new_a", "new_b", "old_sku", "new_sku", "cabinet"])
+    where = np.array([positions.get(str(c), (1 << 30, 0, 0)) for c in frame["cabinet"]],
+                     dtype=np.int64).reshape(-1, 3)
+    rank = frame["action"].map({a: k for k, a in enumerate(ACTIONS)}).to_numpy()
+    order = np.lexsort((frame["label"].astype(str).to_numpy(), rank, where[:, 2], where[:, 1],
+                        where[:, 0]))
+    frame = frame.iloc[order].reset_index(drop=True)
+    where = where[order]
+    frame.insert(0, "step", np.arange(1, len(frame) + 1))
+    frame.insert(frame.columns.get_loc("cabinet"), "hall", where[:, 0] + 1)
+    frame.insert(frame.columns.get_loc("cabinet"), "row",
+                 [floors_row(r) for r in where[:, 1]])
+    return frame[COLUMNS]
+
+
+def floors_row(row: int) -> str:
+    from planner.inputs.floor import row_letters
+    return str(row_letters(int(row))) if row < (1 << 29) else ""
+
+
+def counts(act_old: np.ndarray, act_new: np.ndarray, kind_old, kind_new) -> dict:
+    """kept / moved / removed / added, network and endpoint cables apart and together."""
+    out = {}
+    for kind in ("network", "endpoint"):
+        o, n = np.asarray(kind_old) == kind, np.asarray(kind_new) == kind
+        out[kind] = {"kept": int((act_old[o] == "keep").sum()),
+                     "moved": int((act_old[o] == "move").sum()),
+                     "removed": int((act_old[o] == "remove").sum()),
+                     "added": int((act_new[n] == "add").sum())}
+    out.update({k: out["network"][k] + out["endpoint"][k]
+                for k in ("kept", "moved", "removed", "added")})
+    return out

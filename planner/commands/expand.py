@@ -1,0 +1,264 @@
+"""``planner expand --from PLAN_DIR --topology NEW_SPEC [--floor F] [--allow-remove] --out DIR``:
+grow a standing plan (docs/growth.md).
+
+The plan in PLAN_DIR (its cables.csv, cabinets.csv, summary.json and catalog.yaml) is what
+stands. The grown topology (``planner.placement.grown``) keeps every standing router with its
+id, the new routers go to free positions (``planner.placement.growth``), the plan of the grown
+system is made with that placement, and the two cable tables give the work order
+(``planner.cabling.work_order``). ``--out`` gets the grown plan's files, ``work_order.csv``,
+``bom_growth.csv`` (per part: quantity of the grown plan, reused, new) and summary.json's
+``growth`` block (kept, moved, removed, added, the lower bound on touched cables and the gap,
+the labour price).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+NAME = "expand"
+HELP = ("grow a standing plan: keep its routers and cables, place the new routers, write the "
+        "work order (add / move / remove) and the bill of the new parts")
+ORDER = 35
+
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--from", dest="plan_dir", required=True, metavar="PLAN_DIR",
+                   help="a folder written by 'planner plan' (or 'planner expand'): what stands")
+    p.add_argument("--topology", required=True, metavar="FAMILY:k=v,...",
+                   help="the grown system, same family (dragonfly by g, fattree by pods, "
+                        "jellyfish by routers, hyperx by S; others are rebuilt)")
+    p.add_argument("--floor", default=None, metavar="NAME|PATH",
+                   help="the floor (default: the one the standing plan names)")
+    p.add_argument("--allow-remove", action="store_true",
+                   help="allow a spec that removes routers and their cables")
+    p.add_argument("--touch-price", type=float, default=None, metavar="PRICE",
+                   help="labour per moved or removed standing cable (default: the floor's "
+                        "touch_price, docs/floors.md)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the Jellyfish random swaps")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+
+
+def _row_index(letters: str) -> int:
+    """``A`` -> 0, ``Z`` -> 25, ``AA`` -> 26 (``planner.inputs.floor.row_letters`` inverted)."""
+    n = 0
+    for ch in letters:
+        n = n * 26 + (ord(ch) - 64)
+    return n - 1
+
+
+def read_standing(folder: Path):
+    """(summary, fabric cables, cabinets) of a plan folder; InputError naming what is
+    missing or unreadable."""
+    import pandas as pd
+
+    from planner.commands._plan_folder import require
+    from planner.run.errors import InputError
+    folder = require(folder, "summary.json", "cables.csv", "cabinets.csv", "catalog.yaml")
+    try:
+        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        cables = pd.read_csv(folder / "cables.csv", keep_default_na=False, na_values=[""],
+                             dtype={"a_cabinet": str, "b_cabinet": str})
+        cabinets = pd.read_csv(folder / "cabinets.csv", keep_default_na=False,
+                               dtype={"name": str, "row": str})
+        summary["topology"]["family"], summary["topology"]["params"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise InputError(f"--from '{folder}': cannot read its summary.json, cables.csv or "
+                         f"cabinets.csv ({err}); give a folder written by 'planner plan'") from None
+    cables = cables[cables["kind"].isin(["network", "endpoint"])].reset_index(drop=True)
+    if "kind" in cabinets:
+        cabinets = cabinets[cabinets["kind"] == "cabinet"].reset_index(drop=True)
+    return summary, cables, cabinets
+
+
+def standing_of(summary: dict, cables, cabinets, folder: Path):
+    """The ``Standing`` network and, per standing router, its cabinet (index into
+    ``cabinets``); InputError when cables.csv contradicts summary.json."""
+    import numpy as np
+
+    from planner.placement.grown import Standing
+    from planner.run.errors import InputError
+    from planner.topologies import parse_spec
+    top = summary["topology"]
+    spec = f"{top['family']}:" + ",".join(
+        f"{k}={'x'.join(map(str, v)) if isinstance(v, list) else v}"
+        for k, v in top["params"].items())
+    built = parse_spec(spec)
+    routers = int(top["routers"])
+    net = cables[cables["kind"] == "network"]
+    ids = lambda s: s.astype(str).str[1:].astype(np.int64).to_numpy()   # noqa: E731
+    a, b = ids(net["a_device"]), ids(net["b_device"])
+    if len(net) != int(top["links"]) or built.num_routers != routers or (
+            len(a) and max(a.max(), b.max()) >= routers):
+        raise InputError(f"--from '{folder}': cables.csv has {len(net)} network cables, "
+                         f"summary.json {top['links']} links of {routers} routers; the folder "
+                         "was changed after 'planner plan': re-run it")
+    name_of = {n: i for i, n in enumerate(cabinets["name"].astype(str))}
+    cab = np.full(routers, -1, dtype=np.int64)
+    for side in ("a", "b"):
+        part = cables[cables[f"{side}_device"].astype(str).str.startswith("r")]
+        cab[ids(part[f"{side}_device"])] = [name_of.get(c, -1) for c in part[f"{side}_cabinet"]]
+    if (cab < 0).any():
+        raise InputError(f"--from '{folder}': router {int(np.flatnonzero(cab < 0)[0])} has no "
+                         "cabinet of cabinets.csv; re-run 'planner plan'")
+    standing = Standing(family=top["family"], params=top["params"], endpoints=built.endpoints,
+                        a_router=a, a_port=net["a_port"].to_numpy(np.int64), b_router=b,
+                        b_port=net["b_port"].to_numpy(np.int64))
+    return standing, cab
+
+
+def _plan_class():
+    from planner.plan import Plan
+
+    @dataclass(frozen=True, eq=False)
+    class GrownPlan(Plan):
+        """A ``Plan`` with the work order and the bill of the new parts
+        (``planner.exports.work_order`` writes them)."""
+
+        work_order: object = None
+        bom_growth: object = None
+
+    return GrownPlan
+
+
+def reused_bom(result, act_new, cables_old, source, standing_routers: int,
+               standing_endpoints: int, standing_cabinets: int):
+    """Per BOM line: quantity of the grown plan, reused (the kept cables and the moved ones of
+    the same part, the standing routers, NICs and cabinets) and new = quantity - reused."""
+    import numpy as np
+
+    from planner.costing import bom as boms
+    cables = result.cables
+    same = np.zeros(len(cables), dtype=bool)
+    moved = np.flatnonzero(act_new == "move")
+    same[moved] = (cables["sku"].to_numpy()[moved]
+                   == cables_old["sku"].to_numpy()[source[moved]])
+    reused_rows = cables[(act_new == "keep") | same]
+    reused = boms.build(result.catalog, result.router_model, result.topology.radix,
+                        standing_routers, reused_rows, 0.0, standing_endpoints,
+                        standing_cabinets)
+    grown = result.bom[["item", "sku", "description", "length_m", "quantity",
+                        "unit_price"]].copy()
+    key = lambda f: list(zip(f["item"], f["sku"], f["length_m"].fillna(-1.0)))  # noqa: E731
+    have: dict = {}
+    for k, q in zip(key(reused), reused["quantity"]):
+        have[k] = have.get(k, 0) + int(q)
+    grown["reused"] = [min(int(q), have.get(k, 0)) for k, q in zip(key(grown),
+                                                                   grown["quantity"])]
+    grown["new"] = grown["quantity"] - grown["reused"]
+    grown["new_price"] = (grown["new"] * grown["unit_price"]).round(2)
+    return grown
+
+
+def standing_positions(cabinets):
+    """(hall, row, column, electrical group) of the standing cabinets, 0-based, from
+    cabinets.csv (hall and column from 1, row letters)."""
+    import numpy as np
+    hall = cabinets["hall"].to_numpy(np.int64) - 1
+    row = np.array([_row_index(r) for r in cabinets["row"].astype(str)], dtype=np.int64)
+    return (hall, row, cabinets["column"].to_numpy(np.int64) - 1,
+            cabinets["group"].to_numpy(np.int64))
+
+
+def growth_block(folder: Path, standing, growth, cables_old, fabric, paired, bom,
+                 touch_price: float) -> dict:
+    """summary.json's ``growth``: how it grew, the cables kept, moved, removed and added, the
+    touched network cables against the lower bound, the labour and the new parts' price."""
+    from planner.cabling import work_order as orders
+    act_old, act_new, _ = paired
+    tally = orders.counts(act_old, act_new, cables_old["kind"], fabric["kind"])
+    touched = tally["network"]["moved"] + tally["network"]["removed"]
+    survivors = int((growth.old_to_new >= 0).sum())
+    return {
+        "from": str(folder), "how": growth.how, "rebuild": growth.rebuild,
+        "notes": growth.notes, "routers_standing": standing.num_routers,
+        "routers_added": int(growth.topology.num_routers - survivors),
+        "routers_removed": standing.num_routers - survivors,
+        "cables": tally,
+        "touched_network": touched,
+        "touched_lower_bound": growth.lower_bound,
+        "touched_bound_kind": growth.bound_kind,
+        "touched_gap": touched - growth.lower_bound,
+        "untouched_share": round(tally["kept"] / max(1, len(cables_old)), 6),
+        "touch_price": touch_price,
+        "labour": round(touch_price * (tally["moved"] + tally["removed"]), 2),
+        "new_parts_price": round(float(bom["new_price"].sum()), 2),
+    }
+
+
+def new_parts(bom, growth):
+    """The grown plan's BOM lines with their new quantities only (what bom.xlsx's BOM sheet
+    lists for a growth): spares none, lines with nothing new left out."""
+    out = bom.assign(quantity=growth["new"].to_numpy(), spares=0)
+    out["extended_price"] = (out["quantity"] * out["unit_price"]).round(2)
+    return out[out["quantity"] > 0].reset_index(drop=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from planner import exports
+    from planner.cabling import work_order as orders
+    from planner.inputs.catalog import load_catalog
+    from planner.inputs.floor import load_floor
+    from planner.placement.grown import grow
+    from planner.placement.growth import place_growth
+    from planner.plan import plan
+    from planner.run import output
+    from planner.run.errors import InputError
+    from planner.topologies import parse_spec
+
+    folder = Path(args.plan_dir)
+    if args.touch_price is not None and not (args.touch_price >= 0
+                                             and np.isfinite(args.touch_price)):
+        raise InputError(f"--touch-price must be a non-negative number, got {args.touch_price}")
+    summary, cables_old, cabinets_old = read_standing(folder)
+    output.check_out(args.out, [folder / n for n in ("summary.json", "cables.csv",
+                                                     "cabinets.csv", "catalog.yaml")])
+    standing, router_cab = standing_of(summary, cables_old, cabinets_old, folder)
+    new = parse_spec(args.topology)
+    catalog = load_catalog(str(folder / "catalog.yaml"))
+    floor = load_floor(args.floor or summary["floor"]["name"])
+    touch_price = floor.touch_price if args.touch_price is None else args.touch_price
+    router = catalog.router_for(max(new.radix, int(summary["topology"]["radix"])))
+    growth = grow(standing, new, int(router.radix), allow_remove=args.allow_remove,
+                  seed=args.seed)
+    hall, row, col, group = standing_positions(cabinets_old)
+    placement = place_growth(growth.topology, floor, catalog, router,
+                             router_cab[growth.old_to_new >= 0], hall, row, col, group)
+    result = plan(growth.topology, catalog, floor, placement=placement, strategy="hint",
+                  seed=args.seed)
+    ep_map = orders.endpoint_map(standing.endpoints, growth.topology.endpoints,
+                                 growth.old_to_new)
+    fabric = result.cables[result.cables["kind"].isin(["network", "endpoint"])]
+    paired = orders.pairs(cables_old, fabric, growth.old_to_new, ep_map)
+    positions = {str(n): (int(h), int(r), int(c)) for n, h, r, c in zip(
+        placement.cabinet_names, placement.cabinet_hall, placement.cabinet_row,
+        placement.cabinet_col)}
+    positions.update({str(n): (int(h), int(r), int(c))      # a removed cable's cabinet
+                      for n, h, r, c in zip(cabinets_old["name"], hall, row, col)})
+    order = orders.work_order(cables_old, fabric, paired, positions)
+    bom = reused_bom(result, paired[1], cables_old, paired[2],
+                     int((growth.old_to_new >= 0).sum()),
+                     int(standing.endpoints[growth.old_to_new >= 0].sum()),
+                     len(cabinets_old))
+    result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
+                                            paired, bom, touch_price)
+    grown_cls = _plan_class()
+    parts = {f.name: getattr(result, f.name) for f in fields(result)}
+    parts["bom"] = new_parts(result.bom, bom)
+    grown = grown_cls(**parts, work_order=order, bom_growth=bom)
+    files = exports.write_plan(grown, args.out)
+    g = result.summary["growth"]
+    tally = g["cables"]
+    print(f"grown by {g['how']}: {g['routers_added']} routers added, "
+          f"{g['routers_removed']} removed; cables kept {tally['kept']:,}, moved "
+          f"{tally['moved']:,}, removed {tally['removed']:,}, added {tally['added']:,}; "
+          f"touched network cables {g['touched_network']:,} (lower bound "
+          f"{g['touched_lower_bound']:,}); "
+          f"new parts ${g['new_parts_price']:,.2f}, labour ${g['labour']:,.2f}; "
+          f"{args.out}/ ({len(files)} files)")
+    return 0
