@@ -57,6 +57,7 @@ LINE = re.compile(r"netbox push: (\d+)/(\d+) ([a-z ]+) done \(([\d.]+) s\)")
 SUMMARY = re.compile(r"created ([\d,]+), updated ([\d,]+), deleted ([\d,]+), unchanged ([\d,]+)")
 
 
+LOAD_LINE = re.compile(r"netbox load: (\d+)/(\d+) ([a-z ]+) done \(([\d.]+) s\)")
 SERVER = ("gunicorn", "postgres", "redis")
 
 
@@ -118,6 +119,95 @@ def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None
             **dict(zip(("created", "updated", "deleted", "unchanged"), counts))}
 
 
+def load(netbox: str, python: str | None, plan_dir: Path) -> dict:
+    """One ``planner netbox load`` as a user runs it on the NetBox host: wall time, counts, the
+    seconds of each step, and NetBox's CPU seconds: the loader's own process (NetBox's Python
+    and ORM, a child of this one) plus PostgreSQL, Redis and gunicorn from /proc."""
+    import resource
+    cpu = netbox_cpu_s()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    argv = [sys.executable, "-m", "planner.cli", "netbox", "load", "--plan", str(plan_dir),
+            "--netbox", netbox] + (["--python", python] if python else [])
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    seconds = time.perf_counter() - start
+    after, done = netbox_cpu_s(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    split = {k: after[k] - cpu[k] for k in SERVER}
+    split["loader"] = (done.ru_utime + done.ru_stime) - (children.ru_utime + children.ru_stime)
+    if proc.returncode != 0:
+        raise SystemExit(f"load of {plan_dir} failed ({proc.returncode}): "
+                         f"{proc.stderr.strip()[-2000:]}")
+    found = SUMMARY.search(proc.stdout)
+    counts = [int(x.replace(",", "")) for x in found.groups()] if found else [0, 0, 0, 0]
+    return {"seconds": seconds, "netbox_cpu_s": sum(split.values()), "netbox_cpu_split": split,
+            "load": os.getloadavg()[1],
+            "steps": {k: [int(n), float(t)] for n, _, k, t in LOAD_LINE.findall(proc.stdout)},
+            **dict(zip(("created", "updated", "deleted", "unchanged"), counts))}
+
+
+EMPTY_SITE = """
+from django.db import transaction
+from dcim.models import Cable, CablePath, Device, Interface, Location, Rack, Site
+site = Site.objects.filter(slug=SLUG).first()
+if site:
+    with transaction.atomic():
+        paths = Interface.objects.filter(device__site=site, _path__isnull=False)
+        CablePath.objects.filter(pk__in=list(paths.values_list("_path", flat=True))).delete()
+        Cable.objects.filter(terminations___site=site).delete()
+        Device.objects.filter(site=site).delete()
+        Rack.objects.filter(site=site).delete()
+        for location in Location.objects.filter(site=site):
+            location.delete()
+        site.delete()
+"""
+
+
+CHECK_PATHS = """
+import random
+from dcim.models import CablePath, Interface, Site
+site = Site.objects.get(slug=SLUG)
+origins = list(Interface.objects.filter(device__site=site, cable__isnull=False).order_by("pk"))
+random.Random(0).shuffle(origins)
+checked = wrong = complete = 0
+for iface in origins[:SAMPLE]:
+    fresh = CablePath.from_origin([iface])
+    held = iface._path
+    checked += 1
+    same = held is not None and (held.path, held.is_complete, held.is_active, held.is_split) == (
+        fresh.path, fresh.is_complete, fresh.is_active, fresh.is_split)
+    wrong += not same
+    complete += bool(held and held.is_complete)
+print("PATHS", len(origins), checked, wrong, complete)
+"""
+
+
+def check_paths(netbox: str, python: str | None, plan_dir: Path, sample: int) -> dict:
+    """The stored path of ``sample`` cabled interfaces of the plan's site (all, when fewer;
+    a seeded random sample otherwise) against NetBox's own ``CablePath.from_origin`` traced
+    afresh: path, is_complete, is_active and is_split must be equal."""
+    site = command.read_bundle(plan_dir).site
+    netbox_dir = Path(netbox).resolve()
+    interpreter = python or str(netbox_dir.parent / "venv" / "bin" / "python")
+    code = CHECK_PATHS.replace("SLUG", repr(site["slug"])).replace("SAMPLE", str(sample))
+    out = subprocess.run([interpreter, "manage.py", "shell", "-c", code], cwd=netbox_dir,
+                         check=True, capture_output=True, text=True).stdout
+    total, checked, wrong, complete = map(int, re.search(r"PATHS (\d+) (\d+) (\d+) (\d+)",
+                                                         out).groups())
+    return {"cabled": total, "checked": checked, "differ": wrong, "complete": complete}
+
+
+def empty_site_orm(netbox: str, python: str | None, plan_dir: Path) -> None:
+    """Delete the plan's site and everything in it with NetBox's ORM on the NetBox host (the
+    REST API would take hours at the default plan's size)."""
+    site = command.read_bundle(plan_dir).site
+    netbox_dir = Path(netbox).resolve()
+    interpreter = python or str(netbox_dir.parent / "venv" / "bin" / "python")
+    code = EMPTY_SITE.replace("SLUG", repr(site["slug"]))
+    subprocess.run([interpreter, "manage.py", "shell", "-c", code], cwd=netbox_dir, check=True,
+                   capture_output=True)
+
+
 def empty_site(client: Client, plan_dir: Path) -> None:
     """Delete what a push made in the plan's site (cables, devices, racks, locations, site)."""
     site = command.read_bundle(plan_dir).site
@@ -147,6 +237,8 @@ def port_name(plan_dir: Path):
     model = dict(zip(devices["name"], devices["device_type"]))
 
     def name(device: str, port: str) -> str:
+        if not port.isdigit():  # a named port (a management port: 'mgmt')
+            return port
         interfaces = types[model[device]].get("interfaces", [])
         return interfaces[int(port) - 1]["name"] if len(interfaces) > 1 else str(port)
     return name
