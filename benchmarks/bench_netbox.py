@@ -339,6 +339,16 @@ def main() -> None:
                     help="no push: extrapolate NAME's push time from its bundle's row counts "
                          "and the rates measured (for a plan too large to push here)")
     ap.add_argument("--trace", action="store_true", help="trace every link (small plans)")
+    ap.add_argument("--load", action="append", default=[], metavar="NAME=DIR",
+                    help="bulk: 'planner netbox load' NAME into the NetBox at --netbox (its "
+                         "site emptied first), then check its paths and load it again")
+    ap.add_argument("--reload", action="append", default=[], metavar="NAME=DIR",
+                    help="bulk: after NAME's loads, load this re-plan of it and check the "
+                         "differences, its paths, and one more load")
+    ap.add_argument("--netbox", help="bulk: NetBox's netbox/ folder (manage.py)")
+    ap.add_argument("--python", help="bulk: NetBox's Python")
+    ap.add_argument("--paths", type=int, default=3000,
+                    help="bulk: paths checked against NetBox's own trace (a seeded sample)")
     ap.add_argument("--out", default=str(HERE / "NETBOX.md"))
     ap.add_argument("--merge", nargs="*", default=[], metavar="JSON",
                     help="only write the report, from these results files and --out's")
@@ -356,6 +366,9 @@ def main() -> None:
     token = Path(args.token_file).read_text().strip()
     client = Client(args.url, token)
     version = client.version()
+    if args.load:
+        bulk_loads(args, client, version, store)
+        return
     replans = dict(x.split("=", 1) for x in args.replan)
     limits = {k: float(v) for k, v in (x.split("=", 1) for x in args.limit)}
     results = json.loads(store.read_text()) if store.exists() else {}
@@ -391,6 +404,104 @@ def main() -> None:
         results[name] = row
     store.write_text(json.dumps(results, indent=1) + "\n")
     write_report(Path(args.out), results)
+
+
+def bulk_loads(args, client: Client, version: str, store: Path) -> None:
+    """The ``--load`` plans: empty the site, load (timed), NetBox's trace checked (every link
+    through the REST trace with ``--trace``; a sample of stored paths against NetBox's own
+    ``CablePath.from_origin``), a second load that must write nothing, then the re-plan."""
+    results = json.loads(store.read_text()) if store.exists() else {}
+    bulk = results.setdefault("bulk", {})
+    reloads = dict(x.split("=", 1) for x in args.reload)
+    for name, folder in (x.split("=", 1) for x in args.load):
+        plan_dir = Path(folder)
+        empty_site_orm(args.netbox, args.python, plan_dir)
+        row = {"size": bundle_rows(plan_dir), "version": version, "commit": commit(),
+               "load_before": os.getloadavg()[1]}
+        row["first"] = load(args.netbox, args.python, plan_dir)
+        print(name, "first load", row["first"], flush=True)
+        row["paths"] = check_paths(args.netbox, args.python, plan_dir, args.paths)
+        print(name, "paths", row["paths"], flush=True)
+        assert row["paths"]["differ"] == 0, row["paths"]
+        row["traced"] = trace_all(client, plan_dir) if args.trace else None
+        again = load(args.netbox, args.python, plan_dir)
+        print(name, "second load", again, flush=True)
+        assert again["created"] == again["updated"] == again["deleted"] == 0, again
+        row["again"] = again
+        if name in reloads:
+            new = Path(reloads[name])
+            want = bundle_diff(plan_dir, new)
+            third = load(args.netbox, args.python, new)
+            print(name, "re-plan load", third, "expected", want, flush=True)
+            got = {k: third[k] for k in want}
+            assert got == want, (got, want)
+            paths = check_paths(args.netbox, args.python, new, args.paths)
+            assert paths["differ"] == 0, paths
+            traced = trace_all(client, new) if args.trace else None
+            last = load(args.netbox, args.python, new)
+            assert last["created"] == last["updated"] == last["deleted"] == 0, last
+            row["replan"] = [third, want, traced, paths, last]
+        bulk[name] = row
+        store.write_text(json.dumps(results, indent=1) + "\n")
+    write_report(Path(args.out), results)
+
+
+def bulk_lines(bulk: dict) -> list[str]:
+    """The bulk loads: wall time, NetBox's CPU (the loader's process, PostgreSQL; gunicorn and
+    Redis are idle), the steps, the checks."""
+    if not bulk:
+        return []
+    lines = ["", "## Bulk load (`planner netbox load`, on the NetBox host)", "",
+             "Each plan's site emptied first; `planner netbox load` in a new process, so the "
+             "times include reading the bundle and starting Django. NetBox CPU is the loader's "
+             "process (NetBox's Python and ORM) plus PostgreSQL, Redis and gunicorn from /proc; "
+             "the load average (5 min) of the shared machine before and after each load is "
+             "beside it.", "",
+             "| plan | racks | devices | cables | objects written | first load | NetBox CPU s "
+             "(loader / PostgreSQL) | load avg before / after | second load | its writes |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, r in bulk.items():
+        s, f, a = r["size"], r["first"], r["again"]
+        split = f["netbox_cpu_split"]
+        lines.append(
+            f"| {name} | {s['racks']:,} | {s['devices']:,} | {s['cables']:,} | "
+            f"{f['created'] + f['updated'] + f['deleted']:,} | {_duration(f['seconds'])} | "
+            f"{f['netbox_cpu_s']:.0f} ({split['loader']:.0f} / {split['postgres']:.0f}) | "
+            f"{r['load_before']:.1f} / {f['load']:.1f} | {_duration(a['seconds'])} | "
+            f"{a['created'] + a['updated'] + a['deleted']} |")
+    lines += ["", "Seconds of each step of the first load:", "",
+              "| plan | " + " | ".join(STEPS) + " |",
+              "| --- |" + " ---: |" * len(STEPS)]
+    for name, r in bulk.items():
+        steps = r["first"]["steps"]
+        lines.append(f"| {name} | " + " | ".join(
+            f"{steps[k][1]:.0f} s ({steps[k][0]:,})" if k in steps else "-" for k in STEPS)
+            + " |")
+    for name, r in bulk.items():
+        p = r["paths"]
+        lines += ["", f"**{name}**: {p['cabled']:,} cabled interfaces; the stored path of "
+                      + (f"every one" if p["checked"] == p["cabled"] else
+                         f"{p['checked']:,} of them (a seeded random sample)")
+                      + f" equals NetBox's own `CablePath.from_origin` traced afresh "
+                        f"({p['differ']} differ; {p['complete']:,} complete)."
+                      + (f" NetBox's REST trace from the A end of each of the "
+                         f"{r['traced'][0]:,} links of `cables.csv` ends on the interface it "
+                         f"names at the B end; the {r['traced'][1]:,} links through panels pass "
+                         "the panels their `segments` list." if r.get("traced") else "")]
+        if r.get("replan"):
+            third, want, traced, paths, last = r["replan"]
+            lines += ["", f"**{name}, re-plan**: the load wrote {third['created']:,} created, "
+                          f"{third['updated']:,} updated, {third['deleted']:,} deleted in "
+                          f"{_duration(third['seconds'])}: exactly the differences of the two "
+                          f"bundles ({want}); its paths equal NetBox's own trace "
+                          f"({paths['checked']:,} checked, {paths['differ']} differ)"
+                          + (f", all {traced[0]:,} links trace to their far interface"
+                             if traced else "") + "; one more load wrote nothing."]
+    return lines
+
+
+STEPS = ("device types and port templates", "racks", "devices", "cables removed", "cables",
+         "paths traced", "search entries")
 
 
 def rate(row: dict, kind: str) -> float | None:
@@ -451,8 +562,9 @@ def cpu_lines(results: dict) -> list[str]:
 
 def write_report(path: Path, results: dict) -> None:
     """NETBOX.md from every plan measured so far (NETBOX.json)."""
-    estimates = {k: r for k, r in results.items() if r.get("estimate")}
-    results = {k: r for k, r in results.items() if not r.get("estimate")}
+    bulk = results.get("bulk", {})
+    estimates = {k: r for k, r in results.items() if k != "bulk" and r.get("estimate")}
+    results = {k: r for k, r in results.items() if k != "bulk" and not r.get("estimate")}
     versions = sorted({r["version"] for r in results.values()})
     lines = [
         "# NetBox push: measured against a real NetBox",
@@ -519,6 +631,7 @@ def write_report(path: Path, results: dict) -> None:
                           "went on with what was left: "
                           + ", ".join(f"{n:,} {k}" for k, n in left.items()) + "."]
     lines += _extrapolation(results, estimates)
+    lines += bulk_lines(bulk)
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
 

@@ -154,3 +154,56 @@ def test_load_into_a_real_netbox(plan_dir, capsys):  # noqa: F811
     capsys.readouterr()
     assert main(argv) == 0
     assert "already held this plan" in capsys.readouterr().out
+
+
+CABLE, IFACE, FRONT, REAR = 90, 1, 2, 3
+
+
+def _panels(cord_at_far_end: bool = True) -> bulk.Graph:
+    """Interface 10 - cord 100 - front 20 of panel A (rear 30 position 2 of 4) - trunk 101 -
+    rear 31 of panel B, whose position 2 is front 21 (a cord 102 to interface 11) and position
+    3 front 22 (a cord 103 to interface 12)."""
+    g = bulk.Graph(CABLE, FRONT, REAR)
+    cables = [(100, (IFACE, 10), (FRONT, 20)), (101, (REAR, 30), (REAR, 31))]
+    if cord_at_far_end:
+        cables.append((102, (FRONT, 21), (IFACE, 11)))
+    cables.append((103, (FRONT, 22), (IFACE, 12)))
+    for cable, a, b in cables:
+        g.add_termination(cable, "A", a)
+        g.add_termination(cable, "B", b)
+        g.status[cable] = "planned"
+    for port, n in (((FRONT, 20), 1), ((FRONT, 21), 1), ((FRONT, 22), 1), ((REAR, 30), 4),
+                    ((REAR, 31), 4)):
+        g.positions[port] = n
+    g.add_mapping(20, 1, 30, 2)
+    g.add_mapping(21, 1, 31, 2)
+    g.add_mapping(22, 1, 31, 3)
+    return g
+
+
+def test_trace_through_panels_follows_the_rear_port_position():
+    """NetBox's CablePath.from_origin by hand: interface, cord, front port, rear port (its
+    position 2 pushed), trunk, rear port (position 2 popped: front 21, not 22), cord,
+    interface; complete, not active (the cables are planned, not connected), not split."""
+    path, complete, active, split = _panels().trace([(IFACE, 10)])
+    assert path == [["1:10"], ["90:100"], ["2:20"], ["3:30"], ["90:101"], ["3:31"], ["2:21"],
+                    ["90:102"], ["1:11"]]
+    assert (complete, active, split) == (True, False, False)
+    back, complete, _, _ = _panels().trace([(IFACE, 11)])
+    assert [hop[0] for hop in back] == [hop[0] for hop in reversed(path)] and complete
+
+
+def test_trace_stops_at_a_panel_port_without_a_cord():
+    """A path whose far cord is not in yet ends on the far panel's front port, incomplete:
+    the loader traces it again once the cord is in."""
+    path, complete, _, split = _panels(cord_at_far_end=False).trace([(IFACE, 10)])
+    assert path[-1] == ["2:21"] and not complete and not split
+
+
+def test_trace_of_a_direct_connected_cable_is_active_and_an_uncabled_port_has_none():
+    g = bulk.Graph(CABLE, FRONT, REAR)
+    g.add_termination(7, "A", (IFACE, 1))
+    g.add_termination(7, "B", (IFACE, 2))
+    g.status[7] = "connected"
+    assert g.trace([(IFACE, 2)]) == ([["1:2"], ["90:7"], ["1:1"]], True, True, False)
+    assert g.trace([(IFACE, 3)]) is None

@@ -189,12 +189,17 @@ def tag_all(tag, objs: list) -> None:
     bulk(TaggedItem, [TaggedItem(tag=tag, content_type=ct, object_id=o.pk) for o in objs])
 
 
-def tagged_ids(model, tag, ids) -> set[int]:
+def tagged_ids(model, tag, ids=None) -> set[int]:
+    """The ids of ``model`` objects (of ``ids``, or all) carrying ``tag``."""
     from django.contrib.contenttypes.models import ContentType
     from extras.models import TaggedItem
+    if tag is None:
+        return set()
     ct = ContentType.objects.get_for_model(model)
-    return set(TaggedItem.objects.filter(tag=tag, content_type=ct, object_id__in=list(ids))
-               .values_list("object_id", flat=True))
+    found = TaggedItem.objects.filter(tag=tag, content_type=ct)
+    if ids is not None:
+        found = found.filter(object_id__in=list(ids))
+    return set(found.values_list("object_id", flat=True))
 
 
 class Load:
@@ -218,7 +223,7 @@ class Load:
         self.site = (Site.objects.filter(name=s["name"]).first()
                      or Site.objects.filter(slug=s["slug"]).first())
         tagged = (lambda model, objs: tagged_ids(model, self.tag, [o.pk for o in objs])
-                  if self.tag else set())
+                  if len(objs) < 1000 else tagged_ids(model, self.tag))
         if self.site and self.site.pk not in tagged(Site, [self.site]):
             self.clashes.append(f"site '{self.site.name}'")
         for doc in self.b["device_types"]:
@@ -237,9 +242,9 @@ class Load:
                 ok = tagged(model, objs)
                 self.clashes += [f"{kind} '{o.name}'" for o in objs if o.pk not in ok]
             ends = {end for a, b, _ in cables for end in (a, b)}
-            held = list(Cable.objects.filter(terminations___site=self.site).distinct())
-            ok = tagged(Cable, held)
-            for cable in held:
+            ok = tagged_ids(Cable, self.tag)
+            held = Cable.objects.filter(terminations___site=self.site).distinct()
+            for cable in held.iterator():
                 if cable.pk in ok:
                     continue
                 on = [e for e in self._ends(cable) if e in ends]
@@ -409,12 +414,13 @@ class Load:
         self.racks = {o.name: o for o in Rack.objects.filter(site=self.site)}
 
     def keep(self, obj, want: dict) -> None:
-        """Set the fields of ``want`` that differ and save with NetBox's save()."""
+        """Set the fields of ``want`` that differ and save with NetBox's save() (not
+        ``full_clean``: a device moving into the units of one that moves later is valid once
+        all have moved)."""
         diff = {k: v for k, v in want.items() if not same(getattr(obj, k), v)}
         if diff:
             for k, v in diff.items():
                 setattr(obj, k, v)
-            obj.full_clean()
             obj.save()
             self.count("updated", 1)
         else:
@@ -496,27 +502,24 @@ class Load:
     def cables_step(self) -> None:
         from django.contrib.contenttypes.models import ContentType
         from django.db import transaction
-        from dcim.models import Cable, FrontPort, Interface, PowerPort, RearPort
+        from dcim.models import Cable, CableTermination, FrontPort, Interface, PowerPort, RearPort
         models = {"dcim.interface": Interface, "dcim.frontport": FrontPort,
                   "dcim.rearport": RearPort, "dcim.powerport": PowerPort}
-        ports = {}
+        ports, by_id = {}, {}
         for kind, model in models.items():
+            ct = ContentType.objects.get_for_model(model).pk
             for obj in model.objects.filter(device__site=self.site).select_related("device"):
                 ports[(kind, obj.device.name, obj.name)] = obj
-        existing = {}
-        held = Cable.objects.filter(terminations___site=self.site).distinct()
-        tagged = tagged_ids(Cable, self.tag, held.values_list("pk", flat=True))
-        for cable in held.prefetch_related("terminations"):
-            if cable.pk not in tagged:
-                continue
-            ends = []
-            for t in cable.terminations.all():
-                kind = f"dcim.{ContentType.objects.get_for_id(t.termination_type_id).model}"
-                obj = models[kind].objects.filter(pk=t.termination_id).select_related(
-                    "device").first() if kind in models else None
-                ends.append((kind, obj.device.name if obj else "", obj.name if obj else ""))
-            key = cable_key(*ends) if len(ends) == 2 else (cable.pk,)
-            existing[key] = cable
+                by_id[(ct, obj.pk)] = (kind, obj.device.name, obj.name)
+        tagged = tagged_ids(Cable, self.tag)
+        ends: dict[int, list] = {}
+        for cable, ct, pk in CableTermination.objects.filter(_site=self.site).order_by(
+                "cable_id", "cable_end").values_list("cable_id", "termination_type_id",
+                                                     "termination_id"):
+            ends.setdefault(cable, []).append(by_id.get((ct, pk), ("", "", "")))
+        held = {c.pk: c for c in Cable.objects.filter(pk__in=[c for c in ends if c in tagged])}
+        existing = {(cable_key(*e) if len(e) == 2 else (pk,)): held[pk]
+                    for pk, e in ends.items() if pk in held}
         wanted, new = set(), []
         for a, b, row in self.cables:
             key = cable_key(a, b)
