@@ -61,21 +61,56 @@ LOAD_LINE = re.compile(r"netbox load: (\d+)/(\d+) ([a-z ]+) done \(([\d.]+) s\)"
 SERVER = ("gunicorn", "postgres", "redis")
 
 
-def netbox_cpu_s() -> dict[str, float]:
-    """CPU seconds used so far by NetBox's side of the machine, per program: its gunicorn
+def netbox_cpu_by_pid() -> dict[int, tuple[str, float]]:
+    """CPU seconds used so far by each process of NetBox's side of the machine: its gunicorn
     workers, PostgreSQL and Redis processes (user + system time, /proc/PID/stat fields 14 and
-    15)."""
-    tick, out = os.sysconf("SC_CLK_TCK"), dict.fromkeys(SERVER, 0.0)
+    15), by process id."""
+    tick, out = os.sysconf("SC_CLK_TCK"), {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             command_line = Path(f"/proc/{pid}/cmdline").read_bytes()
             name = next((n for n in SERVER if n.encode() in command_line), None)
             if name:
                 stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                out[name] += (int(stat[11]) + int(stat[12])) / tick
+                out[int(pid)] = (name, (int(stat[11]) + int(stat[12])) / tick)
         except OSError:  # the process ended meanwhile
             continue
     return out
+
+
+def netbox_cpu_s() -> dict[str, float]:
+    """CPU seconds used so far by NetBox's side of the machine, per program."""
+    out = dict.fromkeys(SERVER, 0.0)
+    for name, cpu in netbox_cpu_by_pid().values():
+        out[name] += cpu
+    return out
+
+
+class CpuSampler:
+    """NetBox's CPU seconds over a run, per program, counting processes that end during it (a
+    PostgreSQL backend lives as long as its connection: the loader's ends with the loader):
+    /proc read every half second, each process's last reading kept."""
+
+    def __init__(self):
+        import threading
+        self.before = netbox_cpu_by_pid()
+        self.seen = dict(self.before)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.wait(0.5):
+            self.seen.update(netbox_cpu_by_pid())
+
+    def done(self) -> dict[str, float]:
+        self.stop.set()
+        self.thread.join()
+        self.seen.update(netbox_cpu_by_pid())
+        out = dict.fromkeys(SERVER, 0.0)
+        for pid, (name, cpu) in self.seen.items():
+            out[name] += cpu - self.before.get(pid, (name, 0.0))[1]
+        return out
 
 
 def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None) -> dict:
@@ -124,7 +159,7 @@ def load(netbox: str, python: str | None, plan_dir: Path) -> dict:
     seconds of each step, and NetBox's CPU seconds: the loader's own process (NetBox's Python
     and ORM, a child of this one) plus PostgreSQL, Redis and gunicorn from /proc."""
     import resource
-    cpu = netbox_cpu_s()
+    sampler = CpuSampler()
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     argv = [sys.executable, "-m", "planner.cli", "netbox", "load", "--plan", str(plan_dir),
@@ -132,8 +167,7 @@ def load(netbox: str, python: str | None, plan_dir: Path) -> dict:
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     seconds = time.perf_counter() - start
-    after, done = netbox_cpu_s(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    split = {k: after[k] - cpu[k] for k in SERVER}
+    split, done = sampler.done(), resource.getrusage(resource.RUSAGE_CHILDREN)
     split["loader"] = (done.ru_utime + done.ru_stime) - (children.ru_utime + children.ru_stime)
     if proc.returncode != 0:
         raise SystemExit(f"load of {plan_dir} failed ({proc.returncode}): "

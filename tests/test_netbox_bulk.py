@@ -207,3 +207,10 @@ def test_trace_of_a_direct_connected_cable_is_active_and_an_uncabled_port_has_no
     g.status[7] = "connected"
     assert g.trace([(IFACE, 2)]) == ([["1:2"], ["90:7"], ["1:1"]], True, True, False)
     assert g.trace([(IFACE, 3)]) is None
+
+
+def test_push_without_url_or_token_file_exits_2(plan_dir, capsys):  # noqa: F811
+    """--url and --token-file are the push's (the load needs neither)."""
+    assert main(["netbox", "push", "--plan", str(plan_dir)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--url" in err and len(err.splitlines()) == 1

@@ -431,7 +431,7 @@ class Load:
         from django.db import transaction
         from dcim.models import Device
         have = {o.name: o for o in Device.objects.filter(site=self.site)}
-        new, replaced = [], []
+        new, replaced, kept = [], [], []
         for row in self.b["devices"]:
             position = number(row["position"])
             want = {"role": self.roles[row["role"]], "device_type": self.types[row["device_type"]],
@@ -440,19 +440,33 @@ class Load:
                     "status": row["status"], "description": row["description"]}
             old = have.get(row["name"])
             if old is not None and old.device_type_id == want["device_type"].pk:
-                self.keep(old, want)
+                kept.append((old, want))
                 continue
             if old is not None:
                 replaced.append(old)
             dt = want["device_type"]
             new.append(Device(site=self.site, name=row["name"], airflow=dt.airflow,
                               platform=dt.default_platform, **want))
+        names = {r["name"] for r in self.b["devices"]}
+        with transaction.atomic():  # tagged devices the plan no longer has, first: their units are free
+            stale = [o for o in have.values() if o.name not in names]
+            ok = tagged_ids(Device, self.tag, [o.pk for o in stale])
+            for obj in stale:
+                if obj.pk in ok:
+                    obj.delete()
+                    self.count("deleted", 1)
+        moves = [old.pk for old, want in kept if old.position is not None and any(
+            not same(getattr(old, k), want[k]) for k in ("rack", "position", "face"))]
         with transaction.atomic():
             for old in replaced:
                 old.delete()
                 self.count("deleted", 1)
-        names = {r["name"] for r in self.b["devices"]}
-        self.stale_devices = [o for o in have.values() if o.name not in names]
+            # moved devices leave their units first: a rack unit holds one device at a time
+            Device.objects.filter(pk__in=moves).update(position=None, face="")
+            for old, want in kept:
+                if old.pk in moves:
+                    old.position, old.face = None, ""
+                self.keep(old, want)
         step = Step("devices")
         for i in range(0, len(new), BATCH):
             with transaction.atomic():  # a batch of devices with all their components
@@ -499,18 +513,35 @@ class Load:
                 ("rear_port_count", "rearports"), ("front_port_count", "frontports"))
 
     # cables
-    def cables_step(self) -> None:
+    def _ports(self) -> tuple[dict, dict, dict]:
+        """The site's ports, read as plain rows (a million model objects would not fit a small
+        NetBox host at 100K endpoints): (kind, device, name) -> (id, device id), (content type,
+        id) -> (kind, device, name), and the port models by kind; ``self.device_places`` the
+        device id -> (rack, location, site) ids a cable termination caches."""
         from django.contrib.contenttypes.models import ContentType
-        from django.db import transaction
-        from dcim.models import Cable, CableTermination, FrontPort, Interface, PowerPort, RearPort
+        from dcim.models import Device, FrontPort, Interface, PowerPort, RearPort
         models = {"dcim.interface": Interface, "dcim.frontport": FrontPort,
                   "dcim.rearport": RearPort, "dcim.powerport": PowerPort}
+        names, self.device_places = {}, {}
+        for pk, name, rack, location, site in Device.objects.filter(site=self.site).values_list(
+                "pk", "name", "rack_id", "location_id", "site_id"):
+            names[pk] = name
+            self.device_places[pk] = (rack, location, site)
         ports, by_id = {}, {}
         for kind, model in models.items():
             ct = ContentType.objects.get_for_model(model).pk
-            for obj in model.objects.filter(device__site=self.site).select_related("device"):
-                ports[(kind, obj.device.name, obj.name)] = obj
-                by_id[(ct, obj.pk)] = (kind, obj.device.name, obj.name)
+            for pk, device, name in model.objects.filter(device__site=self.site).values_list(
+                    "pk", "device_id", "name"):
+                ports[(kind, names[device], name)] = (pk, device)
+                by_id[(ct, pk)] = (kind, names[device], name)
+        return ports, by_id, models
+
+    def remove_cables(self) -> None:
+        """Read the site's tagged cables by their two ends; delete those the plan no longer
+        has (before devices move or go, so their ports are free)."""
+        from django.db import transaction
+        from dcim.models import Cable, CableTermination
+        _, by_id, _ = self._ports()
         tagged = tagged_ids(Cable, self.tag)
         ends: dict[int, list] = {}
         for cable, ct, pk in CableTermination.objects.filter(_site=self.site).order_by(
@@ -520,15 +551,7 @@ class Load:
         held = {c.pk: c for c in Cable.objects.filter(pk__in=[c for c in ends if c in tagged])}
         existing = {(cable_key(*e) if len(e) == 2 else (pk,)): held[pk]
                     for pk, e in ends.items() if pk in held}
-        wanted, new = set(), []
-        for a, b, row in self.cables:
-            key = cable_key(a, b)
-            wanted.add(key)
-            want = cable_fields(row)
-            if key in existing:
-                self.keep(existing[key], want)
-                continue
-            new.append((a, b, want))
+        wanted = {cable_key(a, b) for a, b, _ in self.cables}
         step = Step("cables removed")
         gone = [c for k, c in existing.items() if k not in wanted]
         with transaction.atomic():
@@ -536,6 +559,19 @@ class Load:
                 cable.delete()  # NetBox's delete: frees its ports, retraces their paths
         self.count("deleted", len(gone))
         step.done(len(gone))
+        self.existing_cables = {k: c for k, c in existing.items() if k in wanted}
+
+    def cables_step(self) -> None:
+        """Rewrite the plan's cables that differ; create the missing ones in bulk."""
+        from django.db import transaction
+        ports, _, models = self._ports()
+        new = []
+        for a, b, row in self.cables:
+            key, want = cable_key(a, b), cable_fields(row)
+            if key in self.existing_cables:
+                self.keep(self.existing_cables[key], want)
+            else:
+                new.append((a, b, want))
         step = Step("cables")
         for i in range(0, len(new), BATCH):
             with transaction.atomic():
@@ -554,15 +590,13 @@ class Load:
         terms, touched = [], {kind: [] for kind in models}
         for cable, (a, b, _) in zip(cables, new):
             for end, side in ((a, "A"), (b, "B")):
-                port = ports[end]
-                d = port.device
+                pk, device = ports[end]
+                rack, location, site = self.device_places[device]
                 terms.append(CableTermination(
                     cable=cable, cable_end=side, termination_type=cts[end[0]],
-                    termination_id=port.pk, _device_id=d.pk, _rack_id=d.rack_id,
-                    _location_id=d.location_id, _site_id=d.site_id))
-                port.cable, port.cable_end = cable, side
-                port.cable_connector = port.cable_positions = None
-                touched[end[0]].append(port)
+                    termination_id=pk, _device_id=device, _rack_id=rack,
+                    _location_id=location, _site_id=site))
+                touched[end[0]].append(models[end[0]](pk=pk, cable=cable, cable_end=side))
         bulk(CableTermination, terms)
         for kind, objs in touched.items():
             if objs:
@@ -626,13 +660,10 @@ class Load:
         step.done(len(made))
 
     def stale(self) -> None:
-        """Tagged devices, racks and locations of the site that the plan no longer has."""
+        """Tagged racks and locations of the site that the plan no longer has."""
         from django.db import transaction
         from dcim.models import Location, Rack
         with transaction.atomic():
-            for obj in self.stale_devices:
-                obj.delete()
-                self.count("deleted", 1)
             racks = {r["name"] for r in self.b["racks"]}
             locs = {r["name"] for r in self.b["locations"]}
             for model, names in ((Rack, racks), (Location, locs)):
@@ -678,6 +709,7 @@ class Load:
         self.check()
         self.shared()
         self.places()
+        self.remove_cables()
         self.devices()
         self.cables_step()
         self.stale()

@@ -23,6 +23,11 @@ rest of NetBox and never deleted.
 A second push of the same plan reads everything and writes nothing. A push that stops half-way
 (Ctrl-C, a dropped connection) leaves whole batches (NetBox writes each in one transaction);
 the next push reads them and goes on. Needs NetBox 4.5 or later (panel port mappings).
+
+``planner netbox load`` makes the same objects in bulk on the NetBox host, with NetBox's own
+Python and ORM (``planner.commands._netbox_load`` runs ``planner.commands._netbox_bulk``): the
+way for a plan of thousands of devices, which the REST API takes at about 0.25 NetBox CPU
+seconds an object.
 """
 
 from __future__ import annotations
