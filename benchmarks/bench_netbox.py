@@ -175,7 +175,7 @@ def load(netbox: str, python: str | None, plan_dir: Path) -> dict:
     found = SUMMARY.search(proc.stdout)
     counts = [int(x.replace(",", "")) for x in found.groups()] if found else [0, 0, 0, 0]
     return {"seconds": seconds, "netbox_cpu_s": sum(split.values()), "netbox_cpu_split": split,
-            "load": os.getloadavg()[1],
+            "load": os.getloadavg()[1], "max_rss_mb": done.ru_maxrss / 1024,
             "steps": {k: [int(n), float(t)] for n, _, k, t in LOAD_LINE.findall(proc.stdout)},
             **dict(zip(("created", "updated", "deleted", "unchanged"), counts))}
 

@@ -641,23 +641,24 @@ class Load:
                 origins += [(ct[model], pk) for pk in model.objects.filter(
                     device__site=self.site, cable__isnull=False, _path__isnull=True)
                     .order_by("pk").values_list("pk", flat=True)]
-            made = []
-            for origin in origins:
-                traced = graph.trace([origin])
-                if traced:
-                    path, complete, active, split = traced
-                    made.append(CablePath(path=path, is_complete=complete, is_active=active,
-                                          is_split=split, _nodes=[n for hop in path for n in hop]))
-            made = bulk(CablePath, made)
-            by_model = {}
-            for cp in made:
-                kind, pk = map(int, cp.path[0][0].split(":"))
-                by_model.setdefault(kind, []).append((pk, cp.pk))
-            models = {ct[Interface]: Interface, ct[PowerPort]: PowerPort}
-            for kind, pairs in by_model.items():
-                objs = [models[kind](pk=pk, _path_id=path) for pk, path in pairs]
-                models[kind].objects.bulk_update(objs, ["_path"], batch_size=BATCH)
-        step.done(len(made))
+            models, n = {ct[Interface]: Interface, ct[PowerPort]: PowerPort}, 0
+            for i in range(0, len(origins), BATCH):
+                made = []
+                for origin in origins[i:i + BATCH]:
+                    traced = graph.trace([origin])
+                    if traced:
+                        path, complete, active, split = traced
+                        made.append(CablePath(path=path, is_complete=complete, is_active=active,
+                                              is_split=split,
+                                              _nodes=[n for hop in path for n in hop]))
+                by_model = {}
+                for cp in bulk(CablePath, made):
+                    kind, pk = map(int, cp.path[0][0].split(":"))
+                    by_model.setdefault(kind, []).append(models[kind](pk=pk, _path_id=cp.pk))
+                for kind, objs in by_model.items():
+                    models[kind].objects.bulk_update(objs, ["_path"], batch_size=BATCH)
+                n += len(made)
+        step.done(n)
 
     def stale(self) -> None:
         """Tagged racks and locations of the site that the plan no longer has."""
@@ -698,10 +699,15 @@ class Load:
             fields = [cf for cf in CustomField.objects.get_for_model(model) if cf.search_weight > 0]
             cached = set(CachedValue.objects.filter(object_type=object_type).values_list(
                 "object_id", flat=True))
-            rows = [CachedValue(object_type=object_type, object_id=o.pk, field=f.name,
-                                type=f.type, weight=f.weight, value=f.value)
-                    for o in objs.iterator() if o.pk not in cached
-                    for f in indexer.to_cache(o, custom_fields=fields)]
+            rows = []
+            for o in objs.iterator(chunk_size=BATCH):
+                if o.pk not in cached:
+                    rows += [CachedValue(object_type=object_type, object_id=o.pk, field=f.name,
+                                         type=f.type, weight=f.weight, value=f.value)
+                             for f in indexer.to_cache(o, custom_fields=fields)]
+                if len(rows) >= BATCH:
+                    n += len(bulk(CachedValue, rows))
+                    rows = []
             n += len(bulk(CachedValue, rows))
         step.done(n)
 
