@@ -495,14 +495,15 @@ def bulk_lines(bulk: dict) -> list[str]:
              "(loader / PostgreSQL) | load avg before / after | second load | its writes |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, r in bulk.items():
-        s, f, a = r["size"], r["first"], r["again"]
+        s, f, a = r["size"], r["first"], r.get("again")
         split = f["netbox_cpu_split"]
         lines.append(
             f"| {name} | {s['racks']:,} | {s['devices']:,} | {s['cables']:,} | "
             f"{f['created'] + f['updated'] + f['deleted']:,} | {_duration(f['seconds'])} | "
             f"{f['netbox_cpu_s']:.0f} ({split['loader']:.0f} / {split['postgres']:.0f}) | "
-            f"{r['load_before']:.1f} / {f['load']:.1f} | {_duration(a['seconds'])} | "
-            f"{a['created'] + a['updated'] + a['deleted']} |")
+            f"{r['load_before']:.1f} / {f['load']:.1f} | "
+            + (f"{_duration(a['seconds'])} | {a['created'] + a['updated'] + a['deleted']} |"
+               if a else "not run | - |"))
     lines += ["", "Seconds of each step of the first load:", "",
               "| plan | " + " | ".join(STEPS) + " |",
               "| --- |" + " ---: |" * len(STEPS)]
@@ -512,9 +513,11 @@ def bulk_lines(bulk: dict) -> list[str]:
             f"{steps[k][1]:.0f} s ({steps[k][0]:,})" if k in steps else "-" for k in STEPS)
             + " |")
     for name, r in bulk.items():
-        p = r["paths"]
+        p = r.get("paths")
+        if not p:
+            continue
         lines += ["", f"**{name}**: {p['cabled']:,} cabled interfaces; the stored path of "
-                      + (f"every one" if p["checked"] == p["cabled"] else
+                      + ("every one" if p["checked"] == p["cabled"] else
                          f"{p['checked']:,} of them (a seeded random sample)")
                       + f" equals NetBox's own `CablePath.from_origin` traced afresh "
                         f"({p['differ']} differ; {p['complete']:,} complete)."
