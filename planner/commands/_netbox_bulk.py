@@ -853,6 +853,11 @@ def main(argv: list[str]) -> int:
     except Refused as err:
         print(f"planner netbox load: {err}", file=sys.stderr)
         return EXIT_CLASH
+    except KeyboardInterrupt:
+        print("planner netbox load: interrupted; the steps and batches finished are in NetBox "
+              "(the one under way was rolled back): run the same load again to go on",
+              file=sys.stderr)
+        return 130
     written = sum(v for k, v in counts.items() if k != "unchanged")
     print(f"netbox: site {bundle['sites'][0]['name']}: "
           + ", ".join(f"{k} {v:,}" for k, v in counts.items())
