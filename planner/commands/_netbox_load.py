@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from planner.run.errors import InputError
@@ -46,9 +47,22 @@ def loader_command(plan_dir: Path, netbox: str | None, python: str | None) -> tu
 
 def run_load(plan_dir: Path, netbox: str | None, python: str | None) -> int:
     command, cwd = loader_command(plan_dir, netbox, python)
+    proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, encoding="utf-8", errors="replace")
+    errors = threading.Thread(target=_copy, args=(proc.stderr, sys.stderr), daemon=True)
+    errors.start()
     try:
-        return subprocess.run(command, cwd=cwd, stdout=sys.stdout, stderr=sys.stderr).returncode
-    except KeyboardInterrupt:
-        print("planner netbox load: interrupted; the steps finished are in NetBox, run the same "
-              "load again to go on", file=sys.stderr)
+        _copy(proc.stdout, sys.stdout)
+        errors.join()
+        return proc.wait()
+    except KeyboardInterrupt:  # the loader got the same Ctrl-C: let it roll back and say so
+        errors.join(timeout=30)
+        proc.wait()
         return 130
+
+
+def _copy(source, target) -> None:
+    """The loader's lines as they come (its progress), to this process's stream."""
+    for line in source:
+        target.write(line)
+        target.flush()
