@@ -436,7 +436,7 @@ class Load:
         """Set the fields of ``want`` that differ and save with NetBox's save() (not
         ``full_clean``: a device moving into the units of one that moves later is valid once
         all have moved)."""
-        diff = {k: v for k, v in want.items() if not same(getattr(obj, k), v)}
+        diff = {k: v for k, v in want.items() if not same(held(obj, k, v), v)}
         if diff:
             for k, v in diff.items():
                 setattr(obj, k, v)
@@ -475,7 +475,7 @@ class Load:
                     obj.delete()
                     self.count("deleted", 1)
         moves = [old.pk for old, want in kept if old.position is not None and any(
-            not same(getattr(old, k), want[k]) for k in ("rack", "position", "face"))]
+            not same(held(old, k, want[k]), want[k]) for k in ("rack", "position", "face"))]
         with transaction.atomic():
             for old in replaced:
                 old.delete()
@@ -828,6 +828,12 @@ def recount(model, queryset, *pairs) -> None:
     for field, related in pairs:
         queryset.update(**{field: Subquery(model.objects.filter(pk=OuterRef("pk")).annotate(
             _n=Count(related)).values("_n"))})
+
+
+def held(obj, field: str, want):
+    """``obj``'s value of ``field``; a related object's id when ``want`` is an object, read
+    without a query per object."""
+    return getattr(obj, f"{field}_id") if hasattr(want, "pk") else getattr(obj, field)
 
 
 def same(have, want) -> bool:
