@@ -214,3 +214,18 @@ def test_push_without_url_or_token_file_exits_2(plan_dir, capsys):  # noqa: F811
     assert main(["netbox", "push", "--plan", str(plan_dir)]) == 2
     err = capsys.readouterr().err.strip()
     assert "--url" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("have, want, equal", [
+    (Decimal("2.00"), Decimal("2"), True),      # NetBox's decimal(8,2) against the CSV's "2"
+    (Decimal("2.50"), Decimal("2"), False),
+    (None, None, True), (None, Decimal("1"), False),
+    ("", None, True),                            # a blank choice against no value
+    ("planned", "planned", True), ("planned", "active", False),
+    (7, type("Obj", (), {"pk": 7})(), True),     # a related object's id against the object
+    (8, type("Obj", (), {"pk": 7})(), False),
+])
+def test_fields_compare_as_netbox_stores_them(have, want, equal):
+    """A second load rewrites nothing: a field equals the bundle's when NetBox stores the same
+    value in its own type."""
+    assert bulk.same(have, want) is equal
