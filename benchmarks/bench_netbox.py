@@ -57,24 +57,60 @@ LINE = re.compile(r"netbox push: (\d+)/(\d+) ([a-z ]+) done \(([\d.]+) s\)")
 SUMMARY = re.compile(r"created ([\d,]+), updated ([\d,]+), deleted ([\d,]+), unchanged ([\d,]+)")
 
 
+LOAD_LINE = re.compile(r"netbox load: (\d+)/(\d+) ([a-z ]+) done \(([\d.]+) s\)")
 SERVER = ("gunicorn", "postgres", "redis")
 
 
-def netbox_cpu_s() -> dict[str, float]:
-    """CPU seconds used so far by NetBox's side of the machine, per program: its gunicorn
+def netbox_cpu_by_pid() -> dict[int, tuple[str, float]]:
+    """CPU seconds used so far by each process of NetBox's side of the machine: its gunicorn
     workers, PostgreSQL and Redis processes (user + system time, /proc/PID/stat fields 14 and
-    15)."""
-    tick, out = os.sysconf("SC_CLK_TCK"), dict.fromkeys(SERVER, 0.0)
+    15), by process id."""
+    tick, out = os.sysconf("SC_CLK_TCK"), {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             command_line = Path(f"/proc/{pid}/cmdline").read_bytes()
             name = next((n for n in SERVER if n.encode() in command_line), None)
             if name:
                 stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                out[name] += (int(stat[11]) + int(stat[12])) / tick
+                out[int(pid)] = (name, (int(stat[11]) + int(stat[12])) / tick)
         except OSError:  # the process ended meanwhile
             continue
     return out
+
+
+def netbox_cpu_s() -> dict[str, float]:
+    """CPU seconds used so far by NetBox's side of the machine, per program."""
+    out = dict.fromkeys(SERVER, 0.0)
+    for name, cpu in netbox_cpu_by_pid().values():
+        out[name] += cpu
+    return out
+
+
+class CpuSampler:
+    """NetBox's CPU seconds over a run, per program, counting processes that end during it (a
+    PostgreSQL backend lives as long as its connection: the loader's ends with the loader):
+    /proc read every half second, each process's last reading kept."""
+
+    def __init__(self):
+        import threading
+        self.before = netbox_cpu_by_pid()
+        self.seen = dict(self.before)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.wait(0.5):
+            self.seen.update(netbox_cpu_by_pid())
+
+    def done(self) -> dict[str, float]:
+        self.stop.set()
+        self.thread.join()
+        self.seen.update(netbox_cpu_by_pid())
+        out = dict.fromkeys(SERVER, 0.0)
+        for pid, (name, cpu) in self.seen.items():
+            out[name] += cpu - self.before.get(pid, (name, 0.0))[1]
+        return out
 
 
 def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None) -> dict:
@@ -118,6 +154,94 @@ def push(url: str, token_file: str, plan_dir: Path, limit_s: float | None = None
             **dict(zip(("created", "updated", "deleted", "unchanged"), counts))}
 
 
+def load(netbox: str, python: str | None, plan_dir: Path) -> dict:
+    """One ``planner netbox load`` as a user runs it on the NetBox host: wall time, counts, the
+    seconds of each step, and NetBox's CPU seconds: the loader's own process (NetBox's Python
+    and ORM, a child of this one) plus PostgreSQL, Redis and gunicorn from /proc."""
+    import resource
+    sampler = CpuSampler()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    argv = [sys.executable, "-m", "planner.cli", "netbox", "load", "--plan", str(plan_dir),
+            "--netbox", netbox] + (["--python", python] if python else [])
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    seconds = time.perf_counter() - start
+    split, done = sampler.done(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    split["loader"] = (done.ru_utime + done.ru_stime) - (children.ru_utime + children.ru_stime)
+    if proc.returncode != 0:
+        raise SystemExit(f"load of {plan_dir} failed ({proc.returncode}): "
+                         f"{proc.stderr.strip()[-2000:]}")
+    found = SUMMARY.search(proc.stdout)
+    counts = [int(x.replace(",", "")) for x in found.groups()] if found else [0, 0, 0, 0]
+    return {"seconds": seconds, "netbox_cpu_s": sum(split.values()), "netbox_cpu_split": split,
+            "load": os.getloadavg()[1], "max_rss_mb": done.ru_maxrss / 1024,
+            "steps": {k: [int(n), float(t)] for n, _, k, t in LOAD_LINE.findall(proc.stdout)},
+            **dict(zip(("created", "updated", "deleted", "unchanged"), counts))}
+
+
+EMPTY_SITE = """
+from django.db import transaction
+from dcim.models import Cable, CablePath, Device, Interface, Location, Rack, Site
+site = Site.objects.filter(slug=SLUG).first()
+if site:
+    with transaction.atomic():
+        paths = Interface.objects.filter(device__site=site, _path__isnull=False)
+        CablePath.objects.filter(pk__in=list(paths.values_list("_path", flat=True))).delete()
+        Cable.objects.filter(terminations___site=site).delete()
+        Device.objects.filter(site=site).delete()
+        Rack.objects.filter(site=site).delete()
+        for location in Location.objects.filter(site=site):
+            location.delete()
+        site.delete()
+"""
+
+
+CHECK_PATHS = """
+import random
+from dcim.models import CablePath, Interface, Site
+site = Site.objects.get(slug=SLUG)
+origins = list(Interface.objects.filter(device__site=site, cable__isnull=False).order_by("pk"))
+random.Random(0).shuffle(origins)
+checked = wrong = complete = 0
+for iface in origins[:SAMPLE]:
+    fresh = CablePath.from_origin([iface])
+    held = iface._path
+    checked += 1
+    same = held is not None and (held.path, held.is_complete, held.is_active, held.is_split) == (
+        fresh.path, fresh.is_complete, fresh.is_active, fresh.is_split)
+    wrong += not same
+    complete += bool(held and held.is_complete)
+print("PATHS", len(origins), checked, wrong, complete)
+"""
+
+
+def check_paths(netbox: str, python: str | None, plan_dir: Path, sample: int) -> dict:
+    """The stored path of ``sample`` cabled interfaces of the plan's site (all, when fewer;
+    a seeded random sample otherwise) against NetBox's own ``CablePath.from_origin`` traced
+    afresh: path, is_complete, is_active and is_split must be equal."""
+    site = command.read_bundle(plan_dir).site
+    netbox_dir = Path(netbox).resolve()
+    interpreter = python or str(netbox_dir.parent / "venv" / "bin" / "python")
+    code = CHECK_PATHS.replace("SLUG", repr(site["slug"])).replace("SAMPLE", str(sample))
+    out = subprocess.run([interpreter, "manage.py", "shell", "-c", code], cwd=netbox_dir,
+                         check=True, capture_output=True, text=True).stdout
+    total, checked, wrong, complete = map(int, re.search(r"PATHS (\d+) (\d+) (\d+) (\d+)",
+                                                         out).groups())
+    return {"cabled": total, "checked": checked, "differ": wrong, "complete": complete}
+
+
+def empty_site_orm(netbox: str, python: str | None, plan_dir: Path) -> None:
+    """Delete the plan's site and everything in it with NetBox's ORM on the NetBox host (the
+    REST API would take hours at the default plan's size)."""
+    site = command.read_bundle(plan_dir).site
+    netbox_dir = Path(netbox).resolve()
+    interpreter = python or str(netbox_dir.parent / "venv" / "bin" / "python")
+    code = EMPTY_SITE.replace("SLUG", repr(site["slug"]))
+    subprocess.run([interpreter, "manage.py", "shell", "-c", code], cwd=netbox_dir, check=True,
+                   capture_output=True)
+
+
 def empty_site(client: Client, plan_dir: Path) -> None:
     """Delete what a push made in the plan's site (cables, devices, racks, locations, site)."""
     site = command.read_bundle(plan_dir).site
@@ -147,6 +271,8 @@ def port_name(plan_dir: Path):
     model = dict(zip(devices["name"], devices["device_type"]))
 
     def name(device: str, port: str) -> str:
+        if not port.isdigit():  # a named port (a management port: 'mgmt')
+            return port
         interfaces = types[model[device]].get("interfaces", [])
         return interfaces[int(port) - 1]["name"] if len(interfaces) > 1 else str(port)
     return name
@@ -247,6 +373,16 @@ def main() -> None:
                     help="no push: extrapolate NAME's push time from its bundle's row counts "
                          "and the rates measured (for a plan too large to push here)")
     ap.add_argument("--trace", action="store_true", help="trace every link (small plans)")
+    ap.add_argument("--load", action="append", default=[], metavar="NAME=DIR",
+                    help="bulk: 'planner netbox load' NAME into the NetBox at --netbox (its "
+                         "site emptied first), then check its paths and load it again")
+    ap.add_argument("--reload", action="append", default=[], metavar="NAME=DIR",
+                    help="bulk: after NAME's loads, load this re-plan of it and check the "
+                         "differences, its paths, and one more load")
+    ap.add_argument("--netbox", help="bulk: NetBox's netbox/ folder (manage.py)")
+    ap.add_argument("--python", help="bulk: NetBox's Python")
+    ap.add_argument("--paths", type=int, default=3000,
+                    help="bulk: paths checked against NetBox's own trace (a seeded sample)")
     ap.add_argument("--out", default=str(HERE / "NETBOX.md"))
     ap.add_argument("--merge", nargs="*", default=[], metavar="JSON",
                     help="only write the report, from these results files and --out's")
@@ -264,6 +400,9 @@ def main() -> None:
     token = Path(args.token_file).read_text().strip()
     client = Client(args.url, token)
     version = client.version()
+    if args.load:
+        bulk_loads(args, client, version, store)
+        return
     replans = dict(x.split("=", 1) for x in args.replan)
     limits = {k: float(v) for k, v in (x.split("=", 1) for x in args.limit)}
     results = json.loads(store.read_text()) if store.exists() else {}
@@ -299,6 +438,107 @@ def main() -> None:
         results[name] = row
     store.write_text(json.dumps(results, indent=1) + "\n")
     write_report(Path(args.out), results)
+
+
+def bulk_loads(args, client: Client, version: str, store: Path) -> None:
+    """The ``--load`` plans: empty the site, load (timed), NetBox's trace checked (every link
+    through the REST trace with ``--trace``; a sample of stored paths against NetBox's own
+    ``CablePath.from_origin``), a second load that must write nothing, then the re-plan."""
+    results = json.loads(store.read_text()) if store.exists() else {}
+    bulk = results.setdefault("bulk", {})
+    reloads = dict(x.split("=", 1) for x in args.reload)
+    for name, folder in (x.split("=", 1) for x in args.load):
+        plan_dir = Path(folder)
+        empty_site_orm(args.netbox, args.python, plan_dir)
+        row = {"size": bundle_rows(plan_dir), "version": version, "commit": commit(),
+               "load_before": os.getloadavg()[1]}
+        row["first"] = load(args.netbox, args.python, plan_dir)
+        print(name, "first load", row["first"], flush=True)
+        row["paths"] = check_paths(args.netbox, args.python, plan_dir, args.paths)
+        print(name, "paths", row["paths"], flush=True)
+        assert row["paths"]["differ"] == 0, row["paths"]
+        row["traced"] = trace_all(client, plan_dir) if args.trace else None
+        again = load(args.netbox, args.python, plan_dir)
+        print(name, "second load", again, flush=True)
+        assert again["created"] == again["updated"] == again["deleted"] == 0, again
+        row["again"] = again
+        if name in reloads:
+            new = Path(reloads[name])
+            want = bundle_diff(plan_dir, new)
+            third = load(args.netbox, args.python, new)
+            print(name, "re-plan load", third, "expected", want, flush=True)
+            got = {k: third[k] for k in want}
+            assert got == want, (got, want)
+            paths = check_paths(args.netbox, args.python, new, args.paths)
+            assert paths["differ"] == 0, paths
+            traced = trace_all(client, new) if args.trace else None
+            last = load(args.netbox, args.python, new)
+            assert last["created"] == last["updated"] == last["deleted"] == 0, last
+            row["replan"] = [third, want, traced, paths, last]
+        bulk[name] = row
+        store.write_text(json.dumps(results, indent=1) + "\n")
+    write_report(Path(args.out), results)
+
+
+def bulk_lines(bulk: dict) -> list[str]:
+    """The bulk loads: wall time, NetBox's CPU (the loader's process, PostgreSQL; gunicorn and
+    Redis are idle), the steps, the checks."""
+    if not bulk:
+        return []
+    lines = ["", "## Bulk load (`planner netbox load`, on the NetBox host)", "",
+             "Each plan's site emptied first; `planner netbox load` in a new process, so the "
+             "times include reading the bundle and starting Django. NetBox CPU is the loader's "
+             "process (NetBox's Python and ORM) plus PostgreSQL, Redis and gunicorn from /proc; "
+             "the load average (5 min) of the shared machine before and after each load is "
+             "beside it.", "",
+             "| plan | racks | devices | cables | objects written | first load | NetBox CPU s "
+             "(loader / PostgreSQL) | load avg before / after | second load | its writes |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, r in bulk.items():
+        s, f, a = r["size"], r["first"], r.get("again")
+        split = f["netbox_cpu_split"]
+        lines.append(
+            f"| {name} | {s['racks']:,} | {s['devices']:,} | {s['cables']:,} | "
+            f"{f['created'] + f['updated'] + f['deleted']:,} | {_duration(f['seconds'])} | "
+            f"{f['netbox_cpu_s']:.0f} ({split['loader']:.0f} / {split['postgres']:.0f}) | "
+            f"{r['load_before']:.1f} / {f['load']:.1f} | "
+            + (f"{_duration(a['seconds'])} | {a['created'] + a['updated'] + a['deleted']} |"
+               if a else "not run | - |"))
+    lines += ["", "Seconds of each step of the first load:", "",
+              "| plan | " + " | ".join(STEPS) + " |",
+              "| --- |" + " ---: |" * len(STEPS)]
+    for name, r in bulk.items():
+        steps = r["first"]["steps"]
+        lines.append(f"| {name} | " + " | ".join(
+            f"{steps[k][1]:.0f} s ({steps[k][0]:,})" if k in steps else "-" for k in STEPS)
+            + " |")
+    for name, r in bulk.items():
+        p = r.get("paths")
+        if not p:
+            continue
+        lines += ["", f"**{name}**: {p['cabled']:,} cabled interfaces; the stored path of "
+                      + ("every one" if p["checked"] == p["cabled"] else
+                         f"{p['checked']:,} of them (a seeded random sample)")
+                      + f" equals NetBox's own `CablePath.from_origin` traced afresh "
+                        f"({p['differ']} differ; {p['complete']:,} complete)."
+                      + (f" NetBox's REST trace from the A end of each of the "
+                         f"{r['traced'][0]:,} links of `cables.csv` ends on the interface it "
+                         f"names at the B end; the {r['traced'][1]:,} links through panels pass "
+                         "the panels their `segments` list." if r.get("traced") else "")]
+        if r.get("replan"):
+            third, want, traced, paths, last = r["replan"]
+            lines += ["", f"**{name}, re-plan**: the load wrote {third['created']:,} created, "
+                          f"{third['updated']:,} updated, {third['deleted']:,} deleted in "
+                          f"{_duration(third['seconds'])}: exactly the differences of the two "
+                          f"bundles ({want}); its paths equal NetBox's own trace "
+                          f"({paths['checked']:,} checked, {paths['differ']} differ)"
+                          + (f", all {traced[0]:,} links trace to their far interface"
+                             if traced else "") + "; one more load wrote nothing."]
+    return lines
+
+
+STEPS = ("device types and port templates", "racks", "devices", "cables removed", "cables",
+         "paths traced", "search entries")
 
 
 def rate(row: dict, kind: str) -> float | None:
@@ -359,8 +599,9 @@ def cpu_lines(results: dict) -> list[str]:
 
 def write_report(path: Path, results: dict) -> None:
     """NETBOX.md from every plan measured so far (NETBOX.json)."""
-    estimates = {k: r for k, r in results.items() if r.get("estimate")}
-    results = {k: r for k, r in results.items() if not r.get("estimate")}
+    bulk = results.get("bulk", {})
+    estimates = {k: r for k, r in results.items() if k != "bulk" and r.get("estimate")}
+    results = {k: r for k, r in results.items() if k != "bulk" and not r.get("estimate")}
     versions = sorted({r["version"] for r in results.values()})
     lines = [
         "# NetBox push: measured against a real NetBox",
@@ -427,6 +668,7 @@ def write_report(path: Path, results: dict) -> None:
                           "went on with what was left: "
                           + ", ".join(f"{n:,} {k}" for k, n in left.items()) + "."]
     lines += _extrapolation(results, estimates)
+    lines += bulk_lines(bulk)
     path.write_text("\n".join(lines) + "\n")
     print(f"wrote {path}")
 
