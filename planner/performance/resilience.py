@@ -275,15 +275,20 @@ def assess(top: Topology, side: np.ndarray, distance_sum: int, uniform: dict,
     group's delivered Tb/s: θ x surviving endpoints x rate)."""
     intact = Intact(top, side, distance_sum)
     theta0 = uniform.get("theta") or 0.0
+    skipped = dict(skipped)
+    skipped.update({kind: "the plan has none" for kind, g in groups.items()
+                    if kind not in skipped and not len(g)})
     kinds = {kind: assess_kind(intact, g, theta0, uniform.get("kind", ""), rate) for kind, g in
              groups.items() if kind not in skipped}
-    if fail_links:
+    if fail_links and not len(top.links):
+        skipped["links"] = "the plan has no network cables"
+    elif fail_links:
         sampled = link_samples(top, fail_links, tuning.FAIL_LINK_SAMPLES, seed)
         kinds["links"] = assess_kind(intact, sampled, theta0, uniform.get("kind", ""), rate)
         kinds["links"]["k"] = int(fail_links)
     return {"groups": {kind: len(g) for kind, g in groups.items()},
             "intact_theta": uniform.get("theta"), "intact_kind": uniform.get("kind"),
-            "kinds": kinds, "not_derived": dict(skipped),
+            "kinds": kinds, "not_derived": skipped,
             "over": "θ after failure among the surviving endpoints / intact θ; 0 when "
                     "surviving endpoints are cut off from each other"}
 
