@@ -228,17 +228,7 @@ def booksim_config(plan, table: pd.DataFrame, options: dict,
         f"latency_thres = {float(max(500, 10 * zero_load)):.1f};",
         "use_read_write = 0;",
         "",
-        "num_vcs = 4;",
-        f"vc_buf_size = {buf};",
-        "vc_allocator = separable_input_first;",
-        "sw_allocator = separable_input_first;",
-        "alloc_iters = 1;",
-        "routing_delay = 1;",
-        "vc_alloc_delay = 1;",
-        "sw_alloc_delay = 1;",
-        "st_prepare_delay = 0;",
-        "st_final_delay = 1;",
-        "",
+        *simulators.booksim_router_keys(4, buf),
     ]
     return "\n".join(lines)
 

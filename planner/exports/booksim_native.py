@@ -111,17 +111,7 @@ def native_config(plan, model: simulators.NativeModel, routing: str, options: di
               f"latency_thres = {LATENCY_THRESHOLD[model.name]:.1f};",
               "use_read_write = 0;",
               "",
-              f"num_vcs = {VCS[model.name]};",
-              f"vc_buf_size = {BUFFERS[model.name]};",
-              "vc_allocator = separable_input_first;",
-              "sw_allocator = separable_input_first;",
-              "alloc_iters = 1;",
-              "routing_delay = 1;",
-              "vc_alloc_delay = 1;",
-              "sw_alloc_delay = 1;",
-              "st_prepare_delay = 0;",
-              "st_final_delay = 1;",
-              ""]
+              *simulators.booksim_router_keys(VCS[model.name], BUFFERS[model.name])]
     return "\n".join(lines)
 
 

@@ -37,6 +37,24 @@ from planner.topologies.base import Topology
 if TYPE_CHECKING:  # pandas is not imported for ``planner --help`` (this module is)
     import pandas as pd
 
+def booksim_router_keys(num_vcs: int, vc_buf_size: int) -> list[str]:
+    """The router micro-architecture lines of every BookSim2 cfg the plan writes: VCs and their
+    buffers, separable input-first allocators, and the pipeline delays written explicitly
+    (routing, VC and switch allocation 1 cycle each, switch traversal 1: booksim2
+    ``src/booksim_config.cpp`` defaults)."""
+    return [f"num_vcs = {num_vcs};",
+            f"vc_buf_size = {vc_buf_size};",
+            "vc_allocator = separable_input_first;",
+            "sw_allocator = separable_input_first;",
+            "alloc_iters = 1;",
+            "routing_delay = 1;",
+            "vc_alloc_delay = 1;",
+            "sw_alloc_delay = 1;",
+            "st_prepare_delay = 0;",
+            "st_final_delay = 1;",
+            ""]
+
+
 BOOKSIM_DEFAULTS = {"cycle_ns": 1.0, "injection_rate": None, "traffic": "uniform"}
 """BookSim run options written into ``booksim.cfg`` (``planner plan --booksim-*``); an
 injection rate of None is ``default_rate`` of the plan's saturation estimate."""
