@@ -701,8 +701,8 @@ printed labels (`labels.csv`).
 - **Load** (any size; the way for a plan of thousands of devices): on the NetBox host, as the
   user that runs NetBox, `planner netbox load --plan DIR --netbox /opt/netbox/netbox` loads
   these same files with NetBox's own Python and ORM in bulk (no API token). Measured on
-  NetBox 4.5.10: the default 10K plan (43,148 objects) takes about 4 - 5 CPU minutes of the
-  loader and PostgreSQL, so minutes on a dedicated 2-core host. A second load changes nothing; a
+  NetBox 4.5.10 on 2 cores: the default 10K plan (43,148 objects) in 161 s, a 100K plan
+  (449,531 objects) in 24 min. A second load changes nothing; a
   re-plan loads only its differences; an interrupted load goes on where it stopped. No change
   log entries are written for the objects it creates.
 - **Push** (REST API, an API token is all it needs): `planner netbox push --plan DIR --url
