@@ -45,11 +45,13 @@ def device_port(device, port) -> np.ndarray:
     return np.array(list(map("{}\u00b7{}".format, device, port)), dtype=object)
 
 
-def link_far_ends(plan, table: pd.DataFrame) -> np.ndarray:
-    """Per piece: for a patch cord, the device port at its link's other end with its cabinet
-    (``r56\u00b77 H2-A01``); '' for a cable between two devices or a trunk."""
-    out = np.full(len(table), "", dtype=object)
-    cords = np.flatnonzero(table["role"].to_numpy() == "cord")
+def link_far_ends(plan, table: pd.DataFrame, rows=None) -> np.ndarray:
+    """Per piece (the pieces at ``rows`` of ``table``, default all): for a patch cord, the device
+    port at its link's other end with its cabinet (``r56\u00b77 H2-A01``); '' for a cable between
+    two devices or a trunk."""
+    rows = np.arange(len(table)) if rows is None else np.asarray(rows, dtype=np.int64)
+    out = np.full(len(rows), "", dtype=object)
+    cords = rows[table["role"].to_numpy()[rows] == "cord"]
     if not cords.size:
         return out
     c = plan.cables
@@ -57,9 +59,9 @@ def link_far_ends(plan, table: pd.DataFrame) -> np.ndarray:
     a_side = table["piece_id"].to_numpy(object)[cords].astype(str)
     far = np.where(np.char.endswith(a_side, ".A"), "b", "a")
     text = {e: device_port(c[f"{e}_device"].to_numpy(object)[cable],
-                           c[f"{e}_port"].astype(str).to_numpy(object)[cable])
+                           c[f"{e}_port"].iloc[cable].astype(str).to_numpy(object))
             + " " + c[f"{e}_cabinet"].to_numpy(object)[cable] for e in "ab"}
-    out[cords] = np.where(far == "b", text["b"], text["a"])
+    out[table["role"].to_numpy()[rows] == "cord"] = np.where(far == "b", text["b"], text["a"])
     return out
 
 
@@ -115,17 +117,27 @@ def _connectors(codes: np.ndarray, fields: dict[str, np.ndarray]) -> dict[str, n
     return out
 
 
-def schedule_rows(plan) -> dict[str, np.ndarray]:
+def assembly_labels(plan) -> pd.Series:
+    """The label of every multi-link assembly (its legs' labels joined), by assembly: a
+    schedule row names the assembly's, not its leg's."""
+    ends = plan.pieces.connector_ends().drop_duplicates("assembly")
+    ends = ends[ends["assembly"].to_numpy(object)
+                != plan.pieces.table["piece_id"].to_numpy(object)[ends["row"].to_numpy()]]
+    return ends.set_index("assembly")["label"]
+
+
+def schedule_rows(plan, places=None, labels: pd.Series | None = None) -> dict[str, np.ndarray]:
     """One row per connector end of a piece at a device (``planner.cabling.pieces``
     ``connector_ends``: a twin-port end of a multi-link assembly once, naming all its ports and
     far ends (a twin-port far end as one device with its ports, ``r01·3+4 A02-39``); a piece with both ends in one cabinet once, from its A end), oriented from that
     end, sorted by cabinet, device, port; the cells as text (``cab_order``: the cabinet's
     position in ``plan.cabinets``). At a split router port ``this port`` names the cage; a
     twin-port transceiver is named on its cage's first row, the next says it is the same
-    module."""
+    module. ``places``: the rows of these cabinets only (one hall's); ``labels``: the
+    ``assembly_labels`` (computed when not given)."""
     pieces = plan.pieces
     t = pieces.table
-    ends = pieces.ends()
+    ends = pieces.ends(places)
     piece = ends["piece"].to_numpy(np.int64)
     at_device = ~ends["this_at_panel"].to_numpy(bool)
     same = ((t["a_place"].to_numpy(object) == t["b_place"].to_numpy(object))
@@ -146,7 +158,7 @@ def schedule_rows(plan) -> dict[str, np.ndarray]:
         "port_text": text["this_port"], "peer_port": text["peer_port"],
         "to": far_end(text["peer_device"], text["peer_port"], text["peer_place"], peer_ru,
                       peer_at_panel),
-        "link": link_far_ends(plan, t)[piece]})
+        "link": link_far_ends(plan, t, piece)})
     at = np.unique(codes, return_index=True)[1]
     one_far = e["peer_joined"].to_numpy(bool)[at]    # the far end is one twin-port connector
     legs["to"] = np.where(one_far, far_end(text["peer_device"][at], legs["peer_port"],
@@ -156,8 +168,8 @@ def schedule_rows(plan) -> dict[str, np.ndarray]:
     label = t["label"].to_numpy(object)[piece]
     multi = assembly[at] != t["piece_id"].to_numpy(object)[piece]
     if multi.any():                    # an assembly's label names all its legs (its labels')
-        ends_ = pieces.connector_ends().drop_duplicates("assembly").set_index("assembly")
-        label[multi] = ends_["label"].loc[assembly[at][multi]].to_numpy(object)
+        labels = assembly_labels(plan) if labels is None else labels
+        label[multi] = labels.loc[assembly[at][multi]].to_numpy(object)
     cage = cages(plan, device, text["this_port"][at])
     port = np.where(cage > 0, legs["port_text"] + " (cage " + cage.astype(str).astype(object)
                     + ")", legs["port_text"]).astype(object)
@@ -346,21 +358,46 @@ def _counts(plan) -> tuple[dict[int, int], dict[int, dict], dict[int, dict]]:
     return ports, by_sku, transceivers
 
 
-def cabinet_sections(plan) -> list[Section]:
-    """One section per cabinet: elevation, then the cable schedule."""
-    rows = schedule_rows(plan)
-    n_cab = len(plan.cabinets)
-    bounds = np.searchsorted(rows["cab_order"], np.arange(n_cab + 1))
-    columns = [rows[k].tolist() for k in ["piece", "from", "to", "to", "label", "sku", "order",
-                                           "transceiver", "link"]]
-    columns[2] = ["\u2192"] * len(rows["piece"])
-    template = Table(SCHEDULE_HEADERS, columns, SCHEDULE_ALIGN, size=SCHEDULE_SIZE,
-                     leading=SCHEDULE_LEADING, fonts=SCHEDULE_FONTS).fit()
-    template.prepare()
-    ends, by_sku, transceivers = _counts(plan)
+def schedule_table(plan, places=None, labels: pd.Series | None = None) -> tuple[Table, np.ndarray]:
+    """The cable schedule of the cabinets ``places`` (default all; ``schedule_rows``) as one
+    table, unfitted, and each row's cabinet (its position in ``plan.cabinets``)."""
+    rows = schedule_rows(plan, places, labels)
+    columns = [rows[k] for k in ["piece", "from", "to", "to", "label", "sku", "order",
+                                 "transceiver", "link"]]
+    columns[2] = np.full(len(rows["piece"]), "\u2192", dtype=object)
+    return (Table(SCHEDULE_HEADERS, columns, SCHEDULE_ALIGN, size=SCHEDULE_SIZE,
+                  leading=SCHEDULE_LEADING, fonts=SCHEDULE_FONTS), rows["cab_order"])
+
+
+def schedule_widths(plan, halls: list[list[str]]) -> list[float]:
+    """The ``natural_widths`` of the whole schedule, made one hall's cabinets (``halls``) at a
+    time: the widest cell of every hall's."""
+    labels = assembly_labels(plan)
+    widths = [schedule_table(plan, places, labels)[0].natural_widths() for places in halls]
+    return [max(column) for column in zip(*widths)]
+
+
+def cabinet_racks(plan) -> list[Rack]:
+    """The ``Rack`` of every cabinet, in ``plan.cabinets`` order."""
+    return rack_records(plan, *_counts(plan))
+
+
+def cabinet_sections(plan, places=None, natural: list[float] | None = None,
+                     racks: list[Rack] | None = None,
+                     labels: pd.Series | None = None) -> list[Section]:
+    """One section per cabinet (of ``places``, default all, in ``plan.cabinets`` order):
+    elevation, then the cable schedule (laid out to ``natural``, ``schedule_widths``, when
+    given). ``racks`` (``cabinet_racks``) and ``labels`` (``assembly_labels``) are computed
+    when not given."""
+    template, cab_order = schedule_table(plan, places, labels)
+    template.fit(natural=natural)
+    bounds = np.searchsorted(cab_order, np.arange(len(plan.cabinets) + 1))
     height = int(plan.floor.cabinet_height_ru)
+    mine = None if places is None else set(places)
     sections = []
-    for i, rack in enumerate(rack_records(plan, ends, by_sku, transceivers)):
+    for i, rack in enumerate(cabinet_racks(plan) if racks is None else racks):
+        if mine is not None and rack.name not in mine:
+            continue
         lo, hi = bounds[i], bounds[i + 1]
         blocks: list = [elevation_figure(rack, height)]
         if hi > lo:

@@ -37,32 +37,37 @@ def _side(port: np.ndarray) -> np.ndarray:
     return np.where(rear, "rear", "front").astype(object)
 
 
-def trunk_legs(plan) -> np.ndarray:
-    """Per piece: for a patch cord, the trunk its link continues on at the cord's panel and
-    that trunk's port there (``T0003 R4``); '' for any other piece."""
+def trunk_legs(plan, rows=None) -> np.ndarray:
+    """Per piece (the pieces at ``rows`` of the table, default all): for a patch cord, the
+    trunk its link continues on at the cord's panel and that trunk's port there
+    (``T0003 R4``); '' for any other piece."""
     pieces = plan.pieces
     t, legs = pieces.table, pieces.legs
+    rows = np.arange(len(t)) if rows is None else np.asarray(rows, dtype=np.int64)
     out = np.full(len(t), "", dtype=object)
     role = t["role"].to_numpy(object)
     piece = legs["piece"].to_numpy(np.int64)
-    cord = np.flatnonzero(role[piece] == "cord")
+    wanted = np.zeros(len(t), dtype=bool)
+    wanted[rows] = True
+    cord = np.flatnonzero((role[piece] == "cord") & wanted[piece])
     if not cord.size:
-        return out
+        return out[rows]
     first = legs["step"].to_numpy(np.int64)[cord] == 0
     trunk = piece[np.where(first, cord + 1, cord - 1)]
     panel = t["b_device"].to_numpy(object)[piece[cord]]
     at_a = t["a_device"].to_numpy(object)[trunk] == panel
     port = np.where(at_a, t["a_port"].to_numpy(object)[trunk], t["b_port"].to_numpy(object)[trunk])
     out[piece[cord]] = t["piece_id"].to_numpy(object)[trunk] + " " + port.astype(object)
-    return out
+    return out[rows]
 
 
-def port_rows(plan) -> pd.DataFrame:
-    """One row per used panel port (each end of a piece at a panel), sorted by rack, panel
-    unit, side (front first) and port; the cells as text."""
+def port_rows(plan, places=None) -> pd.DataFrame:
+    """One row per used panel port (each end of a piece at a panel; of the patch racks
+    ``places``, default all), sorted by rack, panel unit, side (front first) and port; the
+    cells as text."""
     pieces = plan.pieces
     t = pieces.table
-    ends = pieces.ends()
+    ends = pieces.ends(places)
     ends = ends[ends["this_at_panel"].to_numpy(bool)]
     piece = ends["piece"].to_numpy(np.int64)
     port = np.asarray(column_text(ends["this_port"]), dtype=object)
@@ -79,7 +84,7 @@ def port_rows(plan) -> pd.DataFrame:
                        np.asarray(column_text(ends["peer_port"]), dtype=object),
                        np.asarray(column_text(ends["peer_place"]), dtype=object),
                        ends["peer_ru"].to_numpy(float), ends["peer_at_panel"].to_numpy(bool)),
-        "leg": trunk_legs(plan)[piece], "link": link_far_ends(plan, t)[piece]})
+        "leg": trunk_legs(plan, piece), "link": link_far_ends(plan, t, piece)})
     return rows.sort_values(["rack", "ru", "side", "number", "piece"],
                             kind="stable").reset_index(drop=True)
 
@@ -114,19 +119,35 @@ def _facts_figure(lines: list[str]) -> Figure:
     return Figure(len(lines) * FACTS_SIZE * 1.35 + 6.0, draw)
 
 
-def patch_rack_sections(plan) -> list[Section]:
-    """One section per patch rack (``StructuredPlan.racks`` order): facts, panels, ports."""
+def port_table(plan, places=None) -> tuple[Table, dict[str, np.ndarray]]:
+    """The used ports of the patch racks ``places`` (default all; ``port_rows``) as one table,
+    unfitted, and each rack's rows of it."""
+    rows = port_rows(plan, places)
+    columns = [rows[k].to_numpy(object) for k in ("panel", "port", "side", "piece", "sku",
+                                                  "order", "far", "leg", "link")]
+    return (Table(PORT_HEADERS, columns, PORT_ALIGN, size=SCHEDULE_SIZE,
+                  leading=SCHEDULE_LEADING), rows.groupby("rack", sort=False).indices)
+
+
+def port_widths(plan, halls: list[list[str]]) -> list[float]:
+    """The ``natural_widths`` of the whole port table, made one hall's racks (``halls``) at a
+    time."""
+    widths = [port_table(plan, places)[0].natural_widths() for places in halls]
+    return [max(column) for column in zip(*widths)]
+
+
+def patch_rack_sections(plan, places=None, natural: list[float] | None = None) -> list[Section]:
+    """One section per patch rack (of ``places``, default all, in ``StructuredPlan.racks``
+    order): facts, panels, ports (laid out to ``natural``, ``port_widths``, when given)."""
     if plan.structured is None or plan.structured.racks.empty:
         return []
-    rows = port_rows(plan)
-    columns = [rows[k].tolist() for k in ("panel", "port", "side", "piece", "sku", "order",
-                                          "far", "leg", "link")]
-    template = Table(PORT_HEADERS, columns, PORT_ALIGN, size=SCHEDULE_SIZE,
-                     leading=SCHEDULE_LEADING).fit()
-    template.prepare()
-    starts = rows.groupby("rack", sort=False).indices
+    template, starts = port_table(plan, places)
+    template.fit(natural=natural)
+    mine = None if places is None else set(places)
     sections = []
     for rack in plan.structured.racks.itertuples(index=False):
+        if mine is not None and rack.name not in mine:
+            continue
         at = starts.get(rack.name, np.zeros(0, np.int64))
         lines = rack_facts(plan, rack) + [
             f"{len(at):,} used ports: a front port takes a patch cord to a device (at an entry "
