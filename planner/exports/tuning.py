@@ -41,6 +41,13 @@ would pass 20,000 pages, more than a reader opens quickly or an installer carrie
 The default 10K plan and every plan of up to 5,000 cabinets keep a single wiring.pdf
 and labels.pdf."""
 
+WIRING_CHUNK_SHEETS = 500
+"""Cabinets (or patch racks) whose schedule rows wiring.pdf makes at a time, as their pages are
+drawn (``planner.exports.wiring_pdf.cabinets.ChunkedRows``): about 30,000 rows' text at the
+100K-endpoint Dragonfly of benchmarks/EXPORTS.md (64 rows per cabinet), the size of a
+``CSV_CHUNK_ROWS`` chunk, instead of the 246,000 rows of all 3,848 cabinets (an estimate;
+the writer's memory with it is in benchmarks/EXPORTS.md "wiring.pdf, NetBox: streamed")."""
+
 VIEWER_COMPRESSION_LEVEL = 6
 """zlib level of the viewer's data block. On the 100K-endpoint Dragonfly of
 benchmarks/bench_viewer.py (an 18.7 MB block): level 1 gives 3.08 MB in 0.14 s, level 6

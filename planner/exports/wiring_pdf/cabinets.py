@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -19,8 +20,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
 from planner.exports._csv import column_text
+from planner.exports.tuning import WIRING_CHUNK_SHEETS
 from planner.exports.wiring_pdf.content_stream import fill_rects, text_at, text_column
-from planner.exports.wiring_pdf.layout import Figure, Section, Table
+from planner.exports.wiring_pdf.layout import DeferredTable, Figure, Section, Table
 from planner.exports.wiring_pdf.style import FONT, SCHEDULE_LEADING, SCHEDULE_SIZE, SYMBOL
 
 SCHEDULE_HEADERS = ["piece", "this port", "", "far end of the piece", "label", "part number",
@@ -358,23 +360,64 @@ def _counts(plan) -> tuple[dict[int, int], dict[int, dict], dict[int, dict]]:
     return ports, by_sku, transceivers
 
 
-def schedule_table(plan, places=None, labels: pd.Series | None = None) -> tuple[Table, np.ndarray]:
+class ChunkedRows:
+    """The rows of one table (a schedule), made a chunk of places (cabinets or patch racks) at a
+    time: ``make(places)`` gives the unfitted table of those places' rows and each place's span
+    ``(lo, hi)`` of it. ``survey`` reads every chunk once for the layout; ``cells`` hands a
+    place's rows to the page drawing them, keeping only the chunk holding them."""
+
+    def __init__(self, make, chunks: list[list[str]]):
+        self.make, self.chunks = make, chunks
+        self.chunk_of = {name: k for k, names in enumerate(chunks) for name in names}
+        self.current, self.columns, self.spans = None, [], {}
+
+    def survey(self) -> tuple[list[float] | None, dict[str, int]]:
+        """The ``natural_widths`` of the whole table (its widest cells, over every chunk) and
+        the rows of every place."""
+        natural, rows = None, {}
+        for names in self.chunks:
+            table, spans = self.make(names)
+            widths = table.natural_widths()
+            natural = widths if natural is None else list(map(max, natural, widths))
+            rows.update({name: hi - lo for name, (lo, hi) in spans.items()})
+        return natural, rows
+
+    def cells(self, name: str) -> list:
+        """The columns of text of ``name``'s rows (its chunk made when another is held)."""
+        k = self.chunk_of[name]
+        if k != self.current:
+            self.columns, self.spans = [], {}
+            table, self.spans = self.make(self.chunks[k])
+            self.columns, self.current = table.columns, k
+        lo, hi = self.spans[name]
+        return [col[lo:hi] for col in self.columns]
+
+
+def chunks_of(names: list[str]) -> list[list[str]]:
+    """``names`` in runs of ``tuning.WIRING_CHUNK_SHEETS``."""
+    return [names[lo:lo + WIRING_CHUNK_SHEETS] for lo in range(0, len(names), WIRING_CHUNK_SHEETS)]
+
+
+def schedule_table(plan, places=None, labels: pd.Series | None = None
+                   ) -> tuple[Table, dict[str, tuple[int, int]]]:
     """The cable schedule of the cabinets ``places`` (default all; ``schedule_rows``) as one
-    table, unfitted, and each row's cabinet (its position in ``plan.cabinets``)."""
+    table, unfitted, and each cabinet's rows of it ``(lo, hi)``."""
     rows = schedule_rows(plan, places, labels)
     columns = [rows[k] for k in ["piece", "from", "to", "to", "label", "sku", "order",
                                  "transceiver", "link"]]
     columns[2] = np.full(len(rows["piece"]), "\u2192", dtype=object)
+    names = plan.cabinets["name"].astype(str).tolist()
+    bounds = np.searchsorted(rows["cab_order"], np.arange(len(names) + 1)).tolist()
+    mine = names if places is None else set(places)
+    spans = {name: (bounds[i], bounds[i + 1]) for i, name in enumerate(names) if name in mine}
     return (Table(SCHEDULE_HEADERS, columns, SCHEDULE_ALIGN, size=SCHEDULE_SIZE,
-                  leading=SCHEDULE_LEADING, fonts=SCHEDULE_FONTS), rows["cab_order"])
+                  leading=SCHEDULE_LEADING, fonts=SCHEDULE_FONTS), spans)
 
 
-def schedule_widths(plan, halls: list[list[str]]) -> list[float]:
-    """The ``natural_widths`` of the whole schedule, made one hall's cabinets (``halls``) at a
-    time: the widest cell of every hall's."""
-    labels = assembly_labels(plan)
-    widths = [schedule_table(plan, places, labels)[0].natural_widths() for places in halls]
-    return [max(column) for column in zip(*widths)]
+def schedule_source(plan, places: list[str], labels: pd.Series | None = None) -> ChunkedRows:
+    """The schedule of the cabinets ``places`` made ``tuning.WIRING_CHUNK_SHEETS`` at a time."""
+    labels = assembly_labels(plan) if labels is None else labels
+    return ChunkedRows(lambda names: schedule_table(plan, names, labels), chunks_of(places))
 
 
 def cabinet_racks(plan) -> list[Rack]:
@@ -382,25 +425,29 @@ def cabinet_racks(plan) -> list[Rack]:
     return rack_records(plan, *_counts(plan))
 
 
-def cabinet_sections(plan, places=None, natural: list[float] | None = None,
+def cabinet_sections(plan, places: list[str] | None = None, layout=None,
                      racks: list[Rack] | None = None,
                      labels: pd.Series | None = None) -> list[Section]:
     """One section per cabinet (of ``places``, default all, in ``plan.cabinets`` order):
-    elevation, then the cable schedule (laid out to ``natural``, ``schedule_widths``, when
-    given). ``racks`` (``cabinet_racks``) and ``labels`` (``assembly_labels``) are computed
-    when not given."""
-    template, cab_order = schedule_table(plan, places, labels)
-    template.fit(natural=natural)
-    bounds = np.searchsorted(cab_order, np.arange(len(plan.cabinets) + 1))
-    height = int(plan.floor.cabinet_height_ru)
+    elevation, then the cable schedule, whose rows are made a chunk of cabinets at a time as
+    their pages are drawn. ``layout``: the whole plan's ``ChunkedRows.survey`` when ``places``
+    are some of its cabinets (one hall's), so that every hall is laid out alike; ``racks``
+    (``cabinet_racks``) and ``labels`` (``assembly_labels``) are computed when not given."""
+    names = plan.cabinets["name"].astype(str).tolist()
     mine = None if places is None else set(places)
+    source = schedule_source(plan, [n for n in names if mine is None or n in mine], labels)
+    natural, rows = source.survey() if layout is None else layout
+    template = Table(SCHEDULE_HEADERS, [[] for _ in SCHEDULE_HEADERS], SCHEDULE_ALIGN,
+                     size=SCHEDULE_SIZE, leading=SCHEDULE_LEADING, fonts=SCHEDULE_FONTS)
+    template.fit(natural=natural)
+    height = int(plan.floor.cabinet_height_ru)
     sections = []
-    for i, rack in enumerate(cabinet_racks(plan) if racks is None else racks):
+    for rack in cabinet_racks(plan) if racks is None else racks:
         if mine is not None and rack.name not in mine:
             continue
-        lo, hi = bounds[i], bounds[i + 1]
         blocks: list = [elevation_figure(rack, height)]
-        if hi > lo:
-            blocks.append(template.part(lo, hi))
+        if rows.get(rack.name):
+            blocks.append(DeferredTable(template, rows[rack.name],
+                                        partial(source.cells, rack.name)))
         sections.append(Section(f"Cabinet {rack.name}", blocks, f"cab-{rack.name}", level=1))
     return sections

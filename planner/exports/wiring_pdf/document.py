@@ -15,7 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.exports.wiring_pdf.bom import bom_section
 from planner.exports.wiring_pdf.cabinets import (assembly_labels, cabinet_racks, cabinet_sections,
-                                                 schedule_widths)
+                                                 schedule_source)
 from planner.exports.wiring_pdf.content_stream import seal_page, text_at
 from planner.exports.wiring_pdf.contents import toc_chunks, toc_page_count
 from planner.exports.wiring_pdf.cover import cover_section
@@ -23,7 +23,7 @@ from planner.exports.wiring_pdf.floor_plans import floor_section
 from planner.exports.wiring_pdf.groups import groups_section
 from planner.exports.tuning import PER_HALL_MIN_CABINETS
 from planner.exports.wiring_pdf.layout import Figure, Page, Section, draw_table, paginate
-from planner.exports.wiring_pdf.patch_racks import patch_rack_sections, port_widths
+from planner.exports.wiring_pdf.patch_racks import patch_rack_sections, port_source
 from planner.exports.wiring_pdf.style import (BOLD, CONTENT_TOP, CONTENT_W, FONT, FOOTER_Y,
                                               HEADER_Y, MARGIN_X, PAGE_W)
 from planner.exports.wiring_pdf.trunks import trunks_section
@@ -41,9 +41,10 @@ def sheet_groups(plan, hall: "HallSheets | None" = None
     if hall is None:
         sheets = (patch_rack_sections(plan), cabinet_sections(plan))
     else:
-        sheets = (patch_rack_sections(plan, hall.racks, hall.layout.port_widths),
-                  cabinet_sections(plan, hall.cabinets, hall.layout.schedule_widths,
-                                   hall.layout.racks, hall.layout.labels))
+        layout = hall.layout
+        sheets = (patch_rack_sections(plan, hall.racks, layout.ports),
+                  cabinet_sections(plan, hall.cabinets, layout.schedule, layout.racks,
+                                   layout.labels))
     groups = list(zip(GROUPS, sheets))
     for group, sheets in groups:
         for sheet in sheets:
@@ -90,12 +91,12 @@ def hall_files(plan, stem: str) -> list[tuple[int, str]] | None:
 
 @dataclass
 class SheetLayout:
-    """What the per-hall documents share: the tables' column widths over every hall
-    (``cabinets.schedule_widths``, ``patch_racks.port_widths``), the cabinets' ``Rack``s and
-    the assemblies' labels, each made once."""
+    """What the per-hall documents share, each made once: the schedules' and the port tables'
+    ``ChunkedRows.survey`` over every hall (column widths, rows per cabinet or rack), the
+    cabinets' ``Rack``s and the assemblies' labels."""
 
-    schedule_widths: list[float]
-    port_widths: list[float]
+    schedule: tuple
+    ports: tuple
     racks: list
     labels: pd.Series
 
@@ -113,13 +114,15 @@ def hall_sheets(plan, halls: list[int]) -> list[HallSheets]:
     """Per hall of ``halls`` its cabinets and patch racks, with the layout they share."""
     cab = plan.cabinets
     cabinets = [cab["name"].astype(str)[cab["hall"].to_numpy() == h].tolist() for h in halls]
-    racks = [[] for _ in halls]
-    if plan.structured is not None:
+    racks: list[list[str]] = [[] for _ in halls]
+    ports: tuple = (None, {})
+    if plan.structured is not None and not plan.structured.racks.empty:
         r = plan.structured.racks
         racks = [r["name"].astype(str)[r["hall"].to_numpy() == h].tolist() for h in halls]
-    layout = SheetLayout(schedule_widths(plan, cabinets),
-                         port_widths(plan, racks) if any(racks) else [],
-                         cabinet_racks(plan), assembly_labels(plan))
+        ports = port_source(plan, r["name"].astype(str).tolist()).survey()
+    labels = assembly_labels(plan)
+    layout = SheetLayout(schedule_source(plan, cab["name"].astype(str).tolist(), labels).survey(),
+                         ports, cabinet_racks(plan), labels)
     return [HallSheets(c, r, layout) for c, r in zip(cabinets, racks)]
 
 

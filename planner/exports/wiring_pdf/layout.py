@@ -65,12 +65,34 @@ class Table:
         self.widths = [w * scale * stretch for w in natural]
         return self
 
+    def cells(self) -> list:
+        """The columns of text, when the table is drawn."""
+        return self.columns
+
     def part(self, lo: int, hi: int) -> "Table":
         """Rows ``lo:hi`` with this table's layout. With numpy columns the part's columns are
         views: the many per-cabinet parts of one schedule hold no copies of its cells, which
         are escaped and measured only when their page is drawn (``draw_table``)."""
         return Table(self.headers, [col[lo:hi] for col in self.columns], self.align, self.size,
                      self.leading, self.widths, self.shade, self.fonts)
+
+
+class DeferredTable(Table):
+    """A table laid out (``rows``, the ``layout``'s fitted widths and type size) whose cells are
+    made only when its page is drawn (``cells``): a document's pages are all laid out first
+    (the contents list needs their numbers) without holding every schedule's text at once."""
+
+    def __init__(self, layout: Table, rows: int, cells: Callable[[], list]):
+        super().__init__(layout.headers, [], layout.align, layout.size, layout.leading,
+                         layout.widths, layout.shade, layout.fonts)
+        self._rows, self._cells = rows, cells
+
+    @property
+    def rows(self) -> int:
+        return self._rows
+
+    def cells(self) -> list:
+        return self._cells()
 
 
 @dataclass
@@ -154,7 +176,7 @@ def draw_table(canvas: Canvas, placed: Placed) -> None:
             [(xs[j] + 2.0, y0 - head_h + 0.3 * head_h, h) for j, h in enumerate(table.headers)])
     base = y0 - head_h - lead + 0.28 * lead
     rows = slice(placed.start, placed.stop)
-    for j, col in enumerate(table.columns):
+    for j, col in enumerate(table.cells()):
         font = table.fonts[j] if table.fonts else FONT
         text_column(canvas, font, table.size, xs[j] + 2.0, base, lead, col[rows],
                     table.align[j], table.widths[j] - 4.0)

@@ -10,14 +10,16 @@ by panel from U1 up, then front ports before rear ports, in port order.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
 from planner.cabling import unit_text
 from planner.exports._csv import column_text
-from planner.exports.wiring_pdf.cabinets import far_end, link_far_ends
+from planner.exports.wiring_pdf.cabinets import ChunkedRows, chunks_of, far_end, link_far_ends
 from planner.exports.wiring_pdf.content_stream import text_column
-from planner.exports.wiring_pdf.layout import Figure, Section, Table
+from planner.exports.wiring_pdf.layout import DeferredTable, Figure, Section, Table
 from planner.exports.wiring_pdf.style import FONT, SCHEDULE_LEADING, SCHEDULE_SIZE
 
 FACTS_SIZE = 8.0
@@ -119,42 +121,48 @@ def _facts_figure(lines: list[str]) -> Figure:
     return Figure(len(lines) * FACTS_SIZE * 1.35 + 6.0, draw)
 
 
-def port_table(plan, places=None) -> tuple[Table, dict[str, np.ndarray]]:
+def port_table(plan, places=None) -> tuple[Table, dict[str, tuple[int, int]]]:
     """The used ports of the patch racks ``places`` (default all; ``port_rows``) as one table,
-    unfitted, and each rack's rows of it."""
+    unfitted, and each rack's rows of it ``(lo, hi)``."""
     rows = port_rows(plan, places)
     columns = [rows[k].to_numpy(object) for k in ("panel", "port", "side", "piece", "sku",
                                                   "order", "far", "leg", "link")]
+    spans = {str(rack): (int(at.min()), int(at.max()) + 1)
+             for rack, at in rows.groupby("rack", sort=False).indices.items()}
     return (Table(PORT_HEADERS, columns, PORT_ALIGN, size=SCHEDULE_SIZE,
-                  leading=SCHEDULE_LEADING), rows.groupby("rack", sort=False).indices)
+                  leading=SCHEDULE_LEADING), spans)
 
 
-def port_widths(plan, halls: list[list[str]]) -> list[float]:
-    """The ``natural_widths`` of the whole port table, made one hall's racks (``halls``) at a
-    time."""
-    widths = [port_table(plan, places)[0].natural_widths() for places in halls]
-    return [max(column) for column in zip(*widths)]
+def port_source(plan, places: list[str]) -> ChunkedRows:
+    """The used ports of the patch racks ``places`` made ``tuning.WIRING_CHUNK_SHEETS`` racks
+    at a time."""
+    return ChunkedRows(lambda names: port_table(plan, names), chunks_of(places))
 
 
-def patch_rack_sections(plan, places=None, natural: list[float] | None = None) -> list[Section]:
+def patch_rack_sections(plan, places: list[str] | None = None, layout=None) -> list[Section]:
     """One section per patch rack (of ``places``, default all, in ``StructuredPlan.racks``
-    order): facts, panels, ports (laid out to ``natural``, ``port_widths``, when given)."""
+    order): facts, panels, ports (made a chunk of racks at a time as their pages are drawn;
+    ``layout``: the whole plan's ``ChunkedRows.survey``, as in
+    ``cabinets.cabinet_sections``)."""
     if plan.structured is None or plan.structured.racks.empty:
         return []
-    template, starts = port_table(plan, places)
-    template.fit(natural=natural)
+    names = plan.structured.racks["name"].astype(str).tolist()
     mine = None if places is None else set(places)
+    source = port_source(plan, [n for n in names if mine is None or n in mine])
+    natural, rows = source.survey() if layout is None else layout
+    template = Table(PORT_HEADERS, [[] for _ in PORT_HEADERS], PORT_ALIGN, size=SCHEDULE_SIZE,
+                     leading=SCHEDULE_LEADING).fit(natural=natural)
     sections = []
     for rack in plan.structured.racks.itertuples(index=False):
         if mine is not None and rack.name not in mine:
             continue
-        at = starts.get(rack.name, np.zeros(0, np.int64))
+        count = rows.get(str(rack.name), 0)
         lines = rack_facts(plan, rack) + [
-            f"{len(at):,} used ports: a front port takes a patch cord to a device (at an entry "
+            f"{count:,} used ports: a front port takes a patch cord to a device (at an entry "
             "panel, a hall trunk); a rear port a trunk."]
         blocks: list = [_facts_figure(lines), _panel_table(plan, rack.name)]
-        if len(at):
-            blocks.append(template.part(int(at.min()), int(at.max()) + 1))
+        if count:
+            blocks.append(DeferredTable(template, count, partial(source.cells, str(rack.name))))
         sections.append(Section(f"Patch rack {rack.name}", blocks, f"rack-{rack.name}",
                                 level=1))
     return sections
