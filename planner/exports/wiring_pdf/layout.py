@@ -3,7 +3,8 @@ top-down on ``Page``s by ``paginate``; ``draw_table`` draws the rows of a table 
 a page.
 
 Pagination is computed up front (fixed row height), so the table of contents knows its page
-numbers without a second pass.
+numbers without a second pass; it needs only a table's row count, so a ``DeferredTable`` makes
+its cells when its page is drawn.
 """
 
 from __future__ import annotations
