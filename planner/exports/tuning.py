@@ -69,9 +69,9 @@ hall connection's length): five 1.2 m aisles of drawing space, not a length of a
 
 WRITER_BASE_BYTES = 32 * 2 ** 20
 WRITER_BYTES_PER_CABLE = {
-    "wiring_pdf": 4_150, "netbox": 2_300, "labels": 1_450, "bom_xlsx": 1_200, "viewer": 1_200,
-    "graphml": 830, "anynet": 800, "fabric_checkers": 750, "cables_csv": 350, "codes": 300,
-    "cabinets_csv": 200, "dot": 160,
+    "labels": 1_450, "wiring_pdf": 1_400, "bom_xlsx": 1_200, "viewer": 1_200,
+    "graphml": 830, "anynet": 800, "fabric_checkers": 750, "netbox": 550, "cables_csv": 350,
+    "codes": 300, "cabinets_csv": 200, "dot": 160,
 }
 WRITER_OTHER_BYTES_PER_CABLE = 500
 """Memory each writer adds to the process holding the plan, per cable, for choosing how many
@@ -82,4 +82,7 @@ wiring_pdf 847 MiB (3.6 KB per cable), netbox 468 (2.0 KB), labels 292 (1.2 KB, 
 before it streamed), bom_xlsx 247, viewer 246, graphml 169, anynet 164, fabric_checkers 152,
 cables_csv 72, codes 61, cabinets_csv 40, dot 32, the rest under 10 (40 B per cable); about
 15 % margin above each, and ``WRITER_OTHER_BYTES_PER_CABLE`` for a writer not measured there.
-The pages of the plan a writer copies come on top (``planner.run.memory.fork_bytes``)."""
+The pages of the plan a writer copies come on top (``planner.run.memory.fork_bytes``).
+``wiring_pdf`` and ``netbox`` since they stream (benchmarks/EXPORTS.md "wiring.pdf, NetBox:
+streamed", the same plan): 289 MiB (1.2 KB per cable, 847 before) and 112 MiB (0.48 KB, 468
+before)."""
