@@ -375,12 +375,14 @@ class ChunkedRows:
         """The ``natural_widths`` of the whole table (its widest cells, over every chunk) and
         the rows of every place."""
         natural, rows = None, {}
-        for names in self.chunks:
+        for k, names in enumerate(self.chunks):
+            self.columns, self.spans = [], {}
             table, spans = self.make(names)
             widths = table.natural_widths()
             natural = widths if natural is None else list(map(max, natural, widths))
             rows.update({name: hi - lo for name, (lo, hi) in spans.items()})
-        return natural, rows
+            self.current, self.columns, self.spans = k, table.columns, spans
+        return natural, rows            # the last chunk kept: a one-chunk table is made once
 
     def cells(self, name: str) -> list:
         """The columns of text of ``name``'s rows (its chunk made when another is held)."""
