@@ -329,7 +329,7 @@ A 1M attempt was started later that evening when the load fell to 5-10 (`flock
 /tmp/locks/big.lock python benchmarks/bench_headline.py 1m`) and stopped after 12.8 minutes
 (4.3 CPU minutes: a third of a CPU), far from done; the row above records only finished runs,
 and this one's stages are not known (the script reads the progress lines at the end). The
-tree's PSS, sampled every 2 s from outside: 0.5 GiB at 1 minute, 2.3 at 2, 4.1 at 4, 6.2 at
+tree's PSS, sampled every 2 s from outside: 0.5 GiB at 1 minute, 2.2 at 2, 4.0 at 4, 6.1 at
 4.7, a peak of 9,072 MiB at 6 minutes, then 5.6-5.7 GiB from 6.3 minutes to the stop, one
 process all along (no writer had started). So at 1M a plan stage alone passes 8 GB.
 """
