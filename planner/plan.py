@@ -198,7 +198,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                              placement.num_cabinets, structured=cable_plan.structured)
             totals = _totals(catalog, router_model, topology, cable_plan.cables, bom)
             watts = power.plan_power(topology, catalog, router_model, cable_plan.cables,
-                                     placement.router_cabinet, placement.num_cabinets)
+                                     placement.router_cabinet, placement.num_cabinets,
+                                     server_cabinet=placement.server_cabinet)
             power.check_budget(floor, placement.cabinet_names, watts.cabinet_kw)
             fabric_lines, fabric_plan = fabric.build(catalog, router_model, placement, floor,
                                                      watts.cabinet_kw, topology.num_endpoints)

@@ -34,6 +34,9 @@ class Placement:
     cable_cost, cable_cost_lower_bound, cable_cost_bound_kind: dollars of the network cables
         and their optics as the cabling stage prices them (``objective``; None without a
         catalog) and a proven lower bound over all placements.
+    server_cabinet: int64 (S,), cabinet of every server when the endpoints are NICs of servers
+        of a catalog server model (``planner.placement.rails``); None: every endpoint sits in
+        its router's cabinet.
     stage_seconds: wall time per stage (name -> seconds).
     time_capped: True when the hard cap (``budget.HardCap``: ``tuning.HARD_CAP_FACTOR`` x
         what the reference machine needs, in the planner's own CPU time) cut a stage short; every budget is otherwise counted in deterministic units, so
@@ -61,6 +64,7 @@ class Placement:
     cable_cost: float | None = None
     cable_cost_lower_bound: float | None = None
     cable_cost_bound_kind: str = ""
+    server_cabinet: np.ndarray | None = None
 
     def __post_init__(self):
         if self.cabinet_hall is None:
