@@ -195,14 +195,16 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
         with stages.run("costing", lambda: f"{len(bom):,} BOM lines"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
                              cable_plan.cables, spares, topology.num_endpoints,
-                             placement.num_cabinets, structured=cable_plan.structured)
+                             placement.num_cabinets, structured=cable_plan.structured,
+                             servers=_servers(catalog, topology, placement))
             totals = _totals(catalog, router_model, topology, cable_plan.cables, bom)
             watts = power.plan_power(topology, catalog, router_model, cable_plan.cables,
                                      placement.router_cabinet, placement.num_cabinets,
                                      server_cabinet=placement.server_cabinet)
             power.check_budget(floor, placement.cabinet_names, watts.cabinet_kw)
+            # servers' power is distributed by their compute cabinets' own PDUs (not included)
             fabric_lines, fabric_plan = fabric.build(catalog, router_model, placement, floor,
-                                                     watts.cabinet_kw, topology.num_endpoints)
+                                                     watts.network_kw, topology.num_endpoints)
             bom = fabric.append(bom, fabric_lines)
             devices = cable_plan.devices.assign(
                 watts=np.round(np.r_[watts.router_w, watts.endpoint_w], 3))
@@ -210,11 +212,12 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             boxes = None
             if fabric_plan is not None:
                 boxes = fabric_devices.place(catalog, placement, floor, devices, fabric_plan)
-                power.check_budget(floor, placement.cabinet_names, fabric_plan.kw)
+                kw = watts.with_servers(fabric_plan.kw)
+                power.check_budget(floor, placement.cabinet_names, kw)
                 plan_w = float(watts.cabinet_kw.sum()) * 1000.0
-                watts = replace(watts, cabinet_kw=np.asarray(fabric_plan.kw, float))
+                watts = replace(watts, cabinet_kw=kw)
                 cabinets = cabinets.assign(
-                    kw=np.round(fabric_plan.kw, 6),
+                    kw=np.round(kw, 6),
                     ru_used=cabinets["ru_used"] + boxes.ru_per_cabinet(len(cabinets)))
             memory.release()
         with stages.run("summary"):
@@ -236,7 +239,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             summary["bom"]["not_included"] = fabric.not_included(catalog)
             if fabric_plan is not None:
                 summary["fabric"] = fabric_plan.summary()
-                summary["power"]["fabric_w"] = round(float(fabric_plan.kw.sum()) * 1000.0
+                summary["power"]["fabric_w"] = round(float(watts.cabinet_kw.sum()) * 1000.0
                                                      - plan_w, 3)
             resilience_block = perf.pop("resilience", None)
             summary["performance"] = perf
@@ -262,6 +265,14 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary,
                 structured=cable_plan.structured, pieces=cable_plan.pieces,
                 fabric=boxes)
+
+
+def _servers(catalog: Catalog, topology: Topology, placement: Placement):
+    """(server model, count) when the placement stands servers in cabinets, else None."""
+    if placement.server_cabinet is None:
+        return None
+    from planner.inputs.catalog.servers import server_model_for
+    return server_model_for(catalog, topology), len(placement.server_cabinet)
 
 
 def _performance_detail(perf: dict[str, Any]) -> str:
@@ -314,7 +325,9 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
     parts = boms.class_totals(bom)
     total = float(bom["extended_price"].sum())
     n_ep = topology.num_endpoints
-    cost = {"routers": round(parts["switches"], 2), "nics": round(parts["nics"], 2),
+    servers = ({"servers": round(parts["servers"], 2)} if placement.server_cabinet is not None
+               else {})
+    cost = {"routers": round(parts["switches"], 2), "nics": round(parts["nics"], 2), **servers,
             "licences": round(parts["licences"], 2), "optics": round(parts["optics"], 2),
             "cables": round(parts["cables"], 2), "panels": round(parts["panels"], 2),
             "rack": round(parts["rack"], 2),

@@ -80,6 +80,19 @@ class PlanPower:
     cables_w: float           # every cable end
     endpoints_w: float        # servers
     nics_w: float
+    server_kw: np.ndarray | None = None   # (C,) the servers' share of cabinet_kw (None: none)
+
+    @property
+    def network_kw(self) -> np.ndarray:
+        """(C,) kW of each cabinet without its servers: what the fabric's PDUs carry (a
+        compute cabinet's servers are on its own PDUs, ``planner.costing.fabric``)."""
+        return self.cabinet_kw if self.server_kw is None else self.cabinet_kw - self.server_kw
+
+    def with_servers(self, network_kw) -> np.ndarray:
+        """(C,) cabinet kW: ``network_kw`` (the fabric's, its boxes included) plus the
+        servers'."""
+        kw = np.asarray(network_kw, dtype=float)
+        return kw if self.server_kw is None else kw + self.server_kw
 
     @property
     def total_w(self) -> float:
@@ -154,11 +167,12 @@ def _server_plan_power(topology, catalog, router_model, cables, router_cabinet, 
     nics = np.full(n_s, model.nics * catalog.nic_watts)
     router_w, server_w = base + plugged, body + nics + ends
     cab = np.asarray(router_cabinet, dtype=np.int64)
-    cabinet_w = (np.bincount(cab, weights=router_w, minlength=num_cabinets)
-                 + np.bincount(server_cabinet, weights=server_w, minlength=num_cabinets))
+    in_servers = np.bincount(server_cabinet, weights=server_w, minlength=num_cabinets)
+    cabinet_w = np.bincount(cab, weights=router_w, minlength=num_cabinets) + in_servers
     return PlanPower(router_w=router_w, endpoint_w=server_w, cabinet_kw=cabinet_w / 1000.0,
                      routers_w=float(base.sum()), cables_w=float(a_w.sum() + b_w.sum()),
-                     endpoints_w=float(body.sum()), nics_w=float(nics.sum()))
+                     endpoints_w=float(body.sum()), nics_w=float(nics.sum()),
+                     server_kw=in_servers / 1000.0)
 
 
 # ----------------------------------------------------------------------------- the budget
