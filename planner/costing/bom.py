@@ -288,7 +288,7 @@ def cost_lines(cost: dict) -> list[tuple[str, str, float]]:
     """(key, words, dollars) of every class of a ``summary.json`` ``cost`` block
     (``COST_LINES``), including classes that cost nothing, so a table of them adds up to
     ``cost["total"]``."""
-    extra = [("servers", "servers")] if "servers" in cost else []    # plans with servers
+    extra = (("servers", "servers"),) if "servers" in cost else ()    # plans with servers
     return [(key, words, float(cost.get(key, 0.0))) for key, words in COST_LINES[:2] + extra
             + COST_LINES[2:]]
 
