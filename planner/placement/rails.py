@@ -21,10 +21,13 @@ spines and cores in network rows):
   of their own: network rows.
 - **Candidates**, each priced as the cabling stage orders it (``planner.inputs.parts.media.
   routed_parts``: the network cables and every NIC cable, copper wherever a copper part
-  reaches): the network rows after the pods or between them, leaves at their pods; and the
-  partitioners' layout (KaMinPar, the cabinets of ``router_slots`` routers filled block by
-  block, placement's plain path) over the same router cabinets. The cheapest wins (the rail
-  layouts on ties), so the result is never dearer than the partitioners.
+  reaches): the network rows after the pods or between them, or spread over the pods' rows
+  beside their leaf cabinets, leaves at their pods; and the partitioners' layout (KaMinPar,
+  the cabinets of ``router_slots`` routers filled block by block, placement's plain path) over
+  the same router cabinets. A candidate with a link that no part of the catalog reaches is
+  dropped (a leaf moved to another hall than its servers: the NIC's optics do not reach); of
+  the others the cheapest wins (the rail layouts on ties), so the result is never dearer than
+  the partitioners. The strategy and time limit do not change it: every candidate is cheap.
 
 The network cables' objective and bounds are those of every placement (``priced``:
 ``reach_bounds`` on reach floors, the trivial optical bound otherwise).
@@ -270,15 +273,24 @@ def candidates(topology, floor, catalog, server: ServerModel, router,
     if pods.count > 1 and n_network:
         frames["rails-centred"] = _frame(floor, pods, n_network, per_cabinet, pods.count // 2)
         frames["rails-spread"] = _frame(floor, pods, n_network, per_cabinet, None)
+    refused: list[InputError] = []
+
+    def add(name: str, frame: _Frame, router_cabinet, server_cabinet) -> None:
+        try:
+            out[name] = _priced(graph, topology, floor, catalog, router, frame, router_cabinet,
+                                server_cabinet)
+        except InputError as err:       # a link no part of the catalog reaches: not a layout
+            refused.append(err)
+
     for name, frame in frames.items():
-        servers = _servers_in_pods(pods, frame, per_cabinet)
-        out[name] = _priced(graph, topology, floor, catalog, router, frame,
-                            _rail_routers(pods, frame, slots_r), servers)
+        add(name, frame, _rail_routers(pods, frame, slots_r),
+            _servers_in_pods(pods, frame, per_cabinet))
     frame = frames["rails"]
     if len(graph.links) and len(frame.router_cabinets) > 1:
-        out["partition"] = _priced(graph, topology, floor, catalog, router, frame,
-                                   _partitioned_routers(graph, frame, slots_r, seed),
-                                   out["rails"].server_cabinet)
+        add("partition", frame, _partitioned_routers(graph, frame, slots_r, seed),
+            _servers_in_pods(pods, frame, per_cabinet))
+    if not out:
+        raise refused[0]
     return out
 
 
