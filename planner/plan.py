@@ -165,10 +165,11 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     guards.check_counts(f"topology '{_describe(topology)}'", topology.num_links,
                         topology.num_endpoints, topology.num_routers, router_model.radix,
                         endpoint_cables)
-    floors.check_capacity(floor, topology, router_model)
+    floors.check_capacity(_router_cabinets(floor, catalog, topology), topology, router_model)
     structured.check_catalog(catalog, floor, router_model)
     within_budget = power.fit_budget(floor, topology, catalog, router_model, endpoint_cables)
-    feasibility.check(feasibility.Shape.of(topology), catalog, within_budget, router_model,
+    feasibility.check(feasibility.Shape.of(topology), catalog,
+                      _router_cabinets(within_budget, catalog, topology), router_model,
                       endpoint_cables, given=floor)
 
     with Stages("plan", ["placement", "cabling", "performance", "costing", "summary"],
@@ -265,6 +266,16 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary,
                 structured=cable_plan.structured, pieces=cable_plan.pieces,
                 fabric=boxes)
+
+
+def _router_cabinets(floor: Floor, catalog: Catalog, topology: Topology) -> Floor:
+    """The floor as the checks before placement read the routers' cabinets: without
+    ``endpoint_slots`` when the endpoints are NICs of a catalog server model, whose servers
+    stand in compute cabinets of their own (``planner.placement.rails``)."""
+    from planner.inputs.catalog.servers import server_model_for
+    if server_model_for(catalog, topology) is None:
+        return floor
+    return floor.model_copy(update={"endpoint_slots": None})
 
 
 def _servers(catalog: Catalog, topology: Topology, placement: Placement):
