@@ -237,3 +237,28 @@ def test_a_server_that_fits_no_cabinet_is_refused(height, first, budget, field):
     with pytest.raises(InputError, match=field):
         rails.servers_per_cabinet(_floor(height, first, budget), SimpleNamespace(cables=[]),
                                   server)
+
+
+def test_the_same_seed_gives_the_same_layout(ndr, hot):
+    top = topologies.parse_spec(RAIL_4_UNITS)
+    args = (top, hot, ndr, server_model_for(ndr, top), ndr.router_for(64))
+    first, again = rails.candidates(*args, seed=3), rails.candidates(*args, seed=3)
+    assert list(first) == list(again)
+    for name in first:
+        assert np.array_equal(first[name].layout.router_cabinet,
+                              again[name].layout.router_cabinet)
+        assert np.array_equal(first[name].server_cabinet, again[name].server_cabinet)
+        assert first[name].dollars == again[name].dollars
+
+
+def test_multiplane_pods_are_leaf_columns_across_the_planes(ndr):
+    """multiplane:planes=8,radix=8: 8 planes of 8 leaves (4 servers each) and 4 spines; NIC i
+    of server s is on leaf s // 4 of plane i, so pod c is the 8 leaves of column c (one per
+    plane) and its 4 servers."""
+    top = topologies.parse_spec("multiplane:planes=8,radix=8")
+    pods = rails.pods_of(top)
+    assert pods.count == 8
+    assert np.array_equal(pods.server_pod, np.arange(32) // 4)
+    leaves = pods.router_pod >= 0
+    assert int(leaves.sum()) == 64 and int((~leaves).sum()) == 32
+    assert all(np.sum(pods.router_pod == c) == 8 for c in range(8))
