@@ -201,6 +201,25 @@ def test_bom_lists_the_servers_and_their_nics(rail_plan):
     assert rail_plan.summary["cost"]["servers"] == 0.0     # the catalog prices no server
 
 
+@pytest.mark.parametrize("in_bom, price, lines, dollars", [
+    (True, 0.0, 1, 0.0),
+    (True, 250_000.0, 1, 128 * 250_000.0),
+    (False, 250_000.0, 0, 0.0),
+])
+def test_servers_on_the_bom_as_the_catalog_says(rail_plan, ndr, in_bom, price, lines, dollars):
+    """The server line follows the model's ``price`` and ``in_bom``; the NICs stay either way."""
+    from planner.costing import bom as boms
+
+    model = ndr.servers[0].model_copy(update={"in_bom": in_bom, "price": price})
+    bom = boms.build(ndr, rail_plan.router_model, 64, rail_plan.topology.num_routers,
+                     rail_plan.cables, servers=(model, UNITS * SERVERS),
+                     num_endpoints=UNITS * SERVERS * NICS)
+    servers = bom[bom["item"] == "server"]
+    assert len(servers) == lines
+    assert float(servers["extended_price"].sum()) == dollars
+    assert int(bom.loc[bom["item"] == "nic", "quantity"].sum()) == UNITS * SERVERS * NICS
+
+
 def test_server_model_is_chosen_by_nic_count(ndr):
     """The first model with as many NICs as the topology's servers; none for another count
     or for a topology without servers (those plans keep anonymous endpoints)."""

@@ -6,7 +6,8 @@ Items, in this order (``ITEMS``), each line an orderable part number:
   the ports the topology uses (its radix, on every router: the papers' rule, docs/models.md);
 - ``nic``: the catalog's NIC, one per endpoint; ``server``: where the endpoints are the NICs of
   a catalog server model, one per server at the model's price (listed at 0 when the catalog
-  gives none: the count is what a buyer orders, docs/catalogs.md "Server models"); ``licence``: the router model's NOS licence, one
+  gives none: the count is what a buyer orders; none when the model says ``in_bom: false``,
+  docs/catalogs.md "Server models"); ``licence``: the router model's NOS licence, one
   per router;
 - ``transceiver``: the optics, counted per end: at a router, ``ceil(ends / ports)`` modules per
   router and model (a twin-port module serves two ports of one cage); at a NIC one module of the
@@ -228,7 +229,7 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
     if catalog.nic is not None:
         lines.append(_line("nic", catalog.nic, num_endpoints, catalog.nic.price,
                            f"{catalog.nic.vendor} NIC"))
-    if servers is not None:
+    if servers is not None and servers[0].in_bom:
         model, count = servers
         lines.append(_line("server", model, count, model.price,
                            f"server, {model.nics} fabric NICs"

@@ -28,6 +28,7 @@ class ServerModel(Orderable):
     nic: str = Field(min_length=1)      # the catalog's ``nic`` sku
     gpus: int = Field(0, ge=0)
     price: float = Field(0.0, ge=0)     # 0: not priced (the BOM lists servers as an option)
+    in_bom: bool = True                 # false: bought elsewhere, left off the BOM
 
 
 def server_model_for(catalog, topology) -> ServerModel | None:
