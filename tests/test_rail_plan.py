@@ -143,10 +143,10 @@ def test_leaves_stand_in_their_servers_row(rail_plan):
     assert row.all()
 
 
-@pytest.mark.parametrize("where", ["end-of-row", "middle-of-row"])
+@pytest.mark.parametrize("where", ["end-of-row", "middle-of-row", "with-servers"])
 def test_leaf_cabinets_sit_where_the_floor_says(ndr, hot, where):
     """End of row: a unit's leaf cabinets come first in its slot; middle of row: compute
-    cabinets on both sides of them."""
+    cabinets on both sides of them; with servers: in the unit's middle compute cabinets."""
     top = topologies.parse_spec(RAIL_4_UNITS)
     floor = hot.model_copy(update={"leaf_cabinets": where})
     pool = rails.candidates(top, floor, ndr, server_model_for(ndr, top), ndr.router_for(64))
@@ -154,9 +154,15 @@ def test_leaf_cabinets_sit_where_the_floor_says(ndr, hot, where):
     for unit in range(UNITS):
         leaf_cols = layout.col[layout.router_cabinet[unit * NICS:(unit + 1) * NICS]]
         server_cols = layout.col[servers[unit * SERVERS:(unit + 1) * SERVERS]]
+        leaf_cabs = set(layout.router_cabinet[unit * NICS:(unit + 1) * NICS].tolist())
+        server_cabs = set(servers[unit * SERVERS:(unit + 1) * SERVERS].tolist())
         if where == "end-of-row":
             assert leaf_cols.max() < server_cols.min()
+        elif where == "with-servers":
+            assert leaf_cabs < server_cabs
+            assert server_cols.min() < leaf_cols.min() <= leaf_cols.max() < server_cols.max()
         else:
+            assert not leaf_cabs & server_cabs
             assert server_cols.min() < leaf_cols.min() <= leaf_cols.max() < server_cols.max()
 
 
@@ -245,6 +251,23 @@ def test_servers_per_cabinet(height, first, ru, budget, watts, expected):
     server = SimpleNamespace(ru=ru, watts=watts, nics=8, sku="s")
     catalog = SimpleNamespace(cables=[])
     assert rails.servers_per_cabinet(_floor(height, first, budget), catalog, server) == expected
+
+
+@pytest.mark.parametrize("budget, expected", [
+    (41, 3),      # 41 kW - 2 x 1.5 kW of leaves = 38 kW: three 10.2 kW servers
+    (43.8, 4),    # 43.8 - 3 = 40.8 kW: four
+    (None, 4),    # U1..U38 below the leaves at U39: 38 U // 8 U
+])
+def test_servers_beside_their_leaves_leave_them_room_and_power(budget, expected):
+    """Leaves in the compute cabinet (``leaf_cabinets: with-servers``): 2 router slots from
+    U39 of 1,000 W base + 64 ports x 7.8125 W of SerDes (= 1.5 kW each, no cable ends in this
+    catalog)."""
+    floor = SimpleNamespace(cabinet_height_ru=42, first_endpoint_ru=1, first_router_ru=39,
+                            router_slots=2, cabinet_kw_budget=budget, source="test")
+    router = SimpleNamespace(base_watts=1000.0, power_w=lambda ports: ports * 7.8125)
+    server = SimpleNamespace(ru=8, watts=10200, nics=8, sku="s")
+    assert rails.servers_per_cabinet(floor, SimpleNamespace(cables=[]), server, router,
+                                     64) == expected
 
 
 @pytest.mark.parametrize("height, first, budget, field", [

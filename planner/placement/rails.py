@@ -17,7 +17,9 @@ spines and cores in network rows):
 - **Slots.** Every pod takes one slot of adjacent cabinets in a row
   (``planner.inputs.floor.slot_layout``): its leaf cabinets (``router_slots`` leaves each) at
   the row end or in the middle, as the floor's ``leaf_cabinets`` says, its compute cabinets
-  beside them. The routers without endpoints (spines, cores) fill network cabinets in slots
+  beside them; or (``with-servers``) the leaves in the router slots of the pod's middle
+  compute cabinets, above their servers, whose count per cabinet then leaves room and power
+  for them. The routers without endpoints (spines, cores) fill network cabinets in slots
   of their own: network rows.
 - **Candidates**, each priced as the cabling stage orders it (``planner.inputs.parts.media.
   routed_parts``: the network cables and every NIC cable, copper wherever a copper part
@@ -53,7 +55,7 @@ from planner.placement.result import Placement
 from planner.run.errors import InputError
 from planner.topologies.servers import nic_endpoints
 
-LEAF_POSITIONS = ("end-of-row", "middle-of-row")
+LEAF_POSITIONS = ("end-of-row", "middle-of-row", "with-servers")
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,11 +103,17 @@ def pods_of(topology) -> Pods:
     return Pods(router_pod=router_pod, server_pod=rank[label[n_r:]])
 
 
-def servers_per_cabinet(floor, catalog, server: ServerModel) -> int:
+def servers_per_cabinet(floor, catalog, server: ServerModel, router=None, radix: int = 0) -> int:
     """Servers one compute cabinet holds: by height (from ``first_endpoint_ru``) and by
     ``cabinet_kw_budget`` (the data sheet's maximum power plus the catalog's most
-    power-hungry cable end in every NIC). InputError when not even one fits."""
-    by_height = (floor.cabinet_height_ru - floor.first_endpoint_ru + 1) // server.ru
+    power-hungry cable end in every NIC). With ``router`` the cabinet also holds
+    ``router_slots`` routers of that model and ``radix`` ports (leaves with their servers):
+    the servers stay below ``first_router_ru`` and the routers' power, every port with the
+    worst cable end, comes off the budget first. InputError when not even one fits."""
+    top = floor.cabinet_height_ru
+    if router is not None and floor.first_router_ru > floor.first_endpoint_ru:
+        top = floor.first_router_ru - 1
+    by_height = (top - floor.first_endpoint_ru + 1) // server.ru
     if by_height < 1:
         raise InputError(f"floor '{floor.source}': a {server.ru}U server ({server.sku}) does "
                          f"not fit a {floor.cabinet_height_ru}U cabinet from "
@@ -115,7 +123,11 @@ def servers_per_cabinet(floor, catalog, server: ServerModel) -> int:
         return int(by_height)
     worst_end = max((end_share(m) for m in catalog.cables), default=0.0)
     load_w = float(server.watts) + server.nics * worst_end
-    by_power = int((floor.cabinet_kw_budget * 1000.0 + 1e-9) // load_w)
+    reserve_w = 0.0
+    if router is not None:
+        reserve_w = int(floor.router_slots) * (router.base_watts + router.power_w(radix)
+                                               + radix * worst_end)
+    by_power = int(max(floor.cabinet_kw_budget * 1000.0 - reserve_w + 1e-9, 0.0) // load_w)
     if by_power < 1:
         raise InputError(f"floor '{floor.source}': field 'cabinet_kw_budget' is "
                          f"{floor.cabinet_kw_budget:g} kW but one server ({server.sku}) with "
@@ -155,7 +167,9 @@ def _frame(floor, pods: Pods, n_network: int, per_cabinet: int, network_at: int 
         share = np.full(pods.count, net_cabs // pods.count, dtype=np.int64)
         share[:net_cabs % pods.count] += 1
         network_at, net_cabs = pods.count, 0
-    width = int((n_leaf + share + n_comp).max())
+    with_servers = floor.leaf_cabinets == "with-servers"
+    width = int(((np.maximum(n_leaf, n_comp) if with_servers else n_leaf + n_comp)
+                 + share).max())
     group_w = int(floor.group_cabinets or 1)
     width = -(-width // group_w) * group_w
     net_slots = -(-net_cabs // width)
@@ -185,10 +199,19 @@ def _frame(floor, pods: Pods, n_network: int, per_cabinet: int, network_at: int 
     middle = floor.leaf_cabinets == "middle-of-row"
     for p in range(pods.count):
         nl, nn, nc = int(n_leaf[p]), int(share[p]), int(n_comp[p])
+        slot = int(pod_slot[p])
+        if with_servers:        # the leaves in the middle compute cabinets' router slots
+            total = max(nl, nc)
+            shared = cabinets(slot, range(total))
+            first = (total - nl) // 2
+            leaf_cabs.append(shared[first:first + nl])
+            comp_cabs.append(shared[:nc])
+            net += cabinets(slot, range(total, total + nn))
+            continue
         left = nc // 2 if middle else 0
-        leaf_cabs.append(cabinets(int(pod_slot[p]), range(left, left + nl)))
-        net += cabinets(int(pod_slot[p]), range(left + nl, left + nl + nn))
-        comp_cabs.append(cabinets(int(pod_slot[p]),
+        leaf_cabs.append(cabinets(slot, range(left, left + nl)))
+        net += cabinets(slot, range(left + nl, left + nl + nn))
+        comp_cabs.append(cabinets(slot,
                                   list(range(left)) + list(range(left + nl + nn, nl + nn + nc))))
     remaining = int(net_cabs)
     for s in net_slot.tolist():
@@ -265,7 +288,9 @@ def candidates(topology, floor, catalog, server: ServerModel, router,
                          f"{', '.join(LEAF_POSITIONS)}, got {floor.leaf_cabinets!r}")
     graph = Graph.from_topology(topology)
     pods = pods_of(topology)
-    per_cabinet = servers_per_cabinet(floor, catalog, server)
+    shared = floor.leaf_cabinets == "with-servers" and router is not None
+    per_cabinet = servers_per_cabinet(floor, catalog, server, router if shared else None,
+                                      int(topology.radix))
     slots_r = int(floor.router_slots)
     n_network = int(np.sum(pods.router_pod < 0))
     out: dict[str, RailLayout] = {}

@@ -252,7 +252,7 @@ class Floor(BaseModel):
     structured_spare_pct: NonNegativeFloat = Field(0.0, le=100)
     power_feed_rows: PositiveInt | None = None   # rows per power feed (docs/floors.md)
     touch_price: NonNegativeFloat = 30.0   # labour per moved or removed cable (docs/growth.md)
-    leaf_cabinets: Literal["end-of-row", "middle-of-row"] = "end-of-row"   # GPU servers' leaves
+    leaf_cabinets: Literal["end-of-row", "middle-of-row", "with-servers"] = "end-of-row"
     _source: str | None = PrivateAttr(None)
 
     @field_validator("connection_loss_db", "multimode_loss_db_per_km",
