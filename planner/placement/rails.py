@@ -47,8 +47,9 @@ from scipy.sparse.csgraph import connected_components
 from planner.inputs import floor as floors
 from planner.inputs.catalog.servers import ServerModel
 from planner.inputs.parts.media import end_share, routed_parts
-from planner.placement.capacity import Limits
+from planner.placement.capacity import Capacity, Limits
 from planner.placement.graph import Graph
+from planner.placement.objective import network_link_media
 from planner.placement.partition import KaMinParRunner, relabel, repair
 from planner.placement.priced import Layout, membership_bounds, price_table, reach_bounds
 from planner.placement.result import Placement
@@ -330,13 +331,11 @@ def place_rails(topology, floor, catalog, server: ServerModel, router, *, strate
     best = pool[method]
     layout, server_cabinet = _ordered(best.layout, best.server_cabinet)
     graph = Graph.from_topology(topology)
-    from planner.placement.objective import network_link_media
     media = network_link_media(graph, layout.router_cabinet, layout.hall, layout.row,
                                layout.col, layout.group, floor, catalog, router)
     priced = floor.media_rule == "reach"
     prices = price_table(graph, floor, catalog, router, layout) if priced else None
     if prices is not None:
-        from planner.placement.capacity import Capacity
         capacity = Capacity(cabinet_routers=int(floor.router_slots), cabinet_endpoints=None,
                             group_cabinets=1, group_routers=int(floor.router_slots),
                             group_endpoints=int(graph.endpoints.sum()) or 1)
