@@ -236,6 +236,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             if cable_plan.structured is not None:
                 summary["structured"] = cable_plan.structured.summary()
             summary["optics"] = cabling.optics_summary(cable_plan.cables)
+            if placement.server_cabinet is not None:
+                summary["servers"] = _server_summary(catalog, topology, placement)
             summary["offers"] = catalog.offer_choice
             summary["bom"]["not_included"] = fabric.not_included(catalog)
             if fabric_plan is not None:
@@ -284,6 +286,17 @@ def _servers(catalog: Catalog, topology: Topology, placement: Placement):
         return None
     from planner.inputs.catalog.servers import server_model_for
     return server_model_for(catalog, topology), len(placement.server_cabinet)
+
+
+def _server_summary(catalog: Catalog, topology: Topology, placement: Placement) -> dict:
+    """The ``servers`` block of summary.json: the model, the servers, their NICs and the
+    compute cabinets they stand in, with the most servers in one cabinet."""
+    model, count = _servers(catalog, topology, placement)
+    per_cabinet = np.bincount(placement.server_cabinet)
+    return {"model": model.sku, "count": int(count), "nics": int(model.nics),
+            "gpus": int(model.gpus) * int(count),
+            "cabinets": int(np.count_nonzero(per_cabinet)),
+            "most_per_cabinet": int(per_cabinet.max(initial=0))}
 
 
 def _performance_detail(perf: dict[str, Any]) -> str:

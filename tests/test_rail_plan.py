@@ -200,6 +200,14 @@ def test_netbox_has_one_device_per_server_with_its_nics(written, rail_plan):
     assert set(at_server["side_b_device"]) == set(servers["name"])
 
 
+def test_summary_counts_the_servers_and_their_cabinets(rail_plan):
+    """summary.json ``servers``: 128 servers of 8 NICs (1,024 GPUs), two per cabinet in 64
+    compute cabinets (hot-aisle's 30 kW over 10.2 kW each)."""
+    assert rail_plan.summary["servers"] == {
+        "model": "H100-8GPU-8U", "count": 128, "nics": 8, "gpus": 1024, "cabinets": 64,
+        "most_per_cabinet": 2}
+
+
 def test_bom_lists_the_servers_and_their_nics(rail_plan):
     bom = rail_plan.bom.set_index("item")
     assert bom.loc["server", "quantity"] == UNITS * SERVERS
