@@ -312,3 +312,27 @@ def test_multiplane_pods_are_leaf_columns_across_the_planes(ndr):
     leaves = pods.router_pod >= 0
     assert int(leaves.sum()) == 64 and int((~leaves).sum()) == 32
     assert all(np.sum(pods.router_pod == c) == 8 for c in range(8))
+
+
+def test_leaves_with_their_servers_plan_end_to_end(ndr, hot):
+    """``leaf_cabinets: with-servers`` on one unit: switches stand in compute cabinets above
+    the servers (rack units apart), every cabinet stays within 30 kW, and the NIC cables of
+    the servers next to their leaves are copper, none longer than its part reaches."""
+    floor = hot.model_copy(update={"leaf_cabinets": "with-servers"})
+    plan = make_plan("railfattree:units=1,servers=32,nics=8,radix=64", ndr, floor,
+                     time_limit_s=5, resilience="off")
+    devices = plan.devices
+    routers, servers = devices[devices["kind"] == "router"], devices[devices["kind"] == "endpoint"]
+    shared = set(routers["cabinet"]) & set(servers["cabinet"])
+    assert shared
+    for cabinet in shared:
+        top = servers.loc[servers["cabinet"] == cabinet]
+        low = routers.loc[routers["cabinet"] == cabinet, "ru"].astype(float).min()
+        assert (top["ru"].astype(float) + top["height_ru"] - 1).max() < low
+    assert plan.cabinets["kw"].max() <= hot.cabinet_kw_budget
+    nic = _nic_cables(plan)
+    copper = nic[nic["media"] == "electrical"]
+    assert len(copper) > 0
+    parts = [ndr.cables[i] for i in copper["part"]]
+    assert all(length <= part.max_reach_m + 1e-9
+               for length, part in zip(copper["length_m"], parts))

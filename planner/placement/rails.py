@@ -298,6 +298,7 @@ def candidates(topology, floor, catalog, server: ServerModel, router,
     frames = {"rails": _frame(floor, pods, n_network, per_cabinet, pods.count)}
     if pods.count > 1 and n_network:
         frames["rails-centred"] = _frame(floor, pods, n_network, per_cabinet, pods.count // 2)
+    if n_network:
         frames["rails-spread"] = _frame(floor, pods, n_network, per_cabinet, None)
     refused: list[InputError] = []
 
