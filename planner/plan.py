@@ -64,6 +64,8 @@ class Plan:
     pieces:   every installed piece and each link's pieces (``planner.cabling.pieces.Pieces``).
     fabric:   the subnet-manager boxes, management switches and PDUs in their cabinets and the
               management cords (``planner.costing.fabric_devices.FabricDevices``).
+    resilience_groups: per failure kind measured, every group's θ after failure
+              (``planner.performance.resilience.per_group``; summary.json keeps the worst).
     """
 
     topology: Topology
@@ -80,6 +82,7 @@ class Plan:
     structured: cabling.structured.StructuredPlan | None = None
     pieces: cabling.pieces.Pieces | None = None
     fabric: fabric_devices.FabricDevices | None = None
+    resilience_groups: dict[str, dict] | None = None
 
 
 def _as_topology(topology) -> Topology:
@@ -240,9 +243,12 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             resilience_block = perf.pop("resilience", None)
             summary["performance"] = perf
             resilience_s = {}
+            resilience_groups = {}
             if resilience_block is not None:      # its run times go with the others
                 resilience_s = {kind: block.pop("runtime_s")
                                 for kind, block in resilience_block["kinds"].items()}
+                resilience_groups = {kind: block.pop("per_group")
+                                     for kind, block in resilience_block["kinds"].items()}
                 for block in resilience_block["kinds"].values():
                     worst = block["worst"]
                     worst["cost_per_delivered_tbps"] = _per_tbps(
@@ -260,7 +266,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 router_model=router_model, cables=cable_plan.cables, devices=devices,
                 cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary,
                 structured=cable_plan.structured, pieces=cable_plan.pieces,
-                fabric=boxes)
+                fabric=boxes, resilience_groups=resilience_groups)
 
 
 def _performance_detail(perf: dict[str, Any]) -> str:

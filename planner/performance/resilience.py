@@ -22,7 +22,8 @@ failed routers, their endpoints and the cut cables is measured as the intact one
   work fits ``tuning.ECMP_WORK_MAX``.
 
 Each kind reports the worst, 1st percentile and median of θ after failure / intact θ, names
-the worst group and gives how its θ was obtained.
+the worst group and gives how its θ was obtained; ``per_group`` holds every group's values
+(``planner.plan`` moves them out of summary.json onto the plan).
 """
 
 from __future__ import annotations
@@ -238,7 +239,18 @@ def assess_kind(intact: Intact, groups: FailureGroups, intact_theta: float,
         "endpoints_lost_max": int(max((o.endpoints_lost for o in results), default=0)),
         "hops": _hops(results),
         "runtime_s": round(time.perf_counter() - started, 3),
+        "per_group": per_group(groups, results, ratio),
     }
+
+
+def per_group(groups: FailureGroups, results: list[Outcome], ratio: np.ndarray) -> dict:
+    """Every group's outcome, in group order (the viewer colours cabinets and tray segments
+    by them; ``planner.plan`` keeps them on the plan, out of summary.json)."""
+    return {"names": groups.names,
+            "theta_ratio": np.array([rounded(float(r)) for r in ratio], float),
+            "theta": np.array([rounded(o.theta) for o in results], float),
+            "endpoints_lost": np.array([o.endpoints_lost for o in results], np.int64),
+            "pairs_cut": np.array([o.pairs_cut for o in results], np.int64)}
 
 
 def _hops(results: list[Outcome]) -> dict:
