@@ -7,7 +7,8 @@ and a click on a tray segment showing what it carries.
   named in the legend with its θ;
 - with the tray layer on, a click on a segment opens its panel: its network cables, router
   pairs (from cables.csv) and θ after it fails (the plan's value);
-- a plan measured without cabinet failures offers the colouring disabled, saying why.
+- a plan measured without cabinet failures offers the colouring disabled, saying why; one
+  without tray failures the tray layer.
 """
 
 from __future__ import annotations
@@ -143,3 +144,7 @@ def test_colouring_not_measured_says_why(browser):
         "return [o.disabled, o.textContent, document.getElementById('show-trays').disabled]")
     assert option[0] is True and "not measured" in option[1] and "cabinet" in option[1]
     assert option[2] is False                   # the trays were measured: the layer is there
+    open_page(browser, plan_folder("slimfly-abstract")[1])     # no trays on the papers' racks
+    layer = browser.execute_script("const t = document.getElementById('show-trays');"
+                                   "return [t.disabled, t.parentElement.title]")
+    assert layer[0] is True and "not measured" in layer[1] and "no trays" in layer[1]

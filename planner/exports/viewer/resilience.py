@@ -8,8 +8,9 @@ From the plan's per-group outcomes (``Plan.resilience_groups``, kept by
   holding no router are not failure groups and have no row;
 - ``fail_trays``: every tray segment that carries a network cable, named as
   ``planner.performance.failure_groups.tray_groups`` names it, drawn from (x0, y0) to
-  (x1, y1) in the floor's frame (``planner.exports.viewer.geometry``), with its θ values (empty
-  when the tray kind was not measured) and its count of cables;
+  (x1, y1) in the floor's frame (``planner.exports.viewer.geometry``), with its θ values and
+  its count of cables; only when the plan measured the tray kind (its work budget then bounds
+  the segments' cable lists: a plan without tray failures carries no segment);
 - ``fail_tray_cables``: the cable rows of every segment, segment after segment
   (``tray_groups`` with each cable as its own link: the same segments, cable by cable).
 
@@ -93,11 +94,12 @@ def _segment_lines(plan) -> dict[str, list[tuple[float, float]]]:
 
 
 def tray_tables(plan) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, list]]:
-    """``fail_trays``, ``fail_tray_cables`` and the hall links' paths (module doc); empty on a
-    floor without trays."""
+    """``fail_trays``, ``fail_tray_cables`` and the hall links' paths (module doc); empty when
+    the plan did not measure tray failures."""
     empty = (pd.DataFrame({"name": pd.Series([], dtype=object)}),
              pd.DataFrame({"cable": pd.Series([], dtype=np.int64)}), {})
-    if plan.floor.hall is None or not len(plan.topology.links):
+    per = (plan.resilience_groups or {}).get("tray")
+    if per is None or plan.floor.hall is None or not len(plan.topology.links):
         return empty
     top = plan.topology
     n_net = int(np.sum(top.multiplicity))
@@ -116,11 +118,9 @@ def tray_tables(plan) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, list]]:
                           "x0": [p[0] for p in first], "y0": [p[1] for p in first],
                           "x1": [p[0] for p in last], "y1": [p[1] for p in last],
                           "cables": np.diff(member.indptr).astype(np.int64)})
-    per = (plan.resilience_groups or {}).get("tray")
-    if per is not None:
-        assert tuple(per["names"]) == groups.names, "tray segments differ from the plan's"
-        trays = trays.assign(theta_ratio=per["theta_ratio"], theta=per["theta"],
-                             endpoints_lost=per["endpoints_lost"], pairs_cut=per["pairs_cut"])
+    assert tuple(per["names"]) == groups.names, "tray segments differ from the plan's"
+    trays = trays.assign(theta_ratio=per["theta_ratio"], theta=per["theta"],
+                         endpoints_lost=per["endpoints_lost"], pairs_cut=per["pairs_cut"])
     paths = {n: [list(p) for p in lines[n]] for n in groups.names if len(lines[n]) > 2}
     return trays, pd.DataFrame({"cable": member.indices.astype(np.int64)}), paths
 

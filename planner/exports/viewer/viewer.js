@@ -898,6 +898,10 @@
     colourBy.addEventListener("change", () => { view.colour = colourBy.value; requestDraw(); });
     const trays = $("show-trays");
     trays.disabled = P.fail.nTray === 0;
+    if (trays.disabled) {
+      trays.parentElement.title = "tray segments: not measured (" + P.fail.info.tray.why + ")";
+      trays.parentElement.lastChild.textContent = " tray segments (not measured)";
+    }
     trays.addEventListener("change", (e) => { view.trays = e.target.checked; requestDraw(); });
     $("show-routes").addEventListener("change", (e) => { view.routes = e.target.checked; requestDraw(); });
     new ResizeObserver(resize).observe(canvas);
