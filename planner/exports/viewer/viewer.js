@@ -233,10 +233,15 @@
   }
 
   function ratioRange(values) {
-    // the θ ratios a ramp spans: the worst measured (darkest) up to 1 or the best (lightest)
-    let lo = Infinity, hi = 1;
+    // the θ ratios a ramp spans: the worst measured (darkest) to the best (lightest), so the
+    // groups that matter most stand out however close they are; the legend gives both ends
+    let lo = Infinity, hi = -Infinity;
     for (const r of values || []) if (!Number.isNaN(r)) { lo = Math.min(lo, r); hi = Math.max(hi, r); }
     return lo === Infinity ? [0, 1] : [lo, hi];
+  }
+
+  function rangeDigits(lo, hi) {   // enough decimals to tell the two ends of a ramp apart
+    return hi > lo ? Math.min(6, Math.max(3, Math.ceil(-Math.log10(hi - lo)) + 1)) : 3;
   }
 
   function ratioColour(r, lo, hi) {
@@ -735,8 +740,9 @@
       const ramp = el("span", { class: "ramp" }), info = P.fail.info.cabinet;
       ramp.style.background = "linear-gradient(to right, " + RAMP.slice().reverse().join(", ") + ")";
       const c = P.cabIndex.get(info.worst);
-      box.append(el("span", { text: "Colour: " + legend[3] + " " + num(legend[1], 3) }), ramp,
-        el("span", { text: num(legend[2], 3) }),
+      const digits = rangeDigits(legend[1], legend[2]);
+      box.append(el("span", { text: "Colour: " + legend[3] + " " + num(legend[1], digits) + " (worst)" }), ramp,
+        el("span", { text: num(legend[2], digits) + " (best)" }),
         el("div", { class: "worst", text: "Worst cabinet: " + info.worst + " keeps " +
           ratioText(P.fail.ratio[c], P.fail.theta[c]) + (info.theta_kind === "exact" ? "" : "; upper bounds") }));
       if (P.fail.ratio.some((r) => Number.isNaN(r))) {
@@ -775,7 +781,8 @@
       const t = P.fail.info.tray;
       const [lo, hi] = ratioRange(P.fail.trayRatio);
       box.append(el("div", { text: t.measured ? "Tray segments coloured on the same ramp by θ after each " +
-        "fails / intact, from " + num(lo, 3) + " (worst: " + t.worst + ") to " + num(hi, 3) +
+        "fails / intact, from " + num(lo, rangeDigits(lo, hi)) + " (worst: " + t.worst + ") to " +
+        num(hi, rangeDigits(lo, hi)) + " (best)" +
         "; click one for what it carries" : "Tray segments: click one for what it carries (θ after " +
         "failure not measured: " + t.why + ")" }));
     }
