@@ -42,6 +42,9 @@ def _measured(plan, kind: str) -> dict:
         info = block["kinds"][kind]
         return {"measured": True, "why": "", "theta_kind": info["theta_kind"],
                 "worst": info["worst"]["name"]}
+    if kind in block["kinds"]:
+        return {"measured": False, "why": "summary.json has the worst group only; plan again "
+                                          "for every group's value"}
     why = block.get("not_derived", {}).get(kind, f"--resilience did not ask for {kind} failures")
     return {"measured": False, "why": why}
 

@@ -1393,8 +1393,8 @@
     }
     const rows = [["network cables", num(mine.length)], ["router pairs (links)", num(pairs.size)]];
     if (f.trayRatio) {
-      rows.push(["θ after it fails", ratioText(f.trayRatio[k], f.trayTheta[k]) +
-        (info.theta_kind === "exact" ? "" : " (upper bound)")]);
+      rows.push(["θ after it fails", f.trayCut[k] > 0 ? "0: surviving endpoints cut off from each other" :
+        ratioText(f.trayRatio[k], f.trayTheta[k]) + (info.theta_kind === "exact" ? "" : " (upper bound)")]);
       rows.push(["endpoint pairs cut off", num(f.trayCut[k])]);
       if (info.worst === name) rows.push(["worst tray segment", "yes"]);
     } else {
