@@ -81,6 +81,13 @@ def test_cabinets_coloured_by_theta_after_their_failure(browser):
     assert f"{lo:.3f} (worst)" in legend and f"{hi:.3f} (best)" in legend
     best = names.index(max(ratio, key=ratio.get))
     assert np.abs(np.array(shown[best][0]) - _rgb(YLORRD[0])).max() <= 2    # lightest
+    browser.execute_script(f"location.hash = '#cabinet={worst['name']}'")
+    shown = wait_for(browser, "const p = document.getElementById('panel-cabinet');"
+                              "if (p.hidden) return null; for (const tr of p.querySelectorAll("
+                              "'table.kv tr')) if (tr.cells[0].textContent === 'θ after it fails')"
+                              " return tr.cells[1].textContent; return null;")
+    assert shown == (f"{worst['theta_ratio']:.3f} of intact (θ {worst['theta']:.3f}), "
+                     f"{worst['endpoints_lost']} endpoints lost (the worst cabinet)")
     assert errors(browser) == []
 
 

@@ -1243,6 +1243,12 @@
     const fields = cab.names.filter((n) => n !== "name").map((n) => [labels[n] || n.replace(/_/g, " "),
       n === "kw" && P.kwBudget ? cab.text(n, c) + " of " + num(P.kwBudget) + " kW budget" : cab.text(n, c)]);
     fields.push(["cables (all)", num(P.cabStart[c + 1] - P.cabStart[c])]);
+    if (P.fail.info.cabinet.measured) {
+      fields.push(["θ after it fails", Number.isNaN(P.fail.ratio[c]) ? "not measured (no routers)" :
+        P.fail.cut[c] > 0 ? "0: surviving endpoints cut off from each other" :
+        ratioText(P.fail.ratio[c], P.fail.theta[c]) + ", " + num(P.fail.lost[c]) + " endpoints lost" +
+        (P.fail.info.cabinet.worst === P.cab.text("name", c) ? " (the worst cabinet)" : "")]);
+    }
     const unit = 12;
     const rack = el("div", { class: "rack" });
     rack.style.height = height * unit + 6 + "px";
