@@ -48,8 +48,8 @@ def write_pdf(outcomes: Sequence[Outcome], path: Path, title: str,
                             leftMargin=1.2 * cm, rightMargin=1.2 * cm,
                             topMargin=1.2 * cm, bottomMargin=1.2 * cm)
     names = [o.configuration.slug for o in outcomes]
-    data = [[h for _, h, _ in COLUMNS]] + [[cell_text(o.row.get(k), fmt) for k, _, fmt in COLUMNS]
-                                           for o in outcomes]
+    data = [[h.replace(" after ", "\nafter ") for _, h, _ in COLUMNS]] + [
+        [cell_text(o.row.get(k), fmt) for k, _, fmt in COLUMNS] for o in outcomes]
     table = Table(data, repeatRows=1)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), "Helvetica", 6.5),
