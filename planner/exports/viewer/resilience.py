@@ -8,8 +8,8 @@ From the plan's per-group outcomes (``Plan.resilience_groups``, kept by
   holding no router are not failure groups and have no row;
 - ``fail_trays``: every tray segment that carries a network cable, named as
   ``planner.performance.failure_groups.tray_groups`` names it, drawn from (x0, y0) to
-  (x1, y1) in the floor's frame (``planner.exports.viewer.geometry``), with its θ values and
-  its count of cables; only when the plan measured the tray kind (its work budget then bounds
+  (x1, y1) in the floor's frame (``planner.exports.viewer.geometry``), with its θ after
+  failure, that θ over the intact θ, endpoint pairs cut off and its count of cables; only when the plan measured the tray kind (its work budget then bounds
   the segments' cable lists: a plan without tray failures carries no segment);
 - ``fail_tray_cables``: the cable rows of every segment, segment after segment
   (``tray_groups`` with each cable as its own link: the same segments, cable by cable).
@@ -123,7 +123,7 @@ def tray_tables(plan) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, list]]:
                           "cables": np.diff(member.indptr).astype(np.int64)})
     assert tuple(per["names"]) == groups.names, "tray segments differ from the plan's"
     trays = trays.assign(theta_ratio=per["theta_ratio"], theta=per["theta"],
-                         endpoints_lost=per["endpoints_lost"], pairs_cut=per["pairs_cut"])
+                         pairs_cut=per["pairs_cut"])     # a tray fails no router: no endpoint lost
     paths = {n: [list(p) for p in lines[n]] for n in groups.names if len(lines[n]) > 2}
     return trays, pd.DataFrame({"cable": member.indices.astype(np.int64)}), paths
 

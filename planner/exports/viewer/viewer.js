@@ -227,7 +227,6 @@
       trayRatio: measuredTray ? ft.num("theta_ratio") : null,
       trayTheta: measuredTray ? ft.num("theta") : null,
       trayCut: measuredTray ? ft.num("pairs_cut") : null,
-      trayLost: measuredTray ? ft.num("endpoints_lost") : null,
       trayPaths: info.tray_paths || {},
     };
   }
