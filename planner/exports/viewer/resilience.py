@@ -79,10 +79,10 @@ def _segment_lines(plan) -> dict[str, list[tuple[float, float]]]:
     for h in range(halls):
         ox, oy = (float(v) for v in origin[h])
         for r in range(rows):
-            for k in range(trays - 1):
+            for k in range(trays):        # bay k: cross tray k to k + 1 (none past the last)
                 y = oy + r * pitch
                 out[name((h * rows + r) * trays + k)] = [(ox + cross_x[k], y),
-                                                         (ox + cross_x[k + 1], y)]
+                                                         (ox + cross_x[min(k + 1, trays - 1)], y)]
         for t in range(trays):
             x = ox + cross_x[t]
             for j in range(rows + 1):
