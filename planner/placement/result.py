@@ -35,6 +35,8 @@ class Placement:
         and their optics as the cabling stage prices them (``objective``; None without a
         catalog) and a proven lower bound over all placements.
     stage_seconds: wall time per stage (name -> seconds).
+    spread_risk: under ``--spread-risk`` (``spread.SpreadRisk``): the share asked, the largest
+        share reached with and without it and the plain layout it started from; else None.
     time_capped: True when the hard cap (``budget.HardCap``: ``tuning.HARD_CAP_FACTOR`` x
         what the reference machine needs, in the planner's own CPU time) cut a stage short; every budget is otherwise counted in deterministic units, so
         only then can the same seed give another placement on a slower or busier machine.
@@ -61,6 +63,7 @@ class Placement:
     cable_cost: float | None = None
     cable_cost_lower_bound: float | None = None
     cable_cost_bound_kind: str = ""
+    spread_risk: object | None = None   # ``spread.SpreadRisk`` under ``--spread-risk``
 
     def __post_init__(self):
         if self.cabinet_hall is None:

@@ -193,3 +193,8 @@ REPAIR_SWAP_PAIRS = 4_000_000    # candidate x partner pairs a repair swap step 
                                  # (32 MB of float64)
 SCALAR_RESOLUTION = 1000         # single-weight partitioners: units per block limit (0.1 % of a
                                  # block: every limit stays exact for limits up to 1,000 items)
+
+# Risk spreading (``spread``, ``--spread-risk``): move evaluations per router for the repair and
+# again for the recovery; the routers x routers cable-count matrix it keeps (int32) at most.
+SPREAD_EVALUATIONS_PER_ROUTER = 400  # placeholder, measured below
+SPREAD_MAX_ENTRIES = 100_000_000     # 400 MB of int32 at 10,000 routers: the 100K plans fit
