@@ -16,11 +16,12 @@ cabinet and electrical-group limit (``capacity.Limits``), by the lexicographic o
 (cables over the limit, then the layout's price: ``objective.CabinetPrices`` on reach floors,
 links leaving electrical groups on membership floors):
 
-1. repair: the worst (router, cabinet) pair over the limit first, every move of one of the
-   router's neighbours in that cabinet to (or swap with a router of) one of the
-   ``tuning.NEAR_CABINETS`` cabinets cheapest from it, and of the router itself into that
-   cabinet (where the pair stops counting); the move that lowers the excess most, cheapest
-   among those, is made. A pair no move improves is left and counted.
+1. repair, pass after pass: the (router, cabinet) pairs over the limit, worst first; for
+   each, every move of one of the router's neighbours in that cabinet to (or swap with a
+   router of) one of the ``tuning.NEAR_CABINETS`` cabinets cheapest from it, and of the router
+   itself into that cabinet (where the pair stops counting); the move that lowers the excess
+   at the least price per cable is made. With none, the neighbours are tried in every
+   cabinet; a pair no move improves is left and counted.
 2. recovery: each router in turn, the cheapest move or swap into its near cabinets that does
    not raise the excess, while it saves money.
 
@@ -233,7 +234,7 @@ def _best_move(movers, targets, need_gain, indptr, indices, data, klass, cab, co
     ``need_gain`` one that lowers the excess, else one that keeps it and saves money.
     ``state`` = [stamp tick, evaluations]."""
     best_v, best_u, best_c = -1, -1, -1
-    best_e, best_p = 0, 0.0
+    best_p = 0.0
     for i in range(len(movers)):
         v = movers[i]
         for k in range(targets.shape[1]):
@@ -249,9 +250,16 @@ def _best_move(movers, targets, need_gain, indptr, indices, data, klass, cab, co
                                   price, stamp, state[0])
                 state[0] += 2
                 state[1] += 1
-                ok = d_e < 0 if need_gain else (d_e <= 0 and d_p < -1e-9)
-                if ok and (best_v < 0 or d_e < best_e or (d_e == best_e and d_p < best_p)):
-                    best_v, best_u, best_c, best_e, best_p = v, u, c, d_e, d_p
+                if need_gain:         # dollars per cable brought within the limit
+                    if d_e >= 0:
+                        continue
+                    key = d_p / -d_e
+                elif d_e <= 0 and d_p < -1e-9:
+                    key = d_p
+                else:
+                    continue
+                if best_v < 0 or key < best_p - 1e-9:
+                    best_v, best_u, best_c, best_p = v, u, c, key
     return best_v, best_u, best_c
 
 
@@ -341,31 +349,48 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
     budget = SPREAD_EVALUATIONS_PER_ROUTER * max(graph.n, 1)
     moves = 0
     stuck = np.zeros_like(search.counts, dtype=bool)
-    while search.evaluations < budget:                   # 1. repair
+    adjacency = graph.adjacency
+    progress = True
+    while progress and search.evaluations < budget:      # 1. repair, pass after pass
+        progress = False
         over = over_limit(search.counts, search.cab, search.limit)
         over[stuck] = 0
-        if not over.any():
-            break
-        r, c = divmod(int(np.argmax(over)), over.shape[1])   # the worst pair, lowest ids first
-        nbr = graph.adjacency.indices[graph.adjacency.indptr[r]:graph.adjacency.indptr[r + 1]]
-        inside = nbr[search.cab[nbr] == c].astype(np.int64)
-        movers = np.r_[r, inside]
-        targets = np.full((len(movers), near.shape[1]), -1, np.int64)
-        targets[0, 0] = c
-        targets[1:] = near[c]
-        move = search.best(movers, targets, need_gain=True)
-        if move is None:
-            stuck[r, c] = True
-            continue
-        search.apply(move)
-        moves += 1
-    for v in range(graph.n):                             # 2. recovery
-        while search.evaluations < 2 * budget:
-            move = search.best([v], near[search.cab[v]][None, :], need_gain=False)
-            if move is None:
+        pairs = np.flatnonzero(over)
+        # the worst (router, cabinet) pairs first, lowest ids on ties
+        for key in pairs[np.argsort(-over.ravel()[pairs], kind="stable")].tolist():
+            if search.evaluations >= budget:
                 break
+            r, c = divmod(key, over.shape[1])
+            if c == search.cab[r] or search.counts[r, c] <= search.limit[r]:
+                continue                                  # an earlier move repaired it
+            nbr = adjacency.indices[adjacency.indptr[r]:adjacency.indptr[r + 1]]
+            inside = nbr[search.cab[nbr] == c].astype(np.int64)
+            movers = np.r_[r, inside]
+            targets = np.full((len(movers), near.shape[1]), -1, np.int64)
+            targets[0, 0] = c
+            targets[1:] = near[c]
+            move = search.best(movers, targets, need_gain=True)
+            if move is None:              # every cabinet, before the pair is given up
+                everywhere = np.broadcast_to(np.arange(over.shape[1]),
+                                             (len(inside), over.shape[1]))
+                move = search.best(inside, everywhere, need_gain=True)
+            if move is None:
+                stuck[r, c] = True
+                continue
             search.apply(move)
             moves += 1
+            progress = True
+    improved = True
+    while improved and search.evaluations < 2 * budget:  # 2. recovery, pass after pass
+        improved = False
+        for v in range(graph.n):
+            while search.evaluations < 2 * budget:
+                move = search.best([v], near[search.cab[v]][None, :], need_gain=False)
+                if move is None:
+                    break
+                search.apply(move)
+                moves += 1
+                improved = True
     return search.cab, search.excess(), moves, search.evaluations
 
 
