@@ -23,6 +23,10 @@ bound and how it was found) to the cabling stage. Tuning: ``tuning``.
 6. ``cabinets``: each group split into its cabinets; ``floor``: groups to slots in the halls;
    ``verify``: every limit, and the full CP-SAT model with every router fixed must be FEASIBLE
    (small and medium instances).
+7. ``spread`` (``--spread-risk``, after the router search of reach floors, before ``verify``):
+   routers moved between the same cabinets until no other cabinet holds more than the share
+   asked of a router's cables (``spread``); the layout before it is kept for the comparison
+   (``Placement.spread_risk``).
 
 Capacities stay separate resources throughout (``capacity.Limits``). Every grouping found is a
 candidate and the winner is the cheapest one under the objective (``objective``; ties go to the
