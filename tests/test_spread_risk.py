@@ -80,10 +80,10 @@ def test_the_worst_cabinet_keeps_at_least_the_plain_plans_theta(slimfly):
     with_, without = block["worst_cabinet"]["with"], block["worst_cabinet"]["without"]
     assert with_["theta_kind"] == without["theta_kind"]
     assert with_["theta_ratio"] >= without["theta_ratio"]
-    assert with_ == {"theta_ratio": result.summary["resilience"]["kinds"]["cabinet"]["theta_ratio"]["worst"],
-                     "theta": result.summary["resilience"]["kinds"]["cabinet"]["worst"]["theta"],
-                     "cabinet": result.summary["resilience"]["kinds"]["cabinet"]["worst"]["name"],
-                     "theta_kind": with_["theta_kind"]}
+    cabinets = result.summary["resilience"]["kinds"]["cabinet"]
+    assert with_ == {"theta_ratio": cabinets["theta_ratio"]["worst"],
+                     "theta": cabinets["worst"]["theta"], "cabinet": cabinets["worst"]["name"],
+                     "theta_kind": cabinets["theta_kind"]}
     assert "spread-risk: plain cabinet" not in result.summary["resilience"]["kinds"]
     cost = block["cable_cost"]
     assert cost["with"] == pytest.approx(result.summary["placement"]["cable_cost"])

@@ -120,6 +120,7 @@ def block(spread, top, groups: dict[str, FailureGroups], plain_cabinets: Failure
 
     with_shares = shares(top, groups, names)
     without = shares(top, {"cabinet": plain_cabinets}, names)["cabinet"]
+
     def money(value):
         return None if value is None else round(float(value), 2)
     return {
@@ -128,7 +129,7 @@ def block(spread, top, groups: dict[str, FailureGroups], plain_cabinets: Failure
                  "measured only: group pairs, trunks, panels, tray segments and power feeds",
         "met": spread.met,
         "cables_over": spread.cables_over,
-        "largest_share": {kind: s for kind, s in with_shares.items()},
+        "largest_share": with_shares,
         "without": {"largest_share": {"cabinet": without}, "cables_over": spread.plain_cables_over},
         "cable_cost": {"with": money(cable_cost), "without": money(spread.plain_cable_cost),
                        "extra": (None if cable_cost is None or spread.plain_cable_cost is None
@@ -145,9 +146,10 @@ def text_line(b: dict) -> tuple[str, str]:
     cab = b["largest_share"].get("cabinet", {}).get("router", {}).get("largest")
     plain = b["without"]["largest_share"]["cabinet"]["router"]["largest"]
     cost = b["cable_cost"]
+    sign = "+" if (cost["extra"] or 0) >= 0 else "-"
     money = ("" if cost["extra"] is None else
              f"; network cables ${cost['with']:,.2f} against ${cost['without']:,.2f} "
-             f"without (+${cost['extra']:,.2f})")
+             f"without ({sign}${abs(cost['extra']):,.2f})")
     w, wo = b["worst_cabinet"]["with"], b["worst_cabinet"]["without"]
     theta = ("" if w is None or wo is None else
              f"; worst cabinet keeps θ {w['theta_ratio']:.4f} of intact against "
