@@ -338,9 +338,7 @@ def _spread(graph: Graph, layout: Layout, prices, capacity: Capacity, share: flo
     plain_over = int(spread.over_limit(spread.cabinet_counts(graph, layout.router_cabinet, n_cab),
                                        layout.router_cabinet, limit).sum())
     risk = spread.SpreadRisk(
-        share=share, largest_share=spread.largest_share(graph, cab, n_cab),
-        plain_largest_share=spread.largest_share(graph, layout.router_cabinet, n_cab),
-        cables_over=over, plain_cables_over=plain_over, moves=moves, evaluations=evaluations,
+        share=share, cables_over=over, plain_cables_over=plain_over, moves=moves, evaluations=evaluations,
         plain_router_cabinet=layout.router_cabinet,
         plain_cable_cost=None if media is None else media.dollars,
         plain_optical=optical if media is None else media.optical)

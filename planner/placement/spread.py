@@ -12,9 +12,9 @@ its own, i.e. at most ``floor(SHARE x cables of r)`` of r's cables end in any on
 
 The search starts from the finished cable-dollar (or optical-link) layout and keeps its
 cabinets and their floor positions; it moves and swaps routers between them under every
-cabinet and electrical-group limit (``capacity.Limits``), by the lexicographic objective
-(cables over the limit, then the layout's price: ``objective.CabinetPrices`` on reach floors,
-links leaving electrical groups on membership floors):
+cabinet and electrical-group limit (``capacity.Limits``), priced as placement prices them
+(``objective.CabinetPrices`` on reach floors, links leaving electrical groups on membership
+floors):
 
 1. repair, pass after pass: the (router, cabinet) pairs over the limit, worst first; for
    each, every move of one of the router's neighbours in that cabinet to (or swap with a
@@ -22,8 +22,8 @@ links leaving electrical groups on membership floors):
    itself into that cabinet (where the pair stops counting); the move that lowers the excess
    at the least price per cable is made. With none, the neighbours are tried in every
    cabinet; a pair no move improves is left and counted.
-2. recovery: each router in turn, the cheapest move or swap into its near cabinets that does
-   not raise the excess, while it saves money.
+2. recovery, pass after pass over the routers: the cheapest move or swap into the near
+   cabinets of the router's own that does not raise the excess, while one saves money.
 
 Both count evaluated moves against ``tuning.SPREAD_EVALUATIONS_PER_ROUTER`` (deterministic:
 the same inputs and seed give the same layout on any machine). ``share_limit`` gives the
@@ -49,12 +49,10 @@ OPTION = "--spread-risk"
 
 @dataclass(frozen=True)
 class SpreadRisk:
-    """What ``--spread-risk`` did: the share asked, the largest share reached with and without
-    it, the cables still over the limit, and the plain layout for the comparison."""
+    """What ``--spread-risk`` did: the share asked, the cables over the limit with and without
+    it, the search's work, and the plain layout for the comparison."""
 
     share: float
-    largest_share: float
-    plain_largest_share: float
     cables_over: int
     plain_cables_over: int
     moves: int
@@ -114,7 +112,8 @@ def check_feasible(graph: Graph, share: float, cabinet_routers: int) -> None:
     if share + 1e-12 < need:
         least = np.ceil(need * 1e4) / 1e4
         raise InputError(
-            f"{OPTION} {share:g}: no placement meets it: router {r} has "
+            f"{OPTION} {share:g}: no placement meets it: router "
+            f"r{r:0{len(str(graph.n - 1))}d} has "
             f"{int(graph.degree[r])} network cables and at most {int(cabinet_routers) - 1} of "
             f"its neighbours fit in its cabinet, so another cabinet holds at least "
             f"{need:.4f} of them; give a share of at least {least:.4f}")
@@ -138,15 +137,6 @@ def over_limit(counts: np.ndarray, cab: np.ndarray, limit: np.ndarray) -> np.nda
     over = np.maximum(counts - limit[:, None], 0)
     over[np.arange(len(cab)), cab] = 0
     return over
-
-
-def largest_share(graph: Graph, router_cabinet: np.ndarray, cabinets: int) -> float:
-    """max over routers r and cabinets c other than r's of share(r, c) (module doc)."""
-    if graph.n == 0 or not len(graph.links):
-        return 0.0
-    counts = cabinet_counts(graph, router_cabinet, cabinets).astype(float)
-    counts[np.arange(graph.n), np.asarray(router_cabinet, np.int64)] = 0
-    return float((counts / np.maximum(graph.degree, 1)[:, None]).max())
 
 
 @numba.njit(cache=True)
