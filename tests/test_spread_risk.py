@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import csv
 from collections import Counter, defaultdict
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from planner.cli import main
 from planner.exports import cables_csv
+from planner.performance import failure_groups, spread_risk
 from planner.placement import spread
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
@@ -155,3 +157,26 @@ def test_bad_shares_exit_2_with_one_line(value, words, tmp_path, capsys, monkeyp
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
     assert "--spread-risk" in err and words in err, err
     assert not (tmp_path / "plan").exists()
+
+
+def test_measured_shares_by_hand():
+    """Routers 0, 1 (topology group 0) and 2, 3 (group 1); cables 0-2 x2, 1-3, 0-1; cabinets
+    A = {0}, B = {1}, C = {2, 3}; a trunk T carries the two 0-2 cables."""
+    top = SimpleNamespace(links=np.array([[0, 2], [1, 3], [0, 1]]),
+                          multiplicity=np.array([2, 1, 1]), num_routers=4,
+                          groups=np.array([0, 0, 1, 1]))
+    cabinets = failure_groups.cabinet_groups(
+        SimpleNamespace(router_cabinet=np.array([0, 1, 2, 2]), cabinet_names=("A", "B", "C")),
+        4, 3)
+    trunks = failure_groups._groups("trunk", ["T"], num_routers=4, cable_group=np.array([0, 0]),
+                                    cable_link=np.array([0, 0]), num_links=3)
+    names = [f"r{i}" for i in range(4)]
+    got = spread_risk.shares(top, {"cabinet": cabinets, "trunk": trunks}, names)
+    # r2's two cables both end in A (r3's one in B: a tie, the first group wins)
+    assert got["cabinet"]["router"] == {"largest": 1.0, "router": "r2", "group": "A"}
+    # the 3 cables between groups 0 and 1 all end in C
+    assert got["cabinet"]["group_pair"] == {"largest": 1.0, "pair": "groups 0-1", "cables": 3,
+                                            "group": "C"}
+    # T: both of r2's cables, 2 of r0's 3, 2 of the pair's 3
+    assert got["trunk"]["router"] == {"largest": 1.0, "router": "r2", "group": "T"}
+    assert got["trunk"]["group_pair"]["largest"] == pytest.approx(2 / 3, abs=1e-6)
