@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter, defaultdict
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -180,3 +181,18 @@ def test_measured_shares_by_hand():
     # T: both of r2's cables, 2 of r0's 3, 2 of the pair's 3
     assert got["trunk"]["router"] == {"largest": 1.0, "router": "r2", "group": "T"}
     assert got["trunk"]["group_pair"]["largest"] == pytest.approx(2 / 3, abs=1e-6)
+
+
+def test_without_is_the_plain_layout_planned_on_its_own(slimfly):
+    """The block's "without" θ is what planning the plain layout itself reports."""
+    result, _ = slimfly
+    risk = result.placement.spread_risk
+    assert risk.plain_cabinet_names == result.placement.cabinet_names   # no cabinet emptied
+    plain = replace(result.placement, router_cabinet=risk.plain_router_cabinet,
+                    spread_risk=None)
+    again = plan("slimfly:q=5", "modern-100g", "hot-aisle", strategy="hint",
+                 resilience="cabinet", fail_links=0, placement=plain)
+    cabinets = again.summary["resilience"]["kinds"]["cabinet"]
+    without = result.summary["spread_risk"]["worst_cabinet"]["without"]
+    assert without["theta_ratio"] == cabinets["theta_ratio"]["worst"]
+    assert without["cabinet"] == cabinets["worst"]["name"]
