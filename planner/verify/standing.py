@@ -268,6 +268,8 @@ def _assemble(order, rid, net, hosts_of, endpoints, params, spec, where, floor,
     swap = a > b
     a, b = np.where(swap, b, a), np.where(swap, a, b)
     a_port, b_port = np.where(swap, b_port, a_port), np.where(swap, a_port, b_port)
+    first = np.lexsort((b_port, a_port, b, a))    # router id order, as a plan's cables.csv
+    a, b, a_port, b_port = a[first], b[first], a_port[first], b_port[first]
     keys = sorted({where[name] for name in order})
     cab_of = {k: i for i, k in enumerate(keys)}
     hall, row, col = (np.array(v, dtype=np.int64).reshape(-1) for v in zip(*keys))

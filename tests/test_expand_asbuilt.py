@@ -1,0 +1,274 @@
+"""``planner expand`` from what is installed (docs/growth.md "Growing what is installed").
+
+One small standing Dragonfly (a=4, p=2, h=2, g=5: 20 routers, 50 network and 40 host cables)
+is planned once per module on a fixed hall and grown to g=9 from its plan alone; its as-built
+files are written from its cables.csv the way ``tests/test_verify.py`` writes them (CSV, lldpctl
+JSON, ibnetdiscover). Grown from the plan checked against a matching as-built, and from the
+as-built with a floor naming the switches in their positions (no plan), it must give the same
+grown plan and work order; an as-built that contradicts the plan is refused with one line and
+nothing written. A Jellyfish grows from the as-built of a random regular graph the planner never
+saw. After the work order is applied to the as-built, ``planner verify`` of the grown plan finds
+nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import networkx as nx
+import pandas as pd
+import pytest
+import yaml
+
+from planner.cli import main
+from planner.verify import verify
+from tests.test_verify import write_csv, write_ibnetdiscover, write_lldp_map
+
+ROOM = {"extends": "hot-aisle", "name": "room-asbuilt",
+        "hall": {"rows": 8, "cabinets_per_row": 24}, "structured_cabling": False}
+OLD, NEW = "dragonfly:a=4,p=2,h=2,g=5", "dragonfly:a=4,p=2,h=2,g=9"
+# g=5 -> 9: a·h/(g'-1) = 8/8 = 1 global link per group pair; the 5 standing groups keep
+# C(5,2) x 1 = 10 of their 5·4·2/2 = 20 global cables, so 10 are touched (the lower bound),
+# each re-plugged at one end to a new group (moved). Kept: 30 local + 10 global + 40 host
+# cables = 80. Added: the grown 9·6 = 54 local + 36 global = 90 network cables less 80 - 40
+# kept and 10 moved = 40, and 16 new routers x 2 hosts = 32: 72.
+COUNTS = dict(kept=80, moved=10, removed=0, added=72)
+
+
+def _cli(*argv) -> int:
+    return main([str(a) for a in argv])
+
+
+def _fabric(folder: Path) -> pd.DataFrame:
+    cables = pd.read_csv(folder / "cables.csv", keep_default_na=False, dtype=str)
+    return cables[cables["kind"].isin(["network", "endpoint"])].reset_index(drop=True)
+
+
+def _links(cables: pd.DataFrame) -> list:
+    return [((a, int(p)), (b, int(q))) for a, p, b, q in zip(
+        cables["a_device"], cables["a_port"], cables["b_device"], cables["b_port"])]
+
+
+def _floor_with_devices(room: dict, cables: pd.DataFrame, rename=lambda d: d) -> dict:
+    """The room with one occupied position per standing cabinet naming its switches."""
+    where = {}
+    for side in ("a", "b"):
+        for dev, cab in zip(cables[f"{side}_device"], cables[f"{side}_cabinet"]):
+            if dev.startswith("r"):
+                where.setdefault(cab, set()).add(rename(dev))
+    floor = json.loads(json.dumps(room))
+    floor["hall"]["positions"] = [
+        {"row": cab.rstrip("0123456789"), "column": int(cab.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")),
+         "kind": "occupied", "devices": sorted(devs)} for cab, devs in sorted(where.items())]
+    return floor
+
+
+def _counts(folder: Path) -> dict:
+    cables = json.loads((folder / "summary.json").read_text())["growth"]["cables"]
+    return {k: cables[k] for k in COUNTS}
+
+
+def _tree(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def standing(tmp_path_factory):
+    """(workspace, standing plan folder, its fabric cables, the plan-only growth folder)."""
+    base = tmp_path_factory.mktemp("asbuilt")
+    room = base / "room.yaml"
+    room.write_text(yaml.safe_dump(ROOM))
+    old, grown = base / "old", base / "grown-from-plan"
+    assert _cli("plan", "--topology", OLD, "--catalog", "modern-100g", "--floor", room,
+                "--out", old, "--strategy", "hint") == 0
+    assert _cli("expand", "--from", old, "--topology", NEW, "--floor", room,
+                "--out", grown) == 0
+    return base, room, old, _fabric(old), grown
+
+
+WRITERS = {
+    "csv": lambda links, base: write_csv(links, base / "asbuilt.csv", per_end=False),
+    "lldp": lambda links, base: write_lldp_map(links, base / "lldp.json"),
+    "ibnetdiscover": lambda links, base: write_ibnetdiscover(links, base / "fabric.txt"),
+}
+
+
+@pytest.mark.parametrize("fmt", ["csv", "ibnetdiscover"])     # lldp: the test of (c)
+def test_matching_as_built_grows_as_the_plan(standing, tmp_path, fmt):
+    """(a) An as-built that matches the plan: the grown plan and work order of the plan."""
+    _, room, old, fabric, grown = standing
+    as_built = WRITERS[fmt](_links(fabric), tmp_path)
+    out = tmp_path / "grown"
+    assert _cli("expand", "--from", old, "--as-built", as_built, "--topology", NEW,
+                "--floor", room, "--out", out) == 0
+    assert (out / "work_order.csv").read_text() == (grown / "work_order.csv").read_text()
+    assert (out / "cables.csv").read_text() == (grown / "cables.csv").read_text()
+    assert _counts(out) == _counts(grown) == COUNTS
+    assert json.loads((out / "summary.json").read_text())["growth"]["as_built"] == str(as_built)
+
+
+def test_switch_only_as_built_is_checked_on_the_network_cables(standing, tmp_path):
+    """LLDP of the switches alone (no host links) is compared on the network cables only."""
+    _, room, old, fabric, grown = standing
+    net = fabric[fabric["kind"] == "network"]
+    as_built = write_csv(_links(net), tmp_path / "switches.csv", per_end=True)
+    out = tmp_path / "grown"
+    assert _cli("expand", "--from", old, "--as-built", as_built, "--topology", NEW,
+                "--floor", room, "--out", out) == 0
+    assert (out / "work_order.csv").read_text() == (grown / "work_order.csv").read_text()
+
+
+def _moved(links):
+    (a, pa), b = links[0]
+    return [((a, pa + 20), b)] + links[1:]
+
+
+def _foreign(links):
+    (a, pa), b = links[0]
+    return links + [(("sw-unknown", 1), (a, 30))]
+
+
+def _swapped(links):
+    (a, b), (c, d) = links[0], links[1]
+    return [(a, d), (c, b)] + links[2:]
+
+
+CONTRADICTIONS = {
+    # change, the finding verify reports first
+    "cable-on-other-port": (_moved, "wrong-port"),
+    "missing-link": (lambda links: links[1:], "missing"),
+    "device-the-plan-lacks": (_foreign, "extra"),
+    "two-ends-swapped": (_swapped, "swap"),
+}
+
+
+@pytest.mark.parametrize("case", list(CONTRADICTIONS))
+def test_contradicting_as_built_is_refused(standing, tmp_path, capsys, case):
+    """(b) exit 2, one line naming the first contradiction, the count and the fix; nothing
+    written, the standing plan untouched."""
+    _, room, old, fabric, _ = standing
+    change, kind = CONTRADICTIONS[case]
+    as_built = write_csv(change(_links(fabric)), tmp_path / "asbuilt.csv", per_end=False)
+    before = _tree(old)
+    capsys.readouterr()
+    out = tmp_path / "grown"
+    assert _cli("expand", "--from", old, "--as-built", as_built, "--topology", NEW,
+                "--floor", room, "--out", out) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "contradicts the plan" in err and f"the first {kind}" in err
+    assert "1 finding(s)" in err or "2 finding(s)" in err
+    assert "planner verify --plan" in err and "without --from" in err
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["asbuilt.csv"]
+    assert _tree(old) == before
+
+
+def _rename(dev: str) -> str:
+    """Names a DCIM might give: r07 -> sw8, n12 -> host-12."""
+    return f"sw{int(dev[1:]) + 1}" if dev.startswith("r") else f"host-{int(dev[1:])}"
+
+
+@pytest.fixture(scope="module")
+def foreign(standing):
+    """The standing Dragonfly as a system the planner did not design: switches and hosts
+    renamed, its as-built in LLDP, a floor naming the switches in their positions, grown with
+    no plan folder."""
+    base, _, _, fabric, _ = standing
+    links = [((_rename(a), p), (_rename(b), q)) for (a, p), (b, q) in _links(fabric)]
+    as_built = write_lldp_map(links, base / "foreign-lldp.json")
+    floor = base / "foreign-floor.yaml"
+    floor.write_text(yaml.safe_dump(_floor_with_devices(ROOM, fabric, _rename)))
+    out = base / "grown-from-as-built"
+    assert _cli("expand", "--as-built", as_built, "--floor", floor, "--topology", NEW,
+                "--catalog", "modern-100g", "--out", out) == 0
+    return as_built, out
+
+
+def test_as_built_alone_grows_as_the_plan(standing, foreign):
+    """(c) No plan: the same kept/moved/removed/added, the same grown cables, the same work
+    (actions, cables and grown ends), the standing ends under the switches' new names."""
+    _, _, _, _, grown = standing
+    _, out = foreign
+    assert _counts(out) == _counts(grown) == COUNTS
+    assert (out / "cables.csv").read_text() == (grown / "cables.csv").read_text()
+    mine = pd.read_csv(out / "work_order.csv", keep_default_na=False, dtype=str)
+    plans = pd.read_csv(grown / "work_order.csv", keep_default_na=False, dtype=str)
+    same = ["step", "action", "cable_id", "label", "kind", "new_a", "new_b", "new_sku",
+            "cabinet"]
+    assert mine[same].equals(plans[same])
+    end = lambda s: s.str.split("@").str[0]       # noqa: E731  (the as-built knows no RU)
+    assert end(mine["old_a"]).equals(end(plans["old_a"]))
+    names = pd.read_csv(out / "as_built_names.csv", keep_default_na=False, dtype=str)
+    assert dict(zip(names["device"], names["as_built_name"]))["r07"] == "sw8"
+    assert len(names) == 20 + 40
+    growth = json.loads((out / "summary.json").read_text())["growth"]
+    assert growth["touched_network"] == growth["touched_lower_bound"] == 10
+
+
+def _applied(links: list, order: pd.DataFrame) -> list:
+    """The as-built links after the work order: removed and moved cables out, the grown ends
+    of moved and added cables in."""
+    def end(text):
+        dev, port = text.split("@")[0].rsplit(":", 1)
+        return dev, int(port)
+    gone = {frozenset((end(a), end(b))) for a, b in zip(order["old_a"], order["old_b"]) if a}
+    kept = [link for link in links if frozenset(link) not in gone]
+    return kept + [(end(a), end(b)) for a, b in zip(order["new_a"], order["new_b"]) if a]
+
+
+def test_verify_after_the_work_order_finds_nothing(standing, foreign, tmp_path):
+    """(e) The as-built with the work order applied matches the grown plan: from the plan and,
+    with the names of as_built_names.csv, from the as-built alone."""
+    _, _, _, fabric, grown = standing
+    order = pd.read_csv(grown / "work_order.csv", keep_default_na=False, dtype=str)
+    after = write_csv(_applied(_links(fabric), order), tmp_path / "after.csv", per_end=True)
+    report = verify(grown, after)
+    assert report.ok and report.matched == len(_fabric(grown))
+    _, out = foreign
+    names = pd.read_csv(out / "as_built_names.csv", keep_default_na=False, dtype=str)
+    planner_name = dict(zip(names["as_built_name"], names["device"]))
+    links = [((planner_name[_rename(a)], p), (planner_name[_rename(b)], q))
+             for (a, p), (b, q) in _links(fabric)]
+    order = pd.read_csv(out / "work_order.csv", keep_default_na=False, dtype=str)
+    after = write_csv(_applied(links, order), tmp_path / "after-foreign.csv", per_end=False)
+    report = verify(out, after)
+    assert report.ok and report.matched == len(_fabric(out))
+
+
+def test_jellyfish_grows_from_a_random_regular_graph(standing, tmp_path):
+    """(d) 16 switches of a random 4-regular graph (32 links), one host each on port 1, links
+    on ports 2..5, grown to 20: each new switch breaks ⌊4/2⌋ = 2 standing links (NSDI'12
+    §4.2), so 4 x 2 = 8 are moved, 24 of 32 network and all 16 host cables stay; added: 4 x 4
+    = 16 new-switch links less the 8 moved, and 4 hosts."""
+    _, room, _, _, _ = standing
+    graph = nx.random_regular_graph(4, 16, seed=7)
+    next_port = {u: 2 for u in graph}
+    links = []
+    for u, v in sorted(graph.edges()):
+        links.append(((f"tor{u + 1}", next_port[u]), (f"tor{v + 1}", next_port[v])))
+        next_port[u] += 1
+        next_port[v] += 1
+    links += [((f"tor{u + 1}", 1), (f"node{u + 1}", 1)) for u in graph]
+    as_built = write_csv(links, tmp_path / "jelly.csv", per_end=True)
+    floor = yaml.safe_load(room.read_text())
+    floor["hall"]["positions"] = [
+        {"row": "C", "column": c + 1, "kind": "occupied",
+         "devices": [f"tor{2 * c + 1}", f"tor{2 * c + 2}"]} for c in range(8)]
+    (tmp_path / "floor.yaml").write_text(yaml.safe_dump(floor))
+    out = tmp_path / "grown"
+    assert _cli("expand", "--as-built", as_built, "--floor", tmp_path / "floor.yaml",
+                "--topology", "jellyfish:routers=20,degree=4,p=1", "--out", out) == 0
+    assert _counts(out) == dict(kept=24 + 16, moved=8, removed=0, added=8 + 4)
+    grown = _fabric(out)
+    net = grown[grown["kind"] == "network"]
+    assert len(net) == 20 * 4 // 2
+    standing_edges = {frozenset(((f"r{int(a[3:]) - 1:02d}", p), (f"r{int(b[3:]) - 1:02d}", q)))
+                      for (a, p), (b, q) in links if b.startswith("tor")}
+    kept = [e for e in map(frozenset, _links(net)) if e in standing_edges]
+    assert len(kept) == 24                            # the kept cables on their ports
+    cabinets = dict(zip(grown["a_device"], grown["a_cabinet"]))
+    assert cabinets["r00"] == "C01" and cabinets["r15"] == "C08"
