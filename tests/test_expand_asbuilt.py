@@ -272,3 +272,105 @@ def test_jellyfish_grows_from_a_random_regular_graph(standing, tmp_path):
     assert len(kept) == 24                            # the kept cables on their ports
     cabinets = dict(zip(grown["a_device"], grown["a_cabinet"]))
     assert cabinets["r00"] == "C01" and cabinets["r15"] == "C08"
+
+
+def test_fattree_grows_from_a_renamed_as_built(standing, tmp_path):
+    """A fat tree k=6 with 3 of its 6 pods (3 x (3 edge + 3 aggregation) + 9 cores = 27
+    switches; 27 edge-aggregation, 27 aggregation-core and 27 host cables), its switches given
+    names in no order the planner would pick: the pods are found from the bipartite
+    edge-aggregation blocks and the cores from the aggregation columns, so the growth to 6
+    pods keeps all 81 cables (Al-Fares et al.: aggregation j's up-links go to the same cores
+    whatever the pod count) and adds 3 pods x 18 network cables and 27 host cables."""
+    base, room, _, _, _ = standing
+    old = base / "fattree-old"
+    assert _cli("plan", "--topology", "fattree:k=6,pods=3", "--catalog", "modern-100g",
+                "--floor", room, "--out", old, "--strategy", "hint") == 0
+    fabric = _fabric(old)
+    shuffled = dict(zip([f"r{i:02d}" for i in range(27)],
+                        [f"spine{(i * 11) % 27:02d}" for i in range(27)]))
+    rename = lambda d: shuffled.get(d, f"gpu-{d}")      # noqa: E731
+    links = [((rename(a), p), (rename(b), q)) for (a, p), (b, q) in _links(fabric)]
+    as_built = write_csv(links, tmp_path / "fattree.csv", per_end=False)
+    (tmp_path / "floor.yaml").write_text(yaml.safe_dump(_floor_with_devices(ROOM, fabric,
+                                                                            rename)))
+    out = tmp_path / "grown"
+    assert _cli("expand", "--as-built", as_built, "--floor", tmp_path / "floor.yaml",
+                "--topology", "fattree:k=6", "--out", out) == 0
+    assert _counts(out) == dict(kept=81, moved=0, removed=0, added=3 * 18 + 27)
+    names = pd.read_csv(out / "as_built_names.csv", keep_default_na=False, dtype=str)
+    name = dict(zip(names["as_built_name"], names["device"]))
+    grown = {frozenset(link) for link in _links(_fabric(out))}
+    assert all(frozenset(((name[a], p), (name[b], q))) in grown for (a, p), (b, q) in links)
+
+
+def _as_built(tmp_path, links) -> Path:
+    return write_csv(links, tmp_path / "asbuilt.csv", per_end=False)
+
+
+def _floor(tmp_path, devices_at: dict) -> Path:
+    floor = json.loads(json.dumps(ROOM))
+    floor["hall"]["positions"] = [{"row": "A", "column": c, "kind": "occupied",
+                                   "devices": list(d)} for c, d in devices_at.items()]
+    path = tmp_path / "floor.yaml"
+    path.write_text(yaml.safe_dump(floor))
+    return path
+
+
+# A triangle of switches s1..s3 (ports 2, 3), one host each on port 1.
+TRIANGLE = [(("s1", 2), ("s2", 2)), (("s2", 3), ("s3", 2)), (("s1", 3), ("s3", 3)),
+            (("s1", 1), ("h1", 1)), (("s2", 1), ("h2", 1)), (("s3", 1), ("h3", 1))]
+ALL_THREE = {1: ["s1", "s2"], 2: ["s3"]}
+
+REFUSED = {
+    # case: (links, devices per column of row A, spec, words of the one line)
+    "no-floor-devices": (TRIANGLE, {}, "jellyfish:routers=4,degree=2,p=1",
+                         "no 'hall.positions' entry names devices"),
+    "switch-not-in-as-built": (TRIANGLE, {1: ["s1", "s2"], 2: ["s3", "s9"]},
+                               "jellyfish:routers=4,degree=2,p=1", "switch s9"),
+    "unnamed-switch": (TRIANGLE + [(("s2", 4), ("h1", 2))], ALL_THREE,
+                       "jellyfish:routers=4,degree=2,p=1", "h1 is linked to s1 and"),
+    "link-of-two-unknown-devices": (TRIANGLE + [(("x1", 1), ("x2", 1))], ALL_THREE,
+                                    "jellyfish:routers=4,degree=2,p=1", "joins two devices"),
+    "jellyfish-degree-too-small": (TRIANGLE, ALL_THREE, "jellyfish:routers=4,degree=1,p=1",
+                                   "more than the --topology degree 1"),
+    "hosts-not-on-first-ports": ([(("s1", 2), ("s2", 2)), (("s2", 3), ("s3", 2)),
+                                  (("s1", 3), ("s3", 3)), (("s1", 7), ("h1", 1)),
+                                  (("s2", 1), ("h2", 1)), (("s3", 1), ("h3", 1))],
+                                 ALL_THREE, "jellyfish:routers=4,degree=2,p=1",
+                                 "switch s1 has its hosts on ports 7"),
+    "not-a-dragonfly": (TRIANGLE, ALL_THREE, "dragonfly:a=2,p=1,h=1,g=3",
+                        "is in no single group of a=2"),
+    "dragonfly-h": (TRIANGLE, ALL_THREE, "dragonfly:a=3,p=1,h=1,g=2",
+                    "has 0 links leaving its group"),
+    "fattree-without-hosts": (TRIANGLE[:3], ALL_THREE, "fattree:k=4",
+                              "known by their hosts"),
+    "not-a-fattree": (TRIANGLE, ALL_THREE, "fattree:k=4", "has hosts and links"),
+    "family-not-recognised": (TRIANGLE, ALL_THREE, "hyperx:S=2x2,p=1",
+                              "dragonfly, fattree, jellyfish"),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_as_built_alone_refusals(tmp_path, capsys, case):
+    """Exit 2, one line naming what does not fit and the fix, nothing written."""
+    links, devices_at, spec, words = REFUSED[case]
+    as_built, floor = _as_built(tmp_path, links), _floor(tmp_path, devices_at)
+    capsys.readouterr()
+    out = tmp_path / "grown"
+    assert _cli("expand", "--as-built", as_built, "--floor", floor, "--topology", spec,
+                "--out", out) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and words in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["asbuilt.csv", "floor.yaml"]
+
+
+def test_as_built_needs_a_floor_or_a_plan(tmp_path, capsys):
+    as_built = _as_built(tmp_path, TRIANGLE)
+    for argv, words in ((["--as-built", as_built], "needs --floor"),
+                        ([], "give --from PLAN_DIR")):
+        capsys.readouterr()
+        assert _cli("expand", *argv, "--topology", "jellyfish:routers=4,degree=2,p=1",
+                    "--out", tmp_path / "grown") == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and words in err, err
+    assert not (tmp_path / "grown").exists()

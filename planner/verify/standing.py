@@ -18,7 +18,11 @@ is recognised as the old system of the new spec's family:
   order, routers within a group in name order; the global arrangement may be any (the growth
   keeps each group pair's standing global cables up to the new count,
   ``planner.placement.grown``).
-- Other families are refused: their structure is not recognised from a graph alone.
+- Fat tree (Al-Fares et al., SIGCOMM'08), three levels, even k: the edges are the switches
+  with hosts, a pod the complete bipartite block of e edges and their a aggregation switches,
+  the cores the rest; aggregation j of every pod must link to the same a cores (their column
+  j). Pods are numbered by their first edge in name order, columns by their first core.
+- Other families (HyperX, Slim Fly, ...) are refused: not recognised from a graph alone.
 
 Hosts stand on the switch ports 1..e of their switch (the planner's numbering,
 ``planner.cabling.assign_ports``); an as-built with no host link at all has the spec's hosts
@@ -45,7 +49,7 @@ from planner.verify.observed import observed_table, read_observed, resolve
 from planner.verify.planned import load_plan
 from planner.verify.values import PORT_SPAN, VerifyReport
 
-RECOGNISED = ("dragonfly", "jellyfish")
+RECOGNISED = ("dragonfly", "fattree", "jellyfish")
 """Families whose standing system is recognised from an as-built alone."""
 
 # ----------------------------------------------------------------------------- with a plan
@@ -169,6 +173,58 @@ def _order(family: str, spec, names: list[str], adj: dict[str, dict[str, int]],
     return order, {**spec.params, "g": len(groups)}
 
 
+def _fattree_order(spec, adj: dict[str, dict[str, int]], hosted: set[str],
+                   path: Path) -> tuple[list[str], dict]:
+    """The switches of a three-level fat tree of even k in the planner's id order (pods of
+    edges then aggregations, then the cores; ``planner.topologies.fattree``) and its
+    parameters. Edges are the switches with hosts, aggregations their switch neighbours, cores
+    the rest; a pod is a complete bipartite edge-aggregation block (Al-Fares et al.,
+    SIGCOMM'08); aggregation j of every pod links to the same a cores (index j·a + t)."""
+    k = int(spec.params["k"])
+    e, a = k - k // 2, k // 2
+
+    def refuse(why: str):
+        raise InputError(f"--as-built '{path}': {why}; the standing graph is not a three-level "
+                         f"fattree:k={k} grown by pods (give its plan with --from)")
+
+    if spec.params.get("levels", 3) != 3 or k % 2:
+        refuse("only three-level fat trees of even k are recognised")
+    if not hosted:
+        refuse("no host link, and a fat tree's edge switches are known by their hosts")
+    aggs = {v for u in hosted for v in adj[u]}
+    cores = set(adj) - hosted - aggs
+    if aggs & hosted:
+        refuse(f"switch {sorted(aggs & hosted, key=natural_key)[0]} has hosts and links to "
+               "another switch with hosts")
+    pods = []
+    for u in sorted(hosted, key=natural_key):
+        if any(u in pod[0] for pod in pods):
+            continue
+        up = set(adj[u])
+        edges = sorted((w for w in hosted if set(adj[w]) == up), key=natural_key)
+        if len(up) != a or len(edges) != e or any(
+                {w for w in adj[g] if w in hosted} != set(edges) for g in up):
+            refuse(f"edge switch {u} is in no pod of {e} edges linked to the same {a} "
+                   "aggregation switches")
+        pods.append((edges, up))
+    columns: dict[frozenset, list[str]] = {}
+    for _, up in pods:
+        for g in up:
+            columns.setdefault(frozenset(w for w in adj[g] if w in cores), []).append(g)
+    if len(columns) != a or any(len(c) != a or len(g) != len(pods)
+                                for c, g in columns.items()) or \
+            sum(len(c) for c in columns) != len(cores):
+        refuse(f"the aggregation switches do not link each to {a} cores shared with the "
+               "same aggregation of every pod")
+    ranked = sorted(columns, key=lambda c: natural_key(min(c, key=natural_key)))
+    column_of = {g: j for j, c in enumerate(ranked) for g in columns[c]}
+    order = []
+    for edges, up in pods:
+        order += edges + sorted(up, key=lambda g: column_of[g])
+    order += [w for c in ranked for w in sorted(c, key=natural_key)]
+    return order, {**spec.params, "levels": 3, "pods": len(pods)}
+
+
 def _group_of(u: str, adj, placed: set, a: int) -> list[str] | None:
     """The one ``a``-clique of not yet grouped switches holding ``u`` (``u`` first, then name
     order), or None when there is none or more than one."""
@@ -190,7 +246,7 @@ def standing_from_as_built(path: Path, floor, spec, fmt: str | None = None,
     path = Path(path)
     if spec.family not in RECOGNISED:
         raise InputError(f"--as-built without --from: a {spec.family} is not recognised from "
-                         f"an as-built alone, only {' and '.join(RECOGNISED)}; give the plan "
+                         f"an as-built alone, only {', '.join(RECOGNISED)}; give the plan "
                          "it was built from (--from PLAN_DIR --as-built FILE)")
     where = floor_devices(floor)
     links = _links(path, fmt, device, where)
@@ -212,7 +268,7 @@ def standing_from_as_built(path: Path, floor, spec, fmt: str | None = None,
             net.append((da, pa, db, pb))
             continue
         if da not in switches and db not in switches:
-            raise InputError(f"--as-built '{path}' {link.where}: link {da}:{pa} - {db}:{pb} "
+            raise InputError(f"--as-built {link.where}: link {da}:{pa} - {db}:{pb} "
                              "joins two devices no floor position names; add the switch to "
                              "the devices of its position (docs/floors.md)")
         (sw, sp), (host, hp) = ((da, pa), (db, pb)) if da in switches else ((db, pb), (da, pa))
@@ -221,7 +277,9 @@ def standing_from_as_built(path: Path, floor, spec, fmt: str | None = None,
                              f"and {sw} but no floor position names it; if it is a switch add "
                              "it to the devices of its position, a host has one switch link")
         host_of[host] = (sw, sp, hp)
-    order, params = _order(spec.family, spec, sorted(switches), adj, path)
+    hosted = {sw for sw, _, _ in host_of.values()}
+    order, params = (_fattree_order(spec, adj, hosted, path) if spec.family == "fattree"
+                     else _order(spec.family, spec, sorted(switches), adj, path))
     rid = {name: i for i, name in enumerate(order)}
     n = len(order)
     notes = []
