@@ -367,10 +367,84 @@ def test_as_built_alone_refusals(tmp_path, capsys, case):
 def test_as_built_needs_a_floor_or_a_plan(tmp_path, capsys):
     as_built = _as_built(tmp_path, TRIANGLE)
     for argv, words in ((["--as-built", as_built], "needs --floor"),
-                        ([], "give --from PLAN_DIR")):
+                        ([], "give --from PLAN_DIR"),
+                        (["--as-built", tmp_path / "nowhere.csv", "--floor", "hot-aisle"],
+                         "'" + str(tmp_path / "nowhere.csv") + "': file not found")):
         capsys.readouterr()
         assert _cli("expand", *argv, "--topology", "jellyfish:routers=4,degree=2,p=1",
                     "--out", tmp_path / "grown") == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and words in err, err
     assert not (tmp_path / "grown").exists()
+
+
+def test_dragonfly_with_switches_named_out_of_order(standing, tmp_path):
+    """Switch names that sort neither by group nor by the plan's ids: the groups are still
+    the 4-cliques, and the growth keeps one global cable per standing group pair whatever the
+    numbering (kept 80, moved 10, the lower bound), every kept cable on its ports."""
+    _, _, _, fabric, _ = standing
+    scramble = {f"r{i:02d}": f"leaf{(i * 7) % 20:02d}" for i in range(20)}
+    rename = lambda d: scramble.get(d, d)              # noqa: E731
+    links = [((rename(a), p), (rename(b), q)) for (a, p), (b, q) in _links(fabric)]
+    as_built = write_csv(links, tmp_path / "asbuilt.csv", per_end=True)
+    (tmp_path / "floor.yaml").write_text(yaml.safe_dump(_floor_with_devices(ROOM, fabric,
+                                                                            rename)))
+    out = tmp_path / "grown"
+    assert _cli("expand", "--as-built", as_built, "--floor", tmp_path / "floor.yaml",
+                "--topology", NEW, "--out", out) == 0
+    assert _counts(out) == COUNTS
+    names = pd.read_csv(out / "as_built_names.csv", keep_default_na=False, dtype=str)
+    name = dict(zip(names["as_built_name"], names["device"]))
+    grown = {frozenset(link) for link in _links(_fabric(out))}
+    standing_links = {frozenset(((name[a], p), (name[b], q))) for (a, p), (b, q) in links}
+    assert len(standing_links & grown) == COUNTS["kept"]
+    groups = {int(name[scramble[f"r{i:02d}"]][1:]) // 4 for i in range(4)}
+    assert len(groups) == 1                             # a standing group stays a group
+
+
+FLOOR_DEVICES_REFUSED = {
+    # positions entry, words of the one-line error
+    "on-a-blocked-position": ({"row": "A", "column": 1, "kind": "blocked", "devices": ["s1"]},
+                              "give it with kind: occupied"),
+    "on-a-rectangle": ({"x_m": 0, "y_m": 0, "width_m": 0.6, "depth_m": 1.2,
+                        "kind": "occupied", "devices": ["s1"]}, "row and column"),
+    "named-twice-in-one-position": ({"row": "A", "column": 1, "kind": "occupied",
+                                     "devices": ["s1", "s1"]}, "names device 's1' twice"),
+    "empty-name": ({"row": "A", "column": 1, "kind": "occupied", "devices": [" "]},
+                   "device names of 1 to 64 characters"),
+}
+
+
+@pytest.mark.parametrize("case", list(FLOOR_DEVICES_REFUSED))
+def test_floor_devices_field_refusals(tmp_path, case):
+    from planner.inputs.floor import load_floor
+    from planner.run.errors import InputError
+    entry, words = FLOOR_DEVICES_REFUSED[case]
+    floor = json.loads(json.dumps(ROOM))
+    floor["hall"]["positions"] = [entry]
+    (tmp_path / "f.yaml").write_text(yaml.safe_dump(floor))
+    with pytest.raises(InputError, match="positions") as err:
+        load_floor(str(tmp_path / "f.yaml"))
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_floor_devices_stand_in_one_position(tmp_path):
+    from planner.inputs.floor import load_floor
+    from planner.run.errors import InputError
+    floor = json.loads(json.dumps(ROOM))
+    floor["hall"]["positions"] = [
+        {"row": "A", "column": 1, "kind": "occupied", "devices": ["s1", "s2"]},
+        {"row": "A", "column": 2, "kind": "occupied", "devices": ["s2"]}]
+    (tmp_path / "f.yaml").write_text(yaml.safe_dump(floor))
+    with pytest.raises(InputError, match="names device 's2', which 'positions\\[0\\]'"):
+        load_floor(str(tmp_path / "f.yaml"))
+    floor["hall"].update(count=2, link_m=30)
+    floor["hall"]["positions"] = [{"row": "A", "column": 1, "kind": "occupied",
+                                   "devices": ["s1"]}]
+    (tmp_path / "f.yaml").write_text(yaml.safe_dump(floor))
+    with pytest.raises(InputError, match="give the hall they stand in"):
+        load_floor(str(tmp_path / "f.yaml"))
+    floor["hall"]["positions"][0]["hall"] = 2
+    (tmp_path / "f.yaml").write_text(yaml.safe_dump(floor))
+    from planner.verify.standing import floor_devices
+    assert floor_devices(load_floor(str(tmp_path / "f.yaml"))) == {"s1": (1, 0, 0)}

@@ -152,6 +152,9 @@ def what_stands(args: argparse.Namespace, new) -> WhatStands:
     from planner.run.errors import InputError
     from planner.verify import standing as as_built
 
+    if args.as_built is not None and not Path(args.as_built).exists():
+        raise InputError(f"--as-built '{args.as_built}': file not found; give the as-built "
+                         "fabric (a file, or a directory of lldpctl DEVICE.json files)")
     if args.plan_dir is None:
         if args.as_built is None:
             raise InputError("expand: give --from PLAN_DIR (the standing plan) or --as-built "
