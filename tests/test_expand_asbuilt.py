@@ -448,3 +448,15 @@ def test_floor_devices_stand_in_one_position(tmp_path):
     (tmp_path / "f.yaml").write_text(yaml.safe_dump(floor))
     from planner.verify.standing import floor_devices
     assert floor_devices(load_floor(str(tmp_path / "f.yaml"))) == {"s1": (1, 0, 0)}
+
+
+def test_grown_plan_grows_again_on_the_same_floor(standing, foreign, tmp_path):
+    """The floor naming the standing switches also serves the next growth from the grown
+    plan: its device positions are that plan's standing cabinets, not marks. The same spec
+    again keeps all 90 network and 72 host cables."""
+    base, _, _, _, _ = standing
+    _, out = foreign
+    again = tmp_path / "again"
+    assert _cli("expand", "--from", out, "--floor", base / "foreign-floor.yaml",
+                "--topology", NEW, "--out", again) == 0
+    assert _counts(again) == dict(kept=90 + 72, moved=0, removed=0, added=0)

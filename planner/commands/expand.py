@@ -169,7 +169,8 @@ def what_stands(args: argparse.Namespace, new) -> WhatStands:
                                                args.as_built_device)
         return WhatStands(path, read.standing, read.router_cabinet, read.cables, read.cabinets,
                           load_catalog(args.catalog or specs.DEFAULT_CATALOG),
-                          as_built.growth_floor(floor), read.radix, read.notes, read.names)
+                          as_built.growth_floor(floor, read.cabinets), read.radix, read.notes,
+                          read.names)
     folder = Path(args.plan_dir)
     if args.catalog is not None:
         raise InputError("--catalog: with --from the standing plan's catalog.yaml is used; "
@@ -186,7 +187,8 @@ def what_stands(args: argparse.Namespace, new) -> WhatStands:
             raise InputError(as_built.contradiction(report, Path(args.as_built), folder))
     return WhatStands(folder, standing, router_cab, cables_old, cabinets_old,
                       load_catalog(str(folder / "catalog.yaml")),
-                      load_floor(args.floor or summary["floor"]["name"]),
+                      as_built.growth_floor(load_floor(args.floor or summary["floor"]["name"]),
+                                            cabinets_old),
                       int(summary["topology"]["radix"]))
 
 

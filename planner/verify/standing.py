@@ -116,11 +116,17 @@ def floor_devices(floor) -> dict[str, tuple[int, int, int]]:
     return out
 
 
-def growth_floor(floor):
-    """The floor without the positions whose devices stand in the system grown: those are its
-    standing cabinets (``planner.placement.growth.free_positions`` keeps them), not marks."""
+def growth_floor(floor, cabinets: pd.DataFrame):
+    """The floor without the occupied positions that name devices and hold a standing cabinet
+    (``cabinets``: cabinets.csv's hall, row, column): those are the system grown, which
+    ``planner.placement.growth.free_positions`` keeps, not marks. Other marks stay."""
+    if floor.hall is None or not any(m.devices for m in floor.hall.positions):
+        return floor
+    standing = set(zip(cabinets["hall"].astype(int), cabinets["row"].astype(str),
+                       cabinets["column"].astype(int)))
     hall = floor.hall.model_copy(update={"positions": tuple(
-        m for m in floor.hall.positions if not m.devices)})
+        m for m in floor.hall.positions
+        if not (m.devices and (m.hall_numbers(1)[0], m.row, m.column) in standing))})
     grown = floor.model_copy(update={"hall": hall})
     grown._source = floor.source
     return grown
