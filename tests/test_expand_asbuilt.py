@@ -366,10 +366,14 @@ def test_as_built_alone_refusals(tmp_path, capsys, case):
 
 def test_as_built_needs_a_floor_or_a_plan(tmp_path, capsys):
     as_built = _as_built(tmp_path, TRIANGLE)
+    ufm = tmp_path / "ufm.json"
+    ufm.write_text('{"report": []}')
     for argv, words in ((["--as-built", as_built], "needs --floor"),
                         ([], "give --from PLAN_DIR"),
                         (["--as-built", tmp_path / "nowhere.csv", "--floor", "hot-aisle"],
-                         "'" + str(tmp_path / "nowhere.csv") + "': file not found")):
+                         "'" + str(tmp_path / "nowhere.csv") + "': file not found"),
+                        (["--as-built", ufm, "--floor", _floor(tmp_path, ALL_THREE)],
+                         "a UFM NDT report lists differences from a plan only")):
         capsys.readouterr()
         assert _cli("expand", *argv, "--topology", "jellyfish:routers=4,degree=2,p=1",
                     "--out", tmp_path / "grown") == 2

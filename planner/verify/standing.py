@@ -45,7 +45,7 @@ from planner.inputs import floor as floors
 from planner.placement.grown import Standing
 from planner.run.errors import InputError
 from planner.verify.comparison import compare_table
-from planner.verify.observed import observed_table, read_observed, resolve
+from planner.verify.observed import detect_format, observed_table, read_observed, resolve
 from planner.verify.planned import load_plan
 from planner.verify.values import PORT_SPAN, VerifyReport
 
@@ -136,6 +136,7 @@ def _links(path: Path, fmt: str | None, device: str | None, switches) -> list:
     """The as-built links, device names resolved to the floor's switch names where they match
     (``planner.verify.names``: case, zero padding, a domain)."""
     cabinet_of = {name: "" for name in switches}
+    fmt = fmt or (detect_format(path) if path.exists() else None)
     if fmt == "ufm-ndt-report":
         raise InputError(f"--as-built '{path}': a UFM NDT report lists differences from a "
                          "plan only; give LLDP, ibnetdiscover, net_dump or a CSV")
