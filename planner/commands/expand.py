@@ -5,9 +5,10 @@ The plan in PLAN_DIR (its cables.csv, cabinets.csv, summary.json and catalog.yam
 stands. With ``--as-built FILE`` the installed fabric is first checked against it (refused when
 ``planner verify`` finds a mistake); ``--as-built FILE --floor F`` without ``--from`` reads a
 system the planner did not design from the as-built and the switches the floor's positions name
-(``planner.verify.standing``; docs/growth.md "Growing what is installed"). The grown topology (``planner.placement.grown``) keeps every standing router with its
-id, the new routers go to free positions (``planner.placement.growth``), the plan of the grown
-system is made with that placement, and the two cable tables give the work order
+(``planner.verify.standing``; docs/growth.md "Growing what is installed"). The grown
+topology (``planner.placement.grown``) keeps every standing router with its id, the new
+routers go to free positions (``planner.placement.growth``), the plan of the grown system is
+made with that placement, and the two cable tables give the work order
 (``planner.cabling.work_order``). ``--out`` gets the grown plan's files, ``work_order.csv``,
 ``bom_growth.csv`` (per part: quantity of the grown plan, reused, new) and summary.json's
 ``growth`` block (kept, moved, removed, added, the lower bound on touched cables and the gap,
