@@ -345,8 +345,11 @@ REFUSED = {
     "fattree-without-hosts": (TRIANGLE[:3], ALL_THREE, "fattree:k=4",
                               "known by their hosts"),
     "not-a-fattree": (TRIANGLE, ALL_THREE, "fattree:k=4", "has hosts and links"),
-    "family-not-recognised": (TRIANGLE, ALL_THREE, "hyperx:S=2x2,p=1",
-                              "dragonfly, fattree, jellyfish"),
+    "family-not-recognised": (TRIANGLE, ALL_THREE, "slimfly:q=5",
+                              "dragonfly, fattree, hyperx, jellyfish"),
+    "not-a-hyperx": (TRIANGLE + [(("s3", 4), ("s4", 2)), (("s4", 1), ("h4", 1))],
+                     {1: ["s1", "s2"], 2: ["s3", "s4"]}, "hyperx:S=3x2,p=1",
+                     "4 switches and 4 links, not the 3 switches and Hamming links of S=3"),
 }
 
 
@@ -464,3 +467,37 @@ def test_grown_plan_grows_again_on_the_same_floor(standing, foreign, tmp_path):
     assert _cli("expand", "--from", out, "--floor", base / "foreign-floor.yaml",
                 "--topology", NEW, "--out", again) == 0
     assert _counts(again) == dict(kept=90 + 72, moved=0, removed=0, added=0)
+
+
+def test_hyperx_grows_from_a_renamed_as_built(standing, tmp_path, capsys):
+    """HyperX S=4x4, p=2 (16 switches of 3 + 3 links: 48 network and 32 host cables), its
+    switches renamed r_i -> x_(7i mod 16): the coordinates are found from the lines (maximal
+    cliques) through x0, so S=4x4x2 keeps all 80 cables and adds 32·7/2 - 48 = 64 network and
+    16 x 2 host cables (Ahn et al., SC09: a switch keeps its coordinates), and S=5x5 keeps all
+    80 and adds 25·8/2 - 48 = 52 network and 9 x 2 host cables. S=8x3 has no pair of
+    dimensions holding two lines of 4: refused."""
+    base, room, _, _, _ = standing
+    old = base / "hyperx-old"
+    assert _cli("plan", "--topology", "hyperx:S=4x4,p=2", "--catalog", "modern-100g",
+                "--floor", room, "--out", old, "--strategy", "hint") == 0
+    fabric = _fabric(old)
+    rename = lambda d: f"x{(int(d[1:]) * 7) % 16}" if d[0] == "r" else f"h{d}"  # noqa: E731
+    links = [((rename(a), p), (rename(b), q)) for (a, p), (b, q) in _links(fabric)]
+    as_built = write_csv(links, tmp_path / "hyperx.csv", per_end=False)
+    floor = tmp_path / "floor.yaml"
+    floor.write_text(yaml.safe_dump(_floor_with_devices(ROOM, fabric, rename)))
+    for spec, added in (("hyperx:S=4x4x2,p=2", 64 + 32), ("hyperx:S=5x5,p=2", 52 + 18)):
+        out = tmp_path / spec.split("=")[1].split(",")[0]
+        assert _cli("expand", "--as-built", as_built, "--floor", floor, "--topology", spec,
+                    "--out", out) == 0
+        assert _counts(out) == dict(kept=80, moved=0, removed=0, added=added)
+        names = pd.read_csv(out / "as_built_names.csv", keep_default_na=False, dtype=str)
+        name = dict(zip(names["as_built_name"], names["device"]))
+        grown = {frozenset(link) for link in _links(_fabric(out))}
+        assert all(frozenset(((name[a], p), (name[b], q))) in grown
+                   for (a, p), (b, q) in links)
+    capsys.readouterr()
+    assert _cli("expand", "--as-built", as_built, "--floor", floor, "--topology",
+                "hyperx:S=8x3,p=2", "--out", tmp_path / "no") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "on 2 lines of sizes 4, 4" in err

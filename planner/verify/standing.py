@@ -22,7 +22,10 @@ is recognised as the old system of the new spec's family:
   with hosts, a pod the complete bipartite block of e edges and their a aggregation switches,
   the cores the rest; aggregation j of every pod must link to the same a cores (their column
   j). Pods are numbered by their first edge in name order, columns by their first core.
-- Other families (HyperX, Slim Fly, ...) are refused: not recognised from a graph alone.
+- HyperX (Ahn et al., SC09): the lines through the first switch are the maximal cliques
+  holding it; coordinates from the nearest switch of each line (``_hyperx_order``).
+- Other families (Slim Fly, projective networks, ...) are refused: not recognised from a
+  graph alone.
 
 Hosts stand on the switch ports 1..e of their switch (the planner's numbering,
 ``planner.cabling.assign_ports``); an as-built with no host link at all has the spec's hosts
@@ -49,7 +52,7 @@ from planner.verify.observed import detect_format, observed_table, read_observed
 from planner.verify.planned import load_plan
 from planner.verify.values import PORT_SPAN, VerifyReport
 
-RECOGNISED = ("dragonfly", "fattree", "jellyfish")
+RECOGNISED = ("dragonfly", "fattree", "hyperx", "jellyfish")
 """Families whose standing system is recognised from an as-built alone."""
 
 # ----------------------------------------------------------------------------- with a plan
@@ -232,6 +235,61 @@ def _fattree_order(spec, adj: dict[str, dict[str, int]], hosted: set[str],
     return order, {**spec.params, "levels": 3, "pods": len(pods)}
 
 
+def _hyperx_order(spec, adj: dict[str, dict[str, int]], path: Path) -> tuple[list[str], dict]:
+    """The switches of a HyperX (a Hamming graph, Ahn et al., SC09) in the planner's id order
+    (mixed radix of the coordinates) and its sizes ``S``. Every clique lies in one line, so the
+    maximal cliques through the first switch (name order) are its lines, one per dimension;
+    they take the new spec's first dimensions (in name order of their switches, the first
+    assignment whose sizes fit). A switch's coordinate along a line is that of the line's
+    switch nearest to it (unique in a Hamming graph)."""
+    from itertools import permutations
+
+    import networkx as nx
+    s_new = [int(x) for x in spec.params["S"]]
+    names = sorted(adj, key=natural_key)
+    graph = nx.Graph()
+    graph.add_nodes_from(names)
+    graph.add_edges_from((u, v) for u in names for v in adj[u])
+    root = names[0]
+
+    def refuse(why: str):
+        raise InputError(f"--as-built '{path}': {why}; the standing graph is not a HyperX "
+                         f"within S={'x'.join(map(str, s_new))} (give its plan with --from)")
+
+    lines = sorted(([root] + sorted(set(c) - {root}, key=natural_key)
+                    for c in nx.find_cliques(graph.subgraph([root, *adj[root]])) if root in c),
+                   key=lambda c: natural_key(c[1]) if len(c) > 1 else [])
+    fit = next((q for q in permutations(range(len(lines))) if len(lines) <= len(s_new) and all(
+        len(lines[k]) <= s_new[i] for i, k in enumerate(q))), None)
+    if fit is None:
+        refuse(f"switch {root} is on {len(lines)} lines of sizes "
+               f"{', '.join(str(len(c)) for c in lines)}")
+    lines = [lines[k] for k in fit]
+    sizes = [len(c) for c in lines]
+    if len(names) != int(np.prod(sizes)) or any(
+            max(adj[u].values()) > 1 for u in names) or graph.number_of_edges() * 2 != len(
+            names) * sum(x - 1 for x in sizes):
+        refuse(f"{len(names)} switches and {graph.number_of_edges()} links, not the "
+               f"{int(np.prod(sizes))} switches and Hamming links of S="
+               f"{'x'.join(map(str, sizes))}")
+    coords = np.zeros((len(lines), len(names)), dtype=np.int64)
+    for i, line in enumerate(lines):
+        dist = np.array([[nx.single_source_shortest_path_length(graph, w).get(v, -1)
+                          for v in names] for w in line])
+        if (dist < 0).any():
+            refuse("the switches are not all connected")
+        coords[i] = dist.argmin(axis=0)
+        if ((dist == dist.min(axis=0)).sum(axis=0) != 1).any():
+            refuse(f"switches lie as far from two switches of a line through {root}")
+    ids = np.ravel_multi_index(tuple(coords), sizes)
+    at = {u: i for i, u in enumerate(names)}
+    if len(set(ids.tolist())) != len(names) or any(
+            int((coords[:, i] != coords[:, at[v]]).sum()) != 1
+            for i, u in enumerate(names) for v in adj[u]):
+        refuse("its links do not each join two switches differing in one coordinate")
+    return [names[i] for i in np.argsort(ids)], {**spec.params, "S": sizes}
+
+
 def _group_of(u: str, adj, placed: set, a: int) -> list[str] | None:
     """The one ``a``-clique of not yet grouped switches holding ``u`` (``u`` first, then name
     order), or None when there is none or more than one."""
@@ -285,8 +343,12 @@ def standing_from_as_built(path: Path, floor, spec, fmt: str | None = None,
                              "it to the devices of its position, a host has one switch link")
         host_of[host] = (sw, sp, hp)
     hosted = {sw for sw, _, _ in host_of.values()}
-    order, params = (_fattree_order(spec, adj, hosted, path) if spec.family == "fattree"
-                     else _order(spec.family, spec, sorted(switches), adj, path))
+    if spec.family == "fattree":
+        order, params = _fattree_order(spec, adj, hosted, path)
+    elif spec.family == "hyperx":
+        order, params = _hyperx_order(spec, adj, path)
+    else:
+        order, params = _order(spec.family, spec, sorted(switches), adj, path)
     rid = {name: i for i, name in enumerate(order)}
     n = len(order)
     notes = []
