@@ -35,7 +35,8 @@ from planner.inputs.floor import Floor, load_floor, routes
 from planner.inputs.floor.rack_positions import hall_bounds
 from planner.inputs.parts import structured
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
-from planner.performance import failure_groups, simulators
+from planner.performance import failure_groups, simulators, spread_risk, tuning
+from planner.placement import spread
 from planner.placement.result import Placement
 from planner.run import guards, memory
 from planner.run.errors import InputError
@@ -64,6 +65,8 @@ class Plan:
     pieces:   every installed piece and each link's pieces (``planner.cabling.pieces.Pieces``).
     fabric:   the subnet-manager boxes, management switches and PDUs in their cabinets and the
               management cords (``planner.costing.fabric_devices.FabricDevices``).
+    resilience_groups: per failure kind measured, every group's θ after failure
+              (``planner.performance.resilience.per_group``; summary.json keeps the worst).
     """
 
     topology: Topology
@@ -80,6 +83,7 @@ class Plan:
     structured: cabling.structured.StructuredPlan | None = None
     pieces: cabling.pieces.Pieces | None = None
     fabric: fabric_devices.FabricDevices | None = None
+    resilience_groups: dict[str, dict] | None = None
 
 
 def _as_topology(topology) -> Topology:
@@ -125,7 +129,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
          placement: Placement | None = None, router_latency_ns: float | None = None,
          booksim: dict | None = None, spares: boms.Spares | None = None,
          optics: str | None = None, resilience: str = "all",
-         fail_links: int | None = None) -> Plan:
+         fail_links: int | None = None, spread_risk: float | str | None = None,
+         resilience_exact: bool = False) -> Plan:
     """Plan a system without writing files.
 
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
@@ -141,6 +146,10 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     with ``Catalog.with_offers``. ``resilience`` names the failure groups whose single
     failures are measured (``planner.performance.failure_groups.CHOICES``) and ``fail_links``
     the cables of each random draw (None: ``tuning.DEFAULT_FAIL_LINKS``; 0: none).
+    ``spread_risk``: the largest share of a router's cables one other cabinet may hold
+    (``planner.placement.spread``); the summary's ``spread_risk`` block compares the plan with
+    the plain placement it started from. ``resilience_exact``: the exact LP after every
+    failure whatever the budget, with a warning of its expected time on stderr.
     """
     started = time.perf_counter()
     topology, catalog, floor = _as_topology(topology), _as_catalog(catalog), _as_floor(floor)
@@ -154,6 +163,11 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                                              "--router-latency-ns")
     booksim = simulators.check_booksim(booksim, topology.num_endpoints)
     fail_links = failure_groups.check_options(resilience, fail_links, floor, topology.num_links)
+    if spread_risk is not None:
+        spread_risk = spread.check_share(spread_risk)
+        if placement is not None:
+            raise InputError("--spread-risk places the routers itself; it cannot take a given "
+                             "placement: leave out one or the other")
     if group_endpoints is not None:
         floor = floor.with_group_endpoints(group_endpoints)
     if topology.num_routers == 0:
@@ -179,7 +193,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 from planner.placement import place
                 placement = place(topology, within_budget, catalog, strategy=strategy,
                                   time_limit_s=time_limit_s, seed=seed,
-                                  group_endpoints=group_endpoints, on_stage=stages.note)
+                                  group_endpoints=group_endpoints, on_stage=stages.note,
+                                  spread_risk=spread_risk)
                 restore_ctrl_c()  # CP-SAT leaves SIGINT at the OS default
             memory.release()
         with stages.run("cabling", lambda: f"{len(cable_plan.cables):,} cables"):
@@ -189,9 +204,14 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
         with stages.run("performance", lambda: _performance_detail(perf)):
             failures = failure_groups.derive(resilience, topology, placement, floor,
                                              cable_plan.cables, cable_plan.structured)
+            if placement.spread_risk is not None:
+                failures = _with_spread_kinds(failures, topology, placement)
+            if resilience_exact:
+                _warn_exact(topology, failures, fail_links)
             perf = performance.evaluate(topology, cable_plan.cables, router_model,
                                         router_latency_ns=router_latency_ns, seed=seed,
-                                        failures=failures, fail_links=fail_links)
+                                        failures=failures, fail_links=fail_links,
+                                        exact_failures=resilience_exact)
             memory.release()
         with stages.run("costing", lambda: f"{len(bom):,} BOM lines"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
@@ -245,11 +265,19 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 summary["power"]["fabric_w"] = round(float(watts.cabinet_kw.sum()) * 1000.0
                                                      - plan_w, 3)
             resilience_block = perf.pop("resilience", None)
+            if placement.spread_risk is not None:
+                summary["spread_risk"] = _spread_block(topology, placement, floor, cable_plan,
+                                                       resilience_block, resilience)
+                if resilience == "off" and fail_links == 0:
+                    resilience_block = None
             summary["performance"] = perf
             resilience_s = {}
+            resilience_groups = {}
             if resilience_block is not None:      # its run times go with the others
                 resilience_s = {kind: block.pop("runtime_s")
                                 for kind, block in resilience_block["kinds"].items()}
+                resilience_groups = {kind: block.pop("per_group")
+                                     for kind, block in resilience_block["kinds"].items()}
                 for block in resilience_block["kinds"].values():
                     worst = block["worst"]
                     worst["cost_per_delivered_tbps"] = _per_tbps(
@@ -267,7 +295,59 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 router_model=router_model, cables=cable_plan.cables, devices=devices,
                 cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary,
                 structured=cable_plan.structured, pieces=cable_plan.pieces,
-                fabric=boxes)
+                fabric=boxes, resilience_groups=resilience_groups)
+
+
+def _warn_exact(topology: Topology, failures, fail_links: int) -> None:
+    """``--resilience-exact``: one line on stderr with the LPs to solve and their expected
+    time (``planner.performance.resilience.exact_estimate``)."""
+    from planner.performance.resilience import exact_estimate
+    groups, skipped = failures
+    count = sum(len(g) for kind, g in groups.items() if kind not in skipped)
+    count += tuning.FAIL_LINK_SAMPLES if fail_links else 0
+    nonzeros, seconds = exact_estimate(topology, count)
+    print(f"planner: warning: --resilience-exact: {count:,} exact LPs, {nonzeros:,} nonzeros "
+          f"together, about {seconds:,.0f} s", file=sys.stderr, flush=True)
+
+
+def _with_spread_kinds(failures, topology: Topology, placement: Placement):
+    """The failure groups to measure plus the plain layout's cabinets (and the plan's own,
+    when ``--resilience`` leaves them out), for the ``spread_risk`` comparison."""
+    groups, skipped = failures
+    groups = dict(groups)
+    r, links = topology.num_routers, len(topology.links)
+    risk = placement.spread_risk
+    plain = types.SimpleNamespace(router_cabinet=risk.plain_router_cabinet,
+                                  cabinet_names=risk.plain_cabinet_names)
+    if "cabinet" not in groups or "cabinet" in skipped:
+        groups[spread_risk.SPREAD_CABINETS] = failure_groups.cabinet_groups(placement, r, links)
+    groups[spread_risk.PLAIN_CABINETS] = failure_groups.cabinet_groups(plain, r, links)
+    return groups, skipped
+
+
+def _spread_block(topology: Topology, placement: Placement, floor: Floor, cable_plan,
+                  resilience_block: dict | None, resilience: str) -> dict[str, Any]:
+    """The ``spread_risk`` block (``planner.performance.spread_risk``); the comparison's own
+    failure kinds leave the ``resilience`` block, their run time goes to the block."""
+    kinds = resilience_block["kinds"] if resilience_block else {}
+    ours = kinds.pop(spread_risk.SPREAD_CABINETS, None)
+    plain = kinds.pop(spread_risk.PLAIN_CABINETS, None)
+    for name in (spread_risk.SPREAD_CABINETS, spread_risk.PLAIN_CABINETS):
+        if resilience_block:
+            resilience_block["groups"].pop(name, None)
+    extra = sum(k.pop("runtime_s", 0.0) for k in (ours, plain) if k is not None)
+    mine = ours if ours is not None else kinds.get("cabinet")
+    groups, _ = failure_groups.derive("all", topology, placement, floor, cable_plan.cables,
+                                      cable_plan.structured)
+    plain_groups = failure_groups.cabinet_groups(
+        types.SimpleNamespace(router_cabinet=placement.spread_risk.plain_router_cabinet,
+                              cabinet_names=placement.spread_risk.plain_cabinet_names),
+        topology.num_routers, len(topology.links))
+    names = floors.padded("r", np.arange(topology.num_routers),
+                          width=len(str(topology.num_routers - 1)))
+    return spread_risk.block(placement.spread_risk, topology, groups, plain_groups, names,
+                             placement.cable_cost, placement.optical, mine, plain,
+                             extra + placement.stage_seconds.get("spread", 0.0))
 
 
 def _router_cabinets(floor: Floor, catalog: Catalog, topology: Topology) -> Floor:
