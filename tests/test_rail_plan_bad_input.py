@@ -27,3 +27,12 @@ def test_a_server_that_fits_no_cabinet(fields, words, tmp_path, capsys, monkeypa
     for word in words:
         assert word in err, err
     assert snapshot(tmp_path) == before
+
+
+def test_spread_risk_is_refused_on_a_server_plan(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    before = snapshot(tmp_path)
+    err = refused(["plan", "--topology", RAIL, "--catalog", "ndr-400g", "--spread-risk", "0.5",
+                   "--strategy", "hint", "--out", "out"], capsys)
+    assert "--spread-risk does not apply" in err and "H100-8GPU-8U" in err, err
+    assert snapshot(tmp_path) == before
