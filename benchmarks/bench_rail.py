@@ -70,7 +70,8 @@ def run(name: str) -> dict:
         rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)",
                                stderr).group(1))
         summary = json.loads((out / "summary.json").read_text())
-        outputs = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+        outputs = [p for p in out.rglob("*") if p.is_file()]
+        top = sorted({p.relative_to(out).parts[0] for p in outputs})
         size_mb = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 1e6
     perf = summary["performance"]
     cpu = (after.children_user - before.children_user) + (after.children_system
@@ -78,7 +79,7 @@ def run(name: str) -> dict:
     return {"case": name, "topology": spec, "catalog": catalog, "wall_s": round(wall, 1),
             "cpu_s": round(cpu, 1), "peak_tree_pss_gb": round(peak_pss / 2**20, 2),
             "max_rss_gb": round(rss_kb / 2**20, 2),
-            "outputs": len(outputs), "output_mb": round(size_mb, 1), "files": outputs,
+            "outputs": len(outputs), "output_mb": round(size_mb, 1), "top_level": top,
             "devices": summary.get("devices"), "cost": summary.get("cost"),
             "uniform_theta": perf.get("uniform", {}).get("theta"),
             "collectives": perf.get("collectives")}
