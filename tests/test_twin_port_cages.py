@@ -274,3 +274,18 @@ def test_a_router_short_of_cages_takes_twin_port_optics():
     for router, cage, peer in ends:
         peers.setdefault((router, cage), set()).add(peer)
     assert max(len(p) for p in peers.values()) == 2
+
+
+# ----------------------------------------------------------------------------- the GPU catalog
+
+@pytest.mark.parametrize("sku, ru, watts", [
+    ("H100-8GPU-8U", 8, 10200.0),      # DGX H100 data sheet: 8U, ~10.2 kW max
+    ("B200-8GPU-10U", 10, 14300.0),    # DGX B200 data sheet: 10U, ~14.3 kW max
+])
+def test_eth_catalog_server_models(sku, ru, watts):
+    """eth-51t (SN5600, the rail plan's GPU fabric) describes 8-GPU servers of 8 ConnectX-7
+    400G fabric NICs on the catalog's own NIC, each NIC one endpoint."""
+    eth = load_catalog("eth-51t")
+    server = {s.sku: s for s in eth.servers}[sku]
+    assert (server.ru, server.watts, server.nics, server.gpus) == (ru, watts, 8, 8)
+    assert server.nic == eth.nic.sku
