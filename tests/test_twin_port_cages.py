@@ -16,11 +16,13 @@ import numpy as np
 import pytest
 import yaml
 
+from planner import cabling
 from planner.cli import main
+from planner.costing import bom
 from planner.inputs import feasibility
 from planner.inputs.catalog import Catalog, cages, load_catalog
 from planner.inputs.floor import load_floor
-from planner.plan import plan
+from planner.placement import place
 from planner.topologies.slimfly import slimfly
 
 G2_PLUS = "dragonfly:a=64,p=32,h=33,g=2"    # 32 endpoints + 63 local + 33 global links
@@ -230,9 +232,9 @@ def _point_to_point_hall():
     return load_floor("hot-aisle").model_copy(update={"structured_cabling": False})
 
 
-def _router_cages(result, sku=None):
-    """{(router, cage)} of the router ends (with transceiver ``sku`` when given)."""
-    c = result.cables
+def _router_cages(c, sku=None):
+    """{(router, cage)} of the router ends of cables ``c`` (with transceiver ``sku`` when
+    given)."""
     out = set()
     for side in ("a", "b"):
         rows = c[c[f"{side}_router"] >= 0]
@@ -242,37 +244,41 @@ def _router_cages(result, sku=None):
     return out
 
 
+def _cages_per_router(c) -> dict:
+    count = {}
+    for router, _ in _router_cages(c):
+        count[router] = count.get(router, 0) + 1
+    return count
+
+
 def test_a_router_short_of_cages_takes_twin_port_optics():
     """Slim Fly q=5, 3 NICs and 7 single-link peers per router: on twin-port DACs a near peer
     takes a cage each (up to 2 + 7 = 9 cages); with 6 cages the odd links go on twin-port SR8
     modules, 2 + ceil(7 / 2) = 6 at most. With 32 cages the cheapest parts stay (no move)."""
     floor = _point_to_point_hall()
-    roomy = plan(slimfly(5, p=3), _small(32), floor, strategy="hint")
-    tight = plan(slimfly(5, p=3), _small(6), floor, strategy="hint")
-    per_router = {}
-    for router, _ in _router_cages(roomy):
-        per_router[router] = per_router.get(router, 0) + 1
-    assert max(per_router.values()) > 6             # the cheapest parts overflow 6 cages
-    per_router = {}
-    for router, _ in _router_cages(tight):
-        per_router[router] = per_router.get(router, 0) + 1
-    assert max(per_router.values()) <= 6
-    net = lambda r: r.cables[r.cables["b_router"] >= 0]
-    short = lambda r: net(r)[net(r)["length_m"] <= 2.0]
-    assert (short(roomy)["sku"].str.startswith("TWIN-DAC")).all()
-    moved = short(tight)[short(tight)["a_transceiver"] == "TWIN-SR8"]
-    assert len(moved) > 0
-    # one twin-port module per cage holding SR8 ends, two peers in some of them
-    twin = tight.bom[(tight.bom["item"] == "transceiver") & (tight.bom["sku"] == "TWIN-SR8")]
+    top = slimfly(5, p=3)
+    layout = place(top, floor, _small(32), strategy="hint")
+    built = {}
+    for count in (32, 6):
+        catalog = _small(count)
+        built[count] = cabling.build(top, layout, floor, catalog, catalog.routers[0]).cables
+    roomy, tight = built[32], built[6]
+    assert max(_cages_per_router(roomy).values()) > 6   # the cheapest parts overflow 6 cages
+    assert max(_cages_per_router(tight).values()) <= 6
+    net = lambda c: c[c["b_router"] >= 0]
+    short = lambda c: net(c)[net(c)["length_m"] <= 2.0]
+    assert short(roomy)["sku"].str.startswith("TWIN-DAC").all()
+    assert (short(tight)["a_transceiver"] == "TWIN-SR8").sum() > 0
+    # the BOM buys one twin-port module per cage holding SR8 ends; some cages serve two peers
+    lines = bom.part_lines(_small(6), tight)
+    twin = lines[(lines["item"] == "transceiver") & (lines["sku"] == "TWIN-SR8")]
     assert int(twin["quantity"].sum()) == len(_router_cages(tight, "TWIN-SR8"))
-    ends = []
+    peers = {}
     for side, other in (("a", "b"), ("b", "a")):
         rows = net(tight)[net(tight)[f"{side}_transceiver"] == "TWIN-SR8"]
-        ends += list(zip(rows[f"{side}_router"], (rows[f"{side}_port"] - 1) // 2,
-                         rows[f"{other}_router"]))
-    peers = {}
-    for router, cage, peer in ends:
-        peers.setdefault((router, cage), set()).add(peer)
+        for router, port, peer in zip(rows[f"{side}_router"], rows[f"{side}_port"],
+                                      rows[f"{other}_router"]):
+            peers.setdefault((router, (port - 1) // 2), set()).add(peer)
     assert max(len(p) for p in peers.values()) == 2
 
 
