@@ -150,7 +150,8 @@ def _star(endpoints: int, links_per_peer: list[int]) -> feasibility.Shape:
 
 @pytest.mark.parametrize("endpoints, links, want", [
     # ceil(p / 2) + floor((d + min(K, odd)) / 2), K = 2 shared kinds on eth-51t (SR8, DR8)
-    (0, [1] * 112, 0 + 57),           # the 100K rail spine: 112 single-link peers
+    (0, [1] * 56 + [2] * 28, 0 + 57),  # the 100K rail spine: 56 leaves, 28 cores of 2 links
+    (0, [1] * 112, 0 + 57),
     (0, [2] * 56, 0 + 56),            # no odd peer: every cage full
     (32, [1] * 95, 16 + 48),          # dragonfly a=64,p=32,h=32 router
     (5, [4, 1], 3 + 3),
@@ -164,10 +165,11 @@ def test_cages_with_odd_links_on_twin_port_optics(endpoints, links, want):
 
 
 def test_the_rail_spine_passes_where_twin_port_copper_alone_would_not():
-    """112 single-link peers: on twin-port copper each near peer takes a cage (the old bound,
-    above the SN5600's 64 cages); with the odd links on twin-port optics 57 cages do."""
+    """The 100K rail spine, 56 single-link leaves and 28 cores of two links: on twin-port copper
+    each near leaf takes a cage (the old bound, above the SN5600's 64 cages); with the odd links
+    on twin-port optics 57 cages do."""
     eth, hot = load_catalog("eth-51t"), load_floor("hot-aisle")
-    shape = _star(0, [1] * 112)
+    shape = _star(0, [1] * 56 + [2] * 28)
     model = eth.router_for(128)
     assert feasibility.cages_needed(shape, eth, hot, model) > model.cage_count == 64
     feasibility.check(shape, eth, hot, model)

@@ -37,8 +37,8 @@ when no placement can succeed:
   of one-peer parts onto such modules (``planner.inputs.catalog.cages.odd_links``), and the
   check refuses only when even that does not fit (``cages_on_shared_optics``): 64 cages for
   ``a=64,p=32,h=32`` (it plans at g=2: 243 links under 5 m on twin-port optics), 65 for h=33,
-  57 for the spine of ``railfattree:units=392,servers=32,nics=8,radix=128`` (112 single-link
-  peers), which then plans on the SN5600's 64 cages.
+  57 for the spine of ``railfattree:units=392,servers=32,nics=8,radix=128`` (56 single-link leaf
+  peers, 28 cores of two links), which then plans on the SN5600's 64 cages.
 
 Router radix against the ports used is ``Catalog.router_for``; the structured-cabling panels,
 ``planner.inputs.parts.structured.check_catalog``; both run before this in ``planner.plan``.
