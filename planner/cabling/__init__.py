@@ -38,7 +38,11 @@ Rules (TIA-606 labelling conventions):
   ``b_watts``) from ``planner.inputs.parts.media.choose_parts``; latency from
   ``planner.inputs.parts.media.latency_ns`` over the ordered (installed) length. On routers whose
   cages break out into several ports, ``planner.inputs.catalog.cages`` regroups the ports so that
-  one cage holds one part. On a floor with structured cabling a cable that leaves its row runs
+  one cage holds one part. Where the cheapest parts would leave a router more cages than its
+  model has (single links to many peers on twin-port copper, a cage each), the odd links of
+  those pairs take a part whose cages serve several peers (a twin-port transceiver with a
+  connector per port, ``cages.odd_links``); plans that fit are cabled as the cheapest parts
+  say. On a floor with structured cabling a cable that leaves its row runs
   through patch panels (``planner.inputs.parts.structured``, ``planner.cabling.structured``): its
   pieces are in ``segments`` and ``CablePlan.structured``.
 - **Optical channels.** Every link through transceivers carries its channel: fibre installed (the
@@ -433,11 +437,22 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     room = floors.room_of(floor, placement.cabinet_hall, placement.cabinet_row,
                           placement.cabinet_col)
     parallel = np.r_[np.repeat(topology.multiplicity, topology.multiplicity), np.ones(n_ep)]
-    routed = routed_parts(catalog, floor, room, placement.cabinet_hall, placement.cabinet_row,
-                          placement.cabinet_col, a_cab, b_cab, group_a == group_b,
-                          router=router_model, endpoint=np.arange(n_net + n_ep) >= n_net,
-                          parallel=parallel, names=lambda i: _link_name(
-                              i, n_net, a_router, b_router, b_endpoint, rnames, enames))
+
+    def route(shared):
+        return routed_parts(catalog, floor, room, placement.cabinet_hall, placement.cabinet_row,
+                            placement.cabinet_col, a_cab, b_cab, group_a == group_b,
+                            router=router_model, endpoint=np.arange(n_net + n_ep) >= n_net,
+                            parallel=parallel, shared=shared, names=lambda i: _link_name(
+                                i, n_net, a_router, b_router, b_endpoint, rnames, enames))
+
+    routed = route(False)
+    short = cages.cages_used(router_model, catalog, a_router, b_router, routed.parts.part,
+                             n_routers) > router_model.cage_count
+    if short.any():     # the odd links of one-peer parts onto twin-port optics (cages module)
+        move = cages.odd_links(router_model, catalog, a_router, b_router, routed.parts.part,
+                               short)
+        if move.any():
+            routed = route(move)
     length, kind, pieces, parts = routed.length, routed.kind, routed.runs, routed.parts
     media = media_of(catalog, parts.part)
     order_len = np.round(parts.order_length, 3)

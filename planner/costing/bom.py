@@ -10,7 +10,8 @@ Items, in this order (``ITEMS``), each line an orderable part number:
   docs/catalogs.md "Server models"); ``licence``: the router model's NOS licence, one
   per router;
 - ``transceiver``: the optics, counted per end: at a router, ``ceil(ends / ports)`` modules per
-  router and model (a twin-port module serves two ports of one cage); at a NIC one module of the
+  router and model (a twin-port module serves two ports of one cage, to any peers; one with a
+  single connector, ``connectors: 1``, per router and peer); at a NIC one module of the
   transceiver's ``nic_end`` model per endpoint link;
 - ``cable``: cable assemblies (DAC, ACC, AOC) per part number, i.e. per stock length: a straight
   assembly carrying k links counts ``ceil(links between the router pair / k)``, a splitter
@@ -171,9 +172,14 @@ def part_lines(catalog: Catalog, cables: pd.DataFrame, structured=None) -> pd.Da
         ends_part = np.r_[part[optics], part[net]]
         ends_router = np.r_[a_router[optics], b_router[net]]
         ports = np.array([m.ports for m in models])[ends_part]
+        # a single-connector module (connectors: 1) serves one peer: its cages per router pair
+        one_peer = np.array([m.one_peer_per_cage for m in models])[ends_part]
+        ends_peer = np.r_[b_router[optics], a_router[net]]
+        span = int(max(a_router.max(), b_router.max())) + 2
+        ends_group = np.where(one_peer, (ends_router + 1) * span + ends_peer + 1, ends_router)
         keys = pd.DataFrame({"part": ends_part, "sku": [models[i].sku for i in ends_part],
                              "length_m": np.nan})
-        frames.append(_count(keys, ends_router, ports).assign(item="transceiver"))
+        frames.append(_count(keys, ends_group, ports).assign(item="transceiver"))
         nic = bought["nic_part"].to_numpy(np.int64)[optics & (b_router < 0)]
         if nic.size:
             keys = pd.DataFrame({"part": nic, "sku": [models[i].sku for i in nic],
