@@ -36,8 +36,9 @@ def server_model_for(catalog, topology) -> ServerModel | None:
     model with as many NICs as the topology's servers (``Topology.extra["servers"]``,
     ``planner.topologies.servers``), or None (no server layout, or no model of that many NICs:
     every endpoint is then an anonymous one-port endpoint in its router's cabinet, as before).
-    docs/catalogs.md "Server models"."""
-    record = topology.extra.get("servers")
+    docs/catalogs.md "Server models". A shape of counts only (``planner size``'s
+    ``feasibility.Shape``) has no server layout."""
+    record = getattr(topology, "extra", {}).get("servers")
     if record is None:
         return None
     return next((m for m in catalog.servers if m.nics == int(record["nics"])), None)
