@@ -340,7 +340,8 @@ def _spread_block(topology: Topology, placement: Placement, floor: Floor, cable_
                           width=len(str(topology.num_routers - 1)))
     return spread_risk.block(placement.spread_risk, topology, groups, plain_groups, names,
                              placement.cable_cost, placement.optical, mine, plain,
-                             extra + placement.stage_seconds.get("spread", 0.0))
+                             extra + placement.stage_seconds.get("spread", 0.0),
+                             trunks=getattr(cable_plan.structured, "spread", None))
 
 
 def _performance_detail(perf: dict[str, Any]) -> str:

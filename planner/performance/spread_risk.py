@@ -107,10 +107,11 @@ def shares(top, groups: dict[str, FailureGroups], names) -> dict:
 
 def block(spread, top, groups: dict[str, FailureGroups], plain_cabinets: FailureGroups,
           names, cable_cost: float | None, optical: int, with_cabinet: dict | None,
-          without_cabinet: dict | None, extra_s: float) -> dict:
+          without_cabinet: dict | None, extra_s: float, trunks: dict | None = None) -> dict:
     """The ``spread_risk`` block of summary.json (module doc). ``spread``: the placement's
     ``SpreadRisk``; ``with_cabinet`` / ``without_cabinet``: the resilience blocks of the
-    cabinet failures of the plan and of the plain layout."""
+    cabinet failures of the plan and of the plain layout; ``trunks``: how structured cabling
+    dealt the links over the trunks (``planner.cabling.structured.deal_spread``)."""
     def theta(kind_block):
         if kind_block is None:
             return None
@@ -125,8 +126,11 @@ def block(spread, top, groups: dict[str, FailureGroups], plain_cabinets: Failure
         return None if value is None else round(float(value), 2)
     return {
         "share": spread.share,
-        "scope": "enforced: cabinets (a router's cables to the routers of one other cabinet); "
-                 "measured only: group pairs, trunks, panels, tray segments and power feeds",
+        "scope": ("enforced: cabinets (a router's cables to the routers of one other cabinet)"
+                  + ("; row trunks (a router's cables and a group pair's cables on one trunk)"
+                     if trunks is not None else "")
+                  + "; measured only: group pairs on cabinets, hall trunks, panels, tray "
+                    "segments and power feeds"),
         "met": spread.met,
         "cables_over": spread.cables_over,
         "largest_share": with_shares,
@@ -136,6 +140,7 @@ def block(spread, top, groups: dict[str, FailureGroups], plain_cabinets: Failure
                                  else money(cable_cost - spread.plain_cable_cost))},
         "optical": {"with": int(optical), "without": spread.plain_optical},
         "worst_cabinet": {"with": theta(with_cabinet), "without": theta(without_cabinet)},
+        **({} if trunks is None else {"trunks": trunks}),
         "moves": spread.moves, "evaluations": spread.evaluations,
         "extra_s": round(float(extra_s), 3),
     }
@@ -158,4 +163,17 @@ def text_line(b: dict) -> tuple[str, str]:
                 else " (upper bounds)"))
     met = "met" if b["met"] else f"NOT met ({b['cables_over']:,} cables over)"
     return ("spread risk", f"share {b['share']:g} {met}: one other cabinet holds at most "
-                           f"{cab:.3f} of a router's cables ({plain:.3f} without){money}{theta}")
+                           f"{cab:.3f} of a router's cables ({plain:.3f} without){money}{theta}"
+                           + _trunk_words(b.get("trunks")))
+
+
+def _trunk_words(t: dict | None) -> str:
+    """The trunk dealing in words: the largest router share on one trunk with and without,
+    and the trunks it added."""
+    if t is None:
+        return ""
+    w, wo = t["with"]["router"], t["without"]["router"]
+    over = "" if not w["cables_over"] else f", {w['cables_over']:,} cables over"
+    return (f"; one trunk carries at most {w['largest']:.3f} of a router's cables "
+            f"({wo['largest']:.3f} without{over}) for {t['trunks_added']:,} trunks added "
+            f"(${t['trunk_dollars_added']:,.2f})")
