@@ -332,16 +332,24 @@ def _spread_block(topology: Topology, placement: Placement, floor: Floor, cable_
     mine = ours if ours is not None else kinds.get("cabinet")
     groups, _ = failure_groups.derive("all", topology, placement, floor, cable_plan.cables,
                                       cable_plan.structured)
-    plain_groups = failure_groups.cabinet_groups(
-        types.SimpleNamespace(router_cabinet=placement.spread_risk.plain_router_cabinet,
-                              cabinet_names=placement.spread_risk.plain_cabinet_names),
-        topology.num_routers, len(topology.links))
+    risk = placement.spread_risk
+    plain_placement = types.SimpleNamespace(router_cabinet=risk.plain_router_cabinet,
+                                            cabinet_names=risk.plain_cabinet_names)
+    if tuple(risk.plain_cabinet_names) == tuple(placement.cabinet_names):
+        # the same cabinets (none emptied): its tray segments and power feeds too
+        plain_placement = replace(placement, router_cabinet=risk.plain_router_cabinet)
+        plain_groups, _ = failure_groups.derive("all", topology, plain_placement, floor,
+                                                cable_plan.cables, None)
+    else:
+        plain_groups = failure_groups.cabinet_groups(plain_placement, topology.num_routers,
+                                                     len(topology.links))
     names = floors.padded("r", np.arange(topology.num_routers),
                           width=len(str(topology.num_routers - 1)))
     return spread_risk.block(placement.spread_risk, topology, groups, plain_groups, names,
                              placement.cable_cost, placement.optical, mine, plain,
                              extra + placement.stage_seconds.get("spread", 0.0),
-                             trunks=getattr(cable_plan.structured, "spread", None))
+                             trunks=getattr(cable_plan.structured, "spread", None),
+                             floor=floor, placements=(placement, plain_placement))
 
 
 def _performance_detail(perf: dict[str, Any]) -> str:
