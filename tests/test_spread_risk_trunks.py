@@ -1,7 +1,9 @@
 """``--spread-risk`` on structured cabling (issue 26, item 4): the links are dealt over the
 trunks between two patch points so that no trunk carries more than the share of a router's
 cables or of a group pair's cables (``planner.cabling.structured.deal_spread``), counted again
-from cables.csv and trunks.csv as a reader sees them; the same seed gives the same bytes.
+from cables.csv and trunks.csv as a reader sees them; the tray-segment shares of the
+``spread_risk`` block against the cables' routes walked segment by segment; the same seed
+gives the same bytes.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pytest
 from planner.cabling.structured import SpreadDealing, deal_spread
 from planner.exports import cables_csv, trunks_csv
 from planner.inputs.catalog.catalog import load_catalog
+from planner.inputs.floor import cabinet_xy, room_of, routes
 from planner.plan import plan
 
 TOPOLOGY, FLOOR, SHARE = "dragonfly:a=4,p=2,h=2", "hot-aisle", 0.25
@@ -157,3 +160,64 @@ def test_a_group_pair_is_dealt_too():
     assert max(per_trunk.values()) <= 2
     assert dealt["with"]["group_pair"] == {"largest": 0.5, "cables_over": 0}
     assert dealt["without"]["group_pair"] == {"largest": 1.0, "cables_over": 2}
+
+
+def _segments_walked(room, a, b) -> set[str]:
+    """The tray segments a cable from cabinet position ``a`` = (hall, row, col) to ``b`` runs
+    along, named as docs/performance.md names them (``A:P0-P1``: row A between cross trays 0
+    and 1; ``P1:A-B``: cross tray 1 between rows A and B), from its polyline
+    (``routes.route_segments``) in one hall."""
+    cross = np.asarray(room.cross_x, float)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    out = set()
+    pieces = routes.route_segments(room, a, b)
+    start = next(p for p in pieces if p.kind == "rise").start[0]
+    for p in pieces:
+        if p.kind == "row tray":
+            row = int(round(p.start[1] / room.floor.row_pitch_m))
+            lo, hi = sorted((p.start[0], p.end[0]))
+            for k in range(len(cross) - 1):
+                if hi > cross[k] + 1e-9 and lo < cross[k + 1] - 1e-9:
+                    out.add(f"{letters[row]}:P{k}-P{k + 1}")
+        elif p.kind == "cross tray":
+            t = int(np.flatnonzero(np.isclose(cross, p.start[0]))[0])
+            r0, r1 = sorted(int(round(y / room.floor.row_pitch_m)) for y in (p.start[1],
+                                                                             p.end[1]))
+            out |= {f"P{t}:{letters[j - 1]}-{letters[j]}" for j in range(r0 + 1, r1 + 1)}
+    # the bay over the cable's own cabinet, where it rises into the tray
+    k = int(np.searchsorted(cross, start + 1e-9, side="right")) - 1
+    out.add(f"{letters[a[1]]}:P{k}-P{k + 1}")
+    return out
+
+
+def test_tray_shares_counted_from_the_cables_routes(folder):
+    """The block's largest share of a router's cables on one tray segment other than the one
+    over its own cabinet, and the cables over the share, against every network cable's route
+    walked segment by segment."""
+    result, _ = _written(folder, SHARE, "spread")
+    p = result.placement
+    room = room_of(result.floor, p.cabinet_hall, p.cabinet_row, p.cabinet_col)
+    cab = np.asarray(p.router_cabinet)
+    where = [(int(p.cabinet_hall[c]), int(p.cabinet_row[c]), int(p.cabinet_col[c]))
+             for c in cab.tolist()]
+    on, degree, own = defaultdict(Counter), Counter(), {}
+    for (u, v), m in zip(result.topology.links.tolist(), result.topology.multiplicity.tolist()):
+        walked = set() if cab[u] == cab[v] else _segments_walked(room, where[u], where[v])
+        for r in (u, v):
+            degree[r] += m
+            for s in walked:
+                on[r][s] += m
+    for r, (_, row, col) in enumerate(where):
+        x = float(cabinet_xy(result.floor, row, col)[0])
+        k = int(np.searchsorted(room.cross_x, x + 1e-9, side="right")) - 1
+        own[r] = f"{'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[row]}:P{k}-P{k + 1}"
+    shares = [(n / degree[r], r) for r, per in on.items() for s, n in per.items() if s != own[r]]
+    over = sum(max(0, n - max(int(np.floor(SHARE * degree[r] + 1e-9)), 1))
+               for r, per in on.items() for s, n in per.items() if s != own[r])
+    got = result.summary["spread_risk"]["largest_share"]["tray"]["router"]
+    assert got["largest"] == pytest.approx(max(shares)[0], abs=1e-6)
+    assert got["cables_over"] == over
+    # the own segment carries every cable that leaves the router's cabinet
+    assert all(on[r][own[r]] == sum(m for (u, v), m in zip(
+        result.topology.links.tolist(), result.topology.multiplicity.tolist())
+        if r in (u, v) and cab[u] != cab[v]) for r in on)
