@@ -140,6 +140,7 @@ def test_dealing_a_hand_counted_group(share, want_within, want_added):
     assert dealt["trunk_dollars_added"] == pytest.approx(
         want_added * float(catalog.cables[TRUNK_4].price(stock)))
     # plain fill: all four on the one trunk; router 1 has both its cables there
+    assert dealt["plain_trunk"].tolist() == [0, 0, 0, 0]
     assert dealt["without"]["router"]["largest"] == 1.0
     ends = Counter(zip([0, 0, 0, 0, 1, 1, 2, 2], want_within * 2))     # (router, trunk)
     degree = {0: 4, 1: 2, 2: 2}
@@ -221,3 +222,20 @@ def test_tray_shares_counted_from_the_cables_routes(folder):
     assert all(on[r][own[r]] == sum(m for (u, v), m in zip(
         result.topology.links.tolist(), result.topology.multiplicity.tolist())
         if r in (u, v) and cab[u] != cab[v]) for r in on)
+
+
+def test_worst_trunk_failure_with_and_without(folder):
+    """With ``--resilience trunk`` the block compares the worst single-trunk θ of the dealt
+    trunks (the resilience block's own) with the plain fill's trunks of the same placement,
+    each trunk there carrying the links the plain fill gives it."""
+    result = plan(TOPOLOGY, "modern-100g", FLOOR, strategy="hint", seed=0, resilience="trunk",
+                  fail_links=0, spread_risk=SHARE)
+    theta = result.summary["spread_risk"]["worst_other"]["trunk"]
+    kind = result.summary["resilience"]["kinds"]["trunk"]
+    assert theta["with"]["theta_ratio"] == kind["theta_ratio"]["worst"]
+    assert theta["without"]["group"].startswith("plain trunk ")
+    assert not any(k.startswith("spread-risk") for k in result.summary["resilience"]["kinds"])
+    plain = result.structured.plain_trunk
+    dealt = result.structured.links.set_index("cable")["trunks"]
+    # the plain fill puts a router's parallel cables together: fewer trunks than the dealing
+    assert len(np.unique(plain[plain >= 0])) < dealt.nunique()

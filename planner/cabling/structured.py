@@ -62,6 +62,10 @@ class StructuredPlan:
     figures: dict = field(default_factory=dict)
     spread: dict | None = None
     """Under ``--spread-risk``: how the links were dealt over the trunks (``deal_spread``)."""
+    plain_trunk: np.ndarray | None = None
+    """Under ``--spread-risk``: per cable of ``Plan.cables`` the row trunk the plain fill would
+    have put it on (numbered over the plan's pairs of patch points; -1: none), for the
+    comparison's trunk failures."""
 
     def summary(self) -> dict:
         """The ``structured`` block of summary.json."""
@@ -280,8 +284,12 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
                                                           "point_name": "point"})[
         ["name", "rack", "ru", "point", "kind", "part", "sku", "model", "rear_ports", "legs",
          "trunks", "links", "units", "layout"]]
+    plain_trunk = None
+    if dealt is not None:
+        plain_trunk = np.full(n, -1, np.int64)
+        plain_trunk[dealt.pop("cables")] = dealt.pop("plain_trunk")
     plant = StructuredPlan(links=links, trunks=trunks, panels=panels, racks=racks,
-                           segments=segments, spread=dealt)
+                           segments=segments, spread=dealt, plain_trunk=plain_trunk)
     return replace(plant, figures=engineering(plant, catalog, pieces))
 
 
@@ -442,7 +450,8 @@ def deal_spread(link: pd.DataFrame, picked: dict, spread: SpreadDealing, catalog
     Returns (the trunks of each group, each link's trunk within its group, figures): the
     largest router and group-pair share on one trunk and the cables over the limits, dealt and
     as the plain fill would have put them on the same trunks (``without``), the trunks and
-    positions added and their dollars. A cross-hall chain's two row trunks carry the same
+    positions added and their dollars; ``carried`` (links per trunk of each group),
+    ``cables`` and ``plain_trunk`` (each link's trunk in the plain fill) for ``build``. A cross-hall chain's two row trunks carry the same
     links; the hall trunks between entries carry whole chains and are measured, not dealt."""
     degree, r_most, pair, total, p_most = spread.limits()
     n_net = len(pair)
@@ -512,7 +521,8 @@ def deal_spread(link: pd.DataFrame, picked: dict, spread: SpreadDealing, catalog
 
     dealt = {"share": float(spread.share), "with": figures(within), "without": figures(plain),
              "trunks_added": added, "positions_added": positions,
-             "trunk_dollars_added": round(dollars, 2), "carried": carried}
+             "trunk_dollars_added": round(dollars, 2), "carried": carried,
+             "cables": cable, "plain_trunk": base[gid] + plain}
     return out, within, dealt
 
 

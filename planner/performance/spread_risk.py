@@ -18,19 +18,64 @@ the worst single-cabinet θ after failure of both (``planner.performance.resilie
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import SimpleNamespace
+
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 
 from planner.inputs.floor import cabinet_xy, room_of
+from planner.performance import failure_groups
 from planner.performance.failure_groups import FailureGroups, _tray_name
 from planner.performance.rounding import rounded
 
-PLAIN_CABINETS = "spread-risk: plain cabinet"
-"""Failure kind the plan measures the plain layout's cabinets under (taken out of the
-``resilience`` block again)."""
+PLAIN = "spread-risk: plain "
+"""Prefix of the failure kinds the plan measures the plain layout under (``plain_kind``;
+taken out of the ``resilience`` block again)."""
+PLAIN_CABINETS = PLAIN + "cabinet"
+"""Failure kind the plan measures the plain layout's cabinets under."""
 SPREAD_CABINETS = "spread-risk: cabinet"
 """Failure kind the plan measures its own cabinets under when ``--resilience`` leaves them
 out."""
+
+
+def plain_kind(kind: str) -> str:
+    """The failure kind the plain layout's groups of ``kind`` are measured under."""
+    return PLAIN + kind
+
+
+def plain_layout(placement):
+    """The plain placement ``--spread-risk`` started from: the plan's cabinets with the
+    routers where the cost placement put them, or (when the search emptied a cabinet) only
+    its routers' cabinets and their names."""
+    risk = placement.spread_risk
+    if tuple(risk.plain_cabinet_names) == tuple(placement.cabinet_names):
+        return replace(placement, router_cabinet=risk.plain_router_cabinet, spread_risk=None)
+    return SimpleNamespace(router_cabinet=risk.plain_router_cabinet,
+                           cabinet_names=risk.plain_cabinet_names)
+
+
+def plain_groups(top, placement, floor, cables, structured, kinds) -> dict[str, FailureGroups]:
+    """The plain layout's failure groups of ``kinds``: its cabinets; with the same cabinets
+    its tray segments and power feeds; the row trunks as the plain fill would have dealt the
+    links (``StructuredPlan.plain_trunk``)."""
+    plain = plain_layout(placement)
+    r, links = top.num_routers, len(top.links)
+    out = {"cabinet": failure_groups.cabinet_groups(plain, r, links)}
+    if hasattr(plain, "cabinet_hall") and ({"tray", "row"} & set(kinds)):
+        got, _ = failure_groups.derive("all", top, plain, floor, cables, None)
+        out.update({k: got[k] for k in ("tray", "row") if k in got})
+    trunk = getattr(structured, "plain_trunk", None)
+    cable_link = failure_groups.network_cable_links(top.multiplicity)
+    if trunk is not None and (trunk[:len(cable_link)] >= 0).any():
+        cable = np.flatnonzero(trunk[:len(cable_link)] >= 0)
+        used, number = np.unique(trunk[cable], return_inverse=True)
+        names = np.array([f"plain trunk {k + 1}" for k in range(len(used))], dtype=object)
+        fill = SimpleNamespace(links=pd.DataFrame({"cable": cable, "trunks": names[number]}),
+                               trunks=pd.DataFrame({"trunk_id": names}))
+        out["trunk"] = failure_groups.trunk_groups(fill, cable_link, r)
+    return {k: v for k, v in out.items() if k in kinds}
 
 
 def _incidence(top) -> sp.csr_matrix:
@@ -160,19 +205,21 @@ def block(spread, top, groups: dict[str, FailureGroups],
           plain_groups: FailureGroups | dict[str, FailureGroups], names,
           cable_cost: float | None, optical: int, with_cabinet: dict | None,
           without_cabinet: dict | None, extra_s: float, trunks: dict | None = None,
-          floor=None, placements: tuple = ()) -> dict:
+          floor=None, placements: tuple = (), theta_kinds: dict | None = None) -> dict:
     """The ``spread_risk`` block of summary.json (module doc). ``spread``: the placement's
     ``SpreadRisk``; ``plain_groups``: the plain layout's cabinets (or its groups by kind:
     cabinets, tray segments, power feeds); ``with_cabinet`` / ``without_cabinet``: the
     resilience blocks of the cabinet failures of the plan and of the plain layout; ``trunks``:
     how structured cabling dealt the links over the trunks
     (``planner.cabling.structured.deal_spread``); ``floor`` and ``placements`` (the plan's and
-    the plain one): for each router's own tray segment (``own_tray_segments``)."""
-    def theta(kind_block):
+    the plain one): for each router's own tray segment (``own_tray_segments``);
+    ``theta_kinds``: per failure kind but cabinets the resilience blocks (``with``, ``without``)
+    of the plan's and the plain layout's failures of that kind."""
+    def theta(kind_block, name="cabinet"):
         if kind_block is None:
             return None
         return {"theta_ratio": kind_block["theta_ratio"]["worst"],
-                "theta": kind_block["worst"]["theta"], "cabinet": kind_block["worst"]["name"],
+                "theta": kind_block["worst"]["theta"], name: kind_block["worst"]["name"],
                 "theta_kind": kind_block["theta_kind"]}
 
     if isinstance(plain_groups, FailureGroups):
@@ -205,6 +252,9 @@ def block(spread, top, groups: dict[str, FailureGroups],
                                  else money(cable_cost - spread.plain_cable_cost))},
         "optical": {"with": int(optical), "without": spread.plain_optical},
         "worst_cabinet": {"with": theta(with_cabinet), "without": theta(without_cabinet)},
+        "worst_other": {kind: {"with": theta(b.get("with"), "group"),
+                               "without": theta(b.get("without"), "group")}
+                        for kind, b in (theta_kinds or {}).items()},
         **({} if trunks is None else {"trunks": trunks}),
         "moves": spread.moves, "evaluations": spread.evaluations,
         "extra_s": round(float(extra_s), 3),
@@ -229,7 +279,16 @@ def text_line(b: dict) -> tuple[str, str]:
     met = "met" if b["met"] else f"NOT met ({b['cables_over']:,} cables over)"
     return ("spread risk", f"share {b['share']:g} {met}: one other cabinet holds at most "
                            f"{cab:.3f} of a router's cables ({plain:.3f} without){money}{theta}"
-                           + _trunk_words(b.get("trunks")) + _tray_words(b))
+                           + _trunk_words(b.get("trunks")) + _tray_words(b)
+                           + _theta_words(b.get("worst_other", {})))
+
+
+def _theta_words(other: dict) -> str:
+    """The worst single-failure θ of each other kind, with and without."""
+    words = [f"worst {kind} keeps θ {t['with']['theta_ratio']:.4f} against "
+             f"{t['without']['theta_ratio']:.4f} without"
+             for kind, t in other.items() if t["with"] is not None and t["without"] is not None]
+    return "".join(f"; {w}" for w in words)
 
 
 def _tray_words(b: dict) -> str:
