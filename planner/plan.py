@@ -179,10 +179,11 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     guards.check_counts(f"topology '{_describe(topology)}'", topology.num_links,
                         topology.num_endpoints, topology.num_routers, router_model.radix,
                         endpoint_cables)
-    floors.check_capacity(floor, topology, router_model)
+    floors.check_capacity(_router_cabinets(floor, catalog, topology), topology, router_model)
     structured.check_catalog(catalog, floor, router_model)
     within_budget = power.fit_budget(floor, topology, catalog, router_model, endpoint_cables)
-    feasibility.check(feasibility.Shape.of(topology), catalog, within_budget, router_model,
+    feasibility.check(feasibility.Shape.of(topology), catalog,
+                      _router_cabinets(within_budget, catalog, topology), router_model,
                       endpoint_cables, given=floor)
 
     with Stages("plan", ["placement", "cabling", "performance", "costing", "summary"],
@@ -216,13 +217,16 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
         with stages.run("costing", lambda: f"{len(bom):,} BOM lines"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
                              cable_plan.cables, spares, topology.num_endpoints,
-                             placement.num_cabinets, structured=cable_plan.structured)
+                             placement.num_cabinets, structured=cable_plan.structured,
+                             servers=_servers(catalog, topology, placement))
             totals = _totals(catalog, router_model, topology, cable_plan.cables, bom)
             watts = power.plan_power(topology, catalog, router_model, cable_plan.cables,
-                                     placement.router_cabinet, placement.num_cabinets)
+                                     placement.router_cabinet, placement.num_cabinets,
+                                     server_cabinet=placement.server_cabinet)
             power.check_budget(floor, placement.cabinet_names, watts.cabinet_kw)
+            # servers' power is distributed by their compute cabinets' own PDUs (not included)
             fabric_lines, fabric_plan = fabric.build(catalog, router_model, placement, floor,
-                                                     watts.cabinet_kw, topology.num_endpoints)
+                                                     watts.network_kw, topology.num_endpoints)
             bom = fabric.append(bom, fabric_lines)
             devices = cable_plan.devices.assign(
                 watts=np.round(np.r_[watts.router_w, watts.endpoint_w], 3))
@@ -230,11 +234,12 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             boxes = None
             if fabric_plan is not None:
                 boxes = fabric_devices.place(catalog, placement, floor, devices, fabric_plan)
-                power.check_budget(floor, placement.cabinet_names, fabric_plan.kw)
+                kw = watts.with_servers(fabric_plan.kw)
+                power.check_budget(floor, placement.cabinet_names, kw)
                 plan_w = float(watts.cabinet_kw.sum()) * 1000.0
-                watts = replace(watts, cabinet_kw=np.asarray(fabric_plan.kw, float))
+                watts = replace(watts, cabinet_kw=kw)
                 cabinets = cabinets.assign(
-                    kw=np.round(fabric_plan.kw, 6),
+                    kw=np.round(kw, 6),
                     ru_used=cabinets["ru_used"] + boxes.ru_per_cabinet(len(cabinets)))
             memory.release()
         with stages.run("summary"):
@@ -252,11 +257,13 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             if cable_plan.structured is not None:
                 summary["structured"] = cable_plan.structured.summary()
             summary["optics"] = cabling.optics_summary(cable_plan.cables)
+            if placement.server_cabinet is not None:
+                summary["servers"] = _server_summary(catalog, topology, placement)
             summary["offers"] = catalog.offer_choice
             summary["bom"]["not_included"] = fabric.not_included(catalog)
             if fabric_plan is not None:
                 summary["fabric"] = fabric_plan.summary()
-                summary["power"]["fabric_w"] = round(float(fabric_plan.kw.sum()) * 1000.0
+                summary["power"]["fabric_w"] = round(float(watts.cabinet_kw.sum()) * 1000.0
                                                      - plan_w, 3)
             resilience_block = perf.pop("resilience", None)
             if placement.spread_risk is not None:
@@ -355,6 +362,35 @@ def _spread_block(topology: Topology, placement: Placement, floor: Floor, cable_
                              theta_kinds=theta_kinds)
 
 
+def _router_cabinets(floor: Floor, catalog: Catalog, topology: Topology) -> Floor:
+    """The floor as the checks before placement read the routers' cabinets: without
+    ``endpoint_slots`` when the endpoints are NICs of a catalog server model, whose servers
+    stand in compute cabinets of their own (``planner.placement.rails``)."""
+    from planner.inputs.catalog.servers import server_model_for
+    if server_model_for(catalog, topology) is None:
+        return floor
+    return floor.model_copy(update={"endpoint_slots": None})
+
+
+def _servers(catalog: Catalog, topology: Topology, placement: Placement):
+    """(server model, count) when the placement stands servers in cabinets, else None."""
+    if placement.server_cabinet is None:
+        return None
+    from planner.inputs.catalog.servers import server_model_for
+    return server_model_for(catalog, topology), len(placement.server_cabinet)
+
+
+def _server_summary(catalog: Catalog, topology: Topology, placement: Placement) -> dict:
+    """The ``servers`` block of summary.json: the model, the servers, their NICs and the
+    compute cabinets they stand in, with the most servers in one cabinet."""
+    model, count = _servers(catalog, topology, placement)
+    per_cabinet = np.bincount(placement.server_cabinet)
+    return {"model": model.sku, "count": int(count), "nics": int(model.nics),
+            "gpus": int(model.gpus) * int(count),
+            "cabinets": int(np.count_nonzero(per_cabinet)),
+            "most_per_cabinet": int(per_cabinet.max(initial=0))}
+
+
 def _performance_detail(perf: dict[str, Any]) -> str:
     theta = perf.get("uniform", {}).get("theta")
     return f"uniform throughput θ {theta:.3g}" if isinstance(theta, (int, float)) else ""
@@ -405,7 +441,9 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
     parts = boms.class_totals(bom)
     total = float(bom["extended_price"].sum())
     n_ep = topology.num_endpoints
-    cost = {"routers": round(parts["switches"], 2), "nics": round(parts["nics"], 2),
+    servers = ({"servers": round(parts["servers"], 2)} if placement.server_cabinet is not None
+               else {})
+    cost = {"routers": round(parts["switches"], 2), "nics": round(parts["nics"], 2), **servers,
             "licences": round(parts["licences"], 2), "optics": round(parts["optics"], 2),
             "cables": round(parts["cables"], 2), "panels": round(parts["panels"], 2),
             "rack": round(parts["rack"], 2),

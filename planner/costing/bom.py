@@ -4,7 +4,10 @@ Items, in this order (``ITEMS``), each line an orderable part number:
 
 - ``switch``: the chosen router model, one per router, priced with ``costing.router_cost`` at
   the ports the topology uses (its radix, on every router: the papers' rule, docs/models.md);
-- ``nic``: the catalog's NIC, one per endpoint; ``licence``: the router model's NOS licence, one
+- ``nic``: the catalog's NIC, one per endpoint; ``server``: where the endpoints are the NICs of
+  a catalog server model, one per server at the model's price (listed at 0 when the catalog
+  gives none: the count is what a buyer orders; none when the model says ``in_bom: false``,
+  docs/catalogs.md "Server models"); ``licence``: the router model's NOS licence, one
   per router;
 - ``transceiver``: the optics, counted per end: at a router, ``ceil(ends / ports)`` modules per
   router and model (a twin-port module serves two ports of one cage); at a NIC one module of the
@@ -48,9 +51,9 @@ COLUMNS = ["item", "sku", "description", "length_m", "quantity", "spares", "unit
 an order (``IDENTITY_COLUMNS``: the number to order, or ``generic: supplier part number``, the
 new-format ordering number, the status ``active``/``eol``/``generic``/``...; number
 unconfirmed`` and a generic part's spec; ``planner.inputs.catalog.orderable``) follow."""
-ITEMS = ("switch", "nic", "licence", "transceiver", "cable", "fibre", "trunk", "panel",
+ITEMS = ("switch", "nic", "server", "licence", "transceiver", "cable", "fibre", "trunk", "panel",
          "rack") + fabric.ITEMS
-CLASS_OF = {"switch": "switches", "nic": "nics", "licence": "licences",
+CLASS_OF = {"switch": "switches", "nic": "nics", "server": "servers", "licence": "licences",
             "transceiver": "optics", "cable": "cables", "fibre": "cables", "trunk": "cables",
             "panel": "panels", "rack": "rack", **fabric.CLASS_OF}
 """The class of each item: spares and subtotals are per class. The fabric's own lines
@@ -211,10 +214,11 @@ def part_lines(catalog: Catalog, cables: pd.DataFrame, structured=None) -> pd.Da
 
 def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_routers: int,
           cables: pd.DataFrame, spares: Spares | float = 0.0, num_endpoints: int = 0,
-          num_cabinets: int = 0, structured=None) -> pd.DataFrame:
+          num_cabinets: int = 0, structured=None, servers=None) -> pd.DataFrame:
     """The BOM table (``COLUMNS``), items in ``ITEMS`` order. A number for ``spares`` is the
     cable percentage (``--spares``); ``structured`` the plan's structured cabling
-    (``planner.cabling.structured.StructuredPlan``), whose cords, trunks and panels it counts."""
+    (``planner.cabling.structured.StructuredPlan``), whose cords, trunks and panels it counts;
+    ``servers`` (server model, count) the servers the endpoints are NICs of."""
     if not isinstance(spares, Spares):
         if not (0 <= float(spares) <= 1000) or math.isnan(float(spares)):
             raise ValueError(f"spares_pct must be within 0..1000, got {spares}")
@@ -225,6 +229,11 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
     if catalog.nic is not None:
         lines.append(_line("nic", catalog.nic, num_endpoints, catalog.nic.price,
                            f"{catalog.nic.vendor} NIC"))
+    if servers is not None and servers[0].in_bom:
+        model, count = servers
+        lines.append(_line("server", model, count, model.price,
+                           f"server, {model.nics} fabric NICs"
+                           + (f", {model.gpus} GPUs" if model.gpus else "")))
     if router_model.licence is not None:
         lines.append(_line("licence", router_model.licence, num_routers,
                            router_model.licence.price, f"licence for {router_model.sku}"))
@@ -280,7 +289,9 @@ def cost_lines(cost: dict) -> list[tuple[str, str, float]]:
     """(key, words, dollars) of every class of a ``summary.json`` ``cost`` block
     (``COST_LINES``), including classes that cost nothing, so a table of them adds up to
     ``cost["total"]``."""
-    return [(key, words, float(cost.get(key, 0.0))) for key, words in COST_LINES]
+    extra = (("servers", "servers"),) if "servers" in cost else ()    # plans with servers
+    return [(key, words, float(cost.get(key, 0.0))) for key, words in COST_LINES[:2] + extra
+            + COST_LINES[2:]]
 
 
 def class_totals(bom: pd.DataFrame) -> dict[str, float]:

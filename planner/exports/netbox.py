@@ -221,16 +221,24 @@ def device_types(plan) -> list[dict]:
                             for name in model.interface_name_list] + _mgmt_interface(plan)}]
     endpoints = plan.devices[plan.devices["kind"] == "endpoint"]
     nic = plan.catalog.nic
+    servers = {m.sku: m for m in plan.catalog.servers} \
+        if getattr(plan.placement, "server_cabinet", None) is not None else {}
     for name, rows in endpoints.groupby("model", sort=True):
         height = pd.to_numeric(rows["height_ru"], errors="coerce").fillna(0).max()
         what = f"compute endpoint, one fabric port ({nic.sku})" if nic else \
             "compute endpoint, one fabric port"
+        ports = ["1"]
+        if name in servers:         # a server of N NICs: one device, interfaces nic1..nicN
+            model = servers[name]
+            ports = [f"nic{k}" for k in range(1, model.nics + 1)]
+            what = (f"server, {model.nics} fabric NICs ({model.nic})"
+                    + (f", {model.gpus} GPUs" if model.gpus else ""))
         docs.append({"manufacturer": ENDPOINT_MANUFACTURER, "model": str(name),
                      "slug": device_type_slug(ENDPOINT_MANUFACTURER, name),
                      "u_height": _number(height), "is_full_depth": bool(height > 0),
                      "comments": what,
                      "power-ports": _power_ports(1, ENDPOINT_POWER_PORT, 0),
-                     "interfaces": [{"name": "1", "type": port_type}]})
+                     "interfaces": [{"name": port, "type": port_type} for port in ports]})
     return docs + fabric_device_types(plan)
 
 
@@ -528,8 +536,11 @@ def cable_rows(plan) -> pd.DataFrame:
     names = np.asarray(plan.router_model.interface_name_list, dtype=object)
     a_name = names[c["a_port"].to_numpy(np.int64) - 1]
     net = (c["b_router"].to_numpy() >= 0)
+    end_port = np.asarray(column_text(c["b_port"]), dtype=object)
+    if getattr(plan.placement, "server_cabinet", None) is not None:
+        end_port = np.asarray(["nic" + p for p in end_port.tolist()], dtype=object)
     b_name = np.where(net, names[np.where(net, c["b_port"].to_numpy(np.int64) - 1, 0)],
-                      np.asarray(column_text(c["b_port"]), dtype=object))
+                      end_port)
     skus = column_text(c["sku"])
     labels = piece_labels(plan)
     estimated = unit_text(c["length_m"].to_numpy(float), 1).tolist()

@@ -28,6 +28,9 @@ bound and how it was found) to the cabling stage. Tuning: ``tuning``.
    asked of a router's cables (``spread``); the layout before it is kept for the comparison
    (``Placement.spread_risk``).
 
+Topologies whose endpoints are the NICs of a catalog server model go to ``rails`` instead
+(servers in compute cabinets, leaves at their servers, spines and cores in network rows).
+
 Capacities stay separate resources throughout (``capacity.Limits``). Every grouping found is a
 candidate and the winner is the cheapest one under the objective (``objective``; ties go to the
 earliest, so the hint wins ties): the result is never worse than the natural grouping or any
@@ -50,6 +53,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from planner.inputs import floor as floors
+from planner.inputs.catalog.servers import server_model_for
 from planner.placement.anneal import anneal, compile_kernels
 from planner.placement.bounds import lower_bound
 from planner.placement.budget import Budget, HardCap
@@ -68,6 +72,7 @@ from planner.placement.peel import peel
 from planner.placement.priced import (Layout, drop_empty, membership_bounds, price_table,
                                      reach_bounds, refine)
 from planner.placement import spread
+from planner.placement.rails import place_rails
 from planner.placement.result import Placement
 from planner.run.errors import InputError
 from planner.placement.tuning import VERIFY_MAX_WORK
@@ -204,6 +209,21 @@ def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_lim
 
 def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: int,
            group_endpoints: int | None, on_stage, spread_share: float | None = None) -> Placement:
+    server = None if catalog is None else server_model_for(catalog, topology)
+    if server is not None:     # endpoints are the NICs of servers: the rail layout
+        if spread_share is not None:
+            raise InputError("--spread-risk does not apply to a plan whose endpoints are the "
+                             f"NICs of server model '{server.sku}' (the rail layout); leave "
+                             "--spread-risk out")
+        graph = Graph.from_topology(topology)
+        budget = Budget.of(graph, Limits.single(np.ones(graph.n), floor.router_slots),
+                           time_limit_s)
+        placement = place_rails(topology, floor, catalog, server,
+                                _router_model(catalog, topology.radix), strategy=strategy,
+                                seed=seed, bounds_s=budget.bounds_s)
+        if on_stage is not None:
+            on_stage("rails", placement.stage_seconds["rails"])
+        return placement
     priced = floor.media_rule == "reach" and catalog is not None
     if strategy == "optimize":
         compile_kernels()
