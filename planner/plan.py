@@ -322,7 +322,8 @@ def _with_spread_kinds(failures, topology: Topology, placement: Placement, floor
     if "cabinet" not in groups or "cabinet" in skipped:
         groups[spread_risk.SPREAD_CABINETS] = failure_groups.cabinet_groups(placement, r, links)
     plain = spread_risk.plain_groups(topology, placement, floor, cable_plan.cables,
-                                     cable_plan.structured, ["cabinet", *groups])
+                                     cable_plan.structured,
+                                     ["cabinet", *(k for k in groups if k not in skipped)])
     for kind, g in plain.items():
         groups[spread_risk.plain_kind(kind)] = g
     return groups, skipped
