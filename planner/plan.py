@@ -205,7 +205,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             failures = failure_groups.derive(resilience, topology, placement, floor,
                                              cable_plan.cables, cable_plan.structured)
             if placement.spread_risk is not None:
-                failures = _with_spread_kinds(failures, topology, placement)
+                failures = _with_spread_kinds(failures, topology, placement, floor,
+                                              cable_plan)
             if resilience_exact:
                 _warn_exact(topology, failures, fail_links)
             perf = performance.evaluate(topology, cable_plan.cables, router_model,
@@ -310,18 +311,21 @@ def _warn_exact(topology: Topology, failures, fail_links: int) -> None:
           f"together, about {seconds:,.0f} s", file=sys.stderr, flush=True)
 
 
-def _with_spread_kinds(failures, topology: Topology, placement: Placement):
+def _with_spread_kinds(failures, topology: Topology, placement: Placement, floor: Floor,
+                       cable_plan):
     """The failure groups to measure plus the plain layout's cabinets (and the plan's own,
-    when ``--resilience`` leaves them out), for the ``spread_risk`` comparison."""
+    when ``--resilience`` leaves them out) and its groups of the other kinds measured, for
+    the ``spread_risk`` comparison."""
     groups, skipped = failures
     groups = dict(groups)
     r, links = topology.num_routers, len(topology.links)
-    risk = placement.spread_risk
-    plain = types.SimpleNamespace(router_cabinet=risk.plain_router_cabinet,
-                                  cabinet_names=risk.plain_cabinet_names)
     if "cabinet" not in groups or "cabinet" in skipped:
         groups[spread_risk.SPREAD_CABINETS] = failure_groups.cabinet_groups(placement, r, links)
-    groups[spread_risk.PLAIN_CABINETS] = failure_groups.cabinet_groups(plain, r, links)
+    plain = spread_risk.plain_groups(topology, placement, floor, cable_plan.cables,
+                                     cable_plan.structured,
+                                     ["cabinet", *(k for k in groups if k not in skipped)])
+    for kind, g in plain.items():
+        groups[spread_risk.plain_kind(kind)] = g
     return groups, skipped
 
 
@@ -331,23 +335,32 @@ def _spread_block(topology: Topology, placement: Placement, floor: Floor, cable_
     failure kinds leave the ``resilience`` block, their run time goes to the block."""
     kinds = resilience_block["kinds"] if resilience_block else {}
     ours = kinds.pop(spread_risk.SPREAD_CABINETS, None)
-    plain = kinds.pop(spread_risk.PLAIN_CABINETS, None)
-    for name in (spread_risk.SPREAD_CABINETS, spread_risk.PLAIN_CABINETS):
-        if resilience_block:
-            resilience_block["groups"].pop(name, None)
-    extra = sum(k.pop("runtime_s", 0.0) for k in (ours, plain) if k is not None)
+    plain_kinds = {name[len(spread_risk.PLAIN):]: kinds.pop(name)
+                   for name in list(kinds) if name.startswith(spread_risk.PLAIN)}
+    plain = plain_kinds.pop("cabinet", None)
+    if resilience_block:
+        for name in list(resilience_block["groups"]):
+            if name.startswith(spread_risk.PLAIN) or name == spread_risk.SPREAD_CABINETS:
+                resilience_block["groups"].pop(name)
+    extra = sum(k.pop("runtime_s", 0.0) for k in (ours, plain, *plain_kinds.values())
+                if k is not None)
     mine = ours if ours is not None else kinds.get("cabinet")
     groups, _ = failure_groups.derive("all", topology, placement, floor, cable_plan.cables,
                                       cable_plan.structured)
-    plain_groups = failure_groups.cabinet_groups(
-        types.SimpleNamespace(router_cabinet=placement.spread_risk.plain_router_cabinet,
-                              cabinet_names=placement.spread_risk.plain_cabinet_names),
-        topology.num_routers, len(topology.links))
+    plain_groups = spread_risk.plain_groups(topology, placement, floor, cable_plan.cables,
+                                            cable_plan.structured, ("cabinet", "tray", "row",
+                                                                    "trunk"))
+    theta_kinds = {kind: {"with": kinds.get(kind), "without": b}
+                   for kind, b in plain_kinds.items()}
     names = floors.padded("r", np.arange(topology.num_routers),
                           width=len(str(topology.num_routers - 1)))
     return spread_risk.block(placement.spread_risk, topology, groups, plain_groups, names,
                              placement.cable_cost, placement.optical, mine, plain,
-                             extra + placement.stage_seconds.get("spread", 0.0))
+                             extra + placement.stage_seconds.get("spread", 0.0),
+                             trunks=getattr(cable_plan.structured, "spread", None),
+                             floor=floor,
+                             placements=(placement, spread_risk.plain_layout(placement)),
+                             theta_kinds=theta_kinds)
 
 
 def _router_cabinets(floor: Floor, catalog: Catalog, topology: Topology) -> Floor:

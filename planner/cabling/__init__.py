@@ -486,8 +486,11 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     b_device[n_net:] = enames[:n_ep]
     check_lit(catalog, floor, parts, cable_ids, rnames[a_router], b_device,
               np.asarray(routes.KINDS, dtype=object)[kind])
-    plant = (structured.build(room, catalog, pieces, parts, cable_ids) if pieces is not None
-             else None)
+    risk = placement.spread_risk        # --spread-risk: links dealt over the trunks too
+    dealing = (structured.SpreadDealing(risk.share, net_a, net_b, topology.groups)
+               if risk is not None else None)
+    plant = (structured.build(room, catalog, pieces, parts, cable_ids, dealing)
+             if pieces is not None else None)
     cables = pd.DataFrame({
         "cable_id": cable_ids,
         "label": labels,
