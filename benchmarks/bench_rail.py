@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_writer_memory import pss_kib, tree  # noqa: E402
 
 CASES = {
-    # name: (topology, catalog)
+    # name: (topology, catalog[, floor])
     "rail-4u": ("railfattree:units=4,servers=32,nics=8,radix=64", "ndr-400g"),
     # 100,352 GPUs. On eth-51t (64 twin-port cages) the cage check refuses it: a spine's 56
     # single-link leaf peers may each take a cage on twin-port DACs (67 of 64); the sc14-40g
@@ -40,16 +40,21 @@ CASES = {
     # links of near peers go on twin-port optics (planner.inputs.catalog.cages.odd_links).
     "rail-20k-eth": ("railfattree:units=80,servers=32,nics=8,radix=128", "eth-51t"),
     "rail-100k-eth": ("railfattree:units=392,servers=32,nics=8,radix=128", "eth-51t"),
+    # Since plans stand whole GPU servers in compute cabinets (2 DGX-class 10.2 kW servers per
+    # 30 kW cabinet), the 12,544 servers of 100K GPUs need 28 hot-aisle halls: the campus floor.
+    "rail-100k-eth-campus": ("railfattree:units=392,servers=32,nics=8,radix=128", "eth-51t",
+                             "campus"),
 }
 SAMPLE_S = 0.5
 
 
 def run(name: str) -> dict:
-    spec, catalog = CASES[name]
+    spec, catalog, *floor = CASES[name]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "plan"
         cmd = ["/usr/bin/time", "-v", sys.executable, "-m", "planner.cli", "plan", "--topology",
                spec, "--catalog", catalog, "--out", str(out)]
+        cmd += ["--floor", *floor] if floor else []
         code = "import sys; from planner.cli import main; sys.exit(main(sys.argv[1:]))"
         cmd[3:5] = ["-c", code]
         before = os.times()
@@ -76,11 +81,13 @@ def run(name: str) -> dict:
     perf = summary["performance"]
     cpu = (after.children_user - before.children_user) + (after.children_system
                                                           - before.children_system)
-    return {"case": name, "topology": spec, "catalog": catalog, "wall_s": round(wall, 1),
+    return {"case": name, "topology": spec, "catalog": catalog, "floor": summary.get("floor"),
+            "wall_s": round(wall, 1),
             "cpu_s": round(cpu, 1), "peak_tree_pss_gb": round(peak_pss / 2**20, 2),
             "max_rss_gb": round(rss_kb / 2**20, 2),
             "outputs": len(outputs), "output_mb": round(size_mb, 1), "top_level": top,
             "devices": summary.get("devices"), "cost": summary.get("cost"),
+            "servers": summary.get("servers"),
             "uniform_theta": perf.get("uniform", {}).get("theta"),
             "collectives": perf.get("collectives")}
 
