@@ -222,16 +222,24 @@ def device_types(plan) -> list[dict]:
                             for name in model.interface_name_list] + _mgmt_interface(plan)}]
     endpoints = plan.devices[plan.devices["kind"] == "endpoint"]
     nic = plan.catalog.nic
+    servers = {m.sku: m for m in plan.catalog.servers} \
+        if getattr(plan.placement, "server_cabinet", None) is not None else {}
     for name, rows in endpoints.groupby("model", sort=True):
         height = pd.to_numeric(rows["height_ru"], errors="coerce").fillna(0).max()
         what = f"compute endpoint, one fabric port ({nic.sku})" if nic else \
             "compute endpoint, one fabric port"
+        ports = ["1"]
+        if name in servers:         # a server of N NICs: one device, interfaces nic1..nicN
+            model = servers[name]
+            ports = [f"nic{k}" for k in range(1, model.nics + 1)]
+            what = (f"server, {model.nics} fabric NICs ({model.nic})"
+                    + (f", {model.gpus} GPUs" if model.gpus else ""))
         docs.append({"manufacturer": ENDPOINT_MANUFACTURER, "model": str(name),
                      "slug": device_type_slug(ENDPOINT_MANUFACTURER, name),
                      "u_height": _number(height), "is_full_depth": bool(height > 0),
                      "comments": what,
                      "power-ports": _power_ports(1, ENDPOINT_POWER_PORT, 0),
-                     "interfaces": [{"name": "1", "type": port_type}]})
+                     "interfaces": [{"name": port, "type": port_type} for port in ports]})
     return docs + fabric_device_types(plan)
 
 
@@ -548,14 +556,16 @@ def cable_types(plan) -> tuple[np.ndarray, dict[int, str], dict[int, str]]:
 
 def interface_names(plan, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The A and B interface names of the cables at ``rows``: a router port by the router
-    model's interface names, an endpoint port by its number."""
+    model's interface names, an endpoint port by its number (a server's NIC ``nic2``)."""
     c = plan.cables
     names = np.asarray(plan.router_model.interface_name_list, dtype=object)
     a_name = names[c["a_port"].to_numpy(np.int64)[rows] - 1]
     net = (c["b_router"].to_numpy()[rows] >= 0)
     b_port = c["b_port"].iloc[rows]
-    b_name = np.where(net, names[np.where(net, b_port.to_numpy(np.int64) - 1, 0)],
-                      np.asarray(column_text(b_port), dtype=object))
+    end_port = np.asarray(column_text(b_port), dtype=object)
+    if getattr(plan.placement, "server_cabinet", None) is not None:    # a server's NICs
+        end_port = np.asarray(["nic" + p for p in end_port.tolist()], dtype=object)
+    b_name = np.where(net, names[np.where(net, b_port.to_numpy(np.int64) - 1, 0)], end_port)
     return a_name, b_name
 
 
