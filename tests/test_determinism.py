@@ -1,11 +1,13 @@
 """Determinism (issues 8 and 16): same inputs and seed -> the same bytes, on a quiet or busy machine.
 
-``planner plan`` runs four times in fresh interpreters with strategy ``optimize`` (partitioners,
-annealing, CP-SAT LNS): two with ``PYTHONHASHSEED=0``, one with another hash seed, and one while
-two busy loops (``python -c 'while True: pass'``) compete for the CPU. Placement counts its work
-in deterministic units sized from the time limit (``planner.placement.budget``), never by the
-clock, so ``cables.csv``, ``netlist.anynet``, every NetBox CSV and ``summary.json`` without its
-runtimes must be byte-identical across all four. The hard cap (``planner.placement.budget.HardCap``,
+``planner plan`` runs three times in fresh interpreters with strategy ``optimize`` (partitioners,
+annealing, CP-SAT LNS): with ``PYTHONHASHSEED=0``, with another hash seed, and with
+``PYTHONHASHSEED=0`` again while two busy loops (``python -c 'while True: pass'``) compete for
+the CPU. Placement counts its work in deterministic units sized from the time limit
+(``planner.placement.budget``), never by the clock, so ``cables.csv``, ``netlist.anynet``, every
+NetBox CSV and ``summary.json`` without its runtimes must be byte-identical across all three. (A
+plain quiet repeat adds nothing: the busy run repeats it with the same hash seed, in another
+process with other addresses, and under load.) The hard cap (``planner.placement.budget.HardCap``,
 in the planner's own CPU time) is a safety net only: a cap far below what placement needs makes
 it fire, and the plan says so in ``summary.json`` and on stdout.
 """
@@ -30,7 +32,7 @@ from test_plan_invariants import without_runtimes
 
 ARGS = ["plan", "--topology", "slimfly:q=5", "--catalog", "modern-100g", "--floor", "hot-aisle",
         "--strategy", "optimize", "--time-limit", "4", "--seed", "7"]
-RUNS = (("0", 0), ("0", 0), ("4242", 0), ("0", 2))  # (PYTHONHASHSEED, busy loops running)
+RUNS = (("0", 0), ("4242", 0), ("0", 2))  # (PYTHONHASHSEED, busy loops running)
 SOURCE_DATE_EPOCH = 1_700_000_000  # the creation time bom.xlsx carries: 2023-11-14 22:13:20 UTC
 
 
