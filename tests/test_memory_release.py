@@ -15,6 +15,7 @@ MIB = 2 ** 20
 _FREED_HEAP = """
 import os, numpy as np
 from planner.run import memory
+memory.RELEASE_FROM_RSS_BYTES = 0   # a small process: release only above the threshold
 def resident():
     with open("/proc/self/statm", encoding="ascii") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -46,3 +47,15 @@ def test_release_returns_the_freed_heap():
 def test_release_without_glibc_is_harmless(monkeypatch):
     monkeypatch.setattr(memory, "_malloc_trim", lambda: None)
     memory.release()
+
+
+@pytest.mark.parametrize("threshold, collections", [(0, 1), (2 ** 62, 0)])
+def test_release_collects_only_above_its_threshold(monkeypatch, threshold, collections):
+    """Below ``RELEASE_FROM_RSS_BYTES`` of resident memory a full collection costs more than it
+    frees (its docstring's figures): ``release`` then neither collects nor trims."""
+    calls = []
+    monkeypatch.setattr(memory, "RELEASE_FROM_RSS_BYTES", threshold)
+    monkeypatch.setattr(memory.gc, "collect", lambda: calls.append("collect"))
+    monkeypatch.setattr(memory, "_malloc_trim", lambda: lambda pad: calls.append("trim"))
+    memory.release()
+    assert calls == ["collect", "trim"] * collections
