@@ -203,3 +203,45 @@ def test_keep_theta_out_of_range_is_refused(grown, tmp_path, capsys, share):
     assert not out.exists()
     err = capsys.readouterr().err.strip()
     assert "--keep-theta" in err and "\n" not in err
+
+
+GAP_CASES = [
+    # (a, h, g, g', lower bound worked by hand). F = ⌊a·h/(g'-1)⌋, r = a·h - (g'-1)·F pairs
+    # with one more link per group, s = g' - g new groups, o = max(0, s·r - s·(s-1)) of
+    # those pairs join a new group to a standing one; G = g·a·h/2 standing global cables;
+    # bound = G - C(g,2)·F - min(C(g,2), (g·r - o)/2).
+    # a=12, h=6, 30 -> 33: F=2, r=8, s=3, o=24-6=18; 1080 - 435·2 - (240-18)/2 = 99.
+    (12, 6, 30, 33, 99),
+    # a=10, h=5, 11 -> 15: F=3, r=8, s=4, o=32-12=20; 275 - 55·3 - (88-20)/2 = 76.
+    (10, 5, 11, 15, 76),
+    # a=8, h=4, 9 -> 12: F=2, r=10, s=3, o=30-6=24; 144 - 36·2 - min(36, (90-24)/2) = 39.
+    (8, 4, 9, 12, 39),
+]
+
+
+@pytest.mark.parametrize("a,h,g,grown_g,bound", GAP_CASES)
+def test_dragonfly_growth_meets_the_lower_bound(a, h, g, grown_g, bound):
+    """Where a·h/(g'-1) is not whole: the grown topology keeps all but ``bound`` standing
+    cables (counted here as the multiset of router pairs the two topologies share), and the
+    reported lower bound is the hand-worked one."""
+    from planner.placement.grown import Standing, grow
+    from planner.topologies import parse_spec
+    old = parse_spec(f"dragonfly:a={a},p={h},h={h},g={g}")
+    u = np.repeat(old.links[:, 0], old.multiplicity)
+    v = np.repeat(old.links[:, 1], old.multiplicity)
+    used = Counter()
+    ports = []
+    for x in np.r_[u, v].tolist():
+        used[x] += 1
+        ports.append(h + used[x])
+    ports = np.array(ports)
+    standing = Standing("dragonfly", dict(old.params), old.endpoints, u, ports[:len(u)], v,
+                        ports[len(u):])
+    growth = grow(standing, parse_spec(f"dragonfly:a={a},p={h},h={h},g={grown_g}"), 64)
+    new = growth.topology
+    pairs = lambda x, y: Counter(zip(np.minimum(x, y).tolist(),  # noqa: E731
+                                     np.maximum(x, y).tolist()))
+    kept = pairs(u, v) & pairs(np.repeat(new.links[:, 0], new.multiplicity),
+                               np.repeat(new.links[:, 1], new.multiplicity))
+    assert growth.lower_bound == bound
+    assert len(u) - sum(kept.values()) == bound
