@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-COLUMNS = ["step", "drain_step", "action", "cable_id", "label", "kind", "old_a", "old_b", "new_a", "new_b",
-           "old_sku", "new_sku", "hall", "row", "cabinet"]
+COLUMNS = ["step", "drain_step", "action", "cable_id", "label", "kind", "old_a", "old_b",
+           "new_a", "new_b", "old_sku", "new_sku", "hall", "row", "cabinet"]
 """work_order.csv columns: running step, the drain step it belongs to
 (``planner.performance.drain_steps``), add | move | remove, the grown cable's id (a removed
 cable's standing id), its label, network | endpoint, the standing ends and the grown ends
@@ -153,8 +153,9 @@ def walked(old: pd.DataFrame, new: pd.DataFrame, paired,
            positions: dict[str, tuple[int, int, int]]):
     """The cables ``pairs`` matched (``paired``: what it returned) as work order rows (module
     doc); ``positions``: cabinet name -> (hall, row, column), 0-based, of the standing and the
-    grown cabinets. Returns (the rows in walking order without ``drain_step`` in walking order without ``drain_step``, the standing cable of every
-    row (-1: an added cable), the grown cable of every row (-1: a removed cable))."""
+    grown cabinets. Returns (the rows in walking order without ``drain_step``, the standing
+    cable of every row (-1: an added cable), the grown cable of every row (-1: a removed
+    cable))."""
     act_old, act_new, source = paired
     old_a, old_b = _end_text(old, "a").to_numpy(), _end_text(old, "b").to_numpy()
     new_a, new_b = _end_text(new, "a").to_numpy(), _end_text(new, "b").to_numpy()

@@ -15,9 +15,10 @@ How each family grows (its own construction, not a rebuild):
 - **Dragonfly** (Kim et al., ISCA'08) grows by groups: groups ``0..g-1`` keep their routers
   and local links; the new g gives each group pair ``M = ⌊a·h/(g'-1)⌋`` or one more global
   links (the pairs with one more chosen as the most standing pairs that have more than
-  ⌊a·h/(g'-1)⌋ cables, a maximum b-matching, ``_extra_pairs``). Each standing group pair keeps up to that many of its global
-  cables where they stand, the global ports this frees are dealt to the new group pairs (a
-  port to a router with the fewest links to that group first).
+  ⌊a·h/(g'-1)⌋ cables, a maximum b-matching, ``_extra_pairs``). Each standing group pair
+  keeps up to that many of its global cables where they stand, the global ports this frees
+  are dealt to the new group pairs (a port to a router with the fewest links to that group
+  first).
 - **Fat tree** (Al-Fares et al., SIGCOMM'08) grows by pods (``pods`` of ``planner.topologies.
   fattree``): every aggregation router's up-links go to the same cores whatever the pod
   count, so all standing cables stay.
@@ -165,8 +166,8 @@ def _extra_pairs(g: int, rem: int, standing: np.ndarray, full: int) -> list[tupl
     them, one group one fewer when g·rem is odd): first the most standing pairs that have more
     than ``full`` cables (one more of their cables then stays) with each standing group
     keeping room for its share of the new groups' pairs (``_most_pairs``), then the rest
-    filled largest deficit first; the construction's own last round (``dragonfly.last_round_pairs``) when
-    that fill does not close."""
+    filled largest deficit first; the construction's own last round
+    (``dragonfly.last_round_pairs``) when that fill does not close."""
     deficit = np.full(g, rem, dtype=np.int64)
     chosen: set[tuple[int, int]] = set()
     xs, ys = np.nonzero(np.triu(standing > full, 1))
