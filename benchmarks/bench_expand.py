@@ -11,7 +11,7 @@ moved, removed, added and touched against the lower bound.
 
     python benchmarks/bench_expand.py                      # 10K endpoints -> EXPAND.md
     python benchmarks/bench_expand.py --sizes 8:72,14:99   # h:g pairs
-    python benchmarks/bench_expand.py --sizes 13:296 --results benchmarks/EXPAND_100K.md
+    python benchmarks/bench_expand.py --sizes 13:296 --results /tmp/expand-100k.md  # 100K
     python benchmarks/bench_expand.py --sizes 8:72,13:296 --bound-only   # touched vs bound
 
 The 1-minute load average is read before the fresh plan, before the expansion and after it
