@@ -18,12 +18,14 @@ import numpy as np
 import pandas as pd
 
 COLUMNS = ["step", "drain_step", "action", "cable_id", "label", "kind", "old_a", "old_b",
-           "new_a", "new_b", "old_sku", "new_sku", "hall", "row", "cabinet"]
+           "new_a", "new_b", "old_sku", "new_sku", "hall", "row", "cabinet", "through"]
 """work_order.csv columns: running step, the drain step it belongs to
 (``planner.performance.drain_steps``), add | move | remove, the grown cable's id (a removed
 cable's standing id), its label, network | endpoint, the standing ends and the grown ends
-(``device:port@cabinet-RU``, '' where none), the part ordered before and after, and where the
-work is done."""
+(``device:port@cabinet-RU``, '' where none), the part ordered before and after, where the
+work is done, and on floors with structured cabling the panel front ports and trunk position a
+moved or added cable through panels takes (``A-P0-01:004 T0001#4 B-P0-01:004``; a trunk the
+standing plan has, same ends and part, marked ``(standing)``), '' otherwise."""
 ACTIONS = ("remove", "move", "add")
 
 
@@ -137,15 +139,39 @@ def router_ends(cables: pd.DataFrame, router_map: np.ndarray | None = None):
     return ends[0], ends[1]
 
 
+def through_panels(links: pd.DataFrame | None, trunks: pd.DataFrame | None,
+                   standing_trunks: set, cable_rows: np.ndarray) -> np.ndarray:
+    """Per grown cable (its row of the grown ``Plan.cables`` in ``cable_rows``): the panel
+    ports and trunk position it takes (``COLUMNS``' ``through``), '' when not through panels.
+    ``links``/``trunks``: ``planner.cabling.structured.StructuredPlan``'s; ``standing_trunks``:
+    (label, sku) of the standing plan's trunks."""
+    out = np.full(len(cable_rows), "", dtype=object)
+    if links is None or not len(links):
+        return out
+    label = dict(zip(trunks["trunk_id"], zip(trunks["label"], trunks["sku"])))
+    text = {}
+    for row in links.itertuples(index=False):
+        ids = [t for t in str(row.trunks).split(",") if t]
+        marks = [f"{t}#{int(row.position)}"
+                 + (" (standing)" if label.get(t) in standing_trunks else "") for t in ids]
+        text[int(row.cable)] = " ".join([f"{row.a_panel}:{row.a_port}", *marks,
+                                         f"{row.b_panel}:{row.b_port}"])
+    for k, c in enumerate(np.asarray(cable_rows).tolist()):
+        out[k] = text.get(int(c), "")
+    return out
+
+
 def with_drain_steps(frame: pd.DataFrame, old_index: np.ndarray, new_index: np.ndarray,
-                     drain) -> pd.DataFrame:
+                     drain, through: np.ndarray | None = None) -> pd.DataFrame:
     """work_order.csv's rows (``COLUMNS``): ``walked``'s rows with the drain step of each
     (``planner.performance.drain_steps.Drain``: a move or an add in its grown cable's step, a
-    remove in its standing cable's)."""
+    remove in its standing cable's) and ``through`` (per grown cable, ``through_panels``)."""
     steps = np.where(new_index >= 0, drain.new_step[np.maximum(new_index, 0)],
                      drain.old_step[np.maximum(old_index, 0)])
     frame = frame.copy()
     frame.insert(1, "drain_step", steps.astype(np.int64))
+    frame["through"] = ("" if through is None else
+                        np.where(new_index >= 0, through[np.maximum(new_index, 0)], ""))
     return frame[COLUMNS]
 
 

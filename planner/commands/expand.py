@@ -217,7 +217,8 @@ def keep_theta(args) -> float:
     return float(share)
 
 
-def drain_of(standing, growth, cables_old, fabric, paired, ep_map, positions, keep: float):
+def drain_of(standing, growth, cables_old, fabric, paired, ep_map, positions, keep: float,
+             through=None):
     """(the ``Drain`` of the growth, work_order.csv's rows with their drain steps)."""
     import numpy as np
 
@@ -232,7 +233,17 @@ def drain_of(standing, growth, cables_old, fabric, paired, ep_map, positions, ke
     steps = drain(len(endpoints), endpoints, old_u, old_v,
                   paired[0], old_index[old_index >= 0], new_u, new_v, paired[1], paired[2],
                   orders.blockers(cables_old, fabric, paired, growth.old_to_new, ep_map), keep)
-    return steps, orders.with_drain_steps(frame, old_index, new_index, steps)
+    return steps, orders.with_drain_steps(frame, old_index, new_index, steps, through)
+
+
+def standing_trunks(folder: Path) -> set:
+    """(label, sku) of the standing plan's trunks (its trunks.csv; none without one)."""
+    import pandas as pd
+    path = folder / "trunks.csv"
+    if not path.exists():
+        return set()
+    trunks = pd.read_csv(path, keep_default_na=False, dtype=str)
+    return set(zip(trunks["label"], trunks["sku"]))
 
 
 def drain_block(drain, order) -> dict:
@@ -302,8 +313,12 @@ def run(args: argparse.Namespace) -> int:
         placement.cabinet_col)}
     positions.update({str(n): (int(h), int(r), int(c))      # a removed cable's cabinet
                       for n, h, r, c in zip(cabinets_old["name"], hall, row, col)})
+    plant = result.structured
+    through = orders.through_panels(
+        None if plant is None else plant.links, None if plant is None else plant.trunks,
+        standing_trunks(folder), fabric.index.to_numpy())
     drain, order = drain_of(standing, growth, cables_old, fabric, paired, ep_map, positions,
-                            keep)
+                            keep, through)
     bom = reused_bom(result, paired[1], cables_old, paired[2],
                      int((growth.old_to_new >= 0).sum()),
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
