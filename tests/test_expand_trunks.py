@@ -66,3 +66,20 @@ def test_work_order_names_the_panel_ports_and_trunks_each_new_link_takes(grown):
             assert 1 <= int(position) <= capacity[trunk]
             assert bool(mark) == (label[trunk] in ours)
     assert order[order["action"] == "remove"]["through"].eq("").all()
+
+
+def test_bom_counts_standing_trunks_as_reused(grown):
+    """bom_growth.csv's trunk lines: reused = the grown trunks.csv rows whose label and part the
+    standing trunks.csv has, per part; new = quantity - reused."""
+    standing, after = grown
+    trunks = pd.read_csv(after / "trunks.csv", keep_default_na=False, dtype=str)
+    old = pd.read_csv(standing / "trunks.csv", keep_default_na=False, dtype=str)
+    ours = set(zip(old["label"], old["sku"]))
+    kept = trunks[[k in ours for k in zip(trunks["label"], trunks["sku"])]]["sku"]
+    assert len(kept) >= 1
+    bom = pd.read_csv(after / "bom_growth.csv", keep_default_na=False)
+    lines = bom[bom["item"] == "trunk"].set_index("sku")
+    assert lines["quantity"].sum() == len(trunks)
+    for sku, line in lines.iterrows():
+        assert line["reused"] == (kept == sku).sum(), sku
+        assert line["new"] == line["quantity"] - line["reused"]

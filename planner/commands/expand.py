@@ -236,6 +236,23 @@ def drain_of(standing, growth, cables_old, fabric, paired, ep_map, positions, ke
     return steps, orders.with_drain_steps(frame, old_index, new_index, steps, through)
 
 
+def with_standing_trunks(bom, plant, standing: set):
+    """``bom`` with its trunk lines' reused count: the grown plan's trunks that the standing
+    plan has (same label, so the same two panels' rear ports, and the same part)."""
+    if plant is None or not len(plant.trunks) or not standing:
+        return bom
+    trunks = plant.trunks
+    same = [(str(lab), str(sku)) in standing for lab, sku in zip(trunks["label"], trunks["sku"])]
+    have = trunks[same]["sku"].astype(str).value_counts()
+    bom = bom.copy()
+    rows = bom["item"] == "trunk"
+    bom.loc[rows, "reused"] = [min(int(q), int(have.get(str(k), 0))) for k, q in
+                               zip(bom.loc[rows, "sku"], bom.loc[rows, "quantity"])]
+    bom["new"] = bom["quantity"] - bom["reused"]
+    bom["new_price"] = (bom["new"] * bom["unit_price"]).round(2)
+    return bom
+
+
 def standing_trunks(folder: Path) -> set:
     """(label, sku) of the standing plan's trunks (its trunks.csv; none without one)."""
     import pandas as pd
@@ -323,6 +340,7 @@ def run(args: argparse.Namespace) -> int:
                      int((growth.old_to_new >= 0).sum()),
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
                      len(cabinets_old))
+    bom = with_standing_trunks(bom, plant, standing_trunks(folder))
     result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
                                             paired, bom, touch_price)
     result.summary["growth"]["drain"] = drain_block(drain, order)
