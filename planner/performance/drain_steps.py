@@ -159,7 +159,7 @@ def _spread_order(unit_ids: np.ndarray, old_u: np.ndarray, old_v: np.ndarray,
         members.setdefault(int(unit_ids[i]), []).append(i)
     seen: dict[int, int] = {}
     keyed = []
-    for k, (rep, cables) in enumerate(members.items()):
+    for k, cables in enumerate(members.values()):
         routers = {int(x) for i in cables for x in (old_u[i], old_v[i]) if x >= 0}
         rank = max((seen.get(r, 0) for r in routers), default=0)
         for r in routers:
@@ -169,6 +169,35 @@ def _spread_order(unit_ids: np.ndarray, old_u: np.ndarray, old_v: np.ndarray,
     return [c for _, _, c in keyed]
 
 
+def _longest_run(share_with, count: int, keep: float) -> tuple[int, float]:
+    """(the longest run of the next ``count`` units whose share is >= ``keep``, by binary
+    search, at least 1; its share)."""
+    best, best_share = 1, share_with(1)
+    lo, hi = 2, count
+    if best_share < keep - 1e-9:
+        return best, best_share
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        share = share_with(mid)
+        if share >= keep - 1e-9:
+            best, best_share, lo = mid, share, mid + 1
+        else:
+            hi = mid - 1
+    return best, best_share
+
+
+def _place_grown(new_step: np.ndarray, new_action: np.ndarray, new_source: np.ndarray,
+                 new_blockers: np.ndarray, old_step: np.ndarray, step: int) -> None:
+    """Put in ``step`` every grown cable not kept whose standing cable and port holders all
+    have a step now (an added cable with none in step 1)."""
+    for j in np.flatnonzero((new_action != "keep") & (new_step == 0)).tolist():
+        holders = [int(b) for b in new_blockers[j].tolist() if b >= 0]
+        if new_source[j] >= 0:
+            holders.append(int(new_source[j]))
+        if all(old_step[h] > 0 for h in holders):
+            new_step[j] = max([step] + [int(old_step[h]) for h in holders]) if holders else 1
+
+
 def drain(n: int, endpoints: np.ndarray, old_u: np.ndarray, old_v: np.ndarray,
           old_action: np.ndarray, walk: np.ndarray, new_u: np.ndarray, new_v: np.ndarray,
           new_action: np.ndarray, new_source: np.ndarray, new_blockers: np.ndarray,
@@ -176,9 +205,9 @@ def drain(n: int, endpoints: np.ndarray, old_u: np.ndarray, old_v: np.ndarray,
     """The drain steps (module doc).
 
     ``n`` routers of the grown system with the ``endpoints`` of the standing ones (0 on new
-    routers); standing cables (router ids
-    ``old_u``, ``old_v``, -1 for an endpoint or a removed router; ``old_action`` keep | move |
-    remove) and ``walk``, the touched ones in walking order; grown cables (``new_u``,
+    routers); standing cables (router ids ``old_u``, ``old_v``, -1 for an endpoint or a
+    removed router; ``old_action`` keep | move | remove) and ``walk``, the touched ones in
+    walking order; grown cables (``new_u``,
     ``new_v``, ids >= n for new routers, -1 for endpoints; ``new_action`` keep | move | add;
     ``new_source`` its standing cable; ``new_blockers`` (2 per grown cable) the touched standing
     cables holding its ports, -1 none)."""
@@ -204,8 +233,8 @@ def drain(n: int, endpoints: np.ndarray, old_u: np.ndarray, old_v: np.ndarray,
 
         def down(length: int) -> np.ndarray:
             cut = pending.copy()
-            for cables in units[start:start + length]:
-                cut[cables] = False
+            for unit in units[start:start + length]:
+                cut[unit] = False
             return cut
 
         def cables(length: int, during: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -221,30 +250,15 @@ def drain(n: int, endpoints: np.ndarray, old_u: np.ndarray, old_v: np.ndarray,
                 return float(np.min(np.where(degree > 0, up / np.maximum(degree, 1), 1.0)))
             return meter.theta(u, v) / before if before else 0.0
 
-        best, best_share = 1, share_with(1)
-        lo, hi = 2, len(units) - start
-        if best_share >= keep - 1e-9:
-            while lo <= hi:                           # the longest run still at >= keep
-                mid = (lo + hi) // 2
-                s = share_with(mid)
-                if s >= keep - 1e-9:
-                    best, best_share, lo = mid, s, mid + 1
-                else:
-                    hi = mid - 1
-        for cables in units[start:start + best]:
-            old_step[cables] = step
-            pending[cables] = False
+        best, best_share = _longest_run(share_with, len(units) - start, keep)
+        for unit in units[start:start + best]:
+            old_step[unit] = step
+            pending[unit] = False
         start += best
         shares.append(best_share)
         thetas.append((before, None if before is None else best_share * before))
         meets.append(bool(best_share >= keep - 1e-9))
-        for j in np.flatnonzero((new_action != "keep") & (new_step == 0)).tolist():
-            holders = [int(b) for b in new_blockers[j].tolist() if b >= 0]
-            if new_source[j] >= 0:
-                holders.append(int(new_source[j]))
-            if all(old_step[h] > 0 for h in holders):
-                new_step[j] = max([step] + [int(old_step[h]) for h in holders]) \
-                    if holders else 1
+        _place_grown(new_step, new_action, new_source, new_blockers, old_step, step)
     new_step[(new_action != "keep") & (new_step == 0)] = max(step, 1)
     if not len(units) and (new_action != "keep").any():
         shares, meets, thetas = [1.0], [True], [(meter.base, meter.base)]
