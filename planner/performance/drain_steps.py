@@ -21,8 +21,8 @@ The share is θ during the step over θ of the network that stands when the step
 standing system for step 1): a growth that dilutes the standing routers' links (a Dragonfly's
 group pairs keep fewer direct cables) ends below the standing system's θ by its design, so the
 share a step keeps is of what stood just before it. Both θ with the same engine of
-``planner.performance.throughput``: the exact max concurrent flow LP when the standing network
-fits ``tuning.LP_NONZEROS_MAX``; else the θ of a routing that mixes per-hop ECMP minimal routing
+``planner.performance.throughput``: the exact max concurrent flow LP when its size on the
+standing and grown cables together fits ``tuning.LP_NONZEROS_MAX``; else the θ of a routing that mixes per-hop ECMP minimal routing
 with Valiant's (``valiant_mix_theta``, a lower bound on the optimum, the same routing before
 and during the step) when routers x arcs fits ``tuning.ECMP_WORK_MAX``; above both, no θ: a
 step keeps at least ``keep`` of every standing router's network cables up (the share of each
@@ -102,14 +102,16 @@ class _Meter:
     """θ of uniform traffic among the standing endpoints on a given set of cables, with the
     engine the network's size allows (module doc)."""
 
-    def __init__(self, n: int, endpoints: np.ndarray, u: np.ndarray, v: np.ndarray):
+    def __init__(self, n: int, endpoints: np.ndarray, u: np.ndarray, v: np.ndarray,
+                 arcs_max: int):
+        """``u``, ``v``: the standing cables; ``arcs_max``: arcs of the largest network
+        measured (standing and grown cables together), which the budgets are checked on."""
         self.n, self.endpoints = n, np.asarray(endpoints, float)
         self.demand = thr.uniform_demand(self.endpoints)
-        arcs = _arcs(n, u, v)
         leaves = int((self.endpoints > 0).sum())
-        if 3 * leaves * len(arcs) + leaves * n <= tuning.LP_NONZEROS_MAX:
+        if 3 * leaves * arcs_max + leaves * n <= tuning.LP_NONZEROS_MAX:
             self.engine = "exact max concurrent flow LP (HiGHS)"
-        elif n * len(arcs) <= tuning.ECMP_WORK_MAX:
+        elif n * arcs_max <= tuning.ECMP_WORK_MAX:
             self.engine = "minimal (ECMP) and Valiant routing mixed: a lower bound"
         else:
             self.engine = None
@@ -217,7 +219,9 @@ def drain(n: int, endpoints: np.ndarray, old_u: np.ndarray, old_v: np.ndarray,
     standing_net = (old_u >= 0) & (old_v >= 0)
     grown_net = (new_u >= 0) & (new_v >= 0)
     kept_edges = standing_net & ~touched
-    meter = _Meter(n, endpoints, old_u[standing_net], old_v[standing_net])
+    union = _arcs(n, np.r_[old_u[standing_net], new_u[grown_net]],
+                  np.r_[old_v[standing_net], new_v[grown_net]])
+    meter = _Meter(n, endpoints, old_u[standing_net], old_v[standing_net], len(union))
     units = _spread_order(_units(touched, new_source, new_blockers), old_u, old_v,
                           np.asarray(walk, np.int64))
     old_step = np.zeros(len(old_u), dtype=np.int64)
