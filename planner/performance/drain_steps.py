@@ -108,6 +108,7 @@ class _Meter:
         measured (standing and grown cables together), which the budgets are checked on."""
         self.n, self.endpoints = n, np.asarray(endpoints, float)
         self.demand = thr.uniform_demand(self.endpoints)
+        self._seen: dict = {}
         leaves = int((self.endpoints > 0).sum())
         if 3 * leaves * arcs_max + leaves * n <= tuning.LP_NONZEROS_MAX:
             self.engine = "exact max concurrent flow LP (HiGHS)"
@@ -123,9 +124,17 @@ class _Meter:
         return len(np.unique(label[self.endpoints > 0])) <= 1
 
     def theta(self, u: np.ndarray, v: np.ndarray) -> float:
+        """θ of the network of cables (u, v); once per distinct network (a unit whose cables
+        end at removed routers or endpoints does not change it)."""
+        arcs = _arcs(self.n, u, v)
+        key = (arcs.tail.tobytes(), arcs.head.tobytes(), arcs.capacity.tobytes())
+        if key not in self._seen:
+            self._seen[key] = self._measure(u, v, arcs)
+        return self._seen[key]
+
+    def _measure(self, u: np.ndarray, v: np.ndarray, arcs: thr.Arcs) -> float:
         if not self.connected(u, v):
             return 0.0
-        arcs = _arcs(self.n, u, v)
         if self.engine.startswith("exact"):
             return thr.exact_theta(arcs, self.demand)
         return valiant_mix_theta(arcs, self.endpoints)
