@@ -290,6 +290,48 @@ the load) the tables, cables.csv and summary are identical before and after. Wit
 placement the 100K cables.csv differed between the run before and the run after, and it
 differs between the quiet and busy 100K rows above: the placement still depends on the load at
 100K (its wall-clock cap, issue 24's placement item), while the 10K rows agree.
+
+## The 1M row (issue 24 item 3): not run, and what the smaller runs say
+
+Not run on 2026-11-26: at a load average of 15-17 on the shared 2 CPUs the plan stages alone
+of the 250K case took 30 minutes, so the 1M case (four times the cables) would not have
+finished in the time left. Measured instead (`planner plan --topology
+dragonfly:a=56,p=28,h=28,g=160 --catalog eth-51t --floor campus`, 622,720 cables, stopped
+when the plan was handed to the writers, under `/usr/bin/time -v`):
+
+| stage | wall s (load 15-17) |
+| --- | ---: |
+| placement | 448.2 |
+| cabling | 149.9 |
+| performance | 1,139.2 |
+| costing | 9.9 |
+| summary | 6.9 |
+
+CPU 236 s (user + sys; the run had 13 % of a CPU on average), peak resident 2,430 MiB in the
+one process: 3.9 KB per cable, like cabling's peak of the `157k writers 1` row (1,685 MiB,
+4.3 KB per cable). The tables the finished plan holds are much less: at 100K, shared objects
+counted once, 327 MiB (1.4 KB per cable): `cables` 119 MiB (label 19, cable_id 15, segments
+12), `pieces.connector_ends` 71, `pieces.table` 69, `ports` 24, `structured.links` 15. So the
+plan's peak is a stage's working memory (cabling's), not what it keeps.
+
+The writers at 250K, each alone (benchmarks/EXPORTS.md "wiring.pdf, NetBox: streamed"):
+wiring_pdf 865 MiB private (2,978 before it streamed), netbox 452, viewer 984; their
+exponents 100K-250K 0.88, 0.95 and 1.21.
+
+Extrapolated to 1M (2,483,096 cables, 3.99 times the 250K plan), linearly for the plan
+stages and by those exponents for the writers: the plan stages' peak about 9.5-10 GiB
+(3.9-4.3 KB per cable), above the 8 GB target before any writer runs; wiring_pdf about
+2.9 GiB, netbox 1.6 GiB, viewer 5.1 GiB private. The 8 GB whole-tree target at 1M needs
+cabling's working memory cut to about half and the viewer's tables streamed; wiring.pdf and
+the NetBox bundle are no longer the writers that decide it.
+
+A 1M attempt was started later that evening when the load fell to 5-10 (`flock
+/tmp/locks/big.lock python benchmarks/bench_headline.py 1m`) and stopped after 12.8 minutes
+(4.3 CPU minutes: a third of a CPU), far from done; the row above records only finished runs,
+and this one's stages are not known (the script reads the progress lines at the end). The
+tree's PSS, sampled every 2 s from outside: 0.5 GiB at 1 minute, 2.2 at 2, 4.0 at 4, 6.1 at
+4.7, a peak of 9,072 MiB at 6 minutes, then 5.6-5.7 GiB from 6.3 minutes to the stop, one
+process all along (no writer had started). So at 1M a plan stage alone passes 8 GB.
 """
 
 

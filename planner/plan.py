@@ -35,7 +35,8 @@ from planner.inputs.floor import Floor, load_floor, routes
 from planner.inputs.floor.rack_positions import hall_bounds
 from planner.inputs.parts import structured
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
-from planner.performance import failure_groups, simulators
+from planner.performance import failure_groups, simulators, spread_risk, tuning
+from planner.placement import spread
 from planner.placement.result import Placement
 from planner.run import guards, memory
 from planner.run.errors import InputError
@@ -64,6 +65,8 @@ class Plan:
     pieces:   every installed piece and each link's pieces (``planner.cabling.pieces.Pieces``).
     fabric:   the subnet-manager boxes, management switches and PDUs in their cabinets and the
               management cords (``planner.costing.fabric_devices.FabricDevices``).
+    resilience_groups: per failure kind measured, every group's θ after failure
+              (``planner.performance.resilience.per_group``; summary.json keeps the worst).
     """
 
     topology: Topology
@@ -80,6 +83,7 @@ class Plan:
     structured: cabling.structured.StructuredPlan | None = None
     pieces: cabling.pieces.Pieces | None = None
     fabric: fabric_devices.FabricDevices | None = None
+    resilience_groups: dict[str, dict] | None = None
 
 
 def _as_topology(topology) -> Topology:
@@ -125,7 +129,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
          placement: Placement | None = None, router_latency_ns: float | None = None,
          booksim: dict | None = None, spares: boms.Spares | None = None,
          optics: str | None = None, resilience: str = "all",
-         fail_links: int | None = None) -> Plan:
+         fail_links: int | None = None, spread_risk: float | str | None = None,
+         resilience_exact: bool = False) -> Plan:
     """Plan a system without writing files.
 
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
@@ -141,6 +146,10 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     with ``Catalog.with_offers``. ``resilience`` names the failure groups whose single
     failures are measured (``planner.performance.failure_groups.CHOICES``) and ``fail_links``
     the cables of each random draw (None: ``tuning.DEFAULT_FAIL_LINKS``; 0: none).
+    ``spread_risk``: the largest share of a router's cables one other cabinet may hold
+    (``planner.placement.spread``); the summary's ``spread_risk`` block compares the plan with
+    the plain placement it started from. ``resilience_exact``: the exact LP after every
+    failure whatever the budget, with a warning of its expected time on stderr.
     """
     started = time.perf_counter()
     topology, catalog, floor = _as_topology(topology), _as_catalog(catalog), _as_floor(floor)
@@ -154,6 +163,11 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                                                              "--router-latency-ns")
     booksim = simulators.check_booksim(booksim, topology.num_endpoints)
     fail_links = failure_groups.check_options(resilience, fail_links, floor, topology.num_links)
+    if spread_risk is not None:
+        spread_risk = spread.check_share(spread_risk)
+        if placement is not None:
+            raise InputError("--spread-risk places the routers itself; it cannot take a given "
+                             "placement: leave out one or the other")
     if group_endpoints is not None:
         floor = floor.with_group_endpoints(group_endpoints)
     if topology.num_routers == 0:
@@ -165,10 +179,11 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     guards.check_counts(f"topology '{_describe(topology)}'", topology.num_links,
                         topology.num_endpoints, topology.num_routers, router_model.radix,
                         endpoint_cables)
-    floors.check_capacity(floor, topology, router_model)
+    floors.check_capacity(_router_cabinets(floor, catalog, topology), topology, router_model)
     structured.check_catalog(catalog, floor, router_model)
     within_budget = power.fit_budget(floor, topology, catalog, router_model, endpoint_cables)
-    feasibility.check(feasibility.Shape.of(topology), catalog, within_budget, router_model,
+    feasibility.check(feasibility.Shape.of(topology), catalog,
+                      _router_cabinets(within_budget, catalog, topology), router_model,
                       endpoint_cables, given=floor)
 
     with Stages("plan", ["placement", "cabling", "performance", "costing", "summary"],
@@ -178,7 +193,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 from planner.placement import place
                 placement = place(topology, within_budget, catalog, strategy=strategy,
                                   time_limit_s=time_limit_s, seed=seed,
-                                  group_endpoints=group_endpoints, on_stage=stages.note)
+                                  group_endpoints=group_endpoints, on_stage=stages.note,
+                                  spread_risk=spread_risk)
                 restore_ctrl_c()  # CP-SAT leaves SIGINT at the OS default
             memory.release()
         with stages.run("cabling", lambda: f"{len(cable_plan.cables):,} cables"):
@@ -188,20 +204,29 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
         with stages.run("performance", lambda: _performance_detail(perf)):
             failures = failure_groups.derive(resilience, topology, placement, floor,
                                              cable_plan.cables, cable_plan.structured)
+            if placement.spread_risk is not None:
+                failures = _with_spread_kinds(failures, topology, placement, floor,
+                                              cable_plan)
+            if resilience_exact:
+                _warn_exact(topology, failures, fail_links)
             perf = performance.evaluate(topology, cable_plan.cables, router_model,
                                         router_latency_ns=router_latency_ns, seed=seed,
-                                        failures=failures, fail_links=fail_links)
+                                        failures=failures, fail_links=fail_links,
+                                        exact_failures=resilience_exact)
             memory.release()
         with stages.run("costing", lambda: f"{len(bom):,} BOM lines"):
             bom = boms.build(catalog, router_model, topology.radix, topology.num_routers,
                              cable_plan.cables, spares, topology.num_endpoints,
-                             placement.num_cabinets, structured=cable_plan.structured)
+                             placement.num_cabinets, structured=cable_plan.structured,
+                             servers=_servers(catalog, topology, placement))
             totals = _totals(catalog, router_model, topology, cable_plan.cables, bom)
             watts = power.plan_power(topology, catalog, router_model, cable_plan.cables,
-                                     placement.router_cabinet, placement.num_cabinets)
+                                     placement.router_cabinet, placement.num_cabinets,
+                                     server_cabinet=placement.server_cabinet)
             power.check_budget(floor, placement.cabinet_names, watts.cabinet_kw)
+            # servers' power is distributed by their compute cabinets' own PDUs (not included)
             fabric_lines, fabric_plan = fabric.build(catalog, router_model, placement, floor,
-                                                     watts.cabinet_kw, topology.num_endpoints)
+                                                     watts.network_kw, topology.num_endpoints)
             bom = fabric.append(bom, fabric_lines)
             devices = cable_plan.devices.assign(
                 watts=np.round(np.r_[watts.router_w, watts.endpoint_w], 3))
@@ -209,11 +234,12 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             boxes = None
             if fabric_plan is not None:
                 boxes = fabric_devices.place(catalog, placement, floor, devices, fabric_plan)
-                power.check_budget(floor, placement.cabinet_names, fabric_plan.kw)
+                kw = watts.with_servers(fabric_plan.kw)
+                power.check_budget(floor, placement.cabinet_names, kw)
                 plan_w = float(watts.cabinet_kw.sum()) * 1000.0
-                watts = replace(watts, cabinet_kw=np.asarray(fabric_plan.kw, float))
+                watts = replace(watts, cabinet_kw=kw)
                 cabinets = cabinets.assign(
-                    kw=np.round(fabric_plan.kw, 6),
+                    kw=np.round(kw, 6),
                     ru_used=cabinets["ru_used"] + boxes.ru_per_cabinet(len(cabinets)))
             memory.release()
         with stages.run("summary"):
@@ -231,18 +257,28 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             if cable_plan.structured is not None:
                 summary["structured"] = cable_plan.structured.summary()
             summary["optics"] = cabling.optics_summary(cable_plan.cables)
+            if placement.server_cabinet is not None:
+                summary["servers"] = _server_summary(catalog, topology, placement)
             summary["offers"] = catalog.offer_choice
             summary["bom"]["not_included"] = fabric.not_included(catalog)
             if fabric_plan is not None:
                 summary["fabric"] = fabric_plan.summary()
-                summary["power"]["fabric_w"] = round(float(fabric_plan.kw.sum()) * 1000.0
+                summary["power"]["fabric_w"] = round(float(watts.cabinet_kw.sum()) * 1000.0
                                                      - plan_w, 3)
             resilience_block = perf.pop("resilience", None)
+            if placement.spread_risk is not None:
+                summary["spread_risk"] = _spread_block(topology, placement, floor, cable_plan,
+                                                       resilience_block, resilience)
+                if resilience == "off" and fail_links == 0:
+                    resilience_block = None
             summary["performance"] = perf
             resilience_s = {}
+            resilience_groups = {}
             if resilience_block is not None:      # its run times go with the others
                 resilience_s = {kind: block.pop("runtime_s")
                                 for kind, block in resilience_block["kinds"].items()}
+                resilience_groups = {kind: block.pop("per_group")
+                                     for kind, block in resilience_block["kinds"].items()}
                 for block in resilience_block["kinds"].values():
                     worst = block["worst"]
                     worst["cost_per_delivered_tbps"] = _per_tbps(
@@ -260,7 +296,100 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
                 router_model=router_model, cables=cable_plan.cables, devices=devices,
                 cabinets=cabinets, ports=cable_plan.ports, bom=bom, summary=summary,
                 structured=cable_plan.structured, pieces=cable_plan.pieces,
-                fabric=boxes)
+                fabric=boxes, resilience_groups=resilience_groups)
+
+
+def _warn_exact(topology: Topology, failures, fail_links: int) -> None:
+    """``--resilience-exact``: one line on stderr with the LPs to solve and their expected
+    time (``planner.performance.resilience.exact_estimate``)."""
+    from planner.performance.resilience import exact_estimate
+    groups, skipped = failures
+    count = sum(len(g) for kind, g in groups.items() if kind not in skipped)
+    count += tuning.FAIL_LINK_SAMPLES if fail_links else 0
+    nonzeros, seconds = exact_estimate(topology, count)
+    print(f"planner: warning: --resilience-exact: {count:,} exact LPs, {nonzeros:,} nonzeros "
+          f"together, about {seconds:,.0f} s", file=sys.stderr, flush=True)
+
+
+def _with_spread_kinds(failures, topology: Topology, placement: Placement, floor: Floor,
+                       cable_plan):
+    """The failure groups to measure plus the plain layout's cabinets (and the plan's own,
+    when ``--resilience`` leaves them out) and its groups of the other kinds measured, for
+    the ``spread_risk`` comparison."""
+    groups, skipped = failures
+    groups = dict(groups)
+    r, links = topology.num_routers, len(topology.links)
+    if "cabinet" not in groups or "cabinet" in skipped:
+        groups[spread_risk.SPREAD_CABINETS] = failure_groups.cabinet_groups(placement, r, links)
+    plain = spread_risk.plain_groups(topology, placement, floor, cable_plan.cables,
+                                     cable_plan.structured,
+                                     ["cabinet", *(k for k in groups if k not in skipped)])
+    for kind, g in plain.items():
+        groups[spread_risk.plain_kind(kind)] = g
+    return groups, skipped
+
+
+def _spread_block(topology: Topology, placement: Placement, floor: Floor, cable_plan,
+                  resilience_block: dict | None, resilience: str) -> dict[str, Any]:
+    """The ``spread_risk`` block (``planner.performance.spread_risk``); the comparison's own
+    failure kinds leave the ``resilience`` block, their run time goes to the block."""
+    kinds = resilience_block["kinds"] if resilience_block else {}
+    ours = kinds.pop(spread_risk.SPREAD_CABINETS, None)
+    plain_kinds = {name[len(spread_risk.PLAIN):]: kinds.pop(name)
+                   for name in list(kinds) if name.startswith(spread_risk.PLAIN)}
+    plain = plain_kinds.pop("cabinet", None)
+    if resilience_block:
+        for name in list(resilience_block["groups"]):
+            if name.startswith(spread_risk.PLAIN) or name == spread_risk.SPREAD_CABINETS:
+                resilience_block["groups"].pop(name)
+    extra = sum(k.pop("runtime_s", 0.0) for k in (ours, plain, *plain_kinds.values())
+                if k is not None)
+    mine = ours if ours is not None else kinds.get("cabinet")
+    groups, _ = failure_groups.derive("all", topology, placement, floor, cable_plan.cables,
+                                      cable_plan.structured)
+    plain_groups = spread_risk.plain_groups(topology, placement, floor, cable_plan.cables,
+                                            cable_plan.structured, ("cabinet", "tray", "row",
+                                                                    "trunk"))
+    theta_kinds = {kind: {"with": kinds.get(kind), "without": b}
+                   for kind, b in plain_kinds.items()}
+    names = floors.padded("r", np.arange(topology.num_routers),
+                          width=len(str(topology.num_routers - 1)))
+    return spread_risk.block(placement.spread_risk, topology, groups, plain_groups, names,
+                             placement.cable_cost, placement.optical, mine, plain,
+                             extra + placement.stage_seconds.get("spread", 0.0),
+                             trunks=getattr(cable_plan.structured, "spread", None),
+                             floor=floor,
+                             placements=(placement, spread_risk.plain_layout(placement)),
+                             theta_kinds=theta_kinds)
+
+
+def _router_cabinets(floor: Floor, catalog: Catalog, topology: Topology) -> Floor:
+    """The floor as the checks before placement read the routers' cabinets: without
+    ``endpoint_slots`` when the endpoints are NICs of a catalog server model, whose servers
+    stand in compute cabinets of their own (``planner.placement.rails``)."""
+    from planner.inputs.catalog.servers import server_model_for
+    if server_model_for(catalog, topology) is None:
+        return floor
+    return floor.model_copy(update={"endpoint_slots": None})
+
+
+def _servers(catalog: Catalog, topology: Topology, placement: Placement):
+    """(server model, count) when the placement stands servers in cabinets, else None."""
+    if placement.server_cabinet is None:
+        return None
+    from planner.inputs.catalog.servers import server_model_for
+    return server_model_for(catalog, topology), len(placement.server_cabinet)
+
+
+def _server_summary(catalog: Catalog, topology: Topology, placement: Placement) -> dict:
+    """The ``servers`` block of summary.json: the model, the servers, their NICs and the
+    compute cabinets they stand in, with the most servers in one cabinet."""
+    model, count = _servers(catalog, topology, placement)
+    per_cabinet = np.bincount(placement.server_cabinet)
+    return {"model": model.sku, "count": int(count), "nics": int(model.nics),
+            "gpus": int(model.gpus) * int(count),
+            "cabinets": int(np.count_nonzero(per_cabinet)),
+            "most_per_cabinet": int(per_cabinet.max(initial=0))}
 
 
 def _performance_detail(perf: dict[str, Any]) -> str:
@@ -313,7 +442,9 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
     parts = boms.class_totals(bom)
     total = float(bom["extended_price"].sum())
     n_ep = topology.num_endpoints
-    cost = {"routers": round(parts["switches"], 2), "nics": round(parts["nics"], 2),
+    servers = ({"servers": round(parts["servers"], 2)} if placement.server_cabinet is not None
+               else {})
+    cost = {"routers": round(parts["switches"], 2), "nics": round(parts["nics"], 2), **servers,
             "licences": round(parts["licences"], 2), "optics": round(parts["optics"], 2),
             "cables": round(parts["cables"], 2), "panels": round(parts["panels"], 2),
             "rack": round(parts["rack"], 2),

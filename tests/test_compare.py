@@ -164,7 +164,9 @@ def test_xlsx_has_native_charts_over_the_comparison_cells(local_run):
     charts = wb["Charts"]._charts
     titles = [c.title.tx.rich.p[0].r[0].t for c in charts]
     assert titles == ["Cost per endpoint ($)", "Power per endpoint (W)", "Cables by media",
-                      "Cost per endpoint against uniform θ"]
+                      "Cost per endpoint against uniform θ",
+                      "Uniform θ: intact and after the worst cabinet fails",
+                      "$ per delivered Tb/s: intact and after the worst cabinet fails"]
     col = {k: openpyxl.utils.get_column_letter(i + 1) for i, k in enumerate(KEYS)}
     last = 2 + len(FAMILIES)
     refs = [[(s.tx.strRef.f, s.val.numRef.f) for s in c.series] for c in charts[:3]]

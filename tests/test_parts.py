@@ -258,18 +258,19 @@ def test_summary_counts_the_cages_in_use():
 
 
 def test_too_few_cages_for_the_parts_is_an_input_error(tmp_path, capsys, monkeypatch):
-    """6 cages x 2 = 12 ports cover the radix (10), but a cage holds one part: the 3 NICs'
-    splitters take 2 cages and a twin DAC to one peer a cage of its own, so some router needs
-    more than 6 cages: the plan stops with one line."""
+    """5 cages x 2 = 10 ports cover the radix (10), but a cage holds one part: the 3 NICs'
+    splitters take 2 cages and the 7 peers at least ceil((7 + 1) / 2) = 4 (their odd links on
+    twin-port SR8 modules, two peers a cage, one part-filled), so a router needs 6 of 5 cages:
+    the plan stops with one line."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "cat.yaml").write_text(yaml.safe_dump(_catalog(_set(["routers", 0, "cages"], 6))))
+    (tmp_path / "cat.yaml").write_text(yaml.safe_dump(_catalog(_set(["routers", 0, "cages"], 5))))
     (tmp_path / "floor.yaml").write_text(yaml.safe_dump(
         _point_to_point_hall().model_dump(mode="json", exclude_none=True)))
     code = main(["plan", "--topology", "slimfly:q=5,p=3", "--catalog", "cat.yaml",
                  "--floor", "floor.yaml", "--strategy", "hint", "--out", "out"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1, err
-    assert "cages of 2 ports" in err and "SW has 6" in err
+    assert "cages of 2 ports" in err and "SW has 5" in err
     assert not (tmp_path / "out").exists()
 
 

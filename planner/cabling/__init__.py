@@ -11,6 +11,9 @@ Rules (TIA-606 labelling conventions):
 - **Devices.** Routers are named ``r<id>``, endpoints ``n<id>``, ids zero-padded to the width of
   the largest id (``r000`` .. ``r721``). Endpoints are numbered in router order: router ``i``
   carries endpoints ``offset[i] .. offset[i] + endpoints[i] - 1`` and they sit in its cabinet.
+  When the endpoints are the NICs of a catalog server model (``Placement.server_cabinet``,
+  ``Servers``) each server is one device, ``gpu-<id>``, standing in its own cabinet, and its
+  NIC ports are ``1 .. N`` (labels ``NIC1`` .. ``NICn``; NIC i of the topology is port i + 1).
 - **Ports** are numbered per router from 1: first one port per attached endpoint (in endpoint
   order), then the network ports ordered by (peer router id, parallel-cable index). The
   endpoint's own NIC port is 1. No port number exceeds the router model's radix.
@@ -35,7 +38,11 @@ Rules (TIA-606 labelling conventions):
   ``b_watts``) from ``planner.inputs.parts.media.choose_parts``; latency from
   ``planner.inputs.parts.media.latency_ns`` over the ordered (installed) length. On routers whose
   cages break out into several ports, ``planner.inputs.catalog.cages`` regroups the ports so that
-  one cage holds one part. On a floor with structured cabling a cable that leaves its row runs
+  one cage holds one part. Where the cheapest parts would leave a router more cages than its
+  model has (single links to many peers on twin-port copper, a cage each), the odd links of
+  those pairs take a part whose cages serve several peers (a twin-port transceiver with a
+  connector per port, ``cages.odd_links``); plans that fit are cabled as the cheapest parts
+  say. On a floor with structured cabling a cable that leaves its row runs
   through patch panels (``planner.inputs.parts.structured``, ``planner.cabling.structured``): its
   pieces are in ``segments`` and ``CablePlan.structured``.
 - **Optical channels.** Every link through transceivers carries its channel: fibre installed (the
@@ -224,17 +231,68 @@ def assign_ports(topology: Topology, radix: int) -> tuple[np.ndarray, np.ndarray
     return port[:n], port[n:], ep_port
 
 
+# ----------------------------------------------------------------------------- servers
+
+@dataclass(frozen=True, eq=False)
+class Servers:
+    """The servers of a plan whose endpoints are NICs of a catalog server model
+    (``Placement.server_cabinet``): per server its name (``gpu-0123``; ``srv-`` for a model
+    without GPUs), cabinet and lowest rack unit (from ``first_endpoint_ru`` up, ``ru`` tall, in
+    id order), and per endpoint its server and NIC port (1..N: NIC i of the topology, the
+    rail-i leaf's, is port i + 1)."""
+
+    model: object
+    names: np.ndarray
+    cabinet: np.ndarray
+    ru: np.ndarray
+    of_endpoint: np.ndarray
+    nic_port: np.ndarray
+
+    @classmethod
+    def of(cls, topology: Topology, placement: Placement, catalog: Catalog,
+           floor: Floor) -> "Servers | None":
+        if placement.server_cabinet is None:
+            return None
+        from planner.inputs.catalog.servers import server_model_for
+        from planner.topologies.servers import nic_endpoints
+
+        model = server_model_for(catalog, topology)
+        if model is None:
+            raise InputError(f"the placement stands servers in cabinets but catalog "
+                             f"'{catalog.source}' has no server model of "
+                             f"{topology.extra['servers']['nics']} NICs; add one")
+        cabinet = np.asarray(placement.server_cabinet, dtype=np.int64)
+        ru = (floor.first_endpoint_ru + rank_within(cabinet) * model.ru).astype(float)
+        _, server, nic = nic_endpoints(topology)
+        return cls(model=model, names=padded("gpu-" if model.gpus else "srv-",
+                                             np.arange(len(cabinet))),
+                   cabinet=cabinet, ru=ru, of_endpoint=server, nic_port=nic + 1)
+
+
 # ----------------------------------------------------------------------------- rack units
 
 def rack_units(topology: Topology, placement: Placement, floor: Floor,
-               router_model: RouterModel) -> tuple[np.ndarray, np.ndarray]:
+               router_model: RouterModel, catalog: Catalog | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
     """(router_ru (R,), endpoint_ru (N,)) lowest rack unit of every device; endpoint units are
-    NaN when the floor gives endpoints no rack units. InputError when a cabinet holds more
-    devices than its slots, or (physical floors) devices overlap or rise above the cabinet."""
+    NaN when the floor gives endpoints no rack units (with servers: their server's unit).
+    InputError when a cabinet holds more devices than its slots, or (physical floors) devices
+    overlap or rise above the cabinet."""
     cab = np.asarray(placement.router_cabinet, dtype=np.int64)
-    ep_cab = cab[endpoint_routers(topology)]
     slot = rank_within(cab)
     router_ru = np.asarray(floors.router_ru(floor, slot, router_model.rack_units), dtype=float)
+    servers = None if catalog is None else Servers.of(topology, placement, catalog, floor)
+    if servers is not None:
+        _check_slots(floor, placement, cab, np.zeros(0, np.int64))
+        if not floor.abstract:
+            n_s = len(servers.cabinet)
+            heights = np.r_[np.full(len(cab), float(router_model.rack_units)),
+                            np.full(n_s, float(servers.model.ru))]
+            _check_units(floor, placement, np.r_[cab, servers.cabinet],
+                         np.r_[router_ru, servers.ru], heights,
+                         np.r_[np.zeros(len(cab), bool), np.ones(n_s, bool)])
+        return router_ru, servers.ru[servers.of_endpoint]
+    ep_cab = cab[endpoint_routers(topology)]
     _check_slots(floor, placement, cab, ep_cab)
     if floor.endpoint_ru > 0:
         ep_ru = np.asarray(floors.endpoint_ru_of(floor, rank_within(ep_cab)), dtype=float)
@@ -352,9 +410,12 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     radix = int(router_model.radix)
     net_a, net_b = network_cables(topology)
     net_a_port, net_b_port, ep_port = assign_ports(topology, radix)
-    router_ru, ep_ru = rack_units(topology, placement, floor, router_model)
+    router_ru, ep_ru = rack_units(topology, placement, floor, router_model, catalog)
     rnames, enames = device_names("router", n_routers), device_names("endpoint", n_endpoints)
     ep_router = endpoint_routers(topology)
+    servers = Servers.of(topology, placement, catalog, floor)
+    if servers is not None:     # each NIC is named by its server
+        enames = servers.names[servers.of_endpoint]
 
     n_ep = n_endpoints if endpoint_cables else 0
     n_net = len(net_a)
@@ -363,9 +424,11 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     b_router = np.r_[net_b, np.full(n_ep, -1, np.int64)]
     b_endpoint = np.r_[np.full(n_net, -1, np.int64), ep_ids]
     a_port = np.r_[net_a_port, ep_port[:n_ep]]
-    b_port = np.r_[net_b_port, np.ones(n_ep, np.int64)]
+    b_port = np.r_[net_b_port, np.ones(n_ep, np.int64) if servers is None
+                   else servers.nic_port[:n_ep]]
+    ep_cab = cab[ep_router] if servers is None else servers.cabinet[servers.of_endpoint]
     a_cab = cab[a_router]
-    b_cab = np.r_[cab[net_b], cab[ep_router[:n_ep]]]
+    b_cab = np.r_[cab[net_b], ep_cab[:n_ep]]
     a_ru = router_ru[a_router]
     b_ru = np.r_[router_ru[net_b], ep_ru[:n_ep]]
     group = np.asarray(placement.cabinet_group, dtype=np.int64)
@@ -374,11 +437,22 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     room = floors.room_of(floor, placement.cabinet_hall, placement.cabinet_row,
                           placement.cabinet_col)
     parallel = np.r_[np.repeat(topology.multiplicity, topology.multiplicity), np.ones(n_ep)]
-    routed = routed_parts(catalog, floor, room, placement.cabinet_hall, placement.cabinet_row,
-                          placement.cabinet_col, a_cab, b_cab, group_a == group_b,
-                          router=router_model, endpoint=np.arange(n_net + n_ep) >= n_net,
-                          parallel=parallel, names=lambda i: _link_name(
-                              i, n_net, a_router, b_router, b_endpoint, rnames, enames))
+
+    def route(shared):
+        return routed_parts(catalog, floor, room, placement.cabinet_hall, placement.cabinet_row,
+                            placement.cabinet_col, a_cab, b_cab, group_a == group_b,
+                            router=router_model, endpoint=np.arange(n_net + n_ep) >= n_net,
+                            parallel=parallel, shared=shared, names=lambda i: _link_name(
+                                i, n_net, a_router, b_router, b_endpoint, rnames, enames))
+
+    routed = route(False)
+    short = cages.cages_used(router_model, catalog, a_router, b_router, routed.parts.part,
+                             n_routers) > router_model.cage_count
+    if short.any():     # the odd links of one-peer parts onto twin-port optics (cages module)
+        move = cages.odd_links(router_model, catalog, a_router, b_router, routed.parts.part,
+                               short)
+        if move.any():
+            routed = route(move)
     length, kind, pieces, parts = routed.length, routed.kind, routed.runs, routed.parts
     media = media_of(catalog, parts.part)
     order_len = np.round(parts.order_length, 3)
@@ -394,9 +468,12 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     no_unit = np.flatnonzero(np.isnan(b_ru))
     if no_unit.size:
         b_unit[no_unit] = [name.upper() for name in enames[b_endpoint[no_unit]].tolist()]
+    b_port_text = unit_text(b_port, port_width)
+    if servers is not None:     # a server's end names its NIC port: NIC1 .. NICn
+        b_port_text[n_net:] = joined_text("NIC", b_port[n_net:].astype(str))
     labels = joined_text(cab_names[a_cab], "-", unit_text(a_ru, ru_width), ":",
                          unit_text(a_port, port_width), "/", cab_names[b_cab], "-", b_unit, ":",
-                         unit_text(b_port, port_width))
+                         b_port_text)
     longest = int(pd.Series(labels, dtype=object).str.len().max()) if len(labels) else 0
     if longest > MAX_LABEL:
         raise InputError(f"cable labels would be {longest} characters, above the "
@@ -409,8 +486,11 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     b_device[n_net:] = enames[:n_ep]
     check_lit(catalog, floor, parts, cable_ids, rnames[a_router], b_device,
               np.asarray(routes.KINDS, dtype=object)[kind])
-    plant = (structured.build(room, catalog, pieces, parts, cable_ids) if pieces is not None
-             else None)
+    risk = placement.spread_risk        # --spread-risk: links dealt over the trunks too
+    dealing = (structured.SpreadDealing(risk.share, net_a, net_b, topology.groups)
+               if risk is not None else None)
+    plant = (structured.build(room, catalog, pieces, parts, cable_ids, dealing)
+             if pieces is not None else None)
     cables = pd.DataFrame({
         "cable_id": cable_ids,
         "label": labels,
@@ -457,10 +537,11 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     sku = installed.table["sku"].to_numpy(object)
     cables.insert(cables.columns.get_loc("loss_db") + 1, "a_sku", sku[first["first"]])
     cables.insert(cables.columns.get_loc("a_sku") + 1, "b_sku", sku[first["last"]])
-    return CablePlan(cables=cables,
-                     devices=_devices(placement, floor, router_model, rnames, enames, router_ru,
-                                      ep_ru, ep_router),
-                     cabinets=_cabinets(placement, floor, router_model, ep_router),
+    devices = (_devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,
+                        ep_router) if servers is None else
+               _server_devices(placement, router_model, rnames, router_ru, servers))
+    return CablePlan(cables=cables, devices=devices,
+                     cabinets=_cabinets(placement, floor, router_model, ep_router, servers),
                      ports=_ports(cables, rnames, radix), structured=plant,
                      pieces=installed)
 
@@ -482,11 +563,34 @@ def _devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,
     })
 
 
-def _cabinets(placement, floor, router_model, ep_router) -> pd.DataFrame:
+def _server_devices(placement, router_model, rnames, router_ru, servers) -> pd.DataFrame:
+    """Routers, then one row per server (kind "endpoint": the hosts of the fabric)."""
+    cab_names = np.asarray(placement.cabinet_names, dtype=object)
+    cab = np.asarray(placement.router_cabinet, dtype=np.int64)
+    n_r, n_s = len(rnames), len(servers.names)
+    return pd.DataFrame({
+        "name": np.r_[rnames, servers.names],
+        "kind": np.repeat(np.asarray(["router", "endpoint"], dtype=object), [n_r, n_s]),
+        "id": np.r_[np.arange(n_r), np.arange(n_s)],
+        "cabinet": np.r_[cab_names[cab], cab_names[servers.cabinet]],
+        "ru": nullable_units(np.r_[router_ru, servers.ru]),
+        "height_ru": np.r_[np.full(n_r, float(router_model.rack_units)),
+                           np.full(n_s, float(servers.model.ru))],
+        "model": np.repeat(np.asarray([router_model.sku, servers.model.sku], dtype=object),
+                           [n_r, n_s]),
+    })
+
+
+def _cabinets(placement, floor, router_model, ep_router, servers=None) -> pd.DataFrame:
     n_cab = placement.num_cabinets
     cab = np.asarray(placement.router_cabinet, dtype=np.int64)
     routers = np.bincount(cab, minlength=n_cab)
-    endpoints = np.bincount(cab[ep_router], minlength=n_cab)
+    if servers is None:
+        endpoints = np.bincount(cab[ep_router], minlength=n_cab)
+        endpoint_ru = endpoints * float(floor.endpoint_ru)
+    else:
+        endpoints = np.bincount(servers.cabinet[servers.of_endpoint], minlength=n_cab)
+        endpoint_ru = np.bincount(servers.cabinet, minlength=n_cab) * float(servers.model.ru)
     x, y = floors.cabinet_xy(floor, placement.cabinet_row, placement.cabinet_col)
     return pd.DataFrame({
         "name": list(placement.cabinet_names),
@@ -498,7 +602,7 @@ def _cabinets(placement, floor, router_model, ep_router) -> pd.DataFrame:
         "y_m": np.round(y, 3),
         "routers": routers,
         "endpoints": endpoints,
-        "ru_used": routers * float(router_model.rack_units) + endpoints * float(floor.endpoint_ru),
+        "ru_used": routers * float(router_model.rack_units) + endpoint_ru,
     })
 
 

@@ -93,19 +93,20 @@ class Pieces:
         return pd.DataFrame({"a_assembly": assembly[ends["first"].to_numpy()],
                              "b_assembly": assembly[ends["last"].to_numpy()]})
 
-    def ends(self) -> pd.DataFrame:
+    def ends(self, places=None) -> pd.DataFrame:
         """Every end of every piece, oriented from it: ``piece`` (row of ``table``), ``end``
-        (A | B), ``this_*`` and ``peer_*`` of ``END_FIELDS``; A ends first, then B ends."""
-        return self._ends()
-
-    def _ends(self) -> pd.DataFrame:
+        (A | B), ``this_*`` and ``peer_*`` of ``END_FIELDS``; A ends first, then B ends.
+        ``places``: only the ends in these cabinets or patch racks (a hall's, so that a writer
+        going hall by hall holds one hall's ends at a time), in the same order."""
         t = self.table
         both = []
         for this, peer in (("a", "b"), ("b", "a")):
-            frame = pd.DataFrame({"piece": np.arange(len(t)), "end": this.upper()})
+            rows = (np.arange(len(t)) if places is None else np.flatnonzero(
+                t[f"{this}_place"].isin(places).to_numpy(bool)))
+            frame = pd.DataFrame({"piece": rows, "end": this.upper()})
             for field in END_FIELDS:
-                frame[f"this_{field}"] = t[f"{this}_{field}"].to_numpy()
-                frame[f"peer_{field}"] = t[f"{peer}_{field}"].to_numpy()
+                frame[f"this_{field}"] = t[f"{this}_{field}"].take(rows).to_numpy()
+                frame[f"peer_{field}"] = t[f"{peer}_{field}"].take(rows).to_numpy()
             both.append(frame)
         return pd.concat(both, ignore_index=True)
 

@@ -60,6 +60,12 @@ class StructuredPlan:
     racks: pd.DataFrame
     segments: np.ndarray
     figures: dict = field(default_factory=dict)
+    spread: dict | None = None
+    """Under ``--spread-risk``: how the links were dealt over the trunks (``deal_spread``)."""
+    plain_trunk: np.ndarray | None = None
+    """Under ``--spread-risk``: per cable of ``Plan.cables`` the row trunk the plain fill would
+    have put it on (numbered over the plan's pairs of patch points; -1: none), for the
+    comparison's trunk failures."""
 
     def summary(self) -> dict:
         """The ``structured`` block of summary.json."""
@@ -204,10 +210,12 @@ def _place(panels: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int)
     return panels
 
 
-def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> StructuredPlan:
+def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
+          spread: SpreadDealing | None = None) -> StructuredPlan:
     """The panels, trunks and racks of the structured links of a cable plan, and each cable's
     pieces (module doc). ``pieces`` are the cables' runs to the millimetre
-    (``Runs.in_millimetres``), ``parts`` their ``planner.inputs.parts.media.LinkParts``."""
+    (``Runs.in_millimetres``), ``parts`` their ``planner.inputs.parts.media.LinkParts``;
+    ``spread`` (``--spread-risk``) deals the links over the trunks (``deal_spread``)."""
     seg = parts.segments
     n = len(cable_ids)
     rows = np.flatnonzero(seg.structured) if seg is not None else np.zeros(0, np.int64)
@@ -235,7 +243,7 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
         hall_m=pieces.hall[c], hall_order=seg.hall[c], drop=pieces.drop[c])
     link["lo_hall"] = point_parts(room, link["lo"])[0]
     link["hi_hall"] = point_parts(room, link["hi"])[0]
-    chains, link = _pack(link, catalog, float(floor.structured_spare_pct))
+    chains, link, dealt = _pack(link, catalog, float(floor.structured_spare_pct), spread)
     codes = np.unique(np.r_[chains["lo"].to_numpy(), chains["hi"].to_numpy()])
     names = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
     ends = pd.concat([chains.assign(point=chains["lo"], peer=chains["hi"], side="lo"),
@@ -276,13 +284,18 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids) -> Struc
                                                           "point_name": "point"})[
         ["name", "rack", "ru", "point", "kind", "part", "sku", "model", "rear_ports", "legs",
          "trunks", "links", "units", "layout"]]
+    plain_trunk = None
+    if dealt is not None:
+        plain_trunk = np.full(n, -1, np.int64)
+        plain_trunk[dealt.pop("cables")] = dealt.pop("plain_trunk")
     plant = StructuredPlan(links=links, trunks=trunks, panels=panels, racks=racks,
-                           segments=segments)
+                           segments=segments, spread=dealt, plain_trunk=plain_trunk)
     return replace(plant, figures=engineering(plant, catalog, pieces))
 
 
-def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
-    """(chains, link): the trunks each group of links between the same two panels (same priced
+def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
+          spread: SpreadDealing | None = None):
+    """(chains, link, dealt): the trunks each group of links between the same two panels (same priced
     trunk and panel parts) is packed into, one row per chain (a row trunk, or a cross-hall chain
     of three trunks of one part), and each link's ``chain``, ``legs`` and ``position`` in it (the
     group's links fill its trunks largest first, in cable order).
@@ -295,14 +308,15 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
     groups, largest first, each the candidate that costs least with the panels it makes its
     panel points buy: trunks of every size share a point's panels, so trunks that fit its
     free adapters cost no new panel (``_Slots``). Then ``_improve`` revisits the groups
-    with every other group's trunks in place."""
+    with every other group's trunks in place. With ``spread`` the links are dealt over the
+    group's trunks instead (``deal_spread``; ``dealt`` its figures, else None)."""
     columns = ["chain", "trunk_part", "priced", "panel_part", "entry_part", "lo", "hi",
                "lo_hall", "hi_hall", "legs", "cross_hall", "links", "lo_m", "lo_order", "hi_m",
                "hi_order", "hall_m", "drop"]
     if link.empty:
         return (pd.DataFrame(columns=columns),
                 link.assign(chain=np.zeros(0, np.int64), legs=np.zeros(0, np.int64),
-                            position=np.zeros(0, np.int64)))
+                            position=np.zeros(0, np.int64)), None)
     first = link.groupby("group", sort=True).first()
     count = link.groupby("group", sort=True).size().to_numpy()
     need = np.maximum(count, np.ceil(np.round(count * (1.0 + spare_pct / 100.0), 9))
@@ -339,11 +353,18 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
         plans.append((round(dollars, 6), picked))
     picked = _improve(dict(min(plans, key=lambda plan: plan[0])[1]), options, ends, order,
                       catalog)
+    link = link.sort_values(["group", "slot"], kind="stable").reset_index(drop=True)
+    within, dealt = None, None
+    if spread is not None:
+        picked, within, dealt = deal_spread(link, picked, spread, catalog, groups)
     rows, chain_of, legs_of, pos_of = [], [], [], []
+    first_chain = np.zeros(len(groups), np.int64)
     for g, grp in enumerate(groups):
         hall, n, start = bool(grp.cross_hall), int(count[g]), 0
-        for part, legs in picked[g]:
-            carried = max(0, min(legs, n - start))
+        first_chain[g] = len(rows)
+        for t, (part, legs) in enumerate(picked[g]):
+            carried = (max(0, min(legs, n - start)) if within is None
+                       else int(dealt["carried"][g][t]))
             rows.append(dict(chain=len(rows), trunk_part=part, priced=int(grp.trunk_part),
                              panel_part=int(grp.panel_part),
                              entry_part=entry_panel(catalog, int(grp.panel_part)) if hall
@@ -355,15 +376,154 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float):
                              hi_order=_stock(catalog, part, grp.hi_m + 2 * grp.drop)
                              if hall else 0.0,
                              hall_m=grp.hall_m, drop=float(grp.drop)))
-            chain_of += [rows[-1]["chain"]] * carried
-            legs_of += [legs] * carried
-            pos_of += list(range(1, carried + 1))
+            if within is None:
+                chain_of += [rows[-1]["chain"]] * carried
+                legs_of += [legs] * carried
+                pos_of += list(range(1, carried + 1))
             start += carried
     chains = pd.DataFrame(rows, columns=columns)
-    link = link.sort_values(["group", "slot"], kind="stable").reset_index(drop=True)
+    if within is not None:          # dealt: each link's chain, positions in cable order
+        chain_of = first_chain[link["group"].to_numpy(np.int64)] + within
+        legs_of = chains["legs"].to_numpy(np.int64)[chain_of]
+        pos_of = pd.Series(chain_of).groupby(chain_of).cumcount().to_numpy() + 1
+        dealt = {k: v for k, v in dealt.items() if k != "carried"}
     link = link.assign(chain=np.asarray(chain_of, np.int64), legs=np.asarray(legs_of, np.int64),
                        position=np.asarray(pos_of, np.int64))
-    return chains, link
+    return chains, link, dealt
+
+
+@dataclass(frozen=True)
+class SpreadDealing:
+    """What ``--spread-risk`` asks of the trunks (``deal_spread``): ``share`` of a router's
+    network cables or of a group pair's cables at most on one trunk. ``a_router`` /
+    ``b_router``: the two routers of every network cable (``Plan.cables`` rows 0..); ``group``:
+    each router's topology group (Dragonfly-like families), or None."""
+
+    share: float
+    a_router: np.ndarray
+    b_router: np.ndarray
+    group: np.ndarray | None = None
+
+    def limits(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(cables of each router, most of them on one trunk, group pair of each network
+        cable (-1: inside a group), cables of each pair, most of them on one trunk). A limit
+        is at least 1: one cable is on some trunk whatever its share."""
+        a, b = np.asarray(self.a_router, np.int64), np.asarray(self.b_router, np.int64)
+        n = int(max(a.max(initial=-1), b.max(initial=-1))) + 1
+        degree = np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
+        pair = np.full(len(a), -1, np.int64)
+        if self.group is not None and len(a):
+            grp = np.asarray(self.group, np.int64)
+            ga, gb = grp[a], grp[b]
+            key = np.minimum(ga, gb) * (int(grp.max()) + 1) + np.maximum(ga, gb)
+            between = ga != gb
+            _, pair[between] = np.unique(key[between], return_inverse=True)
+        total = np.bincount(pair[pair >= 0], minlength=int(pair.max(initial=-1)) + 1)
+        return (degree, self._most(degree), pair, total, self._most(total))
+
+    def _most(self, cables: np.ndarray) -> np.ndarray:
+        return np.maximum(np.floor(self.share * cables + 1e-9), 1).astype(np.int64)
+
+
+def _trunk_loads(trunk: np.ndarray, owner: np.ndarray, cables: np.ndarray, most: np.ndarray
+                 ) -> tuple[float, int]:
+    """(largest share of an owner's cables on one trunk, cables over the owner's limit
+    summed over trunks) for links on ``trunk`` (global trunk numbers) owned by ``owner``
+    (-1: none)."""
+    at = owner >= 0
+    if not at.any():
+        return 0.0, 0
+    key, count = np.unique(np.c_[trunk[at], owner[at]], axis=0, return_counts=True)
+    o = key[:, 1]
+    return (float((count / cables[o]).max()), int(np.maximum(count - most[o], 0).sum()))
+
+
+def deal_spread(link: pd.DataFrame, picked: dict, spread: SpreadDealing, catalog: Catalog,
+                groups: list) -> tuple[dict, np.ndarray, dict]:
+    """Deal each group's links (``link`` sorted by group and slot) over its trunks so that no
+    trunk carries more than ``spread.share`` of a router's network cables or of a group pair's
+    cables (``SpreadDealing.limits``): link by link in cable order, onto the trunk with room
+    where the link's routers and pair have the smallest share after it, the first on ties;
+    where no trunk with room keeps them within their limits, the group takes one more trunk of
+    its smallest picked size (priced at its stock lengths, the panels follow in ``build``).
+
+    Returns (the trunks of each group, each link's trunk within its group, figures): the
+    largest router and group-pair share on one trunk and the cables over the limits, dealt and
+    as the plain fill would have put them on the same trunks (``without``), the trunks and
+    positions added and their dollars; ``carried`` (links per trunk of each group),
+    ``cables`` and ``plain_trunk`` (each link's trunk in the plain fill) for ``build``. A cross-hall chain's two row trunks carry the same
+    links; the hall trunks between entries carry whole chains and are measured, not dealt."""
+    degree, r_most, pair, total, p_most = spread.limits()
+    n_net = len(pair)
+    cable = link["cable"].to_numpy(np.int64)
+    net = cable < n_net
+    ra = np.where(net, np.asarray(spread.a_router, np.int64)[np.minimum(cable, n_net - 1)], -1)
+    rb = np.where(net, np.asarray(spread.b_router, np.int64)[np.minimum(cable, n_net - 1)], -1)
+    rp = np.where(net, pair[np.minimum(cable, n_net - 1)], -1)
+    bounds = np.r_[0, np.cumsum(np.bincount(link["group"].to_numpy(np.int64),
+                                            minlength=len(groups)))]
+    out, within, plain = {}, np.zeros(len(link), np.int64), np.zeros(len(link), np.int64)
+    carried, added, positions, dollars = [], 0, 0, 0.0
+    for g, grp in enumerate(groups):
+        trunks = list(picked[g])
+        lo, hi = int(bounds[g]), int(bounds[g + 1])
+        ends = np.cumsum([legs for _, legs in trunks])
+        plain[lo:hi] = np.searchsorted(ends, np.arange(hi - lo), side="right")
+        load = [0] * len(trunks)
+        count: dict = {}
+        for i in range(lo, hi):
+            owners = [(("r", int(r)), int(r_most[r])) for r in (ra[i], rb[i]) if r >= 0]
+            if rp[i] >= 0:
+                owners.append((("p", int(rp[i])), int(p_most[rp[i]])))
+            best, best_key = -1, None
+            for t, (_, legs) in enumerate(trunks):
+                if load[t] >= legs:
+                    continue
+                fill = [(count.get((t, o), 0) + 1) / most for o, most in owners]
+                if any(f > 1 + 1e-12 for f in fill):
+                    continue
+                key = max(fill, default=0.0)
+                if best < 0 or key < best_key - 1e-12:
+                    best, best_key = t, key
+            if best < 0:                      # one more trunk of the group's smallest size
+                part, legs = min(trunks, key=lambda tr: (tr[1], tr[0]))
+                trunks.append((part, legs))
+                load.append(0)
+                best = len(trunks) - 1
+                added += 1
+                positions += legs
+                dollars += float(catalog.cables[part].price(
+                    _stock(catalog, part, grp.lo_m + 2 * grp.drop)))
+                if bool(grp.cross_hall):
+                    dollars += float(catalog.cables[part].price(
+                        _stock(catalog, part, grp.hi_m + 2 * grp.drop)))
+            load[best] += 1
+            for o, _ in owners:
+                count[(best, o)] = count.get((best, o), 0) + 1
+            within[i] = best
+        out[g] = tuple(trunks)
+        carried.append(load)
+    base = np.r_[0, np.cumsum([len(out[g]) for g in range(len(groups))])][:-1]
+    gid = link["group"].to_numpy(np.int64)
+
+    def figures(local):
+        trunk = base[gid] + local
+        fig = {}
+        for name, owners, cables, most in (("router", (ra, rb), degree, r_most),
+                                           ("group_pair", (rp,), total, p_most)):
+            if name == "group_pair" and spread.group is None:
+                continue
+            t = np.concatenate([trunk] * len(owners))
+            o = np.concatenate(owners)
+            largest, over = _trunk_loads(t, o, cables, most)
+            fig[name] = {"largest": round(largest, 6), "cables_over": over}
+        return fig
+
+    dealt = {"share": float(spread.share), "with": figures(within), "without": figures(plain),
+             "trunks_added": added, "positions_added": positions,
+             "trunk_dollars_added": round(dollars, 2), "carried": carried,
+             "cables": cable, "plain_trunk": base[gid] + plain}
+    return out, within, dealt
 
 
 def _improve(picked: dict, options: list, ends: list, order: list, catalog: Catalog,

@@ -2,9 +2,13 @@
 grow a standing plan (docs/growth.md).
 
 The plan in PLAN_DIR (its cables.csv, cabinets.csv, summary.json and catalog.yaml) is what
-stands. The grown topology (``planner.placement.grown``) keeps every standing router with its
-id, the new routers go to free positions (``planner.placement.growth``), the plan of the grown
-system is made with that placement, and the two cable tables give the work order
+stands. With ``--as-built FILE`` the installed fabric is first checked against it (refused when
+``planner verify`` finds a mistake); ``--as-built FILE --floor F`` without ``--from`` reads a
+system the planner did not design from the as-built and the switches the floor's positions name
+(``planner.verify.standing``; docs/growth.md "Growing what is installed"). The grown
+topology (``planner.placement.grown``) keeps every standing router with its id, the new
+routers go to free positions (``planner.placement.growth``), the plan of the grown system is
+made with that placement, and the two cable tables give the work order
 (``planner.cabling.work_order``). ``--out`` gets the grown plan's files, ``work_order.csv``,
 ``bom_growth.csv`` (per part: quantity of the grown plan, reused, new) and summary.json's
 ``growth`` block (kept, moved, removed, added, the lower bound on touched cables and the gap,
@@ -26,13 +30,25 @@ ORDER = 35
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--from", dest="plan_dir", required=True, metavar="PLAN_DIR",
+    p.add_argument("--from", dest="plan_dir", default=None, metavar="PLAN_DIR",
                    help="a folder written by 'planner plan' (or 'planner expand'): what stands")
+    p.add_argument("--as-built", dest="as_built", default=None, metavar="FILE",
+                   help="the installed fabric, in any format 'planner verify' reads: checked "
+                        "against --from, or without --from (with --floor naming the switches "
+                        "in its positions) what stands")
+    p.add_argument("--format", dest="as_built_format", default=None, metavar="FORMAT",
+                   help="format of --as-built (default: detected, as 'planner verify')")
+    p.add_argument("--device", dest="as_built_device", default=None, metavar="NAME",
+                   help="local device of a single lldpctl output given as --as-built")
+    p.add_argument("--catalog", default=None, metavar="NAME|PATH",
+                   help="catalog of an --as-built system without --from (default: the "
+                        "plan's default catalog); with --from the plan's catalog.yaml is used")
     p.add_argument("--topology", required=True, metavar="FAMILY:k=v,...",
                    help="the grown system, same family (dragonfly by g, fattree by pods, "
                         "jellyfish by routers, hyperx by S; others are rebuilt)")
     p.add_argument("--floor", default=None, metavar="NAME|PATH",
-                   help="the floor (default: the one the standing plan names)")
+                   help="the floor (default: the one the standing plan names; required for "
+                        "--as-built without --from)")
     p.add_argument("--allow-remove", action="store_true",
                    help="allow a spec that removes routers and their cables")
     p.add_argument("--touch-price", type=float, default=None, metavar="PRICE",
@@ -113,6 +129,73 @@ def standing_of(summary: dict, cables, cabinets, folder: Path):
     return standing, cab
 
 
+@dataclass(frozen=True, eq=False)
+class WhatStands:
+    """The standing system a growth starts from: a plan folder (checked against an as-built
+    when one is given) or an as-built file read with a floor."""
+
+    label: Path                    # summary.json growth "from"
+    standing: object               # planner.placement.grown.Standing
+    router_cabinet: object         # cabinet (index into ``cabinets``) of every standing router
+    cables: object                 # standing fabric cables, cables.csv columns
+    cabinets: object               # standing cabinets, cabinets.csv columns
+    catalog: object
+    floor: object
+    radix: int                     # ports the standing routers need
+    notes: tuple = ()
+    names: object = None           # as_built_names.csv rows, for an as-built without a plan
+
+
+def what_stands(args: argparse.Namespace, new) -> WhatStands:
+    """The standing system of ``--from`` (checked against ``--as-built`` if given) or of
+    ``--as-built`` and ``--floor``; InputError, writing nothing, for a contradiction."""
+    from planner.inputs import spec as specs
+    from planner.inputs.catalog import load_catalog
+    from planner.inputs.floor import load_floor
+    from planner.run import output
+    from planner.run.errors import InputError
+    from planner.verify import standing as as_built
+
+    if args.as_built is not None and not Path(args.as_built).exists():
+        raise InputError(f"--as-built '{args.as_built}': file not found; give the as-built "
+                         "fabric (a file, or a directory of lldpctl DEVICE.json files)")
+    if args.plan_dir is None:
+        if args.as_built is None:
+            raise InputError("expand: give --from PLAN_DIR (the standing plan) or --as-built "
+                             "FILE with --floor (a system the planner did not design)")
+        if args.floor is None:
+            raise InputError("--as-built without --from needs --floor: the floor whose "
+                             "occupied positions name the standing switches (docs/growth.md)")
+        path = Path(args.as_built)
+        output.check_out(args.out, [path])
+        floor = load_floor(args.floor)
+        read = as_built.standing_from_as_built(path, floor, new, args.as_built_format,
+                                               args.as_built_device)
+        return WhatStands(path, read.standing, read.router_cabinet, read.cables, read.cabinets,
+                          load_catalog(args.catalog or specs.DEFAULT_CATALOG),
+                          as_built.growth_floor(floor, read.cabinets), read.radix, read.notes,
+                          read.names)
+    folder = Path(args.plan_dir)
+    if args.catalog is not None:
+        raise InputError("--catalog: with --from the standing plan's catalog.yaml is used; "
+                         "leave --catalog out")
+    summary, cables_old, cabinets_old = read_standing(folder)
+    inputs = [folder / n for n in ("summary.json", "cables.csv", "cabinets.csv",
+                                   "catalog.yaml")]
+    output.check_out(args.out, inputs + ([Path(args.as_built)] if args.as_built else []))
+    standing, router_cab = standing_of(summary, cables_old, cabinets_old, folder)
+    if args.as_built is not None:
+        report = as_built.check_against_plan(folder, Path(args.as_built),
+                                             args.as_built_format, args.as_built_device)
+        if not report.ok:
+            raise InputError(as_built.contradiction(report, Path(args.as_built), folder))
+    return WhatStands(folder, standing, router_cab, cables_old, cabinets_old,
+                      load_catalog(str(folder / "catalog.yaml")),
+                      as_built.growth_floor(load_floor(args.floor or summary["floor"]["name"]),
+                                            cabinets_old),
+                      int(summary["topology"]["radix"]))
+
+
 def _plan_class():
     from planner.plan import Plan
 
@@ -123,6 +206,7 @@ def _plan_class():
 
         work_order: object = None
         bom_growth: object = None
+        as_built_names: object = None
         drain_lists: object = None
         """(number of drain steps, function step -> the cables standing after it)."""
 
@@ -256,7 +340,7 @@ def with_standing_trunks(bom, plant, standing: set):
 def standing_trunks(folder: Path) -> set:
     """(label, sku) of the standing plan's trunks (its trunks.csv; none without one)."""
     import pandas as pd
-    path = folder / "trunks.csv"
+    path = Path(folder) / "trunks.csv"
     if not path.exists():
         return set()
     trunks = pd.read_csv(path, keep_default_na=False, dtype=str)
@@ -291,29 +375,22 @@ def run(args: argparse.Namespace) -> int:
 
     from planner import exports
     from planner.cabling import work_order as orders
-    from planner.inputs.catalog import load_catalog
-    from planner.inputs.floor import load_floor
     from planner.placement.grown import grow
     from planner.placement.growth import place_growth
     from planner.plan import plan
-    from planner.run import output
     from planner.run.errors import InputError
     from planner.topologies import parse_spec
 
-    folder = Path(args.plan_dir)
     if args.touch_price is not None and not (args.touch_price >= 0
                                              and np.isfinite(args.touch_price)):
         raise InputError(f"--touch-price must be a non-negative number, got {args.touch_price}")
     keep = keep_theta(args)
-    summary, cables_old, cabinets_old = read_standing(folder)
-    output.check_out(args.out, [folder / n for n in ("summary.json", "cables.csv",
-                                                     "cabinets.csv", "catalog.yaml")])
-    standing, router_cab = standing_of(summary, cables_old, cabinets_old, folder)
     new = parse_spec(args.topology)
-    catalog = load_catalog(str(folder / "catalog.yaml"))
-    floor = load_floor(args.floor or summary["floor"]["name"])
+    src = what_stands(args, new)
+    folder, standing, router_cab = src.label, src.standing, src.router_cabinet
+    cables_old, cabinets_old, catalog, floor = src.cables, src.cabinets, src.catalog, src.floor
     touch_price = floor.touch_price if args.touch_price is None else args.touch_price
-    router = catalog.router_for(max(new.radix, int(summary["topology"]["radix"])))
+    router = catalog.router_for(max(new.radix, src.radix))
     growth = grow(standing, new, int(router.radix), allow_remove=args.allow_remove,
                   seed=args.seed)
     hall, row, col, group = standing_positions(cabinets_old)
@@ -344,12 +421,16 @@ def run(args: argparse.Namespace) -> int:
     result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
                                             paired, bom, touch_price)
     result.summary["growth"]["drain"] = drain_block(drain, order)
+    if args.as_built:
+        result.summary["growth"]["as_built"] = str(args.as_built)
+        result.summary["growth"]["notes"] = list(growth.notes) + list(src.notes)
     old_named = orders.in_grown_names(cables_old, fabric, growth.old_to_new, ep_map)
     grown_cls = _plan_class()
     parts = {f.name: getattr(result, f.name) for f in fields(result)}
     parts["bom"] = new_parts(result.bom, bom)
-    grown = grown_cls(**parts, work_order=order, bom_growth=bom, drain_lists=(
-        drain.count, lambda k: orders.after_step(old_named, fabric, paired, drain, k)))
+    grown = grown_cls(**parts, work_order=order, bom_growth=bom, as_built_names=src.names,
+                      drain_lists=(drain.count, lambda k: orders.after_step(
+                          old_named, fabric, paired, drain, k)))
     files = exports.write_plan(grown, args.out)
     g = result.summary["growth"]
     tally = g["cables"]

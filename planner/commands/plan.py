@@ -89,9 +89,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "cut off; summary.json 'resilience', docs/performance.md "
                         "\"Resilience\"): every kind the floor has data for (default), one "
                         "kind, or none")
+    p.add_argument("--resilience-exact", dest="resilience_exact", action="store_true",
+                   help="θ after every failure from the exact max concurrent flow LP whatever "
+                        "its size (default: the LP where it fits the budget, else labelled "
+                        "bounds); warns of the expected time first")
     p.add_argument("--fail-links", dest="fail_links", type=_cable_count, metavar="K",
                    help="cables failed at random in each of the seeded draws (default: "
                         "10, fewer on a plan with fewer network cables; 0: no draws)")
+    p.add_argument("--spread-risk", dest="spread_risk", nargs="?", const="min", type=_share,
+                   metavar="SHARE",
+                   help="place routers so that no cabinet holds more than SHARE (0..1] of any "
+                        "other router's network cables (default without SHARE: the smallest "
+                        "share the routers allow); summary.json 'spread_risk' compares it with "
+                        "the plain placement (docs/performance.md \"Spreading risk\")")
     p.add_argument("--rate", action="append", default=[], metavar="CUR=RATE",
                    help="exchange rate of a --prices currency: one CUR costs RATE of the "
                         "catalog's currency (e.g. EUR=1.08)")
@@ -107,6 +117,21 @@ def _cable_count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more cables (0: no random failures), "
                                          f"got {value}")
+    return value
+
+
+def _share(text: str):
+    """``--spread-risk``: a share in (0, 1] or ``min`` (argparse prints the one-line error)."""
+    if text == "min":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a share of a router's cables in (0, 1], "
+                                         f"e.g. 0.25, got {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a share in (0, 1] (1: no limit), e.g. "
+                                         f"0.25, got {text!r}")
     return value
 
 
@@ -179,6 +204,9 @@ def summary_table(result, out: Path, files: list[str]) -> str:
     if "resilience" in s:
         from planner.performance.resilience import text_lines
         rows += text_lines(s["resilience"])
+    if "spread_risk" in s:
+        from planner.performance.spread_risk import text_line
+        rows.append(text_line(s["spread_risk"]))
     warning = s.get("simulators", {}).get("booksim", {}).get("warning")
     if warning:
         rows.append(("booksim", f"warning: {warning}"))
@@ -273,7 +301,8 @@ def run(args: argparse.Namespace) -> int:
                   booksim={"cycle_ns": args.booksim_cycle_ns,
                            "injection_rate": args.booksim_rate,
                            "traffic": args.booksim_traffic},
-                  resilience=args.resilience, fail_links=args.fail_links)
+                  resilience=args.resilience, fail_links=args.fail_links,
+                  spread_risk=args.spread_risk, resilience_exact=args.resilience_exact)
     if args.prices:       # where the prices came from; catalog.yaml holds them
         result.summary["prices"] = {"quotes": [str(p) for p in args.prices],
                                     "rates": parse_rates(args.rate)}

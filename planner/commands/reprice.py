@@ -5,7 +5,8 @@ Reads the plan's BOM, cables and summary back (``planner.commands._plan_folder``
 quotes per line, per class or to one supplier (``planner.costing.quotes.award``), and writes
 NEWDIR: the plan folder's files with ``bom.xlsx`` and ``summary.json`` rewritten by their own
 writers at the new prices, ``delta.csv``/``delta.xlsx`` (old and new unit price, supplier,
-quantity break, Δ per line) and neither ``wiring.pdf`` nor ``index.html`` (``STALE``).
+quantity break, Δ per line) and none of ``wiring.pdf``, ``wiring-hall-NN.pdf`` and
+``index.html`` (``STALE``).
 It then re-plans with the quoted prices (``planner plan --prices``) and reports whether the
 design would change and what a re-plan would save.
 """
@@ -18,9 +19,10 @@ NAME = "reprice"
 HELP = "re-price a plan from supplier quotes (CSV/XLSX) without re-planning; report what a "\
        "re-plan at those prices would save"
 ORDER = 56
-STALE = ("wiring.pdf", "index.html")
-"""Files of the plan folder not carried over: they show the catalog prices (the wiring PDF's
-BOM pages, the viewer's BOM table); the plan folder keeps them, for the same cables."""
+STALE = ("wiring.pdf", "wiring-hall-*.pdf", "index.html")
+"""Files of the plan folder not carried over (names or ``fnmatch`` patterns): they show the
+catalog prices (the wiring PDF's BOM pages and the cover's totals, which every per-hall sheet
+document repeats; the viewer's BOM table); the plan folder keeps them, for the same cables."""
 
 
 def add_arguments(parser) -> None:
@@ -104,14 +106,15 @@ def carry(folder, target):
     and stale ones, hidden ones (the manifest, staging folders) and ``target`` (``--out``)
     itself when it lies inside."""
     import shutil
+    from fnmatch import fnmatch
 
     from planner.exports import bom_xlsx, summary_json
 
     def copy(out) -> None:
         for path in sorted(folder.rglob("*")):
             rel = path.relative_to(folder)
-            if (path.is_file() and rel.name not in (bom_xlsx.FILENAME, summary_json.FILENAME,
-                                                     *STALE)
+            if (path.is_file() and rel.name not in (bom_xlsx.FILENAME, summary_json.FILENAME)
+                    and not any(fnmatch(rel.name, stale) for stale in STALE)
                     and not any(part.startswith(".") for part in rel.parts)
                     and target not in path.resolve().parents):
                 (out / rel).parent.mkdir(parents=True, exist_ok=True)

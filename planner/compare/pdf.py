@@ -1,5 +1,6 @@
-"""compare.pdf: the table, cost against uniform θ, cost and power per endpoint, cables by
-media, cable lengths, and the families not compared with the reason."""
+"""compare.pdf: the table, cost against uniform θ, cost and power per endpoint, θ and $ per
+delivered Tb/s intact and after the worst cabinet fails, cables by media, cable lengths, and
+the families not compared with the reason."""
 
 from __future__ import annotations
 
@@ -47,8 +48,8 @@ def write_pdf(outcomes: Sequence[Outcome], path: Path, title: str,
                             leftMargin=1.2 * cm, rightMargin=1.2 * cm,
                             topMargin=1.2 * cm, bottomMargin=1.2 * cm)
     names = [o.configuration.slug for o in outcomes]
-    data = [[h for _, h, _ in COLUMNS]] + [[cell_text(o.row.get(k), fmt) for k, _, fmt in COLUMNS]
-                                           for o in outcomes]
+    data = [[h.replace(" after ", "\nafter ") for _, h, _ in COLUMNS]] + [
+        [cell_text(o.row.get(k), fmt) for k, _, fmt in COLUMNS] for o in outcomes]
     table = Table(data, repeatRows=1)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), "Helvetica", 6.5),
@@ -68,6 +69,15 @@ def write_pdf(outcomes: Sequence[Outcome], path: Path, title: str,
                        [[o.row["electrical"] for o in outcomes],
                         [o.row["optical"] for o in outcomes]],
                        ["electrical", "optical"], width, None, stacked=True)
+    after = ["intact", "after the worst cabinet fails"]
+    theta = _bar_chart("Uniform θ: intact and after the worst cabinet fails", names,
+                       [[o.row.get("theta") for o in outcomes],
+                        [o.row.get("theta_after_cabinet") for o in outcomes]], after, half,
+                       "%.3f")
+    per_tbps = _bar_chart("$ per delivered Tb/s: intact and after the worst cabinet fails",
+                          names, [[o.row.get("cost_per_tbps") for o in outcomes],
+                                  [o.row.get("cost_per_tbps_after_cabinet") for o in outcomes]],
+                          after, half, "%.0f")
     hist = _bar_chart("Cable length distribution (cables per length bin, m)",
                       [f"{a:g}-{b:g}" for a, b in zip(edges[:-1], edges[1:])],
                       [c.tolist() for c in counts], names, width, None)
@@ -75,11 +85,15 @@ def write_pdf(outcomes: Sequence[Outcome], path: Path, title: str,
         "Uniform θ: the fraction of its injection bandwidth every endpoint can send at once "
         "under all-to-all traffic (max concurrent flow; exact where marked, otherwise an upper "
         "bound, drawn hollow). $ per Tb/s = total cost / (θ x endpoints x port rate). Latency: "
-        "average zero-load latency between endpoints (cables and router delays).",
+        "average zero-load latency between endpoints (cables and router delays). After the "
+        "worst cabinet: the single cabinet whose failure (its routers, their endpoints and "
+        "cables) leaves the lowest θ among the surviving endpoints; $ per Tb/s after it = total "
+        "cost / (that θ x surviving endpoints x port rate); no bar where it cuts endpoints off.",
         styles["BodyText"])
     story = [Paragraph(title, styles["Title"]), table, Spacer(1, 0.3 * cm), note,
              Spacer(1, 0.3 * cm), KeepTogether([_cost_theta_chart(outcomes, width)]),
              Table([[cost, power]], colWidths=[width / 2, width / 2]),
+             KeepTogether([Table([[theta, per_tbps]], colWidths=[width / 2, width / 2])]),
              KeepTogether([media]), KeepTogether([hist])]
     if excluded:
         story.append(Paragraph("Not compared: these families cannot be sized like for like "
@@ -136,14 +150,14 @@ def _bar_chart(title: str, categories: Sequence[str], series: Sequence[Sequence[
     chart = VerticalBarChart()
     chart.x, chart.y = 50, 55
     chart.width, chart.height = width - 70, height - 90
-    chart.data = [list(map(float, s)) for s in series]
+    chart.data = [[None if v is None else float(v) for v in s] for s in series]
     chart.categoryAxis.categoryNames = list(categories)
     chart.categoryAxis.labels.fontSize = 6.5
     chart.categoryAxis.labels.angle = 30 if len(categories) > 4 else 0
     chart.categoryAxis.labels.boxAnchor = "ne" if len(categories) > 4 else "n"
     chart.valueAxis.valueMin = 0
     peak = max((sum(col) for col in zip(*chart.data)) if stacked else
-               (v for s in chart.data for v in s), default=0.0)
+               (v for s in chart.data for v in s if v is not None), default=0.0)
     chart.valueAxis.valueMax = peak * 1.12 if peak > 0 else 1.0
     chart.valueAxis.labels.fontSize = 7
     chart.valueAxis.forceZero = 1

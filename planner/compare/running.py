@@ -54,7 +54,14 @@ class Job:
     group_endpoints: int | None = None
     endpoint_cables: bool = True
     outputs: str = "all"              # a key of OUTPUTS: the files each plan folder gets
+    resilience: str = "cabinet"       # RESILIENCE: the failure groups each plan measures
 
+
+RESILIENCE = "cabinet"
+"""The failure groups every compared plan measures (``planner plan --resilience``): each single
+cabinet, whatever the design's size (``--resilience all`` leaves a kind out above its budget),
+for the columns after the worst cabinet; with the labelled bound where the LPs are above their
+budget. Plan the chosen design with ``planner plan`` for trunks, panels, trays and rows."""
 
 OUTPUTS = {"all": None, "summary": ("summary_json", "bom_xlsx")}
 """What each plan folder of a sweep holds (``--outputs``): every file of ``planner plan``, or
@@ -98,7 +105,7 @@ def row_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
     latency = perf.get("latency_ns", {})
     bis = perf.get("bisection", {})
     router_radix = catalog.get("router_radix")
-    return {
+    return _after_worst_cabinet(summary) | {
         "family": top["family"],
         "params": ",".join(f"{k}={param_text(v)}" for k, v in top["params"].items()),
         "endpoints": int(top["endpoints"]),
@@ -146,6 +153,29 @@ def row_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _after_worst_cabinet(summary: dict[str, Any]) -> dict[str, Any]:
+    """The columns after the worst single-cabinet failure, from summary.json ``resilience``:
+    θ among the surviving endpoints and $ per delivered Tb/s = total cost / (that θ x surviving
+    endpoints x port rate), the intact column's definition (None when not measured, or when
+    the failure cuts endpoints off: nothing all-to-all is delivered)."""
+    kind = ((summary.get("resilience") or {}).get("kinds") or {}).get("cabinet")
+    if kind is None:
+        return {"theta_after_cabinet_text": "n/a", "cost_per_tbps_after_cabinet": None,
+                "theta_after_cabinet": None, "theta_ratio_after_cabinet": None,
+                "theta_after_cabinet_kind": None, "worst_cabinet": None,
+                "delivered_tbps_after_cabinet": None}
+    worst = kind["worst"]
+    text = (f"0 ({worst['pairs_cut']:,} pairs cut off)" if worst["pairs_cut"] else
+            f"{worst['theta']:.3f}" if kind["theta_kind"] == "exact" else
+            f"<= {worst['theta']:.3f}")
+    return {"theta_after_cabinet_text": text,
+            "cost_per_tbps_after_cabinet": worst.get("cost_per_delivered_tbps"),
+            "theta_after_cabinet": worst["theta"],
+            "theta_ratio_after_cabinet": worst["theta_ratio"],
+            "theta_after_cabinet_kind": kind["theta_kind"], "worst_cabinet": worst["name"],
+            "delivered_tbps_after_cabinet": worst["delivered_tbps"]}
+
+
 def _theta_text(uniform: dict) -> str:
     from planner.performance import theta_text
 
@@ -167,7 +197,8 @@ def run_job(job: Job, out_dir: str | None = None, ship: bool = False,
         topology = topologies.build(conf.family, **dict(conf.params))
         result = plan(topology, job.catalog, job.floor, strategy=job.strategy,
                       time_limit_s=job.time_limit_s, seed=job.seed,
-                      group_endpoints=job.group_endpoints, endpoint_cables=job.endpoint_cables)
+                      group_endpoints=job.group_endpoints, endpoint_cables=job.endpoint_cables,
+                      resilience=job.resilience)
     except InputError as err:        # say which of the compared configurations failed
         raise InputError(f"configuration '{conf.spec}': {err}") from None
     summary = result.summary

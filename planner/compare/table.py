@@ -23,6 +23,8 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("theta_text", "uniform θ", "{}"),
     ("latency_ns", "latency ns", "{:,.0f}"),
     ("cost_per_tbps", "$ per Tb/s", "{:,.0f}"),
+    ("theta_after_cabinet_text", "θ after worst cabinet", "{}"),
+    ("cost_per_tbps_after_cabinet", "$ per Tb/s after worst cabinet", "{:,.0f}"),
     ("electrical", "electrical", "{:,}"),
     ("optical", "optical", "{:,}"),
     ("cable_length_m", "cable m", "{:,.0f}"),
@@ -32,7 +34,10 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
 """``uniform θ``: saturation throughput under uniform traffic as a fraction of injection bandwidth
 (``<= x`` when only an upper bound is known); ``latency ns``: average zero-load latency between
 endpoints; ``$ per Tb/s``: total cost / (θ x endpoints x port rate), at least this when θ is a
-bound. All from the plan's ``summary.json`` ``performance`` block."""
+bound. All from the plan's ``summary.json`` ``performance`` block. ``θ after worst cabinet``:
+uniform θ among the surviving endpoints after the single-cabinet failure that hurts most, and
+``$ per Tb/s after worst cabinet``: total cost / (that θ x surviving endpoints x port rate),
+from summary.json ``resilience`` (``planner.compare.running.RESILIENCE``)."""
 
 #: Extra columns kept in compare.xlsx (not in the terminal table).
 DETAIL_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -51,6 +56,11 @@ DETAIL_COLUMNS: tuple[tuple[str, str], ...] = (
     ("bisection_links", "bisection cables"),
     ("bisection_kind", "bisection kind"),
     ("delivered_tbps", "delivered Tb/s"),
+    ("theta_after_cabinet", "θ after worst cabinet (number)"),
+    ("theta_ratio_after_cabinet", "θ after worst cabinet / intact θ"),
+    ("theta_after_cabinet_kind", "θ after worst cabinet kind"),
+    ("worst_cabinet", "worst cabinet"),
+    ("delivered_tbps_after_cabinet", "delivered Tb/s after worst cabinet"),
     ("network_electrical", "network electrical"),
     ("network_optical", "network optical"),
     ("endpoint_electrical", "endpoint electrical"),

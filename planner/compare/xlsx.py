@@ -40,7 +40,9 @@ def write_xlsx(outcomes: Sequence[Outcome], path: Path, title: str,
                "avg_distance": "0.0000", "cable_length_m": "#,##0.0", "cost_routers": "#,##0.00",
                "cost_cables": "#,##0.00", "cost_total": "#,##0.00", "power_total_w": "#,##0.0",
                "latency_ns": "#,##0", "cost_per_tbps": "#,##0", "theta": "0.000",
-               "latency_max_ns": "#,##0", "delivered_tbps": "#,##0.000"}
+               "latency_max_ns": "#,##0", "delivered_tbps": "#,##0.000",
+               "cost_per_tbps_after_cabinet": "#,##0", "theta_after_cabinet": "0.000",
+               "theta_ratio_after_cabinet": "0.000", "delivered_tbps_after_cabinet": "#,##0.000"}
     for j, key in enumerate(keys, start=1):
         letter = get_column_letter(j)
         width = max(len(str(heads[j - 1])), *(len(str(o.row.get(key))) for o in outcomes)) + 2
@@ -94,18 +96,26 @@ XLSX_CHARTS = (("cost_per_endpoint", "Cost per endpoint ($)", "$"),
                ("power_per_endpoint_w", "Power per endpoint (W)", "W"))
 """Bar charts of the Charts sheet: (column key, title, axis title)."""
 
+XLSX_FAILURE_CHARTS = (
+    (("theta", "theta_after_cabinet"), "Uniform θ: intact and after the worst cabinet fails",
+     "θ"),
+    (("cost_per_tbps", "cost_per_tbps_after_cabinet"),
+     "$ per delivered Tb/s: intact and after the worst cabinet fails", "$ per Tb/s"))
+"""Grouped bar charts of the Charts sheet, below the others: (column keys, title, axis)."""
+
 
 def _xlsx_charts(wb, ws, keys: list[str], rows: int) -> None:
     """Native charts on a "Charts" sheet, every series a reference into "Comparison" (so they
     follow edits to the cells): cost and power per endpoint, cables by media (stacked) and
-    cost per endpoint against uniform θ (scatter)."""
+    cost per endpoint against uniform θ (scatter); θ and $ per delivered Tb/s, intact and
+    after the worst cabinet fails (``XLSX_FAILURE_CHARTS``)."""
     from openpyxl.chart import BarChart, Reference, ScatterChart, Series
 
     charts = wb.create_sheet("Charts", 1)
     col = {k: i + 1 for i, k in enumerate(keys)}
     first, last = 3, 2 + rows
     families = Reference(ws, min_col=col["family"], min_row=first, max_row=last)
-    anchors = iter(("A1", "J1", "A20", "J20"))
+    anchors = iter(("A1", "J1", "A20", "J20", "A39", "J39"))
     for key, title, axis in XLSX_CHARTS:
         chart = BarChart()
         chart.title, chart.y_axis.title = title, axis
@@ -138,6 +148,15 @@ def _xlsx_charts(wb, ws, keys: list[str], rows: int) -> None:
         scatter.series.append(series)
     scatter.width, scatter.height = XLSX_CHART_CM
     charts.add_chart(scatter, next(anchors))
+    for pair, title, axis in XLSX_FAILURE_CHARTS:
+        chart = BarChart()
+        chart.title, chart.y_axis.title = title, axis
+        for key in pair:
+            chart.add_data(Reference(ws, min_col=col[key], min_row=2, max_row=last),
+                           titles_from_data=True)
+        chart.set_categories(families)
+        chart.width, chart.height = XLSX_CHART_CM
+        charts.add_chart(chart, next(anchors))
 
 
 _INT_KEYS = {"endpoints", "routers", "electrical", "optical", "network_electrical",

@@ -4,10 +4,14 @@ Items, in this order (``ITEMS``), each line an orderable part number:
 
 - ``switch``: the chosen router model, one per router, priced with ``costing.router_cost`` at
   the ports the topology uses (its radix, on every router: the papers' rule, docs/models.md);
-- ``nic``: the catalog's NIC, one per endpoint; ``licence``: the router model's NOS licence, one
+- ``nic``: the catalog's NIC, one per endpoint; ``server``: where the endpoints are the NICs of
+  a catalog server model, one per server at the model's price (listed at 0 when the catalog
+  gives none: the count is what a buyer orders; none when the model says ``in_bom: false``,
+  docs/catalogs.md "Server models"); ``licence``: the router model's NOS licence, one
   per router;
 - ``transceiver``: the optics, counted per end: at a router, ``ceil(ends / ports)`` modules per
-  router and model (a twin-port module serves two ports of one cage); at a NIC one module of the
+  router and model (a twin-port module serves two ports of one cage, to any peers; one with a
+  single connector, ``connectors: 1``, per router and peer); at a NIC one module of the
   transceiver's ``nic_end`` model per endpoint link;
 - ``cable``: cable assemblies (DAC, ACC, AOC) per part number, i.e. per stock length: a straight
   assembly carrying k links counts ``ceil(links between the router pair / k)``, a splitter
@@ -48,9 +52,9 @@ COLUMNS = ["item", "sku", "description", "length_m", "quantity", "spares", "unit
 an order (``IDENTITY_COLUMNS``: the number to order, or ``generic: supplier part number``, the
 new-format ordering number, the status ``active``/``eol``/``generic``/``...; number
 unconfirmed`` and a generic part's spec; ``planner.inputs.catalog.orderable``) follow."""
-ITEMS = ("switch", "nic", "licence", "transceiver", "cable", "fibre", "trunk", "panel",
+ITEMS = ("switch", "nic", "server", "licence", "transceiver", "cable", "fibre", "trunk", "panel",
          "rack") + fabric.ITEMS
-CLASS_OF = {"switch": "switches", "nic": "nics", "licence": "licences",
+CLASS_OF = {"switch": "switches", "nic": "nics", "server": "servers", "licence": "licences",
             "transceiver": "optics", "cable": "cables", "fibre": "cables", "trunk": "cables",
             "panel": "panels", "rack": "rack", **fabric.CLASS_OF}
 """The class of each item: spares and subtotals are per class. The fabric's own lines
@@ -168,9 +172,14 @@ def part_lines(catalog: Catalog, cables: pd.DataFrame, structured=None) -> pd.Da
         ends_part = np.r_[part[optics], part[net]]
         ends_router = np.r_[a_router[optics], b_router[net]]
         ports = np.array([m.ports for m in models])[ends_part]
+        # a single-connector module (connectors: 1) serves one peer: its cages per router pair
+        one_peer = np.array([m.one_peer_per_cage for m in models])[ends_part]
+        ends_peer = np.r_[b_router[optics], a_router[net]]
+        span = int(max(a_router.max(), b_router.max())) + 2
+        ends_group = np.where(one_peer, (ends_router + 1) * span + ends_peer + 1, ends_router)
         keys = pd.DataFrame({"part": ends_part, "sku": [models[i].sku for i in ends_part],
                              "length_m": np.nan})
-        frames.append(_count(keys, ends_router, ports).assign(item="transceiver"))
+        frames.append(_count(keys, ends_group, ports).assign(item="transceiver"))
         nic = bought["nic_part"].to_numpy(np.int64)[optics & (b_router < 0)]
         if nic.size:
             keys = pd.DataFrame({"part": nic, "sku": [models[i].sku for i in nic],
@@ -211,10 +220,11 @@ def part_lines(catalog: Catalog, cables: pd.DataFrame, structured=None) -> pd.Da
 
 def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_routers: int,
           cables: pd.DataFrame, spares: Spares | float = 0.0, num_endpoints: int = 0,
-          num_cabinets: int = 0, structured=None) -> pd.DataFrame:
+          num_cabinets: int = 0, structured=None, servers=None) -> pd.DataFrame:
     """The BOM table (``COLUMNS``), items in ``ITEMS`` order. A number for ``spares`` is the
     cable percentage (``--spares``); ``structured`` the plan's structured cabling
-    (``planner.cabling.structured.StructuredPlan``), whose cords, trunks and panels it counts."""
+    (``planner.cabling.structured.StructuredPlan``), whose cords, trunks and panels it counts;
+    ``servers`` (server model, count) the servers the endpoints are NICs of."""
     if not isinstance(spares, Spares):
         if not (0 <= float(spares) <= 1000) or math.isnan(float(spares)):
             raise ValueError(f"spares_pct must be within 0..1000, got {spares}")
@@ -225,6 +235,11 @@ def build(catalog: Catalog, router_model: RouterModel, router_ports: int, num_ro
     if catalog.nic is not None:
         lines.append(_line("nic", catalog.nic, num_endpoints, catalog.nic.price,
                            f"{catalog.nic.vendor} NIC"))
+    if servers is not None and servers[0].in_bom:
+        model, count = servers
+        lines.append(_line("server", model, count, model.price,
+                           f"server, {model.nics} fabric NICs"
+                           + (f", {model.gpus} GPUs" if model.gpus else "")))
     if router_model.licence is not None:
         lines.append(_line("licence", router_model.licence, num_routers,
                            router_model.licence.price, f"licence for {router_model.sku}"))
@@ -280,7 +295,9 @@ def cost_lines(cost: dict) -> list[tuple[str, str, float]]:
     """(key, words, dollars) of every class of a ``summary.json`` ``cost`` block
     (``COST_LINES``), including classes that cost nothing, so a table of them adds up to
     ``cost["total"]``."""
-    return [(key, words, float(cost.get(key, 0.0))) for key, words in COST_LINES]
+    extra = (("servers", "servers"),) if "servers" in cost else ()    # plans with servers
+    return [(key, words, float(cost.get(key, 0.0))) for key, words in COST_LINES[:2] + extra
+            + COST_LINES[2:]]
 
 
 def class_totals(bom: pd.DataFrame) -> dict[str, float]:

@@ -27,7 +27,9 @@ Rules (docs/catalogs.md "A fabric that comes up"):
   ceil(kW / (PDU kW × derating)))`` PDUs (NEC 210.19/210.20: 80 % of the rating for a
   continuous load). A cabinet's kW is the plan's (routers with their cable ends, and servers
   where the catalog gives ``endpoint_watts``) plus the boxes this module adds. Servers'
-  outlets belong to the compute cabinets, which are not included.
+  outlets belong to the compute cabinets, which are not included; servers of a catalog
+  server model, which stand in compute cabinets of their own, are left out of the kW the
+  fabric's PDUs carry (``planner.costing.power.PlanPower.network_kw``).
 - support: ``support`` of a switch model, the management switch or a subnet-manager box: one
   line per model, one subscription per device for ``term_years``.
 """

@@ -12,7 +12,10 @@ draws):
 - an endpoint draws ``catalog.endpoint_watts`` (the server) + its NIC's ``watts`` (Galaxyfly
   §6.3 adds 10 W per NIC) + the cable end plugged into the NIC;
 - a cabinet draws what its routers and their endpoints draw (endpoints sit in their router's
-  cabinet). The plan's total is the sum over cabinets.
+  cabinet). The plan's total is the sum over cabinets;
+- where the endpoints are the NICs of a catalog server model (``Placement.server_cabinet``) a
+  server draws its data sheet's maximum system power (NICs included) plus the cable ends in
+  its NICs, in its own compute cabinet (docs/catalogs.md "Server models").
 
 A floor's ``cabinet_kw_budget`` caps every cabinet. Before placement ``fit_budget`` lowers the
 floor's router slots until the heaviest routers that could share a cabinet, each with its
@@ -31,6 +34,7 @@ import pandas as pd
 
 from planner.cabling import endpoint_routers
 from planner.inputs.catalog import Catalog, RouterModel
+from planner.inputs.catalog.servers import server_model_for
 from planner.inputs.floor import Floor
 from planner.inputs.parts.media import end_share
 from planner.run.errors import InputError
@@ -76,6 +80,19 @@ class PlanPower:
     cables_w: float           # every cable end
     endpoints_w: float        # servers
     nics_w: float
+    server_kw: np.ndarray | None = None   # (C,) the servers' share of cabinet_kw (None: none)
+
+    @property
+    def network_kw(self) -> np.ndarray:
+        """(C,) kW of each cabinet without its servers: what the fabric's PDUs carry (a
+        compute cabinet's servers are on its own PDUs, ``planner.costing.fabric``)."""
+        return self.cabinet_kw if self.server_kw is None else self.cabinet_kw - self.server_kw
+
+    def with_servers(self, network_kw) -> np.ndarray:
+        """(C,) cabinet kW: ``network_kw`` (the fabric's, its boxes included) plus the
+        servers'."""
+        kw = np.asarray(network_kw, dtype=float)
+        return kw if self.server_kw is None else kw + self.server_kw
 
     @property
     def total_w(self) -> float:
@@ -95,8 +112,13 @@ class PlanPower:
 
 
 def plan_power(topology, catalog: Catalog, router_model: RouterModel, cables: pd.DataFrame,
-               router_cabinet, num_cabinets: int) -> PlanPower:
-    """Power of every router, endpoint and cabinet of a cabled plan (module doc)."""
+               router_cabinet, num_cabinets: int, server_cabinet=None) -> PlanPower:
+    """Power of every router, endpoint and cabinet of a cabled plan (module doc). With
+    ``server_cabinet`` (the endpoints are NICs of servers, ``Placement.server_cabinet``)
+    ``endpoint_w`` is per server and the servers draw in their own cabinets."""
+    if server_cabinet is not None:
+        return _server_plan_power(topology, catalog, router_model, cables, router_cabinet,
+                                  num_cabinets, np.asarray(server_cabinet, dtype=np.int64))
     n_r, n_e = topology.num_routers, topology.num_endpoints
     a_router = cables["a_router"].to_numpy(np.int64)
     b_router = cables["b_router"].to_numpy(np.int64)
@@ -120,6 +142,39 @@ def plan_power(topology, catalog: Catalog, router_model: RouterModel, cables: pd
                      endpoints_w=float(server.sum()), nics_w=float(nic.sum()))
 
 
+def _server_plan_power(topology, catalog, router_model, cables, router_cabinet, num_cabinets,
+                       server_cabinet) -> PlanPower:
+    """``plan_power`` when every endpoint is a NIC of a server of the catalog's server model:
+    a server draws its data sheet's maximum power (``servers.body_watts`` + its NICs) plus the
+    cable ends plugged into its NICs, in its own cabinet."""
+    from planner.inputs.catalog.servers import body_watts, server_model_for
+    from planner.topologies.servers import nic_endpoints
+
+    model = server_model_for(catalog, topology)
+    n_r, n_s = topology.num_routers, len(server_cabinet)
+    a_router = cables["a_router"].to_numpy(np.int64)
+    b_router = cables["b_router"].to_numpy(np.int64)
+    b_endpoint = cables["b_endpoint"].to_numpy(np.int64)
+    a_w, b_w = cables["a_watts"].to_numpy(float), cables["b_watts"].to_numpy(float)
+    to_router = b_router >= 0
+    plugged = (np.bincount(a_router, weights=a_w, minlength=n_r)
+               + np.bincount(b_router[to_router], weights=b_w[to_router], minlength=n_r))
+    base = np.full(n_r, router_watts(router_model, topology.radix))
+    _, server_of, _ = nic_endpoints(topology)
+    ends = np.bincount(server_of[b_endpoint[~to_router]], weights=b_w[~to_router],
+                       minlength=n_s)
+    body = np.full(n_s, body_watts(catalog, model))
+    nics = np.full(n_s, model.nics * catalog.nic_watts)
+    router_w, server_w = base + plugged, body + nics + ends
+    cab = np.asarray(router_cabinet, dtype=np.int64)
+    in_servers = np.bincount(server_cabinet, weights=server_w, minlength=num_cabinets)
+    cabinet_w = np.bincount(cab, weights=router_w, minlength=num_cabinets) + in_servers
+    return PlanPower(router_w=router_w, endpoint_w=server_w, cabinet_kw=cabinet_w / 1000.0,
+                     routers_w=float(base.sum()), cables_w=float(a_w.sum() + b_w.sum()),
+                     endpoints_w=float(body.sum()), nics_w=float(nics.sum()),
+                     server_kw=in_servers / 1000.0)
+
+
 # ----------------------------------------------------------------------------- the budget
 
 def _router_loads_w(floor: Floor, topology, catalog: Catalog, router_model: RouterModel,
@@ -141,6 +196,8 @@ def _router_loads_w(floor: Floor, topology, catalog: Catalog, router_model: Rout
             ep_cable = 2.0 * worst_end
     ep = np.asarray(topology.endpoints, dtype=float)
     degree = np.asarray(topology.degree, dtype=float)
+    if server_model_for(catalog, topology) is not None:   # servers stand in their own cabinets
+        return router_watts(router_model, topology.radix) + (degree + ep) * worst_end
     return (router_watts(router_model, topology.radix) + degree * worst_end
             + ep * (endpoint_watts(catalog) + ep_cable))
 

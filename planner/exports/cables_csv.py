@@ -12,7 +12,10 @@ assemblies), a_sku, b_sku (the part plugged in at each end: ``sku`` for a cable 
 devices, that end's own patch cord through panels; ``planner.cabling.pieces``), a_assembly,
 b_assembly (the id of the piece plugged in at each end, ``Pieces.end_assemblies``: a multi-link
 assembly's ``C0001+C0002`` on each link it carries, so rows group into what is installed).
-``sku`` is the part at the A end. An endpoint without a rack unit has an empty ``b_ru``. UTF-8, LF line ends.
+``sku`` is the part at the A end. An endpoint without a rack unit has an empty ``b_ru``. Where
+the endpoints are the NICs of a catalog server model, ``b_device`` is the server (``gpu-0123``),
+``b_port`` its NIC number (1..N, ``nic1``.. in labels and NetBox) and ``b_ru`` the server's lowest
+unit. UTF-8, LF line ends.
 
 After the fabric's cables, one row per out-of-band management cord (``kind`` = ``mgmt``,
 ``planner.costing.fabric_devices``): from a device's management port (``a_port`` ``mgmt``) to

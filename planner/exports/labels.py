@@ -20,7 +20,8 @@ is the cabinet or patch rack the end is in, a panel end's device is the panel (`
 U1 of rack ``H1-A-P0``), ``piece`` is cable | cord | trunk and ``transceiver`` the module at a
 device end ('' elsewhere). After the pieces, both ends of every out-of-band management cord
 (``planner.costing.fabric_devices``; its id ``M01``, piece ``mgmt``, the device's port ``mgmt``,
-a zero-U PDU's rack unit empty), A then B end of each. UTF-8 with a byte-order mark so spreadsheet and label-printer
+a zero-U PDU's rack unit empty), A then B end of each. A server of a catalog server model
+(``gpu-0123``) names its port by its NIC, ``nic1`` .. ``nicN`` (``nic_ports``). UTF-8 with a byte-order mark so spreadsheet and label-printer
 software detect the encoding; text cells formula-safe (``exports.cells``).
 
 ``labels.pdf`` prints one label per connector end on A4 sheets of Avery L7651 geometry
@@ -151,12 +152,38 @@ def label_chunks(plan, per_chunk: int, hall: int | None = None,
     if not len(starts):
         yield mgmt
     for lo in starts:
-        rows = label_rows(plan.pieces, ends.iloc[lo:lo + per_chunk])
+        rows = nic_ports(label_rows(plan.pieces, ends.iloc[lo:lo + per_chunk]),
+                         server_names(plan))
         if lo + per_chunk >= len(ends):
             rows = {k: np.concatenate([np.asarray(v, dtype=object),
                                        np.asarray(mgmt[k], dtype=object)])
                     for k, v in rows.items()}
         yield rows
+
+
+def server_names(plan) -> frozenset:
+    """The devices that are servers of a catalog server model (``Placement.server_cabinet``;
+    ``planner.cabling.Servers``), whose ports are NICs; empty for any other plan."""
+    if getattr(plan.placement, "server_cabinet", None) is None:
+        return frozenset()
+    devices = plan.devices
+    return frozenset(devices.loc[devices["kind"] == "endpoint", "name"].astype(str))
+
+
+def nic_ports(rows: dict[str, np.ndarray], servers: frozenset) -> dict[str, np.ndarray]:
+    """``rows`` with a server's port written as its NIC, ``nic1`` .. ``nicN`` (the cable's
+    label prints it ``NIC1``), at this end and at the peer end."""
+    if not servers:
+        return rows
+    for side in ("this", "peer"):
+        device = np.asarray(rows[f"{side}_device"], dtype=object)
+        at = np.fromiter((d in servers for d in device.tolist()), dtype=bool,
+                         count=len(device))
+        if at.any():
+            port = np.asarray(rows[f"{side}_port"], dtype=object).copy()
+            port[at] = ["nic" + str(p) for p in port[at].tolist()]
+            rows[f"{side}_port"] = port
+    return rows
 
 
 def end_halls(plan) -> dict[str, np.ndarray]:

@@ -60,7 +60,8 @@ import yaml
 
 from planner.cabling import unit_text
 from planner.costing.fabric_devices import MGMT_PORT
-from planner.exports._csv import column_text, write_csv
+from planner.exports._csv import column_text, write_csv, write_rows
+from planner.exports.tuning import CSV_CHUNK_ROWS
 from planner.run.errors import InputError
 
 FOLDER = "netbox"
@@ -221,16 +222,24 @@ def device_types(plan) -> list[dict]:
                             for name in model.interface_name_list] + _mgmt_interface(plan)}]
     endpoints = plan.devices[plan.devices["kind"] == "endpoint"]
     nic = plan.catalog.nic
+    servers = {m.sku: m for m in plan.catalog.servers} \
+        if getattr(plan.placement, "server_cabinet", None) is not None else {}
     for name, rows in endpoints.groupby("model", sort=True):
         height = pd.to_numeric(rows["height_ru"], errors="coerce").fillna(0).max()
         what = f"compute endpoint, one fabric port ({nic.sku})" if nic else \
             "compute endpoint, one fabric port"
+        ports = ["1"]
+        if name in servers:         # a server of N NICs: one device, interfaces nic1..nicN
+            model = servers[name]
+            ports = [f"nic{k}" for k in range(1, model.nics + 1)]
+            what = (f"server, {model.nics} fabric NICs ({model.nic})"
+                    + (f", {model.gpus} GPUs" if model.gpus else ""))
         docs.append({"manufacturer": ENDPOINT_MANUFACTURER, "model": str(name),
                      "slug": device_type_slug(ENDPOINT_MANUFACTURER, name),
                      "u_height": _number(height), "is_full_depth": bool(height > 0),
                      "comments": what,
                      "power-ports": _power_ports(1, ENDPOINT_POWER_PORT, 0),
-                     "interfaces": [{"name": "1", "type": port_type}]})
+                     "interfaces": [{"name": port, "type": port_type} for port in ports]})
     return docs + fabric_device_types(plan)
 
 
@@ -427,8 +436,23 @@ def router_roles(plan) -> np.ndarray:
     return np.array([str(r).capitalize() for r in roles], dtype=object)
 
 
-def device_rows(plan) -> pd.DataFrame:
+def device_frames(plan):
+    """devices.csv's rows in order, ``tuning.CSV_CHUNK_ROWS`` devices at a time, then the patch
+    panels and the fabric's boxes: only one chunk's text is held at once."""
     dev = plan.devices.reset_index(drop=True)
+    locations = rack_locations(plan)
+    for lo in range(0, len(dev), CSV_CHUNK_ROWS):
+        yield device_rows(plan, dev.iloc[lo:lo + CSV_CHUNK_ROWS].reset_index(drop=True),
+                          locations)
+    yield panel_device_rows(plan)
+    yield fabric_device_rows(plan)
+
+
+def device_rows(plan, dev: pd.DataFrame | None = None,
+                locations: dict[str, str] | None = None) -> pd.DataFrame:
+    """The routers and endpoints of ``dev`` (default every device of the plan)."""
+    dev = plan.devices.reset_index(drop=True) if dev is None else dev
+    locations = rack_locations(plan) if locations is None else locations
     is_router = (dev["kind"] == "router").to_numpy()
     roles = np.full(len(dev), "Compute node", dtype=object)
     ids = dev["id"].to_numpy(np.int64)
@@ -443,7 +467,7 @@ def device_rows(plan) -> pd.DataFrame:
     return pd.DataFrame({
         "name": dev["name"].astype(str), "role": roles, "manufacturer": manufacturer,
         "device_type": dev["model"].astype(str), "site": site_name(plan),
-        "location": dev["cabinet"].astype(str).map(rack_locations(plan)).to_numpy(object),
+        "location": dev["cabinet"].astype(str).map(locations).to_numpy(object),
         "rack": dev["cabinet"].astype(str), "position": position,
         "face": np.where(positioned, "front", ""), "status": "planned",
         "description": list(map("{} {}".format, np.where(is_router, "router", "endpoint"),
@@ -514,7 +538,9 @@ def panel_device_rows(plan) -> pd.DataFrame:
     })[DEVICE_COLUMNS]
 
 
-def cable_rows(plan) -> pd.DataFrame:
+def cable_types(plan) -> tuple[np.ndarray, dict[int, str], dict[int, str]]:
+    """Per cable its catalog entry (the fibre's where it has one), and each entry's NetBox cable
+    type and colour; an entry whose ``netbox_type`` NetBox does not know is refused."""
     c = plan.cables
     models = plan.catalog.cables
     cut = np.where(c["fibre"].to_numpy() >= 0, c["fibre"].to_numpy(), c["part"].to_numpy())
@@ -525,61 +551,88 @@ def cable_rows(plan) -> pd.DataFrame:
             raise InputError(f"catalog cable '{model.sku}': field 'netbox_type' must be one of "
                              f"{', '.join(sorted(CABLE_TYPES))}, got {model.netbox_type!r}")
         types[i], colors[i] = model.netbox_type, hex_color(model.color, model.sku)
+    return cut, types, colors
+
+
+def interface_names(plan, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The A and B interface names of the cables at ``rows``: a router port by the router
+    model's interface names, an endpoint port by its number (a server's NIC ``nic2``)."""
+    c = plan.cables
     names = np.asarray(plan.router_model.interface_name_list, dtype=object)
-    a_name = names[c["a_port"].to_numpy(np.int64) - 1]
-    net = (c["b_router"].to_numpy() >= 0)
-    b_name = np.where(net, names[np.where(net, c["b_port"].to_numpy(np.int64) - 1, 0)],
-                      np.asarray(column_text(c["b_port"]), dtype=object))
-    skus = column_text(c["sku"])
+    a_name = names[c["a_port"].to_numpy(np.int64)[rows] - 1]
+    net = (c["b_router"].to_numpy()[rows] >= 0)
+    b_port = c["b_port"].iloc[rows]
+    end_port = np.asarray(column_text(b_port), dtype=object)
+    if getattr(plan.placement, "server_cabinet", None) is not None:    # a server's NICs
+        end_port = np.asarray(["nic" + p for p in end_port.tolist()], dtype=object)
+    b_name = np.where(net, names[np.where(net, b_port.to_numpy(np.int64) - 1, 0)], end_port)
+    return a_name, b_name
+
+
+def cable_frames(plan):
+    """cables.csv's rows in order, a chunk (``tuning.CSV_CHUNK_ROWS``) at a time: the cables
+    between devices, then with structured cabling the patch cords (every A end, then every B
+    end) and the trunks, then the management cords. Only one chunk's text is held at once."""
+    c = plan.cables
+    cut, types, colors = cable_types(plan)
     labels = piece_labels(plan)
-    estimated = unit_text(c["length_m"].to_numpy(float), 1).tolist()
     site = site_name(plan)
-    direct = pd.DataFrame({
-        "side_a_site": site, "side_a_device": column_text(c["a_device"]),
-        "side_a_type": "dcim.interface", "side_a_name": a_name,
-        "side_b_site": site, "side_b_device": column_text(c["b_device"]),
-        "side_b_type": "dcim.interface", "side_b_name": b_name,
-        "type": [types[i] for i in cut.tolist()], "status": "planned",
-        "label": [labels.get(i, "") for i in column_text(c["cable_id"])],
-        "color": [colors[i] for i in cut.tolist()],
-        "length": unit_text(c["order_length_m"].to_numpy(float), 1), "length_unit": "m",
-        "description": list(map("{} {} {}, estimated {} m".format, column_text(c["cable_id"]),
-                                skus, column_text(c["media"]), estimated)),
-    })[CABLE_COLUMNS]
     plant = plan.structured
-    if plant is None or plant.links.empty:
-        return direct
     through = np.zeros(len(c), dtype=bool)
-    through[plant.links["cable"].to_numpy(np.int64)] = True
-    return pd.concat([direct[~through], _cord_rows(plan, direct, a_name, b_name, labels),
-                      _trunk_rows(plan, labels)], ignore_index=True)[CABLE_COLUMNS]
+    if plant is not None and not plant.links.empty:
+        through[plant.links["cable"].to_numpy(np.int64)] = True
+    for lo in range(0, len(c), CSV_CHUNK_ROWS):
+        rows = np.arange(lo, min(lo + CSV_CHUNK_ROWS, len(c)))
+        rows = rows[~through[rows]]
+        a_name, b_name = interface_names(plan, rows)
+        part = c.iloc[rows]
+        estimated = unit_text(part["length_m"].to_numpy(float), 1).tolist()
+        ids = column_text(part["cable_id"])
+        yield pd.DataFrame({
+            "side_a_site": site, "side_a_device": column_text(part["a_device"]),
+            "side_a_type": "dcim.interface", "side_a_name": a_name,
+            "side_b_site": site, "side_b_device": column_text(part["b_device"]),
+            "side_b_type": "dcim.interface", "side_b_name": b_name,
+            "type": [types[i] for i in cut[rows].tolist()], "status": "planned",
+            "label": [labels.get(i, "") for i in ids],
+            "color": [colors[i] for i in cut[rows].tolist()],
+            "length": unit_text(part["order_length_m"].to_numpy(float), 1), "length_unit": "m",
+            "description": list(map("{} {} {}, estimated {} m".format, ids,
+                                    column_text(part["sku"]), column_text(part["media"]),
+                                    estimated)),
+        })[CABLE_COLUMNS]
+    if plant is not None and not plant.links.empty:
+        for end in "ab":
+            for lo in range(0, len(plant.links), CSV_CHUNK_ROWS):
+                yield _cord_rows(plan, plant.links.iloc[lo:lo + CSV_CHUNK_ROWS], end, labels)
+        yield _trunk_rows(plan, labels)
+    yield mgmt_cable_rows(plan)
 
 
-def _cord_rows(plan, direct: pd.DataFrame, a_name, b_name, labels: dict) -> pd.DataFrame:
-    """The two patch cords of every link through panels: interface - panel front port."""
-    links = plan.structured.links
+def _cord_rows(plan, links: pd.DataFrame, end: str, labels: dict) -> pd.DataFrame:
+    """The ``end`` (a | b) patch cords of the links through panels ``links``: interface - panel
+    front port."""
     rows = links["cable"].to_numpy(np.int64)
     cord = plan.catalog.cables
     kind = [cord[int(i)].netbox_type for i in links["cord"]]
     color = [hex_color(cord[int(i)].color, cord[int(i)].sku) for i in links["cord"]]
-    frames = []
-    for end, device, name in (("a", "a_device", a_name), ("b", "b_device", b_name)):
-        frames.append(pd.DataFrame({
-            "side_a_site": direct["side_a_site"].to_numpy()[rows],
-            "side_a_device": column_text(plan.cables[device].iloc[rows]),
-            "side_a_type": "dcim.interface", "side_a_name": np.asarray(name, dtype=object)[rows],
-            "side_b_site": site_name(plan), "side_b_device": links[f"{end}_panel"].to_numpy(),
-            "side_b_type": "dcim.frontport", "side_b_name": links[f"{end}_port"].to_numpy(),
-            "type": kind, "status": "planned",
-            "label": [labels[f"{i}.{end.upper()}"] for i in links["cable_id"]],
-            "color": color,
-            "length": unit_text(links[f"cord_{end}_order_m"].to_numpy(float), 1),
-            "length_unit": "m",
-            "description": list(map("{} {}-end cord {}, estimated {} m".format,
-                                    links["cable_id"], [end.upper()] * len(links),
-                                    links[f"cord_{end}_sku"],
-                                    unit_text(links[f"cord_{end}_m"].to_numpy(float), 1)))}))
-    return pd.concat(frames, ignore_index=True)
+    site = site_name(plan)
+    name = interface_names(plan, rows)["ab".index(end)]
+    return pd.DataFrame({
+        "side_a_site": site,
+        "side_a_device": column_text(plan.cables[f"{end}_device"].iloc[rows]),
+        "side_a_type": "dcim.interface", "side_a_name": np.asarray(name, dtype=object),
+        "side_b_site": site, "side_b_device": links[f"{end}_panel"].to_numpy(),
+        "side_b_type": "dcim.frontport", "side_b_name": links[f"{end}_port"].to_numpy(),
+        "type": kind, "status": "planned",
+        "label": [labels[f"{i}.{end.upper()}"] for i in links["cable_id"]],
+        "color": color,
+        "length": unit_text(links[f"cord_{end}_order_m"].to_numpy(float), 1),
+        "length_unit": "m",
+        "description": list(map("{} {}-end cord {}, estimated {} m".format,
+                                links["cable_id"], [end.upper()] * len(links),
+                                links[f"cord_{end}_sku"],
+                                unit_text(links[f"cord_{end}_m"].to_numpy(float), 1)))})
 
 
 def _trunk_rows(plan, labels: dict) -> pd.DataFrame:
@@ -804,9 +857,8 @@ def write(plan, out_dir: Path) -> None:
                       "description": [f"{plan.floor.name}, {h.lower()}" for h in halls]}),
         "locations.csv")
     csv(pd.concat([rack_rows(plan), patch_rack_rows(plan)], ignore_index=True), "racks.csv")
-    csv(pd.concat([device_rows(plan), panel_device_rows(plan), fabric_device_rows(plan)],
-                  ignore_index=True), "devices.csv")
-    csv(pd.concat([cable_rows(plan), mgmt_cable_rows(plan)], ignore_index=True), "cables.csv")
+    write_frames(device_frames(plan), folder / "devices.csv")
+    write_frames(cable_frames(plan), folder / "cables.csv")
     files = {name: (_data_rows(folder / name), (folder / name).stat().st_size)
              for name in CSV_FILES}
     (folder / "README.md").write_text(readme(plan, docs, paths, files), encoding="utf-8")
@@ -815,6 +867,13 @@ def write(plan, out_dir: Path) -> None:
 CSV_FILES = ("manufacturers.csv", "device_roles.csv", "sites.csv", "locations.csv", "racks.csv",
              "devices.csv", "cables.csv")
 """The bundle's CSV files in import order."""
+
+
+def write_frames(frames, path: Path) -> None:
+    """One CSV file of the frames in turn (the same columns), the header once."""
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        for i, frame in enumerate(frames):
+            write_rows(fh, frame, header=i == 0)
 
 
 def _data_rows(path: Path) -> int:

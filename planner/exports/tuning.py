@@ -41,6 +41,13 @@ would pass 20,000 pages, more than a reader opens quickly or an installer carrie
 The default 10K plan and every plan of up to 5,000 cabinets keep a single wiring.pdf
 and labels.pdf."""
 
+WIRING_CHUNK_SHEETS = 500
+"""Cabinets (or patch racks) whose schedule rows wiring.pdf makes at a time, as their pages are
+drawn (``planner.exports.wiring_pdf.cabinets.ChunkedRows``): about 30,000 rows' text at the
+100K-endpoint Dragonfly of benchmarks/EXPORTS.md (64 rows per cabinet), the size of a
+``CSV_CHUNK_ROWS`` chunk, instead of the 246,000 rows of all 3,848 cabinets (an estimate;
+the writer's memory with it is in benchmarks/EXPORTS.md "wiring.pdf, NetBox: streamed")."""
+
 VIEWER_COMPRESSION_LEVEL = 6
 """zlib level of the viewer's data block. On the 100K-endpoint Dragonfly of
 benchmarks/bench_viewer.py (an 18.7 MB block): level 1 gives 3.08 MB in 0.14 s, level 6
@@ -62,9 +69,9 @@ hall connection's length): five 1.2 m aisles of drawing space, not a length of a
 
 WRITER_BASE_BYTES = 32 * 2 ** 20
 WRITER_BYTES_PER_CABLE = {
-    "wiring_pdf": 4_150, "netbox": 2_300, "labels": 1_450, "bom_xlsx": 1_200, "viewer": 1_200,
-    "graphml": 830, "anynet": 800, "fabric_checkers": 750, "cables_csv": 350, "codes": 300,
-    "cabinets_csv": 200, "dot": 160,
+    "labels": 1_450, "viewer": 1_450, "wiring_pdf": 1_400, "bom_xlsx": 1_200,
+    "graphml": 830, "anynet": 800, "fabric_checkers": 750, "netbox": 550, "cables_csv": 350,
+    "codes": 300, "cabinets_csv": 200, "dot": 160,
 }
 WRITER_OTHER_BYTES_PER_CABLE = 500
 """Memory each writer adds to the process holding the plan, per cable, for choosing how many
@@ -75,4 +82,8 @@ wiring_pdf 847 MiB (3.6 KB per cable), netbox 468 (2.0 KB), labels 292 (1.2 KB, 
 before it streamed), bom_xlsx 247, viewer 246, graphml 169, anynet 164, fabric_checkers 152,
 cables_csv 72, codes 61, cabinets_csv 40, dot 32, the rest under 10 (40 B per cable); about
 15 % margin above each, and ``WRITER_OTHER_BYTES_PER_CABLE`` for a writer not measured there.
-The pages of the plan a writer copies come on top (``planner.run.memory.fork_bytes``)."""
+The pages of the plan a writer copies come on top (``planner.run.memory.fork_bytes``).
+``wiring_pdf`` and ``netbox`` since they stream (benchmarks/EXPORTS.md "wiring.pdf, NetBox:
+streamed", the same plan): 289 MiB (1.2 KB per cable, 847 before) and 112 MiB (0.48 KB, 468
+before); at 622,720 cables (250K) 491 MiB (0.83 KB) and 186 MiB (0.31 KB), and ``viewer``
+753 MiB (1.27 KB, more than at 246,272 cables: raised to 1,450 B)."""

@@ -30,8 +30,15 @@ when no placement can succeed:
   each of 16 spines (w = 0) needs 16 network cages, not 32. A
   cabinet is taken to hold as many routers as its endpoint slots leave room for their
   endpoints (``_routers_per_cabinet``): on ``eth-51t`` in ``hot-aisle`` the bound is 69 cages for
-  ``dragonfly:a=64,p=32,h=32`` (the cabling stage found a router needing 66 at g=2) and 61 for
-  ``a=56,p=28,h=28``, which plans (g=2: 2,291 copper links, every cable placed).
+  ``dragonfly:a=64,p=32,h=32`` (the cabling stage found a router needing 66 at g=2 on the
+  cheapest parts) and 61 for ``a=56,p=28,h=28`` (g=2: 2,291 copper links, every cable placed).
+- twin-port optics: a cage holding a twin-port transceiver with a connector per port serves two
+  peers, so when the bound above exceeds the model's cages the cabling stage moves the odd links
+  of one-peer parts onto such modules (``planner.inputs.catalog.cages.odd_links``), and the
+  check refuses only when even that does not fit (``cages_on_shared_optics``): 64 cages for
+  ``a=64,p=32,h=32`` (it plans at g=2: 243 links under 5 m on twin-port optics), 65 for h=33,
+  57 for the spine of ``railfattree:units=392,servers=32,nics=8,radix=128`` (56 single-link leaf
+  peers, 28 cores of two links), which then plans on the SN5600's 64 cages.
 
 Router radix against the ports used is ``Catalog.router_for``; the structured-cabling panels,
 ``planner.inputs.parts.structured.check_catalog``; both run before this in ``planner.plan``.
@@ -129,14 +136,56 @@ def check(shape: Shape, catalog: Catalog, floor: Floor, router_model: RouterMode
                              f"leaves {floor.router_slots} of the {given.router_slots} router "
                              "slots per cabinet usable; raise cabinet_kw_budget)") from None
     need, p, d = _worst_router(shape, catalog, floor, router_model, endpoint_cables)
-    if need > router_model.cage_count:
-        b = router_model.breakout
-        raise InputError(
-            f"catalog '{catalog.source}': a router with {p} endpoints and {d} network links "
-            f"may need {need} cages of {b} ports (the ports of one cage share one part: a "
-            f"twin-port copper cable serves one peer), but {router_model.sku} has "
-            f"{router_model.cage_count}; use fewer endpoints or network ports per router (see "
-            "'planner size --catalog'), or a larger router model")
+    if need <= router_model.cage_count:
+        return
+    b = router_model.breakout
+    least = cages_on_shared_optics(shape, catalog, router_model, endpoint_cables)
+    if least is not None and least[0] <= router_model.cage_count:
+        return                      # the cabling stage moves odd links onto twin-port optics
+    also = ("" if least is None else
+            f"; {least[0]} for a router with {least[1]} endpoints and {least[2]} network links "
+            "even with its odd links on twin-port optics")
+    raise InputError(
+        f"catalog '{catalog.source}': a router with {p} endpoints and {d} network links "
+        f"may need {need} cages of {b} ports (the ports of one cage share one part: a "
+        f"twin-port copper cable or single-connector module serves one peer{also}), but {router_model.sku} has "
+        f"{router_model.cage_count}; use fewer endpoints or network ports per router (see "
+        "'planner size --catalog'), or a larger router model")
+
+
+def cages_on_shared_optics(shape: Shape, catalog: Catalog, router_model: RouterModel,
+                           endpoint_cables: bool = True) -> tuple[int, int, int] | None:
+    """(cages, endpoints, network links) of the router needing the most cages when the links
+    that would leave a cage part-filled on a one-peer part (a twin-port copper cable, a
+    single-connector module) take a part whose cages serve several peers instead (a twin-port
+    transceiver with a connector per port), as the cabling stage does for a router short of
+    cages (``planner.inputs.catalog.cages.odd_links``). A peer's links then fill whole cages on
+    its own part, and the ends on the K shared parts part-fill at most one cage per part that
+    carries a peer of links not a multiple of b:
+
+        ceil(p / b) + floor((d + min(K, odd) (b - 1)) / b)
+
+    odd the router's peers whose links are not a multiple of b (every link its own peer when
+    the peers are not known). None when the catalog has no such part reaching as far as its
+    one-peer parts, or the model has a cage per port."""
+    b = router_model.breakout
+    if b == 1 or shape.num_routers == 0:
+        return None
+    bonded, shared = _network_parts(catalog, router_model)
+    if not bonded or not shared:
+        return None
+    far = max(catalog.cables[i].max_reach_m for i in bonded)
+    if max(catalog.optical_longest_m(catalog.cables[i]) for i in shared) < far:
+        return None
+    ep = shape.endpoints if endpoint_cables else np.zeros_like(shape.endpoints)
+    if shape.peer_links is None:
+        odd = shape.degree
+    else:
+        router, links = shape.peer_links
+        odd = np.bincount(router[links % b != 0], minlength=shape.num_routers)
+    cages = -(-ep // b) + (shape.degree + np.minimum(len(shared), odd) * (b - 1)) // b
+    i = int(np.argmax(cages))
+    return int(cages[i]), int(ep[i]), int(shape.degree[i])
 
 
 def cages_needed(shape: Shape, catalog: Catalog, floor: Floor, router_model: RouterModel,
@@ -171,12 +220,13 @@ def _worst_router(shape: Shape, catalog: Catalog, floor: Floor, router_model: Ro
 
 
 def _network_parts(catalog: Catalog, router_model: RouterModel) -> tuple[set[int], set[int]]:
-    """Router-end parts of network links: straight multi-link assemblies (one peer per cage)
-    and the parts whose cages serve any peers."""
+    """Router-end parts of network links: the parts serving one peer per cage (straight
+    multi-link assemblies, single-connector modules) and the parts whose cages serve any
+    peers."""
     bonded, shared = set(), set()
     for way in media.ways(catalog, router_model, endpoint=False):
         m = catalog.cables[way.part]
-        (bonded if m.is_assembly and not m.split and m.links > 1 else shared).add(way.part)
+        (bonded if m.one_peer_per_cage else shared).add(way.part)
     return bonded, shared
 
 

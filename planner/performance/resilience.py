@@ -19,10 +19,12 @@ failed routers, their endpoints and the cut cables is measured as the intact one
   and together ``tuning.RESILIENCE_LP_NONZEROS_MAX``; otherwise the smallest of the same upper
   bounds as the intact network (path length, router, group and bisection cuts:
   ``planner.performance.theta``), labelled, beside ECMP minimal routing when the kind's ECMP
-  work fits ``tuning.ECMP_WORK_MAX``.
+  work fits ``tuning.ECMP_WORK_MAX``. ``--resilience-exact`` solves the exact LP after every
+  failure whatever these budgets (``exact_estimate`` gives the time it warns of).
 
 Each kind reports the worst, 1st percentile and median of θ after failure / intact θ, names
-the worst group and gives how its θ was obtained.
+the worst group and gives how its θ was obtained; ``per_group`` holds every group's values
+(``planner.plan`` moves them out of summary.json onto the plan).
 """
 
 from __future__ import annotations
@@ -106,14 +108,29 @@ class Intact:
         return int(self.distance_sum - 2 * int(ys @ self._d0e[support]) + inner)
 
 
-def modes(intact: Intact, count: int) -> Modes:
-    """Exact LP, ECMP and exact hops for a kind of ``count`` failures, if their budgets allow."""
+def lp_nonzeros(top: Topology) -> int:
+    """Constraint-matrix nonzeros of the intact network's max concurrent flow LP (an LP after
+    a failure has at most as many)."""
+    leaves = len(top.leaves())
+    return 3 * leaves * 2 * len(top.links) + leaves * top.num_routers
+
+
+def exact_estimate(top: Topology, failures: int) -> tuple[int, float]:
+    """(LP nonzeros of ``failures`` exact LPs together, the seconds they take at about
+    ``tuning.RESILIENCE_EXACT_S_PER_NONZERO``), for the ``--resilience-exact`` warning."""
+    nonzeros = failures * lp_nonzeros(top)
+    return nonzeros, nonzeros * tuning.RESILIENCE_EXACT_S_PER_NONZERO
+
+
+def modes(intact: Intact, count: int, exact: bool = False) -> Modes:
+    """Exact LP, ECMP and exact hops for a kind of ``count`` failures, if their budgets allow;
+    ``exact`` (``--resilience-exact``): the exact LP whatever its size."""
     top, arcs = intact.top, intact.arcs
     leaves = len(top.leaves())
     nonzeros = 3 * leaves * len(arcs) + leaves * top.num_routers
     work = count * leaves * len(arcs)
-    return Modes(lp=(nonzeros <= tuning.LP_NONZEROS_MAX
-                     and count * nonzeros <= tuning.RESILIENCE_LP_NONZEROS_MAX),
+    return Modes(lp=exact or (nonzeros <= tuning.LP_NONZEROS_MAX
+                              and count * nonzeros <= tuning.RESILIENCE_LP_NONZEROS_MAX),
                  ecmp=work <= tuning.ECMP_WORK_MAX,
                  exact_hops=work <= tuning.RESILIENCE_BFS_WORK_MAX)
 
@@ -201,11 +218,11 @@ def link_samples(top: Topology, k: int, samples: int, seed: int) -> FailureGroup
 
 
 def assess_kind(intact: Intact, groups: FailureGroups, intact_theta: float,
-                intact_kind: str, rate: float) -> dict:
+                intact_kind: str, rate: float, exact: bool = False) -> dict:
     """The block of one kind: distribution of θ after failure / intact θ, the worst group,
-    hops and connectivity, and how θ was obtained."""
+    hops and connectivity, and how θ was obtained (``exact``: the LP whatever the budget)."""
     started = time.perf_counter()
-    mode = modes(intact, len(groups))
+    mode = modes(intact, len(groups), exact)
     results = [measure(intact, *groups.failure(i), mode) for i in range(len(groups))]
     theta = np.array([o.theta for o in results])
     ratio = theta / intact_theta if intact_theta else np.zeros_like(theta)
@@ -238,7 +255,18 @@ def assess_kind(intact: Intact, groups: FailureGroups, intact_theta: float,
         "endpoints_lost_max": int(max((o.endpoints_lost for o in results), default=0)),
         "hops": _hops(results),
         "runtime_s": round(time.perf_counter() - started, 3),
+        "per_group": per_group(groups, results, ratio),
     }
+
+
+def per_group(groups: FailureGroups, results: list[Outcome], ratio: np.ndarray) -> dict:
+    """Every group's outcome, in group order (the viewer colours cabinets and tray segments
+    by them; ``planner.plan`` keeps them on the plan, out of summary.json)."""
+    return {"names": groups.names,
+            "theta_ratio": np.array([rounded(float(r)) for r in ratio], float),
+            "theta": np.array([rounded(o.theta) for o in results], float),
+            "endpoints_lost": np.array([o.endpoints_lost for o in results], np.int64),
+            "pairs_cut": np.array([o.pairs_cut for o in results], np.int64)}
 
 
 def _hops(results: list[Outcome]) -> dict:
@@ -270,21 +298,23 @@ def _method(mode: Modes, kind: str, intact_kind: str) -> str:
 
 def assess(top: Topology, side: np.ndarray, distance_sum: int, uniform: dict,
            groups: dict[str, FailureGroups], skipped: dict[str, str], fail_links: int,
-           seed: int, rate: float) -> dict:
+           seed: int, rate: float, exact: bool = False) -> dict:
     """The ``resilience`` block of summary.json; ``rate``: the port rate in Gb/s (the worst
-    group's delivered Tb/s: θ x surviving endpoints x rate)."""
+    group's delivered Tb/s: θ x surviving endpoints x rate); ``exact``
+    (``--resilience-exact``): the exact LP after every failure whatever the budget."""
     intact = Intact(top, side, distance_sum)
     theta0 = uniform.get("theta") or 0.0
     skipped = dict(skipped)
     skipped.update({kind: "the plan has none" for kind, g in groups.items()
                     if kind not in skipped and not len(g)})
-    kinds = {kind: assess_kind(intact, g, theta0, uniform.get("kind", ""), rate) for kind, g in
-             groups.items() if kind not in skipped}
+    kinds = {kind: assess_kind(intact, g, theta0, uniform.get("kind", ""), rate, exact)
+             for kind, g in groups.items() if kind not in skipped}
     if fail_links and not len(top.links):
         skipped["links"] = "the plan has no network cables"
     elif fail_links:
         sampled = link_samples(top, fail_links, tuning.FAIL_LINK_SAMPLES, seed)
-        kinds["links"] = assess_kind(intact, sampled, theta0, uniform.get("kind", ""), rate)
+        kinds["links"] = assess_kind(intact, sampled, theta0, uniform.get("kind", ""), rate,
+                                     exact)
         kinds["links"]["k"] = int(fail_links)
     return {"groups": {kind: len(g) for kind, g in groups.items()},
             "intact_theta": uniform.get("theta"), "intact_kind": uniform.get("kind"),

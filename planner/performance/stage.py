@@ -43,10 +43,12 @@ def plane_and_cables(top: Topology, cables: pd.DataFrame) -> tuple[Topology, pd.
 
 def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
              router_latency_ns: float | None = None, seed: int = 0,
-             failures: tuple[dict, dict] | None = None, fail_links: int = 0) -> dict:
+             failures: tuple[dict, dict] | None = None, fail_links: int = 0,
+             exact_failures: bool = False) -> dict:
     """The ``performance`` block of summary.json for a cabled plan; ``failures`` = (failure
     groups by kind, kinds skipped for want of data) from
-    ``planner.performance.failure_groups.derive`` adds the ``resilience`` block."""
+    ``planner.performance.failure_groups.derive`` adds the ``resilience`` block
+    (``exact_failures``: the exact LP after every failure, ``--resilience-exact``)."""
     router_ns, router_source = router_latency(router_model, router_latency_ns)
     rate = float(router_model.rate_gbps)
     whole = top
@@ -87,6 +89,6 @@ def evaluate(top: Topology, cables: pd.DataFrame, router_model, *,
     if failures is not None and (failures[0] or fail_links):
         from planner.performance.resilience import assess, not_per_plane
         out["resilience"] = (assess(top, side, distance_sum, uniform, *failures, fail_links,
-                                    seed, rate) if top is whole
+                                    seed, rate, exact_failures) if top is whole
                              else not_per_plane(failures[0], fail_links))
     return out

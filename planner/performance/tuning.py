@@ -93,3 +93,9 @@ DISTANCE_MATRIX_MAX = 100_000_000
 failures above ``RESILIENCE_BFS_WORK_MAX``; the 100K Dragonfly's (7,696 routers: 5.9e7,
 118 MB) fits. Above it the hops are not computed and θ's path-length bound is left out. Chosen
 by memory, not measured."""
+
+RESILIENCE_EXACT_S_PER_NONZERO = 1e-4
+"""Seconds per LP nonzero that ``--resilience-exact`` warns of (its estimate of the exact LPs'
+time). From the HiGHS timings of ``LP_NONZEROS_MAX`` on 2 busy cores: Dragonfly h=3 (324,900
+nonzeros) 28-38 s, 1e-4 s each; Slim Fly q=5 (55,000) 0.45-2 s, 1e-5 to 4e-5. The larger
+figure: the LP time grows faster than its size, so the estimate errs long on small LPs."""

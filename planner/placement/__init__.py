@@ -23,6 +23,13 @@ bound and how it was found) to the cabling stage. Tuning: ``tuning``.
 6. ``cabinets``: each group split into its cabinets; ``floor``: groups to slots in the halls;
    ``verify``: every limit, and the full CP-SAT model with every router fixed must be FEASIBLE
    (small and medium instances).
+7. ``spread`` (``--spread-risk``, after the router search of reach floors, before ``verify``):
+   routers moved between the same cabinets until no other cabinet holds more than the share
+   asked of a router's cables (``spread``); the layout before it is kept for the comparison
+   (``Placement.spread_risk``).
+
+Topologies whose endpoints are the NICs of a catalog server model go to ``rails`` instead
+(servers in compute cabinets, leaves at their servers, spines and cores in network rows).
 
 Capacities stay separate resources throughout (``capacity.Limits``). Every grouping found is a
 candidate and the winner is the cheapest one under the objective (``objective``; ties go to the
@@ -40,15 +47,18 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from planner.inputs import floor as floors
+from planner.inputs.catalog.servers import server_model_for
 from planner.placement.anneal import anneal, compile_kernels
 from planner.placement.bounds import lower_bound
 from planner.placement.budget import Budget, HardCap
 from planner.placement.cabinet_anneal import compile_kernels as compile_cabinet_kernels
+from planner.placement.cabinet_anneal import near_cabinets
 from planner.placement.cabinets import split_groups
 from planner.placement.capacity import Capacity, Limits, capacity_from_floor
 from planner.placement.cpsat import full_model_check, lns
@@ -59,7 +69,10 @@ from planner.placement.objective import OpticalLinks, network_link_media
 from planner.placement.partition import KaMinParRunner, metis_partition, pack_hint, relabel, repair, sequential
 from planner.placement.peel import compile_kernels as compile_peel_kernels
 from planner.placement.peel import peel
-from planner.placement.priced import Layout, membership_bounds, price_table, reach_bounds, refine
+from planner.placement.priced import (Layout, drop_empty, membership_bounds, price_table,
+                                     reach_bounds, refine)
+from planner.placement import spread
+from planner.placement.rails import place_rails
 from planner.placement.result import Placement
 from planner.run.errors import InputError
 from planner.placement.tuning import VERIFY_MAX_WORK
@@ -176,23 +189,41 @@ def _optimize(graph: Graph, limits: Limits, budget: Budget, lb: int, seed: int, 
 
 
 def place(topology, floor, catalog=None, *, strategy: str = "optimize", time_limit_s: float = 60,
-          seed: int = 0, group_endpoints: int | None = None, on_stage=None) -> Placement:
+          seed: int = 0, group_endpoints: int | None = None, on_stage=None,
+          spread_risk: float | str | None = None) -> Placement:
     """Place ``topology``'s routers on ``floor`` (see the module docstring and issue 4).
 
     ``catalog`` prices the optical cables between groups on the floor (None: length only).
     ``group_endpoints`` overrides the floor's electrical-group rule (``--group-endpoints``).
     ``on_stage(name, seconds)`` is called as each stage ends (progress reporting).
+    ``spread_risk``: the largest share of a router's cables one other cabinet may hold
+    (``spread``; ``"min"``: the smallest the routers allow; None: placement for cost alone).
     BLAS runs on one thread meanwhile: the work budgets assume it, and several BLAS threads on
     a busy machine slow dense linear algebra down a hundredfold.
     """
     _validate(strategy, time_limit_s)
     with threadpool_limits(limits=1):
         return _place(topology, floor, catalog, strategy, float(time_limit_s), int(seed),
-                      group_endpoints, on_stage)
+                      group_endpoints, on_stage, spread_risk)
 
 
 def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: int,
-           group_endpoints: int | None, on_stage) -> Placement:
+           group_endpoints: int | None, on_stage, spread_share: float | None = None) -> Placement:
+    server = None if catalog is None else server_model_for(catalog, topology)
+    if server is not None:     # endpoints are the NICs of servers: the rail layout
+        if spread_share is not None:
+            raise InputError("--spread-risk does not apply to a plan whose endpoints are the "
+                             f"NICs of server model '{server.sku}' (the rail layout); leave "
+                             "--spread-risk out")
+        graph = Graph.from_topology(topology)
+        budget = Budget.of(graph, Limits.single(np.ones(graph.n), floor.router_slots),
+                           time_limit_s)
+        placement = place_rails(topology, floor, catalog, server,
+                                _router_model(catalog, topology.radix), strategy=strategy,
+                                seed=seed, bounds_s=budget.bounds_s)
+        if on_stage is not None:
+            on_stage("rails", placement.stage_seconds["rails"])
+        return placement
     priced = floor.media_rule == "reach" and catalog is not None
     if strategy == "optimize":
         compile_kernels()
@@ -206,6 +237,12 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
         raise InputError("topology has no routers; nothing to place")
     capacity = capacity_from_floor(floor, graph.endpoints, group_endpoints)
     limits = capacity.group_limits(graph.endpoints)
+    if spread_share is not None:
+        spread_share = spread.check_share(spread_share)
+        slots = capacity.cabinet_limits(graph.endpoints).max_count()
+        if spread_share == spread.SMALLEST:
+            spread_share = spread.share_limit(graph, slots)[0] or 1.0
+        spread.check_feasible(graph, spread_share, slots)
     hint = None if topology.groups is None else np.asarray(topology.groups, dtype=np.int64)
     budget = Budget.of(graph, limits, time_limit_s)
     hard_cap = budget.hard_cap()
@@ -261,6 +298,19 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     media = None if catalog is None else network_link_media(
         graph, layout.router_cabinet, layout.hall, layout.row, layout.col, layout.group, floor,
         catalog, router)
+    risk = None
+    if spread_share is not None:
+        plain = layout
+        layout, risk = _spread(graph, layout, prices, capacity, spread_share, media, optical)
+        method += "+spread"
+        if catalog is not None:
+            media = network_link_media(graph, layout.router_cabinet, layout.hall, layout.row,
+                                       layout.col, layout.group, floor, catalog, router)
+        if prices is None:
+            optical = graph.cut(layout.group[layout.router_cabinet])
+        risk = replace(risk, plain_cabinet_names=floors.cabinet_names(plain.hall, plain.row,
+                                                                      plain.col))
+        timer.lap("spread")
     if prices is not None:
         bounds = reach_bounds(graph, layout, prices, capacity, budget.bounds_s)
         optical, lb, lb_kind = media.optical, graph.total_weight - bounds.copper, bounds.copper_kind
@@ -281,7 +331,38 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
                      copper=None if media is None else media.copper,
                      copper_upper_bound=bounds.copper, copper_bound_kind=bounds.copper_kind,
                      cable_cost=None if media is None else media.dollars,
-                     cable_cost_lower_bound=bounds.cost, cable_cost_bound_kind=bounds.cost_kind)
+                     cable_cost_lower_bound=bounds.cost, cable_cost_bound_kind=bounds.cost_kind,
+                     spread_risk=risk)
+
+
+def _spread(graph: Graph, layout: Layout, prices, capacity: Capacity, share: float, media,
+            optical: int) -> tuple[Layout, spread.SpreadRisk]:
+    """The layout moved to meet ``share`` (``spread``), priced like the placement (the cabinet
+    price table, or links leaving groups without one), and what it did."""
+    group, hall = layout.group, layout.hall
+    classes = len(np.unique(graph.weights))
+    if prices is not None:
+        local = prices.local(layout.row, layout.col)
+        price = prices.price[:, prices.hall_link[hall[:, None], hall[None, :]],
+                             local[:, None], local[None, :]]
+        near = near_cabinets(prices, hall, local)
+    else:
+        price = np.broadcast_to((group[:, None] != group[None, :]).astype(float),
+                                (classes, len(group), len(group)))
+        near = spread.near_by_group(group)
+    n_cab = len(group)
+    cab, over, moves, evaluations = spread.spread(
+        graph, layout.router_cabinet, group, near, capacity.cabinet_limits(graph.endpoints),
+        capacity.group_limits(graph.endpoints), price, share)
+    limit = spread.allowed(graph, share)
+    plain_over = int(spread.over_limit(spread.cabinet_counts(graph, layout.router_cabinet, n_cab),
+                                       layout.router_cabinet, limit).sum())
+    risk = spread.SpreadRisk(
+        share=share, cables_over=over, plain_cables_over=plain_over, moves=moves, evaluations=evaluations,
+        plain_router_cabinet=layout.router_cabinet,
+        plain_cable_cost=None if media is None else media.dollars,
+        plain_optical=optical if media is None else media.optical)
+    return drop_empty(replace(layout, router_cabinet=cab)), risk
 
 
 def _router_model(catalog, radix: int):

@@ -34,7 +34,12 @@ class Placement:
     cable_cost, cable_cost_lower_bound, cable_cost_bound_kind: dollars of the network cables
         and their optics as the cabling stage prices them (``objective``; None without a
         catalog) and a proven lower bound over all placements.
+    server_cabinet: int64 (S,), cabinet of every server when the endpoints are NICs of servers
+        of a catalog server model (``planner.placement.rails``); None: every endpoint sits in
+        its router's cabinet.
     stage_seconds: wall time per stage (name -> seconds).
+    spread_risk: under ``--spread-risk`` (``spread.SpreadRisk``): the share asked, the largest
+        share reached with and without it and the plain layout it started from; else None.
     time_capped: True when the hard cap (``budget.HardCap``: ``tuning.HARD_CAP_FACTOR`` x
         what the reference machine needs, in the planner's own CPU time) cut a stage short; every budget is otherwise counted in deterministic units, so
         only then can the same seed give another placement on a slower or busier machine.
@@ -61,6 +66,8 @@ class Placement:
     cable_cost: float | None = None
     cable_cost_lower_bound: float | None = None
     cable_cost_bound_kind: str = ""
+    spread_risk: object | None = None   # ``spread.SpreadRisk`` under ``--spread-risk``
+    server_cabinet: np.ndarray | None = None
 
     def __post_init__(self):
         if self.cabinet_hall is None:

@@ -193,3 +193,13 @@ REPAIR_SWAP_PAIRS = 4_000_000    # candidate x partner pairs a repair swap step 
                                  # (32 MB of float64)
 SCALAR_RESOLUTION = 1000         # single-weight partitioners: units per block limit (0.1 % of a
                                  # block: every limit stays exact for limits up to 1,000 items)
+
+# Risk spreading (``spread``, ``--spread-risk``): move evaluations per router for the repair and
+# again for the recovery. On the default plan (Slim Fly q=19, hot-aisle, share 1/29) the search
+# stops by itself after 380,594 evaluations (527 per router; 7.1 s at a load of 20 on 2 cores),
+# 8 of 2,008 cables left over the limit (benchmarks/RESILIENCE.md): well inside the budget of
+# 722,000, which is a safety net, not a limit the default plan reaches. Recovery toward the
+# cabinets near each neighbour too saved 0.6 % of the cable dollars for twice the time: not kept.
+SPREAD_EVALUATIONS_PER_ROUTER = 1000
+SPREAD_MAX_ENTRIES = 100_000_000     # routers^2 (the int32 router x cabinet counts and the
+                                     # cabinet price table stay below it): 10,000 routers

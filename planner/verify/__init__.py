@@ -30,7 +30,9 @@ Modules:
 - ``observed``: format detection, dispatch to a reader, resolution and deduplication of links,
   by columns (``observed_table``) and, to name a bad row, row by row (``resolve``);
 - ``comparison``: the classification passes (``compare_table``, ``compare``) and ``verify``,
-  the whole check.
+  the whole check;
+- ``standing``: what stands for ``planner expand --as-built``: an as-built checked against a
+  plan, or a system the planner did not design read from an as-built and a floor.
 """
 
 from planner.verify.comparison import compare, verify

@@ -2,7 +2,8 @@
 
 Opens from disk in a current browser (no server, no network access): the floor with every
 hall, row, aisle, tray and cabinet; each cabinet's elevation and cables; search and trace of
-any cable; filters; the summary and the bill of materials.
+any cable; filters; the summary and the bill of materials; the floor coloured by θ after each
+cabinet fails and what each tray segment carries (``planner.exports.viewer.resilience``).
 
 ``page(plan)`` returns the HTML text: the template ``page.html`` with the style sheet
 ``viewer.css``, the script ``viewer.js`` (plain JavaScript drawing on a canvas; no library, no
@@ -34,7 +35,7 @@ from planner import cabling
 from planner.costing.bom import COST_LINES, cost_items
 from planner.exports import cabinets_csv, cables_csv, summary_json
 from planner.exports.viewer import geometry as geo
-from planner.exports.viewer import payload
+from planner.exports.viewer import payload, resilience
 
 FILENAME = "index.html"
 
@@ -100,6 +101,8 @@ def data_block(plan) -> str:
     tables = {"cabinets": cabinets_csv.cabinet_rows(plan), "cabinet_shapes": cabinet_shapes,
               "devices": devices, "cables": cables, **_routes_tables(plan, routes),
               "bom": plan.bom}
+    failure_tables, failure_meta = resilience.tables_and_meta(plan)
+    tables.update(failure_tables)
     floor = plan.floor
     meta = {"format": PAGE_FORMAT, "title": title(plan),
             "summary": json.loads(summary_json.dumps(plan.summary)), "floor": shapes,
@@ -109,10 +112,12 @@ def data_block(plan) -> str:
                              "slack_pct": floor.slack_pct},
             "kw_budget": floor.cabinet_kw_budget,
             "part_columns": ["sku", *cabling.END_PART_COLUMNS, *cabling.PART_COLUMNS],
-            "cost_lines": [[key, words, cost_items(key)] for key, words in COST_LINES]}
+            "cost_lines": [[key, words, cost_items(key)] for key, words in COST_LINES],
+            "resilience": failure_meta}
     refs = {"devices": {"cabinet": ("cabinets", "name")},
             "cables": {"a_device": ("devices", "name"), "b_device": ("devices", "name"),
-                       "a_cabinet": ("cabinets", "name"), "b_cabinet": ("cabinets", "name")}}
+                       "a_cabinet": ("cabinets", "name"), "b_cabinet": ("cabinets", "name")},
+            "fail_cabinets": {"cabinet": ("cabinets", "name")}}
     return payload.pack(payload.encode(tables, meta, refs))
 
 

@@ -197,7 +197,8 @@ def encode(tables: dict[str, pd.DataFrame], meta: dict,
                       allow_nan=False).encode("utf-8")
     head = len(text).to_bytes(4, "little") + text
     head += b"\0" * (-len(head) % 8)
-    return head + b"".join(out.parts)
+    parts, out.parts = [head, *out.parts], []
+    return b"".join(parts)            # one copy of the columns, not a join then a second
 
 
 def pack(block: bytes) -> str:

@@ -21,6 +21,7 @@
   const RAMP = ["#ffffcc", "#ffeda0", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c",
     "#bd0026", "#800026"];
   const OVER = "#3f007d";
+  const UNMEASURED = "#f1f5f9";   // cabinets without routers: not a failure group
   // patch racks: violet, apart from every cabinet colour above
   const PATCH_RACK_FILL = "#ede9fe", PATCH_RACK_EDGE = "#6d28d9";
 
@@ -195,7 +196,103 @@
       kw: cab.has("kw") ? cab.num("kw") : null, kwBudget: budget,
       aDev: rowCodes(cables, "a_device", dev), bDev: rowCodes(cables, "b_device", dev),
       devIndex: null, searchIndex: null,
+      fail: failureModel(t, meta, cab, nCab),
     };
+  }
+
+  // ------------------------------------------------------------------ resilience layer
+  function failureModel(t, meta, cab, nCab) {
+    // θ after each cabinet fails (over the intact θ; NaN: not a failure group) and every tray
+    // segment with its cables (planner/exports/viewer/resilience.py)
+    const info = meta.resilience || { cabinet: { measured: false, why: "" }, tray: { measured: false, why: "" } };
+    const ratio = new Float64Array(nCab).fill(NaN), theta = new Float64Array(nCab).fill(NaN);
+    const lost = new Float64Array(nCab).fill(NaN), cut = new Float64Array(nCab).fill(NaN);
+    const fc = t.fail_cabinets;
+    if (fc && fc.rows && fc.has("theta_ratio")) {
+      const rows = rowCodes(fc, "cabinet", cab), r = fc.num("theta_ratio"), th = fc.num("theta");
+      const l = fc.num("endpoints_lost"), p = fc.num("pairs_cut");
+      for (let k = 0; k < fc.rows; k++) {
+        if (rows[k] < 0) continue;
+        ratio[rows[k]] = r[k]; theta[rows[k]] = th[k]; lost[rows[k]] = l[k]; cut[rows[k]] = p[k];
+      }
+    }
+    const ft = t.fail_trays, nTray = ft ? ft.rows : 0, trayStart = new Int32Array(nTray + 1);
+    if (nTray) { const n = ft.num("cables"); for (let k = 0; k < nTray; k++) trayStart[k + 1] = trayStart[k] + n[k]; }
+    const measuredTray = nTray > 0 && ft.has("theta_ratio");
+    const trayIndex = new Map();
+    for (let k = 0; k < nTray; k++) trayIndex.set(ft.text("name", k), k);
+    return {
+      info, ratio, theta, lost, cut, nTray, trayStart, trayIndex, trays: ft,
+      trayCables: nTray ? t.fail_tray_cables.num("cable") : new Int32Array(0),
+      trayRatio: measuredTray ? ft.num("theta_ratio") : null,
+      trayTheta: measuredTray ? ft.num("theta") : null,
+      trayCut: measuredTray ? ft.num("pairs_cut") : null,
+      trayPaths: info.tray_paths || {},
+    };
+  }
+
+  function ratioRange(values) {
+    // the θ ratios a ramp spans: the worst measured (darkest) to the best (lightest), so the
+    // groups that matter most stand out however close they are; the legend gives both ends
+    let lo = Infinity, hi = -Infinity;
+    for (const r of values || []) if (!Number.isNaN(r)) { lo = Math.min(lo, r); hi = Math.max(hi, r); }
+    return lo === Infinity ? [0, 1] : [lo, hi];
+  }
+
+  function rangeDigits(lo, hi) {   // enough decimals to tell the two ends of a ramp apart
+    return hi > lo ? Math.min(6, Math.max(3, Math.ceil(-Math.log10(hi - lo)) + 1)) : 3;
+  }
+
+  function ratioColour(r, lo, hi) {
+    if (Number.isNaN(r)) return UNMEASURED;
+    const f = hi > lo ? (hi - r) / (hi - lo) : 0;     // 0 at the best, 1 at the worst
+    return RAMP[Math.min(RAMP.length - 1, Math.max(0, Math.floor(f * RAMP.length)))];
+  }
+
+  function trayPoints(k) {
+    const name = P.fail.trays.text("name", k), path = P.fail.trayPaths[name];
+    if (path) return path;
+    const t = P.fail.trays;
+    return [[t.num("x0")[k], t.num("y0")[k]], [t.num("x1")[k], t.num("y1")[k]]];
+  }
+
+  function drawTrays(X, Y) {
+    // every tray segment that carries a network cable, in the colour of θ after it fails
+    const [lo, hi] = ratioRange(P.fail.trayRatio);
+    ctx.lineCap = "butt";
+    for (let k = 0; k < P.fail.nTray; k++) {
+      const pts = trayPoints(k);
+      const colour = P.fail.trayRatio ? ratioColour(P.fail.trayRatio[k], lo, hi) : "#475569";
+      const edge = k === view.selTray ? "#ea580c" : "#102a43";
+      for (const [style, width] of [[edge, 8], [colour, 5]]) {
+        ctx.strokeStyle = style;
+        ctx.lineWidth = k === view.selTray ? width + 4 : width;
+        ctx.beginPath();
+        pts.forEach(([px, py], i) => (i ? ctx.lineTo(X(px), Y(py)) : ctx.moveTo(X(px), Y(py))));
+        ctx.stroke();
+      }
+    }
+  }
+
+  function trayAt(px, py) {
+    // the tray segment drawn within 6 px of a screen point (the nearest), or -1
+    let best = -1, bestD = 6;
+    for (let k = 0; k < P.fail.nTray; k++) {
+      const pts = trayPoints(k);
+      for (let i = 1; i < pts.length; i++) {
+        const ax = pts[i - 1][0] * cam.s + cam.ox, ay = pts[i - 1][1] * cam.s + cam.oy;
+        const bx = pts[i][0] * cam.s + cam.ox, by = pts[i][1] * cam.s + cam.oy;
+        const dx = bx - ax, dy = by - ay, len = dx * dx + dy * dy;
+        const u = len ? Math.min(1, Math.max(0, ((px - ax) * dx + (py - ay) * dy) / len)) : 0;
+        const d = Math.hypot(px - ax - u * dx, py - ay - u * dy);
+        if (d < bestD) { bestD = d; best = k; }
+      }
+    }
+    return best;
+  }
+
+  function ratioText(ratio, theta) {
+    return num(ratio, 3) + " of intact (θ " + num(theta, 3) + ")";
   }
 
   // ------------------------------------------------------------------ cable filter
@@ -254,7 +351,8 @@
   // ------------------------------------------------------------------ floor view
   const canvas = $("floor"), ctx = canvas.getContext("2d");
   const cam = { s: 1, ox: 0, oy: 0, fit: 1 };
-  const view = { colour: "group", routes: false, selCab: -1, selDev: -1, selRack: -1, traced: -1 };
+  const view = { colour: "group", routes: false, trays: false, selCab: -1, selDev: -1, selRack: -1,
+    selTray: -1, traced: -1 };
   let pending = false;
 
   function requestDraw() {
@@ -330,6 +428,11 @@
           RAMP[Math.min(RAMP.length - 1, Math.floor(cabCount[c] / top * (RAMP.length - 1e-9)))];
       }
       return { colour, legend: ["cables", 0, top, "most"] };
+    }
+    if (view.colour === "theta" && P.fail.info.cabinet.measured) {
+      const [lo, hi] = ratioRange(P.fail.ratio);
+      for (let c = 0; c < n; c++) colour[c] = ratioColour(P.fail.ratio[c], lo, hi);
+      return { colour, legend: ["theta", lo, hi, "θ after the cabinet fails / intact θ"] };
     }
     for (let c = 0; c < n; c++) colour[c] = P.group ? GROUPS[P.group[c] % GROUPS.length] : GROUPS[0];
     return { colour, legend: null };
@@ -449,6 +552,7 @@
       for (const t of geo.trays) { ctx.moveTo(X(t.x0), Y(t.y0)); ctx.lineTo(X(t.x1), Y(t.y1)); }
       ctx.stroke();
     }
+    if (view.trays) drawTrays(X, Y);
     drawPatchRacks(X, Y);
     canvas.dataset.cabinetsDrawn = String(visible.length);
     // row names at the row ends, cabinet names inside cabinets once legible
@@ -626,11 +730,26 @@
 
   function legendFor(legend) {
     const box = $("legend");
-    const key = view.colour + (legend ? legend.join() : "") + (view.routes ? matches.length : "");
+    const key = view.colour + (legend ? legend.join() : "") + (view.routes ? matches.length : "") +
+      (view.trays ? "trays" : "");
     if (box.dataset.key === key) return;
     box.dataset.key = key;
     box.replaceChildren();
-    if (!legend) {
+    if (legend && legend[0] === "theta") {
+      const ramp = el("span", { class: "ramp" }), info = P.fail.info.cabinet;
+      ramp.style.background = "linear-gradient(to right, " + RAMP.slice().reverse().join(", ") + ")";
+      const c = P.cabIndex.get(info.worst);
+      const digits = rangeDigits(legend[1], legend[2]);
+      box.append(el("span", { text: "Colour: " + legend[3] + " " + num(legend[1], digits) + " (worst)" }), ramp,
+        el("span", { text: num(legend[2], digits) + " (best)" }),
+        el("div", { class: "worst", text: "Worst cabinet: " + info.worst + " keeps " +
+          ratioText(P.fail.ratio[c], P.fail.theta[c]) + (info.theta_kind === "exact" ? "" : "; upper bounds") }));
+      if (P.fail.ratio.some((r) => Number.isNaN(r))) {
+        const sw = el("span", { class: "swatch" });
+        sw.style.background = UNMEASURED;
+        box.append(sw, el("span", { text: "not measured (no routers: not a failure group)" }));
+      }
+    } else if (!legend) {
       const groups = P.group ? new Set(P.group).size : 1;
       box.append(el("span", { text: "Colour: electrical group (" + num(groups) + " groups)" }));
     } else {
@@ -657,6 +776,15 @@
       sw.style.background = "#cbd2d9";
       box.append(sw, el("span", { text: "marked position (blocked, occupied, reserved): nothing placed" }));
     }
+    if (view.trays) {
+      const t = P.fail.info.tray;
+      const [lo, hi] = ratioRange(P.fail.trayRatio);
+      box.append(el("div", { text: t.measured ? "Tray segments coloured on the same ramp by θ after each " +
+        "fails / intact, from " + num(lo, rangeDigits(lo, hi)) + " (worst: " + t.worst + ") to " +
+        num(hi, rangeDigits(lo, hi)) + " (best)" +
+        "; click one for what it carries" : "Tray segments: click one for what it carries (θ after " +
+        "failure not measured: " + t.why + ")" }));
+    }
     if (view.routes) {
       const shown = Math.min(matches.length, ROUTE_CAP);
       box.append(el("div", { text: "Routes of " + num(shown) + (shown < matches.length ?
@@ -674,13 +802,25 @@
   }
 
   function hover(px, py) {
-    const tip = $("hover"), k = rackAt(px, py), c = k >= 0 ? -1 : cabinetAt(px, py);
-    if (c < 0 && k < 0) { tip.hidden = true; return; }
+    const tip = $("hover"), k = rackAt(px, py), t = view.trays && k < 0 ? trayAt(px, py) : -1;
+    const c = k >= 0 || t >= 0 ? -1 : cabinetAt(px, py);
+    if (c < 0 && k < 0 && t < 0) { tip.hidden = true; return; }
+    if (t >= 0) {
+      tip.textContent = trayLines(t).join("\n");
+      tip.hidden = false;
+      tip.style.left = Math.min(px + 14, canvas.clientWidth - 160) + "px";
+      tip.style.top = (py + 14) + "px";
+      return;
+    }
     const lines = k >= 0 ? rackLines(P.racks[k]) : [P.cab.text("name", c)];
     for (const k of ["hall", "group", "routers", "endpoints", "kw", "ru_used"]) {
       if (P.cab.has(k)) lines.push(k.replace("_", " ") + ": " + P.cab.text(k, c));
     }
     if (c >= 0) lines.push("cables (filtered): " + num(cabCount[c]));
+    if (c >= 0 && view.colour === "theta") {
+      lines.push(Number.isNaN(P.fail.ratio[c]) ? "θ after failure: not measured (no routers)" :
+        "θ after it fails: " + ratioText(P.fail.ratio[c], P.fail.theta[c]));
+    }
     tip.textContent = lines.join("\n");
     tip.hidden = false;
     tip.style.left = Math.min(px + 14, canvas.clientWidth - 160) + "px";
@@ -732,7 +872,9 @@
       if (pointers.size === 0) canvas.classList.remove("dragging");
       if (moved < 6 && e.type === "pointerup" && pointers.size === 0) {
         const k = rackAt(e.offsetX, e.offsetY), c = k >= 0 ? -1 : cabinetAt(e.offsetX, e.offsetY);
-        if (k >= 0) go(hashOf("rack", P.racks[k].name));
+        const t = view.trays && k < 0 ? trayAt(e.offsetX, e.offsetY) : -1;
+        if (t >= 0) go(hashOf("tray", P.fail.trays.text("name", t)));
+        else if (k >= 0) go(hashOf("rack", P.racks[k].name));
         else if (c >= 0) go(hashOf("cabinet", P.cab.text("name", c)));
       }
     };
@@ -754,7 +896,19 @@
       option.disabled = true;
       option.textContent = "cabinet kW (not in this plan)";
     }
+    if (!P.fail.info.cabinet.measured) {
+      const option = colourBy.querySelector("option[value=theta]");
+      option.disabled = true;
+      option.textContent = "θ after cabinet failure (not measured: " + P.fail.info.cabinet.why + ")";
+    }
     colourBy.addEventListener("change", () => { view.colour = colourBy.value; requestDraw(); });
+    const trays = $("show-trays");
+    trays.disabled = P.fail.nTray === 0;
+    if (trays.disabled) {
+      trays.parentElement.title = "tray segments: not measured (" + P.fail.info.tray.why + ")";
+      trays.parentElement.lastChild.textContent = " tray segments (not measured)";
+    }
+    trays.addEventListener("change", (e) => { view.trays = e.target.checked; requestDraw(); });
     $("show-routes").addEventListener("change", (e) => { view.routes = e.target.checked; requestDraw(); });
     new ResizeObserver(resize).observe(canvas);
   }
@@ -1088,6 +1242,12 @@
     const fields = cab.names.filter((n) => n !== "name").map((n) => [labels[n] || n.replace(/_/g, " "),
       n === "kw" && P.kwBudget ? cab.text(n, c) + " of " + num(P.kwBudget) + " kW budget" : cab.text(n, c)]);
     fields.push(["cables (all)", num(P.cabStart[c + 1] - P.cabStart[c])]);
+    if (P.fail.info.cabinet.measured) {
+      fields.push(["θ after it fails", Number.isNaN(P.fail.ratio[c]) ? "not measured (no routers)" :
+        P.fail.cut[c] > 0 ? "0: surviving endpoints cut off from each other" :
+        ratioText(P.fail.ratio[c], P.fail.theta[c]) + ", " + num(P.fail.lost[c]) + " endpoints lost" +
+        (P.fail.info.cabinet.worst === P.cab.text("name", c) ? " (the worst cabinet)" : "")]);
+    }
     const unit = 12;
     const rack = el("div", { class: "rack" });
     rack.style.height = height * unit + 6 + "px";
@@ -1216,6 +1376,53 @@
       pieces ? el("h3", { text: "Through patch panels (A end first)" }) : null,
       pieces ? segmentTable(pieces) : null,
       el("p", null, link("Zoom to the route", "#", { on: { click: (e) => { e.preventDefault(); zoomToRoute(i); } } })));
+  }
+
+  const TRAY_LIST = 200;   // cables listed in a tray segment's panel; the rest counted
+
+  function trayLines(k) {
+    const f = P.fail, lines = ["tray segment " + f.trays.text("name", k),
+      "network cables: " + num(f.trayStart[k + 1] - f.trayStart[k])];
+    if (f.trayRatio) lines.push("θ after it fails: " + ratioText(f.trayRatio[k], f.trayTheta[k]));
+    return lines;
+  }
+
+  function renderTray(k) {
+    const f = P.fail, name = f.trays.text("name", k), info = f.info.tray;
+    const mine = f.trayCables.subarray(f.trayStart[k], f.trayStart[k + 1]);
+    const pairs = new Map();     // router pair -> cables
+    for (const i of mine) {
+      const a = P.cables.text("a_device", i), b = P.cables.text("b_device", i);
+      const key = a < b ? a + " – " + b : b + " – " + a;
+      pairs.set(key, (pairs.get(key) || 0) + 1);
+    }
+    const rows = [["network cables", num(mine.length)], ["router pairs (links)", num(pairs.size)]];
+    if (f.trayRatio) {
+      rows.push(["θ after it fails", f.trayCut[k] > 0 ? "0: surviving endpoints cut off from each other" :
+        ratioText(f.trayRatio[k], f.trayTheta[k]) + (info.theta_kind === "exact" ? "" : " (upper bound)")]);
+      rows.push(["endpoint pairs cut off", num(f.trayCut[k])]);
+      if (info.worst === name) rows.push(["worst tray segment", "yes"]);
+    } else {
+      rows.push(["θ after it fails", "not measured: " + info.why]);
+    }
+    const pairList = [...pairs.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+    const pairTable = el("table", { class: "grid pairs" },
+      el("thead", {}, el("tr", {}, el("th", { text: "routers" }), el("th", { class: "n", text: "cables" }))),
+      el("tbody", {}, ...pairList.slice(0, TRAY_LIST).map(([p, n]) => el("tr", { data: { pair: p } },
+        el("td", { text: p }), el("td", { class: "n", text: num(n) })))));
+    const shown = Array.from(mine.subarray(0, TRAY_LIST));
+    const list = el("ul", { class: "tray-cables" }, ...shown.map((i) => el("li", { data: { cable: P.cables.text("cable_id", i) } },
+      link(P.cables.text("cable_id", i), hashOf("cable", P.cables.text("cable_id", i))),
+      " " + P.cables.text("a_device", i) + " – " + P.cables.text("b_device", i) + ", " +
+      P.cables.text("length_m", i) + " m")));
+    $("panel-tray").replaceChildren(el("h2", { text: "Tray segment " + name }),
+      el("p", { class: "sub", text: "What it carries, and what the network delivers when it fails " +
+        "(the segment and every cable along it cut)" }),
+      kvTable(rows),
+      el("h3", { text: "Router pairs" + (pairList.length > TRAY_LIST ? " (first " + TRAY_LIST + " of " + num(pairList.length) + ")" : "") }),
+      pairTable,
+      el("h3", { text: "Cables" + (mine.length > TRAY_LIST ? " (first " + TRAY_LIST + " of " + num(mine.length) + ")" : "") }),
+      list);
   }
 
   function rackLines(r) {
@@ -1498,6 +1705,16 @@
     view.selCab = -1;
     view.selDev = -1;
     view.selRack = -1;
+    view.selTray = -1;
+    if (kind === "tray" && P.fail.trayIndex.has(value)) {
+      const k = P.fail.trayIndex.get(value);
+      view.selTray = k;
+      if (!view.trays) { view.trays = true; $("show-trays").checked = true; }
+      renderTray(k);
+      showPanel("tray");
+      requestDraw();
+      return;
+    }
     if (kind === "rack" && P.rackIndex.has(value)) {
       const k = P.rackIndex.get(value), r = P.racks[k], w = P.geo.cabinet_width_m, d = P.geo.cabinet_depth_m;
       view.selRack = k;
@@ -1589,6 +1806,27 @@
         return k === undefined ? null : [P.racks[k].x * cam.s + cam.ox, P.racks[k].y * cam.s + cam.oy];
       },
       rackAt: (px, py) => { const k = rackAt(px, py); return k < 0 ? null : P.racks[k].name; },
+      // a tray segment's middle on the screen (its longest piece's), the segment under a screen
+      // position (with the tray layer on), and a cabinet's θ after failure / intact (null: not
+      // measured) with the colour it is drawn in
+      trayCentre: (name) => {
+        const k = P.fail.trayIndex.get(name);
+        if (k === undefined) return null;
+        const pts = trayPoints(k);
+        let best = 0, at = [0, 0];
+        for (let i = 1; i < pts.length; i++) {
+          const len = Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]);
+          if (len >= best) { best = len; at = [(pts[i][0] + pts[i - 1][0]) / 2, (pts[i][1] + pts[i - 1][1]) / 2]; }
+        }
+        return [at[0] * cam.s + cam.ox, at[1] * cam.s + cam.oy];
+      },
+      trayAt: (px, py) => { const k = trayAt(px, py); return k < 0 ? null : P.fail.trays.text("name", k); },
+      cabinetTheta: (name) => {
+        const c = P.cabIndex.get(name);
+        if (c === undefined || Number.isNaN(P.fail.ratio[c])) return null;
+        const [lo, hi] = ratioRange(P.fail.ratio);
+        return { ratio: P.fail.ratio[c], theta: P.fail.theta[c], colour: ratioColour(P.fail.ratio[c], lo, hi) };
+      },
       fit: fitAll,
       stats,
     };

@@ -21,10 +21,16 @@ in there (``planner.cabling.pieces``: the cable, or that end's patch cord to its
 its label, part number, ordered length and transceiver. No text is below ``style.MIN_TEXT_PT``.
 Every page has a running header and ``page i of N``; the PDF outline mirrors the contents.
 
-A plan of several halls and more than ``tuning.WIRING_PER_HALL_MIN_CABINETS`` cabinets (a
+A plan of several halls and more than ``tuning.PER_HALL_MIN_CABINETS`` cabinets (a
 single file would pass 30,000 pages) gets one sheet document per hall instead:
 ``wiring-hall-01.pdf``, ... each with the summary, its contents and that hall's patch racks
 and cabinets; wiring.pdf keeps the rest (``document.draw_documents``).
+
+Memory stays bounded on large plans: the schedules are laid out first (column widths and rows
+per cabinet, read a chunk of cabinets at a time), their text is made
+``tuning.WIRING_CHUNK_SHEETS`` cabinets at a time as the pages are drawn
+(``cabinets.ChunkedRows``, ``layout.DeferredTable``), and each page is compressed as soon as
+it is drawn (``content_stream.seal_page``); a split plan's halls are built one after another.
 
 Submodules, each importing only ones listed above it:
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -19,8 +20,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
 from planner.exports._csv import column_text
+from planner.exports.tuning import WIRING_CHUNK_SHEETS
 from planner.exports.wiring_pdf.content_stream import fill_rects, text_at, text_column
-from planner.exports.wiring_pdf.layout import Figure, Section, Table
+from planner.exports.wiring_pdf.layout import DeferredTable, Figure, Section, Table
 from planner.exports.wiring_pdf.style import FONT, SCHEDULE_LEADING, SCHEDULE_SIZE, SYMBOL
 
 SCHEDULE_HEADERS = ["piece", "this port", "", "far end of the piece", "label", "part number",
@@ -45,11 +47,13 @@ def device_port(device, port) -> np.ndarray:
     return np.array(list(map("{}\u00b7{}".format, device, port)), dtype=object)
 
 
-def link_far_ends(plan, table: pd.DataFrame) -> np.ndarray:
-    """Per piece: for a patch cord, the device port at its link's other end with its cabinet
-    (``r56\u00b77 H2-A01``); '' for a cable between two devices or a trunk."""
-    out = np.full(len(table), "", dtype=object)
-    cords = np.flatnonzero(table["role"].to_numpy() == "cord")
+def link_far_ends(plan, table: pd.DataFrame, rows=None) -> np.ndarray:
+    """Per piece (the pieces at ``rows`` of ``table``, default all): for a patch cord, the device
+    port at its link's other end with its cabinet (``r56\u00b77 H2-A01``); '' for a cable between
+    two devices or a trunk."""
+    rows = np.arange(len(table)) if rows is None else np.asarray(rows, dtype=np.int64)
+    out = np.full(len(rows), "", dtype=object)
+    cords = rows[table["role"].to_numpy()[rows] == "cord"]
     if not cords.size:
         return out
     c = plan.cables
@@ -57,9 +61,9 @@ def link_far_ends(plan, table: pd.DataFrame) -> np.ndarray:
     a_side = table["piece_id"].to_numpy(object)[cords].astype(str)
     far = np.where(np.char.endswith(a_side, ".A"), "b", "a")
     text = {e: device_port(c[f"{e}_device"].to_numpy(object)[cable],
-                           c[f"{e}_port"].astype(str).to_numpy(object)[cable])
+                           c[f"{e}_port"].iloc[cable].astype(str).to_numpy(object))
             + " " + c[f"{e}_cabinet"].to_numpy(object)[cable] for e in "ab"}
-    out[cords] = np.where(far == "b", text["b"], text["a"])
+    out[table["role"].to_numpy()[rows] == "cord"] = np.where(far == "b", text["b"], text["a"])
     return out
 
 
@@ -115,17 +119,27 @@ def _connectors(codes: np.ndarray, fields: dict[str, np.ndarray]) -> dict[str, n
     return out
 
 
-def schedule_rows(plan) -> dict[str, np.ndarray]:
+def assembly_labels(plan) -> pd.Series:
+    """The label of every multi-link assembly (its legs' labels joined), by assembly: a
+    schedule row names the assembly's, not its leg's."""
+    ends = plan.pieces.connector_ends().drop_duplicates("assembly")
+    ends = ends[ends["assembly"].to_numpy(object)
+                != plan.pieces.table["piece_id"].to_numpy(object)[ends["row"].to_numpy()]]
+    return ends.set_index("assembly")["label"]
+
+
+def schedule_rows(plan, places=None, labels: pd.Series | None = None) -> dict[str, np.ndarray]:
     """One row per connector end of a piece at a device (``planner.cabling.pieces``
     ``connector_ends``: a twin-port end of a multi-link assembly once, naming all its ports and
     far ends (a twin-port far end as one device with its ports, ``r01·3+4 A02-39``); a piece with both ends in one cabinet once, from its A end), oriented from that
     end, sorted by cabinet, device, port; the cells as text (``cab_order``: the cabinet's
     position in ``plan.cabinets``). At a split router port ``this port`` names the cage; a
     twin-port transceiver is named on its cage's first row, the next says it is the same
-    module."""
+    module. ``places``: the rows of these cabinets only (one hall's); ``labels``: the
+    ``assembly_labels`` (computed when not given)."""
     pieces = plan.pieces
     t = pieces.table
-    ends = pieces.ends()
+    ends = pieces.ends(places)
     piece = ends["piece"].to_numpy(np.int64)
     at_device = ~ends["this_at_panel"].to_numpy(bool)
     same = ((t["a_place"].to_numpy(object) == t["b_place"].to_numpy(object))
@@ -146,7 +160,7 @@ def schedule_rows(plan) -> dict[str, np.ndarray]:
         "port_text": text["this_port"], "peer_port": text["peer_port"],
         "to": far_end(text["peer_device"], text["peer_port"], text["peer_place"], peer_ru,
                       peer_at_panel),
-        "link": link_far_ends(plan, t)[piece]})
+        "link": link_far_ends(plan, t, piece)})
     at = np.unique(codes, return_index=True)[1]
     one_far = e["peer_joined"].to_numpy(bool)[at]    # the far end is one twin-port connector
     legs["to"] = np.where(one_far, far_end(text["peer_device"][at], legs["peer_port"],
@@ -156,8 +170,8 @@ def schedule_rows(plan) -> dict[str, np.ndarray]:
     label = t["label"].to_numpy(object)[piece]
     multi = assembly[at] != t["piece_id"].to_numpy(object)[piece]
     if multi.any():                    # an assembly's label names all its legs (its labels')
-        ends_ = pieces.connector_ends().drop_duplicates("assembly").set_index("assembly")
-        label[multi] = ends_["label"].loc[assembly[at][multi]].to_numpy(object)
+        labels = assembly_labels(plan) if labels is None else labels
+        label[multi] = labels.loc[assembly[at][multi]].to_numpy(object)
     cage = cages(plan, device, text["this_port"][at])
     port = np.where(cage > 0, legs["port_text"] + " (cage " + cage.astype(str).astype(object)
                     + ")", legs["port_text"]).astype(object)
@@ -346,24 +360,96 @@ def _counts(plan) -> tuple[dict[int, int], dict[int, dict], dict[int, dict]]:
     return ports, by_sku, transceivers
 
 
-def cabinet_sections(plan) -> list[Section]:
-    """One section per cabinet: elevation, then the cable schedule."""
-    rows = schedule_rows(plan)
-    n_cab = len(plan.cabinets)
-    bounds = np.searchsorted(rows["cab_order"], np.arange(n_cab + 1))
-    columns = [rows[k].tolist() for k in ["piece", "from", "to", "to", "label", "sku", "order",
-                                           "transceiver", "link"]]
-    columns[2] = ["\u2192"] * len(rows["piece"])
-    template = Table(SCHEDULE_HEADERS, columns, SCHEDULE_ALIGN, size=SCHEDULE_SIZE,
-                     leading=SCHEDULE_LEADING, fonts=SCHEDULE_FONTS).fit()
-    template.prepare()
-    ends, by_sku, transceivers = _counts(plan)
+class ChunkedRows:
+    """The rows of one table (a schedule), made a chunk of places (cabinets or patch racks) at a
+    time: ``make(places)`` gives the unfitted table of those places' rows and each place's span
+    ``(lo, hi)`` of it. ``survey`` reads every chunk once for the layout; ``cells`` hands a
+    place's rows to the page drawing them, keeping only the chunk holding them."""
+
+    def __init__(self, make, chunks: list[list[str]]):
+        self.make, self.chunks = make, chunks
+        self.chunk_of = {name: k for k, names in enumerate(chunks) for name in names}
+        self.current, self.columns, self.spans = None, [], {}
+
+    def survey(self) -> tuple[list[float] | None, dict[str, int]]:
+        """The ``natural_widths`` of the whole table (its widest cells, over every chunk) and
+        the rows of every place."""
+        natural, rows = None, {}
+        for k, names in enumerate(self.chunks):
+            self.columns, self.spans = [], {}
+            table, spans = self.make(names)
+            widths = table.natural_widths()
+            natural = widths if natural is None else list(map(max, natural, widths))
+            rows.update({name: hi - lo for name, (lo, hi) in spans.items()})
+            self.current, self.columns, self.spans = k, table.columns, spans
+        return natural, rows            # the last chunk kept: a one-chunk table is made once
+
+    def cells(self, name: str) -> list:
+        """The columns of text of ``name``'s rows (its chunk made when another is held)."""
+        k = self.chunk_of[name]
+        if k != self.current:
+            self.columns, self.spans = [], {}
+            table, self.spans = self.make(self.chunks[k])
+            self.columns, self.current = table.columns, k
+        lo, hi = self.spans[name]
+        return [col[lo:hi] for col in self.columns]
+
+
+def chunks_of(names: list[str]) -> list[list[str]]:
+    """``names`` in runs of ``tuning.WIRING_CHUNK_SHEETS``."""
+    return [names[lo:lo + WIRING_CHUNK_SHEETS] for lo in range(0, len(names), WIRING_CHUNK_SHEETS)]
+
+
+def schedule_table(plan, places=None, labels: pd.Series | None = None
+                   ) -> tuple[Table, dict[str, tuple[int, int]]]:
+    """The cable schedule of the cabinets ``places`` (default all; ``schedule_rows``) as one
+    table, unfitted, and each cabinet's rows of it ``(lo, hi)``."""
+    rows = schedule_rows(plan, places, labels)
+    columns = [rows[k] for k in ["piece", "from", "to", "to", "label", "sku", "order",
+                                 "transceiver", "link"]]
+    columns[2] = np.full(len(rows["piece"]), "\u2192", dtype=object)
+    names = plan.cabinets["name"].astype(str).tolist()
+    bounds = np.searchsorted(rows["cab_order"], np.arange(len(names) + 1)).tolist()
+    mine = names if places is None else set(places)
+    spans = {name: (bounds[i], bounds[i + 1]) for i, name in enumerate(names) if name in mine}
+    return (Table(SCHEDULE_HEADERS, columns, SCHEDULE_ALIGN, size=SCHEDULE_SIZE,
+                  leading=SCHEDULE_LEADING, fonts=SCHEDULE_FONTS), spans)
+
+
+def schedule_source(plan, places: list[str], labels: pd.Series | None = None) -> ChunkedRows:
+    """The schedule of the cabinets ``places`` made ``tuning.WIRING_CHUNK_SHEETS`` at a time."""
+    labels = assembly_labels(plan) if labels is None else labels
+    return ChunkedRows(lambda names: schedule_table(plan, names, labels), chunks_of(places))
+
+
+def cabinet_racks(plan) -> list[Rack]:
+    """The ``Rack`` of every cabinet, in ``plan.cabinets`` order."""
+    return rack_records(plan, *_counts(plan))
+
+
+def cabinet_sections(plan, places: list[str] | None = None, layout=None,
+                     racks: list[Rack] | None = None,
+                     labels: pd.Series | None = None) -> list[Section]:
+    """One section per cabinet (of ``places``, default all, in ``plan.cabinets`` order):
+    elevation, then the cable schedule, whose rows are made a chunk of cabinets at a time as
+    their pages are drawn. ``layout``: the whole plan's ``ChunkedRows.survey`` when ``places``
+    are some of its cabinets (one hall's), so that every hall is laid out alike; ``racks``
+    (``cabinet_racks``) and ``labels`` (``assembly_labels``) are computed when not given."""
+    names = plan.cabinets["name"].astype(str).tolist()
+    mine = None if places is None else set(places)
+    source = schedule_source(plan, [n for n in names if mine is None or n in mine], labels)
+    natural, rows = source.survey() if layout is None else layout
+    template = Table(SCHEDULE_HEADERS, [[] for _ in SCHEDULE_HEADERS], SCHEDULE_ALIGN,
+                     size=SCHEDULE_SIZE, leading=SCHEDULE_LEADING, fonts=SCHEDULE_FONTS)
+    template.fit(natural=natural)
     height = int(plan.floor.cabinet_height_ru)
     sections = []
-    for i, rack in enumerate(rack_records(plan, ends, by_sku, transceivers)):
-        lo, hi = bounds[i], bounds[i + 1]
+    for rack in cabinet_racks(plan) if racks is None else racks:
+        if mine is not None and rack.name not in mine:
+            continue
         blocks: list = [elevation_figure(rack, height)]
-        if hi > lo:
-            blocks.append(template.part(lo, hi))
+        if rows.get(rack.name):
+            blocks.append(DeferredTable(template, rows[rack.name],
+                                        partial(source.cells, rack.name)))
         sections.append(Section(f"Cabinet {rack.name}", blocks, f"cab-{rack.name}", level=1))
     return sections

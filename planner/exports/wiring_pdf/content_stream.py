@@ -9,10 +9,12 @@ are escaped for the standard fonts (``pdf_strings``) and measured with their met
 from __future__ import annotations
 
 import re
+import zlib
 from contextlib import contextmanager
 
 import numpy as np
 from reportlab import rl_config
+from reportlab.pdfbase.pdfdoc import PDFStream
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -34,6 +36,32 @@ def binary_streams():
         yield
     finally:
         rl_config.useA85 = saved
+
+
+class _Deflated:
+    """A page stream's Flate filter when the stream is compressed already (``seal_page``): the
+    same ``/FlateDecode`` entry as reportlab's own filter, the content left as it is."""
+
+    pdfname = "FlateDecode"
+
+    @staticmethod
+    def encode(content: bytes) -> bytes:
+        return content
+
+
+def seal_page(canvas: Canvas) -> None:
+    """Compress the page ``canvas.showPage`` just closed, now instead of at ``save``.
+
+    reportlab keeps every page's operators as text until the file is saved (hundreds of MB
+    for a plan's cabinet sheets); this keeps them as the Flate bytes ``save`` would write, the
+    same ``zlib.compress`` of the same text, so the file is byte for byte the same. Only for
+    streams without the ASCII85 layer (``binary_streams``)."""
+    page = canvas._doc.Pages.pages[-1]
+    if page.stream and page.compression and not rl_config.useA85:
+        stream = PDFStream(content=zlib.compress(page.stream.encode("utf8")),
+                           filters=[_Deflated])
+        stream.__Comment__ = "page stream"
+        page.Contents, page.stream = stream, None
 
 
 def pdf_string(text: str, font: str = FONT) -> str:
@@ -95,18 +123,16 @@ def font_ref(canvas: Canvas, font: str) -> str:
 
 
 def text_column(canvas: Canvas, font: str, size: float, x: float, y: float, leading: float,
-                lines, align: str = "l", width: float = 0.0, escaped=None,
-                widths=None) -> None:
+                lines, align: str = "l", width: float = 0.0) -> None:
     """Draw ``lines`` top-down from baseline ``y`` in one PDF text object.
 
     ``align="r"`` right-aligns each line in a column of ``width`` points starting at ``x``.
-    ``escaped`` / ``widths``: the lines already through ``pdf_strings`` / ``string_widths``.
     """
     lines = list(lines)
     if not lines:
         return
     ref = font_ref(canvas, font)
-    escaped = pdf_strings(lines, font) if escaped is None else list(escaped)
+    escaped = pdf_strings(lines, font)
     if align == "l":
         ops = [f"BT {ref} {size:.2f} Tf {leading:.2f} TL 1 0 0 1 {x:.2f} {y:.2f} Tm "
                f"({escaped[0]}) Tj"]
@@ -114,7 +140,7 @@ def text_column(canvas: Canvas, font: str, size: float, x: float, y: float, lead
             ops.append("(" + ") ' (".join(escaped[1:]) + ") '")
         ops.append("ET")
     else:
-        widths = string_widths(lines, font, size) if widths is None else np.asarray(widths)
+        widths = string_widths(lines, font, size)
         xs = map("{:.2f}".format, ((x + width) - widths).tolist())
         ys = map("{:.2f}".format, (y - np.arange(len(lines)) * leading).tolist())
         ops = [f"BT {ref} {size:.2f} Tf", *map("1 0 0 1 {} {} Tm ({}) Tj".format, xs, ys,

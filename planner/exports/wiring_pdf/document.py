@@ -5,22 +5,25 @@ plan gives the same bytes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.exports.wiring_pdf.bom import bom_section
-from planner.exports.wiring_pdf.cabinets import cabinet_sections
-from planner.exports.wiring_pdf.content_stream import text_at
+from planner.exports.wiring_pdf.cabinets import (assembly_labels, cabinet_racks, cabinet_sections,
+                                                 schedule_source)
+from planner.exports.wiring_pdf.content_stream import seal_page, text_at
 from planner.exports.wiring_pdf.contents import toc_chunks, toc_page_count
 from planner.exports.wiring_pdf.cover import cover_section
 from planner.exports.wiring_pdf.floor_plans import floor_section
 from planner.exports.wiring_pdf.groups import groups_section
 from planner.exports.tuning import PER_HALL_MIN_CABINETS
 from planner.exports.wiring_pdf.layout import Figure, Page, Section, draw_table, paginate
-from planner.exports.wiring_pdf.patch_racks import patch_rack_sections
+from planner.exports.wiring_pdf.patch_racks import patch_rack_sections, port_source
 from planner.exports.wiring_pdf.style import (BOLD, CONTENT_TOP, CONTENT_W, FONT, FOOTER_Y,
                                               HEADER_Y, MARGIN_X, PAGE_W)
 from planner.exports.wiring_pdf.trunks import trunks_section
@@ -31,10 +34,18 @@ GROUPS = (("Patch racks", "racks"), ("Cabinets", "cabinets"))
 """Outline entries over the per-rack and per-cabinet sheets, in document order."""
 
 
-def sheet_groups(plan) -> list[tuple[tuple[str, str], list[Section]]]:
-    """The per-rack and per-cabinet sheets under their outline entries (``GROUPS``)."""
-    groups = [(group, sheets(plan)) for group, sheets in
-              zip(GROUPS, (patch_rack_sections, cabinet_sections))]
+def sheet_groups(plan, hall: "HallSheets | None" = None
+                 ) -> list[tuple[tuple[str, str], list[Section]]]:
+    """The per-rack and per-cabinet sheets under their outline entries (``GROUPS``): of the whole
+    plan, or with ``hall`` of that hall only, laid out as the whole plan's."""
+    if hall is None:
+        sheets = (patch_rack_sections(plan), cabinet_sections(plan))
+    else:
+        layout = hall.layout
+        sheets = (patch_rack_sections(plan, hall.racks, layout.ports),
+                  cabinet_sections(plan, hall.cabinets, layout.schedule, layout.racks,
+                                   layout.labels))
+    groups = list(zip(GROUPS, sheets))
     for group, sheets in groups:
         for sheet in sheets:
             sheet.group = group
@@ -78,6 +89,43 @@ def hall_files(plan, stem: str) -> list[tuple[int, str]] | None:
     return [(h, f"{stem}-hall-{h + 1:02d}.pdf") for h in halls]
 
 
+@dataclass
+class SheetLayout:
+    """What the per-hall documents share, each made once: the schedules' and the port tables'
+    ``ChunkedRows.survey`` over every hall (column widths, rows per cabinet or rack), the
+    cabinets' ``Rack``s and the assemblies' labels."""
+
+    schedule: tuple
+    ports: tuple
+    racks: list
+    labels: pd.Series
+
+
+@dataclass
+class HallSheets:
+    """One hall's cabinets and patch racks, by name, and the ``SheetLayout`` of all halls."""
+
+    cabinets: list[str]
+    racks: list[str]
+    layout: SheetLayout
+
+
+def hall_sheets(plan, halls: list[int]) -> list[HallSheets]:
+    """Per hall of ``halls`` its cabinets and patch racks, with the layout they share."""
+    cab = plan.cabinets
+    cabinets = [cab["name"].astype(str)[cab["hall"].to_numpy() == h].tolist() for h in halls]
+    racks: list[list[str]] = [[] for _ in halls]
+    ports: tuple = (None, {})
+    if plan.structured is not None and not plan.structured.racks.empty:
+        r = plan.structured.racks
+        racks = [r["name"].astype(str)[r["hall"].to_numpy() == h].tolist() for h in halls]
+        ports = port_source(plan, r["name"].astype(str).tolist()).survey()
+    labels = assembly_labels(plan)
+    layout = SheetLayout(schedule_source(plan, cab["name"].astype(str).tolist(), labels).survey(),
+                         ports, cabinet_racks(plan), labels)
+    return [HallSheets(c, r, layout) for c, r in zip(cabinets, racks)]
+
+
 def place_halls(plan) -> dict[str, int]:
     """Hall of every cabinet and patch rack, by name."""
     out = {str(n): int(h) for n, h in zip(plan.cabinets["name"], plan.cabinets["hall"])}
@@ -90,20 +138,18 @@ def place_halls(plan) -> dict[str, int]:
 def draw_documents(plan, folder: Path, name: str) -> list[str]:
     """``name`` (wiring.pdf), and with ``hall_files`` the sheets of each hall in their own
     file: wiring.pdf then holds the summary, floor plan, group cables, BOM and trunks and the
-    hall files the patch racks and cabinets. The file names written."""
+    hall files the patch racks and cabinets. Each hall's sheets are made, drawn and let go
+    before the next hall's. The file names written."""
     files = hall_files(plan, Path(name).stem)
     if files is None:
         draw_document(plan, folder / name)
         return [name]
-    groups = sheet_groups(plan)
-    draw_document(plan, folder / name, build_pages(plan, groups=[(g, []) for g, _ in groups]),
+    draw_document(plan, folder / name, build_pages(plan, groups=[(g, []) for g in GROUPS]),
                   f" - sheets per hall in {files[0][1]} to {files[-1][1]}")
-    halls = place_halls(plan)
-    hall = {s.key: halls.get(s.key.split("-", 1)[1]) for _, sheets in groups for s in sheets}
-    for h, file in files:
-        mine = [(g, [s for s in sheets if hall.get(s.key) == h]) for g, sheets in groups]
-        draw_document(plan, folder / file, build_pages(plan, body=False, groups=mine),
-                      f" - hall {h + 1} of {len(files)}")
+    for (h, file), hall in zip(files, hall_sheets(plan, [h for h, _ in files])):
+        pages = build_pages(plan, body=False, groups=sheet_groups(plan, hall))
+        draw_document(plan, folder / file, pages, f" - hall {h + 1} of {len(files)}")
+        del pages
     return [name] + [file for _, file in files]
 
 
@@ -146,5 +192,6 @@ def draw_document(plan, path: Path, pages: list[Page] | None = None, part: str =
             else:
                 draw_table(canvas, placed)
         canvas.showPage()
+        seal_page(canvas)
     canvas.save()
     return total

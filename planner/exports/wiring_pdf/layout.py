@@ -3,7 +3,8 @@ top-down on ``Page``s by ``paginate``; ``draw_table`` draws the rows of a table 
 a page.
 
 Pagination is computed up front (fixed row height), so the table of contents knows its page
-numbers without a second pass.
+numbers without a second pass; it needs only a table's row count, so a ``DeferredTable`` makes
+its cells when its page is drawn.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pandas as pd
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from planner.exports.wiring_pdf.content_stream import (fill_rects, pdf_strings, string_widths,
+from planner.exports.wiring_pdf.content_stream import (fill_rects, string_widths,
                                                        text_at, text_column)
 from planner.exports.wiring_pdf.style import (BOLD, CONTENT_BOTTOM, CONTENT_TOP, CONTENT_W, FONT,
                                               MARGIN_X, MIN_TEXT_PT)
@@ -34,17 +35,13 @@ class Table:
     widths: list[float] = field(default_factory=list)
     shade: bool = True
     fonts: list[str] = field(default_factory=list)
-    escaped: list[list[str]] = field(default_factory=list)
-    text_widths: list = field(default_factory=list)
 
     @property
     def rows(self) -> int:
         return len(self.columns[0]) if self.columns else 0
 
-    def fit(self, total: float = CONTENT_W) -> "Table":
-        """Column widths from the widest cell; shrink the font if the table is too wide, never
-        below ``MIN_TEXT_PT`` (a table that does not fit at that size runs past the margin: the
-        sections keep their tables narrow enough, and the tests read the sizes back)."""
+    def natural_widths(self) -> list[float]:
+        """Per column the width of its widest cell or header, plus padding, at ``size``."""
         natural = []
         for head, col in zip(self.headers, self.columns):
             distinct = [str(c) for c in pd.unique(np.asarray(col, dtype=object))]
@@ -52,6 +49,15 @@ class Table:
             w = max(stringWidth(head, BOLD, self.size),
                     float(string_widths(distinct, font, self.size).max(initial=0.0)))
             natural.append(w + 5.0)
+        return natural
+
+    def fit(self, total: float = CONTENT_W, natural: list[float] | None = None) -> "Table":
+        """Column widths from the widest cell; shrink the font if the table is too wide, never
+        below ``MIN_TEXT_PT`` (a table that does not fit at that size runs past the margin: the
+        sections keep their tables narrow enough, and the tests read the sizes back).
+        ``natural``: the ``natural_widths`` of the whole table when this one holds part of its
+        rows (one hall's), so that every part is laid out alike."""
+        natural = self.natural_widths() if natural is None else natural
         scale = max(min(1.0, total / sum(natural)), min(1.0, MIN_TEXT_PT / self.size))
         if scale < 1.0:
             self.size *= scale
@@ -60,21 +66,34 @@ class Table:
         self.widths = [w * scale * stretch for w in natural]
         return self
 
-    def prepare(self) -> "Table":
-        """Escape every cell for PDF and measure the right-aligned ones, once (``part`` tables
-        share the work); call after ``fit``, which may change the font size."""
-        fonts = self.fonts or [FONT] * len(self.columns)
-        self.escaped = [pdf_strings(col, font) for col, font in zip(self.columns, fonts)]
-        self.text_widths = [string_widths(col, font, self.size) if align == "r" else None
-                            for col, font, align in zip(self.columns, fonts, self.align)]
-        return self
+    def cells(self) -> list:
+        """The columns of text, when the table is drawn."""
+        return self.columns
 
     def part(self, lo: int, hi: int) -> "Table":
-        """Rows ``lo:hi`` with this table's layout (and prepared cells, if any)."""
+        """Rows ``lo:hi`` with this table's layout. With numpy columns the part's columns are
+        views: the many per-cabinet parts of one schedule hold no copies of its cells, which
+        are escaped and measured only when their page is drawn (``draw_table``)."""
         return Table(self.headers, [col[lo:hi] for col in self.columns], self.align, self.size,
-                     self.leading, self.widths, self.shade, self.fonts,
-                     [col[lo:hi] for col in self.escaped],
-                     [None if w is None else w[lo:hi] for w in self.text_widths])
+                     self.leading, self.widths, self.shade, self.fonts)
+
+
+class DeferredTable(Table):
+    """A table laid out (``rows``, the ``layout``'s fitted widths and type size) whose cells are
+    made only when its page is drawn (``cells``): a document's pages are all laid out first
+    (the contents list needs their numbers) without holding every schedule's text at once."""
+
+    def __init__(self, layout: Table, rows: int, cells: Callable[[], list]):
+        super().__init__(layout.headers, [], layout.align, layout.size, layout.leading,
+                         layout.widths, layout.shade, layout.fonts)
+        self._rows, self._cells = rows, cells
+
+    @property
+    def rows(self) -> int:
+        return self._rows
+
+    def cells(self) -> list:
+        return self._cells()
 
 
 @dataclass
@@ -158,10 +177,7 @@ def draw_table(canvas: Canvas, placed: Placed) -> None:
             [(xs[j] + 2.0, y0 - head_h + 0.3 * head_h, h) for j, h in enumerate(table.headers)])
     base = y0 - head_h - lead + 0.28 * lead
     rows = slice(placed.start, placed.stop)
-    for j, col in enumerate(table.columns):
+    for j, col in enumerate(table.cells()):
         font = table.fonts[j] if table.fonts else FONT
-        escaped = table.escaped[j][rows] if table.escaped else None
-        widths = table.text_widths[j] if table.text_widths else None
         text_column(canvas, font, table.size, xs[j] + 2.0, base, lead, col[rows],
-                    table.align[j], table.widths[j] - 4.0, escaped,
-                    None if widths is None else widths[rows])
+                    table.align[j], table.widths[j] - 4.0)

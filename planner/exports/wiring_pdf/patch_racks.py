@@ -10,14 +10,16 @@ by panel from U1 up, then front ports before rear ports, in port order.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
 from planner.cabling import unit_text
 from planner.exports._csv import column_text
-from planner.exports.wiring_pdf.cabinets import far_end, link_far_ends
+from planner.exports.wiring_pdf.cabinets import ChunkedRows, chunks_of, far_end, link_far_ends
 from planner.exports.wiring_pdf.content_stream import text_column
-from planner.exports.wiring_pdf.layout import Figure, Section, Table
+from planner.exports.wiring_pdf.layout import DeferredTable, Figure, Section, Table
 from planner.exports.wiring_pdf.style import FONT, SCHEDULE_LEADING, SCHEDULE_SIZE
 
 FACTS_SIZE = 8.0
@@ -37,32 +39,37 @@ def _side(port: np.ndarray) -> np.ndarray:
     return np.where(rear, "rear", "front").astype(object)
 
 
-def trunk_legs(plan) -> np.ndarray:
-    """Per piece: for a patch cord, the trunk its link continues on at the cord's panel and
-    that trunk's port there (``T0003 R4``); '' for any other piece."""
+def trunk_legs(plan, rows=None) -> np.ndarray:
+    """Per piece (the pieces at ``rows`` of the table, default all): for a patch cord, the
+    trunk its link continues on at the cord's panel and that trunk's port there
+    (``T0003 R4``); '' for any other piece."""
     pieces = plan.pieces
     t, legs = pieces.table, pieces.legs
+    rows = np.arange(len(t)) if rows is None else np.asarray(rows, dtype=np.int64)
     out = np.full(len(t), "", dtype=object)
     role = t["role"].to_numpy(object)
     piece = legs["piece"].to_numpy(np.int64)
-    cord = np.flatnonzero(role[piece] == "cord")
+    wanted = np.zeros(len(t), dtype=bool)
+    wanted[rows] = True
+    cord = np.flatnonzero((role[piece] == "cord") & wanted[piece])
     if not cord.size:
-        return out
+        return out[rows]
     first = legs["step"].to_numpy(np.int64)[cord] == 0
     trunk = piece[np.where(first, cord + 1, cord - 1)]
     panel = t["b_device"].to_numpy(object)[piece[cord]]
     at_a = t["a_device"].to_numpy(object)[trunk] == panel
     port = np.where(at_a, t["a_port"].to_numpy(object)[trunk], t["b_port"].to_numpy(object)[trunk])
     out[piece[cord]] = t["piece_id"].to_numpy(object)[trunk] + " " + port.astype(object)
-    return out
+    return out[rows]
 
 
-def port_rows(plan) -> pd.DataFrame:
-    """One row per used panel port (each end of a piece at a panel), sorted by rack, panel
-    unit, side (front first) and port; the cells as text."""
+def port_rows(plan, places=None) -> pd.DataFrame:
+    """One row per used panel port (each end of a piece at a panel; of the patch racks
+    ``places``, default all), sorted by rack, panel unit, side (front first) and port; the
+    cells as text."""
     pieces = plan.pieces
     t = pieces.table
-    ends = pieces.ends()
+    ends = pieces.ends(places)
     ends = ends[ends["this_at_panel"].to_numpy(bool)]
     piece = ends["piece"].to_numpy(np.int64)
     port = np.asarray(column_text(ends["this_port"]), dtype=object)
@@ -79,7 +86,7 @@ def port_rows(plan) -> pd.DataFrame:
                        np.asarray(column_text(ends["peer_port"]), dtype=object),
                        np.asarray(column_text(ends["peer_place"]), dtype=object),
                        ends["peer_ru"].to_numpy(float), ends["peer_at_panel"].to_numpy(bool)),
-        "leg": trunk_legs(plan)[piece], "link": link_far_ends(plan, t)[piece]})
+        "leg": trunk_legs(plan, piece), "link": link_far_ends(plan, t, piece)})
     return rows.sort_values(["rack", "ru", "side", "number", "piece"],
                             kind="stable").reset_index(drop=True)
 
@@ -114,26 +121,48 @@ def _facts_figure(lines: list[str]) -> Figure:
     return Figure(len(lines) * FACTS_SIZE * 1.35 + 6.0, draw)
 
 
-def patch_rack_sections(plan) -> list[Section]:
-    """One section per patch rack (``StructuredPlan.racks`` order): facts, panels, ports."""
+def port_table(plan, places=None) -> tuple[Table, dict[str, tuple[int, int]]]:
+    """The used ports of the patch racks ``places`` (default all; ``port_rows``) as one table,
+    unfitted, and each rack's rows of it ``(lo, hi)``."""
+    rows = port_rows(plan, places)
+    columns = [rows[k].to_numpy(object) for k in ("panel", "port", "side", "piece", "sku",
+                                                  "order", "far", "leg", "link")]
+    spans = {str(rack): (int(at.min()), int(at.max()) + 1)
+             for rack, at in rows.groupby("rack", sort=False).indices.items()}
+    return (Table(PORT_HEADERS, columns, PORT_ALIGN, size=SCHEDULE_SIZE,
+                  leading=SCHEDULE_LEADING), spans)
+
+
+def port_source(plan, places: list[str]) -> ChunkedRows:
+    """The used ports of the patch racks ``places`` made ``tuning.WIRING_CHUNK_SHEETS`` racks
+    at a time."""
+    return ChunkedRows(lambda names: port_table(plan, names), chunks_of(places))
+
+
+def patch_rack_sections(plan, places: list[str] | None = None, layout=None) -> list[Section]:
+    """One section per patch rack (of ``places``, default all, in ``StructuredPlan.racks``
+    order): facts, panels, ports (made a chunk of racks at a time as their pages are drawn;
+    ``layout``: the whole plan's ``ChunkedRows.survey``, as in
+    ``cabinets.cabinet_sections``)."""
     if plan.structured is None or plan.structured.racks.empty:
         return []
-    rows = port_rows(plan)
-    columns = [rows[k].tolist() for k in ("panel", "port", "side", "piece", "sku", "order",
-                                          "far", "leg", "link")]
-    template = Table(PORT_HEADERS, columns, PORT_ALIGN, size=SCHEDULE_SIZE,
-                     leading=SCHEDULE_LEADING).fit()
-    template.prepare()
-    starts = rows.groupby("rack", sort=False).indices
+    names = plan.structured.racks["name"].astype(str).tolist()
+    mine = None if places is None else set(places)
+    source = port_source(plan, [n for n in names if mine is None or n in mine])
+    natural, rows = source.survey() if layout is None else layout
+    template = Table(PORT_HEADERS, [[] for _ in PORT_HEADERS], PORT_ALIGN, size=SCHEDULE_SIZE,
+                     leading=SCHEDULE_LEADING).fit(natural=natural)
     sections = []
     for rack in plan.structured.racks.itertuples(index=False):
-        at = starts.get(rack.name, np.zeros(0, np.int64))
+        if mine is not None and rack.name not in mine:
+            continue
+        count = rows.get(str(rack.name), 0)
         lines = rack_facts(plan, rack) + [
-            f"{len(at):,} used ports: a front port takes a patch cord to a device (at an entry "
+            f"{count:,} used ports: a front port takes a patch cord to a device (at an entry "
             "panel, a hall trunk); a rear port a trunk."]
         blocks: list = [_facts_figure(lines), _panel_table(plan, rack.name)]
-        if len(at):
-            blocks.append(template.part(int(at.min()), int(at.max()) + 1))
+        if count:
+            blocks.append(DeferredTable(template, count, partial(source.cells, str(rack.name))))
         sections.append(Section(f"Patch rack {rack.name}", blocks, f"rack-{rack.name}",
                                 level=1))
     return sections

@@ -7,7 +7,10 @@ Link parts (the ``cables`` list, one entry per orderable part family):
   between the same two routers; a ``split`` one (a splitter) has one head at the router and
   ``links`` tails at NICs.
 - ``transceiver``: an optic serving ``ports`` ports of one cage (2 = twin-port), plugged into
-  fibre of its ``fibre`` type. A link is a transceiver at each end (at a NIC: the ``nic_end``
+  fibre of its ``fibre`` type. Its ``connectors`` (default: one per port, as a twin-port module
+  with two MPO-12 connectors) say how many peers one module may reach: ``connectors: 1`` (an
+  800G DR8 module on one MPO-16) sends every port of its cage to one peer, as a twin-port
+  copper cable does. A link is a transceiver at each end (at a NIC: the ``nic_end``
   model) plus one ``fibre`` part. Its standard bounds the channel it lights: ``max_reach_m`` of
   installed fibre and ``loss_budget_db``, the channel insertion loss (fibre and mated
   connections; ``planner.inputs.parts.budget``).
@@ -59,10 +62,12 @@ COLOR_HEX = {
 _ASSEMBLIES = ("dac", "acc", "aoc")
 _KIND_FIELDS = {"links": "cable assemblies (dac, acc, aoc)", "split": "cable assemblies",
                 "ports": "transceivers", "nic_end": "transceivers",
+                "connectors": "transceivers (fibre connectors of one module: 1 or its ports)",
                 "fibre": "transceivers, fibre and trunk parts",
                 "fibres": "transceivers (fibres of one link in a trunk) and trunks",
                 "loss_budget_db": "transceivers (the channel insertion loss of their standard)"}
-_KIND_ALLOWED = {"transceiver": {"ports", "fibre", "nic_end", "fibres", "loss_budget_db"},
+_KIND_ALLOWED = {"transceiver": {"ports", "connectors", "fibre", "nic_end", "fibres",
+                                 "loss_budget_db"},
                  "fibre": {"fibre"},
                  "trunk": {"fibre", "fibres"}}
 """The kind-specific fields each kind takes (assemblies: ``links`` and ``split``)."""
@@ -117,6 +122,7 @@ class CableModel(Orderable):
     links: PositiveInt = 1                     # assemblies: links one assembly carries
     split: bool = False                        # assemblies: one head, `links` tails at NICs
     ports: PositiveInt = 1                     # transceivers: ports of one cage it serves
+    connectors: PositiveInt | None = None      # transceivers: fibre connectors (default ports)
     fibre: str | None = None                   # transceivers, fibres, trunks: the fibre type
     nic_end: str | None = None                 # transceivers: sku of the module at a NIC
     fibres: PositiveInt | None = None          # trunks: fibre count; transceivers: per link
@@ -186,6 +192,10 @@ class CableModel(Orderable):
             raise ValueError("field 'rate_gbps' is missing; add it")
         if self.split and self.links < 2:
             raise ValueError("field 'split' needs links >= 2 (a splitter has several tails)")
+        if self.connectors is not None and self.connectors not in (1, self.ports):
+            raise ValueError(f"field 'connectors' is {self.connectors} on a module of "
+                             f"{self.ports} ports; give 1 (all ports to one peer) or "
+                             f"{self.ports} (one connector per port, each to any peer)")
 
     def orderable_numbers(self) -> list[tuple[str, str]]:
         """(field, number) of every part number its BOM lines may carry: one per stock length
@@ -260,6 +270,16 @@ class CableModel(Orderable):
     @property
     def is_assembly(self) -> bool:
         return self.kind in _ASSEMBLIES
+
+    @property
+    def one_peer_per_cage(self) -> bool:
+        """Whether all the ports this part serves in one router cage go to one peer router: a
+        straight multi-link assembly (one cable, one far end) or a multi-port transceiver with a
+        single connector (``connectors: 1``). A splitter's tails and a module with a connector
+        per port reach different devices."""
+        if self.is_assembly:
+            return not self.split and self.links > 1
+        return self.kind == "transceiver" and self.ports > 1 and self.connectors == 1
 
     @property
     def color_hex(self) -> str:

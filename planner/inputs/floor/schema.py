@@ -43,7 +43,9 @@ class MarkedPosition(BaseModel):
     ``cabinets.csv`` numbers them, or a rectangle (centre ``x_m``, ``y_m`` in the frame of
     ``cabinets.csv``'s x_m / y_m, ``width_m`` along the rows, ``depth_m`` across them) taking
     every cabinet position it overlaps (``planner.inputs.floor.positions``); in hall ``hall``,
-    the halls ``halls`` (numbered from 1) or, with neither, every hall."""
+    the halls ``halls`` (numbered from 1) or, with neither, every hall. ``devices``: the
+    switches of a system the planner did not design standing in an occupied position, for
+    ``planner expand --as-built`` (docs/growth.md "Growing what is installed")."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
     kind: Literal["blocked", "occupied", "reserved"]
@@ -56,6 +58,19 @@ class MarkedPosition(BaseModel):
     y_m: float | None = None
     width_m: PositiveFloat | None = None
     depth_m: PositiveFloat | None = None
+    devices: tuple[str, ...] = ()
+
+    @field_validator("devices")
+    @classmethod
+    def _device_names(cls, value):
+        for name in value:
+            if not name.strip() or len(name) > 64:
+                raise ValueError(f"must be device names of 1 to 64 characters as the as-built "
+                                 f"file names them, got {name!r}")
+        if len(set(value)) != len(value):
+            twice = next(n for n in value if value.count(n) > 1)
+            raise ValueError(f"names device {twice!r} twice; list each switch once")
+        return tuple(n.strip() for n in value)
 
     @field_validator("row")
     @classmethod
@@ -88,6 +103,11 @@ class MarkedPosition(BaseModel):
         if self.hall is not None and self.halls is not None:
             raise ValueError("gives both 'hall' and 'halls'; give one (halls: [1, 3] for "
                              "several)")
+        if self.devices and (self.kind != "occupied" or self.row is None
+                             or self.halls is not None):
+            raise ValueError("field 'devices' names the switches standing in one occupied "
+                             "cabinet position: give it with kind: occupied, row and column, "
+                             "and at most one 'hall'")
         return self
 
     @property
@@ -167,8 +187,18 @@ class Hall(BaseModel):
             if given:
                 raise ValueError(f"field '{given[0]}' belongs to links: grid; set links: grid "
                                  f"or remove it (links is '{self.links}')")
+        seen: dict[str, int] = {}
         for i, position in enumerate(self.positions):
             self._inside(i, position)
+            if position.devices and position.hall is None and self.count > 1:
+                raise ValueError(f"field 'positions[{i}]' names devices but no 'hall' on a "
+                                 f"floor of {self.count} halls; give the hall they stand in")
+            for name in position.devices:
+                if name in seen:
+                    raise ValueError(f"field 'positions[{i}]' names device {name!r}, which "
+                                     f"'positions[{seen[name]}]' names too; a switch stands in "
+                                     "one position")
+                seen[name] = i
         return self
 
     def _inside(self, i: int, position: MarkedPosition) -> None:
@@ -252,6 +282,7 @@ class Floor(BaseModel):
     structured_spare_pct: NonNegativeFloat = Field(0.0, le=100)
     power_feed_rows: PositiveInt | None = None   # rows per power feed (docs/floors.md)
     touch_price: NonNegativeFloat = 30.0   # labour per moved or removed cable (docs/growth.md)
+    leaf_cabinets: Literal["end-of-row", "middle-of-row", "with-servers"] = "end-of-row"
     _source: str | None = PrivateAttr(None)
 
     @field_validator("connection_loss_db", "multimode_loss_db_per_km",

@@ -101,12 +101,17 @@ def _breakouts(catalog: Catalog, router: RouterModel | None) -> set[int]:
     return {router.breakout} if router is not None else {r.breakout for r in catalog.routers}
 
 
-def ways(catalog: Catalog, router: RouterModel | None, endpoint: bool) -> list[_Way]:
-    """Every way the catalog builds a network (or endpoint) link on ``router``'s cages."""
+def ways(catalog: Catalog, router: RouterModel | None, endpoint: bool,
+         shared: bool = False) -> list[_Way]:
+    """Every way the catalog builds a network (or endpoint) link on ``router``'s cages; with
+    ``shared`` only the parts whose cages may serve several peers (not a twin-port copper cable
+    nor a single-connector module: ``CableModel.one_peer_per_cage``)."""
     splits = _breakouts(catalog, router)
     cables = catalog.cables
     out: list[_Way] = []
     for i, m in enumerate(cables):
+        if shared and m.one_peer_per_cage:
+            continue
         if m.is_assembly:
             if endpoint:
                 fits = (m.split and m.links in splits) or (not m.split and m.links == 1
@@ -163,7 +168,8 @@ def _way_cost(catalog: Catalog, floor: Floor, way: _Way, lengths: np.ndarray,
 
 def _choose(catalog: Catalog, floor: Floor, lengths: np.ndarray, same: np.ndarray,
             parallel: np.ndarray, router: RouterModel | None, endpoint: bool,
-            media_kinds=("electrical", "optical"), strict: bool = True, names=None):
+            media_kinds=("electrical", "optical"), strict: bool = True, names=None,
+            shared: bool = False):
     """(part, fibre, NIC part, order length, price, lit) per link; with ``media_kinds`` =
     ``("electrical",)`` only copper is tried and links it cannot serve keep part -1. A link
     no part lights but one reaches along its route keeps the cheapest such way, unlit, at an
@@ -174,7 +180,7 @@ def _choose(catalog: Catalog, floor: Floor, lengths: np.ndarray, same: np.ndarra
     part, fibre, nic = (np.full(n, -1, dtype=np.int64) for _ in range(3))
     order, price = np.full(n, np.nan), np.full(n, np.nan)
     lit = np.ones(n, dtype=bool)
-    options = ways(catalog, router, endpoint)
+    options = ways(catalog, router, endpoint, shared)
     for media in media_kinds:
         todo = (part < 0) & (same if media == "electrical" else True)
         group = [w for w in options if catalog.cables[w.part].media == media]
@@ -216,14 +222,17 @@ def _choose(catalog: Catalog, floor: Floor, lengths: np.ndarray, same: np.ndarra
 
 def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
                  router: RouterModel | None = None, endpoint=False, parallel=1,
-                 runs: structured.Runs | None = None, names=None) -> LinkParts:
+                 runs: structured.Runs | None = None, names=None,
+                 shared=False) -> LinkParts:
     """The parts of every link (see the module doc). ``same_group`` (both ends in one
     electrical group) only matters on ``membership`` floors; ``endpoint`` marks router-NIC links
     and ``parallel`` gives each link's number of parallel links between its router pair (arrays
     or scalars); ``runs`` the structured pieces of each link
     (``planner.inputs.parts.structured.runs``, with the same positions as the lengths), whose links
     that leave their row run through panels; ``names(i)`` what messages call link ``i`` (a
-    cable and its devices, say) when no part reaches it (an InputError)."""
+    cable and its devices, say) when no part reaches it (an InputError); ``shared`` marks the
+    network links that must take a part whose cages serve several peers (``ways``), as the
+    cabling stage asks for links that would leave a router short of cages."""
     lengths = np.asarray(lengths_m, dtype=float).ravel()
     if np.any(lengths < 0) or np.any(~np.isfinite(lengths)):
         raise ValueError("cable lengths must be finite and >= 0")
@@ -232,29 +241,32 @@ def choose_parts(catalog: Catalog, floor: Floor, lengths_m, same_group, *,
         same = np.ones(lengths.shape, dtype=bool)    # copper wherever a copper part reaches
     is_ep = np.broadcast_to(np.asarray(endpoint, dtype=bool), lengths.shape)
     par = np.broadcast_to(np.asarray(parallel, dtype=float), lengths.shape)
+    only = np.broadcast_to(np.asarray(shared, dtype=bool), lengths.shape) & ~is_ep
     n = lengths.size
     out = ([np.full(n, -1, dtype=np.int64) for _ in range(3)]
            + [np.full(n, np.nan) for _ in range(2)] + [np.ones(n, dtype=bool)])
     through = (np.broadcast_to(runs.structured, lengths.shape) & ~is_ep if runs is not None
                else np.zeros(n, dtype=bool))
-    for flag in (False, True):
-        rows = np.flatnonzero((is_ep == flag) & ~through)
+    for flag, alone in ((False, False), (True, False), (False, True)):
+        rows = np.flatnonzero((is_ep == flag) & (only == alone) & ~through)
         if rows.size:
             got = _choose(catalog, floor, lengths[rows], same[rows], par[rows], router, flag,
-                          names=budget.subset(names, rows))
+                          names=budget.subset(names, rows), shared=alone)
             for column, values in zip(out, got):
                 column[rows] = values
     if runs is None:
         return LinkParts(*out).with_channel(catalog, floor, np.zeros(n, dtype=np.int64))
-    rows = np.flatnonzero(through)
-    if rows.size:                                   # copper that reaches runs point to point
+    for alone in (False, True):                     # copper that reaches runs point to point
+        rows = np.flatnonzero(through & (only == alone))
+        if not rows.size:
+            continue
         got = _choose(catalog, floor, lengths[rows], same[rows], par[rows], router, False,
-                      media_kinds=("electrical",))
+                      media_kinds=("electrical",), shared=alone)
         copper = got[0] >= 0
         for column, values in zip(out, got):
             column[rows[copper]] = values[copper]
         through[rows[copper]] = False
-        rows = rows[~copper]
+    rows = np.flatnonzero(through)
     segments = structured.SegmentParts.empty(n)
     if rows.size:
         part, cord, order, price, lit, seg = structured.choose(
@@ -301,13 +313,13 @@ class RoutedLinks:
 
 def routed_parts(catalog: Catalog, floor: Floor, room, cabinet_hall, cabinet_row, cabinet_col,
                  a_cab, b_cab, same_group, *, router: RouterModel | None = None,
-                 endpoint=False, parallel=1, names=None) -> RoutedLinks:
+                 endpoint=False, parallel=1, names=None, shared=False) -> RoutedLinks:
     """Route every cable from cabinet ``a_cab[i]`` to ``b_cab[i]`` of a layout in ``room``
     (``routes.cable_routes``) and choose its parts (``choose_parts``; through the patch panels
     of a structured floor, ``structured.runs``). The cabling stage and placement's pricing of a
     layout both go through here, so what placement minimises is what the bill charges.
     ``names(i)`` is what a message calls cable ``i`` when no part reaches it; by default its
-    two cabinets."""
+    two cabinets; ``shared`` as ``choose_parts``."""
     if names is None:
         def names(i):
             cabinets = floors.cabinet_names(cabinet_hall, cabinet_row, cabinet_col)
@@ -321,7 +333,7 @@ def routed_parts(catalog: Catalog, floor: Floor, room, cabinet_hall, cabinet_row
         pieces = structured.runs(room, hall[a_cab], row[a_cab], col[a_cab], hall[b_cab],
                                  row[b_cab], col[b_cab], a_cab == b_cab).in_millimetres(length)
     parts = choose_parts(catalog, floor, length, same_group, router=router, endpoint=endpoint,
-                         parallel=parallel, runs=pieces, names=names)
+                         parallel=parallel, runs=pieces, names=names, shared=shared)
     if pieces is not None:
         pieces = structured.shaped(pieces, parts.segments)
     return RoutedLinks(length=length, kind=kind, runs=pieces, parts=parts)
