@@ -17,12 +17,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-COLUMNS = ["step", "action", "cable_id", "label", "kind", "old_a", "old_b", "new_a", "new_b",
-           "old_sku", "new_sku", "hall", "row", "cabinet"]
-"""work_order.csv columns: running step, add | move | remove, the grown cable's id (a removed
+COLUMNS = ["step", "drain_step", "action", "cable_id", "label", "kind", "old_a", "old_b",
+           "new_a", "new_b", "old_sku", "new_sku", "hall", "row", "cabinet", "through"]
+"""work_order.csv columns: running step, the drain step it belongs to
+(``planner.performance.drain_steps``), add | move | remove, the grown cable's id (a removed
 cable's standing id), its label, network | endpoint, the standing ends and the grown ends
-(``device:port@cabinet-RU``, '' where none), the part ordered before and after, and where the
-work is done."""
+(``device:port@cabinet-RU``, '' where none), the part ordered before and after, where the
+work is done, and on floors with structured cabling the panel front ports and trunk position a
+moved or added cable through panels takes (``A-P0-01:004 T0001#4 B-P0-01:004``; a trunk the
+standing plan has, same ends and part, marked ``(standing)``), '' otherwise."""
 ACTIONS = ("remove", "move", "add")
 
 
@@ -104,23 +107,95 @@ def _end_text(cables: pd.DataFrame, side: str) -> pd.Series:
             + cables[f"{side}_ru"].astype(str).replace({"<NA>": "", "nan": ""}))
 
 
-def work_order(old: pd.DataFrame, new: pd.DataFrame, paired,
-               positions: dict[str, tuple[int, int, int]]) -> pd.DataFrame:
-    """The rows of work_order.csv (``COLUMNS``, module doc) from the cables ``pairs``
-    matched (``paired``: what it returned); ``positions``: cabinet name -> (hall, row,
-    column), 0-based, of the standing and the grown cabinets."""
+def blockers(old: pd.DataFrame, new: pd.DataFrame, paired, old_to_new: np.ndarray,
+             ep_map: np.ndarray) -> np.ndarray:
+    """(grown cables, 2): the touched standing cable (index into ``old``) plugged, before the
+    work, into the port each end of a grown cable not kept takes; -1 where the port is free."""
+    act_old, act_new, _ = paired
+    identity_r = np.arange(int(new_router_count(new)) + 1)
+    identity_e = np.arange(int(new_endpoint_count(new)) + 1)
+    holder = {}
+    for side in ("a", "b"):
+        keys = _end_keys(old, side, old_to_new, ep_map)
+        for i in np.flatnonzero((act_old != "keep") & (keys >= 0)).tolist():
+            holder[int(keys[i])] = i
+    out = np.full((len(new), 2), -1, dtype=np.int64)
+    for c, side in enumerate(("a", "b")):
+        keys = _end_keys(new, side, identity_r, identity_e)
+        for j in np.flatnonzero(act_new != "keep").tolist():
+            out[j, c] = holder.get(int(keys[j]), -1)
+    return out
+
+
+def router_ends(cables: pd.DataFrame, router_map: np.ndarray | None = None):
+    """(a router, b router) of every cable, -1 at an endpoint (and, with ``router_map``, the
+    mapped id, -1 for a removed router)."""
+    ends = []
+    for side in ("a", "b"):
+        is_ep, ident = _ids(cables[f"{side}_device"])
+        if router_map is not None:
+            ident = router_map[np.minimum(ident, len(router_map) - 1)]
+        ends.append(np.where(is_ep, -1, ident))
+    return ends[0], ends[1]
+
+
+def through_panels(links: pd.DataFrame | None, trunks: pd.DataFrame | None,
+                   standing_trunks: set, cable_rows: np.ndarray) -> np.ndarray:
+    """Per grown cable (its row of the grown ``Plan.cables`` in ``cable_rows``): the panel
+    ports and trunk position it takes (``COLUMNS``' ``through``), '' when not through panels.
+    ``links``/``trunks``: ``planner.cabling.structured.StructuredPlan``'s; ``standing_trunks``:
+    (label, sku) of the standing plan's trunks."""
+    out = np.full(len(cable_rows), "", dtype=object)
+    if links is None or not len(links):
+        return out
+    label = dict(zip(trunks["trunk_id"], zip(trunks["label"], trunks["sku"])))
+    text = {}
+    for row in links.itertuples(index=False):
+        ids = [t for t in str(row.trunks).split(",") if t]
+        marks = [f"{t}#{int(row.position)}"
+                 + (" (standing)" if label.get(t) in standing_trunks else "") for t in ids]
+        text[int(row.cable)] = " ".join([f"{row.a_panel}:{row.a_port}", *marks,
+                                         f"{row.b_panel}:{row.b_port}"])
+    for k, c in enumerate(np.asarray(cable_rows).tolist()):
+        out[k] = text.get(int(c), "")
+    return out
+
+
+def with_drain_steps(frame: pd.DataFrame, old_index: np.ndarray, new_index: np.ndarray,
+                     drain, through: np.ndarray | None = None) -> pd.DataFrame:
+    """work_order.csv's rows (``COLUMNS``): ``walked``'s rows with the drain step of each
+    (``planner.performance.drain_steps.Drain``: a move or an add in its grown cable's step, a
+    remove in its standing cable's) and ``through`` (per grown cable, ``through_panels``)."""
+    steps = np.where(new_index >= 0, drain.new_step[np.maximum(new_index, 0)],
+                     drain.old_step[np.maximum(old_index, 0)])
+    frame = frame.copy()
+    frame.insert(1, "drain_step", steps.astype(np.int64))
+    frame["through"] = ("" if through is None else
+                        np.where(new_index >= 0, through[np.maximum(new_index, 0)], ""))
+    return frame[COLUMNS]
+
+
+def walked(old: pd.DataFrame, new: pd.DataFrame, paired,
+           positions: dict[str, tuple[int, int, int]]):
+    """The cables ``pairs`` matched (``paired``: what it returned) as work order rows (module
+    doc); ``positions``: cabinet name -> (hall, row, column), 0-based, of the standing and the
+    grown cabinets. Returns (the rows in walking order without ``drain_step``, the standing
+    cable of every row (-1: an added cable), the grown cable of every row (-1: a removed
+    cable))."""
     act_old, act_new, source = paired
     old_a, old_b = _end_text(old, "a").to_numpy(), _end_text(old, "b").to_numpy()
     new_a, new_b = _end_text(new, "a").to_numpy(), _end_text(new, "b").to_numpy()
-    rows = []
+    rows, index = [], []
     for j in np.flatnonzero(act_new != "keep").tolist():
         i = int(source[j])
+        index.append((i, j))
         rows.append((act_new[j], new["cable_id"].iat[j], new["label"].iat[j],
                      new["kind"].iat[j], old_a[i] if i >= 0 else "",
                      old_b[i] if i >= 0 else "", new_a[j], new_b[j],
                      old["sku"].iat[i] if i >= 0 else "", new["sku"].iat[j],
                      new["a_cabinet"].iat[j]))
     for i in np.flatnonzero(act_old == "remove").tolist():
+        index.append((i, -1))
         rows.append(("remove", old["cable_id"].iat[i], old["label"].iat[i], old["kind"].iat[i],
                      old_a[i], old_b[i], "", "", old["sku"].iat[i], "", old["a_cabinet"].iat[i]))
     frame = pd.DataFrame(rows, columns=["action", "cable_id", "label", "kind", "old_a", "old_b",
@@ -132,11 +207,12 @@ def work_order(old: pd.DataFrame, new: pd.DataFrame, paired,
                         where[:, 0]))
     frame = frame.iloc[order].reset_index(drop=True)
     where = where[order]
+    index = np.asarray(index, dtype=np.int64).reshape(-1, 2)[order]
     frame.insert(0, "step", np.arange(1, len(frame) + 1))
     frame.insert(frame.columns.get_loc("cabinet"), "hall", where[:, 0] + 1)
     frame.insert(frame.columns.get_loc("cabinet"), "row",
                  [floors_row(r) for r in where[:, 1]])
-    return frame[COLUMNS]
+    return frame, index[:, 0], index[:, 1]
 
 
 def floors_row(row: int) -> str:
@@ -156,3 +232,35 @@ def counts(act_old: np.ndarray, act_new: np.ndarray, kind_old, kind_new) -> dict
     out.update({k: out["network"][k] + out["endpoint"][k]
                 for k in ("kept", "moved", "removed", "added")})
     return out
+
+
+def in_grown_names(old: pd.DataFrame, new: pd.DataFrame, old_to_new: np.ndarray,
+                   ep_map: np.ndarray) -> pd.DataFrame:
+    """The standing cables with their devices called as the grown plan calls them (``r63`` ->
+    ``r063`` past a power of ten; a removed device keeps its name), in ``new``'s columns."""
+    width = {}
+    for side in ("a", "b"):
+        for name in new[f"{side}_device"].astype(str).head(1000):
+            width[name[0]] = max(width.get(name[0], 0), len(name) - 1)
+    out = old.reindex(columns=new.columns).copy()
+    for side in ("a", "b"):
+        is_ep, ident = _ids(old[f"{side}_device"])
+        mapped = np.where(is_ep, ep_map[ident] if len(ep_map) else -1,
+                          old_to_new[np.minimum(ident, len(old_to_new) - 1)])
+        names = old[f"{side}_device"].astype(str).to_numpy().copy()
+        for k in np.flatnonzero(mapped >= 0).tolist():
+            prefix = "n" if is_ep[k] else "r"
+            names[k] = prefix + str(int(mapped[k])).zfill(width.get(prefix, 0))
+        out[f"{side}_device"] = names
+    return out
+
+
+def after_step(old_named: pd.DataFrame, new: pd.DataFrame, paired, drain, step: int
+               ) -> pd.DataFrame:
+    """The fabric cables that stand once drain steps 1..``step`` are done (what ``planner
+    verify --plan`` checks the as-built against then): the kept cables, the grown cables of
+    those steps, and the touched standing cables of later steps where they stood."""
+    act_old, act_new, _ = paired
+    grown = new[(act_new == "keep") | (drain.new_step <= step)]
+    later = old_named[(act_old != "keep") & (drain.old_step > step)]
+    return pd.concat([grown, later], ignore_index=True)

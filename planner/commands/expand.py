@@ -55,6 +55,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="labour per moved or removed standing cable (default: the floor's "
                         "touch_price, docs/floors.md)")
     p.add_argument("--seed", type=int, default=0, help="seed of the Jellyfish random swaps")
+    p.add_argument("--keep-theta", type=float, default=None, metavar="SHARE",
+                   help="share of the standing system's θ every drain step keeps while its "
+                        "cables are down (default 0.75; docs/growth.md, 'Drain steps')")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
 
 
@@ -204,6 +207,8 @@ def _plan_class():
         work_order: object = None
         bom_growth: object = None
         as_built_names: object = None
+        drain_lists: object = None
+        """(number of drain steps, function step -> the cables standing after it)."""
 
     return GrownPlan
 
@@ -281,6 +286,90 @@ def new_parts(bom, growth):
     return out[out["quantity"] > 0].reset_index(drop=True)
 
 
+def keep_theta(args) -> float:
+    """``--keep-theta`` checked: a share in (0, 1]; InputError otherwise."""
+    import math
+
+    from planner.performance.drain_steps import DEFAULT_KEEP
+    from planner.run.errors import InputError
+    share = getattr(args, "keep_theta", None)
+    if share is None:
+        return DEFAULT_KEEP
+    if not (math.isfinite(share) and 0 < share <= 1):
+        raise InputError(f"--keep-theta must be a share in (0, 1], got {share}; e.g. 0.75 keeps "
+                         "three quarters of the standing θ during every drain step")
+    return float(share)
+
+
+def drain_of(standing, growth, cables_old, fabric, paired, ep_map, positions, keep: float,
+             through=None):
+    """(the ``Drain`` of the growth, work_order.csv's rows with their drain steps)."""
+    import numpy as np
+
+    from planner.cabling import work_order as orders
+    from planner.performance.drain_steps import drain
+    frame, old_index, new_index = orders.walked(cables_old, fabric, paired, positions)
+    survives = growth.old_to_new >= 0
+    old_u, old_v = orders.router_ends(cables_old, growth.old_to_new)
+    new_u, new_v = orders.router_ends(fabric)
+    endpoints = np.zeros(growth.topology.num_routers, dtype=np.int64)
+    endpoints[growth.old_to_new[survives]] = np.asarray(standing.endpoints)[survives]
+    steps = drain(len(endpoints), endpoints, old_u, old_v,
+                  paired[0], old_index[old_index >= 0], new_u, new_v, paired[1], paired[2],
+                  orders.blockers(cables_old, fabric, paired, growth.old_to_new, ep_map), keep)
+    return steps, orders.with_drain_steps(frame, old_index, new_index, steps, through)
+
+
+def with_standing_trunks(bom, plant, standing: set):
+    """``bom`` with its trunk lines' reused count: the grown plan's trunks that the standing
+    plan has (same label, so the same two panels' rear ports, and the same part)."""
+    if plant is None or not len(plant.trunks) or not standing:
+        return bom
+    trunks = plant.trunks
+    same = [(str(lab), str(sku)) in standing for lab, sku in zip(trunks["label"], trunks["sku"])]
+    have = trunks[same]["sku"].astype(str).value_counts()
+    bom = bom.copy()
+    rows = bom["item"] == "trunk"
+    bom.loc[rows, "reused"] = [min(int(q), int(have.get(str(k), 0))) for k, q in
+                               zip(bom.loc[rows, "sku"], bom.loc[rows, "quantity"])]
+    bom["new"] = bom["quantity"] - bom["reused"]
+    bom["new_price"] = (bom["new"] * bom["unit_price"]).round(2)
+    return bom
+
+
+def standing_trunks(folder: Path) -> set:
+    """(label, sku) of the standing plan's trunks (its trunks.csv; none without one)."""
+    import pandas as pd
+    path = Path(folder) / "trunks.csv"
+    if not path.exists():
+        return set()
+    trunks = pd.read_csv(path, keep_default_na=False, dtype=str)
+    return set(zip(trunks["label"], trunks["sku"]))
+
+
+def drain_block(drain, order) -> dict:
+    """summary.json ``growth.drain``: the share asked, how θ was computed, and per step its
+    θ share while down, the cables it moves, removes and adds, and its verification list."""
+    from planner.exports.work_order import step_list_name
+    steps = []
+    for k in range(1, drain.count + 1):
+        mine = order[order["drain_step"] == k]["action"].value_counts()
+        rounded = lambda x: None if x is None else round(float(x), 6)  # noqa: E731
+        steps.append({"step": k, "theta_before": rounded(drain.before[k - 1]),
+                      "theta_during": rounded(drain.during[k - 1]),
+                      "theta_share": round(float(drain.share[k - 1]), 6),
+                      "theta_share_of_standing": None if not drain.theta_standing
+                      or drain.during[k - 1] is None
+                      else round(float(drain.during[k - 1] / drain.theta_standing), 6),
+                      "meets": drain.meets[k - 1],
+                      "moved": int(mine.get("move", 0)), "removed": int(mine.get("remove", 0)),
+                      "added": int(mine.get("add", 0)), "verify_list": step_list_name(k)})
+    return {"keep_theta": drain.keep, "engine": drain.engine,
+            "theta_standing": None if drain.theta_standing is None
+            else round(float(drain.theta_standing), 6),
+            "steps": steps, "all_meet": all(drain.meets)}
+
+
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -295,6 +384,7 @@ def run(args: argparse.Namespace) -> int:
     if args.touch_price is not None and not (args.touch_price >= 0
                                              and np.isfinite(args.touch_price)):
         raise InputError(f"--touch-price must be a non-negative number, got {args.touch_price}")
+    keep = keep_theta(args)
     new = parse_spec(args.topology)
     src = what_stands(args, new)
     folder, standing, router_cab = src.label, src.standing, src.router_cabinet
@@ -317,20 +407,30 @@ def run(args: argparse.Namespace) -> int:
         placement.cabinet_col)}
     positions.update({str(n): (int(h), int(r), int(c))      # a removed cable's cabinet
                       for n, h, r, c in zip(cabinets_old["name"], hall, row, col)})
-    order = orders.work_order(cables_old, fabric, paired, positions)
+    plant = result.structured
+    through = orders.through_panels(
+        None if plant is None else plant.links, None if plant is None else plant.trunks,
+        standing_trunks(folder), fabric.index.to_numpy())
+    drain, order = drain_of(standing, growth, cables_old, fabric, paired, ep_map, positions,
+                            keep, through)
     bom = reused_bom(result, paired[1], cables_old, paired[2],
                      int((growth.old_to_new >= 0).sum()),
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
                      len(cabinets_old))
+    bom = with_standing_trunks(bom, plant, standing_trunks(folder))
     result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
                                             paired, bom, touch_price)
+    result.summary["growth"]["drain"] = drain_block(drain, order)
     if args.as_built:
         result.summary["growth"]["as_built"] = str(args.as_built)
         result.summary["growth"]["notes"] = list(growth.notes) + list(src.notes)
+    old_named = orders.in_grown_names(cables_old, fabric, growth.old_to_new, ep_map)
     grown_cls = _plan_class()
     parts = {f.name: getattr(result, f.name) for f in fields(result)}
     parts["bom"] = new_parts(result.bom, bom)
-    grown = grown_cls(**parts, work_order=order, bom_growth=bom, as_built_names=src.names)
+    grown = grown_cls(**parts, work_order=order, bom_growth=bom, as_built_names=src.names,
+                      drain_lists=(drain.count, lambda k: orders.after_step(
+                          old_named, fabric, paired, drain, k)))
     files = exports.write_plan(grown, args.out)
     g = result.summary["growth"]
     tally = g["cables"]
@@ -340,5 +440,7 @@ def run(args: argparse.Namespace) -> int:
           f"touched network cables {g['touched_network']:,} (lower bound "
           f"{g['touched_lower_bound']:,}); "
           f"new parts ${g['new_parts_price']:,.2f}, labour ${g['labour']:,.2f}; "
+          f"{drain.count} drain steps keeping >= {drain.keep:g} of θ"
+          f"{'' if all(drain.meets) else ' (not all: see summary.json growth.drain)'}; "
           f"{args.out}/ ({len(files)} files)")
     return 0

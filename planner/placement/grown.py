@@ -14,10 +14,11 @@ How each family grows (its own construction, not a rebuild):
 
 - **Dragonfly** (Kim et al., ISCA'08) grows by groups: groups ``0..g-1`` keep their routers
   and local links; the new g gives each group pair ``M = ⌊a·h/(g'-1)⌋`` or one more global
-  links (the pairs with one more chosen among the standing pairs that have more cables
-  first, ``_extra_pairs``). Each standing group pair keeps up to that many of its global
-  cables where they stand, the global ports this frees are dealt to the new group pairs (a
-  port to a router with the fewest links to that group first).
+  links (the pairs with one more chosen as the most standing pairs that have more than
+  ⌊a·h/(g'-1)⌋ cables, a maximum b-matching, ``_extra_pairs``). Each standing group pair
+  keeps up to that many of its global cables where they stand, the global ports this frees
+  are dealt to the new group pairs (a port to a router with the fewest links to that group
+  first).
 - **Fat tree** (Al-Fares et al., SIGCOMM'08) grows by pods (``pods`` of ``planner.topologies.
   fattree``): every aggregation router's up-links go to the same cores whatever the pod
   count, so all standing cables stay.
@@ -38,8 +39,14 @@ must touch (move or remove): the cables at a removed router, plus
   standing groups' global cables number ``G``. In the new system a group pair has
   ``F = ⌊a·h/(g'-1)⌋`` global links or one more, and a group is in at most
   ``r = a·h - (g'-1)·F`` pairs with one more (each takes one of its ports beyond the F per
-  pair). Among any ``g`` groups there are so at most ``C(g, 2)·F + min(C(g, 2), ⌊g·r/2⌋)``
-  global links, and at least ``G`` less that many standing global cables cannot stay.
+  pair; all r of them, but one group r - 1 when g'·r is odd). The s = g' - g new groups are
+  in s·r (less one when g'·r is odd) such pairs, and at most s·(s-1) of those ends lie in pairs
+  of two new groups, so at least ``o = max(0, s·r - [g'·r odd] - s·(s-1))`` one-more pairs join
+  a new group to a standing one, and the standing groups keep at most ``(g·r - o)/2`` of
+  theirs among themselves. Among the ``g`` standing groups there are so at most
+  ``C(g, 2)·F + min(C(g, 2), ⌊(g·r - o)/2⌋)`` global links, and at least ``G`` less that
+  many standing global cables cannot stay. For a=16, h=8, g=72 -> 80 (F=1, r=49, s=8):
+  o = 392 - 56 = 336, 4,608 - 2,556 - 1,596 = 456, against 288 without o.
 - Jellyfish, for a growth in which every new switch links to standing switches only (the
   paper's expansion): the standing switches use all their ports, so each of the s·2⌊r/2⌋
   new-to-standing links needs a port a touched standing cable freed, and a touched cable frees
@@ -54,6 +61,7 @@ from dataclasses import dataclass, field
 from math import comb
 
 import numpy as np
+import scipy.sparse as sp
 
 from planner.run.errors import InputError
 from planner.topologies.base import Topology
@@ -142,32 +150,37 @@ def _dragonfly(old: Standing, new: Topology) -> tuple[np.ndarray, int, str]:
     edges = np.concatenate([local_links(a, g_new), np.asarray(kept + dealt,
                                                               dtype=np.int64).reshape(-1, 2)])
     pairs = comb(g_keep, 2)
-    extra = min(pairs, g_keep * rem // 2)
+    fresh = g_new - g_keep
+    odd = (g_new * rem) % 2
+    outward = max(0, fresh * rem - odd - fresh * (fresh - 1))
+    extra = min(pairs, (g_keep * rem - outward) // 2)
     bound = max(0, len(gu) - pairs * full - extra)
     return edges, bound, (f"standing global cables {len(gu)} - C({g_keep},2) x ⌊a·h/(g'-1)⌋ "
-                          f"= {pairs} x {full} - min(C({g_keep},2), ⌊{g_keep} x {rem}/2⌋) = "
-                          f"{extra} (group relabellings)")
+                          f"= {pairs} x {full} - min(C({g_keep},2), ⌊({g_keep} x {rem} - "
+                          f"{outward})/2⌋) = {extra} (group relabellings; {outward} of the "
+                          f"standing groups' one-more pairs go to the {fresh} new groups)")
 
 
 def _extra_pairs(g: int, rem: int, standing: np.ndarray, full: int) -> list[tuple[int, int]]:
     """The group pairs that get one more global link than ``full`` (each group in ``rem`` of
-    them, one group one fewer when g·rem is odd): first the standing pairs that have more than
-    ``full`` cables, most first (their cables then stay), then the rest filled largest
-    deficit first; the construction's own last round (``dragonfly.last_round_pairs``) when
-    that fill does not close."""
+    them, one group one fewer when g·rem is odd): first the most standing pairs that have more
+    than ``full`` cables (one more of their cables then stays) with each standing group
+    keeping room for its share of the new groups' pairs (``_most_pairs``), then the rest
+    filled largest deficit first; the construction's own last round
+    (``dragonfly.last_round_pairs``) when that fill does not close."""
     deficit = np.full(g, rem, dtype=np.int64)
     chosen: set[tuple[int, int]] = set()
     xs, ys = np.nonzero(np.triu(standing > full, 1))
     old = int(np.max(np.r_[xs, ys] + 1, initial=0))     # groups with standing pairs
     fresh = g - old                                     # the others need partners among them
-    reserve = -(-max(0, fresh * rem - fresh * (fresh - 1)) // max(old, 1))
-    cap = np.where(np.arange(g) < old, max(0, rem - reserve), rem)
-    for k in np.lexsort((ys, xs, -standing[xs, ys])).tolist():
+    outward = max(0, fresh * rem - fresh * (fresh - 1))   # their ends at standing groups
+    reserve = outward // max(old, 1) + (np.arange(g) < outward % max(old, 1))
+    cap = np.where(np.arange(g) < old, np.maximum(0, rem - reserve), rem)
+    for k in _most_pairs(xs, ys, cap).tolist():
         x, y = int(xs[k]), int(ys[k])
-        if rem - deficit[x] < cap[x] and rem - deficit[y] < cap[y]:
-            chosen.add((x, y))
-            deficit[x] -= 1
-            deficit[y] -= 1
+        chosen.add((x, y))
+        deficit[x] -= 1
+        deficit[y] -= 1
     while (deficit > 0).sum() >= 2:
         open_ = np.flatnonzero(deficit > 0)
         x = int(open_[np.lexsort((open_, -deficit[open_]))[0]])
@@ -183,6 +196,23 @@ def _extra_pairs(g: int, rem: int, standing: np.ndarray, full: int) -> list[tupl
         from planner.topologies.dragonfly import last_round_pairs
         return [(int(x), int(y)) for x, y in last_round_pairs(g, rem)]
     return sorted(chosen)
+
+
+def _most_pairs(xs: np.ndarray, ys: np.ndarray, cap: np.ndarray) -> np.ndarray:
+    """The most pairs (xs[k], ys[k]) with each group in at most ``cap`` of them: a maximum
+    b-matching, solved exactly as an integer program (HiGHS through ``scipy.optimize.milp``;
+    its LP relaxation is half-integral, so branch and bound closes fast). Indices into xs."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    if not len(xs):
+        return np.zeros(0, dtype=np.int64)
+    k = np.arange(len(xs))
+    incidence = sp.csr_matrix((np.ones(2 * len(xs)), (np.r_[xs, ys], np.r_[k, k])),
+                              shape=(len(cap), len(xs)))
+    res = milp(-np.ones(len(xs)), integrality=np.ones(len(xs)), bounds=Bounds(0, 1),
+               constraints=LinearConstraint(incidence, -np.inf, cap.astype(float)))
+    if res.x is None:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(res.x > 0.5)
 
 
 def _stub(stubs: np.ndarray, links_to: np.ndarray, group: int, target: int, a: int) -> int:
