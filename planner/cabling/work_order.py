@@ -35,11 +35,19 @@ def _ids(names: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     return text.str.startswith("n").to_numpy(), text.str[1:].astype(np.int64).to_numpy()
 
 
+def _mapped(is_ep: np.ndarray, ident: np.ndarray, router_map: np.ndarray,
+            endpoint_map: np.ndarray) -> np.ndarray:
+    """The grown id of every end: routers through ``router_map``, endpoints through
+    ``endpoint_map`` (-1: removed). Both maps are read only where they apply, and an id may be
+    past the other map's end (a fat tree of 8 endpoints has routers numbered 8 and up)."""
+    def lookup(table: np.ndarray) -> np.ndarray:
+        return table[np.minimum(ident, len(table) - 1)] if len(table) else np.full(len(ident), -1)
+    return np.where(is_ep, lookup(endpoint_map), lookup(router_map))
+
+
 def _end_keys(cables: pd.DataFrame, side: str, router_map, endpoint_map) -> np.ndarray:
     is_ep, ident = _ids(cables[f"{side}_device"])
-    mapped = np.where(is_ep, endpoint_map[ident] if len(endpoint_map) else -1,
-                      router_map[np.minimum(ident, len(router_map) - 1)]
-                      if len(router_map) else -1)
+    mapped = _mapped(is_ep, ident, router_map, endpoint_map)
     port = cables[f"{side}_port"].to_numpy(np.int64)
     return np.where(mapped < 0, -1, (mapped * 2 + is_ep) * 4096 + port)
 
@@ -245,8 +253,7 @@ def in_grown_names(old: pd.DataFrame, new: pd.DataFrame, old_to_new: np.ndarray,
     out = old.reindex(columns=new.columns).copy()
     for side in ("a", "b"):
         is_ep, ident = _ids(old[f"{side}_device"])
-        mapped = np.where(is_ep, ep_map[ident] if len(ep_map) else -1,
-                          old_to_new[np.minimum(ident, len(old_to_new) - 1)])
+        mapped = _mapped(is_ep, ident, old_to_new, ep_map)
         names = old[f"{side}_device"].astype(str).to_numpy().copy()
         for k in np.flatnonzero(mapped >= 0).tolist():
             prefix = "n" if is_ep[k] else "r"
