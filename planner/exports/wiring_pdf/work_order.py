@@ -28,7 +28,7 @@ def work_order_section(plan) -> Section | None:
              [str(s["added"]) for s in steps], [s["verify_list"] for s in steps]],
             ["r", "r", "r", "r", "r", "l"], size=7.0, leading=9.0).fit())
     if not len(order):
-        order = order.reindex([0]).fillna("")
+        order = order.reindex([0]).astype(object).fillna("")
         order.loc[0, "action"] = "nothing to do"
     for _, rows in order.groupby("drain_step", sort=True):
         blocks.append(_rows_table(rows))
