@@ -246,12 +246,17 @@ def test_docs_describe_every_floor_field():
 
 def test_docs_floor_examples_load(tmp_path):
     """The YAML examples of docs/floors.md are valid floors (the first and the existing room
-    extend hot-aisle)."""
+    extend hot-aisle); a snippet of list items (one ``hall.positions`` entry) is valid YAML."""
     import re
 
+    import yaml
+
     blocks = re.findall(r"```yaml\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) == 3
-    for i, block in enumerate(blocks):
+    floors = [b for b in blocks if not b.lstrip().startswith("-")]
+    assert len(floors) == 3
+    for snippet in (b for b in blocks if b.lstrip().startswith("-")):
+        assert isinstance(yaml.safe_load(snippet), list)
+    for i, block in enumerate(floors):
         path = tmp_path / f"example{i}.yaml"
         path.write_text(block)
         floor = load_floor(str(path))
