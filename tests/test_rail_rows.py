@@ -153,3 +153,35 @@ def test_other_families_ignore_the_field(tmp_path):
 def test_an_unknown_position_names_the_field(tmp_path):
     with pytest.raises(InputError, match="network_rows"):
         _floor_with(tmp_path, "network_rows: sides")
+
+
+@pytest.mark.parametrize("where", ["end", "middle"])
+def test_every_candidate_keeps_the_rows_across_halls(where, tmp_path):
+    """A multi-plane fabric (8 planes of 16-port two-tier fat trees: pods are leaf columns
+    across the planes) on halls of 3 rows of 30 cabinets, which it spreads over three halls:
+    in every candidate no (hall, row) holds both a spine and a pod's leaf or server, and each
+    pod's leaves stand in a row of its servers."""
+    from planner import topologies
+    from planner.inputs.catalog.servers import server_model_for
+    from planner.placement import _router_model, rails
+
+    catalog = load_catalog("ndr-400g")
+    floor = _floor_with(tmp_path, f"network_rows: {where}",
+                        {"rows": 3, "cabinets_per_row": 30, "max_cabinets_per_row": 30})
+    topology = topologies.parse_spec("multiplane:planes=8,radix=16")
+    pods = rails.pods_of(topology)
+    pool = rails.candidates(topology, floor, catalog, server_model_for(catalog, topology),
+                            _router_model(catalog, topology.radix))
+    assert len(pool) == 2
+    for name, candidate in pool.items():
+        layout = candidate.layout
+        place = layout.hall * 1000 + layout.row          # (hall, row) of every cabinet
+        router_row = place[layout.router_cabinet]
+        server_row = place[candidate.server_cabinet]
+        spine_rows = set(router_row[pods.router_pod < 0].tolist())
+        pod_rows = set(router_row[pods.router_pod >= 0].tolist()) | set(server_row.tolist())
+        assert len(set(layout.hall[layout.router_cabinet].tolist())) > 1, name
+        assert not spine_rows & pod_rows, name
+        for p in range(pods.count):
+            mine = set(server_row[pods.server_pod == p].tolist())
+            assert set(router_row[pods.router_pod == p].tolist()) <= mine, (name, p)
