@@ -30,6 +30,11 @@ spines and cores in network rows):
   dropped (a leaf moved to another hall than its servers: the NIC's optics do not reach); of
   the others the cheapest wins (the rail layouts on ties), so the result is never dearer than
   the partitioners. The strategy and time limit do not change it: every candidate is cheap.
+- **Network rows named.** A floor's ``network_rows`` (``end``, ``middle``) keeps only the
+  layout with the network slots after the pods or between them, each block of slots starting
+  a row of its own (``_row_blocks``), and the partitioners' layout then moves only the spines
+  and cores, over the network cabinets (``_partitioned_network``), the leaves staying with
+  their pods.
 
 The network cables' objective and bounds are those of every placement (``priced``:
 ``reach_bounds`` on reach floors, the trivial optical bound otherwise).
