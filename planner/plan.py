@@ -36,7 +36,7 @@ from planner.inputs.floor.rack_positions import hall_bounds
 from planner.inputs.parts import structured
 from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S, MAX_SEED, MAX_SPARES_PCT, MAX_TIME_LIMIT_S
 from planner.performance import failure_groups, simulators, spread_risk, tuning
-from planner.placement import spread
+from planner.placement import rails, spread
 from planner.placement.result import Placement
 from planner.run import guards, memory
 from planner.run.errors import InputError
@@ -483,6 +483,7 @@ def _summary(topology, catalog, floor, placement, router_model, cable_plan, bom,
                       "gap": round(float(placement.gap), 6),
                       **_copper_and_dollars(placement),
                       "candidates": {k: int(v) for k, v in placement.candidates.items()},
+                      **rails.network_rows_block(topology, floor, placement),
                       "stage_seconds": {k: round(float(v), 3)
                                         for k, v in placement.stage_seconds.items()},
                       "runtime_s": round(float(sum(placement.stage_seconds.values())), 3),

@@ -30,6 +30,11 @@ spines and cores in network rows):
   dropped (a leaf moved to another hall than its servers: the NIC's optics do not reach); of
   the others the cheapest wins (the rail layouts on ties), so the result is never dearer than
   the partitioners. The strategy and time limit do not change it: every candidate is cheap.
+- **Network rows named.** A floor's ``network_rows`` (``end``, ``middle``) keeps only the
+  layout with the network slots after the pods or between them, each block of slots starting
+  a row of its own (``_row_blocks``), and the partitioners' layout then moves only the spines
+  and cores, over the network cabinets (``_partitioned_network``), the leaves staying with
+  their pods.
 
 The network cables' objective and bounds are those of every placement (``priced``:
 ``reach_bounds`` on reach floors, the trivial optical bound otherwise).
@@ -152,11 +157,35 @@ class _Frame:
     network_cabinets: np.ndarray     # network cabinets in fill order
 
 
-def _frame(floor, pods: Pods, n_network: int, per_cabinet: int, network_at: int | None
-           ) -> _Frame:
+def _row_blocks(floor, blocks: tuple[int, ...], width: int):
+    """Slots for consecutive blocks of slots (pods, network, pods) where each block starts a
+    row of its own, so no row holds slots of two blocks (the floor's ``network_rows``): the
+    slot layout grown until the blocks, each moved to the next row start, fit in it. Returns
+    the layout and each block's first slot."""
+    k = sum(blocks)
+    for _ in range(64):
+        slots = floors.slot_layout(floor, k, width)
+        key = slots.hall * (int(slots.row.max()) + 1) + slots.row
+        starts, at = [], 0
+        for size in blocks:
+            while size and 0 < at < k and key[at] == key[at - 1]:
+                at += 1
+            starts.append(at)
+            at += size
+        if at <= k:
+            return slots, np.asarray(starts, dtype=np.int64)
+        k = at
+    raise InputError(f"floor '{floor.source}': field 'network_rows' needs rows of their own "
+                     "for the spines and cores but the halls have none to spare; enlarge the "
+                     "hall or remove network_rows")
+
+
+def _frame(floor, pods: Pods, n_network: int, per_cabinet: int, network_at: int | None,
+           own_rows: bool = False) -> _Frame:
     """Slots for the pods and the network rows (module doc); ``network_at`` is the slot index
     the network slots start at (0..pods), or None to spread the network cabinets over the
-    pods' rows, beside each pod's leaf cabinets."""
+    pods' rows, beside each pod's leaf cabinets; ``own_rows``: no pod's slot shares a row
+    with a network slot (``_row_blocks``)."""
     slots_r = int(floor.router_slots)
     leaves = np.bincount(pods.router_pod[pods.router_pod >= 0], minlength=pods.count)
     servers = np.bincount(pods.server_pod, minlength=pods.count)
@@ -174,17 +203,15 @@ def _frame(floor, pods: Pods, n_network: int, per_cabinet: int, network_at: int 
     group_w = int(floor.group_cabinets or 1)
     width = -(-width // group_w) * group_w
     net_slots = -(-net_cabs // width)
-    k = pods.count + net_slots
-    slots = floors.slot_layout(floor, k, width)
-    order = np.r_[np.arange(network_at), pods.count + np.arange(net_slots),
-                  np.arange(network_at, pods.count)].astype(np.int64)   # slot index by position
-    pod_slot = np.empty(pods.count, dtype=np.int64)
-    net_slot = np.empty(net_slots, dtype=np.int64)
-    for position, what in enumerate(order.tolist()):
-        if what < pods.count:
-            pod_slot[what] = position
-        else:
-            net_slot[what - pods.count] = position
+    blocks = (network_at, net_slots, pods.count - network_at)
+    if own_rows:
+        slots, starts = _row_blocks(floor, blocks, width)
+    else:
+        slots = floors.slot_layout(floor, pods.count + net_slots, width)
+        starts = np.cumsum((0,) + blocks[:2])
+    pod_slot = np.r_[starts[0] + np.arange(blocks[0]),
+                     starts[2] + np.arange(blocks[2])].astype(np.int64)
+    net_slot = (starts[1] + np.arange(net_slots)).astype(np.int64)
     hall, row, col, group = [], [], [], []
     leaf_cabs, comp_cabs, net = [], [], []
 
@@ -262,6 +289,32 @@ def _partitioned_routers(graph: Graph, frame: _Frame, slots_r: int, seed: int) -
     return frame.router_cabinets[part]
 
 
+def _partitioned_network(graph: Graph, pods: Pods, frame: _Frame, slots_r: int, seed: int
+                         ) -> np.ndarray:
+    """The partitioners' layout kept to the network rows (the floor's ``network_rows``): the
+    leaves in their pods' leaf cabinets, the spines and cores in KaMinPar blocks of at most
+    ``router_slots`` (repaired to the limit), block b in the b-th network cabinet. Two
+    network routers weigh the links between them plus the leaves they share, each counted
+    with both links' multiplicity (a leaf's two up-links then pull their spines together)."""
+    router_cabinet = _rail_routers(pods, frame, slots_r)
+    network = np.flatnonzero(pods.router_pod < 0)
+    leaf = np.flatnonzero(pods.router_pod >= 0)
+    adj = graph.adjacency
+    up = adj[leaf][:, network]
+    pull = sp.triu(adj[network][:, network] + (up.T @ up), k=1).tocoo()
+    if not pull.nnz:            # nothing joins them: the rail layout's id order
+        return router_cabinet
+    sub = Graph(n=len(network), links=np.stack([pull.row, pull.col], axis=1).astype(np.int64),
+                weights=np.rint(pull.data).astype(np.int64),
+                endpoints=np.zeros(len(network), dtype=np.int64))
+    k = len(frame.network_cabinets)
+    limits = Limits.single(np.ones(sub.n, dtype=np.int64), slots_r)
+    part = KaMinParRunner(sub, np.ones(sub.n, dtype=np.int64)).run(seed, k, slots_r)
+    part = relabel(repair(sub, part, limits, k))
+    router_cabinet[network] = frame.network_cabinets[part]
+    return router_cabinet
+
+
 def _priced(graph: Graph, topology, floor, catalog, router, frame: _Frame,
             router_cabinet: np.ndarray, server_cabinet: np.ndarray) -> RailLayout:
     """The candidate's network and NIC cable dollars, as the cabling stage orders them."""
@@ -295,11 +348,19 @@ def candidates(topology, floor, catalog, server: ServerModel, router,
     slots_r = int(floor.router_slots)
     n_network = int(np.sum(pods.router_pod < 0))
     out: dict[str, RailLayout] = {}
-    frames = {"rails": _frame(floor, pods, n_network, per_cabinet, pods.count)}
-    if pods.count > 1 and n_network:
-        frames["rails-centred"] = _frame(floor, pods, n_network, per_cabinet, pods.count // 2)
-    if n_network:
-        frames["rails-spread"] = _frame(floor, pods, n_network, per_cabinet, None)
+    named = floor.network_rows if n_network else None
+    if named == "end":
+        frames = {"rails": _frame(floor, pods, n_network, per_cabinet, pods.count, True)}
+    elif named == "middle":
+        frames = {"rails-centred": _frame(floor, pods, n_network, per_cabinet,
+                                          pods.count // 2, True)}
+    else:
+        frames = {"rails": _frame(floor, pods, n_network, per_cabinet, pods.count)}
+        if pods.count > 1 and n_network:
+            frames["rails-centred"] = _frame(floor, pods, n_network, per_cabinet,
+                                             pods.count // 2)
+        if n_network:
+            frames["rails-spread"] = _frame(floor, pods, n_network, per_cabinet, None)
     refused: list[InputError] = []
 
     def add(name: str, frame: _Frame, router_cabinet, server_cabinet) -> None:
@@ -312,10 +373,16 @@ def candidates(topology, floor, catalog, server: ServerModel, router,
     for name, frame in frames.items():
         add(name, frame, _rail_routers(pods, frame, slots_r),
             _servers_in_pods(pods, frame, per_cabinet))
-    frame = frames["rails"]
-    if len(graph.links) and len(frame.router_cabinets) > 1:
-        add("partition", frame, _partitioned_routers(graph, frame, slots_r, seed),
-            _servers_in_pods(pods, frame, per_cabinet))
+    if named:
+        frame = next(iter(frames.values()))
+        if len(frame.network_cabinets) > 1:
+            add("partition", frame, _partitioned_network(graph, pods, frame, slots_r, seed),
+                _servers_in_pods(pods, frame, per_cabinet))
+    else:
+        frame = frames["rails"]
+        if len(graph.links) and len(frame.router_cabinets) > 1:
+            add("partition", frame, _partitioned_routers(graph, frame, slots_r, seed),
+                _servers_in_pods(pods, frame, per_cabinet))
     if not out:
         raise refused[0]
     return out
@@ -360,6 +427,19 @@ def place_rails(topology, floor, catalog, server: ServerModel, router, *, strate
                      server_cabinet=server_cabinet)
 
 
+def network_rows_block(topology, floor, placement: Placement) -> dict:
+    """``summary.json`` ``placement.network_rows`` of a plan of servers (empty otherwise): the
+    floor's ``network_rows`` (None: not named, the cheapest candidate chose) and the rows the
+    spines and cores stand in, named as ``cabinets.csv`` names them (``C``, ``H2-C``)."""
+    if placement.server_cabinet is None:
+        return {}
+    network = np.asarray(topology.endpoints) == 0
+    cabinets = np.unique(placement.router_cabinet[network])
+    rows = sorted({placement.cabinet_names[c].rstrip("0123456789") for c in cabinets.tolist()},
+                  key=lambda r: (len(r), r))
+    return {"network_rows": {"floor": floor.network_rows, "rows": rows}}
+
+
 def _ordered(layout: Layout, server_cabinet: np.ndarray) -> tuple[Layout, np.ndarray]:
     """Cabinets renumbered in (hall, row, column) order, as every placement numbers them."""
     order = np.lexsort((layout.col, layout.row, layout.hall))
@@ -372,4 +452,4 @@ def _ordered(layout: Layout, server_cabinet: np.ndarray) -> tuple[Layout, np.nda
             rank[server_cabinet])
 
 
-__all__ = ["place_rails", "candidates", "pods_of", "servers_per_cabinet"]
+__all__ = ["place_rails", "candidates", "pods_of", "servers_per_cabinet", "network_rows_block"]

@@ -283,6 +283,7 @@ class Floor(BaseModel):
     power_feed_rows: PositiveInt | None = None   # rows per power feed (docs/floors.md)
     touch_price: NonNegativeFloat = 30.0   # labour per moved or removed cable (docs/growth.md)
     leaf_cabinets: Literal["end-of-row", "middle-of-row", "with-servers"] = "end-of-row"
+    network_rows: Literal["end", "middle"] | None = None   # GPU pods' spines (docs/floors.md)
     _source: str | None = PrivateAttr(None)
 
     @field_validator("connection_loss_db", "multimode_loss_db_per_km",
