@@ -119,16 +119,9 @@ def plan_power(topology, catalog: Catalog, router_model: RouterModel, cables: pd
     if server_cabinet is not None:
         return _server_plan_power(topology, catalog, router_model, cables, router_cabinet,
                                   num_cabinets, np.asarray(server_cabinet, dtype=np.int64))
-    n_r, n_e = topology.num_routers, topology.num_endpoints
-    a_router = cables["a_router"].to_numpy(np.int64)
-    b_router = cables["b_router"].to_numpy(np.int64)
-    b_endpoint = cables["b_endpoint"].to_numpy(np.int64)
-    a_w, b_w = cables["a_watts"].to_numpy(float), cables["b_watts"].to_numpy(float)
-    to_router = b_router >= 0
-    plugged = (np.bincount(a_router, weights=a_w, minlength=n_r)
-               + np.bincount(b_router[to_router], weights=b_w[to_router], minlength=n_r))
-    base = np.full(n_r, router_watts(router_model, topology.radix))
-    ep_end = np.bincount(b_endpoint[~to_router], weights=b_w[~to_router], minlength=n_e)
+    n_e = topology.num_endpoints
+    base, plugged, ep, ep_w, cables_w = _cable_ends(topology, router_model, cables)
+    ep_end = np.bincount(ep, weights=ep_w, minlength=n_e)
     server = np.full(n_e, catalog.endpoint_watts)
     nic = np.full(n_e, catalog.nic_watts)
     router_w = base + plugged
@@ -138,8 +131,24 @@ def plan_power(topology, catalog: Catalog, router_model: RouterModel, cables: pd
     cabinet_w = (np.bincount(cab, weights=router_w, minlength=num_cabinets)
                  + np.bincount(cab[ep_router], weights=endpoint_w, minlength=num_cabinets))
     return PlanPower(router_w=router_w, endpoint_w=endpoint_w, cabinet_kw=cabinet_w / 1000.0,
-                     routers_w=float(base.sum()), cables_w=float(a_w.sum() + b_w.sum()),
+                     routers_w=float(base.sum()), cables_w=cables_w,
                      endpoints_w=float(server.sum()), nics_w=float(nic.sum()))
+
+
+def _cable_ends(topology, router_model, cables):
+    """(each router's own draw, the cable ends plugged into each router, the endpoint of every
+    endpoint cable, the watts of its endpoint end, every cable end's watts summed)."""
+    n_r = topology.num_routers
+    a_router = cables["a_router"].to_numpy(np.int64)
+    b_router = cables["b_router"].to_numpy(np.int64)
+    b_endpoint = cables["b_endpoint"].to_numpy(np.int64)
+    a_w, b_w = cables["a_watts"].to_numpy(float), cables["b_watts"].to_numpy(float)
+    to_router = b_router >= 0
+    plugged = (np.bincount(a_router, weights=a_w, minlength=n_r)
+               + np.bincount(b_router[to_router], weights=b_w[to_router], minlength=n_r))
+    base = np.full(n_r, router_watts(router_model, topology.radix))
+    return (base, plugged, b_endpoint[~to_router], b_w[~to_router],
+            float(a_w.sum() + b_w.sum()))
 
 
 def _server_plan_power(topology, catalog, router_model, cables, router_cabinet, num_cabinets,
@@ -151,18 +160,10 @@ def _server_plan_power(topology, catalog, router_model, cables, router_cabinet, 
     from planner.topologies.servers import nic_endpoints
 
     model = server_model_for(catalog, topology)
-    n_r, n_s = topology.num_routers, len(server_cabinet)
-    a_router = cables["a_router"].to_numpy(np.int64)
-    b_router = cables["b_router"].to_numpy(np.int64)
-    b_endpoint = cables["b_endpoint"].to_numpy(np.int64)
-    a_w, b_w = cables["a_watts"].to_numpy(float), cables["b_watts"].to_numpy(float)
-    to_router = b_router >= 0
-    plugged = (np.bincount(a_router, weights=a_w, minlength=n_r)
-               + np.bincount(b_router[to_router], weights=b_w[to_router], minlength=n_r))
-    base = np.full(n_r, router_watts(router_model, topology.radix))
+    n_s = len(server_cabinet)
+    base, plugged, ep, ep_w, cables_w = _cable_ends(topology, router_model, cables)
     _, server_of, _ = nic_endpoints(topology)
-    ends = np.bincount(server_of[b_endpoint[~to_router]], weights=b_w[~to_router],
-                       minlength=n_s)
+    ends = np.bincount(server_of[ep], weights=ep_w, minlength=n_s)
     body = np.full(n_s, body_watts(catalog, model))
     nics = np.full(n_s, model.nics * catalog.nic_watts)
     router_w, server_w = base + plugged, body + nics + ends
@@ -170,7 +171,7 @@ def _server_plan_power(topology, catalog, router_model, cables, router_cabinet, 
     in_servers = np.bincount(server_cabinet, weights=server_w, minlength=num_cabinets)
     cabinet_w = np.bincount(cab, weights=router_w, minlength=num_cabinets) + in_servers
     return PlanPower(router_w=router_w, endpoint_w=server_w, cabinet_kw=cabinet_w / 1000.0,
-                     routers_w=float(base.sum()), cables_w=float(a_w.sum() + b_w.sum()),
+                     routers_w=float(base.sum()), cables_w=cables_w,
                      endpoints_w=float(body.sum()), nics_w=float(nics.sum()),
                      server_kw=in_servers / 1000.0)
 
