@@ -24,6 +24,9 @@ import pytest
 from planner.cabling.work_order import _ids
 from planner.cli import main
 from planner.inputs.catalog import load_catalog
+from planner.placement.grown import Standing, check_family
+from planner.run.errors import InputError
+from planner.topologies import parse_spec
 from planner.verify import verify
 from tests.test_verify import write_csv, write_lldp_dir
 from tests.test_viewer_browser import browser, errors, find, open_page, wait_for  # noqa: F401
@@ -142,7 +145,7 @@ def test_a_swapped_nic_pair_is_one_swap_naming_the_server_and_its_nics(plan_dir,
     assert found.kind == "swap"
     assert found.label == f"{nic.loc['2', 'label']} + {nic.loc['5', 'label']}"
     assert f"{server}:5" in found.observed and f"{server}:2" in found.observed
-    assert found.label.count(f":NIC2") == 1 and found.label.count(f":NIC5") == 1
+    assert found.label.count(":NIC2") == 1 and found.label.count(":NIC5") == 1
 
 
 def test_expand_of_a_rail_fat_tree_is_refused_naming_the_family(plan_dir, tmp_path, capsys):
@@ -153,6 +156,20 @@ def test_expand_of_a_rail_fat_tree_is_refused_naming_the_family(plan_dir, tmp_pa
     assert code == 2
     assert len(err.splitlines()) == 1 and "railfattree" in err and "planner plan" in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("standing, grown", [
+    (RAIL, "railfattree:units=3,servers=8,nics=8,radix=16"),
+    ("multiplane:planes=2,radix=8,endpoints=16", "multiplane:planes=2,radix=8,endpoints=32")])
+def test_growth_of_a_server_family_is_refused_before_any_work(standing, grown):
+    """check_family refuses both server families (their leaf-spine multiplicity follows the
+    size), naming the family, whatever the standing cables."""
+    old = parse_spec(standing)
+    none = np.zeros(0, dtype=np.int64)
+    with pytest.raises(InputError, match=f"^--topology {old.family}: a {old.family} does not "
+                                         "grow in place"):
+        check_family(Standing(old.family, old.params, old.endpoints, none, none, none, none),
+                     parse_spec(grown), allow_remove=False)
 
 
 @pytest.mark.parametrize("name, is_endpoint, number", [
@@ -192,6 +209,30 @@ def test_rfq_and_reprice_carry_the_server_line(plan_dir, tmp_path, server_model)
     assert server.delta == pytest.approx(SERVERS * (250_000.0 - server.old_unit_price))
 
 
+
+def test_replan_estimate_takes_the_quoted_server_price(plan_dir, tmp_path, server_model):
+    """A quote of the fabric's parts and the server: the re-plan estimate (the catalog priced
+    from the quote) prices the servers as quoted, so it keeps the design and totals what the
+    re-pricing totals, servers included."""
+    plan = tmp_path / "plan"
+    shutil.copytree(plan_dir, plan)
+    assert main(["rfq", "--plan", str(plan)]) == 0
+    rfq = pd.read_csv(plan / "rfq.csv")
+    quote = rfq[rfq["class"].isin(["switches", "nics", "optics", "cables", "servers"])].assign(
+        supplier="Acme", unit_price=100.0, currency="USD")
+    quote.loc[quote["item"] == "server", "unit_price"] = 250_000.0
+    quote.to_csv(tmp_path / "quote.csv", index=False)
+    assert main(["reprice", "--plan", str(plan), "--quote", str(tmp_path / "quote.csv"),
+                 "--out", str(tmp_path / "priced")]) == 0
+    summary = json.loads((tmp_path / "priced" / "summary.json").read_text(encoding="utf-8"))
+    replan = summary["reprice"]["replan"]
+    assert replan["available"] and not replan["design_changes"]
+    delta = pd.read_csv(tmp_path / "priced" / "delta.csv")
+    repriced = summary["reprice"]["total_before"] + delta["delta"].sum()
+    assert replan["total"] == pytest.approx(repriced)
+    assert replan["total"] > SERVERS * 250_000.0
+
+
 def test_viewer_page_names_every_server_with_its_model(plan_dir, cables, server_model):
     from tests.test_viewer import read_block
     _, tables = read_block((plan_dir / "index.html").read_text(encoding="utf-8"))
@@ -207,7 +248,7 @@ def test_viewer_page_names_every_server_with_its_model(plan_dir, cables, server_
     assert page["label"].tolist() == cables["label"].tolist()
 
 
-def test_viewer_page_opens_and_finds_a_servers_nic(browser, plan_dir, cables):
+def test_viewer_page_opens_and_finds_a_servers_nic(browser, plan_dir, cables):  # noqa: F811
     row = cables[(cables["b_device"] == "gpu-09") & (cables["b_port"] == "3")].iloc[0]
     open_page(browser, plan_dir)
     find(browser, "gpu-09:3")
