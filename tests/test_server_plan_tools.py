@@ -5,11 +5,12 @@ ports are NICs 1..8 (cables.csv b_port, labels ``:NIC3``, NetBox interfaces ``ni
 
 Checked, each against cables.csv read back with pandas: ``verify`` of the plan's own as-built
 (CSV, lldpctl JSON, ibnetdiscover with one single-port adapter ``mlx5_K`` per NIC as a DGX
-reports them, ibdiagnet net_dump) finds nothing and a swap of two NIC cables of one server as
-one swap naming the server and its NICs; ``expand`` refuses to grow a rail fat tree in place
-(exit 2, one line naming the family, nothing written); ``rfq`` and ``reprice`` carry the server
-line; the viewer's page names every server; ``netbox push`` traces every leaf port to its
-server's NIC; the work order reads server names."""
+reports them, ibdiagnet net_dump, UFM NDT report) finds nothing and a swap of two NIC cables
+of one server as one swap naming the server and its NICs; ``expand`` refuses to grow a rail or
+multi-plane fat tree in place (exit 2, one line naming the family, nothing written); ``rfq``,
+``reprice`` and its re-plan estimate carry the server line; ``compare`` sets the two families
+side by side; the viewer's page names every server; ``netbox push`` puts every NIC on the cable of
+its leaf port; the work order reads server names."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from planner.run.errors import InputError
 from planner.topologies import parse_spec
 from planner.verify import verify
 from tests.test_verify import write_csv, write_lldp_dir
+from tests.test_viewer import read_block
 from tests.test_viewer_browser import browser, errors, find, open_page, wait_for  # noqa: F401
 
 RAIL = "railfattree:units=2,servers=8,nics=8,radix=16"
@@ -118,17 +120,36 @@ def write_net_dump(links, path: Path) -> Path:
     return path
 
 
+def write_ndt_report(links, planned, path: Path) -> Path:
+    """The NDT plugin's report of ``links`` against ``planned``: per planned link gone, the
+    link seen in its place on the same switch port (miss_wired), a server's NIC named by its
+    adapter, ``gpu-09/gpu-09 mlx5_1`` for NIC 2 (the plan's ufm/*.ndt names it so)."""
+    def text(link):
+        return " - ".join(f"{d}/{p}" if d.startswith("r") else f"{d}/{d} mlx5_{p - 1}"
+                          for d, p in link)
+    seen, planned_set = set(links), set(planned)
+    by_switch_port = {link[0]: link for link in links if link not in planned_set}
+    miss = [{"expected": text(link), "actual": text(by_switch_port[link[0]])}
+            for link in planned if link not in seen]
+    path.write_text(json.dumps({"report": {"miss_wired": miss, "missing_in_ufm": [],
+                                           "missing_in_ndt": []}}))
+    return path
+
+
 WRITERS = {
-    "csv": lambda links, d: write_csv(links, d / "asbuilt.csv", per_end=True),
-    "lldp": lambda links, d: write_lldp_dir(links, d / "lldp"),
-    "ibnetdiscover": lambda links, d: write_ibnetdiscover_adapters(links, d / "fabric.txt"),
-    "net_dump": lambda links, d: write_net_dump(links, d / "ibdiagnet2.net_dump"),
+    "csv": lambda links, planned, d: write_csv(links, d / "asbuilt.csv", per_end=True),
+    "lldp": lambda links, planned, d: write_lldp_dir(links, d / "lldp"),
+    "ibnetdiscover": lambda links, planned, d: write_ibnetdiscover_adapters(
+        links, d / "fabric.txt"),
+    "net_dump": lambda links, planned, d: write_net_dump(links, d / "ibdiagnet2.net_dump"),
+    "ufm-ndt-report": lambda links, planned, d: write_ndt_report(links, planned,
+                                                                 d / "ndt_report.json"),
 }
 
 
 @pytest.mark.parametrize("fmt", sorted(WRITERS))
 def test_verify_of_the_own_as_built_finds_nothing(plan_dir, cables, tmp_path, fmt):
-    observed = WRITERS[fmt](_links(cables), tmp_path)
+    observed = WRITERS[fmt](_links(cables), _links(cables), tmp_path)
     report = verify(plan_dir, observed)
     assert [(f.kind, f.label) for f in report.findings] == []
 
@@ -139,7 +160,7 @@ def test_a_swapped_nic_pair_is_one_swap_naming_the_server_and_its_nics(plan_dir,
     server = "gpu-09"
     nic = cables[cables["b_device"] == server].set_index("b_port")
     swapped = _swap_nics(_links(cables), server, 2, 5)
-    report = verify(plan_dir, WRITERS[fmt](swapped, tmp_path))
+    report = verify(plan_dir, WRITERS[fmt](swapped, _links(cables), tmp_path))
     assert len(report.findings) == 1
     (found,) = report.findings
     assert found.kind == "swap"
@@ -234,7 +255,6 @@ def test_replan_estimate_takes_the_quoted_server_price(plan_dir, tmp_path, serve
 
 
 def test_viewer_page_names_every_server_with_its_model(plan_dir, cables, server_model):
-    from tests.test_viewer import read_block
     _, tables = read_block((plan_dir / "index.html").read_text(encoding="utf-8"))
     devices = pd.DataFrame(tables["devices"])
     servers = devices[devices["name"].str.startswith("gpu-")]
@@ -257,7 +277,7 @@ def test_viewer_page_opens_and_finds_a_servers_nic(browser, plan_dir, cables):  
     assert errors(browser) == []
 
 
-def test_netbox_push_traces_every_leaf_port_to_its_servers_nic(plan_dir, cables, tmp_path):
+def test_netbox_push_puts_every_nic_on_its_leaf_ports_cable(plan_dir, cables, tmp_path):
     from tests.test_netbox_push import FakeNetBox, Refused, _push, json_server
     server = FakeNetBox()
 
