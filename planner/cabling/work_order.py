@@ -29,10 +29,18 @@ standing plan has, same ends and part, marked ``(standing)``), '' otherwise."""
 ACTIONS = ("remove", "move", "add")
 
 
+_DEVICE_NAME = r"^(r|n|gpu-|srv-)(\d+)$"
+"""Device names of cables.csv: routers ``r007``, endpoints ``n0042``, servers of a catalog
+server model ``gpu-0042`` / ``srv-0042`` (``planner.cabling.Servers``)."""
+
+
 def _ids(names: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    """(is endpoint, id) of device names ``r007`` / ``n0042``."""
-    text = names.astype(str)
-    return text.str.startswith("n").to_numpy(), text.str[1:].astype(np.int64).to_numpy()
+    """(is endpoint or server, its number) of device names (``_DEVICE_NAME``)."""
+    parts = names.astype(str).str.extract(_DEVICE_NAME)
+    if parts[1].isna().any():
+        bad = names[parts[1].isna()].iloc[0]
+        raise ValueError(f"device name {bad!r} is not a router, endpoint or server name")
+    return (parts[0] != "r").to_numpy(), parts[1].astype(np.int64).to_numpy()
 
 
 def _mapped(is_ep: np.ndarray, ident: np.ndarray, router_map: np.ndarray,

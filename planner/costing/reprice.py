@@ -156,6 +156,8 @@ def _catalog_parts(catalog: Catalog) -> dict[tuple[str, str], tuple[str, int, fl
         out[(catalog.nic.sku, "")] = ("nic", 0, None)
     for i, item in enumerate(catalog.rack_hardware):
         out[(item.sku, "")] = ("rack", i, None)
+    for i, server in enumerate(catalog.servers):
+        out[(server.sku, "")] = ("server", i, None)
     for i, p in enumerate(catalog.panels):
         out[(p.sku, "")] = ("panel", i, None)
     for i, m in enumerate(catalog.cables):
@@ -189,6 +191,7 @@ def priced_catalog(catalog: Catalog, prices: dict[tuple[str, str], tuple[float, 
     routers = list(catalog.routers)
     cables = list(catalog.cables)
     racks, panels, nic = list(catalog.rack_hardware), list(catalog.panels), catalog.nic
+    servers = list(catalog.servers)
     tables: dict[int, dict[float, float]] = {}
     cut = {m.sku for m in catalog.cables if not m.stock_lengths and m.kind != "transceiver"}
     for key, (price, offer) in prices.items():
@@ -215,6 +218,8 @@ def priced_catalog(catalog: Catalog, prices: dict[tuple[str, str], tuple[float, 
             racks[i] = racks[i].model_copy(update={"price": price})
         elif where == "panel":
             panels[i] = panels[i].model_copy(update={"price": price})
+        elif where == "server":
+            servers[i] = servers[i].model_copy(update={"price": price})
         elif length is None:
             rule = cables[i].price_rule.model_copy(update={"fixed": price, "per_m": 0.0,
                                                            "table": None})
@@ -227,7 +232,8 @@ def priced_catalog(catalog: Catalog, prices: dict[tuple[str, str], tuple[float, 
         rule = m.price_rule.model_copy(update={"fixed": 0.0, "per_m": 0.0, "table": table})
         cables[i] = m.model_copy(update={"price_rule": rule})
     priced = catalog.model_copy(update={"routers": routers, "cables": cables,
-                                        "rack_hardware": racks, "panels": panels, "nic": nic})
+                                        "rack_hardware": racks, "panels": panels, "nic": nic,
+                                        "servers": servers})
     priced._source = catalog.source
     return priced
 

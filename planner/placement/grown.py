@@ -28,6 +28,11 @@ How each family grows (its own construction, not a rebuild):
   (u, v) is re-plugged from v to the new switch (a move); (v, new) is a new cable.
 - **HyperX** (Ahn et al., SC09) grows by a dimension or a larger dimension size: a standing
   router at coordinates (x_0..x_{d-1}) keeps them (0 in any new dimension) and all its links.
+- **Rail-optimised and multi-plane fat trees** (``railfattree``, ``multiplane``) do not grow
+  in place: every leaf joins every spine with m cables, m the largest divisor with
+  leaves·m <= R, so more units (servers) lower m and re-plug standing leaf-spine cables, and
+  past R/N units a rail fat tree gains a third tier. ``planner expand`` refuses them
+  (``NOT_IN_PLACE``); the grown system is a new plan.
 - **Other families** (Slim Fly and projective networks at a new q, ...) cannot grow without a
   rebuild: the new system is built from scratch, router ``i`` of the old stays router ``i``,
   and every standing cable between two routers still linked stays.
@@ -69,6 +74,12 @@ from planner.topologies.base import Topology
 NATIVE = {"dragonfly": "groups", "fattree": "pods", "jellyfish": "random swap (NSDI'12 §4.2)",
           "hyperx": "a dimension"}
 """Families that grow by their own construction, and what they grow by."""
+
+NOT_IN_PLACE = {
+    "railfattree": "its leaf-spine cables per pair and its tiers follow the unit count",
+    "multiplane": "its leaf-spine cables per pair follow the server count",
+}
+"""Families ``planner expand`` refuses (module doc), and why."""
 
 
 @dataclass(frozen=True)
@@ -317,6 +328,10 @@ def check_family(old: Standing, new: Topology, allow_remove: bool) -> None:
         raise InputError(f"--topology: the standing plan is a {old.family}, the new spec a "
                          f"{new.family}; give a {old.family} spec (a change of family is a new "
                          "plan: 'planner plan')")
+    if new.family in NOT_IN_PLACE:
+        raise InputError(f"--topology {new.family}: a {new.family} does not grow in place "
+                         f"({NOT_IN_PLACE[new.family]}); plan the grown system with "
+                         "'planner plan'")
     for key in {"dragonfly": ("a", "p", "h"), "jellyfish": ("degree", "p"),
                 "fattree": ("k", "p"), "hyperx": ("p",)}.get(new.family, ()):
         if str(new.params.get(key)) != str(old.params.get(key)):

@@ -2,7 +2,9 @@
 blocks whose port lines ``[17] "S-<guid>"[3] # "r045" lid 7 4xHDR`` name the local port, the
 peer GUID and port (the shapes of infiniband-diags' ``out_switch_port``/``out_ca_port``, ``-g``
 ``[ext N]`` included); device names are the first word of the node description (``"n0001
-mlx5_0"`` -> ``n0001``; Mellanox ``"MF0;r012:MQM8700/U1"`` -> ``r012``). SHARP aggregation
+mlx5_0"`` -> ``n0001``; Mellanox ``"MF0;r012:MQM8700/U1"`` -> ``r012``). A host adapter
+described ``"HOST mlx5_K"`` is the host's port K + 1 (``adapter_port``): a GPU server's NICs
+are single-port adapters ``mlx5_0 .. mlx5_<N-1>``, each reporting port 1. SHARP aggregation
 nodes ("Mellanox Technologies Aggregation Node") show up as extra links; ``--ignore
 'Mellanox*'``.
 
@@ -46,6 +48,19 @@ def ib_device_name(description: str, guid: str) -> str:
     return desc.split(maxsplit=1)[0] if desc else guid
 
 
+_ADAPTER_RE = re.compile(r"\S+[ \t]+mlx5_([0-9]{1,5})")
+
+
+def adapter_port(description: str, port: str) -> str:
+    """The host's port of ``port`` on the adapter described ``description``: K + port for
+    ``"HOST mlx5_K"`` (the plan's NIC k is adapter ``mlx5_<k-1>``, as
+    ``planner.exports.fabric_checkers.hca_description`` writes it), else ``port`` as given."""
+    m = _ADAPTER_RE.fullmatch(description.strip())
+    if m is None or int(m.group(1)) == 0 or not port.strip().isdigit():
+        return port
+    return str(int(m.group(1)) + int(port))
+
+
 def _last_quoted(comment: str) -> str:
     """The last ``"..."`` of a port line's comment (the peer's node description), or ''."""
     pieces = comment.split('"')
@@ -56,13 +71,14 @@ def _last_quoted(comment: str) -> str:
 def parse_ibnetdiscover(text: str, source: str) -> list[RawLink]:
     """Links of ``ibnetdiscover`` output; peers are named by their own block when present,
     otherwise by the description in the port line's comment."""
-    names, ports, node = {}, [], None
+    names, descriptions, ports, node = {}, {}, [], None
     for n, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
         m = _IB_NODE_RE.match(line)
         if m:
             node = m.group(3)
             names[node] = ib_device_name(m.group(4) or "", node)
+            descriptions[node] = m.group(4) or ""
             continue
         if not line.startswith("["):
             continue
@@ -79,8 +95,10 @@ def parse_ibnetdiscover(text: str, source: str) -> list[RawLink]:
     if not names:
         raise InputError(f"observed '{source}': no 'Switch', 'Ca' or 'Rt' node lines; not "
                          f"ibnetdiscover output")
-    return [raw_link(names[node], port, names.get(peer) or ib_device_name(desc, peer),
-                     peer_port, f"'{source}' line {n}", _IB_FIELDS)
+    return [raw_link(names[node], adapter_port(descriptions[node], port),
+                     names.get(peer) or ib_device_name(desc, peer),
+                     adapter_port(descriptions.get(peer, desc), peer_port), f"'{source}' line {n}",
+                     _IB_FIELDS)
             for node, port, peer, peer_port, desc, n in ports]
 
 
@@ -105,6 +123,22 @@ def ibnetdiscover_columns(text: str) -> list[np.ndarray] | None:
     peer_guid = rows[ports, 5]
     peer = pd.Series(peer_guid).map(names).to_numpy(dtype=object)
     unnamed = np.flatnonzero(pd.isna(peer))
-    peer[unnamed] = [ib_device_name(_last_quoted(c), g)
-                     for c, g in zip(rows[ports[unnamed], 7], peer_guid[unnamed])]
-    return checked_columns([device, rows[ports, 4], peer, rows[ports, 6]])
+    peer_desc = pd.Series(peer_guid).map(dict(zip(rows[nodes, 2], rows[nodes, 3]))) \
+        .to_numpy(dtype=object)
+    peer_desc[unnamed] = [_last_quoted(c) for c in rows[ports[unnamed], 7]]
+    peer[unnamed] = [ib_device_name(d, g) for d, g in zip(peer_desc[unnamed], peer_guid[unnamed])]
+    own_desc = rows[own, 3]
+    return checked_columns([device, adapter_ports(own_desc, rows[ports, 4]), peer,
+                            adapter_ports(peer_desc, rows[ports, 6])])
+
+
+def adapter_ports(descriptions: np.ndarray, ports: np.ndarray) -> np.ndarray:
+    """``adapter_port`` of every row, computed once per distinct description."""
+    import pandas as pd
+
+    codes, distinct = pd.factorize(descriptions)
+    adapters = np.array([_ADAPTER_RE.fullmatch(d.strip()) is not None for d in distinct]
+                        + [False], dtype=bool)[codes]
+    out = ports.copy()
+    out[adapters] = [adapter_port(d, p) for d, p in zip(descriptions[adapters], ports[adapters])]
+    return out

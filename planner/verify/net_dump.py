@@ -6,7 +6,8 @@ UFM's NDT plugin parses, Mellanox/ufm_sdk_3.0 ``plugins/UFM_NDT_Plugin``). A por
 IB port number (``IB#``, the plan's numbering; the first column is the front-panel label, e.g.
 ``1/16/1`` on a Quantum-2), its peer by ``N#``; ports whose state is ``DOWN`` or that name no
 neighbour are not links. Names come from node descriptions as in ``ibnetdiscover``
-(``planner.verify.ibnetdiscover.ib_device_name``).
+(``planner.verify.ibnetdiscover.ib_device_name``), a host adapter ``"HOST mlx5_K"``'s port as
+the host's port K + 1 (``planner.verify.ibnetdiscover.adapter_port``).
 
 ``net_dump_columns`` reads the same lines with one pass of one pattern over the whole text and
 hands the file back (None) to ``parse_net_dump``, which names the line, at the first thing it
@@ -20,7 +21,7 @@ import numpy as np
 
 from planner.run.errors import InputError
 from planner.verify.fields import checked_columns, raw_link
-from planner.verify.ibnetdiscover import ib_device_name
+from planner.verify.ibnetdiscover import adapter_port, adapter_ports, ib_device_name
 from planner.verify.values import RawLink
 
 _COLUMNS = 12          # PORT ... NLID, before the quoted neighbour description
@@ -62,8 +63,10 @@ def parse_net_dump(text: str, source: str) -> list[RawLink]:
                              f"neighbour's description")
         if cols[2].strip().upper() == "DOWN" or not quote:
             continue
-        peer = ib_device_name(rest.rpartition('"')[0], cols[9].strip())
-        links.append(raw_link(node, cols[1], peer, cols[10], f"'{source}' line {n}", _FIELDS))
+        description = rest.rpartition('"')[0]
+        peer = ib_device_name(description, cols[9].strip())
+        links.append(raw_link(node, cols[1], peer, adapter_port(description, cols[10]),
+                              f"'{source}' line {n}", _FIELDS))
     if node is None:
         raise InputError(f"observed '{source}': no node lines ('\"NODE DESCRIPTION\", Vendor, "
                          f"GUID, LID N'); not ibdiagnet2.net_dump")
@@ -103,4 +106,5 @@ def net_dump_columns(text: str) -> list[np.ndarray] | None:
         if len(links) else np.array([], dtype=object)
     unnamed = np.flatnonzero(peer == "")
     peer[unnamed] = [g.strip() for g in rows[links[unnamed], 4]]
-    return checked_columns([own[links], rows[links, 2], peer, rows[links, 5]])
+    return checked_columns([own[links], rows[links, 2], peer,
+                            adapter_ports(rows[links, 7], rows[links, 5])])
