@@ -130,7 +130,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
          booksim: dict | None = None, spares: boms.Spares | None = None,
          optics: str | None = None, resilience: str = "all",
          fail_links: int | None = None, spread_risk: float | str | None = None,
-         resilience_exact: bool = False) -> Plan:
+         resilience_exact: bool = False, standing_seats=None) -> Plan:
     """Plan a system without writing files.
 
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
@@ -199,7 +199,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             memory.release()
         with stages.run("cabling", lambda: f"{len(cable_plan.cables):,} cables"):
             cable_plan = cabling.build(topology, placement, floor, catalog, router_model,
-                                       endpoint_cables=endpoint_cables)
+                                       endpoint_cables=endpoint_cables,
+                                       standing_seats=standing_seats)
             memory.release()      # cabling's temporaries, before the next stage grows
         with stages.run("performance", lambda: _performance_detail(perf)):
             failures = failure_groups.derive(resilience, topology, placement, floor,

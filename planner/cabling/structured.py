@@ -210,12 +210,38 @@ def _place(panels: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int)
     return panels
 
 
+@dataclass(frozen=True)
+class StandingSeats:
+    """The seats the links of a standing plant take, for a grown plan (``planner expand``):
+    ``seats`` maps a link's two router ends ``((router, port), (router, port))``, lower end
+    first, to (trunk label, trunk part number, {panel: front port}) as the standing
+    trunks.csv and cables.csv (``segments``) give them; ``trunks`` the (label, part number) of
+    every standing trunk."""
+
+    seats: dict
+    trunks: frozenset
+
+    def of(self, a_router, a_port, b_router, b_port, n: int) -> list:
+        """Per cable row 0..n-1 its standing seat or None (rows past the network cables:
+        None)."""
+        out = [None] * n
+        for i, end in enumerate(zip(np.asarray(a_router).tolist(), np.asarray(a_port).tolist(),
+                                    np.asarray(b_router).tolist(),
+                                    np.asarray(b_port).tolist())):
+            x, y = (end[0], end[1]), (end[2], end[3])
+            out[i] = self.seats.get((min(x, y), max(x, y)))
+        return out
+
+
 def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
-          spread: SpreadDealing | None = None) -> StructuredPlan:
+          spread: SpreadDealing | None = None, standing: tuple | None = None
+          ) -> StructuredPlan:
     """The panels, trunks and racks of the structured links of a cable plan, and each cable's
     pieces (module doc). ``pieces`` are the cables' runs to the millimetre
     (``Runs.in_millimetres``), ``parts`` their ``planner.inputs.parts.media.LinkParts``;
-    ``spread`` (``--spread-risk``) deals the links over the trunks (``deal_spread``)."""
+    ``spread`` (``--spread-risk``) deals the links over the trunks (``deal_spread``);
+    ``standing`` (a grown plan: (``StandingSeats``, its seat per cable row)) keeps the
+    standing links on their seats (``_reseat``)."""
     seg = parts.segments
     n = len(cable_ids)
     rows = np.flatnonzero(seg.structured) if seg is not None else np.zeros(0, np.int64)
@@ -275,6 +301,8 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
         shared[f"{side}_panel"] = shared["hall"].map(at["panel"]).astype(object)
         shared[f"{side}_rear"] = shared["hall"].map(at["port"]).astype(np.int64)
     trunks = _trunks(chains, shared, catalog)
+    if standing is not None:
+        link = _reseat(link, chains, trunks, row_ends, placed, *standing)
     links, text = _links(link, chains, shared, trunks, pieces, parts, catalog, cable_ids)
     segments = np.full(n, "", dtype=object)
     segments[links["cable"].to_numpy()] = text
@@ -291,6 +319,66 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
     plant = StructuredPlan(links=links, trunks=trunks, panels=panels, racks=racks,
                            segments=segments, spread=dealt, plain_trunk=plain_trunk)
     return replace(plant, figures=engineering(plant, catalog, pieces))
+
+
+def _reseat(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame,
+            row_ends: pd.DataFrame, placed: pd.DataFrame, plant: StandingSeats,
+            seat_of: list) -> pd.DataFrame:
+    """``link`` with each standing link (``seat_of[cable]``) back on its standing seat where the
+    grown plan has its trunk (same label, so the same two panels' rear ports, and the same part)
+    between the same panel points and the same front ports give one position in it; the
+    other links of the group (same panel points and parts) then take the free positions, those
+    of standing trunks first (their spare positions), in cable order. ``chains``, ``trunks``
+    and ``placed`` (the links each row trunk and panel carries) are updated in place.
+    Cross-hall links keep the fresh allocation."""
+    link = link.sort_values("cable", kind="stable").reset_index(drop=True)
+    row = trunks[trunks["piece"] == "row"]
+    chain_of = {(str(lab), str(sku)): int(ch)
+                for ch, lab, sku in zip(row["chain"], row["label"], row["sku"])}
+    ch = chains.set_index("chain")
+    key = ["priced", "panel_part", "lo", "hi"]
+    group_chains: dict = {}
+    for c, *k in zip(chains["chain"].tolist(), *(chains[x].tolist() for x in key)):
+        if not bool(ch.at[c, "cross_hall"]):
+            group_chains.setdefault(tuple(k), []).append(int(c))
+    standing_chain = {c for (lab, sku), c in chain_of.items() if (lab, sku) in plant.trunks}
+    seat = [None] * len(link)
+    taken: set = set()
+    groups: dict = {}
+    for i, r in enumerate(link.itertuples(index=False)):
+        if bool(r.cross_hall):
+            continue
+        k = (int(r.trunk_part), int(r.panel_part), int(r.lo), int(r.hi))
+        groups.setdefault(k, []).append(i)
+        pin = seat_of[int(r.cable)] if int(r.cable) < len(seat_of) else None
+        c = None if pin is None else chain_of.get((pin[0], pin[1]))
+        if c is None or c not in group_chains.get(k, []):
+            continue
+        at = [int(pin[2].get(ch.at[c, f"{s}_panel"], -1)) - int(ch.at[c, f"{s}_start"]) + 1
+              for s in ("lo", "hi")]
+        if at[0] == at[1] and 1 <= at[0] <= int(ch.at[c, "legs"]) and (c, at[0]) not in taken:
+            seat[i] = (c, at[0])
+            taken.add(seat[i])
+    for k, rows in groups.items():
+        free = sorted(((c not in standing_chain, c, p) for c in group_chains[k]
+                       for p in range(1, int(ch.at[c, "legs"]) + 1) if (c, p) not in taken))
+        free_iter = iter(free)
+        for i in rows:
+            if seat[i] is None:
+                _, c, p = next(free_iter)
+                seat[i] = (c, p)
+    for i, s in enumerate(seat):
+        if s is not None:
+            link.at[i, "chain"], link.at[i, "position"] = s
+            link.at[i, "legs"] = int(ch.at[s[0], "legs"])
+    count = link["chain"].value_counts()
+    chains["links"] = chains["chain"].map(count).fillna(0).astype(np.int64)
+    at = trunks["chain"] >= 0
+    trunks.loc[at, "links"] = trunks.loc[at, "chain"].map(count).fillna(0).astype(np.int64)
+    per = row_ends.assign(n=row_ends["chain"].map(count).fillna(0)).groupby("uid")["n"].sum()
+    rows = placed["uid"].isin(per.index)
+    placed.loc[rows, "links"] = placed.loc[rows, "uid"].map(per).astype(np.int64)
+    return link
 
 
 def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,

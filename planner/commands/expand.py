@@ -337,6 +337,41 @@ def with_standing_trunks(bom, plant, standing: set):
     return bom
 
 
+def with_standing_panels(bom, plant, catalog, folder: Path):
+    """``bom`` with its patch panel and patch rack lines' reused count: the grown plan's panels
+    and patch racks that stand (a panel of the same name, so the same patch rack and rack unit,
+    in the standing trunks.csv; a patch rack of the same name), per part."""
+    import pandas as pd
+    path = Path(folder) / "trunks.csv"
+    if plant is None or not len(plant.panels) or not path.is_file():
+        return bom
+    old = pd.read_csv(path, keep_default_na=False, dtype=str)
+    panels = set(old["a_panel"]) | set(old["b_panel"])
+    racks = set(old["a_rack"]) | set(old["b_rack"])
+    have = plant.panels[plant.panels["name"].isin(panels)]["sku"].astype(str).value_counts()
+    standing_racks = int(plant.racks["name"].isin(racks).sum())
+    per_rack = {h.sku for h in catalog.rack_hardware if h.per == "patch_rack"}
+    bom = bom.copy()
+    for i in bom.index[bom["item"].isin(["panel", "rack"])].tolist():
+        sku, q = str(bom.at[i, "sku"]), int(bom.at[i, "quantity"])
+        more = (int(have.get(sku, 0)) if bom.at[i, "item"] == "panel"
+                else standing_racks if sku in per_rack else 0)
+        bom.at[i, "reused"] = min(q, int(bom.at[i, "reused"]) + more)
+    bom["new"] = bom["quantity"] - bom["reused"]
+    bom["new_price"] = (bom["new"] * bom["unit_price"]).round(2)
+    return bom
+
+
+def trunk_labels(folder: Path) -> dict:
+    """trunk id -> (label, sku) of the standing plan's trunks.csv (empty without one)."""
+    import pandas as pd
+    path = Path(folder) / "trunks.csv"
+    if not path.is_file():
+        return {}
+    trunks = pd.read_csv(path, keep_default_na=False, dtype=str)
+    return dict(zip(trunks["trunk_id"], zip(trunks["label"], trunks["sku"])))
+
+
 def standing_trunks(folder: Path) -> set:
     """(label, sku) of the standing plan's trunks (its trunks.csv; none without one)."""
     import pandas as pd
@@ -345,6 +380,33 @@ def standing_trunks(folder: Path) -> set:
         return set()
     trunks = pd.read_csv(path, keep_default_na=False, dtype=str)
     return set(zip(trunks["label"], trunks["sku"]))
+
+
+def standing_seats(folder: Path, cables_old, old_to_new):
+    """The standing plant's seats (``planner.cabling.structured.StandingSeats``) of the standing
+    network cables through one row trunk, their routers under their grown ids; None without a
+    trunks.csv (no structured cabling) or for a standing system read from an as-built."""
+    import re
+
+    from planner.cabling.structured import StandingSeats
+    trunk = trunk_labels(folder)
+    if not trunk or "segments" not in cables_old:
+        return None
+    piece = re.compile(r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
+    seats = {}
+    net = cables_old[cables_old["kind"] == "network"]
+    for a, pa, b, pb, text in zip(net["a_device"], net["a_port"], net["b_device"],
+                                  net["b_port"], net["segments"].fillna("").astype(str)):
+        found = piece.findall(text)
+        if len(found) != 1 or found[0][2] not in trunk:
+            continue
+        pa_, pan, tid, pb_, pbn = found[0]
+        ra, rb = (int(old_to_new[int(str(d)[1:])]) for d in (a, b))
+        if ra < 0 or rb < 0:
+            continue
+        x, y = (ra, int(pa)), (rb, int(pb))
+        seats[(min(x, y), max(x, y))] = (*trunk[tid], {pa_: int(pan), pb_: int(pbn)})
+    return StandingSeats(seats, frozenset(trunk.values())) if seats else None
 
 
 def drain_block(drain, order) -> dict:
@@ -396,12 +458,20 @@ def run(args: argparse.Namespace) -> int:
     hall, row, col, group = standing_positions(cabinets_old)
     placement = place_growth(growth.topology, floor, catalog, router,
                              router_cab[growth.old_to_new >= 0], hall, row, col, group)
+    seats = (standing_seats(folder, cables_old, growth.old_to_new)
+             if args.plan_dir is not None else None)
     result = plan(growth.topology, catalog, floor, placement=placement, strategy="hint",
-                  seed=args.seed)
+                  seed=args.seed, standing_seats=seats)
     ep_map = orders.endpoint_map(standing.endpoints, growth.topology.endpoints,
                                  growth.old_to_new)
     fabric = result.cables[result.cables["kind"].isin(["network", "endpoint"])]
     paired = orders.pairs(cables_old, fabric, growth.old_to_new, ep_map)
+    if result.structured is not None:
+        grown_trunks = result.structured.trunks
+        paired = orders.with_repatched(paired, cables_old, fabric, trunk_labels(folder),
+                                       dict(zip(grown_trunks["trunk_id"],
+                                                zip(grown_trunks["label"],
+                                                    grown_trunks["sku"]))))
     positions = {str(n): (int(h), int(r), int(c)) for n, h, r, c in zip(
         placement.cabinet_names, placement.cabinet_hall, placement.cabinet_row,
         placement.cabinet_col)}
@@ -418,6 +488,7 @@ def run(args: argparse.Namespace) -> int:
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
                      len(cabinets_old))
     bom = with_standing_trunks(bom, plant, standing_trunks(folder))
+    bom = with_standing_panels(bom, plant, catalog, folder)
     result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
                                             paired, bom, touch_price)
     result.summary["growth"]["drain"] = drain_block(drain, order)
