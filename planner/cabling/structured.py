@@ -142,13 +142,17 @@ def _allocate(ends: pd.DataFrame, catalog: Catalog):
     and panel part the ends, largest first (then in (peer, chain) order), take the first panel
     with as many free adapters as the trunk has legs, first-fit decreasing, so trunks of every
     size share a panel: a rear port of ``legs`` positions on the next ``legs`` adapters
-    (``start``, its first; the panel's ``layout`` lists its rear port sizes, ``4x12 2x8``)."""
+    (``start``, its first; the panel's ``layout`` lists its rear port sizes, ``4x12 2x8``).
+    In a grown plan the standing trunks' ends (``pin``: their panel's patch rack, rack unit
+    and rear port) come first at their point, in the standing order, so first fit gives them
+    the panels and rear ports they had, and the new trunks the free adapters after them."""
     if ends.empty:
         return (ends.assign(uid=pd.Series(dtype=np.int64), rear=pd.Series(dtype=np.int64),
                             start=pd.Series(dtype=np.int64)),
                 pd.DataFrame(columns=_UNPLACED))
     ends = ends.assign(neg=-ends["legs"].to_numpy(np.int64)).sort_values(
-        ["point", "panel_part", "neg", "peer", "chain"], kind="stable").reset_index(drop=True)
+        ["point", "panel_part"] + (["pin"] if "pin" in ends else []) + ["neg", "peer", "chain"],
+        kind="stable").reset_index(drop=True)
     panel_no, rear, start = (np.zeros(len(ends), np.int64) for _ in range(3))
     layout: dict[tuple, list] = {}
     point, part, legs = (ends[c].to_numpy(np.int64) for c in ("point", "panel_part", "legs"))
@@ -216,10 +220,13 @@ class StandingSeats:
     ``seats`` maps a link's two router ends ``((router, port), (router, port))``, lower end
     first, to (trunk label, trunk part number, {panel: front port}) as the standing
     trunks.csv and cables.csv (``segments``) give them; ``trunks`` the (label, part number) of
-    every standing trunk."""
+    every standing trunk; ``row_trunks`` the standing trunks between two row panels' rear
+    ports, trunks.csv's rows (``label``, ``sku``, ``a_rack`` / ``a_panel`` / ``a_ru`` /
+    ``a_port``, the same for ``b``), which the grown plant keeps (``_standing_trunks``)."""
 
     seats: dict
     trunks: frozenset
+    row_trunks: tuple = ()
 
     def of(self, a_router, a_port, b_router, b_port, n: int) -> list:
         """Per cable row 0..n-1 its standing seat or None (rows past the network cables:
@@ -269,13 +276,20 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
         hall_m=pieces.hall[c], hall_order=seg.hall[c], drop=pieces.drop[c])
     link["lo_hall"] = point_parts(room, link["lo"])[0]
     link["hi_hall"] = point_parts(room, link["hi"])[0]
-    chains, link, dealt = _pack(link, catalog, float(floor.structured_spare_pct), spread)
+    fixed = None if standing is None else _standing_trunks(room, catalog, link, standing[0])
+    chains, link, dealt = _pack(link, catalog, float(floor.structured_spare_pct), spread,
+                                fixed)
     codes = np.unique(np.r_[chains["lo"].to_numpy(), chains["hi"].to_numpy()])
     names = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
     ends = pd.concat([chains.assign(point=chains["lo"], peer=chains["hi"], side="lo"),
                       chains.assign(point=chains["hi"], peer=chains["lo"], side="hi")],
                      ignore_index=True)
     ends["name"] = ends["point"].map(names)
+    if fixed is not None:           # a standing trunk's ends first, in the standing order
+        ends["pin"] = np.asarray([_pin_rank(*pin[0 if side == "lo" else 1])
+                                  if pin is not None else 1 << 62
+                                  for pin, side in zip(ends["standing"], ends["side"])],
+                                 dtype=np.int64)
     row_ends, row_panels = _allocate(ends, catalog)
     shared = _hall_trunks(chains, catalog, float(floor.structured_spare_pct))
     entry_panels, fronts, rears = _entry_panels(room, shared, catalog, len(row_panels))
@@ -319,6 +333,53 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
     plant = StructuredPlan(links=links, trunks=trunks, panels=panels, racks=racks,
                            segments=segments, spread=dealt, plain_trunk=plain_trunk)
     return replace(plant, figures=engineering(plant, catalog, pieces))
+
+
+def _pin_rank(rack: int, ru: int, rear: int) -> int:
+    """A standing trunk end's order at its point: patch rack, rack unit, rear port."""
+    return (rack << 40) | (ru << 20) | rear
+
+
+def _standing_trunks(room: Room, catalog: Catalog, link: pd.DataFrame,
+                     plant: StandingSeats) -> dict:
+    """Per group of ``link`` (same panel points and parts, ``_pack``) the standing row trunks
+    it keeps: [(part, links, (lo end, hi end))], an end being the standing panel's (patch rack
+    number, rack unit, rear port) at that point. A standing trunk belongs to the first group
+    between its two panel points whose trunk sizes (``trunk_sizes``) have its part number."""
+    if not plant.row_trunks or link.empty:
+        return {}
+    first = link.groupby("group", sort=True).first()
+    codes = np.unique(np.r_[first["lo"].to_numpy(), first["hi"].to_numpy()])
+    name = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
+
+    def end(rack, ru, port):
+        more = str(rack).rpartition(".")[2] if "." in str(rack) else "1"
+        return (int(more), int(ru), int(str(port)[1:]))
+
+    left = list(plant.row_trunks)
+    out: dict = {}
+    for g, grp in enumerate(first.itertuples(index=False)):
+        if bool(grp.cross_hall):
+            continue
+        lo, hi = name[int(grp.lo)], name[int(grp.hi)]
+        stock = float(grp.lo_m) + 2 * float(grp.drop)
+        skus = {}
+        for k in trunk_sizes(catalog, int(grp.trunk_part), {"lo": stock}):
+            skus[str(catalog.cables[k].part_numbers_at(
+                np.asarray([_stock(catalog, k, stock)]))[0])] = k
+        for t in list(left):
+            a, b = str(t["a_rack"]).split(".")[0], str(t["b_rack"]).split(".")[0]
+            if t["sku"] not in skus or {a, b} != {lo, hi} or (lo == hi):
+                continue
+            ea = end(t["a_rack"], t["a_ru"], t["a_port"])
+            eb = end(t["b_rack"], t["b_ru"], t["b_port"])
+            k = skus[t["sku"]]
+            out.setdefault(g, []).append((k, catalog.links_per_trunk(catalog.cables[k]),
+                                          (ea, eb) if a == lo else (eb, ea)))
+            left.remove(t)
+    for kept in out.values():
+        kept.sort(key=lambda item: (-item[1], item[2]))
+    return out
 
 
 def _reseat(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame,
@@ -382,7 +443,7 @@ def _reseat(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame,
 
 
 def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
-          spread: SpreadDealing | None = None):
+          spread: SpreadDealing | None = None, fixed: dict | None = None):
     """(chains, link, dealt): the trunks each group of links between the same two panels (same priced
     trunk and panel parts) is packed into, one row per chain (a row trunk, or a cross-hall chain
     of three trunks of one part), and each link's ``chain``, ``legs`` and ``position`` in it (the
@@ -397,7 +458,10 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
     panel points buy: trunks of every size share a point's panels, so trunks that fit its
     free adapters cost no new panel (``_Slots``). Then ``_improve`` revisits the groups
     with every other group's trunks in place. With ``spread`` the links are dealt over the
-    group's trunks instead (``deal_spread``; ``dealt`` its figures, else None)."""
+    group's trunks instead (``deal_spread``; ``dealt`` its figures, else None). ``fixed`` (a
+    grown plan, ``_standing_trunks``): per group the standing trunks it keeps, first; only the
+    positions they lack are packed into new trunks (chains' ``standing``: the standing
+    trunk's ends, ``_allocate``'s ``pin``)."""
     columns = ["chain", "trunk_part", "priced", "panel_part", "entry_part", "lo", "hi",
                "lo_hall", "hi_hall", "legs", "cross_hall", "links", "lo_m", "lo_order", "hi_m",
                "hi_order", "hall_m", "drop"]
@@ -422,10 +486,16 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
         key = (int(grp.trunk_part), panel, tuple(sorted(
             (k, _stock(catalog, int(grp.trunk_part), v)) for k, v in want.items())),
             int(need[g]))
+        kept = [] if fixed is None else fixed.get(g, [])
+        if kept:
+            key = key[:-1] + (max(0, int(need[g]) - sum(legs for _, legs, _ in kept)),)
         if key not in memo:
-            memo[key] = _candidates(catalog, int(grp.trunk_part), panel, entry,
-                                    {k: float(v) for k, v in want.items()}, int(need[g]))
-        options.append(memo[key])
+            memo[key] = (_candidates(catalog, int(grp.trunk_part), panel, entry,
+                                     {k: float(v) for k, v in want.items()}, key[-1])
+                         if key[-1] > 0 else [(0.0, ())])
+        mine = tuple((part, legs) for part, legs, _ in kept)
+        options.append([(dollars, mine + trunks) for dollars, trunks in memo[key]]
+                       if kept else memo[key])
         ends.append([("row", int(grp.lo), panel), ("row", int(grp.hi), panel)])
     order = sorted(range(len(groups)), key=lambda i: (-need[i], i))
     plans = []
@@ -464,12 +534,15 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
                              hi_order=_stock(catalog, part, grp.hi_m + 2 * grp.drop)
                              if hall else 0.0,
                              hall_m=grp.hall_m, drop=float(grp.drop)))
+            if fixed is not None:
+                kept = fixed.get(g, [])
+                rows[-1]["standing"] = kept[t][2] if t < len(kept) else None
             if within is None:
                 chain_of += [rows[-1]["chain"]] * carried
                 legs_of += [legs] * carried
                 pos_of += list(range(1, carried + 1))
             start += carried
-    chains = pd.DataFrame(rows, columns=columns)
+    chains = pd.DataFrame(rows, columns=columns + (["standing"] if fixed is not None else []))
     if within is not None:          # dealt: each link's chain, positions in cable order
         chain_of = first_chain[link["group"].to_numpy(np.int64)] + within
         legs_of = chains["legs"].to_numpy(np.int64)[chain_of]

@@ -388,6 +388,8 @@ def standing_seats(folder: Path, cables_old, old_to_new):
     trunks.csv (no structured cabling) or for a standing system read from an as-built."""
     import re
 
+    import pandas as pd
+
     from planner.cabling.structured import StandingSeats
     trunk = trunk_labels(folder)
     if not trunk or "segments" not in cables_old:
@@ -406,7 +408,12 @@ def standing_seats(folder: Path, cables_old, old_to_new):
             continue
         x, y = (ra, int(pa)), (rb, int(pb))
         seats[(min(x, y), max(x, y))] = (*trunk[tid], {pa_: int(pan), pb_: int(pbn)})
-    return StandingSeats(seats, frozenset(trunk.values())) if seats else None
+    rows = pd.read_csv(Path(folder) / "trunks.csv", keep_default_na=False, dtype=str)
+    rear = (rows["kind"] == "row") & rows["a_port"].str.startswith("R") & rows[
+        "b_port"].str.startswith("R")
+    row_trunks = tuple(rows[rear][["label", "sku", "a_rack", "a_panel", "a_ru", "a_port",
+                                   "b_rack", "b_panel", "b_ru", "b_port"]].to_dict("records"))
+    return StandingSeats(seats, frozenset(trunk.values()), row_trunks)
 
 
 def drain_block(drain, order) -> dict:
