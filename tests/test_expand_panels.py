@@ -170,3 +170,37 @@ def test_a_kept_cable_whose_pieces_change_is_a_move(old_seg, new_seg, trunk_new,
         paired, old, new, {"T0001": ("L1", "S")}, {tid[0]: trunk_new} if tid else {})
     assert act_new[0] == act_old[0] == action
     assert source[0] == 0
+
+
+def test_a_one_hall_plant_grown_over_two_halls_keeps_its_panels(tmp_path):
+    """The two-hall floor: the standing system fits in hall 1 (panels ``A-P0-01``), the grown
+    one spans both, so its panels are named ``H1-A-P0-01``: the same panels. All 3 standing
+    trunks stay (reused in bom_growth.csv); every standing cable through panels that is kept
+    keeps its ports, or, where its route now passes another panel point, is a ``move`` in
+    work_order.csv with the same two ends."""
+    floor = Path(__file__).resolve().parents[1] / "benchmarks" / "two-halls.yaml"
+    standing, after = tmp_path / "old", tmp_path / "new"
+    assert _cli("plan", "--topology", "dragonfly:a=4,p=2,h=2,g=5", "--floor", floor,
+                "--out", standing, "--strategy", "hint") == 0
+    assert _cli("expand", "--from", standing, "--topology", "dragonfly:a=4,p=2,h=2,g=9",
+                "--floor", floor, "--out", after) == 0
+    old = _read(standing, "trunks.csv")
+    assert not old["a_panel"].str.startswith("H").any() and len(old) == 3
+    grown = _read(after, "trunks.csv")
+    prefixed = {("H1-" + a + ":" + pa + "/H1-" + b + ":" + pb, sku) for a, pa, b, pb, sku in
+                zip(old["a_panel"], old["a_port"], old["b_panel"], old["b_port"], old["sku"])}
+    assert prefixed <= set(zip(grown["label"], grown["sku"]))
+    bom = pd.read_csv(after / "bom_growth.csv", keep_default_na=False)
+    assert int(bom[bom["item"] == "trunk"]["reused"].sum()) == 3
+    before, now = _seats(standing), _seats(after)
+    order = _read(after, "work_order.csv")
+    moved = {tuple(sorted((int(e.split(":")[0][1:]), int(e.split(":")[1].split("@")[0]))
+                          for e in (r.new_a, r.new_b)))
+             for r in order[order["action"] == "move"].itertuples()
+             if {r.old_a.split("@")[0], r.old_b.split("@")[0]}
+             == {r.new_a.split("@")[0], r.new_b.split("@")[0]}}
+    kept = [k for k in before if k in now]
+    assert kept
+    for k in kept:
+        same = now[k]["ports"] == {"H1-" + p: f for p, f in before[k]["ports"].items()}
+        assert same != (k in moved), k
