@@ -150,6 +150,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     (``planner.placement.spread``); the summary's ``spread_risk`` block compares the plan with
     the plain placement it started from. ``resilience_exact``: the exact LP after every
     failure whatever the budget, with a warning of its expected time on stderr.
+    ``standing_seats`` (``planner expand``): the standing structured plant, whose trunks and
+    panel ports the grown plan keeps (``planner.cabling.structured.StandingSeats``).
     """
     started = time.perf_counter()
     topology, catalog, floor = _as_topology(topology), _as_catalog(catalog), _as_floor(floor)
