@@ -130,7 +130,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
          booksim: dict | None = None, spares: boms.Spares | None = None,
          optics: str | None = None, resilience: str = "all",
          fail_links: int | None = None, spread_risk: float | str | None = None,
-         resilience_exact: bool = False) -> Plan:
+         resilience_exact: bool = False, standing_seats=None) -> Plan:
     """Plan a system without writing files.
 
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
@@ -150,6 +150,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     (``planner.placement.spread``); the summary's ``spread_risk`` block compares the plan with
     the plain placement it started from. ``resilience_exact``: the exact LP after every
     failure whatever the budget, with a warning of its expected time on stderr.
+    ``standing_seats`` (``planner expand``): the standing structured plant, whose trunks and
+    panel ports the grown plan keeps (``planner.cabling.structured.StandingSeats``).
     """
     started = time.perf_counter()
     topology, catalog, floor = _as_topology(topology), _as_catalog(catalog), _as_floor(floor)
@@ -199,7 +201,8 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             memory.release()
         with stages.run("cabling", lambda: f"{len(cable_plan.cables):,} cables"):
             cable_plan = cabling.build(topology, placement, floor, catalog, router_model,
-                                       endpoint_cables=endpoint_cables)
+                                       endpoint_cables=endpoint_cables,
+                                       standing_seats=standing_seats)
             memory.release()      # cabling's temporaries, before the next stage grows
         with stages.run("performance", lambda: _performance_detail(perf)):
             failures = failure_groups.derive(resilience, topology, placement, floor,

@@ -401,8 +401,10 @@ def optics_summary(cables: pd.DataFrame) -> dict:
 # ----------------------------------------------------------------------------- the plan
 
 def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catalog,
-          router_model: RouterModel, *, endpoint_cables: bool = True) -> CablePlan:
-    """Cables, devices, cabinets and ports of a placed topology (rules in the module doc)."""
+          router_model: RouterModel, *, endpoint_cables: bool = True,
+          standing_seats: structured.StandingSeats | None = None) -> CablePlan:
+    """Cables, devices, cabinets and ports of a placed topology (rules in the module doc);
+    ``standing_seats`` (a grown plan) keeps the standing links on their panel ports."""
     n_routers, n_endpoints = topology.num_routers, topology.num_endpoints
     cab = np.asarray(placement.router_cabinet, dtype=np.int64)
     if cab.shape != (n_routers,):
@@ -489,7 +491,9 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     risk = placement.spread_risk        # --spread-risk: links dealt over the trunks too
     dealing = (structured.SpreadDealing(risk.share, net_a, net_b, topology.groups)
                if risk is not None else None)
-    plant = (structured.build(room, catalog, pieces, parts, cable_ids, dealing)
+    standing = (None if standing_seats is None else
+                (standing_seats, standing_seats.of(net_a, net_a_port, net_b, net_b_port, n)))
+    plant = (structured.build(room, catalog, pieces, parts, cable_ids, dealing, standing)
              if pieces is not None else None)
     cables = pd.DataFrame({
         "cable_id": cable_ids,

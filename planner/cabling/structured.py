@@ -142,13 +142,17 @@ def _allocate(ends: pd.DataFrame, catalog: Catalog):
     and panel part the ends, largest first (then in (peer, chain) order), take the first panel
     with as many free adapters as the trunk has legs, first-fit decreasing, so trunks of every
     size share a panel: a rear port of ``legs`` positions on the next ``legs`` adapters
-    (``start``, its first; the panel's ``layout`` lists its rear port sizes, ``4x12 2x8``)."""
+    (``start``, its first; the panel's ``layout`` lists its rear port sizes, ``4x12 2x8``).
+    In a grown plan the standing trunks' ends (``pin``: their panel's patch rack, rack unit
+    and rear port) come first at their point, in the standing order, so first fit gives them
+    the panels and rear ports they had, and the new trunks the free adapters after them."""
     if ends.empty:
         return (ends.assign(uid=pd.Series(dtype=np.int64), rear=pd.Series(dtype=np.int64),
                             start=pd.Series(dtype=np.int64)),
                 pd.DataFrame(columns=_UNPLACED))
     ends = ends.assign(neg=-ends["legs"].to_numpy(np.int64)).sort_values(
-        ["point", "panel_part", "neg", "peer", "chain"], kind="stable").reset_index(drop=True)
+        ["point", "panel_part"] + (["pin"] if "pin" in ends else []) + ["neg", "peer", "chain"],
+        kind="stable").reset_index(drop=True)
     panel_no, rear, start = (np.zeros(len(ends), np.int64) for _ in range(3))
     layout: dict[tuple, list] = {}
     point, part, legs = (ends[c].to_numpy(np.int64) for c in ("point", "panel_part", "legs"))
@@ -210,12 +214,41 @@ def _place(panels: pd.DataFrame, catalog: Catalog, height_ru: int, band_ru: int)
     return panels
 
 
+@dataclass(frozen=True)
+class StandingSeats:
+    """The seats the links of a standing plant take, for a grown plan (``planner expand``):
+    ``seats`` maps a link's two router ends ``((router, port), (router, port))``, lower end
+    first, to (trunk label, trunk part number, {panel: front port}) as the standing
+    trunks.csv and cables.csv (``segments``) give them; ``trunks`` the (label, part number) of
+    every standing trunk; ``row_trunks`` the standing trunks between two row panels' rear
+    ports, trunks.csv's rows (``label``, ``sku``, ``a_rack`` / ``a_panel`` / ``a_ru`` /
+    ``a_port``, the same for ``b``), which the grown plant keeps (``_standing_trunks``)."""
+
+    seats: dict
+    trunks: frozenset
+    row_trunks: tuple = ()
+
+    def of(self, a_router, a_port, b_router, b_port, n: int) -> list:
+        """Per cable row 0..n-1 its standing seat or None (rows past the network cables:
+        None)."""
+        out = [None] * n
+        for i, end in enumerate(zip(np.asarray(a_router).tolist(), np.asarray(a_port).tolist(),
+                                    np.asarray(b_router).tolist(),
+                                    np.asarray(b_port).tolist())):
+            x, y = (end[0], end[1]), (end[2], end[3])
+            out[i] = self.seats.get((min(x, y), max(x, y)))
+        return out
+
+
 def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
-          spread: SpreadDealing | None = None) -> StructuredPlan:
+          spread: SpreadDealing | None = None, standing: tuple | None = None
+          ) -> StructuredPlan:
     """The panels, trunks and racks of the structured links of a cable plan, and each cable's
     pieces (module doc). ``pieces`` are the cables' runs to the millimetre
     (``Runs.in_millimetres``), ``parts`` their ``planner.inputs.parts.media.LinkParts``;
-    ``spread`` (``--spread-risk``) deals the links over the trunks (``deal_spread``)."""
+    ``spread`` (``--spread-risk``) deals the links over the trunks (``deal_spread``);
+    ``standing`` (a grown plan: (``StandingSeats``, its seat per cable row)) keeps the
+    standing links on their seats (``_reseat``)."""
     seg = parts.segments
     n = len(cable_ids)
     rows = np.flatnonzero(seg.structured) if seg is not None else np.zeros(0, np.int64)
@@ -243,13 +276,20 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
         hall_m=pieces.hall[c], hall_order=seg.hall[c], drop=pieces.drop[c])
     link["lo_hall"] = point_parts(room, link["lo"])[0]
     link["hi_hall"] = point_parts(room, link["hi"])[0]
-    chains, link, dealt = _pack(link, catalog, float(floor.structured_spare_pct), spread)
+    fixed = None if standing is None else _standing_trunks(room, catalog, link, standing[0])
+    chains, link, dealt = _pack(link, catalog, float(floor.structured_spare_pct), spread,
+                                fixed)
     codes = np.unique(np.r_[chains["lo"].to_numpy(), chains["hi"].to_numpy()])
     names = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
     ends = pd.concat([chains.assign(point=chains["lo"], peer=chains["hi"], side="lo"),
                       chains.assign(point=chains["hi"], peer=chains["lo"], side="hi")],
                      ignore_index=True)
     ends["name"] = ends["point"].map(names)
+    if fixed is not None:           # a standing trunk's ends first, in the standing order
+        ends["pin"] = np.asarray([_pin_rank(*pin[0 if side == "lo" else 1])
+                                  if pin is not None else 1 << 62
+                                  for pin, side in zip(ends["standing"], ends["side"])],
+                                 dtype=np.int64)
     row_ends, row_panels = _allocate(ends, catalog)
     shared = _hall_trunks(chains, catalog, float(floor.structured_spare_pct))
     entry_panels, fronts, rears = _entry_panels(room, shared, catalog, len(row_panels))
@@ -275,6 +315,8 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
         shared[f"{side}_panel"] = shared["hall"].map(at["panel"]).astype(object)
         shared[f"{side}_rear"] = shared["hall"].map(at["port"]).astype(np.int64)
     trunks = _trunks(chains, shared, catalog)
+    if standing is not None:
+        link = _reseat(link, chains, trunks, row_ends, placed, *standing)
     links, text = _links(link, chains, shared, trunks, pieces, parts, catalog, cable_ids)
     segments = np.full(n, "", dtype=object)
     segments[links["cable"].to_numpy()] = text
@@ -293,8 +335,115 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
     return replace(plant, figures=engineering(plant, catalog, pieces))
 
 
+def _pin_rank(rack: int, ru: int, rear: int) -> int:
+    """A standing trunk end's order at its point: patch rack, rack unit, rear port."""
+    return (rack << 40) | (ru << 20) | rear
+
+
+def _standing_trunks(room: Room, catalog: Catalog, link: pd.DataFrame,
+                     plant: StandingSeats) -> dict:
+    """Per group of ``link`` (same panel points and parts, ``_pack``) the standing row trunks
+    it keeps: [(part, links, (lo end, hi end))], an end being the standing panel's (patch rack
+    number, rack unit, rear port) at that point. A standing trunk belongs to the first group
+    between its two panel points whose trunk sizes (``trunk_sizes``) have its part number."""
+    if not plant.row_trunks or link.empty:
+        return {}
+    first = link.groupby("group", sort=True).first()
+    codes = np.unique(np.r_[first["lo"].to_numpy(), first["hi"].to_numpy()])
+    name = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
+
+    def end(rack, ru, port):
+        more = str(rack).rpartition(".")[2] if "." in str(rack) else "1"
+        return (int(more), int(ru), int(str(port)[1:]))
+
+    left = list(plant.row_trunks)
+    out: dict = {}
+    for g, grp in enumerate(first.itertuples(index=False)):
+        if bool(grp.cross_hall):
+            continue
+        lo, hi = name[int(grp.lo)], name[int(grp.hi)]
+        stock = float(grp.lo_m) + 2 * float(grp.drop)
+        skus = {}
+        for k in trunk_sizes(catalog, int(grp.trunk_part), {"lo": stock}):
+            skus[str(catalog.cables[k].part_numbers_at(
+                np.asarray([_stock(catalog, k, stock)]))[0])] = k
+        for t in list(left):
+            a, b = str(t["a_rack"]).split(".")[0], str(t["b_rack"]).split(".")[0]
+            if t["sku"] not in skus or {a, b} != {lo, hi} or (lo == hi):
+                continue
+            ea = end(t["a_rack"], t["a_ru"], t["a_port"])
+            eb = end(t["b_rack"], t["b_ru"], t["b_port"])
+            k = skus[t["sku"]]
+            out.setdefault(g, []).append((k, catalog.links_per_trunk(catalog.cables[k]),
+                                          (ea, eb) if a == lo else (eb, ea)))
+            left.remove(t)
+    for kept in out.values():
+        kept.sort(key=lambda item: (-item[1], item[2]))
+    return out
+
+
+def _reseat(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame,
+            row_ends: pd.DataFrame, placed: pd.DataFrame, plant: StandingSeats,
+            seat_of: list) -> pd.DataFrame:
+    """``link`` with each standing link (``seat_of[cable]``) back on its standing seat where the
+    grown plan has its trunk (same label, so the same two panels' rear ports, and the same part)
+    between the same panel points and the same front ports give one position in it; the
+    other links of the group (same panel points and parts) then take the free positions, those
+    of standing trunks first (their spare positions), in cable order. ``chains``, ``trunks``
+    and ``placed`` (the links each row trunk and panel carries) are updated in place.
+    Cross-hall links keep the fresh allocation."""
+    link = link.sort_values("cable", kind="stable").reset_index(drop=True)
+    row = trunks[trunks["piece"] == "row"]
+    chain_of = {(str(lab), str(sku)): int(ch)
+                for ch, lab, sku in zip(row["chain"], row["label"], row["sku"])}
+    ch = chains.set_index("chain")
+    key = ["priced", "panel_part", "lo", "hi"]
+    group_chains: dict = {}
+    for c, *k in zip(chains["chain"].tolist(), *(chains[x].tolist() for x in key)):
+        if not bool(ch.at[c, "cross_hall"]):
+            group_chains.setdefault(tuple(k), []).append(int(c))
+    standing_chain = {c for (lab, sku), c in chain_of.items() if (lab, sku) in plant.trunks}
+    seat = [None] * len(link)
+    taken: set = set()
+    groups: dict = {}
+    for i, r in enumerate(link.itertuples(index=False)):
+        if bool(r.cross_hall):
+            continue
+        k = (int(r.trunk_part), int(r.panel_part), int(r.lo), int(r.hi))
+        groups.setdefault(k, []).append(i)
+        pin = seat_of[int(r.cable)] if int(r.cable) < len(seat_of) else None
+        c = None if pin is None else chain_of.get((pin[0], pin[1]))
+        if c is None or c not in group_chains.get(k, []):
+            continue
+        at = [int(pin[2].get(ch.at[c, f"{s}_panel"], -1)) - int(ch.at[c, f"{s}_start"]) + 1
+              for s in ("lo", "hi")]
+        if at[0] == at[1] and 1 <= at[0] <= int(ch.at[c, "legs"]) and (c, at[0]) not in taken:
+            seat[i] = (c, at[0])
+            taken.add(seat[i])
+    for k, rows in groups.items():
+        free = sorted(((c not in standing_chain, c, p) for c in group_chains[k]
+                       for p in range(1, int(ch.at[c, "legs"]) + 1) if (c, p) not in taken))
+        free_iter = iter(free)
+        for i in rows:
+            if seat[i] is None:
+                _, c, p = next(free_iter)
+                seat[i] = (c, p)
+    for i, s in enumerate(seat):
+        if s is not None:
+            link.at[i, "chain"], link.at[i, "position"] = s
+            link.at[i, "legs"] = int(ch.at[s[0], "legs"])
+    count = link["chain"].value_counts()
+    chains["links"] = chains["chain"].map(count).fillna(0).astype(np.int64)
+    at = trunks["chain"] >= 0
+    trunks.loc[at, "links"] = trunks.loc[at, "chain"].map(count).fillna(0).astype(np.int64)
+    per = row_ends.assign(n=row_ends["chain"].map(count).fillna(0)).groupby("uid")["n"].sum()
+    rows = placed["uid"].isin(per.index)
+    placed.loc[rows, "links"] = placed.loc[rows, "uid"].map(per).astype(np.int64)
+    return link
+
+
 def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
-          spread: SpreadDealing | None = None):
+          spread: SpreadDealing | None = None, fixed: dict | None = None):
     """(chains, link, dealt): the trunks each group of links between the same two panels (same priced
     trunk and panel parts) is packed into, one row per chain (a row trunk, or a cross-hall chain
     of three trunks of one part), and each link's ``chain``, ``legs`` and ``position`` in it (the
@@ -309,7 +458,10 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
     panel points buy: trunks of every size share a point's panels, so trunks that fit its
     free adapters cost no new panel (``_Slots``). Then ``_improve`` revisits the groups
     with every other group's trunks in place. With ``spread`` the links are dealt over the
-    group's trunks instead (``deal_spread``; ``dealt`` its figures, else None)."""
+    group's trunks instead (``deal_spread``; ``dealt`` its figures, else None). ``fixed`` (a
+    grown plan, ``_standing_trunks``): per group the standing trunks it keeps, first; only the
+    positions they lack are packed into new trunks (chains' ``standing``: the standing
+    trunk's ends, ``_allocate``'s ``pin``)."""
     columns = ["chain", "trunk_part", "priced", "panel_part", "entry_part", "lo", "hi",
                "lo_hall", "hi_hall", "legs", "cross_hall", "links", "lo_m", "lo_order", "hi_m",
                "hi_order", "hall_m", "drop"]
@@ -334,10 +486,16 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
         key = (int(grp.trunk_part), panel, tuple(sorted(
             (k, _stock(catalog, int(grp.trunk_part), v)) for k, v in want.items())),
             int(need[g]))
+        kept = [] if fixed is None else fixed.get(g, [])
+        if kept:
+            key = key[:-1] + (max(0, int(need[g]) - sum(legs for _, legs, _ in kept)),)
         if key not in memo:
-            memo[key] = _candidates(catalog, int(grp.trunk_part), panel, entry,
-                                    {k: float(v) for k, v in want.items()}, int(need[g]))
-        options.append(memo[key])
+            memo[key] = (_candidates(catalog, int(grp.trunk_part), panel, entry,
+                                     {k: float(v) for k, v in want.items()}, key[-1])
+                         if key[-1] > 0 else [(0.0, ())])
+        mine = tuple((part, legs) for part, legs, _ in kept)
+        options.append([(dollars, mine + trunks) for dollars, trunks in memo[key]]
+                       if kept else memo[key])
         ends.append([("row", int(grp.lo), panel), ("row", int(grp.hi), panel)])
     order = sorted(range(len(groups)), key=lambda i: (-need[i], i))
     plans = []
@@ -376,12 +534,15 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
                              hi_order=_stock(catalog, part, grp.hi_m + 2 * grp.drop)
                              if hall else 0.0,
                              hall_m=grp.hall_m, drop=float(grp.drop)))
+            if fixed is not None:
+                kept = fixed.get(g, [])
+                rows[-1]["standing"] = kept[t][2] if t < len(kept) else None
             if within is None:
                 chain_of += [rows[-1]["chain"]] * carried
                 legs_of += [legs] * carried
                 pos_of += list(range(1, carried + 1))
             start += carried
-    chains = pd.DataFrame(rows, columns=columns)
+    chains = pd.DataFrame(rows, columns=columns + (["standing"] if fixed is not None else []))
     if within is not None:          # dealt: each link's chain, positions in cable order
         chain_of = first_chain[link["group"].to_numpy(np.int64)] + within
         legs_of = chains["legs"].to_numpy(np.int64)[chain_of]

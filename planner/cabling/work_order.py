@@ -14,6 +14,8 @@ label: the order an installer walks them.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -153,6 +155,40 @@ def router_ends(cables: pd.DataFrame, router_map: np.ndarray | None = None):
             ident = router_map[np.minimum(ident, len(router_map) - 1)]
         ends.append(np.where(is_ep, -1, ident))
     return ends[0], ends[1]
+
+
+def seats(segments, trunk_label: dict) -> list:
+    """Per cable (its ``segments`` text) the panel front ports and trunks (label, part number:
+    ``trunk_label`` maps a trunk id to them) its pieces take, a set whatever the direction;
+    None when not through panels."""
+    out = []
+    for text in segments:
+        ports = _PORT.findall(f"{text} ")
+        out.append(frozenset(ports + [trunk_label.get(t, t) for t in _TRUNK.findall(str(text))])
+                   if ports else None)
+    return out
+
+
+_PORT = re.compile(r"\| ([^|\s]+:[^|\s]+) \|")
+_TRUNK = re.compile(r"trunk (T\d+) ")
+
+
+def with_repatched(paired, old: pd.DataFrame, new: pd.DataFrame, old_trunks: dict,
+                   new_trunks: dict):
+    """``paired`` (``pairs``) with every kept cable whose pieces through panels change (other
+    panel front ports, or a trunk of another label or part; ``seats``) made a ``move``: it is
+    re-patched, so the work order lists it. ``old_trunks`` / ``new_trunks``: trunk id ->
+    (label, part number) of the standing and the grown trunks.csv."""
+    act_old, act_new, source = (np.asarray(x).copy() for x in paired)
+    if "segments" not in old or "segments" not in new:
+        return act_old, act_new, source
+    before = seats(old["segments"].fillna("").astype(str), old_trunks)
+    after = seats(new["segments"].fillna("").astype(str), new_trunks)
+    for j in np.flatnonzero(act_new == "keep").tolist():
+        i = int(source[j])
+        if before[i] != after[j]:
+            act_new[j], act_old[i] = "move", "move"
+    return act_old, act_new, source
 
 
 def through_panels(links: pd.DataFrame | None, trunks: pd.DataFrame | None,

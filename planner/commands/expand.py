@@ -337,14 +337,92 @@ def with_standing_trunks(bom, plant, standing: set):
     return bom
 
 
-def standing_trunks(folder: Path) -> set:
-    """(label, sku) of the standing plan's trunks (its trunks.csv; none without one)."""
+def with_standing_panels(bom, plant, catalog, old):
+    """``bom`` with its patch panel and patch rack lines' reused count: the grown plan's panels
+    and patch racks that stand (a panel of the same name, so the same patch rack and rack unit,
+    in the standing trunks.csv ``old``; a patch rack of the same name), per part."""
+    if plant is None or not len(plant.panels) or old is None:
+        return bom
+    panels = set(old["a_panel"]) | set(old["b_panel"])
+    racks = set(old["a_rack"]) | set(old["b_rack"])
+    have = plant.panels[plant.panels["name"].isin(panels)]["sku"].astype(str).value_counts()
+    standing_racks = int(plant.racks["name"].isin(racks).sum())
+    per_rack = {h.sku for h in catalog.rack_hardware if h.per == "patch_rack"}
+    bom = bom.copy()
+    for i in bom.index[bom["item"].isin(["panel", "rack"])].tolist():
+        sku, q = str(bom.at[i, "sku"]), int(bom.at[i, "quantity"])
+        more = (int(have.get(sku, 0)) if bom.at[i, "item"] == "panel"
+                else standing_racks if sku in per_rack else 0)
+        bom.at[i, "reused"] = min(q, int(bom.at[i, "reused"]) + more)
+    bom["new"] = bom["quantity"] - bom["reused"]
+    bom["new_price"] = (bom["new"] * bom["unit_price"]).round(2)
+    return bom
+
+
+_PANEL_PORT = r"\| (?=[^|\s]+:[^|\s]+ \|)"
+
+
+def standing_plant(folder: Path, cables_old, cabinets_old, grown_halls: int):
+    """(the standing trunks.csv, the standing cables) with the panels, patch racks and trunk
+    labels named as the grown plan names them: a standing plan in one hall grown over several
+    halls gains the hall prefix (``A-P0-01`` -> ``H1-A-P0-01``,
+    ``planner.cabling.structured.point_names``). (None, cables) without a trunks.csv."""
     import pandas as pd
     path = Path(folder) / "trunks.csv"
-    if not path.exists():
-        return set()
+    if not path.is_file():
+        return None, cables_old
     trunks = pd.read_csv(path, keep_default_na=False, dtype=str)
-    return set(zip(trunks["label"], trunks["sku"]))
+    halls = set(cabinets_old["hall"].astype(int)) if "hall" in cabinets_old else {1}
+    if grown_halls <= 1 or len(halls) != 1 or trunks["a_panel"].str.match(r"H\d+-").any():
+        return trunks, cables_old
+    prefix = f"H{halls.pop()}-"
+    for side in ("a", "b"):
+        for col in (f"{side}_rack", f"{side}_panel"):
+            trunks[col] = prefix + trunks[col]
+    trunks["label"] = (trunks["a_panel"] + ":" + trunks["a_port"] + "/" + trunks["b_panel"]
+                       + ":" + trunks["b_port"])
+    if "segments" in cables_old:
+        cables_old = cables_old.assign(segments=cables_old["segments"].fillna("").astype(str)
+                                       .str.replace(_PANEL_PORT, "| " + prefix, regex=True))
+    return trunks, cables_old
+
+
+def trunk_labels(trunks) -> dict:
+    """trunk id -> (label, sku) of the standing plan's trunks.csv (empty without one)."""
+    if trunks is None:
+        return {}
+    return dict(zip(trunks["trunk_id"], zip(trunks["label"], trunks["sku"])))
+
+
+def standing_seats(trunks, cables_old, old_to_new):
+    """The standing plant's seats (``planner.cabling.structured.StandingSeats``) of the standing
+    network cables through one row trunk, their routers under their grown ids, and its row
+    trunks (``trunks``: ``standing_plant``'s); None without trunks (no structured cabling)."""
+    import re
+
+    from planner.cabling.structured import StandingSeats
+    trunk = trunk_labels(trunks)
+    if not trunk or "segments" not in cables_old:
+        return None
+    piece = re.compile(r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
+    seats = {}
+    net = cables_old[cables_old["kind"] == "network"]
+    for a, pa, b, pb, text in zip(net["a_device"], net["a_port"], net["b_device"],
+                                  net["b_port"], net["segments"].fillna("").astype(str)):
+        found = piece.findall(text)
+        if len(found) != 1 or found[0][2] not in trunk:
+            continue
+        pa_, pan, tid, pb_, pbn = found[0]
+        ra, rb = (int(old_to_new[int(str(d)[1:])]) for d in (a, b))
+        if ra < 0 or rb < 0:
+            continue
+        x, y = (ra, int(pa)), (rb, int(pb))
+        seats[(min(x, y), max(x, y))] = (*trunk[tid], {pa_: int(pan), pb_: int(pbn)})
+    rear = (trunks["kind"] == "row") & trunks["a_port"].str.startswith("R") & trunks[
+        "b_port"].str.startswith("R")
+    row_trunks = tuple(trunks[rear][["label", "sku", "a_rack", "a_panel", "a_ru", "a_port",
+                                     "b_rack", "b_panel", "b_ru", "b_port"]].to_dict("records"))
+    return StandingSeats(seats, frozenset(trunk.values()), row_trunks)
 
 
 def drain_block(drain, order) -> dict:
@@ -396,12 +474,22 @@ def run(args: argparse.Namespace) -> int:
     hall, row, col, group = standing_positions(cabinets_old)
     placement = place_growth(growth.topology, floor, catalog, router,
                              router_cab[growth.old_to_new >= 0], hall, row, col, group)
+    old_trunks, old_pieces = (standing_plant(folder, cables_old, cabinets_old,
+                                             int(np.max(placement.cabinet_hall)) + 1)
+                              if args.plan_dir is not None else (None, cables_old))
+    seats = standing_seats(old_trunks, old_pieces, growth.old_to_new)
     result = plan(growth.topology, catalog, floor, placement=placement, strategy="hint",
-                  seed=args.seed)
+                  seed=args.seed, standing_seats=seats)
     ep_map = orders.endpoint_map(standing.endpoints, growth.topology.endpoints,
                                  growth.old_to_new)
     fabric = result.cables[result.cables["kind"].isin(["network", "endpoint"])]
     paired = orders.pairs(cables_old, fabric, growth.old_to_new, ep_map)
+    if result.structured is not None:
+        grown_trunks = result.structured.trunks
+        paired = orders.with_repatched(paired, old_pieces, fabric, trunk_labels(old_trunks),
+                                       dict(zip(grown_trunks["trunk_id"],
+                                                zip(grown_trunks["label"],
+                                                    grown_trunks["sku"]))))
     positions = {str(n): (int(h), int(r), int(c)) for n, h, r, c in zip(
         placement.cabinet_names, placement.cabinet_hall, placement.cabinet_row,
         placement.cabinet_col)}
@@ -410,14 +498,15 @@ def run(args: argparse.Namespace) -> int:
     plant = result.structured
     through = orders.through_panels(
         None if plant is None else plant.links, None if plant is None else plant.trunks,
-        standing_trunks(folder), fabric.index.to_numpy())
+        set(trunk_labels(old_trunks).values()), fabric.index.to_numpy())
     drain, order = drain_of(standing, growth, cables_old, fabric, paired, ep_map, positions,
                             keep, through)
     bom = reused_bom(result, paired[1], cables_old, paired[2],
                      int((growth.old_to_new >= 0).sum()),
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
                      len(cabinets_old))
-    bom = with_standing_trunks(bom, plant, standing_trunks(folder))
+    bom = with_standing_trunks(bom, plant, set(trunk_labels(old_trunks).values()))
+    bom = with_standing_panels(bom, plant, catalog, old_trunks)
     result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
                                             paired, bom, touch_price)
     result.summary["growth"]["drain"] = drain_block(drain, order)
