@@ -396,8 +396,9 @@ def trunk_labels(trunks) -> dict:
 
 def standing_seats(trunks, cables_old, old_to_new):
     """The standing plant's seats (``planner.cabling.structured.StandingSeats``) of the standing
-    network cables through one row trunk, their routers under their grown ids, and its row
-    trunks (``trunks``: ``standing_plant``'s); None without trunks (no structured cabling)."""
+    network cables through one trunk, their routers under their grown ids, and its trunks
+    between two panels' rear ports: row trunks and the hall trunks between two hall entries
+    (``trunks``: ``standing_plant``'s); None without trunks (no structured cabling)."""
     import re
 
     from planner.cabling.structured import StandingSeats
@@ -418,8 +419,7 @@ def standing_seats(trunks, cables_old, old_to_new):
             continue
         x, y = (ra, int(pa)), (rb, int(pb))
         seats[(min(x, y), max(x, y))] = (*trunk[tid], {pa_: int(pan), pb_: int(pbn)})
-    rear = (trunks["kind"] == "row") & trunks["a_port"].str.startswith("R") & trunks[
-        "b_port"].str.startswith("R")
+    rear = trunks["a_port"].str.startswith("R") & trunks["b_port"].str.startswith("R")
     row_trunks = tuple(trunks[rear][["label", "sku", "a_rack", "a_panel", "a_ru", "a_port",
                                      "b_rack", "b_panel", "b_ru", "b_port"]].to_dict("records"))
     return StandingSeats(seats, frozenset(trunk.values()), row_trunks)
