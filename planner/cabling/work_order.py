@@ -267,6 +267,36 @@ def walked(old: pd.DataFrame, new: pd.DataFrame, paired,
     return frame, index[:, 0], index[:, 1]
 
 
+def with_removed_trunks(order: pd.DataFrame, old_trunks: pd.DataFrame | None,
+                        grown_trunks: pd.DataFrame | None) -> tuple[pd.DataFrame, int]:
+    """(``order`` with a ``remove`` row per standing trunk the grown plan no longer has, the
+    number of them). A standing trunk (trunks.csv row) stays where the grown plan has a trunk
+    of the same label (the same two panels' rear ports) and part number; the others are
+    pulled last, once every cable through them has moved: after the cable rows, in the last
+    drain step, kind ``trunk``, its trunk id and label, its two panel ports as the old ends,
+    where the work is done its A end's patch rack (hall from its ``H<n>-`` prefix)."""
+    if old_trunks is None or not len(old_trunks):
+        return order, 0
+    grown = set() if grown_trunks is None else set(
+        zip(grown_trunks["label"].astype(str), grown_trunks["sku"].astype(str)))
+    gone = old_trunks[[(str(lab), str(sku)) not in grown for lab, sku in
+                       zip(old_trunks["label"], old_trunks["sku"])]]
+    if gone.empty:
+        return order, 0
+    last = int(order["drain_step"].max()) if len(order) else 1
+    hall = gone["a_rack"].astype(str).str.extract(r"^H(\d+)-", expand=False).fillna("1")
+    rows = pd.DataFrame({
+        "step": len(order) + np.arange(1, len(gone) + 1), "drain_step": last,
+        "action": "remove", "cable_id": gone["trunk_id"].to_numpy(object),
+        "label": gone["label"].to_numpy(object), "kind": "trunk",
+        "old_a": (gone["a_panel"] + ":" + gone["a_port"]).to_numpy(object),
+        "old_b": (gone["b_panel"] + ":" + gone["b_port"]).to_numpy(object),
+        "new_a": "", "new_b": "", "old_sku": gone["sku"].to_numpy(object), "new_sku": "",
+        "hall": hall.astype(np.int64).to_numpy(), "row": "",
+        "cabinet": gone["a_rack"].to_numpy(object), "through": ""})
+    return pd.concat([order, rows[COLUMNS]], ignore_index=True), int(len(gone))
+
+
 def floors_row(row: int) -> str:
     from planner.inputs.floor import row_letters
     return str(row_letters(int(row))) if row < (1 << 29) else ""

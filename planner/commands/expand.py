@@ -501,6 +501,8 @@ def run(args: argparse.Namespace) -> int:
         set(trunk_labels(old_trunks).values()), fabric.index.to_numpy())
     drain, order = drain_of(standing, growth, cables_old, fabric, paired, ep_map, positions,
                             keep, through)
+    order, trunks_removed = orders.with_removed_trunks(
+        order, old_trunks, None if plant is None else plant.trunks)
     bom = reused_bom(result, paired[1], cables_old, paired[2],
                      int((growth.old_to_new >= 0).sum()),
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
@@ -509,6 +511,7 @@ def run(args: argparse.Namespace) -> int:
     bom = with_standing_panels(bom, plant, catalog, old_trunks)
     result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
                                             paired, bom, touch_price)
+    result.summary["growth"]["trunks_removed"] = trunks_removed
     result.summary["growth"]["drain"] = drain_block(drain, order)
     if args.as_built:
         result.summary["growth"]["as_built"] = str(args.as_built)
