@@ -23,7 +23,8 @@ COLUMNS = ["step", "drain_step", "action", "cable_id", "label", "kind", "old_a",
            "new_a", "new_b", "old_sku", "new_sku", "hall", "row", "cabinet", "through"]
 """work_order.csv columns: running step, the drain step it belongs to
 (``planner.performance.drain_steps``), add | move | remove, the grown cable's id (a removed
-cable's standing id), its label, network | endpoint, the standing ends and the grown ends
+cable's standing id; a removed standing trunk's id, ``with_removed_trunks``), its label,
+network | endpoint | trunk, the standing ends and the grown ends
 (``device:port@cabinet-RU``, '' where none), the part ordered before and after, where the
 work is done, and on floors with structured cabling the panel front ports and trunk position a
 moved or added cable through panels takes (``A-P0-01:004 T0001#4 B-P0-01:004``; a trunk the
