@@ -134,3 +134,11 @@ def test_a_plan_that_does_not_grow_is_unchanged_by_expand(tmp_path, floor):
     for name in ("cables.csv", "trunks.csv"):
         if (old / name).exists() or (same / name).exists():
             assert _sha(old / name) == _sha(same / name), name
+
+
+def test_removed_trunks_are_not_counted_as_removed_cables(plans):
+    """summary.json's drain steps count cables: the trunk rows of work_order.csv apart."""
+    order = _read(plans["shrunk"], "work_order.csv")
+    cables = order[(order["kind"] != "trunk") & (order["action"] == "remove")]
+    steps = json.loads((plans["shrunk"] / "summary.json").read_text())["growth"]["drain"]["steps"]
+    assert sum(s["removed"] for s in steps) == len(cables)

@@ -427,11 +427,13 @@ def standing_seats(trunks, cables_old, old_to_new):
 
 def drain_block(drain, order) -> dict:
     """summary.json ``growth.drain``: the share asked, how θ was computed, and per step its
-    θ share while down, the cables it moves, removes and adds, and its verification list."""
+    θ share while down, the cables it moves, removes and adds (trunks apart: ``trunks_removed``),
+    and its verification list."""
     from planner.exports.work_order import step_list_name
     steps = []
     for k in range(1, drain.count + 1):
-        mine = order[order["drain_step"] == k]["action"].value_counts()
+        mine = order[(order["drain_step"] == k) & (order["kind"] != "trunk")][
+            "action"].value_counts()
         rounded = lambda x: None if x is None else round(float(x), 6)  # noqa: E731
         steps.append({"step": k, "theta_before": rounded(drain.before[k - 1]),
                       "theta_during": rounded(drain.during[k - 1]),
