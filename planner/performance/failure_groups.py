@@ -172,10 +172,8 @@ def tray_groups(floor: Floor, placement, cable_link: np.ndarray, a_router: np.nd
     cross_x = room.cross_x
     trays = len(cross_x)
     rows, halls = room.rows, room.halls
-    # codes: row bay (hall, row, bay); cross span (hall, tray, span: 0 = entry..row A);
-    # hall link (hall a, hall b)
-    bay_base, span_base = 0, halls * rows * trays
-    link_base = span_base + halls * trays * (rows + 1)
+    bay_base = 0
+    span_base, link_base = tray_code_bases(room)
 
     def bay(h, r):
         return lambda idx, k: bay_base + (h[idx] * rows + r[idx]) * trays + k
@@ -204,15 +202,27 @@ def tray_groups(floor: Floor, placement, cable_link: np.ndarray, a_router: np.nd
     cable = np.concatenate([p[0] for p in pieces])
     code = np.concatenate([p[1] for p in pieces]).astype(np.int64)
     used, group = np.unique(code, return_inverse=True)
-    names = [_tray_name(int(c), rows, trays, halls, span_base, link_base) for c in used]
+    names = [tray_name(room, int(c)) for c in used]
     return _groups("tray", names, num_routers=num_routers, cable_group=group,
                    cable_link=cable_link[cable], num_links=_links(cable_link))
 
 
-def _tray_name(code: int, rows: int, trays: int, halls: int, span_base: int,
-               link_base: int) -> str:
+def tray_code_bases(room) -> tuple[int, int]:
+    """(first cross-span code, first hall-link code) of a room's tray segment codes: row bays
+    ``(hall * rows + row) * trays + bay`` from 0, cross spans ``span_base + (hall * trays +
+    tray) * (rows + 1) + span`` (span 0: entry to row A), hall links ``link_base + a * halls +
+    b``."""
+    trays, rows, halls = len(room.cross_x), room.rows, room.halls
+    span_base = halls * rows * trays
+    return span_base, span_base + halls * trays * (rows + 1)
+
+
+def tray_name(room, code: int) -> str:
     """``A:P0-P1`` (row tray between cross trays), ``P1:A-B`` / ``P0:entry-A`` (cross tray
-    between rows), ``H1-H2 link``; a hall prefix ``H2-`` with several halls."""
+    between rows), ``H1-H2 link``; a hall prefix ``H2-`` with several halls. ``code`` as
+    ``tray_code_bases`` lays them out."""
+    trays, rows, halls = len(room.cross_x), room.rows, room.halls
+    span_base, link_base = tray_code_bases(room)
     if code >= link_base:
         a, b = divmod(code - link_base, halls)
         return f"H{a + 1}-H{b + 1} link"

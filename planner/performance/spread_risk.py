@@ -27,7 +27,7 @@ import scipy.sparse as sp
 
 from planner.inputs.floor import cabinet_xy, room_of
 from planner.performance import failure_groups
-from planner.performance.failure_groups import FailureGroups, _tray_name
+from planner.performance.failure_groups import FailureGroups, tray_name
 from planner.performance.rounding import rounded
 
 PLAIN = "spread-risk: plain "
@@ -135,14 +135,11 @@ def own_tray_segments(floor, placement, tray: FailureGroups) -> sp.csr_matrix | 
     c_col = np.asarray(placement.cabinet_col, np.int64)
     room = room_of(floor, c_hall, c_row, c_col)
     x, _ = cabinet_xy(floor, c_row[cab], c_col[cab])
-    trays, rows, halls = len(room.cross_x), room.rows, room.halls
+    trays, rows = len(room.cross_x), room.rows
     bay = np.clip(np.searchsorted(room.cross_x, x + 1e-9, side="right") - 1, 0, trays - 1)
     code = (c_hall[cab] * rows + c_row[cab]) * trays + bay
-    span_base = halls * rows * trays
-    link_base = span_base + halls * trays * (rows + 1)
     index = {name: i for i, name in enumerate(tray.names)}
-    group = np.array([index.get(_tray_name(int(c), rows, trays, halls, span_base, link_base),
-                                -1) for c in code.tolist()], np.int64)
+    group = np.array([index.get(tray_name(room, int(c)), -1) for c in code.tolist()], np.int64)
     at = np.flatnonzero(group >= 0)
     return sp.csr_matrix((np.ones(len(at), bool), (group[at], at)),
                          shape=(len(tray), len(cab)))

@@ -68,12 +68,11 @@ def _segment_lines(plan) -> dict[str, list[tuple[float, float]]]:
     origin = geo.hall_origins(room)
     cross_x = np.asarray(room.cross_x, float)
     trays, rows, halls = len(cross_x), room.rows, room.halls
-    span_base = halls * rows * trays
-    link_base = span_base + halls * trays * (rows + 1)
+    span_base, link_base = fg.tray_code_bases(room)
     pitch, ey = float(floor.row_pitch_m), float(room.entry_xy[1])
 
     def name(code: int) -> str:
-        return fg._tray_name(code, rows, trays, halls, span_base, link_base)
+        return fg.tray_name(room, code)
 
     out: dict[str, list[tuple[float, float]]] = {}
     for h in range(halls):
