@@ -58,8 +58,9 @@ def plain_layout(placement):
 
 def plain_groups(top, placement, floor, cables, structured, kinds) -> dict[str, FailureGroups]:
     """The plain layout's failure groups of ``kinds``: its cabinets; with the same cabinets
-    its tray segments and power feeds; the row trunks as the plain fill would have dealt the
-    links (``StructuredPlan.plain_trunk``)."""
+    its tray segments and power feeds; the trunks as the plain fill would have dealt the links
+    (``StructuredPlan.plain_trunk``) and the hall trunks between pass-through entries as the
+    plain plan packs them (``StructuredPlan.plain_hall_trunk``)."""
     plain = plain_layout(placement)
     r, links = top.num_routers, len(top.links)
     out = {"cabinet": failure_groups.cabinet_groups(plain, r, links)}
@@ -72,7 +73,14 @@ def plain_groups(top, placement, floor, cables, structured, kinds) -> dict[str, 
         cable = np.flatnonzero(trunk[:len(cable_link)] >= 0)
         used, number = np.unique(trunk[cable], return_inverse=True)
         names = np.array([f"plain trunk {k + 1}" for k in range(len(used))], dtype=object)
-        fill = SimpleNamespace(links=pd.DataFrame({"cable": cable, "trunks": names[number]}),
+        on = names[number]
+        hall = getattr(structured, "plain_hall_trunk", None)
+        if hall is not None and (hall[cable] >= 0).any():
+            halls = np.array([f"plain hall trunk {k + 1}" for k in range(int(hall.max()) + 1)],
+                             dtype=object)
+            on = np.where(hall[cable] >= 0, on + "," + halls[np.maximum(hall[cable], 0)], on)
+            names = np.r_[names, halls]
+        fill = SimpleNamespace(links=pd.DataFrame({"cable": cable, "trunks": on}),
                                trunks=pd.DataFrame({"trunk_id": names}))
         out["trunk"] = failure_groups.trunk_groups(fill, cable_link, r)
     return {k: v for k, v in out.items() if k in kinds}
@@ -235,9 +243,9 @@ def block(spread, top, groups: dict[str, FailureGroups],
     return {
         "share": spread.share,
         "scope": ("enforced: cabinets (a router's cables to the routers of one other cabinet)"
-                  + ("; row trunks (a router's cables and a group pair's cables on one trunk)"
-                     if trunks is not None else "")
-                  + "; measured only: group pairs on cabinets, hall trunks, panels, tray "
+                  + ("; row trunks and hall trunks (a router's cables and a group pair's "
+                     "cables on one trunk)" if trunks is not None else "")
+                  + "; measured only: group pairs on cabinets, panels, tray "
                     "segments other than the one over the router's own cabinet, and power "
                     "feeds other than the router's own"),
         "met": spread.met,
