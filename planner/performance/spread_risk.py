@@ -309,11 +309,17 @@ def _tray_words(b: dict) -> str:
 
 def _trunk_words(t: dict | None) -> str:
     """The trunk dealing in words: the largest router share on one trunk with and without,
-    and the trunks it added."""
+    and the trunks it added; the same for the hall trunks."""
     if t is None:
         return ""
     w, wo = t["with"]["router"], t["without"]["router"]
     over = "" if not w["cables_over"] else f", {w['cables_over']:,} cables over"
+    hall = t.get("hall")
+    between = ("" if hall is None else
+               f"; one hall trunk at most {hall['with']['router']['largest']:.3f} "
+               f"({hall['without']['router']['largest']:.3f} without) for "
+               f"{hall['trunks_added']:,} hall trunks added "
+               f"(${hall['trunk_dollars_added']:,.2f})")
     return (f"; one trunk carries at most {w['largest']:.3f} of a router's cables "
             f"({wo['largest']:.3f} without{over}) for {t['trunks_added']:,} trunks added "
-            f"(${t['trunk_dollars_added']:,.2f})")
+            f"(${t['trunk_dollars_added']:,.2f})" + between)
