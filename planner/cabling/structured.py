@@ -610,6 +610,25 @@ class SpreadDealing:
         return np.maximum(np.floor(self.share * cables + 1e-9), 1).astype(np.int64)
 
 
+def _share_figures(trunk: np.ndarray, owners: tuple, spread: SpreadDealing) -> dict:
+    """``router`` and (with topology groups) ``group_pair``: the largest share on one trunk
+    and the cables over the limits (``_trunk_loads``) of links on ``trunk`` (-1: none) whose
+    ``owners`` are (A router, B router, group pair) (``SpreadDealing.owners``)."""
+    degree, r_most, _, total, p_most = spread.limits()
+    ra, rb, rp = owners
+    at = np.asarray(trunk) >= 0
+    fig = {}
+    for name, mine, cables, most in (("router", (ra, rb), degree, r_most),
+                                     ("group_pair", (rp,), total, p_most)):
+        if name == "group_pair" and spread.group is None:
+            continue
+        t = np.concatenate([np.asarray(trunk)[at]] * len(mine))
+        o = np.concatenate([x[at] for x in mine])
+        largest, over = _trunk_loads(t, o, cables, most)
+        fig[name] = {"largest": round(largest, 6), "cables_over": over}
+    return fig
+
+
 def _trunk_loads(trunk: np.ndarray, owner: np.ndarray, cables: np.ndarray, most: np.ndarray
                  ) -> tuple[float, int]:
     """(largest share of an owner's cables on one trunk, cables over the owner's limit
@@ -642,7 +661,7 @@ def deal_spread(link: pd.DataFrame, picked: dict, spread: SpreadDealing, catalog
     entries' LC cassettes, ``via_entry``: those hall trunks are dealt here link by link).
     A cross-hall chain's two row trunks carry the same links; the hall trunks between
     pass-through entry panels carry whole chains (``deal_hall_spread``)."""
-    degree, r_most, pair, total, p_most = spread.limits()
+    _, r_most, _, _, p_most = spread.limits()
     cable = link["cable"].to_numpy(np.int64)
     ra, rb, rp = spread.owners(cable)
     bounds = np.r_[0, np.cumsum(np.bincount(link["group"].to_numpy(np.int64),
@@ -699,17 +718,7 @@ def deal_spread(link: pd.DataFrame, picked: dict, spread: SpreadDealing, catalog
     gid = link["group"].to_numpy(np.int64)
 
     def figures(local):
-        trunk = base[gid] + local
-        fig = {}
-        for name, owners, cables, most in (("router", (ra, rb), degree, r_most),
-                                           ("group_pair", (rp,), total, p_most)):
-            if name == "group_pair" and spread.group is None:
-                continue
-            t = np.concatenate([trunk] * len(owners))
-            o = np.concatenate(owners)
-            largest, over = _trunk_loads(t, o, cables, most)
-            fig[name] = {"largest": round(largest, 6), "cables_over": over}
-        return fig
+        return _share_figures(base[gid] + local, (ra, rb, rp), spread)
 
     dealt = {"share": float(spread.share), "with": figures(within), "without": figures(plain),
              "trunks_added": added, "positions_added": positions,
@@ -738,12 +747,14 @@ def deal_hall_spread(chains: pd.DataFrame, link: pd.DataFrame, dealt: dict,
     and the cables over the limits, ``with`` and ``without`` (the plain plan: the plain fill's
     row trunks packed first-fit decreasing), and the hall trunks, positions and dollars
     added (``trunks_added``, ``positions_added``, ``trunk_dollars_added``)."""
-    degree, r_most, pair, total, p_most = spread.limits()
+    _, r_most, _, _, p_most = spread.limits()
     cable = link["cable"].to_numpy(np.int64)
     ra, rb, rp = spread.owners(cable)
     chain = link["chain"].to_numpy(np.int64)
     counts: dict = {}
-    for c, owners in zip(chain.tolist(), zip(ra.tolist(), rb.tolist(), rp.tolist())):
+    cross = link["cross_hall"].to_numpy(bool)
+    for c, owners in zip(chain[cross].tolist(), zip(ra[cross].tolist(), rb[cross].tolist(),
+                                                    rp[cross].tolist())):
         mine = counts.setdefault(c, {})
         for kind, o in zip("rrp", owners):
             if o >= 0:
@@ -768,26 +779,14 @@ def deal_hall_spread(chains: pd.DataFrame, link: pd.DataFrame, dealt: dict,
     if not (on >= 0).any():
         return shared, dealt
 
-    def figures(trunk):
-        fig = {}
-        at = trunk >= 0
-        for name, owners, cables, limit in (("router", (ra, rb), degree, r_most),
-                                            ("group_pair", (rp,), total, p_most)):
-            if name == "group_pair" and spread.group is None:
-                continue
-            t = np.concatenate([trunk[at]] * len(owners))
-            o = np.concatenate([x[at] for x in owners])
-            largest, over = _trunk_loads(t, o, cables, limit)
-            fig[name] = {"largest": round(largest, 6), "cables_over": over}
-        return fig
-
     def plant(table):
         return (len(table), int(table["legs"].sum()) if len(table) else 0,
                 sum(float(catalog.cables[int(k)].price(m))
                     for k, m in zip(table["part"], table["hall_order"])))
     lc = dealt.get("hall_added", (0, 0, 0.0))
     mine, theirs = plant(shared), plant(plain_shared)
-    dealt["hall"] = {"with": figures(on), "without": figures(plain_on),
+    dealt["hall"] = {"with": _share_figures(on, (ra, rb, rp), spread),
+                     "without": _share_figures(plain_on, (ra, rb, rp), spread),
                      "trunks_added": int(lc[0] + mine[0] - theirs[0]),
                      "positions_added": int(lc[1] + mine[1] - theirs[1]),
                      "trunk_dollars_added": round(float(lc[2] + mine[2] - theirs[2]), 2)}
