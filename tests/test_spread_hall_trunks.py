@@ -22,6 +22,7 @@ import pytest
 from planner.cabling.structured import _pack_hall
 from planner.exports import cables_csv, trunks_csv
 from planner.inputs.catalog.catalog import load_catalog
+from planner.performance import spread_risk
 from planner.plan import plan
 
 TOPOLOGY, SHARE = "dragonfly:a=4,p=2,h=2", 0.25
@@ -142,6 +143,22 @@ def test_pass_through_hall_trunks_added_against_the_plain_packing(folder):
     dealt = int((trunks["kind"] == "hall").sum())
     assert dealt - block["trunks_added"] == len(np.unique(plain[plain >= 0]))
     assert block["trunks_added"] > 0 and block["trunk_dollars_added"] > 0
+
+
+def test_the_plain_plans_hall_trunks_join_the_trunk_failures(folder):
+    """The comparison's plain trunk failures (``spread_risk.plain_groups``) include a group
+    per plain hall trunk, cutting the cables the plain plan put on it, and every such cable
+    also on its plain row trunk."""
+    result, _ = _written(folder, CATALOGS["pass-through"], SHARE)
+    groups = spread_risk.plain_groups(result.topology, result.placement, result.floor,
+                                      result.cables, result.structured, {"trunk"})["trunk"]
+    hall, row = result.structured.plain_hall_trunk, result.structured.plain_trunk
+    n = result.topology.num_links                      # one cable a link on Dragonfly
+    assert np.all(row[:n][hall[:n] >= 0] >= 0)
+    for k in np.unique(hall[hall >= 0]).tolist():
+        i = groups.names.index(f"plain hall trunk {k + 1}")
+        cut = groups.cables[i].toarray().ravel()
+        assert np.flatnonzero(cut).tolist() == np.flatnonzero(hall[:n] == k).tolist()
 
 
 def test_same_seed_same_bytes(folder):
