@@ -203,3 +203,12 @@ SCALAR_RESOLUTION = 1000         # single-weight partitioners: units per block l
 SPREAD_EVALUATIONS_PER_ROUTER = 1000
 SPREAD_MAX_ENTRIES = 100_000_000     # routers^2 (the int32 router x cabinet counts and the
                                      # cabinet price table stay below it): 10,000 routers
+
+
+# ----------------------------------------------------------------------------- growth placement
+
+# ``planner expand``: the search over where the new routers stand (``growth_search``). One
+# evaluation prices one new router's links at one site (a standing cabinet or a free position).
+GROWTH_EVALUATIONS_PER_ROUTER = 20   # rounds over every router x every site: see below
+GROWTH_MAX_EVALUATIONS = 20_000_000  # whatever the size (about 40 s of numpy at degree 40)
+GROWTH_SWAP_SITES = 4                # full sites a router tries swapping into, cheapest first
