@@ -1,18 +1,31 @@
-"""Placement of a grown system: the standing routers stay in their cabinets, the new ones go
-into free cabinet positions.
+"""Placement of a grown system: the standing routers stay in their cabinets and rack units, the
+new ones go into free slots of standing cabinets and into free cabinet positions.
 
 Takes the grown ``Topology`` (standing routers first, ``planner.placement.grown``), the
 standing cabinets (position and electrical group) and the cabinet of every standing router;
-hands on a ``Placement``. Standing cabinets keep their names and positions, and since new
-routers have higher ids than every standing one they never take a standing router's slot
-(``planner.cabling.rack_units`` fills a cabinet in id order), so standing routers keep their
-rack units. New routers are packed in id order (a new Dragonfly group, a new pod, stays
-together) into new cabinets of ``router_slots`` routers and ``endpoint_slots`` endpoints;
-each new cabinet takes, greedily, the free position (not standing, not marked: docs/floors.md
-"Existing rooms") whose routed metres to the routers already placed that it links to are
-fewest: a heuristic for the new cable dollars. The labour on standing cables does not depend
-on where new routers stand (the standing routers do not move), so it is fixed by the growth.
-"""
+hands on a ``Placement`` and how it was found (``GrowthPlacement``). Standing cabinets keep
+their names and positions. New routers have higher ids than every standing one and
+``planner.cabling.rack_units`` fills a cabinet in id order, so a new router in a standing
+cabinet takes the slots after its standing routers (and its endpoints the endpoint slots after
+theirs): standing routers keep their rack units.
+
+1. Greedy start: new routers packed in id order (a new Dragonfly group, a new pod, stays
+   together) into new cabinets of ``router_slots`` routers and ``endpoint_slots`` endpoints,
+   each new cabinet at the free position (not standing, not marked: docs/floors.md "Existing
+   rooms") with the fewest routed metres to the routers already placed that it links to.
+2. Search (reach floors with a catalog): ``growth_search`` moves new routers between new
+   cabinets, empty positions and the free router and endpoint slots of standing cabinets
+   (within their electrical group's limits), swaps two, and moves whole new cabinets, for the
+   dollars of the links with a new router at an end, priced by the placement stage's table
+   (``objective.CabinetPrices``), within ``tuning.GROWTH_EVALUATIONS_PER_ROUTER`` evaluations.
+   Both layouts are then priced as the cabling stage prices them
+   (``objective.network_link_media``) and the cheaper kept. Membership floors keep the start.
+3. Lower bound on those dollars (halls of a given size, where the table's room is the
+   layout's): each new link at its cheapest price from its standing end's cabinet to any
+   position, or between any two positions (``growth_search.new_link_lower_bound``).
+
+The labour on standing cables does not depend on where new routers stand (the standing routers
+do not move), so it is fixed by the growth."""
 
 from __future__ import annotations
 
@@ -182,14 +195,16 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
     priced = catalog is not None
     start_layout = _layout(topology, floor, standing, start, halls, rows, cols, group)
     start_dollars = _dollars(graph, new_links, start_layout, floor, catalog, router)
-    prices = _price_table(graph, floor, catalog, router, room, halls)
+    # the search's room: the start's (an "auto" hall is the extent of its cabinets)
+    room = floors.room_of(floor, start_layout.hall, start_layout.row, start_layout.col)
+    prices = _price_table(graph, floor, catalog, router, room, start_layout.hall)
     if prices is None or topology.num_routers == first_new:
         method = "standing+greedy" + ("" if priced else " (no catalog: not priced)")
         return _result(graph, first_new, n_old, start_layout, floor, catalog, router, method,
                        start_dollars, start_dollars, None, None)
-    # the search's sites: the standing cabinets, then the free positions of the halls in use
-    in_use = int(max(np.max(hall, initial=0), np.max(halls[start], initial=0)))
-    candidate = np.r_[np.arange(n_old), n_old + np.flatnonzero(fh <= in_use)]
+    # the search's sites: the standing cabinets, then the free positions of that room
+    inside = (fh < room.halls) & (fr < room.rows) & (fc < room.cols)
+    candidate = np.r_[np.arange(n_old), n_old + np.flatnonzero(inside)]
     sites = _sites(topology, floor, standing, halls[candidate], rows[candidate],
                    cols[candidate], group, prices)
     site_of = np.full(len(halls), -1, np.int64)

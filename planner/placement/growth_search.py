@@ -200,7 +200,8 @@ def _move_routers(state: _State, new, all_sites, free, budget: int) -> int:
 
 def _swap_routers(state: _State, new, all_sites, free, budget: int) -> int:
     """One pass of swaps: each new router with the new routers of the ``GROWTH_SWAP_SITES``
-    full sites its links would cost least on; the swaps made."""
+    full sites holding new routers that its links would cost least on (whether or not that
+    is cheaper before the partner leaves); the swaps made."""
     made = 0
     for v in new.tolist():
         if state.evaluations + len(all_sites) > budget:
@@ -208,7 +209,8 @@ def _swap_routers(state: _State, new, all_sites, free, budget: int) -> int:
         cost = state.router_costs(v, all_sites)
         here = state.site[v]
         delta = cost - cost[here]
-        full = ~state.fits(v, all_sites) & (all_sites != here) & (delta < -IMPROVEMENT)
+        full = (~state.fits(v, all_sites) & (all_sites != here)
+                & np.isin(all_sites, state.site[new]))
         wanted = all_sites[full][np.argsort(delta[full], kind="stable")][:GROWTH_SWAP_SITES]
         for t in wanted.tolist():
             partners = new[state.site[new] == t]
