@@ -192,14 +192,13 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
                                   fh, fr, fc)
     graph = Graph.from_topology(topology)
     new_links = graph.links[:, 1] >= first_new
-    priced = catalog is not None
     start_layout = _layout(topology, floor, standing, start, halls, rows, cols, group)
     start_dollars = _dollars(graph, new_links, start_layout, floor, catalog, router)
     # the search's room: the start's (an "auto" hall is the extent of its cabinets)
     room = floors.room_of(floor, start_layout.hall, start_layout.row, start_layout.col)
-    prices = _price_table(graph, floor, catalog, router, room, start_layout.hall)
+    prices, why_not = _price_table(graph, floor, catalog, router, room, start_layout.hall)
     if prices is None or topology.num_routers == first_new:
-        method = "standing+greedy" + ("" if priced else " (no catalog: not priced)")
+        method = "standing+greedy" + (f" ({why_not})" if why_not else "")
         return _result(graph, first_new, n_old, start_layout, floor, catalog, router, method,
                        start_dollars, start_dollars, None, None)
     # the search's sites: the standing cabinets, then the free positions of that room
@@ -227,15 +226,21 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
                    start_dollars, dollars, bound, found)
 
 
-def _price_table(graph, floor, catalog, router, room, halls) -> CabinetPrices | None:
-    """The cabinet-pair prices of the room (``objective.cabinet_prices``) on reach floors with
-    a catalog, when the table stays within ``tuning.MAX_TABLE_ENTRIES``; else None."""
-    if catalog is None or floor.media_rule != "reach" or not len(graph.weights):
-        return None
+def _price_table(graph, floor, catalog, router, room, halls
+                 ) -> tuple[CabinetPrices | None, str]:
+    """(the cabinet-pair prices of the room, ``objective.cabinet_prices``, ""), or (None, why
+    no search runs): no catalog, a membership floor, no link, or a table above
+    ``tuning.MAX_TABLE_ENTRIES``."""
+    if catalog is None:
+        return None, "no catalog: not priced"
+    if floor.media_rule != "reach":
+        return None, "membership floor: no search"
+    if not len(graph.weights):
+        return None, ""
     count = int(np.max(halls)) + 1
     if table_entries(room, count, len(np.unique(graph.weights))) > MAX_TABLE_ENTRIES:
-        return None
-    return cabinet_prices(floor, catalog, router, room, count, graph.weights)
+        return None, "price table too large: no search"
+    return cabinet_prices(floor, catalog, router, room, count, graph.weights), ""
 
 
 def _fixed_halls(floor) -> bool:
