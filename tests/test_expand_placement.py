@@ -94,8 +94,9 @@ def _enumerated_optimum(top, standing, floor, catalog, router) -> float:
         index = np.searchsorted(used, where)
         row = np.array([sites[s][0] for s in used])
         col = np.array([sites[s][1] for s in used])
-        best = min(best, _new_link_dollars(graph, len(standing), index, np.zeros(len(used), int), row, col,
-                                           floor, catalog, router))
+        best = min(best, _new_link_dollars(graph, len(standing), index,
+                                           np.zeros(len(used), int), row, col, floor, catalog,
+                                           router))
     return best
 
 
@@ -107,8 +108,9 @@ def test_search_reaches_the_enumerated_optimum(small, name):
     placed = place_growth(top, floor, catalog, router, standing, HALL, ROW, COL, GROUP)
     p = placed.placement
     best = _enumerated_optimum(top, standing, floor, catalog, router)
-    priced = _new_link_dollars(Graph.from_topology(top), len(standing), p.router_cabinet, p.cabinet_hall,
-                               p.cabinet_row, p.cabinet_col, floor, catalog, router)
+    priced = _new_link_dollars(Graph.from_topology(top), len(standing), p.router_cabinet,
+                               p.cabinet_hall, p.cabinet_row, p.cabinet_col, floor, catalog,
+                               router)
     assert placed.method == "standing+greedy+search"
     assert placed.dollars == pytest.approx(priced)          # the reported figure is the layout's
     assert placed.dollars <= placed.start_dollars + 1e-9    # never dearer than the greedy start

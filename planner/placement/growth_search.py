@@ -58,12 +58,10 @@ class Sites:
 
 @dataclass
 class SearchResult:
-    """Site of every new router after the search, the priced dollars of the new links before
-    and after, and the evaluations spent."""
+    """Site of every new router after the search, the evaluations spent and the moves made of
+    each kind."""
 
     site: np.ndarray
-    start_dollars: float
-    dollars: float
     evaluations: int
     moves: dict[str, int] = field(default_factory=dict)
 
@@ -155,7 +153,6 @@ def improve(adjacency, first_new: int, endpoints, standing_site, start_site, sit
     ``budget`` evaluations. ``standing_site``: site of every standing router."""
     state = _State(adjacency, first_new, endpoints, standing_site, start_site, sites, prices)
     new = np.arange(first_new, len(state.site))
-    start = new_link_dollars(state, new)
     moves = {"router": 0, "swap": 0, "cabinet": 0}
     all_sites = np.arange(len(sites))
     free = np.arange(sites.standing, len(sites))
@@ -168,17 +165,8 @@ def improve(adjacency, first_new: int, endpoints, standing_site, start_site, sit
             gained += done
         if not gained or state.evaluations >= budget:
             break
-    return SearchResult(site=state.site[first_new:].copy(), start_dollars=start,
-                        dollars=new_link_dollars(state, new), evaluations=state.evaluations,
+    return SearchResult(site=state.site[first_new:].copy(), evaluations=state.evaluations,
                         moves=moves)
-
-
-def new_link_dollars(state: _State, new) -> float:
-    """Priced dollars of the links with a new router at one end or both."""
-    before = state.evaluations
-    total = state.links_cost(new)
-    state.evaluations = before
-    return total
 
 
 def _move_routers(state: _State, new, all_sites, free, budget: int) -> int:
