@@ -11,6 +11,21 @@ spare). The grown plan has 40 cross-hall links: 24 + 12 = 36 fill the two standi
 (the 8 spare positions before any new trunk) and 40 - 36 = 4 take one new 24-fibre trunk.
 Shrunk to g=5 with ``--allow-remove``, the row trunks H1-A-P1-01:R1/H1-B-P1-01:R1 and
 H2-A-P0-01:R1/H2-B-P0-01:R1 carry nothing: 2 trunks removed.
+
+Through pass-through panels (``--catalog ndr-400g``: MPO cords, so a cross-hall link takes a
+row trunk from its row panel to the hall entry's pass-through panel, a hall trunk between the
+two entries' rear ports and a row trunk on to the far row panel), the same a=4, p=2, h=3,
+g=9 grown to g=10 (the smallest growth of the smallest Dragonfly whose standing plan has such
+chains; a=4, h=2 tops out at g=9). By hand, from the two plans' files: the standing plan has
+28 cross-hall links on 4 chains (H1-A-P0 to H2-A-P0: 12 positions, H1-B-P0 to H2-A-P0: 8,
+H1-A-P0 to H2-B-P0: 4, H1-B-P0 to H2-B-P0: 4, all full) and 3 hall trunks (12, 8 + 4 and 4
+positions, all full): 8 row trunks to the entries + 3 hall trunks = 11 pass-through trunks.
+The grown plan has 32 cross-hall links; 19 standing ones keep both ends (9 are re-plugged to
+the new group), so the 9 positions they free (4, 2, 1 and 2 in the four chains) take 9 of
+the 13 new links, the chains are full again (28), and the other 4 take two new chains (3 and
+1 positions, H1-B-P0 to H2-A-P0 and to H2-B-P0) on one new 4-position hall trunk: 11 + 2 x 2
++ 1 = 16 pass-through trunks, the 11 standing ones among them. Before this, the grown plan
+kept 4 of the 11 and re-patched 9 of the 19 kept cables.
 """
 
 from __future__ import annotations
@@ -142,3 +157,127 @@ def test_removed_trunks_are_not_counted_as_removed_cables(plans):
     cables = order[(order["kind"] != "trunk") & (order["action"] == "remove")]
     steps = json.loads((plans["shrunk"] / "summary.json").read_text())["growth"]["drain"]["steps"]
     assert sum(s["removed"] for s in steps) == len(cables)
+
+
+PASS = re.compile(r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):(F\d+\.\d+) \| trunk (T\d+) "
+                  r"[^|]*\| (\S+):(F\d+\.\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
+
+
+@pytest.fixture(scope="module")
+def chains(tmp_path_factory) -> dict:
+    """Dragonfly a=4, p=2, h=3, g=9 with ndr-400g on two halls, grown to g=10 and expanded to
+    itself (module doc)."""
+    base = tmp_path_factory.mktemp("chains")
+    out = {k: base / k for k in ("old", "grown", "same")}
+    spec = "dragonfly:a=4,p=2,h=3,g={}"
+    assert _cli("plan", "--topology", spec.format(9), "--floor", FLOOR, "--catalog",
+                "ndr-400g", "--out", out["old"], "--strategy", "hint") == 0
+    for name, g in (("grown", 10), ("same", 9)):
+        assert _cli("expand", "--from", out["old"], "--topology", spec.format(g), "--floor",
+                    FLOOR, "--out", out[name]) == 0
+    return out
+
+
+def _through_entries(folder: Path) -> dict:
+    """Per cross-hall network cable through pass-through panels, by its two router ends: its
+    seat (the row panel and entry panel front ports and the three trunks' labels and parts,
+    whatever the direction) and its chain (the two row trunks' labels)."""
+    cables, trunks = _read(folder, "cables.csv"), _read(folder, "trunks.csv")
+    by_id = trunks.set_index("trunk_id")
+    name = lambda t: (by_id.at[t, "label"], by_id.at[t, "sku"])  # noqa: E731
+    out = {}
+    for c in cables[cables["kind"] == "network"].itertuples():
+        found = PASS.findall(c.segments)
+        if len(found) != 1:
+            continue
+        pa, fa, ta, ea, xa, th, eb, xb, tb, pb, fb = found[0]
+        ends = tuple(sorted([(int(c.a_device[1:]), int(c.a_port)),
+                             (int(c.b_device[1:]), int(c.b_port))]))
+        out[ends] = dict(seat=frozenset([(pa, fa), (pb, fb), (ea, xa), (eb, xb), name(ta),
+                                         name(th), name(tb)]),
+                         chain=frozenset([by_id.at[ta, "label"], by_id.at[tb, "label"]]))
+    return out
+
+
+def _pass_through_trunks(folder: Path) -> set:
+    trunks = _read(folder, "trunks.csv")
+    return {(lab, sku) for lab, sku in zip(trunks["label"], trunks["sku"]) if "ENTRY" in lab}
+
+
+@pytest.mark.parametrize("figure, expected", [
+    ("standing cross-hall links", 28), ("grown cross-hall links", 32),
+    ("kept cross-hall links", 19), ("kept on their standing seat", 19),
+    ("standing pass-through trunks", 11), ("grown pass-through trunks", 16),
+    ("standing ones kept", 11), ("links on standing chains", 28),
+    ("links on new chains", 4)])
+def test_pass_through_chains_keep_their_seats(chains, figure, expected):
+    before, now = _through_entries(chains["old"]), _through_entries(chains["grown"])
+    kept = [k for k in before if k in now]
+    standing_chains = {v["chain"] for v in before.values()}
+    old, grown = _pass_through_trunks(chains["old"]), _pass_through_trunks(chains["grown"])
+    measured = {
+        "standing cross-hall links": len(before), "grown cross-hall links": len(now),
+        "kept cross-hall links": len(kept),
+        "kept on their standing seat": sum(now[k]["seat"] == before[k]["seat"] for k in kept),
+        "standing pass-through trunks": len(old), "grown pass-through trunks": len(grown),
+        "standing ones kept": len(old & grown),
+        "links on standing chains": sum(v["chain"] in standing_chains for v in now.values()),
+        "links on new chains": sum(v["chain"] not in standing_chains for v in now.values())}
+    assert measured[figure] == expected
+
+
+def test_new_cross_hall_links_take_one_new_hall_trunk(chains):
+    """The 4 links past the standing chains' 28 positions share one new hall trunk of 4."""
+    old, grown = _hall_trunks(chains["old"]), _hall_trunks(chains["grown"])
+    new = grown[[(lab, sku) not in set(zip(old["label"], old["sku"]))
+                 for lab, sku in zip(grown["label"], grown["sku"])]]
+    assert new["links"].astype(int).tolist() == [4]
+    assert new["capacity"].astype(int).tolist() == [4]
+    order = _read(chains["grown"], "work_order.csv")
+    assert not (order["kind"] == "trunk").any()
+
+
+def test_kept_cables_reuse_their_trunks_and_patch_cords(chains):
+    """bom_growth.csv: every standing trunk the grown plan has (same label and part) is
+    reused, and so are the two patch cords of each cable kept through panels (counted here
+    from cables.csv's segments: ``cord <m> m <part> | ... | cord <m> m <part>``), with the
+    kept or re-plugged direct fibres of the same part."""
+    grown = _read(chains["grown"], "cables.csv")
+    order = _read(chains["grown"], "work_order.csv")
+    touched = set(order.loc[order["action"].isin(["move", "add"]), "cable_id"])
+    moved_same = set(order.loc[(order["action"] == "move")
+                               & (order["old_sku"] == order["new_sku"]), "cable_id"])
+    want: dict = {}
+    for c in grown[grown["kind"].isin(["network", "endpoint"])].itertuples():
+        cords = re.findall(r"cord \S+ m (\S+)", c.segments)
+        if cords and c.cable_id not in touched:
+            for sku in cords:
+                want[sku] = want.get(sku, 0) + 1
+        elif not cords and c.media == "optical" and (c.cable_id not in touched
+                                                     or c.cable_id in moved_same):
+            want[c.sku] = want.get(c.sku, 0) + 1
+    old = _read(chains["old"], "trunks.csv")
+    new_trunks = _read(chains["grown"], "trunks.csv")
+    stands = set(zip(old["label"], old["sku"]))
+    for sku, n in pd.Series([s for lab, s in zip(new_trunks["label"], new_trunks["sku"])
+                             if (lab, s) in stands]).value_counts().items():
+        want[sku] = want.get(sku, 0) + int(n)
+    bom = _read(chains["grown"], "bom_growth.csv")
+    lines = bom[bom["item"].isin(["fibre", "trunk"])]
+    assert sum(want.values()) > 0
+    for line in lines.itertuples():
+        assert int(line.reused) == min(int(line.quantity), want.get(line.sku, 0)), line.sku
+        assert int(line.new) == int(line.quantity) - int(line.reused)
+    cords_kept = sum(2 for c in grown.itertuples() if "cord " in c.segments
+                     and c.cable_id not in touched)
+    assert lines[lines["item"] == "fibre"]["reused"].astype(int).sum() >= cords_kept > 0
+
+
+def test_a_plan_through_pass_through_panels_expanded_to_itself_is_unchanged(chains):
+    for name in ("cables.csv", "trunks.csv"):
+        assert _sha(chains["old"] / name) == _sha(chains["same"] / name), name
+    order = _read(chains["same"], "work_order.csv")
+    assert order.empty
+    bom = _read(chains["same"], "bom_growth.csv")
+    structured = bom[bom["item"].isin(["fibre", "trunk", "panel"])]
+    assert (structured["new"].astype(int) == 0).all()

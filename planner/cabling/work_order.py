@@ -121,9 +121,14 @@ def new_endpoint_count(cables: pd.DataFrame) -> int:
 
 
 def _end_text(cables: pd.DataFrame, side: str) -> pd.Series:
+    """``device:port@cabinet-RU``; the rack unit a whole number (a standing cables.csv read
+    with an empty rack unit somewhere gives floats: ``39.0`` is written ``39``)."""
+    ru = cables[f"{side}_ru"]
+    if pd.api.types.is_float_dtype(ru):
+        ru = ru.round().astype("Int64")
     return (cables[f"{side}_device"].astype(str) + ":" + cables[f"{side}_port"].astype(str)
             + "@" + cables[f"{side}_cabinet"].astype(str) + "-"
-            + cables[f"{side}_ru"].astype(str).replace({"<NA>": "", "nan": ""}))
+            + ru.astype(str).replace({"<NA>": "", "nan": ""}))
 
 
 def blockers(old: pd.DataFrame, new: pd.DataFrame, paired, old_to_new: np.ndarray,

@@ -216,7 +216,8 @@ def _plan_class():
 def reused_bom(result, act_new, cables_old, source, standing_routers: int,
                standing_endpoints: int, standing_cabinets: int):
     """Per BOM line: quantity of the grown plan, reused (the kept cables and the moved ones of
-    the same part, the standing routers, NICs and cabinets) and new = quantity - reused."""
+    the same part, the two patch cords of a kept cable through panels, the standing routers,
+    NICs and cabinets) and new = quantity - reused."""
     import numpy as np
 
     from planner.costing import bom as boms
@@ -228,7 +229,8 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     reused_rows = cables[(act_new == "keep") | same]
     reused = boms.build(result.catalog, result.router_model, result.topology.radix,
                         standing_routers, reused_rows, 0.0, standing_endpoints,
-                        standing_cabinets)
+                        standing_cabinets, structured=kept_cords(result.structured,
+                                                                 reused_rows, act_new))
     grown = result.bom[["item", "sku", "description", "length_m", "quantity",
                         "unit_price"]].copy()
     key = lambda f: list(zip(f["item"], f["sku"], f["length_m"].fillna(-1.0)))  # noqa: E731
@@ -240,6 +242,23 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     grown["new"] = grown["quantity"] - grown["reused"]
     grown["new_price"] = (grown["new"] * grown["unit_price"]).round(2)
     return grown
+
+
+def kept_cords(plant, reused_rows, act_new):
+    """The structured plant as ``planner.costing.bom.build`` counts it for the reused parts:
+    the links of the kept cables through panels (their two patch cords stand), numbered as
+    rows of ``reused_rows``; no trunk, panel or patch rack (``with_standing_trunks`` and
+    ``with_standing_panels`` count those). None without structured cabling."""
+    import numpy as np
+    from dataclasses import replace
+    if plant is None:
+        return None
+    row = {int(c): k for k, c in enumerate(reused_rows.index.tolist())}
+    links = plant.links[[int(c) in row and act_new[int(c)] == "keep"
+                         for c in plant.links["cable"].tolist()]].copy()
+    links["cable"] = np.asarray([row[int(c)] for c in links["cable"].tolist()], np.int64)
+    return replace(plant, links=links, trunks=plant.trunks.iloc[:0], panels=plant.panels.iloc[:0],
+                   racks=plant.racks.iloc[:0])
 
 
 def standing_positions(cabinets):
@@ -398,7 +417,8 @@ def standing_seats(trunks, cables_old, old_to_new):
     """The standing plant's seats (``planner.cabling.structured.StandingSeats``) of the standing
     network cables through one trunk, their routers under their grown ids, and its trunks
     between two panels' rear ports: row trunks and the hall trunks between two hall entries
-    (``trunks``: ``standing_plant``'s); None without trunks (no structured cabling)."""
+    (``trunks``: ``standing_plant``'s), and its cross-hall chains through pass-through panels
+    (``_pass_through_chains``); None without trunks (no structured cabling)."""
     import re
 
     from planner.cabling.structured import StandingSeats
@@ -422,7 +442,60 @@ def standing_seats(trunks, cables_old, old_to_new):
     rear = trunks["a_port"].str.startswith("R") & trunks["b_port"].str.startswith("R")
     row_trunks = tuple(trunks[rear][["label", "sku", "a_rack", "a_panel", "a_ru", "a_port",
                                      "b_rack", "b_panel", "b_ru", "b_port"]].to_dict("records"))
-    return StandingSeats(seats, frozenset(trunk.values()), row_trunks)
+    chain_seats, chains = _pass_through_chains(trunks, net, old_to_new)
+    seats.update(chain_seats)
+    return StandingSeats(seats, frozenset(trunk.values()), row_trunks, chains)
+
+
+_CHAIN = (r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):F(\d+)\.(\d+) \| trunk (T\d+) [^|]*"
+          r"\| (\S+):F(\d+)\.(\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
+
+
+def _pass_through_chains(trunks, net, old_to_new) -> tuple[dict, tuple]:
+    """(seats, chains) of the standing cross-hall links through pass-through panels
+    (``StandingSeats.chains``): per link, by its two router ends (grown ids),
+    ``("chain", chain id, position)``; per chain (its two row trunks, row panel rear port to
+    hall entry front port, and the hall trunk between the entries' rear ports) its pieces as
+    trunks.csv gives them, its entry front port's positions (``size``: the largest position a
+    standing link takes) and that port's number at each entry panel (``fronts``)."""
+    import re
+    rows = trunks.set_index("trunk_id")
+    pattern = re.compile(_CHAIN)
+    seats, found = {}, {}
+    for a, pa, b, pb, text in zip(net["a_device"], net["a_port"], net["b_device"],
+                                  net["b_port"], net["segments"].fillna("").astype(str)):
+        hit = pattern.findall(text)
+        if len(hit) != 1:
+            continue
+        _, _, ta, entry_a, fa, pos, th, entry_b, fb, _, tb, _, _ = hit[0]
+        if not all(t in rows.index for t in (ta, th, tb)):
+            continue
+        ra, rb = (int(old_to_new[int(str(d)[1:])]) for d in (a, b))
+        key = tuple(sorted((ta, tb)))          # whichever end the cable names first
+        chain = found.setdefault(key, dict(size=0, hall=th,
+                                           fronts={entry_a: int(fa), entry_b: int(fb)}))
+        chain["size"] = max(chain["size"], int(pos))
+        if ra < 0 or rb < 0:
+            continue
+        x, y = (ra, int(pa)), (rb, int(pb))
+        seats[(min(x, y), max(x, y))] = ("chain", key, int(pos))
+
+    def piece(tid):
+        t = rows.loc[tid]
+        row = "a" if str(t["a_port"]).startswith("R") else "b"
+        entry = "b" if row == "a" else "a"
+        return dict(label=str(t["label"]), sku=str(t["sku"]), rack=str(t[f"{row}_rack"]),
+                    ru=str(t[f"{row}_ru"]), port=str(t[f"{row}_port"]),
+                    entry=str(t[f"{entry}_panel"]))
+
+    chains = []
+    for (ta, tb), c in found.items():
+        h = rows.loc[c["hall"]]
+        chains.append(dict(id=(ta, tb), a=piece(ta), b=piece(tb), size=c["size"],
+                           fronts=c["fronts"], hall=(str(h["label"]), str(h["sku"])),
+                           hall_ends=((str(h["a_panel"]), int(str(h["a_port"])[1:])),
+                                      (str(h["b_panel"]), int(str(h["b_port"])[1:])))))
+    return seats, tuple(chains)
 
 
 def drain_block(drain, order) -> dict:
