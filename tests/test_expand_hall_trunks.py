@@ -25,7 +25,7 @@ the new group), so the 9 positions they free (4, 2, 1 and 2 in the four chains) 
 the 13 new links, the chains are full again (28), and the other 4 take two new chains (3 and
 1 positions, H1-B-P0 to H2-A-P0 and to H2-B-P0) on one new 4-position hall trunk: 11 + 2 x 2
 + 1 = 16 pass-through trunks, the 11 standing ones among them. Before this, the grown plan
-kept 4 of the 11 and re-patched 9 of the 19 kept cables.
+kept 4 of the 11 and re-patched 11 of the 19 kept cables.
 """
 
 from __future__ import annotations

@@ -438,8 +438,9 @@ def _standing_chains(catalog: Catalog, grp, lo: str, hi: str, left: list) -> lis
 
 
 def _room(kept: tuple) -> int:
-    """Positions a kept standing trunk offers (``_standing_trunks``): its legs, or for a
-    cross-hall chain its entry front port's positions (the hall trunk carries no more)."""
+    """Positions a kept standing trunk offers the links (``_standing_trunks``): its legs, or
+    for a cross-hall chain its entry front port's positions (the hall trunk carries no more;
+    its other legs still count as the group's spare, ``_pack``)."""
     pin = kept[2]
     return int(pin[2]["size"]) if len(pin) > 2 else int(kept[1])
 
@@ -578,7 +579,8 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
     group's trunks instead (``deal_spread``; ``dealt`` its figures, else None). ``fixed`` (a
     grown plan, ``_standing_trunks``): per group the standing trunks it keeps, first; only the
     positions they lack are packed into new trunks (chains' ``standing``: the standing
-    trunk's ends, ``_allocate``'s ``pin``)."""
+    trunk's ends, ``_allocate``'s ``pin``; new trunks take what the standing ones lack of
+    the spare positions or of the links' positions, ``_room``)."""
     columns = ["chain", "trunk_part", "priced", "panel_part", "entry_part", "lo", "hi",
                "lo_hall", "hi_hall", "legs", "cross_hall", "links", "lo_m", "lo_order", "hi_m",
                "hi_order", "hall_m", "drop"]
@@ -605,7 +607,8 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
             int(need[g]))
         kept = [] if fixed is None else fixed.get(g, [])
         if kept:
-            key = key[:-1] + (max(0, int(need[g]) - sum(_room(item) for item in kept)),)
+            key = key[:-1] + (max(0, int(need[g]) - sum(legs for _, legs, _ in kept),
+                                  int(count[g]) - sum(_room(item) for item in kept)),)
         if key not in memo:
             memo[key] = (_candidates(catalog, int(grp.trunk_part), panel, entry,
                                      {k: float(v) for k, v in want.items()}, key[-1])

@@ -454,48 +454,88 @@ _CHAIN = (r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):F(\d+)\.(\d+) \| trunk 
 def _pass_through_chains(trunks, net, old_to_new) -> tuple[dict, tuple]:
     """(seats, chains) of the standing cross-hall links through pass-through panels
     (``StandingSeats.chains``): per link, by its two router ends (grown ids),
-    ``("chain", chain id, position)``; per chain (its two row trunks, row panel rear port to
-    hall entry front port, and the hall trunk between the entries' rear ports) its pieces as
-    trunks.csv gives them, its entry front port's positions (``size``: the largest position a
-    standing link takes) and that port's number at each entry panel (``fronts``)."""
+    ``("chain", chain id, position)``; per chain its two row trunks (trunks.csv lists a
+    chain's row trunk to the entry front port and the one from the far entry's front port
+    one after the other, ``planner.cabling.structured._trunks``), its entry front port's
+    positions (``size``: the largest position a standing link takes, 1 for a chain that
+    carried none, as the entry layout gives it one), that port's number at each entry panel
+    (``fronts``) and its hall trunk (``_hall_trunk_of``)."""
     import re
     rows = trunks.set_index("trunk_id")
+    ids, a_port, b_port = (trunks[c].astype(str).tolist() for c in ("trunk_id", "a_port",
+                                                                      "b_port"))
+    pairs = {tuple(sorted(ids[i:i + 2])): (ids[i], ids[i + 1]) for i in range(len(ids) - 1)
+             if a_port[i][0] + b_port[i][0] + a_port[i + 1][0] + b_port[i + 1][0] == "RFFR"}
     pattern = re.compile(_CHAIN)
-    seats, found = {}, {}
+    seats, size = {}, {}
     for a, pa, b, pb, text in zip(net["a_device"], net["a_port"], net["b_device"],
                                   net["b_port"], net["segments"].fillna("").astype(str)):
         hit = pattern.findall(text)
-        if len(hit) != 1:
+        key = tuple(sorted((hit[0][2], hit[0][10]))) if len(hit) == 1 else None
+        if key not in pairs:
             continue
-        _, _, ta, entry_a, fa, pos, th, entry_b, fb, _, tb, _, _ = hit[0]
-        if not all(t in rows.index for t in (ta, th, tb)):
-            continue
+        pos = int(hit[0][5])
+        size[key] = max(size.get(key, 0), pos)
         ra, rb = (int(old_to_new[int(str(d)[1:])]) for d in (a, b))
-        key = tuple(sorted((ta, tb)))          # whichever end the cable names first
-        chain = found.setdefault(key, dict(size=0, hall=th,
-                                           fronts={entry_a: int(fa), entry_b: int(fb)}))
-        chain["size"] = max(chain["size"], int(pos))
-        if ra < 0 or rb < 0:
-            continue
-        x, y = (ra, int(pa)), (rb, int(pb))
-        seats[(min(x, y), max(x, y))] = ("chain", key, int(pos))
+        if ra >= 0 and rb >= 0:
+            x, y = (ra, int(pa)), (rb, int(pb))
+            seats[(min(x, y), max(x, y))] = ("chain", key, pos)
+    fronts = {key: {str(rows.at[lo, "b_panel"]): int(str(rows.at[lo, "b_port"])[1:]),
+                    str(rows.at[hi, "a_panel"]): int(str(rows.at[hi, "a_port"])[1:])}
+              for key, (lo, hi) in pairs.items()}
+    hall = _hall_trunk_of(trunks, fronts, {key: size.get(key, 1) for key in pairs})
 
-    def piece(tid):
+    def piece(tid, row, entry):
         t = rows.loc[tid]
-        row = "a" if str(t["a_port"]).startswith("R") else "b"
-        entry = "b" if row == "a" else "a"
         return dict(label=str(t["label"]), sku=str(t["sku"]), rack=str(t[f"{row}_rack"]),
                     ru=str(t[f"{row}_ru"]), port=str(t[f"{row}_port"]),
                     entry=str(t[f"{entry}_panel"]))
 
     chains = []
-    for (ta, tb), c in found.items():
-        h = rows.loc[c["hall"]]
-        chains.append(dict(id=(ta, tb), a=piece(ta), b=piece(tb), size=c["size"],
-                           fronts=c["fronts"], hall=(str(h["label"]), str(h["sku"])),
+    for key, (lo, hi) in pairs.items():
+        if key not in hall:
+            continue
+        h = rows.loc[hall[key]]
+        chains.append(dict(id=key, a=piece(lo, "a", "b"), b=piece(hi, "b", "a"),
+                           size=size.get(key, 1), fronts=fronts[key],
+                           hall=(str(h["label"]), str(h["sku"])),
                            hall_ends=((str(h["a_panel"]), int(str(h["a_port"])[1:])),
                                       (str(h["b_panel"]), int(str(h["b_port"])[1:])))))
     return seats, tuple(chains)
+
+
+def _hall_trunk_of(trunks, fronts: dict, size: dict) -> dict:
+    """chain -> the trunk id of the hall trunk carrying it, from the entry panels' numbering
+    (``planner.cabling.structured._entry_panels``): on each entry panel the rear ports in
+    order, each taking the next front ports until its positions are used or a front port no
+    row trunk ends on (its free spare positions) closes it. A chain must come out on the same
+    hall trunk at both ends (else it is left out: laid out afresh)."""
+    at = {}
+    for key, ports in fronts.items():
+        for panel, number in ports.items():
+            at[(panel, number)] = key
+    hall = trunks[trunks["a_port"].astype(str).str.startswith("R")
+                  & trunks["b_port"].astype(str).str.startswith("R")
+                  & trunks["a_panel"].isin({p for p, _ in at})]
+    rears: dict = {}
+    for tid, cap, *ends in zip(hall["trunk_id"], hall["capacity"], hall["a_panel"],
+                               hall["a_port"], hall["b_panel"], hall["b_port"]):
+        for panel, port in (ends[:2], ends[2:]):
+            rears.setdefault(str(panel), []).append((int(str(port)[1:]), str(tid), int(cap)))
+    seen: dict = {}
+    for panel, ports in rears.items():
+        last = max([n for p, n in at if p == panel], default=0)
+        number = 1
+        for _, tid, cap in sorted(ports):
+            fill = 0
+            while fill < cap and number <= last:
+                key = at.get((panel, number))
+                number += 1
+                if key is None:              # a free port: the spare positions, last
+                    break
+                seen.setdefault(key, set()).add(tid)
+                fill += size[key]
+    return {key: tids.pop() for key, tids in seen.items() if len(tids) == 1}
 
 
 def drain_block(drain, order) -> dict:
