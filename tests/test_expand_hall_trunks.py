@@ -26,6 +26,16 @@ the 13 new links, the chains are full again (28), and the other 4 take two new c
 1 positions, H1-B-P0 to H2-A-P0 and to H2-B-P0) on one new 4-position hall trunk: 11 + 2 x 2
 + 1 = 16 pass-through trunks, the 11 standing ones among them. Before this, the grown plan
 kept 4 of the 11 and re-patched 11 of the 19 kept cables.
+
+The same growth on the same halls with ``structured_spare_pct: 25``: each group's spare is
+packed as more row trunks, so the standing plan has 4 more chains that carry no link (each
+a 1-position entry front port): hall trunks of 12/12, 12/12 and 8/12 positions (4 + 4 x 1),
+8 x 2 + 3 = 19 pass-through trunks. Grown: the 19 kept cables keep their seats, 9 new links
+refill the 9 freed positions, 2 take the one position of two of the spare chains
+(H1-B-P0 to H2-A-P0 and to H2-B-P0), and 2 take a new chain of 4 legs which, with a new
+spare chain of 1 position, takes 3 of the third hall trunk's 4 spare positions (it is the
+last rear port of both entry panels, so its new front ports renumber none): 30 links on
+standing chains, 19 + 2 x 2 = 23 pass-through trunks, no new hall trunk.
 """
 
 from __future__ import annotations
@@ -163,19 +173,30 @@ PASS = re.compile(r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):(F\d+\.\d+) \| 
                   r"[^|]*\| (\S+):(F\d+\.\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
 
 
-@pytest.fixture(scope="module")
-def chains(tmp_path_factory) -> dict:
-    """Dragonfly a=4, p=2, h=3, g=9 with ndr-400g on two halls, grown to g=10 and expanded to
-    itself (module doc)."""
-    base = tmp_path_factory.mktemp("chains")
+def _grow_chains(base: Path, floor: Path) -> dict:
+    """Dragonfly a=4, p=2, h=3, g=9 with ndr-400g on ``floor``, grown to g=10 and expanded
+    to itself (module doc)."""
     out = {k: base / k for k in ("old", "grown", "same")}
     spec = "dragonfly:a=4,p=2,h=3,g={}"
-    assert _cli("plan", "--topology", spec.format(9), "--floor", FLOOR, "--catalog",
+    assert _cli("plan", "--topology", spec.format(9), "--floor", floor, "--catalog",
                 "ndr-400g", "--out", out["old"], "--strategy", "hint") == 0
     for name, g in (("grown", 10), ("same", 9)):
         assert _cli("expand", "--from", out["old"], "--topology", spec.format(g), "--floor",
-                    FLOOR, "--out", out[name]) == 0
+                    floor, "--out", out[name]) == 0
     return out
+
+
+@pytest.fixture(scope="module")
+def chains(tmp_path_factory) -> dict:
+    return _grow_chains(tmp_path_factory.mktemp("chains"), FLOOR)
+
+
+@pytest.fixture(scope="module")
+def spare_chains(tmp_path_factory) -> dict:
+    base = tmp_path_factory.mktemp("spare")
+    floor = base / "two-halls-spare.yaml"
+    floor.write_text(FLOOR.read_text() + "\nstructured_spare_pct: 25\n")
+    return _grow_chains(base, floor)
 
 
 def _through_entries(folder: Path) -> dict:
@@ -204,26 +225,34 @@ def _pass_through_trunks(folder: Path) -> set:
     return {(lab, sku) for lab, sku in zip(trunks["label"], trunks["sku"]) if "ENTRY" in lab}
 
 
-@pytest.mark.parametrize("figure, expected", [
-    ("standing cross-hall links", 28), ("grown cross-hall links", 32),
-    ("kept cross-hall links", 19), ("kept on their standing seat", 19),
-    ("standing pass-through trunks", 11), ("grown pass-through trunks", 16),
-    ("standing ones kept", 11), ("links on standing chains", 28),
-    ("links on new chains", 4)])
-def test_pass_through_chains_keep_their_seats(chains, figure, expected):
-    before, now = _through_entries(chains["old"]), _through_entries(chains["grown"])
+FIGURES = ["standing cross-hall links", "grown cross-hall links", "kept cross-hall links",
+           "kept on their standing seat", "standing pass-through trunks",
+           "grown pass-through trunks", "standing ones kept", "links on standing chains",
+           "links on new chains", "new hall trunks"]
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("chains", [28, 32, 19, 19, 11, 16, 11, 28, 4, 1]),
+    ("spare_chains", [28, 32, 19, 19, 19, 23, 19, 30, 2, 0])])
+def test_pass_through_chains_keep_their_seats(request, case, expected):
+    plans = request.getfixturevalue(case)
+    before, now = _through_entries(plans["old"]), _through_entries(plans["grown"])
     kept = [k for k in before if k in now]
-    standing_chains = {v["chain"] for v in before.values()}
-    old, grown = _pass_through_trunks(chains["old"]), _pass_through_trunks(chains["grown"])
+    old, grown = _pass_through_trunks(plans["old"]), _pass_through_trunks(plans["grown"])
+    labels = {lab for lab, _ in old}
+    on_standing = [v["chain"] <= labels for v in now.values()]
+    halls = [_hall_trunks(plans[k]) for k in ("old", "grown")]
     measured = {
         "standing cross-hall links": len(before), "grown cross-hall links": len(now),
         "kept cross-hall links": len(kept),
         "kept on their standing seat": sum(now[k]["seat"] == before[k]["seat"] for k in kept),
         "standing pass-through trunks": len(old), "grown pass-through trunks": len(grown),
         "standing ones kept": len(old & grown),
-        "links on standing chains": sum(v["chain"] in standing_chains for v in now.values()),
-        "links on new chains": sum(v["chain"] not in standing_chains for v in now.values())}
-    assert measured[figure] == expected
+        "links on standing chains": sum(on_standing),
+        "links on new chains": len(on_standing) - sum(on_standing),
+        "new hall trunks": len(set(zip(halls[1]["label"], halls[1]["sku"]))
+                               - set(zip(halls[0]["label"], halls[0]["sku"])))}
+    assert [measured[f] for f in FIGURES] == expected
 
 
 def test_new_cross_hall_links_take_one_new_hall_trunk(chains):
@@ -273,11 +302,13 @@ def test_kept_cables_reuse_their_trunks_and_patch_cords(chains):
     assert lines[lines["item"] == "fibre"]["reused"].astype(int).sum() >= cords_kept > 0
 
 
-def test_a_plan_through_pass_through_panels_expanded_to_itself_is_unchanged(chains):
+@pytest.mark.parametrize("case", ["chains", "spare_chains"])
+def test_a_plan_through_pass_through_panels_expanded_to_itself_is_unchanged(request, case):
+    plans = request.getfixturevalue(case)
     for name in ("cables.csv", "trunks.csv"):
-        assert _sha(chains["old"] / name) == _sha(chains["same"] / name), name
-    order = _read(chains["same"], "work_order.csv")
+        assert _sha(plans["old"] / name) == _sha(plans["same"] / name), name
+    order = _read(plans["same"], "work_order.csv")
     assert order.empty
-    bom = _read(chains["same"], "bom_growth.csv")
+    bom = _read(plans["same"], "bom_growth.csv")
     structured = bom[bom["item"].isin(["fibre", "trunk", "panel"])]
     assert (structured["new"].astype(int) == 0).all()
