@@ -509,7 +509,7 @@ def _reseat(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame,
     other links of the group (same panel points and parts) then take the free positions, those
     of standing trunks first (their spare positions), in cable order. ``chains``, ``trunks``
     and ``placed`` (the links each row trunk and panel carries) are updated in place.
-    Cross-hall links keep the fresh allocation."""
+    Cross-hall links are seated before (``_reseat_chains``)."""
     link = link.sort_values("cable", kind="stable").reset_index(drop=True)
     row = trunks[trunks["piece"] == "row"]
     chain_of = {(str(lab), str(sku)): int(ch)
@@ -1209,7 +1209,11 @@ def _hall_trunks(chains: pd.DataFrame, catalog: Catalog, spare_pct: float) -> pd
     (``trunk_sizes``; Johnson et al., "Worst-case performance bounds for simple
     one-dimensional packing algorithms", SIAM J. Comput. 3(4), 1974: at most 11/9 OPT + 4
     trunks); each trunk is then the cheapest size holding its positions plus the floor's
-    ``structured_spare_pct`` (rounded up, within the largest size)."""
+    ``structured_spare_pct`` (rounded up, within the largest size).
+
+    In a grown plan the standing hall trunks (``_standing_bins``) come first, each with its
+    standing chains on their standing positions (``kept``); the other row trunks fill their
+    spare positions first, where that renumbers no standing front port."""
     hall = chains[chains["cross_hall"].to_numpy(bool)]
     rows = []
     last = _last_hall_trunks(hall)
@@ -1310,8 +1314,8 @@ def _standing_bins(block: pd.DataFrame, catalog: Catalog, sizes: list, metres: f
 def _entry_panels(room: Room, shared: pd.DataFrame, catalog: Catalog,
                   first_uid: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(panels, fronts, rears) at the hall entries (``_UNPLACED``, numbered from ``first_uid``):
-    per hall and entry panel part, its hall
-    trunks in order of the far hall, each on the rear of consecutive adapters of one panel
+    per hall and entry panel part, its hall trunks (a grown plan's standing ones, ``kept``,
+    first) in order of the far hall, each on the rear of consecutive adapters of one panel
     (rear port ``R<n>``, one position per link it could carry; a new panel where it would not
     fit), the row trunks it carries on the front of the same adapters (front port ``F<n>``,
     one position per link position the row trunk takes), then a free front port on its spare
@@ -1321,13 +1325,15 @@ def _entry_panels(room: Room, shared: pd.DataFrame, catalog: Catalog,
     of the front ports on its first adapters, in port order."""
     layouts, front_rows, rear_rows = [], [], []
     work: dict = {}
-    for t in shared.itertuples(index=False):
+    kept = [k is True or k == 1 for k in shared["kept"].tolist()]     # NaN: not standing
+    for t, standing in zip(shared.itertuples(index=False), kept):
         for side, here, there in (("lo", t.lo_hall, t.hi_hall), ("hi", t.hi_hall, t.lo_hall)):
-            work.setdefault((int(here), int(t.entry_part)), []).append((int(there), t, side))
+            work.setdefault((int(here), int(t.entry_part)), []).append(
+                (not standing, int(there), t, side))
     for (here, part), trunks in sorted(work.items()):
         ports = catalog.panels[part].ports
         used, rears, fronts, links = ports, [], [], 0
-        for _, t, side in sorted(trunks, key=lambda w: (not w[1].kept, w[0], w[1].hall)):
+        for *_, t, side in sorted(trunks, key=lambda w: (w[0], w[1], w[2].hall)):
             if used + t.legs > ports:
                 if rears:
                     layouts.append((here, part, rears, fronts, links))
