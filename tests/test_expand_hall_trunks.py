@@ -312,3 +312,13 @@ def test_a_plan_through_pass_through_panels_expanded_to_itself_is_unchanged(requ
     bom = _read(plans["same"], "bom_growth.csv")
     structured = bom[bom["item"].isin(["fibre", "trunk", "panel"])]
     assert (structured["new"].astype(int) == 0).all()
+
+
+def test_work_order_ends_name_whole_rack_units(chains):
+    """An end reads ``device:port@cabinet-RU`` with a whole rack unit (the standing
+    cables.csv read back once gave ``@H1-A01-39.0``)."""
+    order = _read(chains["grown"], "work_order.csv")
+    cables = order[order["kind"] != "trunk"]
+    ends = [e for col in ("old_a", "old_b", "new_a", "new_b") for e in cables[col] if e]
+    assert ends
+    assert all(re.fullmatch(r"[^:@\s]+:\d+@\S+-\d+", e) for e in ends), ends[:4]

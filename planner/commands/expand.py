@@ -254,8 +254,8 @@ def kept_cords(plant, reused_rows, act_new):
     if plant is None:
         return None
     row = {int(c): k for k, c in enumerate(reused_rows.index.tolist())}
-    links = plant.links[[int(c) in row and act_new[int(c)] == "keep"
-                         for c in plant.links["cable"].tolist()]].copy()
+    links = plant.links[np.asarray([int(c) in row and act_new[int(c)] == "keep"
+                                    for c in plant.links["cable"].tolist()], dtype=bool)].copy()
     links["cable"] = np.asarray([row[int(c)] for c in links["cable"].tolist()], np.int64)
     return replace(plant, links=links, trunks=plant.trunks.iloc[:0], panels=plant.panels.iloc[:0],
                    racks=plant.racks.iloc[:0])
