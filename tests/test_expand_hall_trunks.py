@@ -322,3 +322,19 @@ def test_work_order_ends_name_whole_rack_units(chains):
     ends = [e for col in ("old_a", "old_b", "new_a", "new_b") for e in cables[col] if e]
     assert ends
     assert all(re.fullmatch(r"[^:@\s]+:\d+@\S+-\d+", e) for e in ends), ends[:4]
+
+
+def test_through_names_the_entry_front_ports(chains):
+    """work_order.csv's ``through`` of a cross-hall cable through pass-through panels gives
+    its row panel and entry front ports and its three trunks, as its cables.csv segments do."""
+    order = _read(chains["grown"], "work_order.csv")
+    cables = _read(chains["grown"], "cables.csv").set_index("cable_id")
+    rows = order[order["through"].str.contains("ENTRY")]
+    assert len(rows)
+    for r in rows.itertuples():
+        pa, fa, ta, ea, xa, th, eb, xb, tb, pb, fb = PASS.findall(
+            cables.at[r.cable_id, "segments"])[0]
+        words = r.through.replace(" (standing)", "").split()
+        position = xa.split(".")[1]
+        assert words == [f"{pa}:{fa}", f"{ta}#{position}", f"{ea}:{xa}", th, f"{eb}:{xb}",
+                         f"{tb}#{position}", f"{pb}:{fb}"], r.through

@@ -200,7 +200,9 @@ def with_repatched(paired, old: pd.DataFrame, new: pd.DataFrame, old_trunks: dic
 def through_panels(links: pd.DataFrame | None, trunks: pd.DataFrame | None,
                    standing_trunks: set, cable_rows: np.ndarray) -> np.ndarray:
     """Per grown cable (its row of the grown ``Plan.cables`` in ``cable_rows``): the panel
-    ports and trunk position it takes (``COLUMNS``' ``through``), '' when not through panels.
+    ports and trunk position it takes (``COLUMNS``' ``through``), '' when not through panels;
+    through pass-through panels, its entry front ports (``H1-ENTRY-01:F3.2``: position 2 of
+    front port F3) around the hall trunk, which carries it on those adapters.
     ``links``/``trunks``: ``planner.cabling.structured.StructuredPlan``'s; ``standing_trunks``:
     (label, sku) of the standing plan's trunks."""
     out = np.full(len(cable_rows), "", dtype=object)
@@ -210,8 +212,14 @@ def through_panels(links: pd.DataFrame | None, trunks: pd.DataFrame | None,
     text = {}
     for row in links.itertuples(index=False):
         ids = [t for t in str(row.trunks).split(",") if t]
-        marks = [f"{t}#{int(row.position)}"
-                 + (" (standing)" if label.get(t) in standing_trunks else "") for t in ids]
+        mark = lambda t, at: t + at + (" (standing)" if label.get(t) in standing_trunks  # noqa: E731
+                                       else "")
+        if len(ids) == 3:               # through pass-through panels: row, hall, row trunk
+            marks = [mark(ids[0], f"#{int(row.position)}"), f"{row.a_entry}:{row.a_entry_port}",
+                     mark(ids[1], ""), f"{row.b_entry}:{row.b_entry_port}",
+                     mark(ids[2], f"#{int(row.position)}")]
+        else:
+            marks = [mark(t, f"#{int(row.position)}") for t in ids]
         text[int(row.cable)] = " ".join([f"{row.a_panel}:{row.a_port}", *marks,
                                          f"{row.b_panel}:{row.b_port}"])
     for k, c in enumerate(np.asarray(cable_rows).tolist()):
