@@ -414,7 +414,8 @@ def _standing_chains(catalog: Catalog, grp, lo: str, hi: str, left: list) -> lis
     standing record with ``lo_front`` (its entry front port number in the lower hall). Both
     row trunks must be the one part that stands in for the group's priced trunk
     (``trunk_sizes``) at their stock lengths."""
-    want = {"lo": float(grp.lo_m) + 2 * float(grp.drop), "hi": float(grp.hi_m) + 2 * float(grp.drop)}
+    want = {"lo": float(grp.lo_m) + 2 * float(grp.drop),
+            "hi": float(grp.hi_m) + 2 * float(grp.drop)}
     sku = {side: {} for side in want}
     for k in trunk_sizes(catalog, int(grp.trunk_part), want):
         for side, metres in want.items():

@@ -210,10 +210,12 @@ def through_panels(links: pd.DataFrame | None, trunks: pd.DataFrame | None,
         return out
     label = dict(zip(trunks["trunk_id"], zip(trunks["label"], trunks["sku"])))
     text = {}
+
+    def mark(t, at):
+        return t + at + (" (standing)" if label.get(t) in standing_trunks else "")
+
     for row in links.itertuples(index=False):
         ids = [t for t in str(row.trunks).split(",") if t]
-        mark = lambda t, at: t + at + (" (standing)" if label.get(t) in standing_trunks  # noqa: E731
-                                       else "")
         if len(ids) == 3:               # through pass-through panels: row, hall, row trunk
             marks = [mark(ids[0], f"#{int(row.position)}"), f"{row.a_entry}:{row.a_entry_port}",
                      mark(ids[1], ""), f"{row.b_entry}:{row.b_entry_port}",
