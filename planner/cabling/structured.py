@@ -225,11 +225,18 @@ class StandingSeats:
     trunks.csv and cables.csv (``segments``) give them; ``trunks`` the (label, part number) of
     every standing trunk; ``row_trunks`` the standing trunks between two row panels' rear
     ports, trunks.csv's rows (``label``, ``sku``, ``a_rack`` / ``a_panel`` / ``a_ru`` /
-    ``a_port``, the same for ``b``), which the grown plant keeps (``_standing_trunks``)."""
+    ``a_port``, the same for ``b``), which the grown plant keeps (``_standing_trunks``);
+    ``chains`` the standing cross-hall chains through pass-through panels: per chain ``id``,
+    its two row trunks ``a`` and ``b`` (``label``, ``sku``, the row panel's ``rack``, ``ru``
+    and rear ``port``, the ``entry`` panel), ``size`` (positions of its entry front port),
+    ``fronts`` (that port's number per entry panel), ``hall`` (the hall trunk's label and
+    part number) and ``hall_ends`` ((entry panel, rear port) at both ends); a cross-hall
+    link's seat is then ``("chain", id, position)``."""
 
     seats: dict
     trunks: frozenset
     row_trunks: tuple = ()
+    chains: tuple = ()
 
     def of(self, a_router, a_port, b_router, b_port, n: int) -> list:
         """Per cable row 0..n-1 its standing seat or None (rows past the network cables:
@@ -282,6 +289,8 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
     fixed = None if standing is None else _standing_trunks(room, catalog, link, standing[0])
     chains, link, dealt = _pack(link, catalog, float(floor.structured_spare_pct), spread,
                                 fixed)
+    if standing is not None:
+        link = _reseat_chains(link, chains, standing[1])
     codes = np.unique(np.r_[chains["lo"].to_numpy(), chains["hi"].to_numpy()])
     names = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
     ends = pd.concat([chains.assign(point=chains["lo"], peer=chains["hi"], side="lo"),
@@ -362,14 +371,14 @@ def _standing_trunks(room: Room, catalog: Catalog, link: pd.DataFrame,
     codes = np.unique(np.r_[first["lo"].to_numpy(), first["hi"].to_numpy()])
     name = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
 
-    def end(rack, ru, port):
-        more = str(rack).rpartition(".")[2] if "." in str(rack) else "1"
-        return (int(more), int(ru), int(str(port)[1:]))
-
     left = list(plant.row_trunks)
+    chains = list(plant.chains)
     out: dict = {}
     for g, grp in enumerate(first.itertuples(index=False)):
         if bool(grp.cross_hall):
+            kept = _standing_chains(catalog, grp, name[int(grp.lo)], name[int(grp.hi)], chains)
+            if kept:
+                out[g] = kept
             continue
         lo, hi = name[int(grp.lo)], name[int(grp.hi)]
         stock = float(grp.lo_m) + 2 * float(grp.drop)
@@ -381,15 +390,115 @@ def _standing_trunks(room: Room, catalog: Catalog, link: pd.DataFrame,
             a, b = str(t["a_rack"]).split(".")[0], str(t["b_rack"]).split(".")[0]
             if t["sku"] not in skus or {a, b} != {lo, hi} or (lo == hi):
                 continue
-            ea = end(t["a_rack"], t["a_ru"], t["a_port"])
-            eb = end(t["b_rack"], t["b_ru"], t["b_port"])
+            ea = _rear_end(t["a_rack"], t["a_ru"], t["a_port"])
+            eb = _rear_end(t["b_rack"], t["b_ru"], t["b_port"])
             k = skus[t["sku"]]
             out.setdefault(g, []).append((k, catalog.links_per_trunk(catalog.cables[k]),
                                           (ea, eb) if a == lo else (eb, ea)))
             left.remove(t)
     for kept in out.values():
-        kept.sort(key=lambda item: (-item[1], item[2]))
+        kept.sort(key=lambda item: (-item[1], item[2][:2]))
     return out
+
+
+def _rear_end(rack, ru, port) -> tuple[int, int, int]:
+    """A standing panel's (patch rack number at its point, rack unit, rear port)."""
+    more = str(rack).rpartition(".")[2] if "." in str(rack) else "1"
+    return (int(more), int(ru), int(str(port)[1:]))
+
+
+def _standing_chains(catalog: Catalog, grp, lo: str, hi: str, left: list) -> list:
+    """The standing cross-hall chains through pass-through panels (``StandingSeats.chains``)
+    a group of links between the row panel points ``lo`` and ``hi`` keeps (removed from
+    ``left``): [(part, legs, (lo end, hi end, chain))] as ``_standing_trunks``, ``chain`` the
+    standing record with ``lo_front`` (its entry front port number in the lower hall). Both
+    row trunks must be the one part that stands in for the group's priced trunk
+    (``trunk_sizes``) at their stock lengths."""
+    want = {"lo": float(grp.lo_m) + 2 * float(grp.drop),
+            "hi": float(grp.hi_m) + 2 * float(grp.drop)}
+    sku = {side: {} for side in want}
+    for k in trunk_sizes(catalog, int(grp.trunk_part), want):
+        for side, metres in want.items():
+            sku[side][str(catalog.cables[k].part_numbers_at(
+                np.asarray([_stock(catalog, k, metres)]))[0])] = k
+    kept = []
+    for c in list(left):
+        a, b = (str(c[s]["rack"]).split(".")[0] for s in ("a", "b"))
+        if {a, b} != {lo, hi} or lo == hi:
+            continue
+        low, high = (c["a"], c["b"]) if a == lo else (c["b"], c["a"])
+        k = sku["lo"].get(low["sku"])
+        if k is None or sku["hi"].get(high["sku"]) != k:
+            continue
+        chain = dict(c, lo_front=int(c["fronts"].get(low["entry"], 0)))
+        kept.append((k, catalog.links_per_trunk(catalog.cables[k]),
+                     (_rear_end(low["rack"], low["ru"], low["port"]),
+                      _rear_end(high["rack"], high["ru"], high["port"]), chain)))
+        left.remove(c)
+    return kept
+
+
+def _room(kept: tuple) -> int:
+    """Positions a kept standing trunk offers the links (``_standing_trunks``): its legs, or
+    for a cross-hall chain its entry front port's positions (the hall trunk carries no more;
+    its other legs still count as the group's spare, ``_pack``)."""
+    pin = kept[2]
+    return int(pin[2]["size"]) if len(pin) > 2 else int(kept[1])
+
+
+def _reseat_chains(link: pd.DataFrame, chains: pd.DataFrame, seat_of: list) -> pd.DataFrame:
+    """``link`` with each standing cross-hall link (``seat_of[cable]``: ``("chain", id,
+    position)``) back on its position of its standing chain where the grown plan keeps that
+    chain for its group; the other cross-hall links of the group then take the free
+    positions, the standing chains' first (within their entry front ports, ``_room``), in
+    cable order. ``chains``' ``links`` are updated in place."""
+    if "standing" not in chains or not chains["cross_hall"].astype(bool).any():
+        return link
+    key = ["priced", "panel_part", "lo", "hi"]
+    room, standing, group_chains = {}, {}, {}
+    for c, hall, pin, legs, *k in zip(chains["chain"].tolist(), chains["cross_hall"].tolist(),
+                                      chains["standing"].tolist(), chains["legs"].tolist(),
+                                      *(chains[x].tolist() for x in key)):
+        if not bool(hall):
+            continue
+        group_chains.setdefault(tuple(k), []).append(int(c))
+        room[int(c)] = int(legs)
+        if pin is not None and len(pin) > 2:
+            room[int(c)] = int(pin[2]["size"])
+            standing[pin[2]["id"]] = int(c)
+    link = link.copy()
+    seat, taken, groups = {}, set(), {}
+    for i, (cable, hall, *k) in enumerate(zip(link["cable"].tolist(), link["cross_hall"].tolist(),
+                                              *(link[x].tolist() for x in (
+                                                  "trunk_part", "panel_part", "lo", "hi")))):
+        if not bool(hall):
+            continue
+        groups.setdefault(tuple(k), []).append(i)
+        pin = seat_of[int(cable)] if int(cable) < len(seat_of) else None
+        if pin is None or pin[0] != "chain":
+            continue
+        c = standing.get(pin[1])
+        if (c is None or c not in group_chains.get(tuple(k), []) or not 1 <= pin[2] <= room[c]
+                or (c, pin[2]) in taken):
+            continue
+        seat[i] = (c, int(pin[2]))
+        taken.add(seat[i])
+    kept = set(standing.values())
+    for k, rows in groups.items():
+        free = iter(sorted((c not in kept, c, p) for c in group_chains.get(k, [])
+                           for p in range(1, room[c] + 1) if (c, p) not in taken))
+        for i in sorted(rows, key=lambda i: int(link.at[i, "cable"])):
+            if i not in seat:
+                _, c, p = next(free)
+                seat[i] = (c, p)
+    legs = chains.set_index("chain")["legs"]
+    for i, (c, p) in seat.items():
+        link.at[i, "chain"], link.at[i, "position"] = c, p
+        link.at[i, "legs"] = int(legs.at[c])
+    count = link["chain"].value_counts()
+    cross = chains["cross_hall"].astype(bool).to_numpy()
+    chains.loc[cross, "links"] = chains.loc[cross, "chain"].map(count).fillna(0).astype(np.int64)
+    return link
 
 
 def _reseat(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame,
@@ -401,7 +510,7 @@ def _reseat(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame,
     other links of the group (same panel points and parts) then take the free positions, those
     of standing trunks first (their spare positions), in cable order. ``chains``, ``trunks``
     and ``placed`` (the links each row trunk and panel carries) are updated in place.
-    Cross-hall links keep the fresh allocation."""
+    Cross-hall links are seated before (``_reseat_chains``)."""
     link = link.sort_values("cable", kind="stable").reset_index(drop=True)
     row = trunks[trunks["piece"] == "row"]
     chain_of = {(str(lab), str(sku)): int(ch)
@@ -471,7 +580,8 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
     group's trunks instead (``deal_spread``; ``dealt`` its figures, else None). ``fixed`` (a
     grown plan, ``_standing_trunks``): per group the standing trunks it keeps, first; only the
     positions they lack are packed into new trunks (chains' ``standing``: the standing
-    trunk's ends, ``_allocate``'s ``pin``)."""
+    trunk's ends, ``_allocate``'s ``pin``; new trunks take what the standing ones lack of
+    the spare positions or of the links' positions, ``_room``)."""
     columns = ["chain", "trunk_part", "priced", "panel_part", "entry_part", "lo", "hi",
                "lo_hall", "hi_hall", "legs", "cross_hall", "links", "lo_m", "lo_order", "hi_m",
                "hi_order", "hall_m", "drop"]
@@ -498,7 +608,8 @@ def _pack(link: pd.DataFrame, catalog: Catalog, spare_pct: float,
             int(need[g]))
         kept = [] if fixed is None else fixed.get(g, [])
         if kept:
-            key = key[:-1] + (max(0, int(need[g]) - sum(legs for _, legs, _ in kept)),)
+            key = key[:-1] + (max(0, int(need[g]) - sum(legs for _, legs, _ in kept),
+                                  int(count[g]) - sum(_room(item) for item in kept)),)
         if key not in memo:
             memo[key] = (_candidates(catalog, int(grp.trunk_part), panel, entry,
                                      {k: float(v) for k, v in want.items()}, key[-1])
@@ -1081,7 +1192,7 @@ def leg_links(catalog: Catalog, panel_part: int, trunk_part: int) -> int:
 
 
 _SHARED = ["hall", "part", "legs", "links", "lo_hall", "hi_hall", "entry_part", "hall_m",
-           "hall_order", "members"]
+           "hall_order", "members", "kept"]
 
 
 def _hall_trunks(chains: pd.DataFrame, catalog: Catalog, spare_pct: float) -> pd.DataFrame:
@@ -1099,9 +1210,14 @@ def _hall_trunks(chains: pd.DataFrame, catalog: Catalog, spare_pct: float) -> pd
     (``trunk_sizes``; Johnson et al., "Worst-case performance bounds for simple
     one-dimensional packing algorithms", SIAM J. Comput. 3(4), 1974: at most 11/9 OPT + 4
     trunks); each trunk is then the cheapest size holding its positions plus the floor's
-    ``structured_spare_pct`` (rounded up, within the largest size)."""
+    ``structured_spare_pct`` (rounded up, within the largest size).
+
+    In a grown plan the standing hall trunks (``_standing_bins``) come first, each with its
+    standing chains on their standing positions (``kept``); the other row trunks fill their
+    spare positions first, where that renumbers no standing front port."""
     hall = chains[chains["cross_hall"].to_numpy(bool)]
     rows = []
+    last = _last_hall_trunks(hall)
     for _, block in hall.groupby(["lo_hall", "hi_hall", "entry_part", "priced"], sort=True):
         first = block.iloc[0]
         metres = float(first["hall_m"]) + 2.0 * float(first["drop"])
@@ -1113,33 +1229,94 @@ def _hall_trunks(chains: pd.DataFrame, catalog: Catalog, spare_pct: float) -> pd
                        if catalog.links_per_trunk(catalog.cables[k])
                        <= catalog.panels[entry].ports)
         top = sizes[-1][0]
+        bins, placed = _standing_bins(block, catalog, sizes, metres, last)
         items = [(-(-max(int(c.links), 1) // unit) * unit, int(c.chain), int(c.links))
-                 for c in block.itertuples(index=False)]
-        bins: list[list] = []
+                 for c in block.itertuples(index=False) if int(c.chain) not in placed]
         for size, chain, links in sorted(items, key=lambda it: (-it[0], it[1])):
-            home = next((b for b in bins if b[0] + size <= top), None)
+            home = next((b for b in bins if b[0] + size <= (top if b[3] is None else b[3][1])
+                         and (b[3] is None or b[3][2] or b[0] < b[3][1] == b[0] + size)),
+                        None)
             if home is None:
-                home = [0, [], 0]
+                home = [0, [], 0, None]
                 bins.append(home)
             home[1].append((chain, home[0] + 1, size))
             home[0] += size
             home[2] += links
-        for fill, members, links in bins:
-            want = min(top, max(fill, int(np.ceil(np.round(fill * (1 + spare_pct / 100), 9)))))
-            legs, _, part = min((sz for sz in sizes if sz[0] >= want),
-                                key=lambda sz: (sz[1], sz[0], sz[2]))
+        for fill, members, links, fixed in bins:
+            if fixed is None:
+                want = min(top, max(fill, int(np.ceil(np.round(fill * (1 + spare_pct / 100),
+                                                               9)))))
+                legs, _, part = min((sz for sz in sizes if sz[0] >= want),
+                                    key=lambda sz: (sz[1], sz[0], sz[2]))
+            else:
+                part, legs, _ = fixed
             rows.append(dict(hall=len(rows), part=part, legs=legs, links=links,
                              lo_hall=int(first.lo_hall), hi_hall=int(first.hi_hall),
                              entry_part=entry, hall_m=float(first.hall_m),
-                             hall_order=_stock(catalog, part, metres), members=members))
+                             hall_order=_stock(catalog, part, metres), members=members,
+                             kept=fixed is not None))
     return pd.DataFrame(rows, columns=_SHARED)
+
+
+def _last_hall_trunks(chains: pd.DataFrame) -> set:
+    """The standing hall trunks (label, part number) that are the last rear port of their
+    entry panel at both ends (``StandingSeats.chains``' ``hall_ends``): a new front port on
+    their spare positions renumbers no standing front port after them."""
+    if "standing" not in chains:
+        return set()
+    ends = {}
+    for pin in chains["standing"].tolist():
+        if pin is not None and len(pin) > 2:
+            ends[pin[2]["hall"]] = pin[2]["hall_ends"]
+    top: dict = {}
+    for pair in ends.values():
+        for panel, rear in pair:
+            top[panel] = max(top.get(panel, 0), rear)
+    return {hall for hall, pair in ends.items() if all(top[p] == r for p, r in pair)}
+
+
+def _standing_bins(block: pd.DataFrame, catalog: Catalog, sizes: list, metres: float,
+                   last: set) -> tuple[list, set]:
+    """(bins, chains placed) for ``_hall_trunks``: each standing hall trunk of the standing
+    chains of ``block`` (``_standing_chains``) that a size of the block still is (same part
+    number at the hall stock length), in the standing order of its entry rear ports, with
+    those chains on it in their standing front port order: ``[fill, members, links, (part,
+    legs, last)]``, ``last`` when it may take new front ports on its spare positions
+    (``_last_hall_trunks``; else only one that fills the spare exactly, so no standing front
+    port is renumbered)."""
+    if "standing" not in block:
+        return [], set()
+    part_of = {}
+    for legs, _, k in sizes:
+        part_of[str(catalog.cables[k].part_numbers_at(
+            np.asarray([_stock(catalog, k, metres)]))[0])] = (k, legs)
+    halls: dict = {}
+    for c in block.itertuples(index=False):
+        pin = c.standing
+        if pin is None or len(pin) <= 2 or pin[2]["hall"][1] not in part_of:
+            continue
+        halls.setdefault(pin[2]["hall"], (pin[2]["hall_ends"], []))[1].append(
+            (pin[2]["lo_front"], int(c.chain), int(pin[2]["size"]), int(c.links)))
+    bins, placed = [], set()
+    for hall, (ends, members) in sorted(halls.items(), key=lambda h: h[1][0]):
+        part, legs = part_of[hall[1]]
+        fill, on, links = 0, [], 0
+        for _, chain, size, carried in sorted(members):
+            on.append((chain, fill + 1, size))
+            fill, links = fill + size, links + carried
+            placed.add(chain)
+        if fill > legs:                      # no longer fits: laid out afresh
+            placed -= {chain for chain, _, _ in on}
+            continue
+        bins.append([fill, on, links, (part, legs, hall in last)])
+    return bins, placed
 
 
 def _entry_panels(room: Room, shared: pd.DataFrame, catalog: Catalog,
                   first_uid: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(panels, fronts, rears) at the hall entries (``_UNPLACED``, numbered from ``first_uid``):
-    per hall and entry panel part, its hall
-    trunks in order of the far hall, each on the rear of consecutive adapters of one panel
+    per hall and entry panel part, its hall trunks (a grown plan's standing ones, ``kept``,
+    first) in order of the far hall, each on the rear of consecutive adapters of one panel
     (rear port ``R<n>``, one position per link it could carry; a new panel where it would not
     fit), the row trunks it carries on the front of the same adapters (front port ``F<n>``,
     one position per link position the row trunk takes), then a free front port on its spare
@@ -1149,13 +1326,15 @@ def _entry_panels(room: Room, shared: pd.DataFrame, catalog: Catalog,
     of the front ports on its first adapters, in port order."""
     layouts, front_rows, rear_rows = [], [], []
     work: dict = {}
-    for t in shared.itertuples(index=False):
+    kept = [k is True or k == 1 for k in shared["kept"].tolist()]     # NaN: not standing
+    for t, standing in zip(shared.itertuples(index=False), kept):
         for side, here, there in (("lo", t.lo_hall, t.hi_hall), ("hi", t.hi_hall, t.lo_hall)):
-            work.setdefault((int(here), int(t.entry_part)), []).append((int(there), t, side))
+            work.setdefault((int(here), int(t.entry_part)), []).append(
+                (not standing, int(there), t, side))
     for (here, part), trunks in sorted(work.items()):
         ports = catalog.panels[part].ports
         used, rears, fronts, links = ports, [], [], 0
-        for _, t, side in sorted(trunks, key=lambda w: (w[0], w[1].hall)):
+        for *_, t, side in sorted(trunks, key=lambda w: (w[0], w[1], w[2].hall)):
             if used + t.legs > ports:
                 if rears:
                     layouts.append((here, part, rears, fronts, links))

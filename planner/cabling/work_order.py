@@ -121,9 +121,14 @@ def new_endpoint_count(cables: pd.DataFrame) -> int:
 
 
 def _end_text(cables: pd.DataFrame, side: str) -> pd.Series:
+    """``device:port@cabinet-RU``; the rack unit a whole number (a standing cables.csv read
+    with an empty rack unit somewhere gives floats: ``39.0`` is written ``39``)."""
+    ru = cables[f"{side}_ru"]
+    if pd.api.types.is_float_dtype(ru):
+        ru = ru.round().astype("Int64")
     return (cables[f"{side}_device"].astype(str) + ":" + cables[f"{side}_port"].astype(str)
             + "@" + cables[f"{side}_cabinet"].astype(str) + "-"
-            + cables[f"{side}_ru"].astype(str).replace({"<NA>": "", "nan": ""}))
+            + ru.astype(str).replace({"<NA>": "", "nan": ""}))
 
 
 def blockers(old: pd.DataFrame, new: pd.DataFrame, paired, old_to_new: np.ndarray,
@@ -195,7 +200,9 @@ def with_repatched(paired, old: pd.DataFrame, new: pd.DataFrame, old_trunks: dic
 def through_panels(links: pd.DataFrame | None, trunks: pd.DataFrame | None,
                    standing_trunks: set, cable_rows: np.ndarray) -> np.ndarray:
     """Per grown cable (its row of the grown ``Plan.cables`` in ``cable_rows``): the panel
-    ports and trunk position it takes (``COLUMNS``' ``through``), '' when not through panels.
+    ports and trunk position it takes (``COLUMNS``' ``through``), '' when not through panels;
+    through pass-through panels, its entry front ports (``H1-ENTRY-01:F3.2``: position 2 of
+    front port F3) around the hall trunk, which carries it on those adapters.
     ``links``/``trunks``: ``planner.cabling.structured.StructuredPlan``'s; ``standing_trunks``:
     (label, sku) of the standing plan's trunks."""
     out = np.full(len(cable_rows), "", dtype=object)
@@ -203,10 +210,18 @@ def through_panels(links: pd.DataFrame | None, trunks: pd.DataFrame | None,
         return out
     label = dict(zip(trunks["trunk_id"], zip(trunks["label"], trunks["sku"])))
     text = {}
+
+    def mark(t, at):
+        return t + at + (" (standing)" if label.get(t) in standing_trunks else "")
+
     for row in links.itertuples(index=False):
         ids = [t for t in str(row.trunks).split(",") if t]
-        marks = [f"{t}#{int(row.position)}"
-                 + (" (standing)" if label.get(t) in standing_trunks else "") for t in ids]
+        if len(ids) == 3:               # through pass-through panels: row, hall, row trunk
+            marks = [mark(ids[0], f"#{int(row.position)}"), f"{row.a_entry}:{row.a_entry_port}",
+                     mark(ids[1], ""), f"{row.b_entry}:{row.b_entry_port}",
+                     mark(ids[2], f"#{int(row.position)}")]
+        else:
+            marks = [mark(t, f"#{int(row.position)}") for t in ids]
         text[int(row.cable)] = " ".join([f"{row.a_panel}:{row.a_port}", *marks,
                                          f"{row.b_panel}:{row.b_port}"])
     for k, c in enumerate(np.asarray(cable_rows).tolist()):

@@ -216,7 +216,8 @@ def _plan_class():
 def reused_bom(result, act_new, cables_old, source, standing_routers: int,
                standing_endpoints: int, standing_cabinets: int):
     """Per BOM line: quantity of the grown plan, reused (the kept cables and the moved ones of
-    the same part, the standing routers, NICs and cabinets) and new = quantity - reused."""
+    the same part, the two patch cords of a kept cable through panels, the standing routers,
+    NICs and cabinets) and new = quantity - reused."""
     import numpy as np
 
     from planner.costing import bom as boms
@@ -228,7 +229,8 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     reused_rows = cables[(act_new == "keep") | same]
     reused = boms.build(result.catalog, result.router_model, result.topology.radix,
                         standing_routers, reused_rows, 0.0, standing_endpoints,
-                        standing_cabinets)
+                        standing_cabinets, structured=kept_cords(result.structured,
+                                                                 reused_rows, act_new))
     grown = result.bom[["item", "sku", "description", "length_m", "quantity",
                         "unit_price"]].copy()
     key = lambda f: list(zip(f["item"], f["sku"], f["length_m"].fillna(-1.0)))  # noqa: E731
@@ -240,6 +242,23 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     grown["new"] = grown["quantity"] - grown["reused"]
     grown["new_price"] = (grown["new"] * grown["unit_price"]).round(2)
     return grown
+
+
+def kept_cords(plant, reused_rows, act_new):
+    """The structured plant as ``planner.costing.bom.build`` counts it for the reused parts:
+    the links of the kept cables through panels (their two patch cords stand), numbered as
+    rows of ``reused_rows``; no trunk, panel or patch rack (``with_standing_trunks`` and
+    ``with_standing_panels`` count those). None without structured cabling."""
+    import numpy as np
+    from dataclasses import replace
+    if plant is None:
+        return None
+    row = {int(c): k for k, c in enumerate(reused_rows.index.tolist())}
+    links = plant.links[np.asarray([int(c) in row and act_new[int(c)] == "keep"
+                                    for c in plant.links["cable"].tolist()], dtype=bool)].copy()
+    links["cable"] = np.asarray([row[int(c)] for c in links["cable"].tolist()], np.int64)
+    return replace(plant, links=links, trunks=plant.trunks.iloc[:0], panels=plant.panels.iloc[:0],
+                   racks=plant.racks.iloc[:0])
 
 
 def standing_positions(cabinets):
@@ -418,7 +437,8 @@ def standing_seats(trunks, cables_old, old_to_new):
     """The standing plant's seats (``planner.cabling.structured.StandingSeats``) of the standing
     network cables through one trunk, their routers under their grown ids, and its trunks
     between two panels' rear ports: row trunks and the hall trunks between two hall entries
-    (``trunks``: ``standing_plant``'s); None without trunks (no structured cabling)."""
+    (``trunks``: ``standing_plant``'s), and its cross-hall chains through pass-through panels
+    (``_pass_through_chains``); None without trunks (no structured cabling)."""
     import re
 
     from planner.cabling.structured import StandingSeats
@@ -442,7 +462,100 @@ def standing_seats(trunks, cables_old, old_to_new):
     rear = trunks["a_port"].str.startswith("R") & trunks["b_port"].str.startswith("R")
     row_trunks = tuple(trunks[rear][["label", "sku", "a_rack", "a_panel", "a_ru", "a_port",
                                      "b_rack", "b_panel", "b_ru", "b_port"]].to_dict("records"))
-    return StandingSeats(seats, frozenset(trunk.values()), row_trunks)
+    chain_seats, chains = _pass_through_chains(trunks, net, old_to_new)
+    seats.update(chain_seats)
+    return StandingSeats(seats, frozenset(trunk.values()), row_trunks, chains)
+
+
+_CHAIN = (r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):F(\d+)\.(\d+) \| trunk (T\d+) [^|]*"
+          r"\| (\S+):F(\d+)\.(\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
+
+
+def _pass_through_chains(trunks, net, old_to_new) -> tuple[dict, tuple]:
+    """(seats, chains) of the standing cross-hall links through pass-through panels
+    (``StandingSeats.chains``): per link, by its two router ends (grown ids),
+    ``("chain", chain id, position)``; per chain its two row trunks (trunks.csv lists a
+    chain's row trunk to the entry front port and the one from the far entry's front port
+    one after the other, ``planner.cabling.structured._trunks``), its entry front port's
+    positions (``size``: the largest position a standing link takes, 1 for a chain that
+    carried none, as the entry layout gives it one), that port's number at each entry panel
+    (``fronts``) and its hall trunk (``_hall_trunk_of``)."""
+    import re
+    rows = trunks.set_index("trunk_id")
+    ids, a_port, b_port = (trunks[c].astype(str).tolist() for c in ("trunk_id", "a_port",
+                                                                      "b_port"))
+    pairs = {tuple(sorted(ids[i:i + 2])): (ids[i], ids[i + 1]) for i in range(len(ids) - 1)
+             if a_port[i][0] + b_port[i][0] + a_port[i + 1][0] + b_port[i + 1][0] == "RFFR"}
+    pattern = re.compile(_CHAIN)
+    seats, size = {}, {}
+    for a, pa, b, pb, text in zip(net["a_device"], net["a_port"], net["b_device"],
+                                  net["b_port"], net["segments"].fillna("").astype(str)):
+        hit = pattern.findall(text)
+        key = tuple(sorted((hit[0][2], hit[0][10]))) if len(hit) == 1 else None
+        if key not in pairs:
+            continue
+        pos = int(hit[0][5])
+        size[key] = max(size.get(key, 0), pos)
+        ra, rb = (int(old_to_new[int(str(d)[1:])]) for d in (a, b))
+        if ra >= 0 and rb >= 0:
+            x, y = (ra, int(pa)), (rb, int(pb))
+            seats[(min(x, y), max(x, y))] = ("chain", key, pos)
+    fronts = {key: {str(rows.at[lo, "b_panel"]): int(str(rows.at[lo, "b_port"])[1:]),
+                    str(rows.at[hi, "a_panel"]): int(str(rows.at[hi, "a_port"])[1:])}
+              for key, (lo, hi) in pairs.items()}
+    hall = _hall_trunk_of(trunks, fronts, {key: size.get(key, 1) for key in pairs})
+
+    def piece(tid, row, entry):
+        t = rows.loc[tid]
+        return dict(label=str(t["label"]), sku=str(t["sku"]), rack=str(t[f"{row}_rack"]),
+                    ru=str(t[f"{row}_ru"]), port=str(t[f"{row}_port"]),
+                    entry=str(t[f"{entry}_panel"]))
+
+    chains = []
+    for key, (lo, hi) in pairs.items():
+        if key not in hall:
+            continue
+        h = rows.loc[hall[key]]
+        chains.append(dict(id=key, a=piece(lo, "a", "b"), b=piece(hi, "b", "a"),
+                           size=size.get(key, 1), fronts=fronts[key],
+                           hall=(str(h["label"]), str(h["sku"])),
+                           hall_ends=((str(h["a_panel"]), int(str(h["a_port"])[1:])),
+                                      (str(h["b_panel"]), int(str(h["b_port"])[1:])))))
+    return seats, tuple(chains)
+
+
+def _hall_trunk_of(trunks, fronts: dict, size: dict) -> dict:
+    """chain -> the trunk id of the hall trunk carrying it, from the entry panels' numbering
+    (``planner.cabling.structured._entry_panels``): on each entry panel the rear ports in
+    order, each taking the next front ports until its positions are used or a front port no
+    row trunk ends on (its free spare positions) closes it. A chain must come out on the same
+    hall trunk at both ends (else it is left out: laid out afresh)."""
+    at = {}
+    for key, ports in fronts.items():
+        for panel, number in ports.items():
+            at[(panel, number)] = key
+    hall = trunks[trunks["a_port"].astype(str).str.startswith("R")
+                  & trunks["b_port"].astype(str).str.startswith("R")
+                  & trunks["a_panel"].isin({p for p, _ in at})]
+    rears: dict = {}
+    for tid, cap, *ends in zip(hall["trunk_id"], hall["capacity"], hall["a_panel"],
+                               hall["a_port"], hall["b_panel"], hall["b_port"]):
+        for panel, port in (ends[:2], ends[2:]):
+            rears.setdefault(str(panel), []).append((int(str(port)[1:]), str(tid), int(cap)))
+    seen: dict = {}
+    for panel, ports in rears.items():
+        last = max([n for p, n in at if p == panel], default=0)
+        number = 1
+        for _, tid, cap in sorted(ports):
+            fill = 0
+            while fill < cap and number <= last:
+                key = at.get((panel, number))
+                number += 1
+                if key is None:              # a free port: the spare positions, last
+                    break
+                seen.setdefault(key, set()).add(tid)
+                fill += size[key]
+    return {key: tids.pop() for key, tids in seen.items() if len(tids) == 1}
 
 
 def drain_block(drain, order) -> dict:
