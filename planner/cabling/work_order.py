@@ -188,8 +188,8 @@ def with_repatched(paired, old: pd.DataFrame, new: pd.DataFrame, old_trunks: dic
     act_old, act_new, source = (np.asarray(x).copy() for x in paired)
     if "segments" not in old or "segments" not in new:
         return act_old, act_new, source
-    before = seats(old["segments"].fillna("").astype(str), old_trunks)
-    after = seats(new["segments"].fillna("").astype(str), new_trunks)
+    before = seats(old["segments"].astype(object).fillna("").astype(str), old_trunks)
+    after = seats(new["segments"].astype(object).fillna("").astype(str), new_trunks)
     for j in np.flatnonzero(act_new == "keep").tolist():
         i = int(source[j])
         if before[i] != after[j]:

@@ -421,7 +421,7 @@ def standing_plant(folder: Path, cables_old, cabinets_old, grown_halls: int):
     trunks["label"] = (trunks["a_panel"] + ":" + trunks["a_port"] + "/" + trunks["b_panel"]
                        + ":" + trunks["b_port"])
     if "segments" in cables_old:
-        cables_old = cables_old.assign(segments=cables_old["segments"].fillna("").astype(str)
+        cables_old = cables_old.assign(segments=cables_old["segments"].astype(object).fillna("").astype(str)
                                        .str.replace(_PANEL_PORT, "| " + prefix, regex=True))
     return trunks, cables_old
 
@@ -449,7 +449,7 @@ def standing_seats(trunks, cables_old, old_to_new):
     seats = {}
     net = cables_old[cables_old["kind"] == "network"]
     for a, pa, b, pb, text in zip(net["a_device"], net["a_port"], net["b_device"],
-                                  net["b_port"], net["segments"].fillna("").astype(str)):
+                                  net["b_port"], net["segments"].astype(object).fillna("").astype(str)):
         found = piece.findall(text)
         if len(found) != 1 or found[0][2] not in trunk:
             continue
@@ -489,7 +489,7 @@ def _pass_through_chains(trunks, net, old_to_new) -> tuple[dict, tuple]:
     pattern = re.compile(_CHAIN)
     seats, size = {}, {}
     for a, pa, b, pb, text in zip(net["a_device"], net["a_port"], net["b_device"],
-                                  net["b_port"], net["segments"].fillna("").astype(str)):
+                                  net["b_port"], net["segments"].astype(object).fillna("").astype(str)):
         hit = pattern.findall(text)
         key = tuple(sorted((hit[0][2], hit[0][10]))) if len(hit) == 1 else None
         if key not in pairs:

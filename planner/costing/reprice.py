@@ -74,7 +74,7 @@ def _pieces(cables: pd.DataFrame) -> list[list[str]]:
     if "segments" not in cables.columns:
         return [[] for _ in range(len(cables))]
     out = []
-    for text in cables["segments"].fillna("").astype(str).tolist():
+    for text in cables["segments"].astype(object).fillna("").astype(str).tolist():
         out.append([piece.split()[-1] for piece in text.split("|")
                     if piece.split() and piece.split()[0] in ("cord", "trunk")])
     return out
