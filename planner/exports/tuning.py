@@ -62,6 +62,17 @@ VIEWER_MAX_RUNS = 8
 """Most runs of numbered names (r001..r384) a ``seq`` column of the viewer's data holds; a
 column with more is stored as plain text (cable ids and device names take one to four)."""
 
+VIEWER_STREAM_CHUNK_BYTES = 1 << 20
+"""The viewer's compressed data block goes to index.html in base64 pieces of about this many
+bytes (``planner.exports.viewer.payload.pack_stream``): any size gives the same page; 1 MiB
+keeps the pieces few and small beside the plan."""
+
+VIEWER_ROUTE_CHUNK_CABLES = 50_000
+"""The viewer draws the cables' routes this many cables at a time
+(``planner.exports.viewer.routes_table``): the route arrays of one chunk take about 0.8 KB
+per cable while they are made (benchmarks/EXPORTS.md "Viewer: streamed"), so 40 MB at most
+instead of 0.8 KB for every cable of the plan at once; the page is the same for any size."""
+
 HALL_GAP_M = 6.0
 """Space drawn between halls in the viewer and the PDF floor plan (their real distance is the
 hall connection's length): five 1.2 m aisles of drawing space, not a length of any cable."""

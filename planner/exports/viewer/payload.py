@@ -29,14 +29,17 @@ from __future__ import annotations
 import base64
 import json
 import re
+import secrets
 import zlib
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from planner.exports.tuning import (VIEWER_COMPRESSION_LEVEL as COMPRESSION_LEVEL,
                                     VIEWER_DICTIONARY_SHARE as DICTIONARY_SHARE,
-                                    VIEWER_MAX_RUNS as MAX_RUNS)
+                                    VIEWER_MAX_RUNS as MAX_RUNS,
+                                    VIEWER_STREAM_CHUNK_BYTES as STREAM_CHUNK_BYTES)
 
 _INT_TYPES = (("u1", np.uint8), ("i1", np.int8), ("u2", np.uint16), ("i2", np.int16),
               ("i4", np.int32))
@@ -75,7 +78,8 @@ class _Writer:
 
 def _numeric(values: np.ndarray, missing: np.ndarray, out: _Writer) -> dict:
     """A numeric column: the narrowest integer type (after an exact decimal scale), else f8."""
-    present = values[~missing]
+    gaps = bool(missing.any())
+    present = values[~missing] if gaps else values
     if present.dtype.kind == "f" and not np.isfinite(present).all():
         return {"type": "num", "dtype": "f8", "offset": out.add(values.astype(float))}
     for scale in _SCALES:
@@ -84,16 +88,18 @@ def _numeric(values: np.ndarray, missing: np.ndarray, out: _Writer) -> dict:
             continue
         low = int(scaled.min()) if scaled.size else 0
         high = int(scaled.max()) if scaled.size else 0
-        chosen = _int_dtype(low - 1 if missing.any() else low, high)
+        chosen = _int_dtype(low - 1 if gaps else low, high)
         if chosen is None:
             break
         name, kind = chosen
-        stored = np.zeros(len(values), dtype=kind)
-        stored[~missing] = scaled
         spec = {"type": "num", "dtype": name}
-        if missing.any():
+        if gaps:
+            stored = np.zeros(len(values), dtype=kind)
+            stored[~missing] = scaled
             stored[missing] = low - 1
             spec["null"] = low - 1
+        else:
+            stored = scaled.astype(kind)
         if scale != 1:
             spec["scale"] = scale
         spec["offset"] = out.add(stored)
@@ -157,9 +163,11 @@ def encode_column(series: pd.Series, out: _Writer,
                     "dtype": kind, "offset": offset}
     if dtype.kind in "biuf":
         missing = series.isna().to_numpy()
-        values = series.to_numpy(dtype=float, na_value=np.nan)
         if dtype.kind in "biu" and not missing.any():
-            values = series.to_numpy(dtype=np.int64)
+            values = series.to_numpy()
+            values = values.astype(np.int64) if values.dtype.kind == "b" else values
+        else:
+            values = series.to_numpy(dtype=float, na_value=np.nan)
         return {"name": name, **_numeric(values, missing, out)}
     codes, uniques = pd.factorize(series, use_na_sentinel=False)
     if len(uniques) <= max(1, DICTIONARY_SHARE * len(series)):
@@ -173,34 +181,141 @@ def encode_column(series: pd.Series, out: _Writer,
     return {"name": name, "type": "str", "values": texts}
 
 
+@dataclass
+class CodedText:
+    """A text column given as ``codes`` into ``labels`` (-1 missing), for ``Block.add``:
+    encoded as the same column of texts would be, without making a text per row."""
+
+    name: str
+    codes: np.ndarray
+    labels: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def texts(self) -> pd.Series:
+        """The column as texts (missing as NaN)."""
+        labels = np.asarray([*self.labels, np.nan], dtype=object)
+        return pd.Series(labels[self.codes], name=self.name)
+
+
+def _coded_column(column: CodedText, out: _Writer) -> dict | None:
+    """``column`` dictionary-coded as ``encode_column`` codes its texts (values in order of
+    first appearance), or None when that would not code it so."""
+    codes, first = pd.factorize(column.codes, use_na_sentinel=False)
+    if len(first) > max(1, DICTIONARY_SHARE * len(column)):
+        return None
+    values = [column.labels[c] if c >= 0 else "" for c in first.tolist()]
+    kind, offset = _codes(codes, out)
+    return {"name": column.name, "type": "str", "values": _text(values),
+            "dtype": kind, "offset": offset}
+
+
+class _Texts:
+    """The ``values`` lists of the header's text columns, each kept as its JSON text (UTF-8)
+    in place of a list of strings; the header carries a placeholder for each."""
+
+    def __init__(self):
+        self.mark = "\0" + secrets.token_hex(8) + ":"
+        self.texts: list[bytes] = []
+
+    def hold(self, spec: dict) -> dict:
+        if "values" in spec:
+            self.texts.append(json.dumps(spec["values"], ensure_ascii=False,
+                                         separators=(",", ":")).encode("utf-8"))
+            spec["values"] = f"{self.mark}{len(self.texts) - 1}"
+        return spec
+
+    def splice(self, header: str) -> list[bytes]:
+        """``header``'s JSON text as UTF-8 pieces, each placeholder replaced by its text."""
+        marked = re.escape(json.dumps(self.mark)[:-1]) + r'(\d+)"'
+        pieces = re.split(marked, header)
+        assert len(pieces) == 2 * len(self.texts) + 1, "a text held twice or lost"
+        out = []
+        for k, piece in enumerate(pieces):
+            out.append(self.texts[int(piece)] if k % 2 else piece.encode("utf-8"))
+            if k % 2:
+                self.texts[int(piece)] = b""
+        return out
+
+
+class Block:
+    """The uncompressed block (module doc), made one table at a time: ``add`` encodes a table's
+    columns as they come (so a table need not exist whole), ``pieces`` gives the block's bytes
+    in order, letting go of each piece once given. ``refs[table][column] = (other table, its
+    column)`` codes a text column as row numbers of the other table (added earlier)."""
+
+    def __init__(self, refs: dict[str, dict[str, tuple[str, str]]] | None = None):
+        self.refs = refs or {}
+        self.targets = {key for wanted in self.refs.values() for key in wanted.values()}
+        self.out = _Writer()
+        self.texts = _Texts()
+        self.tables: dict[str, dict] = {}
+        self.indexes: dict[tuple[str, str], pd.Index] = {}
+
+    def add(self, name: str, columns, rows: int) -> None:
+        """Encode table ``name`` of ``rows`` rows from its ``columns`` (named Series or
+        ``CodedText``, in order), each let go once encoded."""
+        table_refs = {column: (other, other_column, self.indexes[(other, other_column)])
+                      for column, (other, other_column) in self.refs.get(name, {}).items()}
+        specs = []
+        for column in columns:
+            spec = None
+            if isinstance(column, CodedText):
+                spec = _coded_column(column, self.out)
+                column = column.texts() if spec is None else column
+            if spec is None:
+                if (name, column.name) in self.targets:
+                    self.indexes[(name, column.name)] = pd.Index(column.astype(str))
+                spec = encode_column(column.rename(str(column.name)), self.out, table_refs)
+            specs.append(self.texts.hold(spec))
+            del column
+        self.tables[name] = {"rows": int(rows), "columns": specs}
+
+    def add_frame(self, name: str, frame: pd.DataFrame) -> None:
+        self.add(name, (frame[c].rename(str(c)) for c in frame.columns), len(frame))
+
+    def pieces(self, meta: dict):
+        """The block's bytes, piece by piece: header length, header, padding, columns."""
+        text = json.dumps({"meta": meta, "tables": self.tables}, ensure_ascii=False,
+                          separators=(",", ":"), allow_nan=False)
+        head = self.texts.splice(text)
+        del text
+        size = sum(len(p) for p in head)
+        yield size.to_bytes(4, "little")
+        while head:
+            yield head.pop(0)
+        yield b"\0" * (-(size + 4) % 8)
+        parts, self.out.parts = self.out.parts[::-1], []
+        while parts:
+            yield parts.pop()
+
+
 def encode(tables: dict[str, pd.DataFrame], meta: dict,
            refs: dict[str, dict[str, tuple[str, str]]] | None = None) -> bytes:
-    """The uncompressed block (module doc) of ``tables`` and the JSON-ready ``meta``.
-    ``refs[table][column] = (other table, its column)`` codes a text column as row numbers of
-    the other table (whose column must come earlier in ``tables``)."""
-    refs = refs or {}
-    out = _Writer()
-    header: dict = {"meta": meta, "tables": {}}
-    indexes: dict[tuple[str, str], pd.Index] = {}
-    for table_name, frame in tables.items():
-        wanted = refs.get(table_name, {})
-        table_refs = {}
-        for column, (other, other_column) in wanted.items():
-            key = (other, other_column)
-            if key not in indexes:
-                indexes[key] = pd.Index(tables[other][other_column].astype(str))
-            table_refs[column] = (other, other_column, indexes[key])
-        columns = [encode_column(frame[c].rename(str(c)), out, table_refs)
-                   for c in frame.columns]
-        header["tables"][table_name] = {"rows": int(len(frame)), "columns": columns}
-    text = json.dumps(header, ensure_ascii=False, separators=(",", ":"),
-                      allow_nan=False).encode("utf-8")
-    head = len(text).to_bytes(4, "little") + text
-    head += b"\0" * (-len(head) % 8)
-    parts, out.parts = [head, *out.parts], []
-    return b"".join(parts)            # one copy of the columns, not a join then a second
+    """The uncompressed block (module doc) of ``tables`` and the JSON-ready ``meta``
+    (``Block``, all at once)."""
+    block = Block(refs)
+    for name, frame in tables.items():
+        block.add_frame(name, frame)
+    return b"".join(block.pieces(meta))
 
 
 def pack(block: bytes) -> str:
     """``block`` zlib-compressed and base64-encoded (ASCII)."""
     return base64.b64encode(zlib.compress(block, COMPRESSION_LEVEL)).decode("ascii")
+
+
+def pack_stream(pieces, write) -> None:
+    """``pack`` of the concatenated ``pieces``, given to ``write`` in ASCII chunks as it is
+    made: one zlib stream fed piece by piece (the same bytes as ``zlib.compress`` of the whole,
+    zlib's output not depending on how its input is cut), base64 in whole 3-byte groups."""
+    squeeze = zlib.compressobj(COMPRESSION_LEVEL)
+    carry = b""
+    for piece in pieces:
+        carry += squeeze.compress(piece)
+        cut = len(carry) - len(carry) % 3
+        if cut >= STREAM_CHUNK_BYTES:
+            write(base64.b64encode(carry[:cut]).decode("ascii"))
+            carry = carry[cut:]
+    write(base64.b64encode(carry + squeeze.flush()).decode("ascii"))
