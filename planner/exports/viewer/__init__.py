@@ -129,7 +129,8 @@ def data_pieces(plan):
     """The plan's data block (``planner.exports.viewer.payload``), uncompressed, as pieces of
     bytes: each table is made, encoded and let go in turn."""
     shapes = geo.floor_geometry(plan)
-    cabinet_shapes = pd.DataFrame(shapes.pop("cabinets"))
+    cabinets = shapes.pop("cabinets")
+    cabinet_shapes = pd.DataFrame(cabinets)
     refs = {"devices": {"cabinet": ("cabinets", "name")},
             "cables": {"a_device": ("devices", "name"), "b_device": ("devices", "name"),
                        "a_cabinet": ("cabinets", "name"), "b_cabinet": ("cabinets", "name")},
@@ -140,7 +141,7 @@ def data_pieces(plan):
     block.add_frame("devices", plan.devices[["name", "kind", "cabinet", "ru", "height_ru",
                                              "model"]])
     block.add("cables", _cable_columns(plan), len(plan.cables))
-    for name, columns in route_tables(plan, shapes).items():
+    for name, columns in route_tables(plan, {**shapes, "cabinets": cabinets}).items():
         block.add(name, columns, len(columns[0]))
     block.add_frame("bom", plan.bom)
     failure_tables, failure_meta = resilience.tables_and_meta(plan)
