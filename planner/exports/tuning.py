@@ -62,6 +62,11 @@ VIEWER_MAX_RUNS = 8
 """Most runs of numbered names (r001..r384) a ``seq`` column of the viewer's data holds; a
 column with more is stored as plain text (cable ids and device names take one to four)."""
 
+VIEWER_CHUNK_ROWS = 1 << 20
+"""Rows of a float column of the viewer's data checked and scaled at a time
+(``planner.exports.viewer.payload``): about 25 bytes of temporaries per row, so 25 MB at
+most for a column of any length; the page is the same for any size."""
+
 VIEWER_STREAM_CHUNK_BYTES = 1 << 20
 """The viewer's compressed data block goes to index.html in base64 pieces of about this many
 bytes (``planner.exports.viewer.payload.pack_stream``): any size gives the same page; 1 MiB

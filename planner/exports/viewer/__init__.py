@@ -69,29 +69,34 @@ def route_tables(plan, shapes: dict) -> dict[str, list]:
     count and route kind; per point its node number, the kind and metres of the step reaching
     it; the nodes (distinct points, to the millimetre, in order of x then y). The routes are
     drawn ``VIEWER_ROUTE_CHUNK_CABLES`` cables at a time, each chunk kept only as its point
-    counts, packed node keys, step codes and metres."""
+    counts, its own nodes and each point's row among them, step codes and metres."""
     cables = len(plan.cables)
-    counts, kinds, keys, steps, metres = [], [], [], [], []
+    counts, kinds, chunk_nodes, chunk_rows, steps, metres = [], [], [], [], [], []
     step_kinds = ()
     for lo in range(0, max(cables, 1), ROUTE_CHUNK_CABLES):
         routes = geo.cable_routes(plan, shapes, slice(lo, lo + ROUTE_CHUNK_CABLES))
         mm = np.round(routes.points * 1000).astype(np.int64).reshape(-1, 2) + _KEY_BIAS
         if len(mm) and (mm.min() < 0 or mm.max() >= 2 * _KEY_BIAS):
             raise ValueError("a cable route lies more than 2,000 km from the floor's origin")
-        keys.append((mm[:, 0].astype(np.uint64) << np.uint64(32)) | mm[:, 1].astype(np.uint64))
+        key = (mm[:, 0].astype(np.uint64) << np.uint64(32)) | mm[:, 1].astype(np.uint64)
+        nodes, rows = np.unique(key, return_inverse=True)
+        chunk_nodes.append(nodes)
+        chunk_rows.append(rows.reshape(-1).astype(np.int32))
         counts.append(np.diff(routes.offsets))
         kinds.append(routes.kind)
         steps.append(routes.step)
         metres.append(np.round(routes.step_m, 3))
         step_kinds = routes.step_kinds
-        del routes, mm
+        del routes, mm, key, rows
     kind = (plan.cables["route_kind"].rename("kind") if "route_kind" in plan.cables.columns
             else payload.CodedText("kind", np.concatenate(kinds), geo.ROUTE_KINDS))
-    key = np.concatenate(keys)
-    del keys
-    nodes = np.unique(key)
-    node_of = np.searchsorted(nodes, key)
-    del key
+    nodes = np.unique(np.concatenate(chunk_nodes))
+    node_of = np.empty(sum(len(r) for r in chunk_rows), dtype=np.int32)
+    at = 0
+    for mine, rows in zip(chunk_nodes, chunk_rows):
+        node_of[at:at + len(rows)] = np.searchsorted(nodes, mine)[rows]
+        at += len(rows)
+    del chunk_nodes, chunk_rows
     xy = np.c_[(nodes >> np.uint64(32)).astype(np.int64),
                (nodes & np.uint64(0xFFFFFFFF)).astype(np.int64)] - _KEY_BIAS
     return {"routes": [pd.Series(np.concatenate(counts), name="points"), kind],

@@ -39,6 +39,7 @@ import pandas as pd
 from planner.exports.tuning import (VIEWER_COMPRESSION_LEVEL as COMPRESSION_LEVEL,
                                     VIEWER_DICTIONARY_SHARE as DICTIONARY_SHARE,
                                     VIEWER_MAX_RUNS as MAX_RUNS,
+                                    VIEWER_CHUNK_ROWS as CHUNK_ROWS,
                                     VIEWER_STREAM_CHUNK_BYTES as STREAM_CHUNK_BYTES)
 
 _INT_TYPES = (("u1", np.uint8), ("i1", np.int8), ("u2", np.uint16), ("i2", np.int16),
@@ -76,36 +77,62 @@ class _Writer:
         return offset
 
 
+def _chunks(n: int):
+    """Slices of ``CHUNK_ROWS`` rows covering ``n`` rows: a float column is checked and
+    scaled chunk by chunk, so its temporaries stay small."""
+    return [slice(lo, lo + CHUNK_ROWS) for lo in range(0, n, CHUNK_ROWS)]
+
+
+def _exact_scale(present: np.ndarray):
+    """(scale, low, high): the first of ``_SCALES`` giving back every value of the float
+    array ``present`` exactly after ``round(value * scale) / scale``, and the scaled range;
+    None if no scale does."""
+    for scale in _SCALES:
+        low, high, exact = 0, 0, True
+        for part in _chunks(len(present)):
+            values = present[part]
+            scaled = np.round(values * scale)
+            if not np.array_equal(scaled / scale, values):
+                exact = False
+                break
+            low = int(scaled.min()) if part.start == 0 else min(low, int(scaled.min()))
+            high = int(scaled.max()) if part.start == 0 else max(high, int(scaled.max()))
+        if exact:
+            return scale, low, high
+    return None
+
+
 def _numeric(values: np.ndarray, missing: np.ndarray, out: _Writer) -> dict:
     """A numeric column: the narrowest integer type (after an exact decimal scale), else f8."""
     gaps = bool(missing.any())
     present = values[~missing] if gaps else values
     if present.dtype.kind == "f" and not np.isfinite(present).all():
         return {"type": "num", "dtype": "f8", "offset": out.add(values.astype(float))}
-    for scale in _SCALES:
-        scaled = np.round(present * scale) if present.dtype.kind == "f" else present
-        if present.dtype.kind == "f" and not np.array_equal(scaled / scale, present):
-            continue
-        low = int(scaled.min()) if scaled.size else 0
-        high = int(scaled.max()) if scaled.size else 0
-        chosen = _int_dtype(low - 1 if gaps else low, high)
-        if chosen is None:
-            break
-        name, kind = chosen
-        spec = {"type": "num", "dtype": name}
-        if gaps:
-            stored = np.zeros(len(values), dtype=kind)
-            stored[~missing] = scaled
-            stored[missing] = low - 1
-            spec["null"] = low - 1
-        else:
-            stored = scaled.astype(kind)
-        if scale != 1:
-            spec["scale"] = scale
-        spec["offset"] = out.add(stored)
-        return spec
-    stored = np.where(missing, np.nan, values.astype(float))
-    return {"type": "num", "dtype": "f8", "offset": out.add(stored)}
+    if present.dtype.kind == "f":
+        found = _exact_scale(present)
+    else:
+        found = (1, int(present.min()) if present.size else 0,
+                 int(present.max()) if present.size else 0)
+    chosen = None if found is None else _int_dtype(found[1] - 1 if gaps else found[1],
+                                                   found[2])
+    if chosen is None:
+        stored = np.where(missing, np.nan, values.astype(float))
+        return {"type": "num", "dtype": "f8", "offset": out.add(stored)}
+    (scale, low, _), (name, kind) = found, chosen
+    spec = {"type": "num", "dtype": name}
+    stored = np.zeros(len(values), dtype=kind)
+    if gaps:
+        stored[~missing] = np.round(present * scale) if scale != 1 else present
+        stored[missing] = low - 1
+        spec["null"] = low - 1
+    else:
+        for part in _chunks(len(values)):
+            stored[part] = np.round(values[part] * scale) if present.dtype.kind == "f" \
+                else values[part]
+    if scale != 1:
+        spec["scale"] = scale
+    spec["offset"] = out.add(stored)
+    return spec
 
 
 def _codes(codes: np.ndarray, out: _Writer) -> tuple[str, int]:
@@ -116,6 +143,9 @@ def _codes(codes: np.ndarray, out: _Writer) -> tuple[str, int]:
 
 def _text(values) -> list[str]:
     """Text of every value; missing values as ``""``."""
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.StringDtype):
+        texts = values.tolist()          # already text: no second copy of every row
+        return [v if isinstance(v, str) else "" for v in texts] if values.hasnans else texts
     return pd.Series(values, dtype=object).astype("str").fillna("").tolist()
 
 
