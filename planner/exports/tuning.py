@@ -62,20 +62,21 @@ VIEWER_MAX_RUNS = 8
 """Most runs of numbered names (r001..r384) a ``seq`` column of the viewer's data holds; a
 column with more is stored as plain text (cable ids and device names take one to four)."""
 
-VIEWER_CHUNK_ROWS = 1 << 20
-"""Rows of a float column of the viewer's data checked and scaled at a time
-(``planner.exports.viewer.payload``): about 25 bytes of temporaries per row, so 25 MB at
-most for a column of any length; the page is the same for any size."""
+VIEWER_CHUNK_ROWS = 1 << 16
+"""Rows of a column of the viewer's data checked at a time (``planner.exports.viewer.
+payload``): a float column's exact scale (about 25 bytes of temporaries per row) and a run of
+numbered names (about 70 bytes per name made to compare), so a few MB at most for a column of
+any length; the page is the same for any size."""
 
 VIEWER_STREAM_CHUNK_BYTES = 1 << 20
 """The viewer's compressed data block goes to index.html in base64 pieces of about this many
 bytes (``planner.exports.viewer.payload.pack_stream``): any size gives the same page; 1 MiB
 keeps the pieces few and small beside the plan."""
 
-VIEWER_ROUTE_CHUNK_CABLES = 50_000
+VIEWER_ROUTE_CHUNK_CABLES = 16_384
 """The viewer draws the cables' routes this many cables at a time
-(``planner.exports.viewer.routes_table``): the route arrays of one chunk take about 0.8 KB
-per cable while they are made (benchmarks/EXPORTS.md "Viewer: streamed"), so 40 MB at most
+(``planner.exports.viewer.route_tables``): the route arrays of one chunk take about 0.8 KB
+per cable while they are made (benchmarks/EXPORTS.md "Viewer: streamed"), so 13 MB at most
 instead of 0.8 KB for every cable of the plan at once; the page is the same for any size."""
 
 HALL_GAP_M = 6.0

@@ -153,8 +153,8 @@ def numbered_runs(texts: list[str]) -> list[list] | None:
     """``[[prefix, width, first, count], ...]`` when ``texts`` are at most ``MAX_RUNS`` runs
     (of two texts each on average, at least) of a prefix and consecutive numbers zero-padded
     to ``width`` (cable ids ``C000001 ..``; devices ``r0000 .. r6271, n000000 ..``), else
-    None. Each run is checked in chunks that double in size, so a column that is no such run
-    is given up after a few thousand texts."""
+    None. Each run is checked in chunks that double in size up to ``CHUNK_ROWS`` texts, so a
+    column that is no such run is given up after a few thousand texts."""
     runs, i, n = [], 0, len(texts)
     while i < n:
         match = _NUMBERED.fullmatch(texts[i]) if len(runs) < MAX_RUNS else None
@@ -171,7 +171,7 @@ def numbered_runs(texts: list[str]) -> list[list] | None:
             if not same.all():
                 count += int(np.argmin(same))
                 break
-            count, step = stop - i, 2 * step
+            count, step = stop - i, min(2 * step, CHUNK_ROWS)
         runs.append([prefix, width, first, count])
         i += count
     return runs if 2 * len(runs) <= max(n, 2) else None
