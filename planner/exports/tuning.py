@@ -73,6 +73,11 @@ VIEWER_STREAM_CHUNK_BYTES = 1 << 20
 bytes (``planner.exports.viewer.payload.pack_stream``): any size gives the same page; 1 MiB
 keeps the pieces few and small beside the plan."""
 
+VIEWER_SPOOL_CHUNK_BYTES = 1 << 20
+"""The viewer's encoded columns and long text lists wait in a temporary file until the page
+is written (``planner.exports.viewer.payload.Block``: about 150 bytes per cable, 370 MB at
+1M endpoints, would otherwise stay in memory) and are read back this many bytes at a time."""
+
 VIEWER_ROUTE_CHUNK_CABLES = 16_384
 """The viewer draws the cables' routes this many cables at a time
 (``planner.exports.viewer.route_tables``): the route arrays of one chunk take about 0.8 KB

@@ -30,6 +30,7 @@ import base64
 import json
 import re
 import secrets
+import tempfile
 import zlib
 from dataclasses import dataclass
 
@@ -39,6 +40,7 @@ import pandas as pd
 from planner.exports.tuning import (VIEWER_COMPRESSION_LEVEL as COMPRESSION_LEVEL,
                                     VIEWER_DICTIONARY_SHARE as DICTIONARY_SHARE,
                                     VIEWER_MAX_RUNS as MAX_RUNS,
+                                    VIEWER_SPOOL_CHUNK_BYTES as SPOOL_CHUNK_BYTES,
                                     VIEWER_CHUNK_ROWS as CHUNK_ROWS,
                                     VIEWER_STREAM_CHUNK_BYTES as STREAM_CHUNK_BYTES)
 
@@ -57,22 +59,53 @@ def _int_dtype(low: int, high: int):
     return None
 
 
-class _Writer:
-    """Collects binary sections, each aligned to 8 bytes."""
+class _Spool:
+    """Bytes written once and read back once, in order, from an unnamed temporary file (gone
+    when closed, or when the process ends), so the block's pieces wait on disk, not in
+    memory, until the page is written."""
 
     def __init__(self):
-        self.parts: list[bytes] = []
+        self.file = tempfile.TemporaryFile()
+        self.size = 0
+
+    def put(self, data: bytes) -> None:
+        self.file.write(data)
+        self.size += len(data)
+
+    def rewind(self) -> None:
+        """Done writing: read from the start."""
+        self.file.flush()
+        self.file.seek(0)
+
+    def take(self, size: int | None = None):
+        """The next ``size`` bytes (all the rest when None), in pieces of at most
+        ``SPOOL_CHUNK_BYTES``."""
+        left = self.size - self.file.tell() if size is None else size
+        while left > 0:
+            data = self.file.read(min(left, SPOOL_CHUNK_BYTES))
+            left -= len(data)
+            yield data
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class _Writer:
+    """Collects binary sections, each aligned to 8 bytes, in a ``_Spool``."""
+
+    def __init__(self):
+        self.spool = _Spool()
         self.size = 0
 
     def add(self, array: np.ndarray) -> int:
         data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"),
-                                                  copy=False).tobytes()
+                                                  copy=False)
         offset = self.size
-        self.parts.append(data)
-        self.size += len(data)
+        self.spool.put(data.tobytes())
+        self.size += data.nbytes
         pad = -self.size % 8
         if pad:
-            self.parts.append(b"\0" * pad)
+            self.spool.put(b"\0" * pad)
             self.size += pad
         return offset
 
@@ -242,37 +275,39 @@ def _coded_column(column: CodedText, out: _Writer) -> dict | None:
 
 
 class _Texts:
-    """The ``values`` lists of the header's text columns, each kept as its JSON text (UTF-8)
-    in place of a list of strings; the header carries a placeholder for each."""
+    """The ``values`` lists of the header's text columns, each kept as its JSON text (UTF-8,
+    in a ``_Spool``) in place of a list of strings; the header carries a placeholder for
+    each."""
 
     def __init__(self):
         self.mark = "\0" + secrets.token_hex(8) + ":"
-        self.texts: list[bytes] = []
+        self.spool = _Spool()
+        self.sizes: list[int] = []
 
     def hold(self, spec: dict) -> dict:
         if "values" in spec:
-            self.texts.append(json.dumps(spec["values"], ensure_ascii=False,
-                                         separators=(",", ":")).encode("utf-8"))
-            spec["values"] = f"{self.mark}{len(self.texts) - 1}"
+            text = json.dumps(spec["values"], ensure_ascii=False,
+                              separators=(",", ":")).encode("utf-8")
+            self.spool.put(text)
+            self.sizes.append(len(text))
+            spec["values"] = f"{self.mark}{len(self.sizes) - 1}"
         return spec
 
-    def splice(self, header: str) -> list[bytes]:
-        """``header``'s JSON text as UTF-8 pieces, each placeholder replaced by its text."""
+    def splice(self, header: str) -> tuple[int, list]:
+        """The UTF-8 length of ``header``'s JSON text with each placeholder replaced by its
+        text, and that text's pieces: bytes, or the number of a held text."""
         marked = re.escape(json.dumps(self.mark)[:-1]) + r'(\d+)"'
         pieces = re.split(marked, header)
-        assert len(pieces) == 2 * len(self.texts) + 1, "a text held twice or lost"
-        out = []
-        for k, piece in enumerate(pieces):
-            out.append(self.texts[int(piece)] if k % 2 else piece.encode("utf-8"))
-            if k % 2:
-                self.texts[int(piece)] = b""
-        return out
+        assert len(pieces) == 2 * len(self.sizes) + 1, "a text held twice or lost"
+        out = [int(piece) if k % 2 else piece.encode("utf-8") for k, piece in enumerate(pieces)]
+        assert [p for p in out if isinstance(p, int)] == list(range(len(self.sizes)))
+        return sum(self.sizes[p] if isinstance(p, int) else len(p) for p in out), out
 
 
 class Block:
     """The uncompressed block (module doc), made one table at a time: ``add`` encodes a table's
-    columns as they come (so a table need not exist whole), ``pieces`` gives the block's bytes
-    in order, letting go of each piece once given. ``refs[table][column] = (other table, its
+    columns as they come (so a table need not exist whole) and keeps their bytes and long text
+    lists in temporary files, ``pieces`` gives the block's bytes in order. ``refs[table][column] = (other table, its
     column)`` codes a text column as row numbers of the other table (added earlier)."""
 
     def __init__(self, refs: dict[str, dict[str, tuple[str, str]]] | None = None):
@@ -309,16 +344,23 @@ class Block:
         """The block's bytes, piece by piece: header length, header, padding, columns."""
         text = json.dumps({"meta": meta, "tables": self.tables}, ensure_ascii=False,
                           separators=(",", ":"), allow_nan=False)
-        head = self.texts.splice(text)
+        size, head = self.texts.splice(text)
         del text
-        size = sum(len(p) for p in head)
-        yield size.to_bytes(4, "little")
-        while head:
-            yield head.pop(0)
-        yield b"\0" * (-(size + 4) % 8)
-        parts, self.out.parts = self.out.parts[::-1], []
-        while parts:
-            yield parts.pop()
+        self.texts.spool.rewind()
+        self.out.spool.rewind()
+        try:
+            yield size.to_bytes(4, "little")
+            for piece in head:
+                if isinstance(piece, int):
+                    yield from self.texts.spool.take(self.texts.sizes[piece])
+                else:
+                    yield piece
+            del head
+            yield b"\0" * (-(size + 4) % 8)
+            yield from self.out.spool.take()
+        finally:
+            self.texts.spool.close()
+            self.out.spool.close()
 
 
 def encode(tables: dict[str, pd.DataFrame], meta: dict,
