@@ -232,16 +232,29 @@ def encode_column(series: pd.Series, out: _Writer,
         else:
             values = series.to_numpy(dtype=float, na_value=np.nan)
         return {"name": name, **_numeric(values, missing, out)}
-    codes, uniques = pd.factorize(series, use_na_sentinel=False)
-    if len(uniques) <= max(1, DICTIONARY_SHARE * len(series)):
-        kind, offset = _codes(codes, out)
-        return {"name": name, "type": "str", "values": _text(uniques),
-                "dtype": kind, "offset": offset}
-    texts = _text(series)
-    runs = numbered_runs(texts)
+    texts = runs = None
+    if len(series) and _NUMBERED.fullmatch(_text(series.iloc[:1])[0]):
+        texts = _text(series)
+        runs = numbered_runs(texts)
+    if runs is None or not _distinct(runs, len(series)):
+        codes, uniques = pd.factorize(series, use_na_sentinel=False)
+        if len(uniques) <= max(1, DICTIONARY_SHARE * len(series)):
+            kind, offset = _codes(codes, out)
+            return {"name": name, "type": "str", "values": _text(uniques),
+                    "dtype": kind, "offset": offset}
+        del codes, uniques
     if runs is not None:
         return {"name": name, "type": "seq", "runs": runs}
-    return {"name": name, "type": "str", "values": texts}
+    return {"name": name, "type": "str", "values": _text(series) if texts is None else texts}
+
+
+def _distinct(runs: list[list], rows: int) -> bool:
+    """Whether ``runs`` (``numbered_runs``) of ``rows`` texts are so many distinct texts that
+    no dictionary would code them (``encode_column``), known without hashing every text: each
+    text parts uniquely into its prefix (never ending in a digit) and its digits, so runs of
+    distinct prefixes give distinct texts."""
+    return (len({prefix for prefix, _, _, _ in runs}) == len(runs)
+            and rows > max(1, DICTIONARY_SHARE * rows))
 
 
 @dataclass
