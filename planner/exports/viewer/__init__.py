@@ -89,22 +89,33 @@ def route_tables(plan, shapes: dict) -> dict[str, list]:
         step_kinds = routes.step_kinds
         del routes, mm, key, rows
     kind = (plan.cables["route_kind"].rename("kind") if "route_kind" in plan.cables.columns
-            else payload.CodedText("kind", np.concatenate(kinds), geo.ROUTE_KINDS))
-    nodes = np.unique(np.concatenate(chunk_nodes))
+            else payload.CodedText("kind", _joined(kinds), geo.ROUTE_KINDS))
+    nodes = np.unique(_joined(chunk_nodes[:]))
     node_of = np.empty(sum(len(r) for r in chunk_rows), dtype=np.int32)
     at = 0
-    for mine, rows in zip(chunk_nodes, chunk_rows):
-        node_of[at:at + len(rows)] = np.searchsorted(nodes, mine)[rows]
+    while chunk_rows:                         # each chunk's rows let go once placed
+        rows = chunk_rows.pop(0)
+        node_of[at:at + len(rows)] = np.searchsorted(nodes, chunk_nodes.pop(0))[rows]
         at += len(rows)
-    del chunk_nodes, chunk_rows
     xy = np.c_[(nodes >> np.uint64(32)).astype(np.int64),
                (nodes & np.uint64(0xFFFFFFFF)).astype(np.int64)] - _KEY_BIAS
-    return {"routes": [pd.Series(np.concatenate(counts), name="points"), kind],
+    return {"routes": [pd.Series(_joined(counts), name="points"), kind],
             "route_points": [pd.Series(node_of, name="node"),
-                             payload.CodedText("step", np.concatenate(steps), step_kinds),
-                             pd.Series(np.concatenate(metres), name="metres")],
+                             payload.CodedText("step", _joined(steps), step_kinds),
+                             pd.Series(_joined(metres), name="metres")],
             "route_nodes": [pd.Series(xy[:, 0] / 1000.0, name="x"),
                             pd.Series(xy[:, 1] / 1000.0, name="y")]}
+
+
+def _joined(chunks: list[np.ndarray]) -> np.ndarray:
+    """The chunks end to end, the list emptied (each chunk let go once copied)."""
+    out = np.empty(sum(len(c) for c in chunks), dtype=chunks[0].dtype)
+    at = 0
+    while chunks:
+        chunk = chunks.pop(0)
+        out[at:at + len(chunk)] = chunk
+        at += len(chunk)
+    return out
 
 
 def end_piece_lengths(plan) -> dict[str, np.ndarray]:
