@@ -91,7 +91,7 @@ hall connection's length): five 1.2 m aisles of drawing space, not a length of a
 
 WRITER_BASE_BYTES = 32 * 2 ** 20
 WRITER_BYTES_PER_CABLE = {
-    "labels": 1_450, "viewer": 1_450, "wiring_pdf": 1_400, "bom_xlsx": 1_200,
+    "labels": 1_450, "viewer": 500, "wiring_pdf": 1_400, "bom_xlsx": 1_200,
     "graphml": 830, "anynet": 800, "fabric_checkers": 750, "netbox": 550, "cables_csv": 350,
     "codes": 300, "cabinets_csv": 200, "dot": 160,
 }
@@ -108,4 +108,6 @@ The pages of the plan a writer copies come on top (``planner.run.memory.fork_byt
 ``wiring_pdf`` and ``netbox`` since they stream (benchmarks/EXPORTS.md "wiring.pdf, NetBox:
 streamed", the same plan): 289 MiB (1.2 KB per cable, 847 before) and 112 MiB (0.48 KB, 468
 before); at 622,720 cables (250K) 491 MiB (0.83 KB) and 186 MiB (0.31 KB), and ``viewer``
-753 MiB (1.27 KB, more than at 246,272 cables: raised to 1,450 B)."""
+753 MiB (1.27 KB, more than at 246,272 cables: raised to 1,450 B). ``viewer`` since it
+streams (benchmarks/EXPORTS.md "Viewer: streamed"): 85 MiB at 246,272 cables (0.36 KB) and
+246 MiB at 622,720 (0.41 KB): 500 B."""
