@@ -43,6 +43,10 @@ FILENAME = "index.html"
 PAGE_FORMAT = 1
 """Version of the data block the script reads (``meta.format``)."""
 
+TABLES = ["cabinets", "cabinet_shapes", "devices", "cables", "routes", "route_points",
+          "route_nodes", "bom", "fail_cabinets", "fail_trays", "fail_tray_cables"]
+"""The data block's tables, in the order the block holds them."""
+
 
 def _resource(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
@@ -141,6 +145,12 @@ def _cable_columns(plan):
         yield pd.Series(values, name=name)
 
 
+def _drained(columns: list):
+    """The columns in order, each let go by the list as it is given."""
+    while columns:
+        yield columns.pop(0)
+
+
 def data_pieces(plan):
     """The plan's data block (``planner.exports.viewer.payload``), uncompressed, as pieces of
     bytes: each table is made, encoded and let go in turn."""
@@ -151,14 +161,17 @@ def data_pieces(plan):
             "cables": {"a_device": ("devices", "name"), "b_device": ("devices", "name"),
                        "a_cabinet": ("cabinets", "name"), "b_cabinet": ("cabinets", "name")},
             "fail_cabinets": {"cabinet": ("cabinets", "name")}}
-    block = payload.Block(refs)
+    block = payload.Block(refs, order=TABLES)
+    # the routes first: their arrays are let go before the cables' columns are read
+    routes = route_tables(plan, {**shapes, "cabinets": cabinets})
+    while routes:
+        name, columns = routes.popitem()
+        block.add(name, _drained(columns), len(columns[0]))
     block.add_frame("cabinets", cabinets_csv.cabinet_rows(plan))
     block.add_frame("cabinet_shapes", cabinet_shapes)
     block.add_frame("devices", plan.devices[["name", "kind", "cabinet", "ru", "height_ru",
                                              "model"]])
     block.add("cables", _cable_columns(plan), len(plan.cables))
-    for name, columns in route_tables(plan, {**shapes, "cabinets": cabinets}).items():
-        block.add(name, columns, len(columns[0]))
     block.add_frame("bom", plan.bom)
     failure_tables, failure_meta = resilience.tables_and_meta(plan)
     for name, frame in failure_tables.items():

@@ -60,7 +60,7 @@ def _int_dtype(low: int, high: int):
 
 
 class _Spool:
-    """Bytes written once and read back once, in order, from an unnamed temporary file (gone
+    """Bytes written once and read back, from an unnamed temporary file (gone
     when closed, or when the process ends), so the block's pieces wait on disk, not in
     memory, until the page is written."""
 
@@ -72,18 +72,15 @@ class _Spool:
         self.file.write(data)
         self.size += len(data)
 
-    def rewind(self) -> None:
-        """Done writing: read from the start."""
-        self.file.flush()
-        self.file.seek(0)
-
-    def take(self, size: int | None = None):
-        """The next ``size`` bytes (all the rest when None), in pieces of at most
+    def take(self, start: int, size: int):
+        """The ``size`` bytes put from ``start`` on, in pieces of at most
         ``SPOOL_CHUNK_BYTES``."""
-        left = self.size - self.file.tell() if size is None else size
-        while left > 0:
-            data = self.file.read(min(left, SPOOL_CHUNK_BYTES))
-            left -= len(data)
+        self.file.seek(start)
+        while size > 0:
+            data = self.file.read(min(size, SPOOL_CHUNK_BYTES))
+            if not data:
+                raise EOFError("the viewer's temporary file is shorter than was written")
+            size -= len(data)
             yield data
 
     def close(self) -> None:
@@ -295,12 +292,14 @@ class _Texts:
     def __init__(self):
         self.mark = "\0" + secrets.token_hex(8) + ":"
         self.spool = _Spool()
+        self.starts: list[int] = []
         self.sizes: list[int] = []
 
     def hold(self, spec: dict) -> dict:
         if "values" in spec:
             text = json.dumps(spec["values"], ensure_ascii=False,
                               separators=(",", ":")).encode("utf-8")
+            self.starts.append(self.spool.size)
             self.spool.put(text)
             self.sizes.append(len(text))
             spec["values"] = f"{self.mark}{len(self.sizes) - 1}"
@@ -313,22 +312,27 @@ class _Texts:
         pieces = re.split(marked, header)
         assert len(pieces) == 2 * len(self.sizes) + 1, "a text held twice or lost"
         out = [int(piece) if k % 2 else piece.encode("utf-8") for k, piece in enumerate(pieces)]
-        assert [p for p in out if isinstance(p, int)] == list(range(len(self.sizes)))
+        assert sorted(p for p in out if isinstance(p, int)) == list(range(len(self.sizes)))
         return sum(self.sizes[p] if isinstance(p, int) else len(p) for p in out), out
 
 
 class Block:
     """The uncompressed block (module doc), made one table at a time: ``add`` encodes a table's
     columns as they come (so a table need not exist whole) and keeps their bytes and long text
-    lists in temporary files, ``pieces`` gives the block's bytes in order. ``refs[table][column] = (other table, its
-    column)`` codes a text column as row numbers of the other table (added earlier)."""
+    lists in temporary files, ``pieces`` gives the block's bytes with the tables in the order
+    ``order`` names (any order they were added in: a table can be made when it takes the
+    least memory). ``refs[table][column] = (other table, its column)`` codes a text column as
+    row numbers of the other table (added earlier)."""
 
-    def __init__(self, refs: dict[str, dict[str, tuple[str, str]]] | None = None):
+    def __init__(self, refs: dict[str, dict[str, tuple[str, str]]] | None = None,
+                 order: list[str] | None = None):
         self.refs = refs or {}
+        self.order = order
         self.targets = {key for wanted in self.refs.values() for key in wanted.values()}
         self.out = _Writer()
         self.texts = _Texts()
         self.tables: dict[str, dict] = {}
+        self.spans: dict[str, tuple[int, int]] = {}    # each table's bytes in self.out
         self.indexes: dict[tuple[str, str], pd.Index] = {}
 
     def add(self, name: str, columns, rows: int) -> None:
@@ -336,7 +340,7 @@ class Block:
         ``CodedText``, in order), each let go once encoded."""
         table_refs = {column: (other, other_column, self.indexes[(other, other_column)])
                       for column, (other, other_column) in self.refs.get(name, {}).items()}
-        specs = []
+        specs, start = [], self.out.size
         for column in columns:
             spec = None
             if isinstance(column, CodedText):
@@ -349,28 +353,39 @@ class Block:
             specs.append(self.texts.hold(spec))
             del column
         self.tables[name] = {"rows": int(rows), "columns": specs}
+        self.spans[name] = (start, self.out.size)
 
     def add_frame(self, name: str, frame: pd.DataFrame) -> None:
         self.add(name, (frame[c].rename(str(c)) for c in frame.columns), len(frame))
 
     def pieces(self, meta: dict):
         """The block's bytes, piece by piece: header length, header, padding, columns."""
-        text = json.dumps({"meta": meta, "tables": self.tables}, ensure_ascii=False,
-                          separators=(",", ":"), allow_nan=False)
+        order = list(self.tables) if self.order is None else self.order
+        assert sorted(order) == sorted(self.tables), "tables added and ordered differ"
+        base = 0
+        for name in order:              # offsets from where each table's bytes will be
+            start, end = self.spans[name]
+            for spec in self.tables[name]["columns"]:
+                if "offset" in spec:
+                    spec["offset"] += base - start
+            base += end - start
+        text = json.dumps({"meta": meta, "tables": {name: self.tables[name] for name in order}},
+                          ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         size, head = self.texts.splice(text)
         del text
-        self.texts.spool.rewind()
-        self.out.spool.rewind()
         try:
             yield size.to_bytes(4, "little")
             for piece in head:
                 if isinstance(piece, int):
-                    yield from self.texts.spool.take(self.texts.sizes[piece])
+                    yield from self.texts.spool.take(self.texts.starts[piece],
+                                                     self.texts.sizes[piece])
                 else:
                     yield piece
             del head
             yield b"\0" * (-(size + 4) % 8)
-            yield from self.out.spool.take()
+            for name in order:
+                start, end = self.spans[name]
+                yield from self.out.spool.take(start, end - start)
         finally:
             self.texts.spool.close()
             self.out.spool.close()
