@@ -109,5 +109,5 @@ The pages of the plan a writer copies come on top (``planner.run.memory.fork_byt
 streamed", the same plan): 289 MiB (1.2 KB per cable, 847 before) and 112 MiB (0.48 KB, 468
 before); at 622,720 cables (250K) 491 MiB (0.83 KB) and 186 MiB (0.31 KB), and ``viewer``
 753 MiB (1.27 KB, more than at 246,272 cables: raised to 1,450 B). ``viewer`` since it
-streams (benchmarks/EXPORTS.md "Viewer: streamed"): 85 MiB at 246,272 cables (0.36 KB) and
-246 MiB at 622,720 (0.41 KB): 500 B."""
+streams (benchmarks/EXPORTS.md "Viewer: streamed"): 76 MiB at 246,272 cables (0.32 KB) and
+249 MiB at 622,720 (0.42 KB): 500 B."""
