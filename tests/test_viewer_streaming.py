@@ -37,10 +37,12 @@ def test_page_is_the_same_however_finely_it_is_streamed(name, monkeypatch):
 
 
 def test_page_written_to_disk_is_the_page(tmp_path):
-    """``write`` streams into index.html exactly the text ``page`` returns."""
+    """``write`` streams into index.html exactly the text ``page`` returns, and its
+    temporary files beside it leave nothing behind."""
     plan = grid_plan()
     viewer.write(plan, tmp_path)
     assert (tmp_path / viewer.FILENAME).read_text(encoding="utf-8") == viewer.page(plan)
+    assert [p.name for p in tmp_path.iterdir()] == [viewer.FILENAME]
 
 
 @pytest.mark.parametrize("sizes", [[0], [1, 2, 3], [5] * 40, [70_000, 1, 0, 300_001],

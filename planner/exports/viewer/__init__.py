@@ -151,9 +151,10 @@ def _drained(columns: list):
         yield columns.pop(0)
 
 
-def data_pieces(plan):
+def data_pieces(plan, folder=None):
     """The plan's data block (``planner.exports.viewer.payload``), uncompressed, as pieces of
-    bytes: each table is made, encoded and let go in turn."""
+    bytes: each table is made, encoded and let go in turn (its bytes waiting in temporary
+    files in ``folder``)."""
     shapes = geo.floor_geometry(plan)
     cabinets = shapes.pop("cabinets")
     cabinet_shapes = pd.DataFrame(cabinets)
@@ -161,7 +162,7 @@ def data_pieces(plan):
             "cables": {"a_device": ("devices", "name"), "b_device": ("devices", "name"),
                        "a_cabinet": ("cabinets", "name"), "b_cabinet": ("cabinets", "name")},
             "fail_cabinets": {"cabinet": ("cabinets", "name")}}
-    block = payload.Block(refs, order=TABLES)
+    block = payload.Block(refs, order=TABLES, folder=folder)
     # the routes first: their arrays are let go before the cables' columns are read
     routes = route_tables(plan, {**shapes, "cabinets": cabinets})
     while routes:
@@ -198,9 +199,10 @@ def data_block(plan) -> str:
     return "".join(text)
 
 
-def write_page(plan, write) -> None:
+def write_page(plan, write, folder=None) -> None:
     """The whole ``index.html`` text of ``plan``, given to ``write`` piece by piece: the
-    template up to the data block, the block as it is compressed, the rest."""
+    template up to the data block, the block as it is compressed, the rest (``data_pieces``
+    in ``folder``)."""
     script, style = _resource("viewer.js"), _resource("viewer.css")
     policy = ("default-src 'none'; img-src data:; "
               f"style-src '{_sha256(style)}'; script-src '{_sha256(script)}'")
@@ -209,7 +211,7 @@ def write_page(plan, write) -> None:
     before, after = _resource("page.html").split("{{DATA}}")
     fill = re.compile(r"\{\{([A-Z]+)\}\}")
     write(fill.sub(lambda m: fields[m.group(1)], before))
-    payload.pack_stream(data_pieces(plan), write)
+    payload.pack_stream(data_pieces(plan, folder), write)
     write(fill.sub(lambda m: fields[m.group(1)], after))
 
 
@@ -221,6 +223,7 @@ def page(plan) -> str:
 
 
 def write(plan, out_dir: Path) -> None:
-    """Write ``index.html`` as it is made (``write_page``)."""
+    """Write ``index.html`` as it is made (``write_page``; its temporary files beside it, on
+    the output's disk, not in a temporary folder that may be memory)."""
     with open(Path(out_dir) / FILENAME, "w", encoding="utf-8", newline="\n") as fh:
-        write_page(plan, fh.write)
+        write_page(plan, fh.write, out_dir)

@@ -62,10 +62,11 @@ def _int_dtype(low: int, high: int):
 class _Spool:
     """Bytes written once and read back, from an unnamed temporary file (gone
     when closed, or when the process ends), so the block's pieces wait on disk, not in
-    memory, until the page is written."""
+    memory, until the page is written; in ``folder`` (the system's temporary folder when
+    None, which may be memory on some systems)."""
 
-    def __init__(self):
-        self.file = tempfile.TemporaryFile()
+    def __init__(self, folder=None):
+        self.file = tempfile.TemporaryFile(dir=folder)
         self.size = 0
 
     def put(self, data: bytes) -> None:
@@ -90,8 +91,8 @@ class _Spool:
 class _Writer:
     """Collects binary sections, each aligned to 8 bytes, in a ``_Spool``."""
 
-    def __init__(self):
-        self.spool = _Spool()
+    def __init__(self, folder=None):
+        self.spool = _Spool(folder)
         self.size = 0
 
     def add(self, array: np.ndarray) -> int:
@@ -289,9 +290,9 @@ class _Texts:
     in a ``_Spool``) in place of a list of strings; the header carries a placeholder for
     each."""
 
-    def __init__(self):
+    def __init__(self, folder=None):
         self.mark = "\0" + secrets.token_hex(8) + ":"
-        self.spool = _Spool()
+        self.spool = _Spool(folder)
         self.starts: list[int] = []
         self.sizes: list[int] = []
 
@@ -321,16 +322,16 @@ class Block:
     columns as they come (so a table need not exist whole) and keeps their bytes and long text
     lists in temporary files, ``pieces`` gives the block's bytes with the tables in the order
     ``order`` names (any order they were added in: a table can be made when it takes the
-    least memory). ``refs[table][column] = (other table, its column)`` codes a text column as
+    least memory); the temporary files go in ``folder``. ``refs[table][column] = (other table, its column)`` codes a text column as
     row numbers of the other table (added earlier)."""
 
     def __init__(self, refs: dict[str, dict[str, tuple[str, str]]] | None = None,
-                 order: list[str] | None = None):
+                 order: list[str] | None = None, folder=None):
         self.refs = refs or {}
         self.order = order
         self.targets = {key for wanted in self.refs.values() for key in wanted.values()}
-        self.out = _Writer()
-        self.texts = _Texts()
+        self.out = _Writer(folder)
+        self.texts = _Texts(folder)
         self.tables: dict[str, dict] = {}
         self.spans: dict[str, tuple[int, int]] = {}    # each table's bytes in self.out
         self.indexes: dict[tuple[str, str], pd.Index] = {}
