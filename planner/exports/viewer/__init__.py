@@ -9,7 +9,9 @@ cabinet fails and what each tray segment carries (``planner.exports.viewer.resil
 ``viewer.css``, the script ``viewer.js`` (plain JavaScript drawing on a canvas; no library, no
 network access) and the plan's data (``planner.exports.viewer.payload``) inlined. What the page
 draws comes from ``planner.exports.viewer.geometry``: the floor from ``floor_geometry``, each
-cable's route from ``cable_routes``.
+cable's route from ``cable_routes``. ``write`` writes the page to index.html as it is made
+(``write_page``): each table made, encoded and let go in turn, the data block compressed piece
+by piece, so the writer's memory does not hold the page, the block or every table at once.
 
 Safety: every text from the inputs (names, labels, SKUs, descriptions) travels inside the
 base64 data block and reaches the page only through ``textContent`` or the canvas, never as

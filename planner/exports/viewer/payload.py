@@ -5,7 +5,8 @@ bytes of UTF-8 JSON (the header), zero padding to a multiple of 8, then the nume
 each starting at a multiple of 8 (so the page reads them as typed arrays without copying).
 The block is zlib-compressed (the page inflates it with the browser's ``DecompressionStream
 ("deflate")``) and base64-encoded, so it sits in the page as plain ASCII that no browser parses
-as markup.
+as markup. ``Block`` makes the block a table at a time, ``pack_stream`` compresses and encodes
+it piece by piece: the same bytes as ``pack(encode(...))``, never the whole block in memory.
 
 Header: ``{"meta": {...}, "tables": {name: {"rows": n, "columns": [...]}}}`` where every
 column is one of
@@ -322,8 +323,9 @@ class Block:
     columns as they come (so a table need not exist whole) and keeps their bytes and long text
     lists in temporary files, ``pieces`` gives the block's bytes with the tables in the order
     ``order`` names (any order they were added in: a table can be made when it takes the
-    least memory); the temporary files go in ``folder``. ``refs[table][column] = (other table, its column)`` codes a text column as
-    row numbers of the other table (added earlier)."""
+    least memory); the temporary files go in ``folder``. ``refs[table][column] = (other
+    table, its column)`` codes a text column as row numbers of the other table (added
+    earlier)."""
 
     def __init__(self, refs: dict[str, dict[str, tuple[str, str]]] | None = None,
                  order: list[str] | None = None, folder=None):
