@@ -62,6 +62,28 @@ VIEWER_MAX_RUNS = 8
 """Most runs of numbered names (r001..r384) a ``seq`` column of the viewer's data holds; a
 column with more is stored as plain text (cable ids and device names take one to four)."""
 
+VIEWER_CHUNK_ROWS = 1 << 16
+"""Rows of a column of the viewer's data checked at a time (``planner.exports.viewer.
+payload``): a float column's exact scale (about 25 bytes of temporaries per row) and a run of
+numbered names (about 70 bytes per name made to compare), so a few MB at most for a column of
+any length; the page is the same for any size."""
+
+VIEWER_STREAM_CHUNK_BYTES = 1 << 20
+"""The viewer's compressed data block goes to index.html in base64 pieces of about this many
+bytes (``planner.exports.viewer.payload.pack_stream``): any size gives the same page; 1 MiB
+keeps the pieces few and small beside the plan."""
+
+VIEWER_SPOOL_CHUNK_BYTES = 1 << 20
+"""The viewer's encoded columns and long text lists wait in a temporary file until the page
+is written (``planner.exports.viewer.payload.Block``: about 150 bytes per cable, 370 MB at
+1M endpoints, would otherwise stay in memory) and are read back this many bytes at a time."""
+
+VIEWER_ROUTE_CHUNK_CABLES = 16_384
+"""The viewer draws the cables' routes this many cables at a time
+(``planner.exports.viewer.route_tables``): the route arrays of one chunk take about 0.8 KB
+per cable while they are made (benchmarks/EXPORTS.md "Viewer: streamed"), so 13 MB at most
+instead of 0.8 KB for every cable of the plan at once; the page is the same for any size."""
+
 HALL_GAP_M = 6.0
 """Space drawn between halls in the viewer and the PDF floor plan (their real distance is the
 hall connection's length): five 1.2 m aisles of drawing space, not a length of any cable."""
@@ -69,7 +91,7 @@ hall connection's length): five 1.2 m aisles of drawing space, not a length of a
 
 WRITER_BASE_BYTES = 32 * 2 ** 20
 WRITER_BYTES_PER_CABLE = {
-    "labels": 1_450, "viewer": 1_450, "wiring_pdf": 1_400, "bom_xlsx": 1_200,
+    "labels": 1_450, "viewer": 500, "wiring_pdf": 1_400, "bom_xlsx": 1_200,
     "graphml": 830, "anynet": 800, "fabric_checkers": 750, "netbox": 550, "cables_csv": 350,
     "codes": 300, "cabinets_csv": 200, "dot": 160,
 }
@@ -86,4 +108,6 @@ The pages of the plan a writer copies come on top (``planner.run.memory.fork_byt
 ``wiring_pdf`` and ``netbox`` since they stream (benchmarks/EXPORTS.md "wiring.pdf, NetBox:
 streamed", the same plan): 289 MiB (1.2 KB per cable, 847 before) and 112 MiB (0.48 KB, 468
 before); at 622,720 cables (250K) 491 MiB (0.83 KB) and 186 MiB (0.31 KB), and ``viewer``
-753 MiB (1.27 KB, more than at 246,272 cables: raised to 1,450 B)."""
+753 MiB (1.27 KB, more than at 246,272 cables: raised to 1,450 B). ``viewer`` since it
+streams (benchmarks/EXPORTS.md "Viewer: streamed"): 76 MiB at 246,272 cables (0.32 KB) and
+249 MiB at 622,720 (0.42 KB): 500 B."""

@@ -9,7 +9,9 @@ cabinet fails and what each tray segment carries (``planner.exports.viewer.resil
 ``viewer.css``, the script ``viewer.js`` (plain JavaScript drawing on a canvas; no library, no
 network access) and the plan's data (``planner.exports.viewer.payload``) inlined. What the page
 draws comes from ``planner.exports.viewer.geometry``: the floor from ``floor_geometry``, each
-cable's route from ``cable_routes``.
+cable's route from ``cable_routes``. ``write`` writes the page to index.html as it is made
+(``write_page``): each table made, encoded and let go in turn, the data block compressed piece
+by piece, so the writer's memory does not hold the page, the block or every table at once.
 
 Safety: every text from the inputs (names, labels, SKUs, descriptions) travels inside the
 base64 data block and reaches the page only through ``textContent`` or the canvas, never as
@@ -35,12 +37,17 @@ from planner import cabling
 from planner.costing.bom import COST_LINES, cost_items
 from planner.exports import cabinets_csv, cables_csv, summary_json
 from planner.exports.viewer import geometry as geo
+from planner.exports.tuning import VIEWER_ROUTE_CHUNK_CABLES as ROUTE_CHUNK_CABLES
 from planner.exports.viewer import payload, resilience
 
 FILENAME = "index.html"
 
 PAGE_FORMAT = 1
 """Version of the data block the script reads (``meta.format``)."""
+
+TABLES = ["cabinets", "cabinet_shapes", "devices", "cables", "routes", "route_points",
+          "route_nodes", "bom", "fail_cabinets", "fail_trays", "fail_tray_cables"]
+"""The data block's tables, in the order the block holds them."""
 
 
 def _resource(name: str) -> str:
@@ -58,27 +65,63 @@ def title(plan) -> str:
     return f"{s['topology']['family']} {params} · {s['catalog']['name']} · {s['floor']['name']}"
 
 
-def _routes_tables(plan, routes: geo.Routes) -> dict[str, pd.DataFrame]:
-    """Routes as three tables: per cable its point count and route kind; per point its node
-    number, the kind and metres of the step reaching it; the nodes (distinct points, to the
-    millimetre)."""
-    mm = np.round(routes.points * 1000).astype(np.int64).reshape(-1, 2)
-    low = mm.min(axis=0) if len(mm) else np.zeros(2, np.int64)
-    span = (mm[:, 1].max() - low[1] + 1) if len(mm) else 1
-    keys, node_of = np.unique((mm[:, 0] - low[0]) * span + (mm[:, 1] - low[1]),
-                              return_inverse=True)
-    nodes = np.c_[keys // span + low[0], keys % span + low[1]] / 1000.0
-    if "route_kind" in plan.cables.columns:
-        kind = plan.cables["route_kind"].astype(str).to_numpy(dtype=object)
-    else:
-        kind = np.asarray(geo.ROUTE_KINDS, dtype=object)[routes.kind]
-    return {"routes": pd.DataFrame({"points": np.diff(routes.offsets), "kind": kind}),
-            "route_points": pd.DataFrame({
-                "node": np.asarray(node_of).reshape(-1),
-                "step": pd.Categorical.from_codes(routes.step, categories=routes.step_kinds)
-                .astype(object),
-                "metres": np.round(routes.step_m, 3)}),
-            "route_nodes": pd.DataFrame({"x": nodes[:, 0], "y": nodes[:, 1]})}
+_KEY_BIAS = 1 << 31
+"""Millimetre coordinates are biased by this into 32 unsigned bits, so (x, y) packs into one
+64-bit key ordered as the pair (x first)."""
+
+
+def route_tables(plan, shapes: dict) -> dict[str, list]:
+    """Routes as three tables, as columns for ``payload.Block.add``: per cable its point
+    count and route kind; per point its node number, the kind and metres of the step reaching
+    it; the nodes (distinct points, to the millimetre, in order of x then y). The routes are
+    drawn ``VIEWER_ROUTE_CHUNK_CABLES`` cables at a time, each chunk kept only as its point
+    counts, its own nodes and each point's row among them, step codes and metres."""
+    cables = len(plan.cables)
+    counts, kinds, chunk_nodes, chunk_rows, steps, metres = [], [], [], [], [], []
+    step_kinds = ()
+    for lo in range(0, max(cables, 1), ROUTE_CHUNK_CABLES):
+        routes = geo.cable_routes(plan, shapes, slice(lo, lo + ROUTE_CHUNK_CABLES))
+        mm = np.round(routes.points * 1000).astype(np.int64).reshape(-1, 2) + _KEY_BIAS
+        if len(mm) and (mm.min() < 0 or mm.max() >= 2 * _KEY_BIAS):
+            raise ValueError("a cable route lies more than 2,000 km from the floor's origin")
+        key = (mm[:, 0].astype(np.uint64) << np.uint64(32)) | mm[:, 1].astype(np.uint64)
+        nodes, rows = np.unique(key, return_inverse=True)
+        chunk_nodes.append(nodes)
+        chunk_rows.append(rows.reshape(-1).astype(np.int32))
+        counts.append(np.diff(routes.offsets))
+        kinds.append(routes.kind)
+        steps.append(routes.step)
+        metres.append(np.round(routes.step_m, 3))
+        step_kinds = routes.step_kinds
+        del routes, mm, key, rows
+    kind = (plan.cables["route_kind"].rename("kind") if "route_kind" in plan.cables.columns
+            else payload.CodedText("kind", _joined(kinds), geo.ROUTE_KINDS))
+    nodes = np.unique(_joined(chunk_nodes[:]))
+    node_of = np.empty(sum(len(r) for r in chunk_rows), dtype=np.int32)
+    at = 0
+    while chunk_rows:                         # each chunk's rows let go once placed
+        rows = chunk_rows.pop(0)
+        node_of[at:at + len(rows)] = np.searchsorted(nodes, chunk_nodes.pop(0))[rows]
+        at += len(rows)
+    xy = np.c_[(nodes >> np.uint64(32)).astype(np.int64),
+               (nodes & np.uint64(0xFFFFFFFF)).astype(np.int64)] - _KEY_BIAS
+    return {"routes": [pd.Series(_joined(counts), name="points"), kind],
+            "route_points": [pd.Series(node_of, name="node"),
+                             payload.CodedText("step", _joined(steps), step_kinds),
+                             pd.Series(_joined(metres), name="metres")],
+            "route_nodes": [pd.Series(xy[:, 0] / 1000.0, name="x"),
+                            pd.Series(xy[:, 1] / 1000.0, name="y")]}
+
+
+def _joined(chunks: list[np.ndarray]) -> np.ndarray:
+    """The chunks end to end, the list emptied (each chunk let go once copied)."""
+    out = np.empty(sum(len(c) for c in chunks), dtype=chunks[0].dtype)
+    at = 0
+    while chunks:
+        chunk = chunks.pop(0)
+        out[at:at + len(chunk)] = chunk
+        at += len(chunk)
+    return out
 
 
 def end_piece_lengths(plan) -> dict[str, np.ndarray]:
@@ -91,18 +134,52 @@ def end_piece_lengths(plan) -> dict[str, np.ndarray]:
             "b_order_m": order[ends["last"].to_numpy()]}
 
 
-def data_block(plan) -> str:
-    """The plan's data as the page embeds it (``planner.exports.viewer.payload``)."""
+def _cable_columns(plan):
+    """``cables.csv``'s columns (``cables_csv.rows``) and each end's stock length
+    (``end_piece_lengths``), one column at a time."""
+    for column in cables_csv.CSV_COLUMNS:
+        yield plan.cables[column]
+    assemblies = plan.pieces.end_assemblies()
+    for column in cables_csv.ASSEMBLY_COLUMNS:
+        yield assemblies[column]
+    del assemblies
+    for name, values in end_piece_lengths(plan).items():
+        yield pd.Series(values, name=name)
+
+
+def _drained(columns: list):
+    """The columns in order, each let go by the list as it is given."""
+    while columns:
+        yield columns.pop(0)
+
+
+def data_pieces(plan, folder=None):
+    """The plan's data block (``planner.exports.viewer.payload``), uncompressed, as pieces of
+    bytes: each table is made, encoded and let go in turn (its bytes waiting in temporary
+    files in ``folder``)."""
     shapes = geo.floor_geometry(plan)
-    routes = geo.cable_routes(plan, shapes)
-    cabinet_shapes = pd.DataFrame(shapes.pop("cabinets"))
-    cables = cables_csv.rows(plan).assign(**end_piece_lengths(plan))
-    devices = plan.devices[["name", "kind", "cabinet", "ru", "height_ru", "model"]]
-    tables = {"cabinets": cabinets_csv.cabinet_rows(plan), "cabinet_shapes": cabinet_shapes,
-              "devices": devices, "cables": cables, **_routes_tables(plan, routes),
-              "bom": plan.bom}
+    cabinets = shapes.pop("cabinets")
+    cabinet_shapes = pd.DataFrame(cabinets)
+    refs = {"devices": {"cabinet": ("cabinets", "name")},
+            "cables": {"a_device": ("devices", "name"), "b_device": ("devices", "name"),
+                       "a_cabinet": ("cabinets", "name"), "b_cabinet": ("cabinets", "name")},
+            "fail_cabinets": {"cabinet": ("cabinets", "name")}}
+    block = payload.Block(refs, order=TABLES, folder=folder)
+    # the routes first: their arrays are let go before the cables' columns are read
+    routes = route_tables(plan, {**shapes, "cabinets": cabinets})
+    while routes:
+        name, columns = routes.popitem()
+        block.add(name, _drained(columns), len(columns[0]))
+    block.add_frame("cabinets", cabinets_csv.cabinet_rows(plan))
+    block.add_frame("cabinet_shapes", cabinet_shapes)
+    block.add_frame("devices", plan.devices[["name", "kind", "cabinet", "ru", "height_ru",
+                                             "model"]])
+    block.add("cables", _cable_columns(plan), len(plan.cables))
+    block.add_frame("bom", plan.bom)
     failure_tables, failure_meta = resilience.tables_and_meta(plan)
-    tables.update(failure_tables)
+    for name, frame in failure_tables.items():
+        block.add_frame(name, frame)
+    del failure_tables
     floor = plan.floor
     meta = {"format": PAGE_FORMAT, "title": title(plan),
             "summary": json.loads(summary_json.dumps(plan.summary)), "floor": shapes,
@@ -114,23 +191,41 @@ def data_block(plan) -> str:
             "part_columns": ["sku", *cabling.END_PART_COLUMNS, *cabling.PART_COLUMNS],
             "cost_lines": [[key, words, cost_items(key)] for key, words in COST_LINES],
             "resilience": failure_meta}
-    refs = {"devices": {"cabinet": ("cabinets", "name")},
-            "cables": {"a_device": ("devices", "name"), "b_device": ("devices", "name"),
-                       "a_cabinet": ("cabinets", "name"), "b_cabinet": ("cabinets", "name")},
-            "fail_cabinets": {"cabinet": ("cabinets", "name")}}
-    return payload.pack(payload.encode(tables, meta, refs))
+    yield from block.pieces(meta)
 
 
-def page(plan) -> str:
-    """The whole ``index.html`` text of ``plan``."""
+def data_block(plan) -> str:
+    """The plan's data as the page embeds it (``planner.exports.viewer.payload``)."""
+    text = []
+    payload.pack_stream(data_pieces(plan), text.append)
+    return "".join(text)
+
+
+def write_page(plan, write, folder=None) -> None:
+    """The whole ``index.html`` text of ``plan``, given to ``write`` piece by piece: the
+    template up to the data block, the block as it is compressed, the rest (``data_pieces``
+    in ``folder``)."""
     script, style = _resource("viewer.js"), _resource("viewer.css")
     policy = ("default-src 'none'; img-src data:; "
               f"style-src '{_sha256(style)}'; script-src '{_sha256(script)}'")
     fields = {"POLICY": html.escape(policy), "TITLE": html.escape(title(plan)),
-              "STYLE": style, "SCRIPT": script, "DATA": data_block(plan)}
-    return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: fields[m.group(1)], _resource("page.html"))
+              "STYLE": style, "SCRIPT": script}
+    before, after = _resource("page.html").split("{{DATA}}")
+    fill = re.compile(r"\{\{([A-Z]+)\}\}")
+    write(fill.sub(lambda m: fields[m.group(1)], before))
+    payload.pack_stream(data_pieces(plan, folder), write)
+    write(fill.sub(lambda m: fields[m.group(1)], after))
+
+
+def page(plan) -> str:
+    """The whole ``index.html`` text of ``plan``."""
+    text = []
+    write_page(plan, text.append)
+    return "".join(text)
 
 
 def write(plan, out_dir: Path) -> None:
-    """Write ``index.html``."""
-    (Path(out_dir) / FILENAME).write_text(page(plan), encoding="utf-8", newline="\n")
+    """Write ``index.html`` as it is made (``write_page``; its temporary files beside it, on
+    the output's disk, not in a temporary folder that may be memory)."""
+    with open(Path(out_dir) / FILENAME, "w", encoding="utf-8", newline="\n") as fh:
+        write_page(plan, fh.write, out_dir)

@@ -280,25 +280,26 @@ def _grid_geometry(plan) -> dict:
                          "front": front.astype(np.int64)}}
 
 
-def cable_routes(plan, geometry: dict | None = None) -> Routes:
-    """Route of every cable of ``plan`` (module doc), in the frame of ``floor_geometry``."""
+def cable_routes(plan, geometry: dict | None = None, cables: slice = slice(None)) -> Routes:
+    """Route of every cable of ``plan`` (module doc), in the frame of ``floor_geometry``; of
+    the rows ``cables`` of ``plan.cables`` only when given (each cable's route is its own)."""
     geometry = floor_geometry(plan) if geometry is None else geometry
     if plan.floor.hall is not None:
-        return _tray_routes(plan)
-    return _manhattan_routes(plan, geometry)
+        return _tray_routes(plan, cables)
+    return _manhattan_routes(plan, geometry, cables)
 
 
 TRAY_STEPS = ("rise", "row tray", "cross tray", "hall link", "drop")
 
 
-def _tray_routes(plan) -> Routes:
+def _tray_routes(plan, cables: slice) -> Routes:
     """``planner.inputs.floor.routes.route_segments`` for every cable at once (its polylines, step
     by step: rise, row tray, cross tray, hall link, cross tray, row tray, drop; pieces of no length
     left out but the hall link), in the drawing's frame (``hall_origins``)."""
     floor, cab = plan.floor, plan.cabinets
     room = _room(plan)
     origin = hall_origins(room)
-    a, b = _cabinet_index(plan, "a_cabinet"), _cabinet_index(plan, "b_cabinet")
+    a, b = _cabinet_index(plan, "a_cabinet", cables), _cabinet_index(plan, "b_cabinet", cables)
     hall = cab["hall"].to_numpy(dtype=np.int64)
     row = cab["row"].to_numpy(dtype=np.int64)
     x, y = floors.cabinet_xy(floor, row, cab["col"].to_numpy(dtype=np.int64))
@@ -370,9 +371,9 @@ def _link_points(room, origin, ha, hb, across):
     return x, y, via
 
 
-def _cabinet_index(plan, column: str) -> np.ndarray:
-    """Index into ``plan.cabinets`` of every cable's cabinet in ``column``."""
-    found = pd.Index(plan.cabinets["name"]).get_indexer(plan.cables[column])
+def _cabinet_index(plan, column: str, cables: slice) -> np.ndarray:
+    """Index into ``plan.cabinets`` of the cabinet in ``column`` of the rows ``cables``."""
+    found = pd.Index(plan.cabinets["name"]).get_indexer(plan.cables[column].iloc[cables])
     if (found < 0).any():
         raise ValueError(f"a cable's {column} is not a cabinet of the plan")
     return found.astype(np.int64)
@@ -381,10 +382,10 @@ def _cabinet_index(plan, column: str) -> np.ndarray:
 MANHATTAN_STEPS = ("rise", "along the row", "across the rows", "drop")
 
 
-def _manhattan_routes(plan, geometry: dict) -> Routes:
+def _manhattan_routes(plan, geometry: dict, cables: slice) -> Routes:
     """Up from the A end (``overhead_per_end_m``), along its row to the B end's column, across
     the rows, down at the B end (module doc): ``planner.inputs.floor.cable_length_m``'s path."""
-    a, b = _cabinet_index(plan, "a_cabinet"), _cabinet_index(plan, "b_cabinet")
+    a, b = _cabinet_index(plan, "a_cabinet", cables), _cabinet_index(plan, "b_cabinet", cables)
     cx, cy = geometry["cabinets"]["x"], geometry["cabinets"]["y"]
     end_m = float(plan.floor.overhead_per_end_m)
     xa, ya, xb, yb = cx[a], cy[a], cx[b], cy[b]
