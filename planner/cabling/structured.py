@@ -303,8 +303,9 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
                                   for pin, side in zip(ends["standing"], ends["side"])],
                                  dtype=np.int64)
     row_ends, row_panels = _allocate(ends, catalog)
-    shared = _hall_trunks(chains, catalog, float(floor.structured_spare_pct))
-    if dealt is not None:           # --spread-risk: the hall trunks held to the share too
+    if dealt is None:
+        shared = _hall_trunks(chains, catalog, float(floor.structured_spare_pct))
+    else:                           # --spread-risk: the hall trunks held to the share too
         shared, dealt = deal_hall_spread(chains, link, dealt, spread, catalog,
                                          float(floor.structured_spare_pct))
     entry_panels, fronts, rears = _entry_panels(room, shared, catalog, len(row_panels))
@@ -852,12 +853,13 @@ def deal_hall_spread(chains: pd.DataFrame, link: pd.DataFrame, dealt: dict,
     priced part) the chains, largest first as ``_hall_trunks`` takes them, each go to the hall
     trunk with room where the chain's routers and group pairs have the smallest share after it
     (``SpreadDealing.limits``), the first on ties, or to a new hall trunk where none keeps them
-    within their limits; each trunk is then sized as ``_hall_trunks`` sizes it. Hall trunks
-    between LC cassette entries (``via_entry``) are dealt link by link in ``deal_spread``.
-    ``hall`` gives, over both kinds, the largest router and group-pair share on one hall trunk
-    and the cables over the limits, ``with`` and ``without`` (the plain plan: the plain fill's
-    row trunks packed first-fit decreasing), and the hall trunks, positions and dollars
-    added (``trunks_added``, ``positions_added``, ``trunk_dollars_added``)."""
+    within their limits; each trunk is then sized as ``_hall_trunks`` sizes it (``_pack_hall``
+    packs both). Hall trunks between LC cassette entries (``via_entry``) are dealt link by
+    link in ``deal_spread``. ``hall`` gives, over both kinds, the largest router and
+    group-pair share on one hall trunk and the cables over the limits, ``with`` and
+    ``without`` (the plain plan: the plain fill's row trunks packed first-fit decreasing), and
+    the hall trunks, positions and dollars added (``trunks_added``, ``positions_added``,
+    ``trunk_dollars_added``)."""
     _, r_most, _, _, p_most = spread.limits()
     cable = link["cable"].to_numpy(np.int64)
     ra, rb, rp = spread.owners(cable)
@@ -877,13 +879,16 @@ def deal_hall_spread(chains: pd.DataFrame, link: pd.DataFrame, dealt: dict,
     plain_shared, plain_hall_of = _pack_hall(plain_chains, catalog, spare_pct)
     plain_chain = pd.Series(dealt["plain_chain"], index=dealt["cables"]).reindex(cable)
     plain_chain = plain_chain.to_numpy(np.int64)
-    n_with, n_plain = len(chains), len(plain_chains)
     via = (link["lo"].to_numpy(np.int64) <= -2)                 # LC cassettes: dealt links
-    through = np.array([hall_of.get(c, -1) for c in chain.tolist()], np.int64)
-    plain_through = np.array([plain_hall_of.get(c, -1) for c in plain_chain.tolist()], np.int64)
-    on = np.where(via, chain, np.where(through >= 0, n_with + through, -1))
-    plain_on = np.where(via, plain_chain, np.where(plain_through >= 0, n_plain + plain_through,
-                                                   -1))
+
+    def trunk_of_link(chain_of: np.ndarray, hall_of: dict, n_chains: int):
+        """(per link its hall trunk, -1: none; its trunk among the chains' trunks then the
+        hall trunks, numbered after the ``n_chains`` chains)."""
+        through = np.array([hall_of.get(c, -1) for c in chain_of.tolist()], np.int64)
+        return through, np.where(via, chain_of, np.where(through >= 0, n_chains + through, -1))
+
+    _, on = trunk_of_link(chain, hall_of, len(chains))
+    plain_through, plain_on = trunk_of_link(plain_chain, plain_hall_of, len(plain_chains))
     dealt = dict(dealt)
     dealt["plain_hall"] = pd.Series(plain_through, index=cable).reindex(
         dealt["cables"]).to_numpy(np.int64)
@@ -920,62 +925,6 @@ def _plain_chains(link: pd.DataFrame, plain_carried: list, catalog: Catalog) -> 
                              links=int(links)))
     return pd.DataFrame(rows, columns=["chain", "cross_hall", "lo_hall", "hi_hall", "priced",
                                        "panel_part", "entry_part", "hall_m", "drop", "links"])
-
-
-def _pack_hall(chains: pd.DataFrame, catalog: Catalog, spare_pct: float,
-               counts: dict | None = None, most: dict | None = None
-               ) -> tuple[pd.DataFrame, dict]:
-    """(hall trunks as ``_hall_trunks`` gives them, the hall trunk of each cross-hall chain):
-    ``_hall_trunks``' packing of the cross-hall chains (first-fit decreasing) where ``counts``
-    is None; with ``counts`` (per chain, its cables of each owner) and ``most`` (per owner,
-    its limit) each chain goes to the trunk with room where its owners have the smallest share
-    after it, a new trunk where none keeps them within ``most`` (``deal_hall_spread``)."""
-    hall = chains[chains["cross_hall"].to_numpy(bool)]
-    rows, hall_of = [], {}
-    for _, block in hall.groupby(["lo_hall", "hi_hall", "entry_part", "priced"], sort=True):
-        first = block.iloc[0]
-        metres = float(first["hall_m"]) + 2.0 * float(first["drop"])
-        entry = int(first.entry_part)
-        unit = leg_links(catalog, int(first.panel_part), int(first.priced))
-        sizes = sorted((catalog.links_per_trunk(catalog.cables[k]),
-                        float(catalog.cables[k].price(_stock(catalog, k, metres))), k)
-                       for k in trunk_sizes(catalog, int(first.priced), {"hall": metres})
-                       if catalog.links_per_trunk(catalog.cables[k])
-                       <= catalog.panels[entry].ports)
-        top = sizes[-1][0]
-        items = [(-(-max(int(c.links), 1) // unit) * unit, int(c.chain), int(c.links))
-                 for c in block.itertuples(index=False)]
-        bins: list[list] = []                   # [fill, members, links, cables per owner]
-        for size, chain, links in sorted(items, key=lambda it: (-it[0], it[1])):
-            mine = (counts or {}).get(chain, {})
-            home, home_key = None, None
-            for b in bins:
-                if b[0] + size > top:
-                    continue
-                after = [(b[3].get(o, 0) + k) / most[o] for o, k in mine.items()]
-                if any(f > 1 + 1e-12 for f in after):
-                    continue
-                key = max(after, default=0.0)
-                if home is None or key < home_key - 1e-12:
-                    home, home_key = b, key
-            if home is None:
-                home = [0, [], 0, {}]
-                bins.append(home)
-            home[1].append((chain, home[0] + 1, size))
-            home[0] += size
-            home[2] += links
-            for o, k in mine.items():
-                home[3][o] = home[3].get(o, 0) + k
-        for fill, members, links, _ in bins:
-            want = min(top, max(fill, int(np.ceil(np.round(fill * (1 + spare_pct / 100), 9)))))
-            legs, _, part = min((sz for sz in sizes if sz[0] >= want),
-                                key=lambda sz: (sz[1], sz[0], sz[2]))
-            hall_of.update({chain: len(rows) for chain, _, _ in members})
-            rows.append(dict(hall=len(rows), part=part, legs=legs, links=links,
-                             lo_hall=int(first.lo_hall), hi_hall=int(first.hi_hall),
-                             entry_part=entry, hall_m=float(first.hall_m),
-                             hall_order=_stock(catalog, part, metres), members=members))
-    return pd.DataFrame(rows, columns=_SHARED), hall_of
 
 
 def _improve(picked: dict, options: list, ends: list, order: list, catalog: Catalog,
@@ -1196,10 +1145,19 @@ _SHARED = ["hall", "part", "legs", "links", "lo_hall", "hi_hall", "entry_part", 
 
 
 def _hall_trunks(chains: pd.DataFrame, catalog: Catalog, spare_pct: float) -> pd.DataFrame:
-    """The hall trunks between each two halls' entry racks, shared by every pair of row panels
-    between them: one row per trunk (``hall`` its number, ``part``, ``legs``, ``links``, the
-    halls, the entry panel part, lengths and ``members``: (chain, first position, positions)
-    of the row trunks whose legs it carries, at both entries alike).
+    """The hall trunks without ``--spread-risk``: ``_pack_hall``'s table, each row trunk on
+    the first hall trunk with room."""
+    return _pack_hall(chains, catalog, spare_pct)[0]
+
+
+def _pack_hall(chains: pd.DataFrame, catalog: Catalog, spare_pct: float,
+               counts: dict | None = None, most: dict | None = None
+               ) -> tuple[pd.DataFrame, dict]:
+    """(the hall trunks between each two halls' entry racks, the hall trunk of each cross-hall
+    chain), shared by every pair of row panels between them: one row per trunk (``hall`` its
+    number, ``part``, ``legs``, ``links``, the halls, the entry panel part, lengths,
+    ``members``: (chain, first position, positions) of the row trunks whose legs it carries,
+    at both entries alike, and ``kept``: a standing hall trunk of a grown plan).
 
     At an entry a row trunk's legs land on the front of a pass-through panel and the hall
     trunk's legs leave from the rear of the same adapters (``_entry_panels``), so a hall trunk
@@ -1212,11 +1170,17 @@ def _hall_trunks(chains: pd.DataFrame, catalog: Catalog, spare_pct: float) -> pd
     trunks); each trunk is then the cheapest size holding its positions plus the floor's
     ``structured_spare_pct`` (rounded up, within the largest size).
 
+    With ``counts`` (per chain, its cables of each owner) and ``most`` (per owner, its limit;
+    ``deal_hall_spread``) each row trunk goes to the trunk with room where its owners have the
+    smallest share after it, the first on ties, or to a new trunk where none keeps them within
+    ``most``; without, every share is 0 and that is first fit.
+
     In a grown plan the standing hall trunks (``_standing_bins``) come first, each with its
     standing chains on their standing positions (``kept``); the other row trunks fill their
     spare positions first, where that renumbers no standing front port."""
+    counts = counts or {}
     hall = chains[chains["cross_hall"].to_numpy(bool)]
-    rows = []
+    rows, hall_of = [], {}
     last = _last_hall_trunks(hall)
     for _, block in hall.groupby(["lo_hall", "hi_hall", "entry_part", "priced"], sort=True):
         first = block.iloc[0]
@@ -1229,20 +1193,22 @@ def _hall_trunks(chains: pd.DataFrame, catalog: Catalog, spare_pct: float) -> pd
                        if catalog.links_per_trunk(catalog.cables[k])
                        <= catalog.panels[entry].ports)
         top = sizes[-1][0]
-        bins, placed = _standing_bins(block, catalog, sizes, metres, last)
+        standing, placed = _standing_bins(block, catalog, sizes, metres, last)
+        bins = [b + [_owned(counts, [chain for chain, _, _ in b[1]])] for b in standing]
         items = [(-(-max(int(c.links), 1) // unit) * unit, int(c.chain), int(c.links))
                  for c in block.itertuples(index=False) if int(c.chain) not in placed]
         for size, chain, links in sorted(items, key=lambda it: (-it[0], it[1])):
-            home = next((b for b in bins if b[0] + size <= (top if b[3] is None else b[3][1])
-                         and (b[3] is None or b[3][2] or b[0] < b[3][1] == b[0] + size)),
-                        None)
+            mine = counts.get(chain, {})
+            home = _hall_bin(bins, size, top, mine, most)
             if home is None:
-                home = [0, [], 0, None]
+                home = [0, [], 0, None, {}]     # [fill, members, links, fixed, owned]
                 bins.append(home)
             home[1].append((chain, home[0] + 1, size))
             home[0] += size
             home[2] += links
-        for fill, members, links, fixed in bins:
+            for o, k in mine.items():
+                home[4][o] = home[4].get(o, 0) + k
+        for fill, members, links, fixed, _ in bins:
             if fixed is None:
                 want = min(top, max(fill, int(np.ceil(np.round(fill * (1 + spare_pct / 100),
                                                                9)))))
@@ -1250,12 +1216,44 @@ def _hall_trunks(chains: pd.DataFrame, catalog: Catalog, spare_pct: float) -> pd
                                     key=lambda sz: (sz[1], sz[0], sz[2]))
             else:
                 part, legs, _ = fixed
+            hall_of.update({chain: len(rows) for chain, _, _ in members})
             rows.append(dict(hall=len(rows), part=part, legs=legs, links=links,
                              lo_hall=int(first.lo_hall), hi_hall=int(first.hi_hall),
                              entry_part=entry, hall_m=float(first.hall_m),
                              hall_order=_stock(catalog, part, metres), members=members,
                              kept=fixed is not None))
-    return pd.DataFrame(rows, columns=_SHARED)
+    return pd.DataFrame(rows, columns=_SHARED), hall_of
+
+
+def _owned(counts: dict, members: list) -> dict:
+    """Per owner, the cables of ``members`` (chains) it has (``counts``: per chain, per owner)."""
+    owned: dict = {}
+    for chain in members:
+        for o, k in counts.get(chain, {}).items():
+            owned[o] = owned.get(o, 0) + k
+    return owned
+
+
+def _hall_bin(bins: list, size: int, top: int, mine: dict, most: dict | None) -> list | None:
+    """The hall trunk of ``bins`` (``_pack_hall``) a row trunk of ``size`` positions and
+    ``mine`` cables per owner goes on, None: a new one. A new hall trunk holds ``top``
+    positions; a standing one (``fixed``: part, legs, last) its legs, and only where it is the
+    last at its entry panels or the row trunk fills its spare exactly, so no standing front
+    port is renumbered. Of those with room, the one where ``mine`` has the smallest share of
+    ``most`` after it, none over 1, the first on ties."""
+    home, home_key = None, None
+    for b in bins:
+        fill, fixed = b[0], b[3]
+        if not (fill + size <= (top if fixed is None else fixed[1])
+                and (fixed is None or fixed[2] or fill < fixed[1] == fill + size)):
+            continue
+        after = [(b[4].get(o, 0) + k) / most[o] for o, k in mine.items()]
+        if any(f > 1 + 1e-12 for f in after):
+            continue
+        key = max(after, default=0.0)
+        if home is None or key < home_key - 1e-12:
+            home, home_key = b, key
+    return home
 
 
 def _last_hall_trunks(chains: pd.DataFrame) -> set:
@@ -1277,7 +1275,7 @@ def _last_hall_trunks(chains: pd.DataFrame) -> set:
 
 def _standing_bins(block: pd.DataFrame, catalog: Catalog, sizes: list, metres: float,
                    last: set) -> tuple[list, set]:
-    """(bins, chains placed) for ``_hall_trunks``: each standing hall trunk of the standing
+    """(bins, chains placed) for ``_pack_hall``: each standing hall trunk of the standing
     chains of ``block`` (``_standing_chains``) that a size of the block still is (same part
     number at the hall stock length), in the standing order of its entry rear ports, with
     those chains on it in their standing front port order: ``[fill, members, links, (part,
@@ -1326,8 +1324,7 @@ def _entry_panels(room: Room, shared: pd.DataFrame, catalog: Catalog,
     of the front ports on its first adapters, in port order."""
     layouts, front_rows, rear_rows = [], [], []
     work: dict = {}
-    kept = [k is True or k == 1 for k in shared["kept"].tolist()]     # NaN: not standing
-    for t, standing in zip(shared.itertuples(index=False), kept):
+    for t, standing in zip(shared.itertuples(index=False), shared["kept"].tolist()):
         for side, here, there in (("lo", t.lo_hall, t.hi_hall), ("hi", t.hi_hall, t.lo_hall)):
             work.setdefault((int(here), int(t.entry_part)), []).append(
                 (not standing, int(there), t, side))
