@@ -232,14 +232,13 @@ def block(spread, top, groups: dict[str, FailureGroups],
 
     def money(value):
         return None if value is None else round(float(value), 2)
+    trays = spread.trays
+    tray_limited = trays is not None and trays.limited
     return {
         "share": spread.share,
-        "scope": ("enforced: cabinets (a router's cables to the routers of one other cabinet)"
-                  + ("; row trunks (a router's cables and a group pair's cables on one trunk)"
-                     if trunks is not None else "")
-                  + "; measured only: group pairs on cabinets, hall trunks, panels, tray "
-                    "segments other than the one over the router's own cabinet, and power "
-                    "feeds other than the router's own"),
+        "scope": _scope(trunks is not None, trays),
+        "enforced": {"cabinet": True, "trunk": trunks is not None, "panel": False,
+                     "tray": tray_limited, "row": False, "group_pair": trunks is not None},
         "met": spread.met,
         "cables_over": spread.cables_over,
         "largest_share": with_shares,
@@ -253,9 +252,40 @@ def block(spread, top, groups: dict[str, FailureGroups],
                                "without": theta(b.get("without"), "group")}
                         for kind, b in (theta_kinds or {}).items()},
         **({} if trunks is None else {"trunks": trunks}),
+        **({} if trays is None else {"trays": _tray_block(trays)}),
         "moves": spread.moves, "evaluations": spread.evaluations,
         "extra_s": round(float(extra_s), 3),
     }
+
+
+def _scope(trunks: bool, trays) -> str:
+    """What the search and the dealing enforce and what is only measured, in words."""
+    limited = trays is not None and trays.limited
+    enforced = ["cabinets (a router's cables to the routers of one other cabinet)"]
+    if trunks:
+        enforced.append("row trunks (a router's cables and a group pair's cables on one trunk)")
+    if limited:
+        enforced.append("tray segments other than the one over the router's own cabinet (a "
+                        "router's cables on one segment, over the share or the least the "
+                        "trays allow, whichever is higher)")
+    measured = ["group pairs on cabinets and tray segments", "hall trunks", "panels"]
+    if not limited:
+        why = "" if trays is None else f" ({trays.why})"
+        measured.append(f"tray segments other than the one over the router's own cabinet{why}")
+    measured.append("power feeds other than the router's own")
+    return "enforced: " + "; ".join(enforced) + "; measured only: " + ", ".join(measured)
+
+
+def _tray_block(trays) -> dict:
+    """The tray segments under the search (``planner.placement.spread.TraySpread``): limited
+    or why not, and the cables over the search's limit with and without it."""
+    if not trays.limited:
+        return {"limited": False, "why": trays.why}
+    limit = np.asarray(trays.limit)
+    return {"limited": True,
+            "limit": {"least": int(limit.min()), "most": int(limit.max())},
+            "cables_over": {"with": int(trays.cables_over),
+                            "without": int(trays.plain_cables_over)}}
 
 
 def text_line(b: dict) -> tuple[str, str]:

@@ -203,3 +203,6 @@ SCALAR_RESOLUTION = 1000         # single-weight partitioners: units per block l
 SPREAD_EVALUATIONS_PER_ROUTER = 1000
 SPREAD_MAX_ENTRIES = 100_000_000     # routers^2 (the int32 router x cabinet counts and the
                                      # cabinet price table stay below it): 10,000 routers
+SPREAD_CABINET_WEIGHT = 16           # a cabinet cable over the limit weighs as many tray cables
+                                     # in the cabinet repair (measured below)
+SPREAD_TRAY_MAX_PAIRS = 1_000_000    # cabinets^2 above which trays are measured only
