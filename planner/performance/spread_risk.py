@@ -1,8 +1,9 @@
 """What ``--spread-risk`` bought and what it cost: the ``spread_risk`` block of summary.json
 (issue 26, item 4).
 
-Placement (``planner.placement.spread``) keeps one cabinet from holding more than the share
-asked of any router's network cables; this module measures the share every failure group of
+Placement (``planner.placement.spread``) keeps one cabinet (and on hall floors one tray
+segment, within what the trays allow) from holding more than the share asked of any router's
+network cables; this module measures the share every failure group of
 the plan reaches (``planner.performance.failure_groups``), with and without the option:
 
 - a router's share in a group: its network cables the group's failure cuts (cables through a
@@ -25,7 +26,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from planner.inputs.floor import cabinet_xy, room_of
+from planner.inputs.floor import room_of
+from planner.inputs.floor.tray_segments import own_bay
 from planner.performance import failure_groups
 from planner.performance.failure_groups import FailureGroups, tray_name
 from planner.performance.rounding import rounded
@@ -134,10 +136,7 @@ def own_tray_segments(floor, placement, tray: FailureGroups) -> sp.csr_matrix | 
     c_row = np.asarray(placement.cabinet_row, np.int64)
     c_col = np.asarray(placement.cabinet_col, np.int64)
     room = room_of(floor, c_hall, c_row, c_col)
-    x, _ = cabinet_xy(floor, c_row[cab], c_col[cab])
-    trays, rows = len(room.cross_x), room.rows
-    bay = np.clip(np.searchsorted(room.cross_x, x + 1e-9, side="right") - 1, 0, trays - 1)
-    code = (c_hall[cab] * rows + c_row[cab]) * trays + bay
+    code = own_bay(room, c_hall, c_row, c_col)[cab]
     index = {name: i for i, name in enumerate(tray.names)}
     group = np.array([index.get(tray_name(room, int(c)), -1) for c in code.tolist()], np.int64)
     at = np.flatnonzero(group >= 0)
@@ -325,8 +324,12 @@ def _tray_words(b: dict) -> str:
     wo = b["without"]["largest_share"].get("tray", {}).get("router")
     if w is None or wo is None:
         return ""
+    limited = b.get("trays", {}).get("limited")
+    over = "" if not limited else (
+        f"; {b['trays']['cables_over']['with']:,} cables over the tray limit against "
+        f"{b['trays']['cables_over']['without']:,} without")
     return (f"; one other tray segment carries at most {w['largest']:.3f} of a router's "
-            f"cables ({wo['largest']:.3f} without)")
+            f"cables ({wo['largest']:.3f} without{over})")
 
 
 def _trunk_words(t: dict | None) -> str:

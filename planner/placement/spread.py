@@ -16,18 +16,36 @@ cabinet and electrical-group limit (``capacity.Limits``), priced as placement pr
 (``objective.CabinetPrices`` on reach floors, links leaving electrical groups on membership
 floors):
 
-1. repair, pass after pass: the (router, cabinet) pairs over the limit, worst first; for
-   each, every move of one of the router's neighbours in that cabinet to (or swap with a
-   router of) one of the ``tuning.NEAR_CABINETS`` cabinets cheapest from it, and of the router
-   itself into that cabinet (where the pair stops counting); the move that lowers the excess
-   at the least price per cable is made. With none, the neighbours are tried in every
-   cabinet; a pair no move improves is left and counted.
-2. recovery, pass after pass over the routers: the cheapest move or swap into the near
-   cabinets of the router's own that does not raise the excess, while one saves money.
+On a hall floor the search limits the tray segments too (``TrayRoutes``): tray(r, s), the
+cables of r routed along segment s (``planner.inputs.floor.tray_segments``, the segments the
+tray failure groups take), for every segment but the bay over r's own cabinet (every cable
+leaving the cabinet starts along it). Shortest routes leave a bay only along the few segments
+at its two cross trays, so a share may be out of reach there: a segment may carry
+max(``floor(SHARE x cables of r)``, ``tray_floor(r)``) cables, the least the geometry allows
+once the cabinets keep the share. The tray excess is the cables over that.
 
-Both count evaluated moves against ``tuning.SPREAD_EVALUATIONS_PER_ROUTER`` (deterministic:
-the same inputs and seed give the same layout on any machine). ``share_limit`` gives the
-smallest share any placement can meet; a smaller one is an input error.
+1. cabinet repair, pass after pass: the (router, cabinet) pairs over the limit, worst first;
+   for each, every move of one of the router's neighbours in that cabinet to (or swap with a
+   router of) one of the ``tuning.NEAR_CABINETS`` cabinets cheapest from it, and of the router
+   itself into that cabinet (where the pair stops counting); the move with the least price
+   per unit of excess removed is made, the excess weighing ``tuning.SPREAD_CABINET_WEIGHT``
+   per cabinet cable and 1 per tray cable (without trays: per cabinet cable). With none, the
+   neighbours are tried in every cabinet; a pair no move improves is left and counted.
+2. with trays, tray repair, the same over the (router, segment) pairs over the tray limit:
+   the router or one of its neighbours whose cable to it runs along the segment moves to (or
+   swaps into) a cabinet near the router's, at the least price per tray cable removed, never
+   raising the cabinet excess;
+   then the cabinet repair again, for the cabinets alone (the cabinets are the limit the
+   option enforces): of the moves that lower the cabinet excess, the cheapest per unit of
+   excess among those that add no tray cable, else the one adding fewest per cabinet cable.
+3. recovery, pass after pass over the routers: the cheapest move or swap into the near
+   cabinets of the router's own that raises neither excess, while one saves money.
+
+Each counts evaluated moves against ``tuning.SPREAD_EVALUATIONS_PER_ROUTER`` (deterministic:
+the same inputs and seed give the same layout on any machine). Above
+``tuning.SPREAD_TRAY_MAX_PAIRS`` cabinet pairs the routes are not tabled and the trays only
+measured. ``share_limit`` gives the smallest share any placement can meet; a smaller one is an
+input error.
 """
 
 from __future__ import annotations
@@ -395,12 +413,13 @@ def _best_move(movers, targets, mode, weight, indptr, indices, data, klass, cab,
                limit, price, group, members, count, cab_load, cab_demand, cab_limit, grp_load,
                grp_demand, grp_limit, stamp, state, ptr, seg, own, tray, tlimit):
     """The move (v, u, c) of a mover v to one of its target cabinets (u = -1) or swapped with
-    a router u there, the first on ties. ``mode`` 0 (cabinet repair): one that lowers the
-    cabinet excess; among those that keep the tray excess, the least dollars per unit of
-    excess removed (``weight`` x cabinet cables + tray cables), else the fewest tray cables
-    added per cabinet cable; 1 (tray repair): the least dollars per tray cable removed,
-    keeping the cabinet excess; 2 (recovery): the most dollars saved keeping both excesses.
-    ``state`` = [stamp tick, evaluations]."""
+    a router u there, the first on ties (module doc). ``mode`` 3 (cabinet and tray repair):
+    the least dollars per unit of excess removed (``weight`` x cabinet cables + tray cables);
+    0 (cabinet repair): one that lowers the cabinet excess, by the same key among those that
+    remove excess so counted, else the fewest tray cables added per cabinet cable; 1 (tray
+    repair): the least dollars per tray cable removed, keeping the cabinet excess; 2
+    (recovery): the most dollars saved keeping both excesses. ``state`` = [stamp tick,
+    evaluations]."""
     best_v, best_u, best_c = -1, -1, -1
     best_p, best_tier = 0.0, 2
     for i in range(len(movers)):
@@ -418,14 +437,14 @@ def _best_move(movers, targets, mode, weight, indptr, indices, data, klass, cab,
                                   price, stamp, state[0])
                 state[0] += 2
                 state[1] += 1
-                if mode == 0 and d_e >= 0 or mode != 0 and d_e > 0 \
+                if mode == 0 and d_e >= 0 or 1 <= mode <= 2 and d_e > 0 \
                         or mode == 2 and d_p >= -1e-9:
                     continue              # no cabinet gain, a cabinet loss, no saving
                 d_t = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray,
                                   tlimit)
                 tier = 0
-                if mode == 0 and weight * d_e + d_t < 0:  # dollars per unit of excess removed
-                    key = d_p / -(weight * d_e + d_t)
+                if (mode == 0 or mode == 3) and weight * d_e + d_t < 0:
+                    key = d_p / -(weight * d_e + d_t)   # dollars per unit of excess removed
                 elif mode == 0:               # tray cables added per cabinet cable
                     tier, key = 1, d_t / -d_e
                 elif mode == 1 and d_t < 0:   # dollars per tray cable removed
@@ -457,8 +476,8 @@ def _apply(v, u, c, indptr, indices, data, cab, counts, group, members, count, p
         grp_load[group[dst]] += grp_demand[x]
 
 
-_CABINETS, _TRAYS, _RECOVER = 0, 1, 2
-"""``_best_move`` modes: cabinet repair, tray repair, recovery."""
+_CABINETS, _TRAYS, _RECOVER, _TRADE = 0, 1, 2, 3
+"""``_best_move`` modes: cabinet repair, tray repair, recovery, cabinet and tray repair."""
 
 
 class _Search:
@@ -563,17 +582,21 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
                      share, routes)
     plain_tray = search.tray_over()
     budget = SPREAD_EVALUATIONS_PER_ROUTER * max(graph.n, 1)
-    moves = _repair_cabinets(search, graph, near, budget)
-    if routes is not None:
+    if routes is None:
+        moves = _repair_cabinets(search, graph, near, budget, _CABINETS)
+    else:
+        moves = _repair_cabinets(search, graph, near, budget, _TRADE)
         moves += _repair_trays(search, graph, near, 2 * budget)
-    moves += _recover(search, graph, near, 3 * budget)
+        moves += _repair_cabinets(search, graph, near, 3 * budget, _CABINETS)
+    moves += _recover(search, graph, near, 4 * budget)
     trays = None if routes is None else TrayOutcome(
         routes=routes, counts=search.trays[3], limit=search.tray_limit,
         cables_over=int(search.tray_over().sum()), plain_cables_over=int(plain_tray.sum()))
     return search.cab, search.excess(), moves, search.evaluations, trays
 
 
-def _repair_cabinets(search: _Search, graph: Graph, near: np.ndarray, budget: int) -> int:
+def _repair_cabinets(search: _Search, graph: Graph, near: np.ndarray, budget: int,
+                     mode: int) -> int:
     """1. The (router, cabinet) pairs over the limit, worst first, pass after pass (module
     doc); the moves made."""
     moves = 0
@@ -598,11 +621,11 @@ def _repair_cabinets(search: _Search, graph: Graph, near: np.ndarray, budget: in
             targets = np.full((len(movers), near.shape[1]), -1, np.int64)
             targets[0, 0] = c
             targets[1:] = near[c]
-            move = search.best(movers, targets, _CABINETS)
+            move = search.best(movers, targets, mode)
             if move is None:              # every cabinet, before the pair is given up
                 everywhere = np.broadcast_to(np.arange(over.shape[1]),
                                              (len(inside), over.shape[1]))
-                move = search.best(inside, everywhere, _CABINETS)
+                move = search.best(inside, everywhere, mode)
             if move is None:
                 stuck[r, c] = True
                 continue

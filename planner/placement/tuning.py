@@ -203,6 +203,12 @@ SCALAR_RESOLUTION = 1000         # single-weight partitioners: units per block l
 SPREAD_EVALUATIONS_PER_ROUTER = 1000
 SPREAD_MAX_ENTRIES = 100_000_000     # routers^2 (the int32 router x cabinet counts and the
                                      # cabinet price table stay below it): 10,000 routers
-SPREAD_CABINET_WEIGHT = 16           # a cabinet cable over the limit weighs as many tray cables
-                                     # in the cabinet repair (measured below)
-SPREAD_TRAY_MAX_PAIRS = 1_000_000    # cabinets^2 above which trays are measured only
+# Trays under ``--spread-risk`` (``spread``): on the default plan (share 1/29, tray limit 4
+# cables, plain layout 17,443 tray cables over it; placement alone, hot-aisle) a first cabinet
+# repair that trades a cabinet cable for 16 tray cables left 94 cabinet cables over and 16,922
+# tray cables (64: 19 and 19,248); the tray repair and a cabinet-only repair after it end at
+# 9 and 20,695 for +$989,350 of network cables. The tray table takes 0.14 s and 7.5 MB at 361
+# cabinets, 0.4 s and 17.5 MB (346 MB peak while built) at 500, 3.3 s and 115 MB (1 GB peak)
+# at 1,000: above 500 cabinets the trays are measured only.
+SPREAD_CABINET_WEIGHT = 16           # tray cables one cabinet cable over the limit weighs
+SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured only
