@@ -35,9 +35,11 @@ once the cabinets keep the share. The tray excess is the cables over that.
    the router or one of its neighbours whose cable to it runs along the segment moves to (or
    swaps into) a cabinet near the router's, at the least price per tray cable removed, never
    raising the cabinet excess;
-   then the cabinet repair again, for the cabinets alone (the cabinets are the limit the
-   option enforces): of the moves that lower the cabinet excess, the cheapest per unit of
-   excess among those that add no tray cable, else the one adding fewest per cabinet cable.
+   then the cabinet repair again, for the cabinets alone: of the moves that lower the
+   cabinet excess, the cheapest per unit of excess among those that remove excess so
+   counted, else the one adding fewest tray cables per cabinet cable, while the tray excess
+   stays within the plain layout's (the spread layout never carries more tray cables over
+   the limit than the one it started from).
 3. recovery, pass after pass over the routers: the cheapest move or swap into the near
    cabinets of the router's own that raises neither excess, while one saves money.
 
@@ -409,14 +411,15 @@ def _fits_move(v, u, c, cab, group, cab_load, cab_demand, cab_limit, grp_load, g
 
 
 @numba.njit(cache=True)
-def _best_move(movers, targets, mode, weight, indptr, indices, data, klass, cab, counts,
+def _best_move(movers, targets, mode, weight, tray_room, indptr, indices, data, klass, cab, counts,
                limit, price, group, members, count, cab_load, cab_demand, cab_limit, grp_load,
                grp_demand, grp_limit, stamp, state, ptr, seg, own, tray, tlimit):
     """The move (v, u, c) of a mover v to one of its target cabinets (u = -1) or swapped with
     a router u there, the first on ties (module doc). ``mode`` 3 (cabinet and tray repair):
     the least dollars per unit of excess removed (``weight`` x cabinet cables + tray cables);
-    0 (cabinet repair): one that lowers the cabinet excess, by the same key among those that
-    remove excess so counted, else the fewest tray cables added per cabinet cable; 1 (tray
+    0 (cabinet repair): one that lowers the cabinet excess and adds at most ``tray_room``
+    tray cables, by the same key among those that remove excess so counted, else the fewest
+    tray cables added per cabinet cable; 1 (tray
     repair): the least dollars per tray cable removed, keeping the cabinet excess; 2
     (recovery): the most dollars saved keeping both excesses. ``state`` = [stamp tick,
     evaluations]."""
@@ -442,6 +445,8 @@ def _best_move(movers, targets, mode, weight, indptr, indices, data, klass, cab,
                     continue              # no cabinet gain, a cabinet loss, no saving
                 d_t = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray,
                                   tlimit)
+                if mode == 0 and d_t > tray_room:
+                    continue              # more tray cables than the room left
                 tier = 0
                 if (mode == 0 or mode == 3) and weight * d_e + d_t < 0:
                     key = d_p / -(weight * d_e + d_t)   # dollars per unit of excess removed
@@ -537,11 +542,11 @@ class _Search:
             return None
         return tray_over(self.trays[3], self.cab, self.tray_limit, self.routes)
 
-    def best(self, movers, targets, mode: int):
+    def best(self, movers, targets, mode: int, tray_room: int = 0):
         indptr, indices, data = self.csr
         v, u, c = _best_move(np.asarray(movers, np.int64),
                              np.ascontiguousarray(targets, dtype=np.int64), mode,
-                             SPREAD_CABINET_WEIGHT, indptr, indices, data, self.klass,
+                             SPREAD_CABINET_WEIGHT, tray_room, indptr, indices, data, self.klass,
                              self.cab, self.counts, self.limit, self.price, self.group,
                              self.members, self.count, self.cab_load, self.cab_demand,
                              self.cab_limit, self.grp_load, self.grp_demand, self.grp_limit,
@@ -587,7 +592,8 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
     else:
         moves = _repair_cabinets(search, graph, near, budget, _TRADE)
         moves += _repair_trays(search, graph, near, 2 * budget)
-        moves += _repair_cabinets(search, graph, near, 3 * budget, _CABINETS)
+        moves += _repair_cabinets(search, graph, near, 3 * budget, _CABINETS,
+                                  int(plain_tray.sum()))
     moves += _recover(search, graph, near, 4 * budget)
     trays = None if routes is None else TrayOutcome(
         routes=routes, counts=search.trays[3], limit=search.tray_limit,
@@ -596,9 +602,10 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
 
 
 def _repair_cabinets(search: _Search, graph: Graph, near: np.ndarray, budget: int,
-                     mode: int) -> int:
+                     mode: int, tray_cap: int | None = None) -> int:
     """1. The (router, cabinet) pairs over the limit, worst first, pass after pass (module
-    doc); the moves made."""
+    doc), ``mode`` as ``_best_move`` takes it, the tray excess kept within ``tray_cap``; the
+    moves made."""
     moves = 0
     stuck = np.zeros_like(search.counts, dtype=bool)
     adjacency = graph.adjacency
@@ -621,11 +628,12 @@ def _repair_cabinets(search: _Search, graph: Graph, near: np.ndarray, budget: in
             targets = np.full((len(movers), near.shape[1]), -1, np.int64)
             targets[0, 0] = c
             targets[1:] = near[c]
-            move = search.best(movers, targets, mode)
+            room = 0 if tray_cap is None else tray_cap - int(search.tray_over().sum())
+            move = search.best(movers, targets, mode, room)
             if move is None:              # every cabinet, before the pair is given up
                 everywhere = np.broadcast_to(np.arange(over.shape[1]),
                                              (len(inside), over.shape[1]))
-                move = search.best(inside, everywhere, mode)
+                move = search.best(inside, everywhere, mode, room)
             if move is None:
                 stuck[r, c] = True
                 continue

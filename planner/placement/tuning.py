@@ -204,10 +204,11 @@ SPREAD_EVALUATIONS_PER_ROUTER = 1000
 SPREAD_MAX_ENTRIES = 100_000_000     # routers^2 (the int32 router x cabinet counts and the
                                      # cabinet price table stay below it): 10,000 routers
 # Trays under ``--spread-risk`` (``spread``): on the default plan (share 1/29, tray limit 4
-# cables, plain layout 17,443 tray cables over it; placement alone, hot-aisle) a first cabinet
-# repair that trades a cabinet cable for 16 tray cables left 94 cabinet cables over and 16,922
-# tray cables (64: 19 and 19,248); the tray repair and a cabinet-only repair after it end at
-# 9 and 20,695 for +$989,350 of network cables. The tray table takes 0.14 s and 7.5 MB at 361
+# cables, the plain layout 17,443 tray cables over it; placement alone, hot-aisle) a first
+# repair trading a cabinet cable for 16 tray cables, the tray repair and the cabinet-only
+# repair within the plain layout's tray excess end at 76 cabinet and 17,426 tray cables over
+# for +$720,400.75 of network cables; trading for 32 tray cables at 39 and 18,003 (tray excess
+# above the plain layout's without the cap). The tray table takes 0.14 s and 7.5 MB at 361
 # cabinets, 0.4 s and 17.5 MB (346 MB peak while built) at 500, 3.3 s and 115 MB (1 GB peak)
 # at 1,000: above 500 cabinets the trays are measured only.
 SPREAD_CABINET_WEIGHT = 16           # tray cables one cabinet cable over the limit weighs
