@@ -29,17 +29,18 @@ once the cabinets keep the share. The tray excess is the cables over that.
    router of) one of the ``tuning.NEAR_CABINETS`` cabinets cheapest from it, and of the router
    itself into that cabinet (where the pair stops counting); the move with the least price
    per unit of excess removed is made, the excess weighing ``tuning.SPREAD_CABINET_WEIGHT``
-   per cabinet cable and 1 per tray cable (without trays: per cabinet cable). With none, the
-   neighbours are tried in every cabinet; a pair no move improves is left and counted.
+   per cabinet cable and 1 per tray cable (without trays: per cabinet cable), never taking
+   the tray excess past the plain layout's. With none, the neighbours are tried in every
+   cabinet; a pair no move improves is left and counted.
 2. with trays, tray repair, the same over the (router, segment) pairs over the tray limit:
    the router or one of its neighbours whose cable to it runs along the segment moves to (or
    swaps into) a cabinet near the router's, at the least price per tray cable removed, never
    raising the cabinet excess;
    then the cabinet repair again, for the cabinets alone: of the moves that lower the
    cabinet excess, the cheapest per unit of excess among those that remove excess so
-   counted, else the one adding fewest tray cables per cabinet cable, while the tray excess
-   stays within the plain layout's (the spread layout never carries more tray cables over
-   the limit than the one it started from).
+   counted, else the one adding fewest tray cables per cabinet cable, again within the plain
+   layout's tray excess: the spread layout never carries more tray cables over the limit
+   than the one it started from.
 3. recovery, pass after pass over the routers: the cheapest move or swap into the near
    cabinets of the router's own that raises neither excess, while one saves money.
 
@@ -415,10 +416,11 @@ def _best_move(movers, targets, mode, weight, tray_room, indptr, indices, data, 
                limit, price, group, members, count, cab_load, cab_demand, cab_limit, grp_load,
                grp_demand, grp_limit, stamp, state, ptr, seg, own, tray, tlimit):
     """The move (v, u, c) of a mover v to one of its target cabinets (u = -1) or swapped with
-    a router u there, the first on ties (module doc). ``mode`` 3 (cabinet and tray repair):
-    the least dollars per unit of excess removed (``weight`` x cabinet cables + tray cables);
-    0 (cabinet repair): one that lowers the cabinet excess and adds at most ``tray_room``
-    tray cables, by the same key among those that remove excess so counted, else the fewest
+    a router u there, the first on ties (module doc); in modes 3 and 0 one adding at most
+    ``tray_room`` tray cables. ``mode`` 3 (cabinet and tray repair): the least dollars per
+    unit of excess removed (``weight`` x cabinet cables + tray cables); 0 (cabinet repair):
+    one that lowers the cabinet excess, by the same key among those that remove excess so
+    counted, else the fewest
     tray cables added per cabinet cable; 1 (tray
     repair): the least dollars per tray cable removed, keeping the cabinet excess; 2
     (recovery): the most dollars saved keeping both excesses. ``state`` = [stamp tick,
@@ -445,7 +447,7 @@ def _best_move(movers, targets, mode, weight, tray_room, indptr, indices, data, 
                     continue              # no cabinet gain, a cabinet loss, no saving
                 d_t = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray,
                                   tlimit)
-                if mode == 0 and d_t > tray_room:
+                if (mode == 0 or mode == 3) and d_t > tray_room:
                     continue              # more tray cables than the room left
                 tier = 0
                 if (mode == 0 or mode == 3) and weight * d_e + d_t < 0:
@@ -590,10 +592,10 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
     if routes is None:
         moves = _repair_cabinets(search, graph, near, budget, _CABINETS)
     else:
-        moves = _repair_cabinets(search, graph, near, budget, _TRADE)
+        cap = int(plain_tray.sum())       # the tray excess never grows past the plain one's
+        moves = _repair_cabinets(search, graph, near, budget, _TRADE, cap)
         moves += _repair_trays(search, graph, near, 2 * budget)
-        moves += _repair_cabinets(search, graph, near, 3 * budget, _CABINETS,
-                                  int(plain_tray.sum()))
+        moves += _repair_cabinets(search, graph, near, 3 * budget, _CABINETS, cap)
     moves += _recover(search, graph, near, 4 * budget)
     trays = None if routes is None else TrayOutcome(
         routes=routes, counts=search.trays[3], limit=search.tray_limit,
