@@ -284,15 +284,25 @@ def _add_routes(u, v, w, cab, n_cab, ptr, seg, counts):
             counts[v[i], seg[k]] += w[i]
 
 
+_OVER_CAP = 1 << 20
+"""Weight of a cable over a router's tray cap (``_Search``): no move that adds one is taken."""
+
+
+@numba.njit(cache=True)
+def _tray_term(t, z, tlimit):
+    """Router z's tray excess of t cables on one segment, and ``_OVER_CAP`` per cable over
+    its cap (``tlimit[z]`` = [limit, cap])."""
+    return max(t - tlimit[z, 0], 0) + _OVER_CAP * max(t - tlimit[z, 1], 0)
+
+
 @numba.njit(cache=True)
 def _tray_add(z, s, m, tray, tlimit, cab, own):
-    """m more of router z's cables on segment s: the change of its cables over the limit."""
+    """m more of router z's cables on segment s: the change of its tray terms."""
     old = tray[z, s]
     tray[z, s] = old + m
     if s == own[cab[z]]:
         return 0
-    lim = tlimit[z]
-    return max(old + m - lim, 0) - max(old - lim, 0)
+    return _tray_term(old + m, z, tlimit) - _tray_term(old, z, tlimit)
 
 
 @numba.njit(cache=True)
@@ -304,8 +314,7 @@ def _tray_shift(x, dst, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
     n_cab = len(own)
     d = 0
     if own[src] != own[dst]:              # x's own bay changes: it stops (starts) counting
-        lim = tlimit[x]
-        d += max(tray[x, own[src]] - lim, 0) - max(tray[x, own[dst]] - lim, 0)
+        d += _tray_term(tray[x, own[src]], x, tlimit) - _tray_term(tray[x, own[dst]], x, tlimit)
     cab[x] = dst
     for j in range(indptr[x], indptr[x + 1]):
         w, m, b = indices[j], data[j], cab[indices[j]]
@@ -525,11 +534,22 @@ class _Search:
         self.routes = routes
         if routes is None:                       # trays measured only: empty tray arrays
             self.trays = (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
-                          np.zeros((graph.n, 0), np.int32), np.zeros(graph.n, np.int64))
+                          np.zeros((graph.n, 0), np.int32), np.zeros((graph.n, 2), np.int64))
         else:
             self.tray_limit = np.maximum(self.limit, tray_floor(graph, routes, self.limit))
-            self.trays = (routes.ptr, routes.seg, routes.own,
-                          tray_counts(graph, self.cab, routes), self.tray_limit)
+            counts = tray_counts(graph, self.cab, routes)
+            self.trays = (routes.ptr, routes.seg, routes.own, counts,
+                          np.c_[self.tray_limit, self._cap(counts)].astype(np.int64))
+
+    def _cap(self, counts: np.ndarray) -> np.ndarray:
+        """Per router the most cables one tray segment other than its own bay may carry:
+        the largest share of a router's cables one such segment carries in the plain layout
+        (the search never raises the largest share), at least the tray limit."""
+        degree = np.maximum(self.graph.degree, 1)
+        other = counts.astype(np.int64)
+        other[np.arange(len(self.cab)), self.routes.own[self.cab]] = 0
+        largest = float((other / degree[:, None]).max()) if other.size else 1.0
+        return np.maximum(np.floor(largest * degree + 1e-9).astype(np.int64), self.tray_limit)
 
     @property
     def evaluations(self) -> int:
