@@ -57,7 +57,7 @@ def test_the_searchs_tray_counts_are_the_tray_groups_of_the_final_cables(slimfly
     assert kept == _per_router_segment(result.topology, placement, floor)
 
 
-def test_the_spread_layout_has_no_more_tray_excess_than_the_plain_one(slimfly):
+def test_the_spread_layout_has_no_more_tray_excess_nor_a_larger_tray_share(slimfly):
     result = slimfly
     floor = load_floor("hot-aisle")
     placement = result.placement
@@ -71,10 +71,20 @@ def test_the_spread_layout_has_no_more_tray_excess_than_the_plain_one(slimfly):
                    for (r, name), n in _per_router_segment(result.topology, layout,
                                                            floor).items() if name != own[r])
 
+    def largest(layout) -> float:
+        """Largest share of a router's cables on one segment other than its own bay."""
+        own, degree = _own_bays(layout, floor), result.topology
+        cables = np.bincount(np.asarray(degree.links).ravel(),
+                             weights=np.repeat(degree.multiplicity, 2))
+        return max(n / cables[r] for (r, name), n in
+                   _per_router_segment(result.topology, layout, floor).items()
+                   if name != own[r])
+
     spread_excess, plain_excess = excess(placement), excess(plain)
     assert spread_excess == trays.cables_over
     assert plain_excess == trays.plain_cables_over
     assert spread_excess <= plain_excess
+    assert largest(placement) <= largest(plain) + 1e-12
     block = result.summary["spread_risk"]
     assert block["enforced"]["tray"] and block["trays"]["limited"]
     assert block["trays"]["cables_over"] == {"with": spread_excess, "without": plain_excess}

@@ -22,7 +22,9 @@ tray failure groups take), for every segment but the bay over r's own cabinet (e
 leaving the cabinet starts along it). Shortest routes leave a bay only along the few segments
 at its two cross trays, so a share may be out of reach there: a segment may carry
 max(``floor(SHARE x cables of r)``, ``tray_floor(r)``) cables, the least the geometry allows
-once the cabinets keep the share. The tray excess is the cables over that.
+once the cabinets keep the share. The tray excess is the cables over that. No move may put
+more of a router's cables on one such segment than the largest share the plain layout reaches
+(``_Search._cap``): the largest tray share never grows.
 
 1. cabinet repair, pass after pass: the (router, cabinet) pairs over the limit, worst first;
    for each, every move of one of the router's neighbours in that cabinet to (or swap with a
