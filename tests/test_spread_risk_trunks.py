@@ -108,7 +108,7 @@ def test_same_seed_same_bytes(folder):
 
 
 def _group(**kw):
-    return SimpleNamespace(lo_m=4.0, hi_m=0.0, drop=0.5, cross_hall=False, **kw)
+    return SimpleNamespace(lo=0, lo_m=4.0, hi_m=0.0, drop=0.5, cross_hall=False, **kw)
 
 
 TRUNK_4 = 8

@@ -66,6 +66,9 @@ class StructuredPlan:
     """Under ``--spread-risk``: per cable of ``Plan.cables`` the row trunk the plain fill would
     have put it on (numbered over the plan's pairs of patch points; -1: none), for the
     comparison's trunk failures."""
+    plain_hall_trunk: np.ndarray | None = None
+    """Under ``--spread-risk``: per cable the hall trunk between pass-through entry panels the
+    plain plan would have put it on (-1: none; ``deal_hall_spread``)."""
 
     def summary(self) -> dict:
         """The ``structured`` block of summary.json."""
@@ -292,6 +295,9 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
                                  dtype=np.int64)
     row_ends, row_panels = _allocate(ends, catalog)
     shared = _hall_trunks(chains, catalog, float(floor.structured_spare_pct))
+    if dealt is not None:           # --spread-risk: the hall trunks held to the share too
+        shared, dealt = deal_hall_spread(chains, link, dealt, spread, catalog,
+                                         float(floor.structured_spare_pct))
     entry_panels, fronts, rears = _entry_panels(room, shared, catalog, len(row_panels))
     placed = pd.concat([row_panels, entry_panels], ignore_index=True).astype(
         {c: np.int64 for c in _UNPLACED if c not in ("point_name", "kind", "layout")})
@@ -326,12 +332,16 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
                                                           "point_name": "point"})[
         ["name", "rack", "ru", "point", "kind", "part", "sku", "model", "rear_ports", "legs",
          "trunks", "links", "units", "layout"]]
-    plain_trunk = None
+    plain_trunk = plain_hall = None
     if dealt is not None:
-        plain_trunk = np.full(n, -1, np.int64)
-        plain_trunk[dealt.pop("cables")] = dealt.pop("plain_trunk")
+        plain_trunk, plain_hall = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
+        plain_trunk[dealt["cables"]] = dealt.pop("plain_trunk")
+        plain_hall[dealt.pop("cables")] = dealt.pop("plain_hall")
+        for key in ("plain_chain", "plain_carried", "hall_added"):
+            dealt.pop(key)
     plant = StructuredPlan(links=links, trunks=trunks, panels=panels, racks=racks,
-                           segments=segments, spread=dealt, plain_trunk=plain_trunk)
+                           segments=segments, spread=dealt, plain_trunk=plain_trunk,
+                           plain_hall_trunk=plain_hall)
     return replace(plant, figures=engineering(plant, catalog, pieces))
 
 
@@ -582,8 +592,41 @@ class SpreadDealing:
         total = np.bincount(pair[pair >= 0], minlength=int(pair.max(initial=-1)) + 1)
         return (degree, self._most(degree), pair, total, self._most(total))
 
+    def owners(self, cable: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(A router, B router, group pair) of each of ``cable`` (rows of ``Plan.cables``);
+        -1 past the network cables and for a pair inside a group."""
+        pair = self.limits()[2]
+        n_net = len(pair)
+        cable = np.asarray(cable, np.int64)
+        net = cable < n_net
+        if not n_net:
+            return (np.full(len(cable), -1, np.int64),) * 3
+        at = np.minimum(cable, max(n_net - 1, 0))
+        return (np.where(net, np.asarray(self.a_router, np.int64)[at], -1),
+                np.where(net, np.asarray(self.b_router, np.int64)[at], -1),
+                np.where(net, pair[at], -1))
+
     def _most(self, cables: np.ndarray) -> np.ndarray:
         return np.maximum(np.floor(self.share * cables + 1e-9), 1).astype(np.int64)
+
+
+def _share_figures(trunk: np.ndarray, owners: tuple, spread: SpreadDealing) -> dict:
+    """``router`` and (with topology groups) ``group_pair``: the largest share on one trunk
+    and the cables over the limits (``_trunk_loads``) of links on ``trunk`` (-1: none) whose
+    ``owners`` are (A router, B router, group pair) (``SpreadDealing.owners``)."""
+    degree, r_most, _, total, p_most = spread.limits()
+    ra, rb, rp = owners
+    at = np.asarray(trunk) >= 0
+    fig = {}
+    for name, mine, cables, most in (("router", (ra, rb), degree, r_most),
+                                     ("group_pair", (rp,), total, p_most)):
+        if name == "group_pair" and spread.group is None:
+            continue
+        t = np.concatenate([np.asarray(trunk)[at]] * len(mine))
+        o = np.concatenate([x[at] for x in mine])
+        largest, over = _trunk_loads(t, o, cables, most)
+        fig[name] = {"largest": round(largest, 6), "cables_over": over}
+    return fig
 
 
 def _trunk_loads(trunk: np.ndarray, owner: np.ndarray, cables: np.ndarray, most: np.ndarray
@@ -611,25 +654,27 @@ def deal_spread(link: pd.DataFrame, picked: dict, spread: SpreadDealing, catalog
     Returns (the trunks of each group, each link's trunk within its group, figures): the
     largest router and group-pair share on one trunk and the cables over the limits, dealt and
     as the plain fill would have put them on the same trunks (``without``), the trunks and
-    positions added and their dollars; ``carried`` (links per trunk of each group),
-    ``cables`` and ``plain_trunk`` (each link's trunk in the plain fill) for ``build``. A cross-hall chain's two row trunks carry the same
-    links; the hall trunks between entries carry whole chains and are measured, not dealt."""
-    degree, r_most, pair, total, p_most = spread.limits()
-    n_net = len(pair)
+    positions added and their dollars; for ``build``: ``carried`` (links per trunk of each
+    group), ``cables``, ``plain_trunk`` (each link's trunk in the plain fill), ``plain_chain``
+    and ``plain_carried`` (the plain path's chains: each link's, and links per trunk of each
+    group) and ``hall_added`` (the trunks, positions and dollars added between two hall
+    entries' LC cassettes, ``via_entry``: those hall trunks are dealt here link by link).
+    A cross-hall chain's two row trunks carry the same links; the hall trunks between
+    pass-through entry panels carry whole chains (``deal_hall_spread``)."""
+    _, r_most, _, _, p_most = spread.limits()
     cable = link["cable"].to_numpy(np.int64)
-    net = cable < n_net
-    ra = np.where(net, np.asarray(spread.a_router, np.int64)[np.minimum(cable, n_net - 1)], -1)
-    rb = np.where(net, np.asarray(spread.b_router, np.int64)[np.minimum(cable, n_net - 1)], -1)
-    rp = np.where(net, pair[np.minimum(cable, n_net - 1)], -1)
+    ra, rb, rp = spread.owners(cable)
     bounds = np.r_[0, np.cumsum(np.bincount(link["group"].to_numpy(np.int64),
                                             minlength=len(groups)))]
     out, within, plain = {}, np.zeros(len(link), np.int64), np.zeros(len(link), np.int64)
     carried, added, positions, dollars = [], 0, 0, 0.0
+    plain_carried, hall = [], [0, 0, 0.0]       # hall: trunks, positions, dollars added
     for g, grp in enumerate(groups):
         trunks = list(picked[g])
         lo, hi = int(bounds[g]), int(bounds[g + 1])
         ends = np.cumsum([legs for _, legs in trunks])
         plain[lo:hi] = np.searchsorted(ends, np.arange(hi - lo), side="right")
+        plain_carried.append(np.bincount(plain[lo:hi], minlength=len(trunks)).tolist())
         load = [0] * len(trunks)
         count: dict = {}
         for i in range(lo, hi):
@@ -658,6 +703,11 @@ def deal_spread(link: pd.DataFrame, picked: dict, spread: SpreadDealing, catalog
                 if bool(grp.cross_hall):
                     dollars += float(catalog.cables[part].price(
                         _stock(catalog, part, grp.hi_m + 2 * grp.drop)))
+                if int(grp.lo) <= -2:           # via_entry: a hall trunk between entries
+                    hall[0] += 1
+                    hall[1] += legs
+                    hall[2] += float(catalog.cables[part].price(
+                        _stock(catalog, part, grp.lo_m + 2 * grp.drop)))
             load[best] += 1
             for o, _ in owners:
                 count[(best, o)] = count.get((best, o), 0) + 1
@@ -668,23 +718,153 @@ def deal_spread(link: pd.DataFrame, picked: dict, spread: SpreadDealing, catalog
     gid = link["group"].to_numpy(np.int64)
 
     def figures(local):
-        trunk = base[gid] + local
-        fig = {}
-        for name, owners, cables, most in (("router", (ra, rb), degree, r_most),
-                                           ("group_pair", (rp,), total, p_most)):
-            if name == "group_pair" and spread.group is None:
-                continue
-            t = np.concatenate([trunk] * len(owners))
-            o = np.concatenate(owners)
-            largest, over = _trunk_loads(t, o, cables, most)
-            fig[name] = {"largest": round(largest, 6), "cables_over": over}
-        return fig
+        return _share_figures(base[gid] + local, (ra, rb, rp), spread)
 
     dealt = {"share": float(spread.share), "with": figures(within), "without": figures(plain),
              "trunks_added": added, "positions_added": positions,
              "trunk_dollars_added": round(dollars, 2), "carried": carried,
-             "cables": cable, "plain_trunk": base[gid] + plain}
+             "cables": cable, "plain_trunk": base[gid] + plain,
+             "plain_chain": np.r_[0, np.cumsum([len(c) for c in plain_carried])][:-1][gid]
+             + plain, "plain_carried": plain_carried, "hall_added": tuple(hall)}
     return out, within, dealt
+
+
+def deal_hall_spread(chains: pd.DataFrame, link: pd.DataFrame, dealt: dict,
+                     spread: SpreadDealing, catalog: Catalog, spare_pct: float
+                     ) -> tuple[pd.DataFrame, dict]:
+    """The hall trunks under ``--spread-risk`` (``_hall_trunks``' table) and ``dealt`` with
+    their figures (``hall``; ``plain_hall``: per link of ``dealt["cables"]`` its hall trunk in
+    the plain plan, -1: none).
+
+    Between pass-through entry panels a hall trunk carries whole row trunks (chains), already
+    dealt (``deal_spread``), so no chain alone is over a limit. Per pair of halls (entry panel,
+    priced part) the chains, largest first as ``_hall_trunks`` takes them, each go to the hall
+    trunk with room where the chain's routers and group pairs have the smallest share after it
+    (``SpreadDealing.limits``), the first on ties, or to a new hall trunk where none keeps them
+    within their limits; each trunk is then sized as ``_hall_trunks`` sizes it. Hall trunks
+    between LC cassette entries (``via_entry``) are dealt link by link in ``deal_spread``.
+    ``hall`` gives, over both kinds, the largest router and group-pair share on one hall trunk
+    and the cables over the limits, ``with`` and ``without`` (the plain plan: the plain fill's
+    row trunks packed first-fit decreasing), and the hall trunks, positions and dollars
+    added (``trunks_added``, ``positions_added``, ``trunk_dollars_added``)."""
+    _, r_most, _, _, p_most = spread.limits()
+    cable = link["cable"].to_numpy(np.int64)
+    ra, rb, rp = spread.owners(cable)
+    chain = link["chain"].to_numpy(np.int64)
+    counts: dict = {}
+    cross = link["cross_hall"].to_numpy(bool)
+    for c, owners in zip(chain[cross].tolist(), zip(ra[cross].tolist(), rb[cross].tolist(),
+                                                    rp[cross].tolist())):
+        mine = counts.setdefault(c, {})
+        for kind, o in zip("rrp", owners):
+            if o >= 0:
+                mine[(kind, o)] = mine.get((kind, o), 0) + 1
+    most = {("r", r): int(m) for r, m in enumerate(r_most.tolist())}
+    most.update({("p", q): int(m) for q, m in enumerate(p_most.tolist())})
+    shared, hall_of = _pack_hall(chains, catalog, spare_pct, counts, most)
+    plain_chains = _plain_chains(link, dealt["plain_carried"], catalog)
+    plain_shared, plain_hall_of = _pack_hall(plain_chains, catalog, spare_pct)
+    plain_chain = pd.Series(dealt["plain_chain"], index=dealt["cables"]).reindex(cable)
+    plain_chain = plain_chain.to_numpy(np.int64)
+    n_with, n_plain = len(chains), len(plain_chains)
+    via = (link["lo"].to_numpy(np.int64) <= -2)                 # LC cassettes: dealt links
+    through = np.array([hall_of.get(c, -1) for c in chain.tolist()], np.int64)
+    plain_through = np.array([plain_hall_of.get(c, -1) for c in plain_chain.tolist()], np.int64)
+    on = np.where(via, chain, np.where(through >= 0, n_with + through, -1))
+    plain_on = np.where(via, plain_chain, np.where(plain_through >= 0, n_plain + plain_through,
+                                                   -1))
+    dealt = dict(dealt)
+    dealt["plain_hall"] = pd.Series(plain_through, index=cable).reindex(
+        dealt["cables"]).to_numpy(np.int64)
+    if not (on >= 0).any():
+        return shared, dealt
+
+    def plant(table):
+        return (len(table), int(table["legs"].sum()) if len(table) else 0,
+                sum(float(catalog.cables[int(k)].price(m))
+                    for k, m in zip(table["part"], table["hall_order"])))
+    lc = dealt.get("hall_added", (0, 0, 0.0))
+    mine, theirs = plant(shared), plant(plain_shared)
+    dealt["hall"] = {"with": _share_figures(on, (ra, rb, rp), spread),
+                     "without": _share_figures(plain_on, (ra, rb, rp), spread),
+                     "trunks_added": int(lc[0] + mine[0] - theirs[0]),
+                     "positions_added": int(lc[1] + mine[1] - theirs[1]),
+                     "trunk_dollars_added": round(float(lc[2] + mine[2] - theirs[2]), 2)}
+    return shared, dealt
+
+
+def _plain_chains(link: pd.DataFrame, plain_carried: list, catalog: Catalog) -> pd.DataFrame:
+    """The chains of the plain path (``deal_spread``'s ``plain_carried``: links per trunk of
+    each group), with the columns ``_pack_hall`` reads, numbered as ``plain_chain``."""
+    first = link.groupby("group", sort=True).first()
+    rows = []
+    for grp, carried in zip(first.itertuples(index=False), plain_carried):
+        hall = bool(grp.cross_hall)
+        for links in carried:
+            rows.append(dict(chain=len(rows), cross_hall=hall, lo_hall=int(grp.lo_hall),
+                             hi_hall=int(grp.hi_hall), priced=int(grp.trunk_part),
+                             panel_part=int(grp.panel_part),
+                             entry_part=entry_panel(catalog, int(grp.panel_part)) if hall
+                             else -1, hall_m=float(grp.hall_m), drop=float(grp.drop),
+                             links=int(links)))
+    return pd.DataFrame(rows, columns=["chain", "cross_hall", "lo_hall", "hi_hall", "priced",
+                                       "panel_part", "entry_part", "hall_m", "drop", "links"])
+
+
+def _pack_hall(chains: pd.DataFrame, catalog: Catalog, spare_pct: float,
+               counts: dict | None = None, most: dict | None = None
+               ) -> tuple[pd.DataFrame, dict]:
+    """(hall trunks as ``_hall_trunks`` gives them, the hall trunk of each cross-hall chain):
+    ``_hall_trunks``' packing of the cross-hall chains (first-fit decreasing) where ``counts``
+    is None; with ``counts`` (per chain, its cables of each owner) and ``most`` (per owner,
+    its limit) each chain goes to the trunk with room where its owners have the smallest share
+    after it, a new trunk where none keeps them within ``most`` (``deal_hall_spread``)."""
+    hall = chains[chains["cross_hall"].to_numpy(bool)]
+    rows, hall_of = [], {}
+    for _, block in hall.groupby(["lo_hall", "hi_hall", "entry_part", "priced"], sort=True):
+        first = block.iloc[0]
+        metres = float(first["hall_m"]) + 2.0 * float(first["drop"])
+        entry = int(first.entry_part)
+        unit = leg_links(catalog, int(first.panel_part), int(first.priced))
+        sizes = sorted((catalog.links_per_trunk(catalog.cables[k]),
+                        float(catalog.cables[k].price(_stock(catalog, k, metres))), k)
+                       for k in trunk_sizes(catalog, int(first.priced), {"hall": metres})
+                       if catalog.links_per_trunk(catalog.cables[k])
+                       <= catalog.panels[entry].ports)
+        top = sizes[-1][0]
+        items = [(-(-max(int(c.links), 1) // unit) * unit, int(c.chain), int(c.links))
+                 for c in block.itertuples(index=False)]
+        bins: list[list] = []                   # [fill, members, links, cables per owner]
+        for size, chain, links in sorted(items, key=lambda it: (-it[0], it[1])):
+            mine = (counts or {}).get(chain, {})
+            home, home_key = None, None
+            for b in bins:
+                if b[0] + size > top:
+                    continue
+                after = [(b[3].get(o, 0) + k) / most[o] for o, k in mine.items()]
+                if any(f > 1 + 1e-12 for f in after):
+                    continue
+                key = max(after, default=0.0)
+                if home is None or key < home_key - 1e-12:
+                    home, home_key = b, key
+            if home is None:
+                home = [0, [], 0, {}]
+                bins.append(home)
+            home[1].append((chain, home[0] + 1, size))
+            home[0] += size
+            home[2] += links
+            for o, k in mine.items():
+                home[3][o] = home[3].get(o, 0) + k
+        for fill, members, links, _ in bins:
+            want = min(top, max(fill, int(np.ceil(np.round(fill * (1 + spare_pct / 100), 9)))))
+            legs, _, part = min((sz for sz in sizes if sz[0] >= want),
+                                key=lambda sz: (sz[1], sz[0], sz[2]))
+            hall_of.update({chain: len(rows) for chain, _, _ in members})
+            rows.append(dict(hall=len(rows), part=part, legs=legs, links=links,
+                             lo_hall=int(first.lo_hall), hi_hall=int(first.hi_hall),
+                             entry_part=entry, hall_m=float(first.hall_m),
+                             hall_order=_stock(catalog, part, metres), members=members))
+    return pd.DataFrame(rows, columns=_SHARED), hall_of
 
 
 def _improve(picked: dict, options: list, ends: list, order: list, catalog: Catalog,

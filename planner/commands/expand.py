@@ -278,6 +278,26 @@ def growth_block(folder: Path, standing, growth, cables_old, fabric, paired, bom
     }
 
 
+def placement_block(placed) -> dict:
+    """summary.json's ``growth.placement``: where the new routers went and the dollars of the
+    network cables with a new router at an end, after the greedy start and after the search,
+    against their lower bound (``planner.placement.growth``)."""
+    def money(value):
+        return None if value is None else round(float(value), 2)
+
+    gap = (None if placed.lower_bound is None or not placed.lower_bound
+           else round(placed.dollars / placed.lower_bound - 1, 6))
+    return {"method": placed.method,
+            "new_cable_dollars_start": money(placed.start_dollars),
+            "new_cable_dollars": money(placed.dollars),
+            "new_cable_lower_bound": money(placed.lower_bound),
+            "new_cable_bound_kind": placed.bound_kind,
+            "new_cable_gap": gap,
+            "evaluations": placed.evaluations, "moves": placed.moves,
+            "new_routers_in_standing_cabinets": placed.in_standing_cabinets,
+            "new_cabinets": placed.new_cabinets}
+
+
 def new_parts(bom, growth):
     """The grown plan's BOM lines with their new quantities only (what bom.xlsx's BOM sheet
     lists for a growth): spares none, lines with nothing new left out."""
@@ -456,6 +476,7 @@ def run(args: argparse.Namespace) -> int:
     from planner import exports
     from planner.cabling import work_order as orders
     from planner.placement.grown import grow
+    from planner.costing import power
     from planner.placement.growth import place_growth
     from planner.plan import plan
     from planner.run.errors import InputError
@@ -474,8 +495,11 @@ def run(args: argparse.Namespace) -> int:
     growth = grow(standing, new, int(router.radix), allow_remove=args.allow_remove,
                   seed=args.seed)
     hall, row, col, group = standing_positions(cabinets_old)
-    placement = place_growth(growth.topology, floor, catalog, router,
-                             router_cab[growth.old_to_new >= 0], hall, row, col, group)
+    placed = place_growth(growth.topology, power.fit_budget(floor, growth.topology, catalog,
+                                                            router),
+                          catalog, router, router_cab[growth.old_to_new >= 0], hall, row, col,
+                          group)
+    placement = placed.placement
     old_trunks, old_pieces = (standing_plant(folder, cables_old, cabinets_old,
                                              int(np.max(placement.cabinet_hall)) + 1)
                               if args.plan_dir is not None else (None, cables_old))
@@ -514,6 +538,7 @@ def run(args: argparse.Namespace) -> int:
     result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
                                             paired, bom, touch_price)
     result.summary["growth"]["trunks_removed"] = trunks_removed
+    result.summary["growth"]["placement"] = placement_block(placed)
     result.summary["growth"]["drain"] = drain_block(drain, order)
     if args.as_built:
         result.summary["growth"]["as_built"] = str(args.as_built)

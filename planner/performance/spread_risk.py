@@ -60,8 +60,9 @@ def plain_layout(placement):
 
 def plain_groups(top, placement, floor, cables, structured, kinds) -> dict[str, FailureGroups]:
     """The plain layout's failure groups of ``kinds``: its cabinets; with the same cabinets
-    its tray segments and power feeds; the row trunks as the plain fill would have dealt the
-    links (``StructuredPlan.plain_trunk``)."""
+    its tray segments and power feeds; the trunks as the plain fill would have dealt the links
+    (``StructuredPlan.plain_trunk``) and the hall trunks between pass-through entries as the
+    plain plan packs them (``StructuredPlan.plain_hall_trunk``)."""
     plain = plain_layout(placement)
     r, links = top.num_routers, len(top.links)
     out = {"cabinet": failure_groups.cabinet_groups(plain, r, links)}
@@ -74,7 +75,14 @@ def plain_groups(top, placement, floor, cables, structured, kinds) -> dict[str, 
         cable = np.flatnonzero(trunk[:len(cable_link)] >= 0)
         used, number = np.unique(trunk[cable], return_inverse=True)
         names = np.array([f"plain trunk {k + 1}" for k in range(len(used))], dtype=object)
-        fill = SimpleNamespace(links=pd.DataFrame({"cable": cable, "trunks": names[number]}),
+        on = names[number]
+        hall = getattr(structured, "plain_hall_trunk", None)
+        if hall is not None and (hall[cable] >= 0).any():
+            halls = np.array([f"plain hall trunk {k + 1}" for k in range(int(hall.max()) + 1)],
+                             dtype=object)
+            on = np.where(hall[cable] >= 0, on + "," + halls[np.maximum(hall[cable], 0)], on)
+            names = np.r_[names, halls]
+        fill = SimpleNamespace(links=pd.DataFrame({"cable": cable, "trunks": on}),
                                trunks=pd.DataFrame({"trunk_id": names}))
         out["trunk"] = failure_groups.trunk_groups(fill, cable_link, r)
     return {k: v for k, v in out.items() if k in kinds}
@@ -262,12 +270,13 @@ def _scope(trunks: bool, trays) -> str:
     limited = trays is not None and trays.limited
     enforced = ["cabinets (a router's cables to the routers of one other cabinet)"]
     if trunks:
-        enforced.append("row trunks (a router's cables and a group pair's cables on one trunk)")
+        enforced.append("row trunks and hall trunks (a router's cables and a group pair's "
+                        "cables on one trunk)")
     if limited:
         enforced.append("tray segments other than the one over the router's own cabinet (a "
                         "router's cables on one segment, over the share or the least the "
                         "trays allow, whichever is higher)")
-    measured = ["group pairs on cabinets and tray segments", "hall trunks", "panels"]
+    measured = ["group pairs on cabinets and tray segments", "panels"]
     if not limited:
         why = "" if trays is None else f" ({trays.why})"
         measured.append(f"tray segments other than the one over the router's own cabinet{why}")
@@ -334,11 +343,17 @@ def _tray_words(b: dict) -> str:
 
 def _trunk_words(t: dict | None) -> str:
     """The trunk dealing in words: the largest router share on one trunk with and without,
-    and the trunks it added."""
+    and the trunks it added; the same for the hall trunks."""
     if t is None:
         return ""
     w, wo = t["with"]["router"], t["without"]["router"]
     over = "" if not w["cables_over"] else f", {w['cables_over']:,} cables over"
+    hall = t.get("hall")
+    between = ("" if hall is None else
+               f"; one hall trunk at most {hall['with']['router']['largest']:.3f} "
+               f"({hall['without']['router']['largest']:.3f} without) for "
+               f"{hall['trunks_added']:,} hall trunks added "
+               f"(${hall['trunk_dollars_added']:,.2f})")
     return (f"; one trunk carries at most {w['largest']:.3f} of a router's cables "
             f"({wo['largest']:.3f} without{over}) for {t['trunks_added']:,} trunks added "
-            f"(${t['trunk_dollars_added']:,.2f})")
+            f"(${t['trunk_dollars_added']:,.2f})" + between)

@@ -1,20 +1,35 @@
-"""Placement of a grown system: the standing routers stay in their cabinets, the new ones go
-into free cabinet positions.
+"""Placement of a grown system: the standing routers stay in their cabinets and rack units, the
+new ones go into free slots of standing cabinets and into free cabinet positions.
 
 Takes the grown ``Topology`` (standing routers first, ``planner.placement.grown``), the
 standing cabinets (position and electrical group) and the cabinet of every standing router;
-hands on a ``Placement``. Standing cabinets keep their names and positions, and since new
-routers have higher ids than every standing one they never take a standing router's slot
-(``planner.cabling.rack_units`` fills a cabinet in id order), so standing routers keep their
-rack units. New routers are packed in id order (a new Dragonfly group, a new pod, stays
-together) into new cabinets of ``router_slots`` routers and ``endpoint_slots`` endpoints;
-each new cabinet takes, greedily, the free position (not standing, not marked: docs/floors.md
-"Existing rooms") whose routed metres to the routers already placed that it links to are
-fewest: a heuristic for the new cable dollars. The labour on standing cables does not depend
-on where new routers stand (the standing routers do not move), so it is fixed by the growth.
-"""
+hands on a ``Placement`` and how it was found (``GrowthPlacement``). Standing cabinets keep
+their names and positions. New routers have higher ids than every standing one and
+``planner.cabling.rack_units`` fills a cabinet in id order, so a new router in a standing
+cabinet takes the slots after its standing routers (and its endpoints the endpoint slots after
+theirs): standing routers keep their rack units.
+
+1. Greedy start: new routers packed in id order (a new Dragonfly group, a new pod, stays
+   together) into new cabinets of ``router_slots`` routers and ``endpoint_slots`` endpoints,
+   each new cabinet at the free position (not standing, not marked: docs/floors.md "Existing
+   rooms") with the fewest routed metres to the routers already placed that it links to.
+2. Search (reach floors with a catalog): ``growth_search`` moves new routers between new
+   cabinets, empty positions and the free router and endpoint slots of standing cabinets
+   (within their electrical group's limits), swaps two, and moves whole new cabinets, for the
+   dollars of the links with a new router at an end, priced by the placement stage's table
+   (``objective.CabinetPrices``), within ``tuning.GROWTH_EVALUATIONS_PER_ROUTER`` evaluations.
+   Both layouts are then priced as the cabling stage prices them
+   (``objective.network_link_media``) and the cheaper kept. Membership floors keep the start.
+3. Lower bound on those dollars (halls of a given size, where the table's room is the
+   layout's): each new link at its cheapest price from its standing end's cabinet to any
+   position, or between any two positions (``growth_search.new_link_lower_bound``).
+
+The labour on standing cables does not depend on where new routers stand (the standing routers
+do not move), so it is fixed by the growth."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,9 +37,17 @@ from planner.inputs import floor as floors
 from planner.inputs.floor import positions
 from planner.inputs.floor.routes import route_length_m
 from planner.placement.graph import Graph
-from planner.placement.objective import network_link_media
+from planner.placement.growth_search import (UNLIMITED, SearchResult, Sites, improve,
+                                             new_link_lower_bound)
+from planner.placement.objective import (CabinetPrices, cabinet_prices, network_link_media,
+                                        table_entries)
+from planner.placement.priced import Layout
 from planner.placement.result import Placement
+from planner.placement.tuning import (GROWTH_EVALUATIONS_PER_ROUTER, GROWTH_MAX_EVALUATIONS,
+                                      MAX_TABLE_ENTRIES)
 from planner.run.errors import InputError
+
+BOUND_KIND = "cheapest position per new link (growth)"
 
 
 def free_positions(floor, hall, row, col) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -73,26 +96,39 @@ def _new_cabinets(topology, first_new: int, floor) -> np.ndarray:
     return cab
 
 
-def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
-                 hall: np.ndarray, row: np.ndarray, col: np.ndarray,
-                 group: np.ndarray) -> Placement:
-    """The ``Placement`` of the grown system (module doc). ``standing_cabinet``: cabinet index
-    (into hall/row/col/group) of every standing router that survives."""
-    first_new = len(standing_cabinet)
+@dataclass(frozen=True)
+class GrowthPlacement:
+    """Where the new routers went and what their links cost: the dollars of the network cables
+    with a new router at one end or both (``network_link_media``, as the cabling stage prices
+    them) after the greedy start and after the search, a lower bound on them and its kind, the
+    search's evaluations and moves, and how many new routers fill standing cabinets."""
+
+    placement: Placement
+    method: str
+    start_dollars: float | None
+    dollars: float | None
+    lower_bound: float | None
+    bound_kind: str
+    evaluations: int
+    moves: dict
+    in_standing_cabinets: int
+    new_cabinets: int
+
+
+def _greedy_start(topology, first_new: int, floor, router_cab, halls, rows, cols, room,
+                  fh, fr, fc) -> np.ndarray:
+    """Free position (index into fh) of every new router: packed in id order into new cabinets
+    (``_new_cabinets``), each new cabinet at the free position with the fewest routed metres to
+    the routers already placed that it links to."""
     new_cab = _new_cabinets(topology, first_new, floor)
     n_new = int(new_cab.max()) + 1 if len(new_cab) else 0
-    fh, fr, fc = free_positions(floor, hall, row, col)
     if n_new > len(fh):
         raise InputError(f"floor '{floor.source}': the grown system needs {n_new} new cabinets "
                          f"but the floor has {len(fh)} free positions; give a floor with more "
                          "room (--floor)")
-    halls = np.r_[hall, fh]
-    rows, cols = np.r_[row, fr], np.r_[col, fc]
-    room = floors.room_of(floor, halls, rows, cols)
+    router_cab = router_cab.copy()
+    n_old = len(halls) - len(fh)
     taken = np.zeros(len(fh), dtype=bool)
-    router_cab = np.r_[np.asarray(standing_cabinet, np.int64),
-                       np.full(len(new_cab), -1, np.int64)]
-    n_old = len(hall)
     adjacency = topology.adjacency
     for c in range(n_new):
         members = first_new + np.flatnonzero(new_cab == c)
@@ -110,27 +146,163 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
         best = int(np.argmin(cost))
         taken[best] = True
         router_cab[members] = n_old + best
-    used = np.r_[np.arange(n_old), n_old + np.flatnonzero(taken)]
-    remap = np.full(len(halls), -1, dtype=np.int64)
-    order = used                     # standing cabinets first, in their order
-    remap[order] = np.arange(len(order))
-    router_cab = remap[router_cab]
-    per_group = max(1, int(floor.group_cabinets or 1))
-    new_group = int(np.max(group, initial=-1)) + 1 + np.arange(len(order) - n_old) // per_group
-    cab_hall, cab_row, cab_col = halls[order], rows[order], cols[order]
-    cab_group = np.r_[np.asarray(group, np.int64), new_group]
+    return router_cab[first_new:] - n_old
+
+
+def _sites(topology, floor, standing_cabinet, halls, rows, cols, group, prices) -> Sites:
+    """The standing cabinets with what they may still take (router and endpoint slots, their
+    electrical group's limits: ``planner.inputs.floor.group_capacity``), then the free
+    positions (``halls``, ``rows``, ``cols``: standing cabinets first)."""
+    from planner.inputs.floor import group_capacity
+
+    first_new, n_old = len(standing_cabinet), len(group)
+    n_free = len(halls) - n_old
+    ep = np.asarray(topology.endpoints, dtype=np.int64)
+    slots = floor.router_slots or UNLIMITED
+    ep_slots = floor.endpoint_slots if floor.endpoint_slots is not None else UNLIMITED
+    routers = np.bincount(standing_cabinet, minlength=n_old)
+    endpoints = np.bincount(standing_cabinet, weights=ep[:first_new],
+                            minlength=n_old).astype(np.int64)
+    _, group_endpoints, group_routers = group_capacity(floor, ep)
+    g = np.asarray(group, np.int64)
+    g_routers = np.bincount(g, weights=routers, minlength=int(g.max(initial=-1)) + 1)
+    g_endpoints = np.bincount(g, weights=endpoints, minlength=len(g_routers))
+    return Sites(
+        hall=np.asarray(halls, np.int64), local=prices.local(rows, cols),
+        router_room=np.r_[np.maximum(slots - routers, 0), np.full(n_free, slots)],
+        endpoint_room=np.r_[np.maximum(ep_slots - endpoints, 0), np.full(n_free, ep_slots)],
+        group=np.r_[g, np.full(n_free, -1, np.int64)],
+        group_router_room=np.maximum(group_routers - g_routers, 0).astype(np.int64),
+        group_endpoint_room=np.maximum(group_endpoints - g_endpoints, 0).astype(np.int64),
+        standing=n_old)
+
+
+def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
+                 hall: np.ndarray, row: np.ndarray, col: np.ndarray,
+                 group: np.ndarray) -> GrowthPlacement:
+    """The placement of the grown system (module doc). ``standing_cabinet``: cabinet index
+    (into hall/row/col/group) of every standing router that survives."""
+    standing = np.asarray(standing_cabinet, dtype=np.int64)
+    first_new, n_old = len(standing), len(hall)
+    fh, fr, fc = free_positions(floor, hall, row, col)
+    halls, rows, cols = np.r_[hall, fh], np.r_[row, fr], np.r_[col, fc]
+    room = floors.room_of(floor, halls, rows, cols)
+    routers = np.r_[standing, np.full(topology.num_routers - first_new, -1, np.int64)]
+    start = n_old + _greedy_start(topology, first_new, floor, routers, halls, rows, cols, room,
+                                  fh, fr, fc)
     graph = Graph.from_topology(topology)
+    new_links = graph.links[:, 1] >= first_new
+    start_layout = _layout(topology, floor, standing, start, halls, rows, cols, group)
+    start_dollars = _dollars(graph, new_links, start_layout, floor, catalog, router)
+    # the search's room: the start's (an "auto" hall is the extent of its cabinets)
+    room = floors.room_of(floor, start_layout.hall, start_layout.row, start_layout.col)
+    prices, why_not = _price_table(graph, floor, catalog, router, room, start_layout.hall)
+    if prices is None or topology.num_routers == first_new:
+        method = "standing+greedy" + (f" ({why_not})" if why_not else "")
+        return _result(graph, first_new, n_old, start_layout, floor, catalog, router, method,
+                       start_dollars, start_dollars, None, None)
+    # the search's sites: the standing cabinets, then the free positions of that room
+    inside = (fh < room.halls) & (fr < room.rows) & (fc < room.cols)
+    candidate = np.r_[np.arange(n_old), n_old + np.flatnonzero(inside)]
+    sites = _sites(topology, floor, standing, halls[candidate], rows[candidate],
+                   cols[candidate], group, prices)
+    site_of = np.full(len(halls), -1, np.int64)
+    site_of[candidate] = np.arange(len(candidate))
+    n_new = topology.num_routers - first_new
+    budget = min(GROWTH_MAX_EVALUATIONS, GROWTH_EVALUATIONS_PER_ROUTER * n_new * len(candidate))
+    found = improve(topology.adjacency, first_new, topology.endpoints, standing,
+                    site_of[start], sites, prices, budget)
+    layout = _layout(topology, floor, standing, candidate[found.site], halls, rows, cols, group)
+    dollars = _dollars(graph, new_links, layout, floor, catalog, router)
+    method = "standing+greedy+search"
+    if dollars > start_dollars:        # the table's room is larger than the layout's: keep
+        layout, dollars = start_layout, start_dollars        # the start (never dearer)
+        method = "standing+greedy (search kept the start)"
+    bound = None
+    if _fixed_halls(floor):
+        bound = new_link_lower_bound(topology.adjacency, first_new, site_of[standing],
+                                     sites, prices)
+    return _result(graph, first_new, n_old, layout, floor, catalog, router, method,
+                   start_dollars, dollars, bound, found)
+
+
+def _price_table(graph, floor, catalog, router, room, halls
+                 ) -> tuple[CabinetPrices | None, str]:
+    """(the cabinet-pair prices of the room, ``objective.cabinet_prices``, ""), or (None, why
+    no search runs): no catalog, a membership floor, no link, or a table above
+    ``tuning.MAX_TABLE_ENTRIES``."""
+    if catalog is None:
+        return None, "no catalog: not priced"
+    if floor.media_rule != "reach":
+        return None, "membership floor: no search"
+    if not len(graph.weights):
+        return None, ""
+    count = int(np.max(halls)) + 1
+    if table_entries(room, count, len(np.unique(graph.weights))) > MAX_TABLE_ENTRIES:
+        return None, "price table too large: no search"
+    return cabinet_prices(floor, catalog, router, room, count, graph.weights), ""
+
+
+def _fixed_halls(floor) -> bool:
+    """True when every hall has a given size, so the room of the grown layout is the room the
+    price table was made for (an "auto" hall is the extent of its cabinets)."""
+    hall = floor.hall
+    return hall is not None and hall.rows != "auto" and hall.cabinets_per_row != "auto"
+
+
+def _layout(topology, floor, standing, site, halls, rows, cols, group) -> Layout:
+    """The standing cabinets (all, in their order) and the free positions new routers stand on
+    (in hall, row, column order), each new cabinet's electrical group after the standing ones,
+    ``group_cabinets`` new cabinets a group."""
+    n_old = len(group)
+    where = np.r_[standing, np.asarray(site, np.int64)]
+    used = np.r_[np.arange(n_old), np.unique(where[where >= n_old])]
+    remap = np.full(len(halls), -1, dtype=np.int64)
+    remap[used] = np.arange(len(used))
+    per_group = max(1, int(floor.group_cabinets or 1))
+    new_group = int(np.max(group, initial=-1)) + 1 + np.arange(len(used) - n_old) // per_group
+    return Layout(router_cabinet=remap[where], hall=halls[used], row=rows[used],
+                  col=cols[used], group=np.r_[np.asarray(group, np.int64), new_group])
+
+
+def _dollars(graph, links, layout: Layout, floor, catalog, router) -> float | None:
+    """Dollars of the chosen links of ``graph`` in the layout, as the cabling stage prices
+    them; None without a catalog."""
+    if catalog is None:
+        return None
+    part = Graph(n=graph.n, links=graph.links[links], weights=graph.weights[links],
+                 endpoints=graph.endpoints)
+    return network_link_media(part, layout.router_cabinet, layout.hall, layout.row, layout.col,
+                              layout.group, floor, catalog, router).dollars
+
+
+def _result(graph, first_new: int, n_old: int, layout: Layout, floor, catalog, router, method: str,
+            start_dollars, dollars, bound, found: SearchResult | None) -> GrowthPlacement:
+    """The ``Placement`` of the layout (cable dollars and media as the cabling stage prices
+    them; the cable-dollar bound: the standing routers' links as laid plus ``bound`` on the
+    new ones) and the report of how it was found."""
     media = None if catalog is None else network_link_media(
-        graph, router_cab, cab_hall, cab_row, cab_col, cab_group, floor, catalog, router)
-    optical = media.optical if media is not None else 0
-    return Placement(router_cabinet=router_cab, cabinet_row=cab_row, cabinet_col=cab_col,
-                     cabinet_group=cab_group, cabinet_hall=cab_hall,
-                     cabinet_names=floors.cabinet_names(cab_hall, cab_row, cab_col),
-                     strategy="grow", method="standing+greedy", optical=optical,
-                     lower_bound=0.0, lower_bound_kind="none (growth)",
-                     objective="cable dollars" if floor.media_rule == "reach" else
-                     "optical links",
-                     copper=None if media is None else media.copper,
-                     copper_upper_bound=int(graph.total_weight),
-                     copper_bound_kind="every network cable (no bound computed for a growth)",
-                     cable_cost=None if media is None else media.dollars)
+        graph, layout.router_cabinet, layout.hall, layout.row, layout.col, layout.group, floor,
+        catalog, router)
+    standing_links = None if media is None else media.dollars - dollars
+    placement = Placement(
+        router_cabinet=layout.router_cabinet, cabinet_row=layout.row, cabinet_col=layout.col,
+        cabinet_group=layout.group, cabinet_hall=layout.hall,
+        cabinet_names=floors.cabinet_names(layout.hall, layout.row, layout.col),
+        strategy="grow", method=method, optical=media.optical if media is not None else 0,
+        lower_bound=0.0, lower_bound_kind="none (growth)",
+        objective="cable dollars" if floor.media_rule == "reach" else "optical links",
+        copper=None if media is None else media.copper,
+        copper_upper_bound=int(graph.total_weight),
+        copper_bound_kind="every network cable (no bound computed for a growth)",
+        cable_cost=None if media is None else media.dollars,
+        cable_cost_lower_bound=None if bound is None else standing_links + bound,
+        cable_cost_bound_kind="none (growth)" if bound is None else BOUND_KIND)
+    new_at = layout.router_cabinet[first_new:]
+    return GrowthPlacement(
+        placement=placement, method=method, start_dollars=start_dollars, dollars=dollars,
+        lower_bound=bound, bound_kind="none (growth)" if bound is None else BOUND_KIND,
+        evaluations=0 if found is None else found.evaluations,
+        moves={} if found is None else dict(found.moves),
+        in_standing_cabinets=int(np.sum(new_at < n_old)),
+        new_cabinets=len(np.unique(new_at[new_at >= n_old])))

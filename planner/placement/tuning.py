@@ -216,3 +216,27 @@ SPREAD_MAX_ENTRIES = 100_000_000     # routers^2 (the int32 router x cabinet cou
 # at 1,000: above 500 cabinets the trays are measured only.
 SPREAD_CABINET_WEIGHT = 16           # tray cables one cabinet cable over the limit weighs
 SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured only
+
+
+# ----------------------------------------------------------------------------- growth placement
+
+# ``planner expand``: the search over where the new routers stand (``growth_search``). One
+# evaluation prices one new router's links at one site (a standing cabinet or a free position);
+# a round visits every new router at every site about twice (moves, swaps). Measured with
+# ``place_growth`` alone on plans of ``planner plan --resilience off`` (new-link dollars,
+# greedy start -> search):
+# - Dragonfly a=8, p=4, h=4, g=9 -> 17 on an 8 x 24 hall (64 new routers, 192 sites):
+#   $84,782.50 -> $84,037.50 at 2 evaluations per router and site, $83,707.50 at 5, $83,695 at
+#   10; at 20 it stops by itself (137,592 evaluations, 11 per router and site).
+# - Jellyfish 200 -> 260 switches of degree 10, same hall (60 new, 192 sites): $191,715 ->
+#   $186,887.50 at 2, $184,442.50 at 5, $183,920 at 10; it stops by itself at 12.3.
+# - Dragonfly a=26, p=13, h=13, g=296 -> 326 on hot-aisle (780 new routers, 7,680 sites):
+#   $23,654,391 -> $20,492,036 after 3M evaluations (1.2 s of CPU here), $16,582,603 after 10M
+#   (5.2 s), $16,473,170 after 20M (10.2 s), $16,444,559 after 40M (20.8 s): 20M keeps 0.7 %
+#   over 10M for 5 s; 40M adds 0.2 % for 10 s more.
+GROWTH_EVALUATIONS_PER_ROUTER = 20   # per router and site: small growths stop by themselves
+GROWTH_MAX_EVALUATIONS = 20_000_000  # whatever the size (the 100K Dragonfly above)
+GROWTH_SWAP_SITES = 4    # full sites a router tries swapping into, cheapest first. The two
+                         # small cases above: 1 site $83,985 / $186,100; 4: $83,695 /
+                         # $183,920; 8: $83,695 / $183,645; 16: $83,695 / $183,507.50 at 2.8x
+                         # the CPU of 4 (the swaps' Python loop)

@@ -1,0 +1,282 @@
+"""Local search over where the new routers of a growth stand, priced in cable dollars.
+
+A *site* is a standing cabinet (its routers stay; new routers may fill its free router and
+endpoint slots within its electrical group's limits, ``capacity``) or a free floor position (a
+new cabinet once a router stands there). Only the links with a new router at one end or both
+depend on the sites, so the search prices those: each link at the price per cable of the
+cheapest part that serves its routed length under the floor's media rule
+(``objective.CabinetPrices``, the table the placement stage's router search reads) times its
+parallel cables. From a start it takes, in rounds, every improving
+
+* move of one new router to the site where its links cost least (a standing cabinet with room,
+  a new cabinet with room, or an empty position: a new cabinet opened),
+* swap of two new routers on different sites (the site a router prefers is full),
+* move of all the routers of one new cabinet to an empty position,
+
+first improvement, routers and cabinets in id order, until a round improves nothing or the
+work budget is spent. Work is counted in evaluations (one router's links priced at one site),
+never in seconds, so the result does not depend on the machine's load. Standing routers never
+move; moves only lower the priced dollars.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from planner.placement.objective import CabinetPrices
+from planner.placement.tuning import GROWTH_SWAP_SITES
+
+IMPROVEMENT = 1e-6
+"""Least drop in dollars that counts as an improvement (below: rounding of float sums)."""
+UNLIMITED = 1 << 40
+
+
+@dataclass(eq=False)
+class Sites:
+    """Where new routers may stand: standing cabinets first, then free positions.
+
+    hall, local: position of every site (``CabinetPrices.local``); router_room, endpoint_room:
+    how many routers and endpoints each may still take; group: electrical group of a standing
+    cabinet (-1 for a free position: a new cabinet's group is made for it); group_router_room,
+    group_endpoint_room: what each standing group may still take. ``standing``: standing cabinets
+    count (sites 0 .. standing - 1)."""
+
+    hall: np.ndarray
+    local: np.ndarray
+    router_room: np.ndarray
+    endpoint_room: np.ndarray
+    group: np.ndarray
+    group_router_room: np.ndarray
+    group_endpoint_room: np.ndarray
+    standing: int
+
+    def __len__(self) -> int:
+        return len(self.hall)
+
+
+@dataclass
+class SearchResult:
+    """Site of every new router after the search, the evaluations spent and the moves made of
+    each kind."""
+
+    site: np.ndarray
+    evaluations: int
+    moves: dict[str, int] = field(default_factory=dict)
+
+
+class _State:
+    """The assignment and the loads it puts on the sites and the standing groups."""
+
+    def __init__(self, adjacency, first_new: int, endpoints, standing_site, start_site,
+                 sites: Sites, prices: CabinetPrices):
+        self.adj = adjacency.tocsr()
+        self.first = first_new
+        self.ep = np.asarray(endpoints, dtype=np.int64)
+        self.sites = sites
+        self.prices = prices
+        self.site = np.r_[np.asarray(standing_site, np.int64), np.asarray(start_site, np.int64)]
+        new = np.arange(first_new, len(self.site))
+        self.routers = np.bincount(self.site[new], minlength=len(sites))
+        self.endpoints = np.bincount(self.site[new], weights=self.ep[new],
+                                     minlength=len(sites)).astype(np.int64)
+        groups = len(sites.group_router_room)
+        g = sites.group[self.site[new]]
+        mine = g >= 0
+        self.g_routers = np.bincount(g[mine], minlength=groups)
+        self.g_endpoints = np.bincount(g[mine], weights=self.ep[new][mine],
+                                       minlength=groups).astype(np.int64)
+        self.evaluations = 0
+
+    def neighbours(self, v: int) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = self.adj.indptr[v], self.adj.indptr[v + 1]
+        return self.adj.indices[lo:hi], self.adj.data[lo:hi].astype(np.int64)
+
+    def price(self, weights, site_a, site_b) -> np.ndarray:
+        """Dollars of links of ``weights`` parallel cables between the sites (broadcast)."""
+        s = self.sites
+        return self.prices.link_prices(weights, s.hall[site_a], s.local[site_a], s.hall[site_b],
+                                       s.local[site_b]) * weights
+
+    def router_costs(self, v: int, targets: np.ndarray) -> np.ndarray:
+        """Dollars of router v's links with v at each target site, the others where they are."""
+        nbr, w = self.neighbours(v)
+        self.evaluations += len(targets)
+        if not len(nbr):
+            return np.zeros(len(targets))
+        return self.price(w[None, :], targets[:, None], self.site[nbr][None, :]).sum(axis=1)
+
+    def links_cost(self, routers) -> float:
+        """Dollars of every link with an end in ``routers`` (each link once)."""
+        members = set(int(r) for r in routers)
+        total = 0.0
+        for v in sorted(members):
+            nbr, w = self.neighbours(v)
+            once = np.array([u not in members or u > v for u in nbr.tolist()], dtype=bool)
+            if once.any():
+                total += float(self.price(w[once], self.site[v], self.site[nbr[once]]).sum())
+        self.evaluations += len(members)
+        return total
+
+    def fits(self, v: int, target: np.ndarray, leaving: int | None = None) -> np.ndarray:
+        """Which target sites can take router v (``leaving``: a router that leaves them)."""
+        s = self.sites
+        r_add, e_add = 1, self.ep[v]
+        r_sub = 0 if leaving is None else 1
+        e_sub = 0 if leaving is None else self.ep[leaving]
+        ok = ((self.routers[target] - r_sub + r_add <= s.router_room[target])
+              & (self.endpoints[target] - e_sub + e_add <= s.endpoint_room[target]))
+        g = s.group[target]
+        own = s.group[self.site[v]]
+        check = (g >= 0) & (g != own)
+        gc = g[check]
+        ok[check] &= ((self.g_routers[gc] - r_sub + r_add <= s.group_router_room[gc])
+                      & (self.g_endpoints[gc] - e_sub + e_add <= s.group_endpoint_room[gc]))
+        return ok
+
+    def place(self, v: int, target: int) -> None:
+        old = self.site[v]
+        for site, sign in ((old, -1), (target, 1)):
+            self.routers[site] += sign
+            self.endpoints[site] += sign * self.ep[v]
+            g = self.sites.group[site]
+            if g >= 0:
+                self.g_routers[g] += sign
+                self.g_endpoints[g] += sign * self.ep[v]
+        self.site[v] = target
+
+
+def improve(adjacency, first_new: int, endpoints, standing_site, start_site, sites: Sites,
+            prices: CabinetPrices, budget: int) -> SearchResult:
+    """The search of the module doc from ``start_site`` (site of every new router), within
+    ``budget`` evaluations. ``standing_site``: site of every standing router."""
+    state = _State(adjacency, first_new, endpoints, standing_site, start_site, sites, prices)
+    new = np.arange(first_new, len(state.site))
+    moves = {"router": 0, "swap": 0, "cabinet": 0}
+    all_sites = np.arange(len(sites))
+    free = np.arange(sites.standing, len(sites))
+    while True:
+        gained = 0
+        for kind, step in (("router", _move_routers), ("swap", _swap_routers),
+                           ("cabinet", _move_cabinets)):
+            done = step(state, new, all_sites, free, budget)
+            moves[kind] += done
+            gained += done
+        if not gained or state.evaluations >= budget:
+            break
+    return SearchResult(site=state.site[first_new:].copy(), evaluations=state.evaluations,
+                        moves=moves)
+
+
+def _move_routers(state: _State, new, all_sites, free, budget: int) -> int:
+    """One pass of single-router moves (module doc); the moves made."""
+    made = 0
+    for v in new.tolist():
+        if state.evaluations + len(all_sites) > budget:
+            break
+        cost = state.router_costs(v, all_sites)
+        here = state.site[v]
+        delta = cost - cost[here]
+        ok = state.fits(v, all_sites) & (all_sites != here) & (delta < -IMPROVEMENT)
+        if ok.any():
+            best = int(all_sites[ok][np.argmin(delta[ok])])
+            state.place(v, best)
+            made += 1
+    return made
+
+
+def _swap_routers(state: _State, new, all_sites, free, budget: int) -> int:
+    """One pass of swaps: each new router with the new routers of the ``GROWTH_SWAP_SITES``
+    full sites holding new routers that its links would cost least on (whether or not that
+    is cheaper before the partner leaves); the swaps made."""
+    made = 0
+    for v in new.tolist():
+        if state.evaluations + len(all_sites) > budget:
+            break
+        cost = state.router_costs(v, all_sites)
+        here = state.site[v]
+        delta = cost - cost[here]
+        full = (~state.fits(v, all_sites) & (all_sites != here)
+                & np.isin(all_sites, state.site[new]))
+        wanted = all_sites[full][np.argsort(delta[full], kind="stable")][:GROWTH_SWAP_SITES]
+        for t in wanted.tolist():
+            partners = new[state.site[new] == t]
+            done = False
+            for u in partners.tolist():
+                if state.evaluations + 4 > budget:
+                    return made
+                if not (state.fits(v, np.array([t]), leaving=u)[0]
+                        and state.fits(u, np.array([here]), leaving=v)[0]):
+                    continue
+                before = state.links_cost((v, u))
+                state.site[v], state.site[u] = t, here
+                after = state.links_cost((v, u))
+                state.site[v], state.site[u] = here, t
+                if after < before - IMPROVEMENT:
+                    state.place(v, t)
+                    state.place(u, here)
+                    made += 1
+                    done = True
+                    break
+            if done:
+                break
+    return made
+
+
+def _move_cabinets(state: _State, new, all_sites, free, budget: int) -> int:
+    """One pass of whole new cabinets moved to an empty free position; the moves made."""
+    made = 0
+    for s in free.tolist():
+        members = new[state.site[new] == s]
+        if not len(members):
+            continue
+        empty = free[state.routers[free] == 0]
+        if not len(empty) or state.evaluations + len(members) * len(empty) > budget:
+            continue
+        targets = np.r_[s, empty]
+        cost = np.zeros(len(targets))
+        inside = set(members.tolist())
+        for v in members.tolist():
+            nbr, w = state.neighbours(v)
+            out = np.array([u not in inside for u in nbr.tolist()], dtype=bool)
+            if out.any():
+                cost += state.price(w[out][None, :], targets[:, None],
+                                    state.site[nbr[out]][None, :]).sum(axis=1)
+            within = ~out & (nbr > v)
+            if within.any():
+                cost += state.price(w[within][None, :], targets[:, None],
+                                    targets[:, None]).sum(axis=1)
+        state.evaluations += len(members) * len(empty)
+        delta = cost[1:] - cost[0]
+        if delta.min(initial=0.0) < -IMPROVEMENT:
+            target = int(empty[int(np.argmin(delta))])
+            for v in members.tolist():
+                state.place(v, target)
+            made += 1
+    return made
+
+
+def new_link_lower_bound(adjacency, first_new: int, standing_site, sites: Sites,
+                         prices: CabinetPrices) -> float:
+    """Least dollars the links with a new router can cost in any placement: a link to a
+    standing router at its cheapest price from that router's cabinet to any position of the
+    table (a new router could stand at any), a link between two new routers at its cheapest
+    price between any two positions. Counting (no search), so valid whatever the capacities."""
+    adj = adjacency.tocsr()
+    coo = adj[first_new:].tocoo()
+    v, u, w = first_new + coo.row, coo.col, coo.data.astype(np.int64)
+    cls = prices.class_of(w)
+    total = 0.0
+    both_new = u >= first_new
+    cheapest = prices.price.reshape(len(prices.classes), -1).min(axis=1)
+    keep = both_new & (u > v)                      # each new-new link once
+    total += float((cheapest[cls[keep]] * w[keep]).sum())
+    standing = ~both_new
+    if standing.any():
+        at = np.asarray(standing_site, np.int64)[u[standing]]
+        local = sites.local[at]
+        # cheapest over every hall link and every position, towards the standing cabinet
+        by_end = prices.price.min(axis=(1, 2))     # (classes, positions)
+        total += float((by_end[cls[standing], local] * w[standing]).sum())
+    return total
