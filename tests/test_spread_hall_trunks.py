@@ -142,7 +142,9 @@ def test_pass_through_hall_trunks_added_against_the_plain_packing(folder):
     assert plain is not None and (plain >= 0).any()
     dealt = int((trunks["kind"] == "hall").sum())
     assert dealt - block["trunks_added"] == len(np.unique(plain[plain >= 0]))
-    assert block["trunks_added"] > 0 and block["trunk_dollars_added"] > 0
+    # the dealing changed the hall trunks (with the trays limited too, the spread placement
+    # fits them in as many hall trunks as the plain packing, 4 positions more)
+    assert block["positions_added"] > 0 and block["trunk_dollars_added"] > 0
 
 
 def test_the_plain_plans_hall_trunks_join_the_trunk_failures(folder):

@@ -121,7 +121,7 @@ def test_the_search_meets_a_reachable_share_and_is_deterministic():
     near = spread.near_by_group(group)
     runs = [spread.spread(g, start, group, near, limits, Limits.single(np.ones(6), 6), price,
                           0.5) for _ in range(2)]
-    cab, over, _, _ = runs[0]
+    cab, over, *_ = runs[0]
     assert np.array_equal(cab, runs[1][0])
     assert over == 0 and np.bincount(cab).max() <= 2
     assert _ring_share(cab) == 0.5

@@ -15,7 +15,7 @@ Derived from the placed and cabled plan (issue 26, item 1), never entered by han
   segment is the piece between two junctions: a row tray between two cross trays
   (``A:P0-P1``), a cross tray between two rows (``P1:A-B``; ``P0:entry-A`` from the hall
   entry to row A) and the connection between two halls (``H1-H2 link``). A cable takes every
-  segment its route (``routes.route_segments``) runs along;
+  segment its route runs along (``planner.inputs.floor.tray_segments``);
 - ``row``: each power feed of the floor (``power_feed_rows`` adjacent rows of a hall share
   one; ``docs/floors.md``), the routers of the cabinets on it.
 
@@ -31,8 +31,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from planner.inputs.floor import Floor, cabinet_xy, room_of, row_letters
-from planner.inputs.floor.routes import cross_tray
+from planner.inputs.floor import Floor, room_of, row_letters
+from planner.inputs.floor.tray_segments import route_segments, tray_code_bases
 from planner.performance import tuning
 from planner.run.errors import InputError
 
@@ -136,25 +136,6 @@ def panel_groups(structured, cable_link: np.ndarray, num_routers: int) -> Failur
                    cable_link=cable_link[cables], num_links=_links(cable_link))
 
 
-def _bays(cross_x: np.ndarray, x0, x1) -> tuple[np.ndarray, np.ndarray]:
-    """First and last row-tray bay (bay k lies between cross trays k and k+1) a run between
-    x0 and x1 along a row tray passes."""
-    lo, hi = np.minimum(x0, x1), np.maximum(x0, x1)
-    first = np.searchsorted(cross_x, lo + 1e-9, side="right") - 1
-    last = np.searchsorted(cross_x, hi - 1e-9, side="left") - 1
-    return first, np.maximum(first, last)
-
-
-def _ranges(cable, first, last, code) -> tuple[np.ndarray, np.ndarray]:
-    """(cable, segment code) for every index first..last of every cable; ``code(cable rows,
-    index)`` names the segment."""
-    count = np.maximum(last - first + 1, 0)
-    rows = np.repeat(np.arange(len(cable)), count)
-    offset = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    index = np.repeat(first, count) + offset
-    return cable[rows], code(rows, index)
-
-
 def tray_groups(floor: Floor, placement, cable_link: np.ndarray, a_router: np.ndarray,
                 b_router: np.ndarray, num_routers: int) -> FailureGroups:
     """One group per tray segment of a hall floor that carries a network cable (module doc)."""
@@ -163,58 +144,11 @@ def tray_groups(floor: Floor, placement, cable_link: np.ndarray, a_router: np.nd
     c_row = np.asarray(placement.cabinet_row, np.int64)
     c_col = np.asarray(placement.cabinet_col, np.int64)
     room = room_of(floor, c_hall, c_row, c_col)
-    ca, cb = cab[a_router], cab[b_router]
-    moving = np.flatnonzero(ca != cb)
-    ca, cb = ca[moving], cb[moving]
-    ha, hb, ra, rb = c_hall[ca], c_hall[cb], c_row[ca], c_row[cb]
-    xa, _ = cabinet_xy(floor, ra, c_col[ca])
-    xb, _ = cabinet_xy(floor, rb, c_col[cb])
-    cross_x = room.cross_x
-    trays = len(cross_x)
-    rows, halls = room.rows, room.halls
-    bay_base = 0
-    span_base, link_base = tray_code_bases(room)
-
-    def bay(h, r):
-        return lambda idx, k: bay_base + (h[idx] * rows + r[idx]) * trays + k
-
-    def span(h, t):
-        return lambda idx, j: span_base + (h[idx] * trays + t[idx]) * (rows + 1) + j
-
-    same_hall, same_row = ha == hb, (ha == hb) & (ra == rb)
-    pieces = []
-    i = np.flatnonzero(same_row)                          # along one row
-    pieces.append(_ranges(moving[i], *_bays(cross_x, xa[i], xb[i]), bay(ha[i], ra[i])))
-    i = np.flatnonzero(same_hall & ~same_row)             # row, cross tray, row
-    t = cross_tray(room, xa[i], xb[i])
-    tx = cross_x[t]
-    pieces.append(_ranges(moving[i], *_bays(cross_x, xa[i], tx), bay(ha[i], ra[i])))
-    pieces.append(_ranges(moving[i], *_bays(cross_x, tx, xb[i]), bay(hb[i], rb[i])))
-    pieces.append(_ranges(moving[i], np.minimum(ra[i], rb[i]) + 1, np.maximum(ra[i], rb[i]),
-                          span(ha[i], t)))
-    i = np.flatnonzero(~same_hall)                        # to the entry, link, from the entry
-    zero = np.zeros(len(i), np.int64)
-    for h, r, x in ((ha[i], ra[i], xa[i]), (hb[i], rb[i], xb[i])):
-        pieces.append(_ranges(moving[i], *_bays(cross_x, x, cross_x[0] + zero), bay(h, r)))
-        pieces.append(_ranges(moving[i], zero, r, span(h, zero)))
-    lo, hi = np.minimum(ha[i], hb[i]), np.maximum(ha[i], hb[i])
-    pieces.append((moving[i], link_base + lo * halls + hi))
-    cable = np.concatenate([p[0] for p in pieces])
-    code = np.concatenate([p[1] for p in pieces]).astype(np.int64)
+    cable, code = route_segments(room, c_hall, c_row, c_col, cab[a_router], cab[b_router])
     used, group = np.unique(code, return_inverse=True)
     names = [tray_name(room, int(c)) for c in used]
     return _groups("tray", names, num_routers=num_routers, cable_group=group,
                    cable_link=cable_link[cable], num_links=_links(cable_link))
-
-
-def tray_code_bases(room) -> tuple[int, int]:
-    """(first cross-span code, first hall-link code) of a room's tray segment codes: row bays
-    ``(hall * rows + row) * trays + bay`` from 0, cross spans ``span_base + (hall * trays +
-    tray) * (rows + 1) + span`` (span 0: entry to row A), hall links ``link_base + a * halls +
-    b``."""
-    trays, rows, halls = len(room.cross_x), room.rows, room.halls
-    span_base = halls * rows * trays
-    return span_base, span_base + halls * trays * (rows + 1)
 
 
 def tray_name(room, code: int) -> str:

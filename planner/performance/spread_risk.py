@@ -1,8 +1,9 @@
 """What ``--spread-risk`` bought and what it cost: the ``spread_risk`` block of summary.json
 (issue 26, item 4).
 
-Placement (``planner.placement.spread``) keeps one cabinet from holding more than the share
-asked of any router's network cables; this module measures the share every failure group of
+Placement (``planner.placement.spread``) keeps one cabinet (and on hall floors one tray
+segment, within what the trays allow) from holding more than the share asked of any router's
+network cables; this module measures the share every failure group of
 the plan reaches (``planner.performance.failure_groups``), with and without the option:
 
 - a router's share in a group: its network cables the group's failure cuts (cables through a
@@ -25,7 +26,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from planner.inputs.floor import cabinet_xy, room_of
+from planner.inputs.floor import room_of
+from planner.inputs.floor.tray_segments import own_bay
 from planner.performance import failure_groups
 from planner.performance.failure_groups import FailureGroups, tray_name
 from planner.performance.rounding import rounded
@@ -142,10 +144,7 @@ def own_tray_segments(floor, placement, tray: FailureGroups) -> sp.csr_matrix | 
     c_row = np.asarray(placement.cabinet_row, np.int64)
     c_col = np.asarray(placement.cabinet_col, np.int64)
     room = room_of(floor, c_hall, c_row, c_col)
-    x, _ = cabinet_xy(floor, c_row[cab], c_col[cab])
-    trays, rows = len(room.cross_x), room.rows
-    bay = np.clip(np.searchsorted(room.cross_x, x + 1e-9, side="right") - 1, 0, trays - 1)
-    code = (c_hall[cab] * rows + c_row[cab]) * trays + bay
+    code = own_bay(room, c_hall, c_row, c_col)[cab]
     index = {name: i for i, name in enumerate(tray.names)}
     group = np.array([index.get(tray_name(room, int(c)), -1) for c in code.tolist()], np.int64)
     at = np.flatnonzero(group >= 0)
@@ -240,14 +239,13 @@ def block(spread, top, groups: dict[str, FailureGroups],
 
     def money(value):
         return None if value is None else round(float(value), 2)
+    trays = spread.trays
+    tray_limited = trays is not None and trays.limited
     return {
         "share": spread.share,
-        "scope": ("enforced: cabinets (a router's cables to the routers of one other cabinet)"
-                  + ("; row trunks and hall trunks (a router's cables and a group pair's "
-                     "cables on one trunk)" if trunks is not None else "")
-                  + "; measured only: group pairs on cabinets, panels, tray "
-                    "segments other than the one over the router's own cabinet, and power "
-                    "feeds other than the router's own"),
+        "scope": _scope(trunks is not None, trays),
+        "enforced": {"cabinet": True, "trunk": trunks is not None, "panel": False,
+                     "tray": tray_limited, "row": False, "group_pair": trunks is not None},
         "met": spread.met,
         "cables_over": spread.cables_over,
         "largest_share": with_shares,
@@ -261,9 +259,41 @@ def block(spread, top, groups: dict[str, FailureGroups],
                                "without": theta(b.get("without"), "group")}
                         for kind, b in (theta_kinds or {}).items()},
         **({} if trunks is None else {"trunks": trunks}),
+        **({} if trays is None else {"trays": _tray_block(trays)}),
         "moves": spread.moves, "evaluations": spread.evaluations,
         "extra_s": round(float(extra_s), 3),
     }
+
+
+def _scope(trunks: bool, trays) -> str:
+    """What the search and the dealing enforce and what is only measured, in words."""
+    limited = trays is not None and trays.limited
+    enforced = ["cabinets (a router's cables to the routers of one other cabinet)"]
+    if trunks:
+        enforced.append("row trunks and hall trunks (a router's cables and a group pair's "
+                        "cables on one trunk)")
+    if limited:
+        enforced.append("tray segments other than the one over the router's own cabinet (a "
+                        "router's cables on one segment, over the share or the least the "
+                        "trays allow, whichever is higher)")
+    measured = ["group pairs on cabinets and tray segments", "panels"]
+    if not limited:
+        why = "" if trays is None else f" ({trays.why})"
+        measured.append(f"tray segments other than the one over the router's own cabinet{why}")
+    measured.append("power feeds other than the router's own")
+    return "enforced: " + "; ".join(enforced) + "; measured only: " + ", ".join(measured)
+
+
+def _tray_block(trays) -> dict:
+    """The tray segments under the search (``planner.placement.spread.TraySpread``): limited
+    or why not, and the cables over the search's limit with and without it."""
+    if not trays.limited:
+        return {"limited": False, "why": trays.why}
+    limit = np.asarray(trays.limit)
+    return {"limited": True,
+            "limit": {"least": int(limit.min()), "most": int(limit.max())},
+            "cables_over": {"with": int(trays.cables_over),
+                            "without": int(trays.plain_cables_over)}}
 
 
 def text_line(b: dict) -> tuple[str, str]:
@@ -303,8 +333,12 @@ def _tray_words(b: dict) -> str:
     wo = b["without"]["largest_share"].get("tray", {}).get("router")
     if w is None or wo is None:
         return ""
+    limited = b.get("trays", {}).get("limited")
+    over = "" if not limited else (
+        f"; {b['trays']['cables_over']['with']:,} cables over the tray limit against "
+        f"{b['trays']['cables_over']['without']:,} without")
     return (f"; one other tray segment carries at most {w['largest']:.3f} of a router's "
-            f"cables ({wo['largest']:.3f} without)")
+            f"cables ({wo['largest']:.3f} without{over})")
 
 
 def _trunk_words(t: dict | None) -> str:

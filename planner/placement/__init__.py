@@ -301,7 +301,8 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     risk = None
     if spread_share is not None:
         plain = layout
-        layout, risk = _spread(graph, layout, prices, capacity, spread_share, media, optical)
+        layout, risk = _spread(graph, layout, prices, capacity, spread_share, media, optical,
+                               floor)
         method += "+spread"
         if catalog is not None:
             media = network_link_media(graph, layout.router_cabinet, layout.hall, layout.row,
@@ -336,7 +337,7 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
 
 
 def _spread(graph: Graph, layout: Layout, prices, capacity: Capacity, share: float, media,
-            optical: int) -> tuple[Layout, spread.SpreadRisk]:
+            optical: int, floor) -> tuple[Layout, spread.SpreadRisk]:
     """The layout moved to meet ``share`` (``spread``), priced like the placement (the cabinet
     price table, or links leaving groups without one), and what it did."""
     group, hall = layout.group, layout.hall
@@ -351,9 +352,11 @@ def _spread(graph: Graph, layout: Layout, prices, capacity: Capacity, share: flo
                                 (classes, len(group), len(group)))
         near = spread.near_by_group(group)
     n_cab = len(group)
-    cab, over, moves, evaluations = spread.spread(
-        graph, layout.router_cabinet, group, near, capacity.cabinet_limits(graph.endpoints),
-        capacity.group_limits(graph.endpoints), price, share)
+    cabinet_limits = capacity.cabinet_limits(graph.endpoints)
+    routes = spread.tray_routes(floor, hall, layout.row, layout.col, cabinet_limits.max_count())
+    cab, over, moves, evaluations, trays = spread.spread(
+        graph, layout.router_cabinet, group, near, cabinet_limits,
+        capacity.group_limits(graph.endpoints), price, share, routes)
     limit = spread.allowed(graph, share)
     plain_over = int(spread.over_limit(spread.cabinet_counts(graph, layout.router_cabinet, n_cab),
                                        layout.router_cabinet, limit).sum())
@@ -361,7 +364,8 @@ def _spread(graph: Graph, layout: Layout, prices, capacity: Capacity, share: flo
         share=share, cables_over=over, plain_cables_over=plain_over, moves=moves, evaluations=evaluations,
         plain_router_cabinet=layout.router_cabinet,
         plain_cable_cost=None if media is None else media.dollars,
-        plain_optical=optical if media is None else media.optical)
+        plain_optical=optical if media is None else media.optical,
+        trays=spread.TraySpread.of(trays, floor, n_cab))
     return drop_empty(replace(layout, router_cabinet=cab)), risk
 
 

@@ -16,18 +16,41 @@ cabinet and electrical-group limit (``capacity.Limits``), priced as placement pr
 (``objective.CabinetPrices`` on reach floors, links leaving electrical groups on membership
 floors):
 
-1. repair, pass after pass: the (router, cabinet) pairs over the limit, worst first; for
-   each, every move of one of the router's neighbours in that cabinet to (or swap with a
-   router of) one of the ``tuning.NEAR_CABINETS`` cabinets cheapest from it, and of the router
-   itself into that cabinet (where the pair stops counting); the move that lowers the excess
-   at the least price per cable is made. With none, the neighbours are tried in every
-   cabinet; a pair no move improves is left and counted.
-2. recovery, pass after pass over the routers: the cheapest move or swap into the near
-   cabinets of the router's own that does not raise the excess, while one saves money.
+On a hall floor the search limits the tray segments too (``TrayRoutes``): tray(r, s), the
+cables of r routed along segment s (``planner.inputs.floor.tray_segments``, the segments the
+tray failure groups take), for every segment but the bay over r's own cabinet (every cable
+leaving the cabinet starts along it). Shortest routes leave a bay only along the few segments
+at its two cross trays, so a share may be out of reach there: a segment may carry
+max(``floor(SHARE x cables of r)``, ``tray_floor(r)``) cables, the least the geometry allows
+once the cabinets keep the share. The tray excess is the cables over that. No move may put
+more of a router's cables on one such segment than the largest share the plain layout reaches
+(``_Search._cap``): the largest tray share never grows.
 
-Both count evaluated moves against ``tuning.SPREAD_EVALUATIONS_PER_ROUTER`` (deterministic:
-the same inputs and seed give the same layout on any machine). ``share_limit`` gives the
-smallest share any placement can meet; a smaller one is an input error.
+1. cabinet repair, pass after pass: the (router, cabinet) pairs over the limit, worst first;
+   for each, every move of one of the router's neighbours in that cabinet to (or swap with a
+   router of) one of the ``tuning.NEAR_CABINETS`` cabinets cheapest from it, and of the router
+   itself into that cabinet (where the pair stops counting); the move with the least price
+   per unit of excess removed is made, the excess weighing ``tuning.SPREAD_CABINET_WEIGHT``
+   per cabinet cable and 1 per tray cable (without trays: per cabinet cable), never taking
+   the tray excess past the plain layout's. With none, the neighbours are tried in every
+   cabinet; a pair no move improves is left and counted.
+2. with trays, tray repair, the same over the (router, segment) pairs over the tray limit:
+   the router or one of its neighbours whose cable to it runs along the segment moves to (or
+   swaps into) a cabinet near the router's, at the least price per tray cable removed, never
+   raising the cabinet excess;
+   then the cabinet repair again, for the cabinets alone: of the moves that lower the
+   cabinet excess, the cheapest per unit of excess among those that remove excess so
+   counted, else the one adding fewest tray cables per cabinet cable, again within the plain
+   layout's tray excess: the spread layout never carries more tray cables over the limit
+   than the one it started from.
+3. recovery, pass after pass over the routers: the cheapest move or swap into the near
+   cabinets of the router's own that raises neither excess, while one saves money.
+
+Each counts evaluated moves against ``tuning.SPREAD_EVALUATIONS_PER_ROUTER`` (deterministic:
+the same inputs and seed give the same layout on any machine). Above
+``tuning.SPREAD_TRAY_MAX_PAIRS`` cabinet pairs the routes are not tabled and the trays only
+measured. ``share_limit`` gives the smallest share any placement can meet; a smaller one is an
+input error.
 """
 
 from __future__ import annotations
@@ -37,11 +60,14 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from planner.inputs.floor import room_of
+from planner.inputs.floor.tray_segments import exit_segments, own_bay, route_segments
 from planner.placement.anneal import _fits, _move_member
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
-from planner.placement.tuning import (NEAR_CABINETS, SPREAD_EVALUATIONS_PER_ROUTER,
-                                      SPREAD_MAX_ENTRIES)
+from planner.placement.tuning import (NEAR_CABINETS, SPREAD_CABINET_WEIGHT,
+                                      SPREAD_EVALUATIONS_PER_ROUTER, SPREAD_MAX_ENTRIES,
+                                      SPREAD_TRAY_MAX_PAIRS)
 from planner.run.errors import InputError
 
 OPTION = "--spread-risk"
@@ -61,10 +87,37 @@ class SpreadRisk:
     plain_cable_cost: float | None = None
     plain_optical: int | None = None
     plain_cabinet_names: tuple[str, ...] = ()
+    trays: TraySpread | None = None
 
     @property
     def met(self) -> bool:
         return self.cables_over == 0
+
+
+@dataclass(frozen=True)
+class TraySpread:
+    """What the search did on the tray segments: ``limited`` (False: measured only, ``why``),
+    per (router, segment) the cables along it (``counts``; ``codes``: each column's segment
+    code, ``planner.inputs.floor.tray_segments``), the limit per router and the cables over
+    it with and without the search."""
+
+    limited: bool
+    why: str = ""
+    counts: np.ndarray | None = None
+    codes: np.ndarray | None = None
+    limit: np.ndarray | None = None
+    cables_over: int | None = None
+    plain_cables_over: int | None = None
+
+    @classmethod
+    def of(cls, trays: TrayOutcome | None, floor, cabinets: int) -> TraySpread:
+        if trays is not None:
+            return cls(True, counts=trays.counts, codes=trays.routes.codes, limit=trays.limit,
+                       cables_over=trays.cables_over, plain_cables_over=trays.plain_cables_over)
+        if floor.hall is None:
+            return cls(False, "the floor is the papers' abstract grid (no trays)")
+        return cls(False, f"{cabinets:,} cabinets: {cabinets * cabinets:,} cabinet pairs are "
+                          f"above the {SPREAD_TRAY_MAX_PAIRS:,} the search routes")
 
 
 SMALLEST = "min"
@@ -139,6 +192,145 @@ def over_limit(counts: np.ndarray, cab: np.ndarray, limit: np.ndarray) -> np.nda
     return over
 
 
+@dataclass(frozen=True)
+class TrayRoutes:
+    """The tray segments of the route between every two cabinets of a hall layout
+    (``planner.inputs.floor.tray_segments``), as the search counts them: segment ``seg[k]``
+    for k in ``ptr[a * C + b] : ptr[a * C + b + 1]``, numbered 0..S-1 (``codes``: each one's
+    segment code); ``own[c]``: the bay over cabinet c, where every cable leaving c starts;
+    ``exits``: the most segments a cable leaving a bay can start along, ``bay_cabinets``: the
+    most cabinets over one bay, ``cabinet_routers``: routers a cabinet holds (for
+    ``tray_floor``)."""
+
+    ptr: np.ndarray
+    seg: np.ndarray
+    own: np.ndarray
+    codes: np.ndarray
+    exits: int
+    bay_cabinets: int
+    cabinet_routers: int
+
+    @property
+    def segments(self) -> int:
+        return len(self.codes)
+
+
+def tray_routes(floor, cabinet_hall, cabinet_row, cabinet_col, cabinet_routers: int
+                ) -> TrayRoutes | None:
+    """The routes of every ordered pair of the layout's cabinets, None on a floor without
+    trays or above ``tuning.SPREAD_TRAY_MAX_PAIRS`` cabinet pairs (trays measured only)."""
+    n_cab = len(cabinet_hall)
+    if floor.hall is None or n_cab * n_cab > SPREAD_TRAY_MAX_PAIRS:
+        return None
+    hall = np.asarray(cabinet_hall, np.int64)
+    row = np.asarray(cabinet_row, np.int64)
+    col = np.asarray(cabinet_col, np.int64)
+    room = room_of(floor, hall, row, col)
+    pair_a, pair_b = np.divmod(np.arange(n_cab * n_cab, dtype=np.int64), n_cab)
+    item, code = route_segments(room, hall, row, col, pair_a, pair_b)
+    own_code = own_bay(room, hall, row, col)
+    codes, index = np.unique(np.r_[code, own_code], return_inverse=True)
+    order = np.argsort(item, kind="stable")
+    ptr = np.zeros(n_cab * n_cab + 1, np.int64)
+    np.cumsum(np.bincount(item, minlength=n_cab * n_cab), out=ptr[1:])
+    per_bay = np.bincount(np.unique(own_code, return_inverse=True)[1])
+    return TrayRoutes(ptr=ptr, seg=index[:len(code)][order].astype(np.int64),
+                      own=index[len(code):].astype(np.int64), codes=codes,
+                      exits=int(exit_segments(room, hall, row, col).max()),
+                      bay_cabinets=int(per_bay.max()), cabinet_routers=int(cabinet_routers))
+
+
+def tray_floor(graph: Graph, routes: TrayRoutes, allowed_cables: np.ndarray) -> np.ndarray:
+    """Per router r, cables some tray segment other than its own bay carries in any placement
+    that keeps at most ``allowed_cables[r]`` of them in one other cabinet: its own cabinet
+    holds ``cabinet_routers`` - 1 neighbours (the largest bundles), the other
+    ``bay_cabinets`` - 1 cabinets of its bay at most ``allowed_cables[r]`` cables each (and
+    ``cabinet_routers`` neighbours); every other cable leaves the bay along one of at most
+    ``exits`` segments (``tray_segments.exit_segments``), so one carries at least
+    ``ceil(leaving / exits)``."""
+    a = graph.adjacency
+    mates = max(routes.cabinet_routers - 1, 0)
+    others = max(routes.bay_cabinets - 1, 0)
+    out = np.zeros(graph.n, np.int64)
+    for r in range(graph.n):
+        m = np.sort(a.data[a.indptr[r]:a.indptr[r + 1]])[::-1]
+        near = m[mates:mates + others * routes.cabinet_routers].sum()
+        out[r] = int(m[mates:].sum() - min(near, others * int(allowed_cables[r])))
+    return -(-out // max(routes.exits, 1))
+
+
+def tray_counts(graph: Graph, router_cabinet, routes: TrayRoutes) -> np.ndarray:
+    """(routers, segments) each router's cables routed along each segment."""
+    cab = np.asarray(router_cabinet, np.int64)
+    counts = np.zeros((graph.n, routes.segments), np.int32)
+    _add_routes(graph.links[:, 0].astype(np.int64), graph.links[:, 1].astype(np.int64),
+                graph.weights.astype(np.int32), cab, len(routes.own), routes.ptr, routes.seg,
+                counts)
+    return counts
+
+
+def tray_over(counts: np.ndarray, cab: np.ndarray, limit: np.ndarray,
+              routes: TrayRoutes) -> np.ndarray:
+    """(routers, segments) cables over the limit (0 on each router's own bay)."""
+    over = np.maximum(counts - limit[:, None], 0)
+    over[np.arange(len(cab)), routes.own[np.asarray(cab, np.int64)]] = 0
+    return over
+
+
+@numba.njit(cache=True)
+def _add_routes(u, v, w, cab, n_cab, ptr, seg, counts):
+    for i in range(len(u)):
+        p = cab[u[i]] * n_cab + cab[v[i]]
+        for k in range(ptr[p], ptr[p + 1]):
+            counts[u[i], seg[k]] += w[i]
+            counts[v[i], seg[k]] += w[i]
+
+
+_OVER_CAP = 1 << 20
+"""Weight of a cable over a router's tray cap (``_Search``): no move that adds one is taken."""
+
+
+@numba.njit(cache=True)
+def _tray_term(t, z, tlimit):
+    """Router z's tray excess of t cables on one segment, and ``_OVER_CAP`` per cable over
+    its cap (``tlimit[z]`` = [limit, cap])."""
+    return max(t - tlimit[z, 0], 0) + _OVER_CAP * max(t - tlimit[z, 1], 0)
+
+
+@numba.njit(cache=True)
+def _tray_add(z, s, m, tray, tlimit, cab, own):
+    """m more of router z's cables on segment s: the change of its tray terms."""
+    old = tray[z, s]
+    tray[z, s] = old + m
+    if s == own[cab[z]]:
+        return 0
+    return _tray_term(old + m, z, tlimit) - _tray_term(old, z, tlimit)
+
+
+@numba.njit(cache=True)
+def _tray_shift(x, dst, indptr, indices, data, cab, ptr, seg, own, tray, tlimit):
+    """Router x goes to cabinet dst, the tray counts of x and its neighbours follow; the
+    change of the cables over the tray limit (each step counted as it is made, so the sum is
+    exact whatever the order)."""
+    src = cab[x]
+    n_cab = len(own)
+    d = 0
+    if own[src] != own[dst]:              # x's own bay changes: it stops (starts) counting
+        d += _tray_term(tray[x, own[src]], x, tlimit) - _tray_term(tray[x, own[dst]], x, tlimit)
+    cab[x] = dst
+    for j in range(indptr[x], indptr[x + 1]):
+        w, m, b = indices[j], data[j], cab[indices[j]]
+        p = src * n_cab + b
+        for k in range(ptr[p], ptr[p + 1]):
+            d += _tray_add(x, seg[k], -m, tray, tlimit, cab, own)
+            d += _tray_add(w, seg[k], -m, tray, tlimit, cab, own)
+        p = dst * n_cab + b
+        for k in range(ptr[p], ptr[p + 1]):
+            d += _tray_add(x, seg[k], m, tray, tlimit, cab, own)
+            d += _tray_add(w, seg[k], m, tray, tlimit, cab, own)
+    return d
+
+
 @numba.njit(cache=True)
 def _shift(x, dst, indptr, indices, data, counts, cab):
     """Router x goes to cabinet dst: its neighbours' counts follow."""
@@ -182,9 +374,24 @@ def _price_change(x, skip, src, dst, indptr, indices, data, klass, cab, price):
 
 
 @numba.njit(cache=True)
+def _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray, tlimit):
+    """Change of the cables over the tray limit of v going to cabinet c and u (-1: none)
+    coming back from c (0 without trays)."""
+    if len(own) == 0:
+        return 0
+    a = cab[v]
+    d = _tray_shift(v, c, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
+    if u >= 0:
+        d += _tray_shift(u, a, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
+        _tray_shift(u, c, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
+    _tray_shift(v, a, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
+    return d
+
+
+@numba.njit(cache=True)
 def _delta(v, u, c, indptr, indices, data, klass, cab, counts, limit, price, stamp, tick):
-    """(change of the cables over the limit, change of the price) of v going to cabinet c
-    and u (-1: none) coming back from c."""
+    """(change of the cables over the cabinet limit, change of the price) of v going to
+    cabinet c and u (-1: none) coming back from c."""
     a = cab[v]
     before = _terms(v, u, a, c, indptr, indices, counts, limit, cab, stamp, tick)
     cost = _price_change(v, u, a, c, indptr, indices, data, klass, cab, price)
@@ -216,15 +423,21 @@ def _fits_move(v, u, c, cab, group, cab_load, cab_demand, cab_limit, grp_load, g
 
 
 @numba.njit(cache=True)
-def _best_move(movers, targets, need_gain, indptr, indices, data, klass, cab, counts, limit,
-               price, group, members, count, cab_load, cab_demand, cab_limit, grp_load,
-               grp_demand, grp_limit, stamp, state):
+def _best_move(movers, targets, mode, weight, tray_room, indptr, indices, data, klass, cab, counts,
+               limit, price, group, members, count, cab_load, cab_demand, cab_limit, grp_load,
+               grp_demand, grp_limit, stamp, state, ptr, seg, own, tray, tlimit):
     """The move (v, u, c) of a mover v to one of its target cabinets (u = -1) or swapped with
-    a router u there with the smallest (excess change, price change), the first on ties; with
-    ``need_gain`` one that lowers the excess, else one that keeps it and saves money.
-    ``state`` = [stamp tick, evaluations]."""
+    a router u there, the first on ties (module doc); in modes 3 and 0 one adding at most
+    ``tray_room`` tray cables. ``mode`` 3 (cabinet and tray repair): the least dollars per
+    unit of excess removed (``weight`` x cabinet cables + tray cables); 0 (cabinet repair):
+    one that lowers the cabinet excess, by the same key among those that remove excess so
+    counted, else the fewest
+    tray cables added per cabinet cable; 1 (tray
+    repair): the least dollars per tray cable removed, keeping the cabinet excess; 2
+    (recovery): the most dollars saved keeping both excesses. ``state`` = [stamp tick,
+    evaluations]."""
     best_v, best_u, best_c = -1, -1, -1
-    best_p = 0.0
+    best_p, best_tier = 0.0, 2
     for i in range(len(movers)):
         v = movers[i]
         for k in range(targets.shape[1]):
@@ -240,26 +453,39 @@ def _best_move(movers, targets, need_gain, indptr, indices, data, klass, cab, co
                                   price, stamp, state[0])
                 state[0] += 2
                 state[1] += 1
-                if need_gain:         # dollars per cable brought within the limit
-                    if d_e >= 0:
-                        continue
-                    key = d_p / -d_e
-                elif d_e <= 0 and d_p < -1e-9:
+                if mode == 0 and d_e >= 0 or 1 <= mode <= 2 and d_e > 0 \
+                        or mode == 2 and d_p >= -1e-9:
+                    continue              # no cabinet gain, a cabinet loss, no saving
+                d_t = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray,
+                                  tlimit)
+                if (mode == 0 or mode == 3) and d_t > tray_room:
+                    continue              # more tray cables than the room left
+                tier = 0
+                if (mode == 0 or mode == 3) and weight * d_e + d_t < 0:
+                    key = d_p / -(weight * d_e + d_t)   # dollars per unit of excess removed
+                elif mode == 0:               # tray cables added per cabinet cable
+                    tier, key = 1, d_t / -d_e
+                elif mode == 1 and d_t < 0:   # dollars per tray cable removed
+                    key = d_p / -d_t
+                elif mode == 2 and d_t <= 0:
                     key = d_p
                 else:
                     continue
-                if best_v < 0 or key < best_p - 1e-9:
-                    best_v, best_u, best_c, best_p = v, u, c, key
+                if tier < best_tier or tier == best_tier and key < best_p - 1e-9:
+                    best_v, best_u, best_c, best_p, best_tier = v, u, c, key, tier
     return best_v, best_u, best_c
 
 
 @numba.njit(cache=True)
 def _apply(v, u, c, indptr, indices, data, cab, counts, group, members, count, pos, cab_load,
-           cab_demand, grp_load, grp_demand):
+           cab_demand, grp_load, grp_demand, ptr, seg, own, tray, tlimit):
     a = cab[v]
     for x, src, dst in ((v, a, c), (u, c, a)):
         if x < 0:
             continue
+        if len(own):
+            _tray_shift(x, dst, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
+            cab[x] = src
         _shift(x, dst, indptr, indices, data, counts, cab)
         _move_member(x, src, dst, members, count, pos)
         cab_load[src] -= cab_demand[x]
@@ -268,11 +494,16 @@ def _apply(v, u, c, indptr, indices, data, cab, counts, group, members, count, p
         grp_load[group[dst]] += grp_demand[x]
 
 
+_CABINETS, _TRAYS, _RECOVER, _TRADE = 0, 1, 2, 3
+"""``_best_move`` modes: cabinet repair, tray repair, recovery, cabinet and tray repair."""
+
+
 class _Search:
     """The layout under search and the arrays the kernels share."""
 
     def __init__(self, graph: Graph, cab, cabinet_group, cabinet_limits: Limits,
-                 group_limits: Limits, price: np.ndarray, share: float):
+                 group_limits: Limits, price: np.ndarray, share: float,
+                 routes: TrayRoutes | None):
         a = graph.adjacency
         self.graph = graph
         self.cab = np.asarray(cab, np.int64).copy()
@@ -302,6 +533,25 @@ class _Search:
             self.count[c] += 1
         self.stamp = np.full(graph.n, -1, np.int64)
         self.state = np.zeros(2, np.int64)       # stamp tick, evaluations
+        self.routes = routes
+        if routes is None:                       # trays measured only: empty tray arrays
+            self.trays = (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                          np.zeros((graph.n, 0), np.int32), np.zeros((graph.n, 2), np.int64))
+        else:
+            self.tray_limit = np.maximum(self.limit, tray_floor(graph, routes, self.limit))
+            counts = tray_counts(graph, self.cab, routes)
+            self.trays = (routes.ptr, routes.seg, routes.own, counts,
+                          np.c_[self.tray_limit, self._cap(counts)].astype(np.int64))
+
+    def _cap(self, counts: np.ndarray) -> np.ndarray:
+        """Per router the most cables one tray segment other than its own bay may carry:
+        the largest share of a router's cables one such segment carries in the plain layout
+        (the search never raises the largest share), at least the tray limit."""
+        degree = np.maximum(self.graph.degree, 1)
+        other = counts.astype(np.int64)
+        other[np.arange(len(self.cab)), self.routes.own[self.cab]] = 0
+        largest = float((other / degree[:, None]).max()) if other.size else 1.0
+        return np.maximum(np.floor(largest * degree + 1e-9).astype(np.int64), self.tray_limit)
 
     @property
     def evaluations(self) -> int:
@@ -310,38 +560,81 @@ class _Search:
     def excess(self) -> int:
         return int(over_limit(self.counts, self.cab, self.limit).sum())
 
-    def best(self, movers, targets, need_gain: bool):
+    def tray_over(self) -> np.ndarray | None:
+        """(routers, segments) cables over the tray limit, None without trays."""
+        if self.routes is None:
+            return None
+        return tray_over(self.trays[3], self.cab, self.tray_limit, self.routes)
+
+    def best(self, movers, targets, mode: int, tray_room: int = 0):
         indptr, indices, data = self.csr
         v, u, c = _best_move(np.asarray(movers, np.int64),
-                             np.ascontiguousarray(targets, dtype=np.int64), need_gain, indptr,
-                             indices, data, self.klass, self.cab, self.counts, self.limit,
-                             self.price, self.group, self.members, self.count, self.cab_load,
-                             self.cab_demand, self.cab_limit, self.grp_load, self.grp_demand,
-                             self.grp_limit, self.stamp, self.state)
+                             np.ascontiguousarray(targets, dtype=np.int64), mode,
+                             SPREAD_CABINET_WEIGHT, tray_room, indptr, indices, data, self.klass,
+                             self.cab, self.counts, self.limit, self.price, self.group,
+                             self.members, self.count, self.cab_load, self.cab_demand,
+                             self.cab_limit, self.grp_load, self.grp_demand, self.grp_limit,
+                             self.stamp, self.state, *self.trays)
         return None if v < 0 else (v, u, c)
 
     def apply(self, move) -> None:
         indptr, indices, data = self.csr
         _apply(*move, indptr, indices, data, self.cab, self.counts, self.group, self.members,
                self.count, self.pos, self.cab_load, self.cab_demand, self.grp_load,
-               self.grp_demand)
+               self.grp_demand, *self.trays)
+
+
+@dataclass(frozen=True)
+class TrayOutcome:
+    """The tray segments under the search: per (router, segment) its cables along it
+    (``counts``, segments as ``routes`` numbers them), the limit per router (the share's, or
+    the floor where it is higher: ``tray_floor``), and the cables over it before and after."""
+
+    routes: TrayRoutes
+    counts: np.ndarray
+    limit: np.ndarray
+    cables_over: int
+    plain_cables_over: int
 
 
 def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
-           cabinet_limits: Limits, group_limits: Limits, price: np.ndarray, share: float
-           ) -> tuple[np.ndarray, int, int, int]:
+           cabinet_limits: Limits, group_limits: Limits, price: np.ndarray, share: float,
+           routes: TrayRoutes | None = None
+           ) -> tuple[np.ndarray, int, int, int, TrayOutcome | None]:
     """(router -> cabinet meeting ``share`` where the search can, cables still over the limit,
-    moves made, moves evaluated). ``near[c]``: the cabinets cheapest from cabinet c (move
-    targets); ``price[m, a, b]``: price per cable of a link of the m-th multiplicity class
-    (``numpy.unique`` of the link weights) between cabinets a and b (module doc)."""
+    moves made, moves evaluated, the tray segments' counts with ``routes``). ``near[c]``: the
+    cabinets cheapest from cabinet c (move targets); ``price[m, a, b]``: price per cable of a
+    link of the m-th multiplicity class (``numpy.unique`` of the link weights) between
+    cabinets a and b; ``routes``: the tray segments of every cabinet pair (``tray_routes``;
+    None: trays not limited) (module doc)."""
     search = _Search(graph, router_cabinet, cabinet_group, cabinet_limits, group_limits, price,
-                     share)
+                     share, routes)
+    plain_tray = search.tray_over()
     budget = SPREAD_EVALUATIONS_PER_ROUTER * max(graph.n, 1)
+    if routes is None:
+        moves = _repair_cabinets(search, graph, near, budget, _CABINETS)
+    else:
+        cap = int(plain_tray.sum())       # the tray excess never grows past the plain one's
+        moves = _repair_cabinets(search, graph, near, budget, _TRADE, cap)
+        moves += _repair_trays(search, graph, near, 2 * budget)
+        moves += _repair_cabinets(search, graph, near, 3 * budget, _CABINETS, cap)
+    moves += _recover(search, graph, near, 4 * budget)
+    trays = None if routes is None else TrayOutcome(
+        routes=routes, counts=search.trays[3], limit=search.tray_limit,
+        cables_over=int(search.tray_over().sum()), plain_cables_over=int(plain_tray.sum()))
+    return search.cab, search.excess(), moves, search.evaluations, trays
+
+
+def _repair_cabinets(search: _Search, graph: Graph, near: np.ndarray, budget: int,
+                     mode: int, tray_cap: int | None = None) -> int:
+    """1. The (router, cabinet) pairs over the limit, worst first, pass after pass (module
+    doc), ``mode`` as ``_best_move`` takes it, the tray excess kept within ``tray_cap``; the
+    moves made."""
     moves = 0
     stuck = np.zeros_like(search.counts, dtype=bool)
     adjacency = graph.adjacency
     progress = True
-    while progress and search.evaluations < budget:      # 1. repair, pass after pass
+    while progress and search.evaluations < budget:
         progress = False
         over = over_limit(search.counts, search.cab, search.limit)
         over[stuck] = 0
@@ -359,29 +652,75 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
             targets = np.full((len(movers), near.shape[1]), -1, np.int64)
             targets[0, 0] = c
             targets[1:] = near[c]
-            move = search.best(movers, targets, need_gain=True)
+            room = 0 if tray_cap is None else tray_cap - int(search.tray_over().sum())
+            move = search.best(movers, targets, mode, room)
             if move is None:              # every cabinet, before the pair is given up
                 everywhere = np.broadcast_to(np.arange(over.shape[1]),
                                              (len(inside), over.shape[1]))
-                move = search.best(inside, everywhere, need_gain=True)
+                move = search.best(inside, everywhere, mode, room)
             if move is None:
                 stuck[r, c] = True
                 continue
             search.apply(move)
             moves += 1
             progress = True
+    return moves
+
+
+def _repair_trays(search: _Search, graph: Graph, near: np.ndarray, budget: int) -> int:
+    """2. The (router, tray segment) pairs over the tray limit, worst first, pass after pass:
+    the router itself, or one of its neighbours whose cables to it run along the segment,
+    moves into the cabinets near the router's (module doc); the moves made."""
+    moves = 0
+    routes = search.routes
+    n_cab = len(routes.own)
+    stuck = np.zeros(search.trays[3].shape, dtype=bool)
+    adjacency = graph.adjacency
+    progress = True
+    while progress and search.evaluations < budget:
+        progress = False
+        over = search.tray_over()
+        over[stuck] = 0
+        pairs = np.flatnonzero(over)
+        for key in pairs[np.argsort(-over.ravel()[pairs], kind="stable")].tolist():
+            if search.evaluations >= budget:
+                break
+            r, s = divmod(key, over.shape[1])
+            a = search.cab[r]
+            if s == routes.own[a] or search.trays[3][r, s] <= search.tray_limit[r]:
+                continue                                  # an earlier move repaired it
+            nbr = adjacency.indices[adjacency.indptr[r]:adjacency.indptr[r + 1]]
+            along = [w for w in nbr.tolist()
+                     if s in routes.seg[routes.ptr[a * n_cab + search.cab[w]]:
+                                        routes.ptr[a * n_cab + search.cab[w] + 1]]]
+            movers = np.array([r] + along, np.int64)
+            targets = np.broadcast_to(near[a], (len(movers), near.shape[1]))
+            move = search.best(movers, targets, _TRAYS)
+            if move is None:
+                stuck[r, s] = True
+                continue
+            search.apply(move)
+            moves += 1
+            progress = True
+    return moves
+
+
+def _recover(search: _Search, graph: Graph, near: np.ndarray, budget: int) -> int:
+    """3. Pass after pass over the routers, the cheapest move into the cabinets near its own
+    that keeps both excesses, while one saves money (module doc); the moves made."""
+    moves = 0
     improved = True
-    while improved and search.evaluations < 2 * budget:  # 2. recovery, pass after pass
+    while improved and search.evaluations < budget:
         improved = False
         for v in range(graph.n):
-            while search.evaluations < 2 * budget:
-                move = search.best([v], near[search.cab[v]][None, :], need_gain=False)
+            while search.evaluations < budget:
+                move = search.best([v], near[search.cab[v]][None, :], _RECOVER)
                 if move is None:
                     break
                 search.apply(move)
                 moves += 1
                 improved = True
-    return search.cab, search.excess(), moves, search.evaluations
+    return moves
 
 
 def near_by_group(cabinet_group: np.ndarray, k: int = NEAR_CABINETS) -> np.ndarray:

@@ -194,15 +194,28 @@ REPAIR_SWAP_PAIRS = 4_000_000    # candidate x partner pairs a repair swap step 
 SCALAR_RESOLUTION = 1000         # single-weight partitioners: units per block limit (0.1 % of a
                                  # block: every limit stays exact for limits up to 1,000 items)
 
-# Risk spreading (``spread``, ``--spread-risk``): move evaluations per router for the repair and
-# again for the recovery. On the default plan (Slim Fly q=19, hot-aisle, share 1/29) the search
-# stops by itself after 380,594 evaluations (527 per router; 7.1 s at a load of 20 on 2 cores),
-# 8 of 2,008 cables left over the limit (benchmarks/RESILIENCE.md): well inside the budget of
-# 722,000, which is a safety net, not a limit the default plan reaches. Recovery toward the
+# Risk spreading (``spread``, ``--spread-risk``): move evaluations per router for each of the
+# repairs and the recovery. On the default plan (Slim Fly q=19, hot-aisle, share 1/29) the
+# cabinets alone stopped by themselves after 380,594 evaluations (527 per router; 7.1 s at a
+# load of 20 on 2 cores), 8 of 2,008 cables left over the limit (benchmarks/RESILIENCE.md),
+# well inside the budget of 722,000; with the trays the tray repair takes its whole budget
+# there (1,709,788 evaluations in all, 25 s at a load of 7 to 12). Recovery toward the
 # cabinets near each neighbour too saved 0.6 % of the cable dollars for twice the time: not kept.
 SPREAD_EVALUATIONS_PER_ROUTER = 1000
 SPREAD_MAX_ENTRIES = 100_000_000     # routers^2 (the int32 router x cabinet counts and the
                                      # cabinet price table stay below it): 10,000 routers
+# Trays under ``--spread-risk`` (``spread``): on the default plan (share 1/29, tray limit 4
+# cables, the plain layout 17,443 tray cables over it; placement alone, hot-aisle) repairs
+# trading a cabinet cable for 16 tray cables throughout ended at 94 cabinet and 16,922 tray
+# cables over, for 32 tray cables at 39 and 18,003, for 64 at 19 and 19,248: 16 is the
+# largest weight of these that kept the tray excess below the plain layout's. With the tray
+# repair, the last cabinet repair, all within the plain layout's tray excess, and each router's
+# tray share capped at the plain layout's largest, the search ends at 75 and 17,418 for
+# +$822,869.00 of network cables. The tray table takes 0.14 s and 7.5 MB at 361
+# cabinets, 0.4 s and 17.5 MB (346 MB peak while built) at 500, 3.3 s and 115 MB (1 GB peak)
+# at 1,000: above 500 cabinets the trays are measured only.
+SPREAD_CABINET_WEIGHT = 16           # tray cables one cabinet cable over the limit weighs
+SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured only
 
 
 # ----------------------------------------------------------------------------- growth placement
