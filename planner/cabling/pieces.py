@@ -70,16 +70,26 @@ class Pieces:
     def by_sku(self) -> dict[str, int]:
         """Pieces installed per part number (a trunk once, a multi-link assembly once), sorted by
         part number."""
-        counts = self.table.drop_duplicates("assembly").groupby("sku", sort=True).size()
-        return {str(k): int(v) for k, v in counts.items()}
+        first = self._first_of_assembly(np.arange(len(self.table)))
+        counts = pd.Series(self.table["sku"].to_numpy(object)[first]).value_counts()
+        return {str(k): int(v) for k, v in counts.sort_index().items()}
+
+    def _first_of_assembly(self, rows: np.ndarray) -> np.ndarray:
+        """Of the rows ``rows`` of ``table`` (ascending), each assembly's first: only the rows of
+        pieces carrying several links are compared (a one-link piece is its own assembly), so
+        no table is copied and only those rows are hashed."""
+        multi = np.flatnonzero(self.table["links"].to_numpy(np.int64)[rows] > 1)
+        keep = np.ones(len(rows), dtype=bool)
+        assembly = self.table["assembly"].to_numpy(object)[rows[multi]]
+        keep[multi] = ~pd.Series(assembly).duplicated().to_numpy()
+        return rows[keep]
 
     def order_length_m(self, cables: pd.DataFrame, kind: str) -> float:
         """Metres ordered for the links of ``kind`` (network | endpoint): each piece's stock
         length once, a trunk shared by several links once."""
         of_kind = cables["kind"].to_numpy() == kind
         used = np.unique(self.legs["piece"].to_numpy()[of_kind[self.legs["cable"].to_numpy()]])
-        first = ~pd.Series(self.table["assembly"].to_numpy(object)[used]).duplicated().to_numpy()
-        metres = self.table["order_length_m"].to_numpy(float)[used][first]
+        metres = self.table["order_length_m"].to_numpy(float)[self._first_of_assembly(used)]
         return round(float(pd.Series(metres).sum()), 3)
 
     def end_assemblies(self) -> pd.DataFrame:
