@@ -247,11 +247,20 @@ def _grouped(key: np.ndarray, fields: dict[str, np.ndarray]) -> pd.DataFrame:
     return pd.DataFrame(out, index=keys)
 
 
-def _end_texts(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The A and B ends of ``A01-40:17/C07-40:03`` labels."""
-    halves = [text.partition("/") for text in labels.tolist()]
-    return (np.array([h[0] for h in halves], dtype=object),
-            np.array([h[2] for h in halves], dtype=object))
+def _cord_texts(link_labels: list, side: int, panel: dict, ids: list,
+                end: str) -> tuple[np.ndarray, np.ndarray]:
+    """(ids ``C0006.A``, labels ``H1-A04-39:12/H1-A-P0-01:37``) of the cords at one end
+    (``side`` 0: A) of links through panels: the device end as the link's label writes it,
+    then the panel and its front port. Each text is joined once, without a whole array of
+    partial texts per ``+`` (left freed between the texts kept, they fragment the heap)."""
+    n = len(ids)
+    suffix = "." + end.upper()
+    cord_ids = np.fromiter((i + suffix for i in ids), dtype=object, count=n)
+    labels = np.fromiter(
+        ("".join((text.partition("/")[2 * side], "/", device, ":", port))
+         for text, device, port in zip(link_labels, panel["device"].tolist(),
+                                       panel["port"].tolist())), dtype=object, count=n)
+    return cord_ids, labels
 
 
 def _port_text(ports: pd.Series) -> np.ndarray:
@@ -368,11 +377,10 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
         c = links["cable"].to_numpy(np.int64)
         panels = structured.panels
         ids = cable_ids[c]
-        device_ends = _end_texts(cables["label"].to_numpy(object)[c])
+        link_labels, id_list = cables["label"].to_numpy(object)[c].tolist(), ids.tolist()
         for end, side in (("a", 0), ("b", 1)):
             panel = _panel_end(panels, links[f"{end}_panel"], links[f"{end}_port"])
-            label = device_ends[side] + "/" + panel["device"] + ":" + panel["port"]
-            cord_ids = ids + "." + end.upper()
+            cord_ids, label = _cord_texts(link_labels, side, panel, id_list, end)
             frames.append(_frame(
                 {"a": _device_end(cables, end, c), "b": panel},
                 piece_id=cord_ids, assembly=cord_ids, role="cord",
@@ -382,7 +390,7 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
                 length_m=links[f"cord_{end}_m"].to_numpy(float),
                 order_length_m=links[f"cord_{end}_order_m"].to_numpy(float), links=1, cable=c,
                 cable_id=ids, label=label))
-        del device_ends, panel, label, cord_ids
+        del link_labels, id_list, panel, label, cord_ids
         trunks = structured.trunks
         trunk_ids = trunks["trunk_id"].to_numpy(object)
         frames.append(_frame(
