@@ -199,14 +199,12 @@ def tray_groups(floor: Floor, placement, cable_link: np.ndarray, a_router: np.nd
         pieces.append(_ranges(moving[i], zero, r, span(h, zero)))
     lo, hi = np.minimum(ha[i], hb[i]), np.maximum(ha[i], hb[i])
     pieces.append((moving[i], link_base + lo * halls + hi))
-    link = cable_link[np.concatenate([p[0] for p in pieces])]
+    cable = np.concatenate([p[0] for p in pieces])
     code = np.concatenate([p[1] for p in pieces]).astype(np.int64)
-    del pieces          # (cable, segment) pairs: several per cable, freed before the sort
     used, group = np.unique(code, return_inverse=True)
-    del code
     names = [tray_name(room, int(c)) for c in used]
     return _groups("tray", names, num_routers=num_routers, cable_group=group,
-                   cable_link=link, num_links=_links(cable_link))
+                   cable_link=cable_link[cable], num_links=_links(cable_link))
 
 
 def tray_code_bases(room) -> tuple[int, int]:
