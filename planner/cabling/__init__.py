@@ -410,14 +410,41 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
     if cab.shape != (n_routers,):
         raise ValueError(f"placement has {cab.size} routers, topology {n_routers}")
     radix = int(router_model.radix)
-    net_a, net_b = network_cables(topology)
-    net_a_port, net_b_port, ep_port = assign_ports(topology, radix)
     router_ru, ep_ru = rack_units(topology, placement, floor, router_model, catalog)
     rnames, enames = device_names("router", n_routers), device_names("endpoint", n_endpoints)
     ep_router = endpoint_routers(topology)
     servers = Servers.of(topology, placement, catalog, floor)
     if servers is not None:     # each NIC is named by its server
         enames = servers.names[servers.of_endpoint]
+    cables, plant = _cable_table(topology, placement, floor, catalog, router_model,
+                                 endpoint_cables, standing_seats, router_ru, ep_ru, rnames,
+                                 enames, ep_router, servers)
+    # the routing's and the labels' working arrays are gone: the pieces are built beside the
+    # cables table alone (the stage's peak at a million endpoints)
+    installed = link_pieces.build(cables, plant, catalog)
+    first, last = installed.end_pieces()
+    sku = installed.table["sku"].to_numpy(object)
+    cables.insert(cables.columns.get_loc("loss_db") + 1, "a_sku", sku[first])
+    cables.insert(cables.columns.get_loc("a_sku") + 1, "b_sku", sku[last])
+    devices = (_devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,
+                        ep_router) if servers is None else
+               _server_devices(placement, router_model, rnames, router_ru, servers))
+    return CablePlan(cables=cables, devices=devices,
+                     cabinets=_cabinets(placement, floor, router_model, ep_router, servers),
+                     ports=_ports(cables, rnames, radix), structured=plant,
+                     pieces=installed)
+
+
+def _cable_table(topology, placement, floor, catalog, router_model, endpoint_cables,
+                 standing_seats, router_ru, ep_ru, rnames, enames, ep_router, servers):
+    """(``Plan.cables`` without the end parts, the structured plant or None): every cable
+    routed, its parts chosen, its ports and label (rules in the module doc)."""
+    n_routers = topology.num_routers
+    cab = np.asarray(placement.router_cabinet, dtype=np.int64)
+    radix = int(router_model.radix)
+    net_a, net_b = network_cables(topology)
+    net_a_port, net_b_port, ep_port = assign_ports(topology, radix)
+    n_endpoints = topology.num_endpoints
 
     n_ep = n_endpoints if endpoint_cables else 0
     n_net = len(net_a)
@@ -535,19 +562,8 @@ def build(topology: Topology, placement: Placement, floor: Floor, catalog: Catal
         "b_watts": b_watts,
         "loss_budget_db": parts.budget_db,
         "reach_m": parts.reach_m,
-    })
-    installed = link_pieces.build(cables, plant, catalog)
-    first = installed.legs.groupby("cable", sort=True)["piece"].agg(["first", "last"])
-    sku = installed.table["sku"].to_numpy(object)
-    cables.insert(cables.columns.get_loc("loss_db") + 1, "a_sku", sku[first["first"]])
-    cables.insert(cables.columns.get_loc("a_sku") + 1, "b_sku", sku[first["last"]])
-    devices = (_devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,
-                        ep_router) if servers is None else
-               _server_devices(placement, router_model, rnames, router_ru, servers))
-    return CablePlan(cables=cables, devices=devices,
-                     cabinets=_cabinets(placement, floor, router_model, ep_router, servers),
-                     ports=_ports(cables, rnames, radix), structured=plant,
-                     pieces=installed)
+    }, copy=False)      # the columns are this function's own arrays: no second copy of them
+    return cables, plant
 
 
 def _devices(placement, floor, router_model, rnames, enames, router_ru, ep_ru,

@@ -70,16 +70,26 @@ class Pieces:
     def by_sku(self) -> dict[str, int]:
         """Pieces installed per part number (a trunk once, a multi-link assembly once), sorted by
         part number."""
-        counts = self.table.drop_duplicates("assembly").groupby("sku", sort=True).size()
-        return {str(k): int(v) for k, v in counts.items()}
+        first = self._first_of_assembly(np.arange(len(self.table)))
+        counts = pd.Series(self.table["sku"].to_numpy(object)[first]).value_counts()
+        return {str(k): int(v) for k, v in counts.sort_index().items()}
+
+    def _first_of_assembly(self, rows: np.ndarray) -> np.ndarray:
+        """Of the rows ``rows`` of ``table`` (ascending), each assembly's first: only the rows of
+        pieces carrying several links are compared (a one-link piece is its own assembly), so
+        no table is copied and only those rows are hashed."""
+        multi = np.flatnonzero(self.table["links"].to_numpy(np.int64)[rows] > 1)
+        keep = np.ones(len(rows), dtype=bool)
+        assembly = self.table["assembly"].to_numpy(object)[rows[multi]]
+        keep[multi] = ~pd.Series(assembly).duplicated().to_numpy()
+        return rows[keep]
 
     def order_length_m(self, cables: pd.DataFrame, kind: str) -> float:
         """Metres ordered for the links of ``kind`` (network | endpoint): each piece's stock
         length once, a trunk shared by several links once."""
         of_kind = cables["kind"].to_numpy() == kind
         used = np.unique(self.legs["piece"].to_numpy()[of_kind[self.legs["cable"].to_numpy()]])
-        first = ~pd.Series(self.table["assembly"].to_numpy(object)[used]).duplicated().to_numpy()
-        metres = self.table["order_length_m"].to_numpy(float)[used][first]
+        metres = self.table["order_length_m"].to_numpy(float)[self._first_of_assembly(used)]
         return round(float(pd.Series(metres).sum()), 3)
 
     def end_assemblies(self) -> pd.DataFrame:
@@ -88,10 +98,20 @@ class Pieces:
         assembly's ``C0001+C0002``, the same on every link it carries) or that end's own patch
         cord (``C0006.A``, ``C0006.B``). cables.csv's rows with one ``a_assembly`` are the legs
         of one piece."""
-        ends = self.legs.groupby("cable", sort=True)["piece"].agg(["first", "last"])
+        first, last = self.end_pieces()
         assembly = self.table["assembly"].to_numpy(object)
-        return pd.DataFrame({"a_assembly": assembly[ends["first"].to_numpy()],
-                             "b_assembly": assembly[ends["last"].to_numpy()]})
+        return pd.DataFrame({"a_assembly": assembly[first], "b_assembly": assembly[last]})
+
+    def end_pieces(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per link (row of ``Plan.cables``, in order): the row of ``table`` of the piece at
+        its A end and at its B end (``legs`` lists each link's pieces from its A end, in cable
+        order)."""
+        cable = self.legs["cable"].to_numpy(np.int64)
+        piece = self.legs["piece"].to_numpy(np.int64)
+        if not len(cable):
+            return piece, piece
+        starts = np.flatnonzero(np.r_[True, cable[1:] != cable[:-1]])
+        return piece[starts], piece[np.r_[starts[1:], len(cable)] - 1]
 
     def ends(self, places=None) -> pd.DataFrame:
         """Every end of every piece, oriented from it: ``piece`` (row of ``table``), ``end``
@@ -124,31 +144,49 @@ class Pieces:
 
     def _connector_ends(self) -> pd.DataFrame:
         t = self.table
-        first = pd.unique(t["assembly"].to_numpy(object))
-        rank = pd.Series(np.arange(len(first)), index=first)[t["assembly"].to_numpy(object)]
+        assembly = t["assembly"].to_numpy(object)
+        rank = pd.factorize(assembly)[0]      # assemblies in order of their first leg
         text = {s: {"place": _text(t[f"{s}_place"]), "device": _text(t[f"{s}_device"]),
                     "port": _text(t[f"{s}_port"]), "ru": _unit(t[f"{s}_ru"]),
                     "transceiver": _text(t[f"{s}_transceiver"])} for s in "ab"}
-        legs = np.bincount(rank.to_numpy(), minlength=len(first))[rank.to_numpy()]
-        longest = t["length_m"].groupby(rank.to_numpy()).transform("max").to_numpy(float)
+        legs = np.bincount(rank)[rank] if len(rank) else rank
+        longest = t["length_m"].groupby(rank).transform("max").to_numpy(float)
+        labels = t["label"].to_numpy(object)
         one = np.flatnonzero(legs == 1)                  # most pieces: vectorised
-        frames = []
-        for this, peer in (("a", "b"), ("b", "a")):
-            frame = pd.DataFrame({"assembly": t["assembly"].to_numpy(object)[one],
-                                  "end": this.upper(), "row": one,
-                                  "length_m": longest[one],
-                                  "label": t["label"].to_numpy(object)[one]})
+
+        def single(this, peer):
+            """The one connector at end ``this`` of each one-leg piece, column by column."""
+            columns = {"assembly": lambda: assembly[one],
+                       "end": lambda: np.repeat(np.asarray([this.upper()], object), len(one)),
+                       "row": lambda: one, "length_m": lambda: longest[one],
+                       "label": lambda: labels[one]}
             for f in text[this]:
-                frame[f"this_{f}"] = text[this][f][one]
-                frame[f"peer_{f}"] = text[peer][f][one]
-            frame["_key"] = rank.to_numpy()[one] * 2 + (this == "b")
-            frames.append(frame)
+                columns[f"this_{f}"] = lambda f=f: text[this][f][one]
+                columns[f"peer_{f}"] = lambda f=f: text[peer][f][one]
+            return rank[one] * 2 + (this == "b"), columns
+
+        parts = [single("a", "b"), single("b", "a")]
         many = np.flatnonzero(legs > 1)                  # legs of multi-link assemblies
-        group = rank.to_numpy()[many]
+        if many.size:
+            parts += self._multi_connectors(many, rank[many], text, longest)
+        key = np.concatenate([k for k, _ in parts])
+        order = np.argsort(key, kind="stable")
+        del key
+        names = list(parts[0][1])
+        out = {}
+        for name in names:   # one column at a time: the parts' copies of it, then its order
+            out[name] = np.concatenate([columns[name]() for _, columns in parts])[order]
+        return pd.DataFrame(out, copy=False)
+
+    def _multi_connectors(self, many, group, text, longest) -> list:
+        """(key, columns) of the connectors of multi-link assemblies at each end: one shared
+        by all legs at a twin-port end, one per leg at a splitter's tails."""
+        t = self.table
         whole = {s: _grouped(group, {f: v[many] for f, v in text[s].items()}) for s in "ab"}
         halves = [text.partition("/") for text in t["label"].to_numpy(object)[many].tolist()]
         label = (_grouped(group, {"x": np.array([h[0] for h in halves], object)})["x"] + "/"
                  + _grouped(group, {"x": np.array([h[2] for h in halves], object)})["x"])
+        parts = []
         for this, peer in (("a", "b"), ("b", "a")):
             shared = t[f"{this}_joined"].to_numpy(bool)[many]
             key = np.where(shared, -1 - group, many)  # one connector per assembly, or per leg
@@ -156,19 +194,16 @@ class Pieces:
             at = np.sort(at)
             own = _grouped(key, {f: v[many] for f, v in text[this].items()})
             own = own.loc[key[at]]
-            frame = pd.DataFrame({"assembly": t["assembly"].to_numpy(object)[many[at]],
-                                  "end": this.upper(),
-                                  "row": many[at], "length_m": longest[many[at]],
-                                  "label": label.loc[group[at]].to_numpy(object)})
+            frame = {"assembly": t["assembly"].to_numpy(object)[many[at]],
+                     "end": np.repeat(np.asarray([this.upper()], object), len(at)),
+                     "row": many[at], "length_m": longest[many[at]],
+                     "label": label.loc[group[at]].to_numpy(object)}
             for f in text[this]:
                 frame[f"this_{f}"] = own[f].to_numpy(object)
                 frame[f"peer_{f}"] = whole[peer][f].loc[group[at]].to_numpy(object)
-            frame["_key"] = group[at] * 2 + (this == "b")
-            frames.append(frame)
-        out = pd.concat(frames, ignore_index=True)
-        del frames                  # the parts, before the sort copies the whole again
-        out = out.sort_values("_key", kind="stable").drop(columns="_key")
-        return out.reset_index(drop=True)
+            parts.append((group[at] * 2 + (this == "b"),
+                          {name: (lambda v=v: v) for name, v in frame.items()}))
+        return parts
 
 
 def _text(values: pd.Series) -> np.ndarray:
@@ -212,11 +247,20 @@ def _grouped(key: np.ndarray, fields: dict[str, np.ndarray]) -> pd.DataFrame:
     return pd.DataFrame(out, index=keys)
 
 
-def _end_texts(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The A and B ends of ``A01-40:17/C07-40:03`` labels."""
-    halves = [text.partition("/") for text in labels.tolist()]
-    return (np.array([h[0] for h in halves], dtype=object),
-            np.array([h[2] for h in halves], dtype=object))
+def _cord_texts(link_labels: list, side: int, panel: dict, ids: list,
+                end: str) -> tuple[np.ndarray, np.ndarray]:
+    """(ids ``C0006.A``, labels ``H1-A04-39:12/H1-A-P0-01:37``) of the cords at one end
+    (``side`` 0: A) of links through panels: the device end as the link's label writes it,
+    then the panel and its front port. Each text is joined once, without a whole array of
+    partial texts per ``+`` (left freed between the texts kept, they fragment the heap)."""
+    n = len(ids)
+    suffix = "." + end.upper()
+    cord_ids = np.fromiter((i + suffix for i in ids), dtype=object, count=n)
+    labels = np.fromiter(
+        ("".join((text.partition("/")[2 * side], "/", device, ":", port))
+         for text, device, port in zip(link_labels, panel["device"].tolist(),
+                                       panel["port"].tolist())), dtype=object, count=n)
+    return cord_ids, labels
 
 
 def _port_text(ports: pd.Series) -> np.ndarray:
@@ -246,12 +290,17 @@ def _panel_end(panels: pd.DataFrame, names, ports) -> dict:
             "at_panel": np.ones(len(names), dtype=bool), "joined": np.zeros(len(names), bool)}
 
 
-def _frame(ends: dict, **columns) -> pd.DataFrame:
-    frame = pd.DataFrame(columns)
+def _frame(ends: dict, **columns) -> dict:
+    """One part of ``Pieces.table`` as its columns (single values repeated to its length)."""
+    n = next(len(v) for v in columns.values() if isinstance(v, np.ndarray))
+    out = {name: (values if isinstance(values, np.ndarray) else
+                  np.repeat(np.asarray([values], dtype=object if isinstance(values, str)
+                                       else np.int64), n))
+           for name, values in columns.items()}
     for end, fields in ends.items():
         for field, values in fields.items():
-            frame[f"{end}_{field}"] = values
-    return frame
+            out[f"{end}_{field}"] = values
+    return out
 
 
 def _assemblies(cables: pd.DataFrame, rows: np.ndarray, catalog: Catalog):
@@ -314,37 +363,39 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
     ends = {e: _device_end(cables, e, plain) for e in "ab"}
     for e in "ab":
         ends[e]["joined"] = joined[e]
-    frames = [_frame(ends, piece_id=cables["cable_id"].to_numpy(object)[plain],
-                     assembly=assembly, role="cable",
+    cable_ids = cables["cable_id"].to_numpy(object)
+    frames = [_frame(ends, piece_id=cable_ids[plain], assembly=assembly, role="cable",
                      media=cables["media"].to_numpy(object)[plain], part=part[plain],
                      sku=cables["sku"].to_numpy(object)[plain],
                      length_m=cables["length_m"].to_numpy(float)[plain],
                      order_length_m=cables["order_length_m"].to_numpy(float)[plain],
-                     links=carried, cable=plain,
-                     cable_id=cables["cable_id"].to_numpy(object)[plain],
+                     links=carried, cable=plain, cable_id=cable_ids[plain],
                      label=cables["label"].to_numpy(object)[plain])]
-    leg_frames = [pd.DataFrame({"cable": plain, "step": 0, "piece_id": frames[0]["piece_id"]})]
+    del ends, assembly, carried, part
+    legs = [(plain, np.zeros(len(plain), np.int64), np.arange(len(plain)))]
     if links is not None and len(links):
         c = links["cable"].to_numpy(np.int64)
         panels = structured.panels
-        ids = cables["cable_id"].to_numpy(object)[c]
-        device_ends = _end_texts(cables["label"].to_numpy(object)[c])
+        ids = cable_ids[c]
+        link_labels, id_list = cables["label"].to_numpy(object)[c].tolist(), ids.tolist()
         for end, side in (("a", 0), ("b", 1)):
             panel = _panel_end(panels, links[f"{end}_panel"], links[f"{end}_port"])
-            label = device_ends[side] + "/" + panel["device"] + ":" + panel["port"]
+            cord_ids, label = _cord_texts(link_labels, side, panel, id_list, end)
             frames.append(_frame(
                 {"a": _device_end(cables, end, c), "b": panel},
-                piece_id=ids + "." + end.upper(), role="cord",
+                piece_id=cord_ids, assembly=cord_ids, role="cord",
                 media=media[links["cord"].to_numpy(np.int64)],
                 part=links["cord"].to_numpy(np.int64),
                 sku=links[f"cord_{end}_sku"].to_numpy(object),
                 length_m=links[f"cord_{end}_m"].to_numpy(float),
                 order_length_m=links[f"cord_{end}_order_m"].to_numpy(float), links=1, cable=c,
                 cable_id=ids, label=label))
+        del link_labels, id_list, panel, label, cord_ids
         trunks = structured.trunks
+        trunk_ids = trunks["trunk_id"].to_numpy(object)
         frames.append(_frame(
             {e: _panel_end(panels, trunks[f"{e}_panel"], trunks[f"{e}_port"]) for e in "ab"},
-            piece_id=trunks["trunk_id"].to_numpy(object), role="trunk",
+            piece_id=trunk_ids, assembly=trunk_ids, role="trunk",
             media=media[trunks["part"].to_numpy(np.int64)], part=trunks["part"].to_numpy(np.int64),
             sku=trunks["sku"].to_numpy(object), length_m=trunks["length_m"].to_numpy(float),
             order_length_m=trunks["order_length_m"].to_numpy(float),
@@ -352,28 +403,32 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
             label=trunks["label"].to_numpy(object)))
         chain = links["trunks"].str.split(",")
         hops = chain.str.len().to_numpy(np.int64)
-        leg_frames += [
-            pd.DataFrame({"cable": c, "step": 0, "piece_id": ids + ".A"}),
-            pd.DataFrame({"cable": np.repeat(c, hops),
-                          "step": np.concatenate([np.arange(1, k + 1) for k in hops.tolist()]),
-                          "piece_id": np.concatenate(chain.to_numpy()).astype(object)}),
-            pd.DataFrame({"cable": c, "step": hops + 1, "piece_id": ids + ".B"})]
-    table = pd.concat(frames, ignore_index=True)
-    del frames                      # the parts, before the reorder copies the whole again
-    table["assembly"] = table["assembly"].where(table["assembly"].notna(), table["piece_id"])
-    table = table[COLUMNS]
-    legs = pd.concat(leg_frames, ignore_index=True)
-    del leg_frames
-    row_of = pd.Series(np.arange(len(table)), index=table["piece_id"].to_numpy())
-    legs["piece"] = row_of.loc[legs["piece_id"].to_numpy()].to_numpy()
-    legs = legs.sort_values(["cable", "step"], kind="stable").reset_index(drop=True)
-    order = np.lexsort((table["role"].map({"cable": 0, "cord": 0, "trunk": 1}).to_numpy(),
-                        np.where(table["cable"].to_numpy() < 0, n, table["cable"].to_numpy())))
+        trunk_row = pd.Index(trunk_ids).get_indexer(
+            np.concatenate(chain.to_numpy()).astype(object)) if len(c) else np.zeros(0, np.int64)
+        del chain
+        cords = len(plain) + np.arange(len(c))      # rows: plain cables, A cords, B cords, trunks
+        legs += [(c, np.zeros(len(c), np.int64), cords),
+                 (np.repeat(c, hops), np.concatenate([np.arange(1, k + 1)
+                                                      for k in hops.tolist()]),
+                  len(plain) + 2 * len(c) + trunk_row),
+                 (c, hops + 1, cords + len(c))]
+    cable, step, piece = (np.concatenate(column) for column in zip(*legs))
+    del legs
+    by_link = np.lexsort((step, cable))
+    role_last = np.concatenate([f["role"] == "trunk" for f in frames])
+    of_cable = np.concatenate([f["cable"] for f in frames])
+    order = np.lexsort((role_last, np.where(of_cable < 0, n, of_cable)))
     # pieces in cable order (a link's cords beside it), trunks after the cables in id order
-    new_row = np.empty(len(table), dtype=np.int64)
-    new_row[order] = np.arange(len(table))
-    table = table.iloc[order].reset_index(drop=True)
-    legs["piece"] = new_row[legs["piece"].to_numpy()]
-    pieces = Pieces(table=table, legs=legs[["cable", "step", "piece"]])
+    del role_last, of_cable
+    new_row = np.empty(len(order), dtype=np.int64)
+    new_row[order] = np.arange(len(order))
+    table = {}
+    for name in COLUMNS:    # one column at a time: the parts' copies of it, then its order
+        table[name] = np.concatenate([f.pop(name) for f in frames])[order]
+    del frames
+    pieces = Pieces(table=pd.DataFrame(table, copy=False),
+                    legs=pd.DataFrame({"cable": cable[by_link], "step": step[by_link],
+                                       "piece": new_row[piece[by_link]]}))
+    del table
     pieces.connector_ends()
     return pieces

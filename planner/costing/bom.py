@@ -120,8 +120,11 @@ def _count(keys: pd.DataFrame, group: np.ndarray, per: np.ndarray) -> pd.DataFra
 
 
 def _each(keys: pd.DataFrame) -> pd.DataFrame:
-    """Quantity per line key: one per row (parts bought one per link, cord or trunk)."""
-    return _count(keys, np.arange(len(keys)), np.ones(len(keys), np.int64))
+    """Quantity per line key: one per row (parts bought one per link, cord or trunk), counted
+    by one grouping of the keys (``_count`` with a group per row would group every row
+    twice, a table of one row per cable between)."""
+    counts = keys.groupby(list(keys.columns), sort=False, dropna=False).size()
+    return counts.rename("quantity").reset_index()
 
 
 def _line(item: str, model, quantity, unit_price, description: str, *, sku: str | None = None,
