@@ -291,6 +291,69 @@ placement the 100K cables.csv differed between the run before and the run after,
 differs between the quiet and busy 100K rows above: the placement still depends on the load at
 100K (its wall-clock cap, issue 24's placement item), while the 10K rows agree.
 
+### The plan stages' peak per stage, before and after the cabling cut
+
+`python benchmarks/bench_plan_memory.py TOPOLOGY --catalog eth-51t --floor campus --placement
+FILE`: `planner.plan.plan(...)` in process with no writer, the resident set sampled every
+20 ms and charged to the stage running; the `--strategy hint` placement of each size is
+pickled once and given to both runs, so before (commit ba256c3) and after start from the same
+layout. Plan cables (rows of `Plan.cables`; cables.csv adds the management cords): 116,760 at
+`dragonfly:a=56,p=28,h=28,g=30`, 389,200 at `g=100`. Load average 6 to 12 on the 2 CPUs
+(memory, not time, is measured). Peak MiB, and KB per plan cable at g=100:
+
+| stage | g=30 before | g=30 after | g=100 before | g=100 after | KB/cable g=100 before → after | growth KB per cable, before → after |
+| --- | ---: | ---: | ---: | ---: | --- | --- |
+| cabling | 614 | 454 | 1,555 | 1,051 | 4.19 → 2.83 | 3.62 → 2.30 |
+| performance | 631 | 575 | 1,317 | 1,226 | 3.55 → 3.30 | 2.64 → 2.51 |
+| costing | 509 | 468 | 1,163 | 1,093 | 3.13 → 2.94 | 2.52 → 2.41 |
+| summary | 551 | 497 | 1,275 | 1,142 | 3.44 → 3.08 | 2.79 → 2.48 |
+
+The plan stages' peak at g=100: 1,555 MiB (cabling) before, 1,226 MiB (performance) after.
+The later stages' peaks move by tens of MiB between runs with the same tables (a run with one
+more small cut, of the tray failure groups, since dropped because that code was rewritten
+meanwhile, gave performance 1,193 and summary 1,086): what glibc keeps of the freed heap
+depends on the order of allocations.
+
+The growth column is (peak at g=100 - peak at g=30) / (cables added), so the fixed part (the
+interpreter and libraries, about 230 MiB; performance's batched working arrays,
+`planner.performance.tuning.BATCH_ELEMENTS`, about 180 MiB) drops out. What was cut:
+
+- `planner.cabling.pieces.build` laid the pieces out as frames, concatenated them, selected the
+  columns and reordered the whole table: three copies of 26 columns at once. It now builds
+  each column once in its final order (the parts' copies of that column only), finds a leg's
+  piece by arithmetic instead of an index of piece ids, and the table takes its columns
+  without a consolidating copy.
+- `Pieces.connector_ends` concatenated four frames and sorted the result (again three copies);
+  it now builds column by column in the sorted order.
+- `planner.cabling.build` kept every routing and label array alive while the pieces were
+  built; the cables table is now built by its own function, whose working arrays are freed
+  before the pieces start, and without a consolidating copy of its numeric columns.
+- `Pieces.by_sku` copied the whole pieces table (`drop_duplicates`) in the summary; it and
+  `order_length_m` now compare only the legs of multi-link assemblies.
+- The cords of links through panels had their ids and labels made by `+` on whole arrays (a
+  partial text per row per `+`, freed between the kept texts); each is now joined once.
+- The BOM counted the parts bought one per row by grouping a table of one row per cable
+  twice; one grouping of the keys counts them.
+
+Outputs are unchanged: sha256 of every file of `planner plan` (10K), of `--floor
+benchmarks/two-halls.yaml --topology dragonfly:a=4,p=2,h=2` and of the 100K `--topology
+dragonfly:a=26,p=13,h=13,g=296 --strategy hint` plan agree before and after, except the files
+that carry the run times or the date (`bom.xlsx`: only `docProps/core.xml`; `index.html`: its
+data equal but the summary's run times, its tables byte-identical; `wiring.pdf`: only the run
+times on its first pages); `cables.csv` and summary.json (run times left out) are identical.
+
+Extrapolated to the 1M case (2,483,096 cables), peak at g=100 plus the growth per cable:
+before, cabling 8.6 GiB (the 1M attempt above measured 9,072 MiB, 8.9 GiB, in a plan stage, so
+the line holds); after, cabling 5.5 GiB, performance 6.1, costing 5.8, summary 6.0: the plan
+stages' peak about 6.1 GiB (2.6 KB per cable), down from about 8.6 GiB (3.7 KB per cable).
+The goal of about 2.2 KB per cable (5.3 GB) is not reached: what is left is mostly what the
+plan keeps for the writers, 2.3-2.5 KB per cable in every stage (the cables table's 37 columns,
+the pieces table's 26, two connector ends per piece of 15 text columns each, the port table,
+the unique texts: labels, ids, segments, cord labels), and performance adds its fixed batched
+arrays on top. Cutting further means holding those tables more compactly (integer codes for
+the repeated texts of the pieces and connector ends), which changes what the writers read.
+Not run at g=160 or 1M (the coordinator's 1M run on a quiet machine is the check).
+
 ## The 1M row (issue 24 item 3): not run, and what the smaller runs say
 
 Not run on 2026-11-26: at a load average of 15-17 on the shared 2 CPUs the plan stages alone
