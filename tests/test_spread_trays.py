@@ -143,7 +143,7 @@ def test_one_move_lowers_a_tray_share_by_hand():
     result = spread.spread(g, start, group, spread.near_by_group(group),
                            Limits.single(np.ones(4), 2), Limits.single(np.ones(4), 8),
                            np.ones((1, 4, 4)), 0.5, routes)
-    cab, over, _, _, trays = result
+    cab, over, _, _, trays, _ = result
     assert over == 0
     assert trays.plain_cables_over == 8 and trays.cables_over == 0
     assert np.array_equal(trays.counts, spread.tray_counts(g, cab, routes))

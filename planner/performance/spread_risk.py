@@ -3,7 +3,8 @@
 
 Placement (``planner.placement.spread``) keeps one cabinet (and on hall floors one tray
 segment, within what the trays allow) from holding more than the share asked of any router's
-network cables; this module measures the share every failure group of
+network cables, and one cabinet from holding an end of more than that share of a group pair's
+cables; this module measures the share every failure group of
 the plan reaches (``planner.performance.failure_groups``), with and without the option:
 
 - a router's share in a group: its network cables the group's failure cuts (cables through a
@@ -243,9 +244,10 @@ def block(spread, top, groups: dict[str, FailureGroups],
     tray_limited = trays is not None and trays.limited
     return {
         "share": spread.share,
-        "scope": _scope(trunks is not None, trays),
+        "scope": _scope(trunks is not None, trays, spread.pairs is not None),
         "enforced": {"cabinet": True, "trunk": trunks is not None, "panel": False,
-                     "tray": tray_limited, "row": False, "group_pair": trunks is not None},
+                     "tray": tray_limited, "row": False,
+                     "group_pair": _pairs_enforced(spread, trunks is not None)},
         "met": spread.met,
         "cables_over": spread.cables_over,
         "largest_share": with_shares,
@@ -265,10 +267,20 @@ def block(spread, top, groups: dict[str, FailureGroups],
     }
 
 
-def _scope(trunks: bool, trays) -> str:
+def _pairs_enforced(spread, trunks: bool) -> dict:
+    """Per failure kind whether a group pair's cables are held to the share: on the cabinets
+    by the placement search where the topology has group pairs of more than one cable
+    (``planner.placement.spread.PairSpread``), on row and hall trunks by the dealing; tray
+    segments, panels and power feeds measured only."""
+    return {"cabinet": spread.pairs is not None, "trunk": trunks,
+            "panel": False, "tray": False, "row": False}
+
+
+def _scope(trunks: bool, trays, pairs: bool = False) -> str:
     """What the search and the dealing enforce and what is only measured, in words."""
     limited = trays is not None and trays.limited
-    enforced = ["cabinets (a router's cables to the routers of one other cabinet)"]
+    enforced = ["cabinets (a router's cables to the routers of one other cabinet"
+                + (", and a group pair's cables with an end in one cabinet)" if pairs else ")")]
     if trunks:
         enforced.append("row trunks and hall trunks (a router's cables and a group pair's "
                         "cables on one trunk)")
@@ -276,7 +288,8 @@ def _scope(trunks: bool, trays) -> str:
         enforced.append("tray segments other than the one over the router's own cabinet (a "
                         "router's cables on one segment, over the share or the least the "
                         "trays allow, whichever is higher)")
-    measured = ["group pairs on cabinets and tray segments", "panels"]
+    measured = ["group pairs on " + ("tray segments" if pairs else
+                                     "cabinets and tray segments"), "panels"]
     if not limited:
         why = "" if trays is None else f" ({trays.why})"
         measured.append(f"tray segments other than the one over the router's own cabinet{why}")

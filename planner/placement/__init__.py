@@ -302,7 +302,7 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
     if spread_share is not None:
         plain = layout
         layout, risk = _spread(graph, layout, prices, capacity, spread_share, media, optical,
-                               floor)
+                               floor, hint)
         method += "+spread"
         if catalog is not None:
             media = network_link_media(graph, layout.router_cabinet, layout.hall, layout.row,
@@ -337,9 +337,10 @@ def _place(topology, floor, catalog, strategy: str, time_limit_s: float, seed: i
 
 
 def _spread(graph: Graph, layout: Layout, prices, capacity: Capacity, share: float, media,
-            optical: int, floor) -> tuple[Layout, spread.SpreadRisk]:
+            optical: int, floor, router_group) -> tuple[Layout, spread.SpreadRisk]:
     """The layout moved to meet ``share`` (``spread``), priced like the placement (the cabinet
-    price table, or links leaving groups without one), and what it did."""
+    price table, or links leaving groups without one), and what it did; ``router_group``: the
+    topology's groups, whose pairs' cables it spreads too (None: none)."""
     group, hall = layout.group, layout.hall
     classes = len(np.unique(graph.weights))
     if prices is not None:
@@ -354,9 +355,11 @@ def _spread(graph: Graph, layout: Layout, prices, capacity: Capacity, share: flo
     n_cab = len(group)
     cabinet_limits = capacity.cabinet_limits(graph.endpoints)
     routes = spread.tray_routes(floor, hall, layout.row, layout.col, cabinet_limits.max_count())
-    cab, over, moves, evaluations, trays = spread.spread(
+    cab, over, moves, evaluations, trays, pairs = spread.spread(
         graph, layout.router_cabinet, group, near, cabinet_limits,
-        capacity.group_limits(graph.endpoints), price, share, routes)
+        capacity.group_limits(graph.endpoints), price, share, routes, router_group)
+    if pairs is not None:                 # the columns of the cabinets the layout keeps
+        pairs = replace(pairs, counts=pairs.counts[:, np.bincount(cab, minlength=n_cab) > 0])
     limit = spread.allowed(graph, share)
     plain_over = int(spread.over_limit(spread.cabinet_counts(graph, layout.router_cabinet, n_cab),
                                        layout.router_cabinet, limit).sum())
@@ -365,7 +368,7 @@ def _spread(graph: Graph, layout: Layout, prices, capacity: Capacity, share: flo
         plain_router_cabinet=layout.router_cabinet,
         plain_cable_cost=None if media is None else media.dollars,
         plain_optical=optical if media is None else media.optical,
-        trays=spread.TraySpread.of(trays, floor, n_cab))
+        trays=spread.TraySpread.of(trays, floor, n_cab), pairs=pairs)
     return drop_empty(replace(layout, router_cabinet=cab)), risk
 
 

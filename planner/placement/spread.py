@@ -26,6 +26,11 @@ once the cabinets keep the share. The tray excess is the cables over that. No mo
 more of a router's cables on one such segment than the largest share the plain layout reaches
 (``_Search._cap``): the largest tray share never grows.
 
+Where the topology has groups (``GroupPairs``), the search also holds each cabinet to
+``floor(SHARE x cables of the pair)`` (at least 1) of every group pair's cables, counting a
+cable in each cabinet holding one of its ends, as ``planner.performance.spread_risk`` measures
+it; the cables over that limit are the pair excess. Pair tray segments are measured only.
+
 1. cabinet repair, pass after pass: the (router, cabinet) pairs over the limit, worst first;
    for each, every move of one of the router's neighbours in that cabinet to (or swap with a
    router of) one of the ``tuning.NEAR_CABINETS`` cabinets cheapest from it, and of the router
@@ -43,8 +48,15 @@ more of a router's cables on one such segment than the largest share the plain l
    counted, else the one adding fewest tray cables per cabinet cable, again within the plain
    layout's tray excess: the spread layout never carries more tray cables over the limit
    than the one it started from.
+   With group pairs, the cabinet excess of these repairs counts a pair cable over its limit
+   as ``tuning.SPREAD_PAIR_WEIGHT`` of a router's cabinet cable, and the tray repair never
+   raises the pair excess; then the pair repair: the (group pair, cabinet) cells over the
+   limit, worst first, each by the move or swap of one of the pair's routers in the cabinet
+   into the cabinets near it at the least price per pair cable removed, raising neither the
+   cabinet nor the tray excess.
 3. recovery, pass after pass over the routers: the cheapest move or swap into the near
-   cabinets of the router's own that raises neither excess, while one saves money.
+   cabinets of the router's own that raises no excess (cabinet, tray, group pair), while one
+   saves money.
 
 Each counts evaluated moves against ``tuning.SPREAD_EVALUATIONS_PER_ROUTER`` (deterministic:
 the same inputs and seed give the same layout on any machine). Above
@@ -67,7 +79,7 @@ from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
 from planner.placement.tuning import (NEAR_CABINETS, SPREAD_CABINET_WEIGHT,
                                       SPREAD_EVALUATIONS_PER_ROUTER, SPREAD_MAX_ENTRIES,
-                                      SPREAD_TRAY_MAX_PAIRS)
+                                      SPREAD_PAIR_WEIGHT, SPREAD_TRAY_MAX_PAIRS)
 from planner.run.errors import InputError
 
 OPTION = "--spread-risk"
@@ -76,7 +88,8 @@ OPTION = "--spread-risk"
 @dataclass(frozen=True)
 class SpreadRisk:
     """What ``--spread-risk`` did: the share asked, the cables over the limit with and without
-    it, the search's work, and the plain layout for the comparison."""
+    it, the search's work, and the plain layout for the comparison; ``trays`` and ``pairs``:
+    the tray segments and the group pairs on the cabinets (None: not limited)."""
 
     share: float
     cables_over: int
@@ -88,6 +101,7 @@ class SpreadRisk:
     plain_optical: int | None = None
     plain_cabinet_names: tuple[str, ...] = ()
     trays: TraySpread | None = None
+    pairs: PairSpread | None = None
 
     @property
     def met(self) -> bool:
@@ -190,6 +204,69 @@ def over_limit(counts: np.ndarray, cab: np.ndarray, limit: np.ndarray) -> np.nda
     over = np.maximum(counts - limit[:, None], 0)
     over[np.arange(len(cab)), cab] = 0
     return over
+
+
+@dataclass(frozen=True)
+class GroupPairs:
+    """The pairs of topology groups (Dragonfly groups, Slim Fly racks, ...) with more than one
+    cable between them, as the search counts them: ``pair_of[j]``, the pair of the j-th entry
+    of ``Graph.adjacency`` (-1: a link inside a group or of a pair of one cable, which is
+    never over its share); ``cables``: the cables of each pair; ``limit``: the most of them
+    one cabinet may hold, ``floor(SHARE x cables)``, at least 1 (as
+    ``planner.performance.spread_risk`` measures it)."""
+
+    pair_of: np.ndarray
+    cables: np.ndarray
+    limit: np.ndarray
+    key: np.ndarray
+
+    @property
+    def pairs(self) -> int:
+        return len(self.cables)
+
+
+def group_pairs(graph: Graph, router_group, share: float) -> GroupPairs | None:
+    """The group pairs of more than one cable (``GroupPairs``), None without groups or
+    without such a pair."""
+    if router_group is None:
+        return None
+    group = np.asarray(router_group, np.int64)
+    ga, gb = group[graph.links[:, 0]], group[graph.links[:, 1]]
+    key = np.minimum(ga, gb) * (int(group.max()) + 1) + np.maximum(ga, gb)
+    between = ga != gb
+    keys, index = np.unique(key[between], return_inverse=True)
+    cables = np.bincount(index, weights=graph.weights[between], minlength=len(keys))
+    many = np.flatnonzero(cables > 1)
+    if not len(many):
+        return None
+    number = np.full(len(keys), -1, np.int64)
+    number[many] = np.arange(len(many))
+    a = graph.adjacency
+    rows = np.repeat(np.arange(graph.n), np.diff(a.indptr))
+    ka, kb = group[rows], group[a.indices]
+    entry = np.minimum(ka, kb) * (int(group.max()) + 1) + np.maximum(ka, kb)
+    at = np.searchsorted(keys, entry)
+    hit = (ka != kb) & (at < len(keys)) & (keys[np.minimum(at, len(keys) - 1)] == entry)
+    pair_of = np.where(hit, number[np.minimum(at, len(keys) - 1)], -1).astype(np.int64)
+    total = cables[many].astype(np.int64)
+    return GroupPairs(pair_of=pair_of, cables=total,
+                      limit=np.maximum(np.floor(share * total + 1e-9), 1).astype(np.int64),
+                      key=keys[many])
+
+
+def pair_counts(graph: Graph, router_cabinet, pairs: GroupPairs, cabinets: int) -> np.ndarray:
+    """(pairs, cabinets) the cables of each group pair with an end in each cabinet (a cable
+    with both ends in one cabinet counted once there)."""
+    cab = np.asarray(router_cabinet, np.int64)
+    a = graph.adjacency
+    rows = np.repeat(np.arange(graph.n), np.diff(a.indptr))
+    upper = (rows < a.indices) & (pairs.pair_of >= 0)
+    u, v, w, p = rows[upper], a.indices[upper], a.data[upper], pairs.pair_of[upper]
+    counts = np.zeros((pairs.pairs, cabinets), np.int32)
+    np.add.at(counts, (p, cab[u]), w)
+    apart = cab[u] != cab[v]
+    np.add.at(counts, (p[apart], cab[v][apart]), w[apart])
+    return counts
 
 
 @dataclass(frozen=True)
@@ -332,6 +409,49 @@ def _tray_shift(x, dst, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
 
 
 @numba.njit(cache=True)
+def _pair_add(p, c, m, pcount, plimit):
+    """m more of group pair p's cables with an end in cabinet c: the change of its excess."""
+    old = pcount[p, c]
+    pcount[p, c] = old + m
+    return max(old + m - plimit[p], 0) - max(old - plimit[p], 0)
+
+
+@numba.njit(cache=True)
+def _pair_shift(x, dst, indptr, indices, data, cab, pair_of, pcount, plimit):
+    """Router x goes to cabinet dst, the (group pair, cabinet) counts follow (a cable counts
+    once in each cabinet holding one of its ends); the change of the cables over the pair
+    limit, counted step by step as ``_tray_shift`` does."""
+    src = cab[x]
+    d = 0
+    for j in range(indptr[x], indptr[x + 1]):
+        p = pair_of[j]
+        if p < 0:
+            continue
+        b, m = cab[indices[j]], data[j]
+        if b != src:
+            d += _pair_add(p, src, -m, pcount, plimit)
+        if b != dst:
+            d += _pair_add(p, dst, m, pcount, plimit)
+    cab[x] = dst
+    return d
+
+
+@numba.njit(cache=True)
+def _pair_delta(v, u, c, indptr, indices, data, cab, pair_of, pcount, plimit):
+    """Change of the cables over the group-pair limit of v going to cabinet c and u (-1:
+    none) coming back from c (0 without pairs)."""
+    if pcount.shape[0] == 0:
+        return 0
+    a = cab[v]
+    d = _pair_shift(v, c, indptr, indices, data, cab, pair_of, pcount, plimit)
+    if u >= 0:
+        d += _pair_shift(u, a, indptr, indices, data, cab, pair_of, pcount, plimit)
+        _pair_shift(u, c, indptr, indices, data, cab, pair_of, pcount, plimit)
+    _pair_shift(v, a, indptr, indices, data, cab, pair_of, pcount, plimit)
+    return d
+
+
+@numba.njit(cache=True)
 def _shift(x, dst, indptr, indices, data, counts, cab):
     """Router x goes to cabinet dst: its neighbours' counts follow."""
     src = cab[x]
@@ -423,9 +543,10 @@ def _fits_move(v, u, c, cab, group, cab_load, cab_demand, cab_limit, grp_load, g
 
 
 @numba.njit(cache=True)
-def _best_move(movers, targets, mode, weight, tray_room, indptr, indices, data, klass, cab, counts,
-               limit, price, group, members, count, cab_load, cab_demand, cab_limit, grp_load,
-               grp_demand, grp_limit, stamp, state, ptr, seg, own, tray, tlimit):
+def _best_move(movers, targets, mode, weight, pair_weight, tray_room, indptr, indices, data,
+               klass, cab, counts, limit, price, group, members, count, cab_load, cab_demand, cab_limit, grp_load,
+               grp_demand, grp_limit, stamp, state, ptr, seg, own, tray, tlimit, pair_of,
+               pcount, plimit):
     """The move (v, u, c) of a mover v to one of its target cabinets (u = -1) or swapped with
     a router u there, the first on ties (module doc); in modes 3 and 0 one adding at most
     ``tray_room`` tray cables. ``mode`` 3 (cabinet and tray repair): the least dollars per
@@ -434,8 +555,11 @@ def _best_move(movers, targets, mode, weight, tray_room, indptr, indices, data, 
     counted, else the fewest
     tray cables added per cabinet cable; 1 (tray
     repair): the least dollars per tray cable removed, keeping the cabinet excess; 2
-    (recovery): the most dollars saved keeping both excesses. ``state`` = [stamp tick,
-    evaluations]."""
+    (recovery): the most dollars saved keeping every excess (cabinet, tray, group pair); 4
+    (group-pair repair): the least dollars per pair cable removed, keeping the cabinet and
+    tray excesses. In modes 0 and 3 the cabinet excess is the routers' cabinet cables plus
+    ``pair_weight`` x the group pairs' (``GroupPairs``); mode 1 never raises the pairs'.
+    ``state`` = [stamp tick, evaluations]."""
     best_v, best_u, best_c = -1, -1, -1
     best_p, best_tier = 0.0, 2
     for i in range(len(movers)):
@@ -453,13 +577,22 @@ def _best_move(movers, targets, mode, weight, tray_room, indptr, indices, data, 
                                   price, stamp, state[0])
                 state[0] += 2
                 state[1] += 1
-                if mode == 0 and d_e >= 0 or 1 <= mode <= 2 and d_e > 0 \
+                if mode == 0 or mode == 3:    # the group pairs' cabinet excess counts too
+                    d_e = d_e + pair_weight * _pair_delta(v, u, c, indptr, indices, data, cab,
+                                                          pair_of, pcount, plimit)
+                if mode == 0 and d_e >= 0 or (mode == 1 or mode == 2 or mode == 4) and d_e > 0 \
                         or mode == 2 and d_p >= -1e-9:
                     continue              # no cabinet gain, a cabinet loss, no saving
                 d_t = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray,
                                   tlimit)
-                if (mode == 0 or mode == 3) and d_t > tray_room:
+                if (mode == 0 or mode == 3) and d_t > tray_room or mode == 4 and d_t > 0:
                     continue              # more tray cables than the room left
+                d_g = 0
+                if mode == 1 or mode == 2 or mode == 4:
+                    d_g = _pair_delta(v, u, c, indptr, indices, data, cab, pair_of, pcount,
+                                      plimit)
+                    if (mode == 1 or mode == 2) and d_g > 0 or mode == 4 and d_g >= 0:
+                        continue          # a group-pair loss, no group-pair gain
                 tier = 0
                 if (mode == 0 or mode == 3) and weight * d_e + d_t < 0:
                     key = d_p / -(weight * d_e + d_t)   # dollars per unit of excess removed
@@ -469,6 +602,8 @@ def _best_move(movers, targets, mode, weight, tray_room, indptr, indices, data, 
                     key = d_p / -d_t
                 elif mode == 2 and d_t <= 0:
                     key = d_p
+                elif mode == 4:               # dollars per group-pair cable removed
+                    key = d_p / -d_g
                 else:
                     continue
                 if tier < best_tier or tier == best_tier and key < best_p - 1e-9:
@@ -478,13 +613,17 @@ def _best_move(movers, targets, mode, weight, tray_room, indptr, indices, data, 
 
 @numba.njit(cache=True)
 def _apply(v, u, c, indptr, indices, data, cab, counts, group, members, count, pos, cab_load,
-           cab_demand, grp_load, grp_demand, ptr, seg, own, tray, tlimit):
+           cab_demand, grp_load, grp_demand, ptr, seg, own, tray, tlimit, pair_of, pcount,
+           plimit):
     a = cab[v]
     for x, src, dst in ((v, a, c), (u, c, a)):
         if x < 0:
             continue
         if len(own):
             _tray_shift(x, dst, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
+            cab[x] = src
+        if pcount.shape[0]:
+            _pair_shift(x, dst, indptr, indices, data, cab, pair_of, pcount, plimit)
             cab[x] = src
         _shift(x, dst, indptr, indices, data, counts, cab)
         _move_member(x, src, dst, members, count, pos)
@@ -494,8 +633,9 @@ def _apply(v, u, c, indptr, indices, data, cab, counts, group, members, count, p
         grp_load[group[dst]] += grp_demand[x]
 
 
-_CABINETS, _TRAYS, _RECOVER, _TRADE = 0, 1, 2, 3
-"""``_best_move`` modes: cabinet repair, tray repair, recovery, cabinet and tray repair."""
+_CABINETS, _TRAYS, _RECOVER, _TRADE, _PAIRS = 0, 1, 2, 3, 4
+"""``_best_move`` modes: cabinet repair, tray repair, recovery, cabinet and tray repair,
+group-pair repair."""
 
 
 class _Search:
@@ -503,7 +643,7 @@ class _Search:
 
     def __init__(self, graph: Graph, cab, cabinet_group, cabinet_limits: Limits,
                  group_limits: Limits, price: np.ndarray, share: float,
-                 routes: TrayRoutes | None):
+                 routes: TrayRoutes | None, pairs: GroupPairs | None = None):
         a = graph.adjacency
         self.graph = graph
         self.cab = np.asarray(cab, np.int64).copy()
@@ -542,6 +682,13 @@ class _Search:
             counts = tray_counts(graph, self.cab, routes)
             self.trays = (routes.ptr, routes.seg, routes.own, counts,
                           np.c_[self.tray_limit, self._cap(counts)].astype(np.int64))
+        self.group_pairs = pairs
+        if pairs is None:                        # no group pairs: empty pair arrays
+            self.pairs = (np.full(len(a.data), -1, np.int64), np.zeros((0, n_cab), np.int32),
+                          np.zeros(0, np.int64))
+        else:
+            self.pairs = (pairs.pair_of, pair_counts(graph, self.cab, pairs, n_cab),
+                          pairs.limit)
 
     def _cap(self, counts: np.ndarray) -> np.ndarray:
         """Per router the most cables one tray segment other than its own bay may carry:
@@ -560,6 +707,10 @@ class _Search:
     def excess(self) -> int:
         return int(over_limit(self.counts, self.cab, self.limit).sum())
 
+    def pair_over(self) -> np.ndarray:
+        """(group pairs, cabinets) cables over the pair limit."""
+        return np.maximum(self.pairs[1] - self.pairs[2][:, None], 0)
+
     def tray_over(self) -> np.ndarray | None:
         """(routers, segments) cables over the tray limit, None without trays."""
         if self.routes is None:
@@ -570,18 +721,18 @@ class _Search:
         indptr, indices, data = self.csr
         v, u, c = _best_move(np.asarray(movers, np.int64),
                              np.ascontiguousarray(targets, dtype=np.int64), mode,
-                             SPREAD_CABINET_WEIGHT, tray_room, indptr, indices, data, self.klass,
-                             self.cab, self.counts, self.limit, self.price, self.group,
+                             SPREAD_CABINET_WEIGHT, SPREAD_PAIR_WEIGHT, tray_room, indptr,
+                             indices, data, self.klass, self.cab, self.counts, self.limit, self.price, self.group,
                              self.members, self.count, self.cab_load, self.cab_demand,
                              self.cab_limit, self.grp_load, self.grp_demand, self.grp_limit,
-                             self.stamp, self.state, *self.trays)
+                             self.stamp, self.state, *self.trays, *self.pairs)
         return None if v < 0 else (v, u, c)
 
     def apply(self, move) -> None:
         indptr, indices, data = self.csr
         _apply(*move, indptr, indices, data, self.cab, self.counts, self.group, self.members,
                self.count, self.pos, self.cab_load, self.cab_demand, self.grp_load,
-               self.grp_demand, *self.trays)
+               self.grp_demand, *self.trays, *self.pairs)
 
 
 @dataclass(frozen=True)
@@ -597,32 +748,59 @@ class TrayOutcome:
     plain_cables_over: int
 
 
+@dataclass(frozen=True)
+class PairSpread:
+    """What the search did for the group pairs on the cabinets (``GroupPairs``): the cables
+    of a pair with an end in one cabinet over ``floor(SHARE x cables of the pair)`` (at least
+    1) with and without it, and per (pair, cabinet) the counts it ended with (``counts``;
+    ``pairs.key``: each row's pair, lower group x (groups) + higher group)."""
+
+    pairs: GroupPairs
+    counts: np.ndarray
+    cables_over: int
+    plain_cables_over: int
+
+
 def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
            cabinet_limits: Limits, group_limits: Limits, price: np.ndarray, share: float,
-           routes: TrayRoutes | None = None
-           ) -> tuple[np.ndarray, int, int, int, TrayOutcome | None]:
+           routes: TrayRoutes | None = None, router_group=None
+           ) -> tuple[np.ndarray, int, int, int, TrayOutcome | None, PairSpread | None]:
     """(router -> cabinet meeting ``share`` where the search can, cables still over the limit,
-    moves made, moves evaluated, the tray segments' counts with ``routes``). ``near[c]``: the
-    cabinets cheapest from cabinet c (move targets); ``price[m, a, b]``: price per cable of a
-    link of the m-th multiplicity class (``numpy.unique`` of the link weights) between
-    cabinets a and b; ``routes``: the tray segments of every cabinet pair (``tray_routes``;
-    None: trays not limited) (module doc)."""
+    moves made, moves evaluated, the tray segments' counts with ``routes``, the group pairs'
+    counts with ``router_group``). ``near[c]``: the cabinets cheapest from cabinet c (move
+    targets); ``price[m, a, b]``: price per cable of a link of the m-th multiplicity class
+    (``numpy.unique`` of the link weights) between cabinets a and b; ``routes``: the tray
+    segments of every cabinet pair (``tray_routes``; None: trays not limited);
+    ``router_group``: each router's topology group (None: no group pairs) (module doc)."""
+    pairs = group_pairs(graph, router_group, share)
+    if pairs is not None and pairs.pairs * len(cabinet_group) > SPREAD_MAX_ENTRIES:
+        pairs = None                      # above the table the search keeps: measured only
     search = _Search(graph, router_cabinet, cabinet_group, cabinet_limits, group_limits, price,
-                     share, routes)
+                     share, routes, pairs)
     plain_tray = search.tray_over()
+    plain_pairs = int(search.pair_over().sum())
     budget = SPREAD_EVALUATIONS_PER_ROUTER * max(graph.n, 1)
     if routes is None:
         moves = _repair_cabinets(search, graph, near, budget, _CABINETS)
+        done = budget
     else:
         cap = int(plain_tray.sum())       # the tray excess never grows past the plain one's
         moves = _repair_cabinets(search, graph, near, budget, _TRADE, cap)
         moves += _repair_trays(search, graph, near, 2 * budget)
         moves += _repair_cabinets(search, graph, near, 3 * budget, _CABINETS, cap)
-    moves += _recover(search, graph, near, 4 * budget)
+        done = 3 * budget
+    recover = 4 * budget
+    if pairs is not None:
+        done, recover = max(done, search.evaluations) + budget, recover + budget
+        moves += _repair_pairs(search, near, done)
+    moves += _recover(search, graph, near, recover)
     trays = None if routes is None else TrayOutcome(
         routes=routes, counts=search.trays[3], limit=search.tray_limit,
         cables_over=int(search.tray_over().sum()), plain_cables_over=int(plain_tray.sum()))
-    return search.cab, search.excess(), moves, search.evaluations, trays
+    pair = None if pairs is None else PairSpread(
+        pairs=pairs, counts=search.pairs[1], cables_over=int(search.pair_over().sum()),
+        plain_cables_over=plain_pairs)
+    return search.cab, search.excess(), moves, search.evaluations, trays, pair
 
 
 def _repair_cabinets(search: _Search, graph: Graph, near: np.ndarray, budget: int,
@@ -698,6 +876,44 @@ def _repair_trays(search: _Search, graph: Graph, near: np.ndarray, budget: int) 
             move = search.best(movers, targets, _TRAYS)
             if move is None:
                 stuck[r, s] = True
+                continue
+            search.apply(move)
+            moves += 1
+            progress = True
+    return moves
+
+
+def _repair_pairs(search: _Search, near: np.ndarray, budget: int) -> int:
+    """The (group pair, cabinet) cells over the pair limit, worst first, pass after pass: one
+    of the pair's routers in the cabinet moves to (or swaps into) the cabinets near it, at the
+    least price per pair cable removed, raising neither the cabinet nor the tray excess
+    (module doc); the moves made."""
+    moves = 0
+    pairs = search.group_pairs
+    a = search.graph.adjacency
+    rows = np.repeat(np.arange(search.graph.n), np.diff(a.indptr))
+    on = np.flatnonzero(pairs.pair_of >= 0)
+    order = on[np.argsort(pairs.pair_of[on], kind="stable")]
+    cut = np.searchsorted(pairs.pair_of[order], np.arange(pairs.pairs + 1))
+    ends = [np.unique(rows[order[cut[p]:cut[p + 1]]]) for p in range(pairs.pairs)]
+    stuck = np.zeros(search.pairs[1].shape, dtype=bool)
+    progress = True
+    while progress and search.evaluations < budget:
+        progress = False
+        over = search.pair_over()
+        over[stuck] = 0
+        cells = np.flatnonzero(over)
+        for key in cells[np.argsort(-over.ravel()[cells], kind="stable")].tolist():
+            if search.evaluations >= budget:
+                break
+            p, c = divmod(key, over.shape[1])
+            if search.pairs[1][p, c] <= pairs.limit[p]:
+                continue                                  # an earlier move repaired it
+            movers = ends[p][search.cab[ends[p]] == c]
+            targets = np.broadcast_to(near[c], (len(movers), near.shape[1]))
+            move = search.best(movers, targets, _PAIRS)
+            if move is None:
+                stuck[p, c] = True
                 continue
             search.apply(move)
             moves += 1

@@ -215,6 +215,13 @@ SPREAD_MAX_ENTRIES = 100_000_000     # routers^2 (the int32 router x cabinet cou
 # cabinets, 0.4 s and 17.5 MB (346 MB peak while built) at 500, 3.3 s and 115 MB (1 GB peak)
 # at 1,000: above 500 cabinets the trays are measured only.
 SPREAD_CABINET_WEIGHT = 16           # tray cables one cabinet cable over the limit weighs
+# Group pairs under ``--spread-risk`` (``spread``): a group pair's cable over its cabinet limit
+# weighs this much of a router's cabinet cable in the cabinet repairs. On the default plan
+# (share 1/29; the plain layout 6,054 pair cables over, the router-only search 178, 16
+# router cables and 21,947 tray cables over) the weights 0.25 / 0.5 / 0.75 / 1 ended at 19 / 12
+# / 22 / 17 router cables and as many pair cables over, 22,198 / 22,016 / 20,746 / 21,858
+# tray cables over: 0.5 leaves the fewest cabinet cables over (+$1,044,488 against +$1,064,949).
+SPREAD_PAIR_WEIGHT = 0.5
 SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured only
 
 
