@@ -240,7 +240,7 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
     graph = Graph.from_topology(topology)
     new_links = graph.links[:, 1] >= first_new
     start_layout = _layout(topology, floor, standing, start, halls, rows, cols, group)
-    start_dollars, _ = _dollars(graph, new_links, moved, start_layout, floor, catalog, router)
+    start_dollars = _dollars(graph, new_links, moved, start_layout, floor, catalog, router)
     # the search's room: the start's (an "auto" hall is the extent of its cabinets)
     room = floors.room_of(floor, start_layout.hall, start_layout.row, start_layout.col)
     prices, why_not = _price_table(graph, floor, catalog, router, room, start_layout.hall)
@@ -261,7 +261,7 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
     found = improve(topology.adjacency, first_new, topology.endpoints, standing,
                     site_of[start], sites, prices, budget, search_moved)
     layout = _layout(topology, floor, standing, candidate[found.site], halls, rows, cols, group)
-    dollars, _ = _dollars(graph, new_links, moved, layout, floor, catalog, router)
+    dollars = _dollars(graph, new_links, moved, layout, floor, catalog, router)
     method = "standing+greedy+search"
     if dollars > start_dollars:        # the table's room is larger than the layout's: keep
         layout, dollars = start_layout, start_dollars        # the start (never dearer)
@@ -313,19 +313,18 @@ def _layout(topology, floor, standing, site, halls, rows, cols, group) -> Layout
                   col=cols[used], group=np.r_[np.asarray(group, np.int64), new_group])
 
 
-def _dollars(graph, links, moved, layout: Layout, floor, catalog, router
-             ) -> tuple[float | None, np.ndarray]:
-    """(dollars of the new parts of the chosen links of ``graph`` in the layout, as the cabling
-    stage prices them, less the parts the moved cables keep; None without a catalog, which
-    moved cables keep their part: ``kept_parts``)."""
+def _dollars(graph, links, moved, layout: Layout, floor, catalog, router) -> float | None:
+    """Dollars of the new parts of the chosen links of ``graph`` in the layout, as the cabling
+    stage prices them, less the parts the moved cables keep (``kept_parts``); None without a
+    catalog."""
     if catalog is None:
-        return None, np.zeros(len(moved[0]), dtype=bool)
+        return None
     part = Graph(n=graph.n, links=graph.links[links], weights=graph.weights[links],
                  endpoints=graph.endpoints)
     total = network_link_media(part, layout.router_cabinet, layout.hall, layout.row,
                                layout.col, layout.group, floor, catalog, router).dollars
     price, kept = kept_parts(graph, moved, layout, floor, catalog, router)
-    return total - float(price[kept].sum()), kept
+    return total - float(price[kept].sum())
 
 
 def kept_parts(graph, moved, layout: Layout, floor, catalog, router
