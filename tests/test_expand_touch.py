@@ -121,3 +121,51 @@ def test_new_router_stands_where_the_moved_cable_keeps_its_part(small):
     # the standing routers stay, and the search opened no more cabinets than the start
     assert p.router_cabinet[:4].tolist() == STANDING_CABINET.tolist()
     assert placed.new_cabinets == 1
+
+
+ROOM = """extends: hot-aisle
+name: touch-room
+hall:
+  rows: 8
+  cabinets_per_row: 24
+"""
+
+
+def test_summary_splits_touched_cables_as_the_work_order_lists_them(tmp_path):
+    """Dragonfly a=4, p=2, h=2, g=5 -> 9 on a structured 8 x 24 hall: summary.json's touched
+    network cables are the work order's network moves and removes; the re-patched ones are
+    the moves whose two ends stay (device and port), the re-plugged the others, and
+    ``moved_network_part_changed`` the moves whose part number changes. The growth re-plugs
+    10 (docs/growth.md, "Growing what is installed"), the bound."""
+    import json
+
+    import pandas as pd
+
+    from planner.cli import main
+
+    room = tmp_path / "room.yaml"
+    room.write_text(ROOM)
+    old, new = tmp_path / "old", tmp_path / "new"
+    assert main(["plan", "--topology", "dragonfly:a=4,p=2,h=2,g=5", "--catalog", "modern-100g",
+                 "--floor", str(room), "--out", str(old), "--strategy", "hint",
+                 "--resilience", "off"]) == 0
+    assert main(["expand", "--from", str(old), "--topology", "dragonfly:a=4,p=2,h=2,g=9",
+                 "--floor", str(room), "--out", str(new)]) == 0
+    growth = json.loads((new / "summary.json").read_text())["growth"]
+    order = pd.read_csv(new / "work_order.csv", keep_default_na=False, dtype=str)
+    net = order[order["kind"] == "network"]
+    moves = net[net["action"] == "move"]
+
+    def ends(col):
+        return moves[col].str.split("@").str[0]
+    same = (((ends("old_a") == ends("new_a")) & (ends("old_b") == ends("new_b")))
+            | ((ends("old_a") == ends("new_b")) & (ends("old_b") == ends("new_a"))))
+    assert growth["touched_network"] == len(moves) + int((net["action"] == "remove").sum())
+    assert growth["touched_network_repatched"] == int(same.sum())
+    assert growth["touched_network_replugged"] == int((~same).sum()) == 10
+    assert growth["touched_network_removed"] == 0
+    assert growth["touched_lower_bound"] == 10
+    assert growth["moved_network_part_changed"] == int(
+        (moves["old_sku"] != moves["new_sku"]).sum())
+    placement = growth["placement"]
+    assert placement["moved_parts_kept"] + placement["moved_parts_replaced"] == 10
