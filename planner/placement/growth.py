@@ -28,9 +28,9 @@ theirs): standing routers keep their rack units.
 
 The standing cables a growth re-plugs or removes are fixed by the growth's ports
 (``planner.placement.grown``), so their labour does not depend on where new routers stand; the
-part of a re-plugged cable does, and the search prices it. (On floors with structured cabling
-the grown plant may re-patch a kept cable, ``planner.cabling.work_order.with_repatched``; the
-search does not see that.)"""
+part of a re-plugged cable does, and the search prices it off structured floors
+(``prices_moves``). On floors with structured cabling the grown plant may also re-patch a kept
+cable (``planner.cabling.work_order.with_repatched``); the search does not see that."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ class GrowthPlacement:
     cabling stage prices them, less the parts the moved cables keep) after the greedy start and
     after the search, a lower bound on them and its kind, the search's evaluations and moves,
     how many new routers fill standing cabinets, and how many moved cables keep their part and
-    how many need a new one."""
+    how many need a new one (None where moves are not priced: ``prices_moves``)."""
 
     placement: Placement
     method: str
@@ -154,8 +154,8 @@ class GrowthPlacement:
     moves: dict
     in_standing_cabinets: int
     new_cabinets: int
-    moved_parts_kept: int = 0
-    moved_parts_replaced: int = 0
+    moved_parts_kept: int | None = None
+    moved_parts_replaced: int | None = None
 
 
 def _greedy_start(topology, first_new: int, floor, router_cab, halls, rows, cols, room,
@@ -228,7 +228,7 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
     cables re-plugged to new routers, (new router, standing router, standing cabinet the other
     end leaves) per cable (``moved_to_new``; none by default)."""
     standing = np.asarray(standing_cabinet, dtype=np.int64)
-    moved = (np.zeros(0, np.int64),) * 3 if moved is None else tuple(
+    moved = (np.zeros(0, np.int64),) * 3 if moved is None or not prices_moves(floor) else tuple(
         np.asarray(x, np.int64) for x in moved)
     first_new, n_old = len(standing), len(hall)
     fh, fr, fc = free_positions(floor, hall, row, col)
@@ -313,6 +313,15 @@ def _layout(topology, floor, standing, site, halls, rows, cols, group) -> Layout
                   col=cols[used], group=np.r_[np.asarray(group, np.int64), new_group])
 
 
+def prices_moves(floor) -> bool:
+    """Whether the search prices moved cables by their part: off floors with structured
+    cabling. Through panels a moved cable keeps its cords and takes another trunk seat, and the
+    price table, which prices a link's whole channel (cords, trunk share and optics), says
+    nothing about the cords: on the 100K Dragonfly growth on ``hot-aisle`` (docs/growth.md)
+    pricing them so raised the new parts by $2.95M (5.7 %), more optical links."""
+    return not floor.structured_cabling
+
+
 def _dollars(graph, links, moved, layout: Layout, floor, catalog, router) -> float | None:
     """Dollars of the new parts of the chosen links of ``graph`` in the layout, as the cabling
     stage prices them, less the parts the moved cables keep (``kept_parts``); None without a
@@ -364,7 +373,8 @@ def _result(graph, first_new: int, n_old: int, layout: Layout, floor, catalog, r
     media = None if catalog is None else network_link_media(
         graph, layout.router_cabinet, layout.hall, layout.row, layout.col, layout.group, floor,
         catalog, router)
-    price, kept = (kept_parts(graph, moved, layout, floor, catalog, router) if media is not None
+    priced = media is not None and prices_moves(floor)
+    price, kept = (kept_parts(graph, moved, layout, floor, catalog, router) if priced
                    else (np.zeros(0), np.zeros(0, dtype=bool)))
     standing_links = (None if media is None                 # all cables less the new links'
                       else media.dollars - dollars - float(price[kept].sum()))
@@ -389,4 +399,5 @@ def _result(graph, first_new: int, n_old: int, layout: Layout, floor, catalog, r
         moves={} if found is None else dict(found.moves),
         in_standing_cabinets=int(np.sum(new_at < n_old)),
         new_cabinets=len(np.unique(new_at[new_at >= n_old])),
-        moved_parts_kept=int(kept.sum()), moved_parts_replaced=int((~kept).sum()))
+        moved_parts_kept=int(kept.sum()) if priced else None,
+        moved_parts_replaced=int((~kept).sum()) if priced else None)
