@@ -14,9 +14,9 @@ elsewhere: the search sees the part a position saves. From a start it takes, in 
 improving
 
 * move of one new router to the site where its links cost least (a standing cabinet with room,
-  a new cabinet with room, or, for a router alone in its new cabinet, an empty position: the
-  search never opens more cabinets than the start, whose rack hardware, power and management
-  ports it does not price),
+  a new cabinet with room, or an empty position: a new cabinet opened; where moved cables are
+  priced, only a router alone in its new cabinet, so that no router opens a cabinet, whose
+  rack hardware, power and management ports the search does not price, to keep a part),
 * swap of two new routers on different sites (the site a router prefers is full),
 * move of all the routers of one new cabinet to an empty position,
 
@@ -216,7 +216,8 @@ def improve(adjacency, first_new: int, endpoints, standing_site, start_site, sit
             prices: CabinetPrices, budget: int, moved: Moved | None = None) -> SearchResult:
     """The search of the module doc from ``start_site`` (site of every new router), within
     ``budget`` evaluations. ``standing_site``: site of every standing router; ``moved``: the
-    standing cables re-plugged to new routers (none by default)."""
+    standing cables re-plugged to new routers, priced by their part (none by default: every
+    link at its new part's price, and a router may open a cabinet)."""
     state = _State(adjacency, first_new, endpoints, standing_site, start_site, sites, prices,
                    Moved.none() if moved is None else moved)
     new = np.arange(first_new, len(state.site))
@@ -245,8 +246,9 @@ def _move_routers(state: _State, new, all_sites, free, budget: int) -> int:
         cost = state.router_costs(v, all_sites)
         here = state.site[v]
         delta = cost - cost[here]
-        ok = (state.fits(v, all_sites) & (all_sites != here) & (delta < -IMPROVEMENT)
-              & state.keeps_cabinet_count(v, all_sites))
+        ok = state.fits(v, all_sites) & (all_sites != here) & (delta < -IMPROVEMENT)
+        if len(state.moved_new):
+            ok &= state.keeps_cabinet_count(v, all_sites)
         if ok.any():
             best = int(all_sites[ok][np.argmin(delta[ok])])
             state.place(v, best)
