@@ -272,13 +272,22 @@ def standing_positions(cabinets):
 
 
 def growth_block(folder: Path, standing, growth, cables_old, fabric, paired, bom,
-                 touch_price: float) -> dict:
+                 touch_price: float, repatched: int = 0) -> dict:
     """summary.json's ``growth``: how it grew, the cables kept, moved, removed and added, the
-    touched network cables against the lower bound, the labour and the new parts' price."""
+    touched network cables against the lower bound (apart: re-plugged at one end, re-patched
+    through panels with both ends in place, ``repatched``, and removed; the moved ones whose
+    part changes), the labour and the new parts' price."""
+    import numpy as np
+
     from planner.cabling import work_order as orders
-    act_old, act_new, _ = paired
+    act_old, act_new, source = paired
     tally = orders.counts(act_old, act_new, cables_old["kind"], fabric["kind"])
     touched = tally["network"]["moved"] + tally["network"]["removed"]
+    moved = np.flatnonzero((np.asarray(act_new) == "move")
+                           & (fabric["kind"].to_numpy() == "network"))
+    part_changed = int((fabric["sku"].astype(str).to_numpy()[moved]
+                        != cables_old["sku"].astype(str).to_numpy()[np.asarray(source)[moved]])
+                       .sum())
     survivors = int((growth.old_to_new >= 0).sum())
     return {
         "from": str(folder), "how": growth.how, "rebuild": growth.rebuild,
@@ -287,6 +296,10 @@ def growth_block(folder: Path, standing, growth, cables_old, fabric, paired, bom
         "routers_removed": standing.num_routers - survivors,
         "cables": tally,
         "touched_network": touched,
+        "touched_network_replugged": tally["network"]["moved"] - repatched,
+        "touched_network_repatched": repatched,
+        "touched_network_removed": tally["network"]["removed"],
+        "moved_network_part_changed": part_changed,
         "touched_lower_bound": growth.lower_bound,
         "touched_bound_kind": growth.bound_kind,
         "touched_gap": touched - growth.lower_bound,
@@ -314,7 +327,9 @@ def placement_block(placed) -> dict:
             "new_cable_gap": gap,
             "evaluations": placed.evaluations, "moves": placed.moves,
             "new_routers_in_standing_cabinets": placed.in_standing_cabinets,
-            "new_cabinets": placed.new_cabinets}
+            "new_cabinets": placed.new_cabinets,
+            "moved_parts_kept": placed.moved_parts_kept,
+            "moved_parts_replaced": placed.moved_parts_replaced}
 
 
 def new_parts(bom, growth):
@@ -590,7 +605,7 @@ def run(args: argparse.Namespace) -> int:
     from planner.cabling import work_order as orders
     from planner.placement.grown import grow
     from planner.costing import power
-    from planner.placement.growth import place_growth
+    from planner.placement.growth import moved_to_new, place_growth
     from planner.plan import plan
     from planner.run.errors import InputError
     from planner.topologies import parse_spec
@@ -611,7 +626,8 @@ def run(args: argparse.Namespace) -> int:
     placed = place_growth(growth.topology, power.fit_budget(floor, growth.topology, catalog,
                                                             router),
                           catalog, router, router_cab[growth.old_to_new >= 0], hall, row, col,
-                          group)
+                          group, moved_to_new(standing, growth.topology, router_cab,
+                                              int((growth.old_to_new >= 0).sum())))
     placement = placed.placement
     old_trunks, old_pieces = (standing_plant(folder, cables_old, cabinets_old,
                                              int(np.max(placement.cabinet_hall)) + 1)
@@ -623,6 +639,7 @@ def run(args: argparse.Namespace) -> int:
                                  growth.old_to_new)
     fabric = result.cables[result.cables["kind"].isin(["network", "endpoint"])]
     paired = orders.pairs(cables_old, fabric, growth.old_to_new, ep_map)
+    replugged = paired[1] == "move"
     if result.structured is not None:
         grown_trunks = result.structured.trunks
         paired = orders.with_repatched(paired, old_pieces, fabric, trunk_labels(old_trunks),
@@ -649,7 +666,8 @@ def run(args: argparse.Namespace) -> int:
     bom = with_standing_trunks(bom, plant, set(trunk_labels(old_trunks).values()))
     bom = with_standing_panels(bom, plant, catalog, old_trunks)
     result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
-                                            paired, bom, touch_price)
+                                            paired, bom, touch_price,
+                                            int(((paired[1] == "move") & ~replugged).sum()))
     result.summary["growth"]["trunks_removed"] = trunks_removed
     result.summary["growth"]["placement"] = placement_block(placed)
     result.summary["growth"]["drain"] = drain_block(drain, order)

@@ -17,15 +17,20 @@ theirs): standing routers keep their rack units.
    cabinets, empty positions and the free router and endpoint slots of standing cabinets
    (within their electrical group's limits), swaps two, and moves whole new cabinets, for the
    dollars of the links with a new router at an end, priced by the placement stage's table
-   (``objective.CabinetPrices``), within ``tuning.GROWTH_EVALUATIONS_PER_ROUTER`` evaluations.
+   (``objective.CabinetPrices``), a standing cable re-plugged to a new router (``moved_to_new``)
+   at nothing where its part stays and at its new part elsewhere, within
+   ``tuning.GROWTH_EVALUATIONS_PER_ROUTER`` evaluations.
    Both layouts are then priced as the cabling stage prices them
    (``objective.network_link_media``) and the cheaper kept. Membership floors keep the start.
 3. Lower bound on those dollars (halls of a given size, where the table's room is the
    layout's): each new link at its cheapest price from its standing end's cabinet to any
    position, or between any two positions (``growth_search.new_link_lower_bound``).
 
-The labour on standing cables does not depend on where new routers stand (the standing routers
-do not move), so it is fixed by the growth."""
+The standing cables a growth re-plugs or removes are fixed by the growth's ports
+(``planner.placement.grown``), so their labour does not depend on where new routers stand; the
+part of a re-plugged cable does, and the search prices it off structured floors
+(``prices_moves``). On floors with structured cabling the grown plant may also re-patch a kept
+cable (``planner.cabling.work_order.with_repatched``); the search does not see that."""
 
 from __future__ import annotations
 
@@ -37,8 +42,8 @@ from planner.inputs import floor as floors
 from planner.inputs.floor import positions
 from planner.inputs.floor.routes import route_length_m
 from planner.placement.graph import Graph
-from planner.placement.growth_search import (UNLIMITED, SearchResult, Sites, improve,
-                                             new_link_lower_bound)
+from planner.placement.growth_search import (PART_KEPT, UNLIMITED, Moved, SearchResult, Sites,
+                                             improve, new_link_lower_bound)
 from planner.placement.objective import (CabinetPrices, cabinet_prices, network_link_media,
                                         table_entries)
 from planner.placement.priced import Layout
@@ -96,12 +101,48 @@ def _new_cabinets(topology, first_new: int, floor) -> np.ndarray:
     return cab
 
 
+def moved_to_new(standing, topology, standing_cabinet, first_new: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(new router, standing router, standing cabinet the other end leaves) of every standing
+    cable the growth re-plugs at one end to a new router: as the work order pairs them
+    (``planner.cabling.work_order.pairs``), a standing cable not kept stays plugged at its
+    lower router's port when a grown cable takes that port, else at its higher router's.
+    ``standing``: ``grown.Standing`` (its routers keep their ids); ``topology``: the grown one,
+    ports in ``extra["network_ports"]``; ``standing_cabinet``: the standing plan's cabinet of
+    every standing router; ``first_new``: the first new router's id."""
+    mult = topology.multiplicity
+    a = np.repeat(topology.links[:, 0], mult)
+    b = np.repeat(topology.links[:, 1], mult)
+    a_port, b_port = topology.extra["network_ports"]
+    by_end = {}
+    for x, px, y, py in zip(a.tolist(), np.asarray(a_port).tolist(), b.tolist(),
+                            np.asarray(b_port).tolist()):
+        by_end[(x, px)] = (y, py)
+        by_end[(y, py)] = (x, px)
+    out = []
+    for u, pu, w, pw in zip(standing.a_router.tolist(), standing.a_port.tolist(),
+                            standing.b_router.tolist(), standing.b_port.tolist()):
+        (lo, plo), (hi, phi) = sorted(((u, pu), (w, pw)))
+        if by_end.get((lo, plo)) == (hi, phi):
+            continue                                    # kept
+        for stay, gone in (((lo, plo), hi), ((hi, phi), lo)):
+            peer = by_end.get(stay) if stay[0] < topology.num_routers else None
+            if peer is not None:
+                if peer[0] >= first_new:
+                    out.append((peer[0], stay[0], int(standing_cabinet[gone])))
+                break
+    rows = np.asarray(out, dtype=np.int64).reshape(-1, 3)
+    return rows[:, 0], rows[:, 1], rows[:, 2]
+
+
 @dataclass(frozen=True)
 class GrowthPlacement:
-    """Where the new routers went and what their links cost: the dollars of the network cables
-    with a new router at one end or both (``network_link_media``, as the cabling stage prices
-    them) after the greedy start and after the search, a lower bound on them and its kind, the
-    search's evaluations and moves, and how many new routers fill standing cabinets."""
+    """Where the new routers went and what their links cost: the dollars of the new parts of
+    the network cables with a new router at one end or both (``network_link_media``, as the
+    cabling stage prices them, less the parts the moved cables keep) after the greedy start and
+    after the search, a lower bound on them and its kind, the search's evaluations and moves,
+    how many new routers fill standing cabinets, and how many moved cables keep their part and
+    how many need a new one (None where moves are not priced: ``prices_moves``)."""
 
     placement: Placement
     method: str
@@ -113,6 +154,8 @@ class GrowthPlacement:
     moves: dict
     in_standing_cabinets: int
     new_cabinets: int
+    moved_parts_kept: int | None = None
+    moved_parts_replaced: int | None = None
 
 
 def _greedy_start(topology, first_new: int, floor, router_cab, halls, rows, cols, room,
@@ -179,10 +222,14 @@ def _sites(topology, floor, standing_cabinet, halls, rows, cols, group, prices) 
 
 def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
                  hall: np.ndarray, row: np.ndarray, col: np.ndarray,
-                 group: np.ndarray) -> GrowthPlacement:
+                 group: np.ndarray, moved=None) -> GrowthPlacement:
     """The placement of the grown system (module doc). ``standing_cabinet``: cabinet index
-    (into hall/row/col/group) of every standing router that survives."""
+    (into hall/row/col/group) of every standing router that survives; ``moved``: the standing
+    cables re-plugged to new routers, (new router, standing router, standing cabinet the other
+    end leaves) per cable (``moved_to_new``; none by default)."""
     standing = np.asarray(standing_cabinet, dtype=np.int64)
+    moved = (np.zeros(0, np.int64),) * 3 if moved is None or not prices_moves(floor) else tuple(
+        np.asarray(x, np.int64) for x in moved)
     first_new, n_old = len(standing), len(hall)
     fh, fr, fc = free_positions(floor, hall, row, col)
     halls, rows, cols = np.r_[hall, fh], np.r_[row, fr], np.r_[col, fc]
@@ -193,14 +240,14 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
     graph = Graph.from_topology(topology)
     new_links = graph.links[:, 1] >= first_new
     start_layout = _layout(topology, floor, standing, start, halls, rows, cols, group)
-    start_dollars = _dollars(graph, new_links, start_layout, floor, catalog, router)
+    start_dollars = _dollars(graph, new_links, moved, start_layout, floor, catalog, router)
     # the search's room: the start's (an "auto" hall is the extent of its cabinets)
     room = floors.room_of(floor, start_layout.hall, start_layout.row, start_layout.col)
     prices, why_not = _price_table(graph, floor, catalog, router, room, start_layout.hall)
     if prices is None or topology.num_routers == first_new:
         method = "standing+greedy" + (f" ({why_not})" if why_not else "")
         return _result(graph, first_new, n_old, start_layout, floor, catalog, router, method,
-                       start_dollars, start_dollars, None, None)
+                       start_dollars, start_dollars, None, None, moved)
     # the search's sites: the standing cabinets, then the free positions of that room
     inside = (fh < room.halls) & (fr < room.rows) & (fc < room.cols)
     candidate = np.r_[np.arange(n_old), n_old + np.flatnonzero(inside)]
@@ -210,10 +257,11 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
     site_of[candidate] = np.arange(len(candidate))
     n_new = topology.num_routers - first_new
     budget = min(GROWTH_MAX_EVALUATIONS, GROWTH_EVALUATIONS_PER_ROUTER * n_new * len(candidate))
+    search_moved = Moved(new=moved[0], standing=moved[1], old_site=site_of[moved[2]])
     found = improve(topology.adjacency, first_new, topology.endpoints, standing,
-                    site_of[start], sites, prices, budget)
+                    site_of[start], sites, prices, budget, search_moved)
     layout = _layout(topology, floor, standing, candidate[found.site], halls, rows, cols, group)
-    dollars = _dollars(graph, new_links, layout, floor, catalog, router)
+    dollars = _dollars(graph, new_links, moved, layout, floor, catalog, router)
     method = "standing+greedy+search"
     if dollars > start_dollars:        # the table's room is larger than the layout's: keep
         layout, dollars = start_layout, start_dollars        # the start (never dearer)
@@ -221,9 +269,9 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
     bound = None
     if _fixed_halls(floor):
         bound = new_link_lower_bound(topology.adjacency, first_new, site_of[standing],
-                                     sites, prices)
+                                     sites, prices, search_moved)
     return _result(graph, first_new, n_old, layout, floor, catalog, router, method,
-                   start_dollars, dollars, bound, found)
+                   start_dollars, dollars, bound, found, moved)
 
 
 def _price_table(graph, floor, catalog, router, room, halls
@@ -265,26 +313,71 @@ def _layout(topology, floor, standing, site, halls, rows, cols, group) -> Layout
                   col=cols[used], group=np.r_[np.asarray(group, np.int64), new_group])
 
 
-def _dollars(graph, links, layout: Layout, floor, catalog, router) -> float | None:
-    """Dollars of the chosen links of ``graph`` in the layout, as the cabling stage prices
-    them; None without a catalog."""
+def prices_moves(floor) -> bool:
+    """Whether the search prices moved cables by their part: off floors with structured
+    cabling. Through panels a moved cable keeps its cords and takes another trunk seat, and the
+    price table, which prices a link's whole channel (cords, trunk share and optics), says
+    nothing about the cords: on the 100K Dragonfly growth on ``hot-aisle`` (docs/growth.md)
+    pricing them so raised the new parts by $2.95M (5.7 %), more optical links."""
+    return not floor.structured_cabling
+
+
+def _dollars(graph, links, moved, layout: Layout, floor, catalog, router) -> float | None:
+    """Dollars of the new parts of the chosen links of ``graph`` in the layout, as the cabling
+    stage prices them, less the parts the moved cables keep (``kept_parts``); None without a
+    catalog."""
     if catalog is None:
         return None
     part = Graph(n=graph.n, links=graph.links[links], weights=graph.weights[links],
                  endpoints=graph.endpoints)
-    return network_link_media(part, layout.router_cabinet, layout.hall, layout.row, layout.col,
-                              layout.group, floor, catalog, router).dollars
+    total = network_link_media(part, layout.router_cabinet, layout.hall, layout.row,
+                               layout.col, layout.group, floor, catalog, router).dollars
+    price, kept = kept_parts(graph, moved, layout, floor, catalog, router)
+    return total - float(price[kept].sum())
+
+
+def kept_parts(graph, moved, layout: Layout, floor, catalog, router
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(price per cable of every moved cable on its grown route, whether it keeps its part):
+    the part stays where the grown route from its standing end prices as its standing route
+    did (the same cheapest part of ``planner.inputs.parts.media.routed_parts``, ``PART_KEPT``),
+    both routed in the grown layout's room (standing cabinets keep their index)."""
+    from planner.inputs.parts.media import routed_parts
+
+    new, stay, left = moved
+    if not len(new):
+        return np.zeros(0), np.zeros(0, dtype=bool)
+    weight = {(int(u), int(v)): int(w) for (u, v), w in zip(graph.links.tolist(),
+                                                            graph.weights.tolist())}
+    parallel = np.asarray([weight.get((min(u, v), max(u, v)), 1)
+                           for u, v in zip(stay.tolist(), new.tolist())], dtype=np.int64)
+    cab = layout.router_cabinet
+    room = floors.room_of(floor, layout.hall, layout.row, layout.col)
+    group = np.asarray(layout.group, np.int64)
+
+    def priced(a, b):
+        return routed_parts(catalog, floor, room, layout.hall, layout.row, layout.col, a, b,
+                            group[a] == group[b], router=router, parallel=parallel).parts.price
+
+    after = priced(cab[stay], cab[new])
+    before = priced(cab[stay], left)
+    return after, np.isfinite(after) & (np.abs(after - before) <= PART_KEPT)
 
 
 def _result(graph, first_new: int, n_old: int, layout: Layout, floor, catalog, router, method: str,
-            start_dollars, dollars, bound, found: SearchResult | None) -> GrowthPlacement:
+            start_dollars, dollars, bound, found: SearchResult | None,
+            moved) -> GrowthPlacement:
     """The ``Placement`` of the layout (cable dollars and media as the cabling stage prices
     them; the cable-dollar bound: the standing routers' links as laid plus ``bound`` on the
     new ones) and the report of how it was found."""
     media = None if catalog is None else network_link_media(
         graph, layout.router_cabinet, layout.hall, layout.row, layout.col, layout.group, floor,
         catalog, router)
-    standing_links = None if media is None else media.dollars - dollars
+    priced = media is not None and prices_moves(floor)
+    price, kept = (kept_parts(graph, moved, layout, floor, catalog, router) if priced
+                   else (np.zeros(0), np.zeros(0, dtype=bool)))
+    standing_links = (None if media is None                 # all cables less the new links'
+                      else media.dollars - dollars - float(price[kept].sum()))
     placement = Placement(
         router_cabinet=layout.router_cabinet, cabinet_row=layout.row, cabinet_col=layout.col,
         cabinet_group=layout.group, cabinet_hall=layout.hall,
@@ -305,4 +398,6 @@ def _result(graph, first_new: int, n_old: int, layout: Layout, floor, catalog, r
         evaluations=0 if found is None else found.evaluations,
         moves={} if found is None else dict(found.moves),
         in_standing_cabinets=int(np.sum(new_at < n_old)),
-        new_cabinets=len(np.unique(new_at[new_at >= n_old])))
+        new_cabinets=len(np.unique(new_at[new_at >= n_old])),
+        moved_parts_kept=int(kept.sum()) if priced else None,
+        moved_parts_replaced=int((~kept).sum()) if priced else None)

@@ -6,10 +6,17 @@ new cabinet once a router stands there). Only the links with a new router at one
 depend on the sites, so the search prices those: each link at the price per cable of the
 cheapest part that serves its routed length under the floor's media rule
 (``objective.CabinetPrices``, the table the placement stage's router search reads) times its
-parallel cables. From a start it takes, in rounds, every improving
+parallel cables. A standing cable re-plugged at one end to a new router (``Moved``: the
+growth moves it wherever the new router stands, so its labour is the same everywhere) costs
+nothing where its part stays, i.e. where the cheapest part of its new route prices as that of
+its standing route from the same standing end, and the price of the part that replaces it
+elsewhere: the search sees the part a position saves. From a start it takes, in rounds, every
+improving
 
 * move of one new router to the site where its links cost least (a standing cabinet with room,
-  a new cabinet with room, or an empty position: a new cabinet opened),
+  a new cabinet with room, or an empty position: a new cabinet opened; where moved cables are
+  priced, only a router alone in its new cabinet, so that no router opens a cabinet, whose
+  rack hardware, power and management ports the search does not price, to keep a part),
 * swap of two new routers on different sites (the site a router prefers is full),
 * move of all the routers of one new cabinet to an empty position,
 
@@ -56,6 +63,30 @@ class Sites:
         return len(self.hall)
 
 
+@dataclass(eq=False)
+class Moved:
+    """The standing cables the growth re-plugs at one end to a new router, one entry per cable:
+    ``new`` the new router the re-plugged end goes to, ``standing`` the standing router whose
+    end stays plugged, ``old_site`` the site (a standing cabinet) the re-plugged end leaves."""
+
+    new: np.ndarray
+    standing: np.ndarray
+    old_site: np.ndarray
+
+    @classmethod
+    def none(cls) -> "Moved":
+        empty = np.zeros(0, dtype=np.int64)
+        return cls(new=empty, standing=empty, old_site=empty)
+
+    def __len__(self) -> int:
+        return len(self.new)
+
+
+PART_KEPT = 1e-9
+"""Largest difference in price per cable between a moved cable's new and standing routes at
+which its part counts as kept (the same cheapest part prices the same)."""
+
+
 @dataclass
 class SearchResult:
     """Site of every new router after the search, the evaluations spent and the moves made of
@@ -70,8 +101,14 @@ class _State:
     """The assignment and the loads it puts on the sites and the standing groups."""
 
     def __init__(self, adjacency, first_new: int, endpoints, standing_site, start_site,
-                 sites: Sites, prices: CabinetPrices):
+                 sites: Sites, prices: CabinetPrices, moved: Moved):
         self.adj = adjacency.tocsr()
+        order = np.argsort(np.asarray(moved.new, np.int64), kind="stable")
+        self.moved_new = np.asarray(moved.new, np.int64)[order]
+        self.moved_standing = np.asarray(moved.standing, np.int64)[order]
+        self.moved_old = np.asarray(moved.old_site, np.int64)[order]
+        self.moved_weight = (np.asarray(self.adj[self.moved_standing, self.moved_new]).ravel()
+                             .astype(np.int64) if len(order) else np.zeros(0, np.int64))
         self.first = first_new
         self.ep = np.asarray(endpoints, dtype=np.int64)
         self.sites = sites
@@ -99,16 +136,35 @@ class _State:
         return self.prices.link_prices(weights, s.hall[site_a], s.local[site_a], s.hall[site_b],
                                        s.local[site_b]) * weights
 
+    def kept_parts(self, v: int, targets: np.ndarray) -> np.ndarray:
+        """Dollars of the parts router v's moved cables keep with v at each target site: the
+        price per cable of each one whose new route prices as its standing one (module doc)."""
+        lo, hi = np.searchsorted(self.moved_new, [v, v + 1])
+        if lo == hi:
+            return np.zeros(len(targets))
+        s = self.sites
+        u, old, w = (self.moved_standing[lo:hi], self.moved_old[lo:hi],
+                     self.moved_weight[lo:hi])
+        at = self.site[u]
+        before = self.prices.link_prices(w, s.hall[at], s.local[at], s.hall[old], s.local[old])
+        after = self.prices.link_prices(w[None, :], s.hall[at][None, :], s.local[at][None, :],
+                                        s.hall[targets][:, None], s.local[targets][:, None])
+        kept = np.isfinite(after) & (np.abs(after - before[None, :]) <= PART_KEPT)
+        return np.where(kept, after, 0.0).sum(axis=1)
+
     def router_costs(self, v: int, targets: np.ndarray) -> np.ndarray:
-        """Dollars of router v's links with v at each target site, the others where they are."""
+        """Dollars of router v's links with v at each target site, the others where they are,
+        less the parts its moved cables keep there."""
         nbr, w = self.neighbours(v)
         self.evaluations += len(targets)
         if not len(nbr):
             return np.zeros(len(targets))
-        return self.price(w[None, :], targets[:, None], self.site[nbr][None, :]).sum(axis=1)
+        return (self.price(w[None, :], targets[:, None], self.site[nbr][None, :]).sum(axis=1)
+                - self.kept_parts(v, targets))
 
     def links_cost(self, routers) -> float:
-        """Dollars of every link with an end in ``routers`` (each link once)."""
+        """Dollars of every link with an end in ``routers`` (each link once), less the parts
+        their moved cables keep."""
         members = set(int(r) for r in routers)
         total = 0.0
         for v in sorted(members):
@@ -116,6 +172,7 @@ class _State:
             once = np.array([u not in members or u > v for u in nbr.tolist()], dtype=bool)
             if once.any():
                 total += float(self.price(w[once], self.site[v], self.site[nbr[once]]).sum())
+            total -= float(self.kept_parts(v, self.site[v:v + 1])[0])
         self.evaluations += len(members)
         return total
 
@@ -135,6 +192,14 @@ class _State:
                       & (self.g_endpoints[gc] - e_sub + e_add <= s.group_endpoint_room[gc]))
         return ok
 
+    def keeps_cabinet_count(self, v: int, targets: np.ndarray) -> np.ndarray:
+        """Which targets router v may move to without opening one more cabinet: any but an
+        empty free position, which only a router alone on a free position may take."""
+        empty = (targets >= self.sites.standing) & (self.routers[targets] == 0)
+        here = self.site[v]
+        alone = here >= self.sites.standing and self.routers[here] == 1
+        return ~empty | alone
+
     def place(self, v: int, target: int) -> None:
         old = self.site[v]
         for site, sign in ((old, -1), (target, 1)):
@@ -148,10 +213,13 @@ class _State:
 
 
 def improve(adjacency, first_new: int, endpoints, standing_site, start_site, sites: Sites,
-            prices: CabinetPrices, budget: int) -> SearchResult:
+            prices: CabinetPrices, budget: int, moved: Moved | None = None) -> SearchResult:
     """The search of the module doc from ``start_site`` (site of every new router), within
-    ``budget`` evaluations. ``standing_site``: site of every standing router."""
-    state = _State(adjacency, first_new, endpoints, standing_site, start_site, sites, prices)
+    ``budget`` evaluations. ``standing_site``: site of every standing router; ``moved``: the
+    standing cables re-plugged to new routers, priced by their part (none by default: every
+    link at its new part's price, and a router may open a cabinet)."""
+    state = _State(adjacency, first_new, endpoints, standing_site, start_site, sites, prices,
+                   Moved.none() if moved is None else moved)
     new = np.arange(first_new, len(state.site))
     moves = {"router": 0, "swap": 0, "cabinet": 0}
     all_sites = np.arange(len(sites))
@@ -179,6 +247,8 @@ def _move_routers(state: _State, new, all_sites, free, budget: int) -> int:
         here = state.site[v]
         delta = cost - cost[here]
         ok = state.fits(v, all_sites) & (all_sites != here) & (delta < -IMPROVEMENT)
+        if len(state.moved_new):
+            ok &= state.keeps_cabinet_count(v, all_sites)
         if ok.any():
             best = int(all_sites[ok][np.argmin(delta[ok])])
             state.place(v, best)
@@ -247,6 +317,7 @@ def _move_cabinets(state: _State, new, all_sites, free, budget: int) -> int:
             if within.any():
                 cost += state.price(w[within][None, :], targets[:, None],
                                     targets[:, None]).sum(axis=1)
+            cost -= state.kept_parts(v, targets)
         state.evaluations += len(members) * len(empty)
         delta = cost[1:] - cost[0]
         if delta.min(initial=0.0) < -IMPROVEMENT:
@@ -258,11 +329,12 @@ def _move_cabinets(state: _State, new, all_sites, free, budget: int) -> int:
 
 
 def new_link_lower_bound(adjacency, first_new: int, standing_site, sites: Sites,
-                         prices: CabinetPrices) -> float:
+                         prices: CabinetPrices, moved: Moved | None = None) -> float:
     """Least dollars the links with a new router can cost in any placement: a link to a
     standing router at its cheapest price from that router's cabinet to any position of the
     table (a new router could stand at any), a link between two new routers at its cheapest
-    price between any two positions. Counting (no search), so valid whatever the capacities."""
+    price between any two positions, a moved cable (``moved``) at nothing (its part may stay).
+    Counting (no search), so valid whatever the capacities."""
     adj = adjacency.tocsr()
     coo = adj[first_new:].tocoo()
     v, u, w = first_new + coo.row, coo.col, coo.data.astype(np.int64)
@@ -279,4 +351,9 @@ def new_link_lower_bound(adjacency, first_new: int, standing_site, sites: Sites,
         # cheapest over every hall link and every position, towards the standing cabinet
         by_end = prices.price.min(axis=(1, 2))     # (classes, positions)
         total += float((by_end[cls[standing], local] * w[standing]).sum())
+        if moved is not None and len(moved):
+            u = np.asarray(moved.standing, np.int64)
+            mw = np.asarray(adj[u, np.asarray(moved.new, np.int64)]).ravel().astype(np.int64)
+            total -= float(by_end[prices.class_of(mw),
+                                  sites.local[np.asarray(standing_site, np.int64)[u]]].sum())
     return total
