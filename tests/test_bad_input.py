@@ -1000,6 +1000,25 @@ def test_stop_signal_while_writers_run(tmp_path, previous, signum, whole_group, 
     _check_stopped(_finish(proc), ws, before, signum, proc.pid)
 
 
+DEAF_WRITER = STUCK_WRITER.replace(
+    'def stuck(plan, folder):\n',
+    'def stuck(plan, folder):\n    import signal\n    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n')
+"""``STUCK_WRITER`` whose stuck writer also ignores SIGTERM, as a writer forked an instant
+before the stop (still carrying the parent's deferred handler) or one stuck in native code
+does: the planner must kill it after ``output.WRITER_STOP_GRACE_S``, not wait for ever."""
+
+
+def test_stop_signal_kills_a_writer_that_ignores_sigterm(tmp_path, previous):
+    assert "SIG_IGN" in DEAF_WRITER
+    ws = tmp_path / "ws"
+    shutil.copytree(previous, ws / "out")
+    before = snapshot(ws)
+    proc = _start(ws, ["2", *_plan()], DEAF_WRITER)
+    _wait_for_file(proc, ws, ".out.tmp-*/stuck.txt")
+    os.kill(proc.pid, signal.SIGTERM)
+    _check_stopped(_finish(proc), ws, before, signal.SIGTERM, proc.pid)
+
+
 def test_ctrl_c_during_placement_writes_nothing(tmp_path, previous):
     """Ctrl-C once placement has started (its first stages reported), during a long optimize
     run (the annealing budget of a 30 s limit)."""

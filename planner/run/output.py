@@ -796,11 +796,28 @@ def _run_forked(writers, folder: Path, jobs: int, stages) -> None:
                         raise error
                 stages.done(name, time.perf_counter() - started)
     finally:
-        started = [(conn, process) for conn, (_, process, _) in running.items()
-                   if process.pid is not None]
-        for conn, process in started:
-            process.terminate()
-        for conn, process in started:
-            process.join()
+        _stop([process for _, process, _ in running.values() if process.pid is not None])
         for conn in running:
             conn.close()
+
+
+WRITER_STOP_GRACE_S = 5.0
+"""How long a writer told to stop (SIGTERM) has to end before it is killed (SIGKILL). A writer
+forked an instant before the stop still carries the parent's deferred handler, which notes
+SIGTERM instead of ending, and one stuck in native code never runs a Python handler: without
+the kill the parent would wait for it for ever (the stop-signal tests once hung 600 s under
+load)."""
+
+
+def _stop(processes) -> None:
+    """Stop running writer processes: SIGTERM to all, then SIGKILL to any still alive after
+    ``WRITER_STOP_GRACE_S``; returns once every one has ended."""
+    for process in processes:
+        process.terminate()
+    deadline = time.monotonic() + WRITER_STOP_GRACE_S
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+            process.join()
