@@ -21,6 +21,12 @@ BOM_CHUNK_ROWS = 50_000
 plans (an estimate; the workbook's writing time at 1K-100K endpoints is in
 benchmarks/WORKBOOK.md)."""
 
+BOM_TEXT_ROWS = 5_000
+"""Rows of a bom.xlsx table whose XML text is made at a time, within a ``BOM_CHUNK_ROWS``
+chunk (whose shared-string codes are found at once, so the file is the same for any value):
+about 5 MB of row text and field objects at once instead of ten times that. The writer's
+memory at 246,272 cables with it is in benchmarks/EXPORTS.md "Labels and bom.xlsx: streamed"."""
+
 CSV_CHUNK_ROWS = 50_000
 """Rows of a CSV file made and written at a time (``planner.exports._csv.write_rows``): a few
 tens of MB of text at once instead of the whole file's (cables.csv is 54 MB at 246,272 cables,
