@@ -33,6 +33,17 @@ tens of MB of text at once instead of the whole file's (cables.csv is 54 MB at 2
 ten times that at a million endpoints); larger chunks are no faster (the same choice as
 ``BOM_CHUNK_ROWS``)."""
 
+GRAPHML_CHUNK_EDGES = 10_000
+"""Router pairs whose ``<edge>`` elements topology.graphml makes (their cables' text
+included) and writes at a time: at 246,272 cables (the 100K-endpoint Dragonfly of
+benchmarks/EXPORTS.md) the writer adds 63 MiB of private memory with 10,000, 146 MiB with
+``CSV_CHUNK_ROWS`` (50,000); the file is the same for any value."""
+
+ANYNET_BLOCK_ROUTERS = 1_024
+"""Routers whose ``node``/``router`` tokens netlist.anynet makes at a time (instead of every
+endpoint's and every link's token at once: 100,000 + 2 x 146,000 strings at the
+100K-endpoint Dragonfly of benchmarks/EXPORTS.md); the file is the same for any value."""
+
 LABEL_CHUNK_PAGES = 500
 """Sheets of labels (65 labels each) made and written at a time by labels.csv and labels.pdf:
 32,500 labels' text, tens of MB, instead of every label's (about 1.4 GB more in the writer at
