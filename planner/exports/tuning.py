@@ -108,8 +108,8 @@ hall connection's length): five 1.2 m aisles of drawing space, not a length of a
 
 WRITER_BASE_BYTES = 32 * 2 ** 20
 WRITER_BYTES_PER_CABLE = {
-    "labels": 1_450, "viewer": 500, "wiring_pdf": 1_400, "bom_xlsx": 1_200,
-    "graphml": 830, "anynet": 800, "fabric_checkers": 750, "netbox": 550, "cables_csv": 350,
+    "labels": 1_000, "viewer": 500, "wiring_pdf": 1_400, "bom_xlsx": 700,
+    "graphml": 300, "anynet": 300, "fabric_checkers": 750, "netbox": 550, "cables_csv": 350,
     "codes": 300, "cabinets_csv": 200, "dot": 160,
 }
 WRITER_OTHER_BYTES_PER_CABLE = 500
@@ -127,4 +127,9 @@ streamed", the same plan): 289 MiB (1.2 KB per cable, 847 before) and 112 MiB (0
 before); at 622,720 cables (250K) 491 MiB (0.83 KB) and 186 MiB (0.31 KB), and ``viewer``
 753 MiB (1.27 KB, more than at 246,272 cables: raised to 1,450 B). ``viewer`` since it
 streams (benchmarks/EXPORTS.md "Viewer: streamed"): 76 MiB at 246,272 cables (0.32 KB) and
-249 MiB at 622,720 (0.42 KB): 500 B."""
+249 MiB at 622,720 (0.42 KB): 500 B. ``labels``, ``bom_xlsx``, ``graphml`` and ``anynet``
+since they stream (benchmarks/EXPORTS.md "Labels, bom.xlsx, GraphML, anynet: streamed", 246,272
+cables): private memory (its own growth and the plan's pages it copies) 232 MiB (987 B per
+cable; 370 before), 155 (661 B; 324), 62 (262 B; 209) and 67 (285 B; 183); each entry is
+the private figure rounded up, above the peak resident less summary_json's (630, 379, 173,
+199 B)."""
