@@ -44,10 +44,13 @@ ANYNET_BLOCK_ROUTERS = 1_024
 endpoint's and every link's token at once: 100,000 + 2 x 146,000 strings at the
 100K-endpoint Dragonfly of benchmarks/EXPORTS.md); the file is the same for any value."""
 
-LABEL_CHUNK_PAGES = 500
+LABEL_CHUNK_PAGES = 100
 """Sheets of labels (65 labels each) made and written at a time by labels.csv and labels.pdf:
-32,500 labels' text, tens of MB, instead of every label's (about 1.4 GB more in the writer at
-246,272 cables before the writer streamed: benchmarks/EXPORTS.md "Writers that stream")."""
+6,500 labels' text instead of every label's (about 1.4 GB more in the writer at 246,272 cables
+before the writer streamed: benchmarks/EXPORTS.md "Writers that stream"). At 246,272 cables
+the writer's private memory is 230 MiB with 500 sheets, 207 with 100, 204 with 20, at the same
+CPU time (7.1-7.9 s over two runs of each of 500 and 100; benchmarks/EXPORTS.md "Labels,
+bom.xlsx, GraphML, anynet: streamed")."""
 
 PER_HALL_MIN_CABINETS = 5_000
 """Above this many cabinets (and with more than one hall) the cabinet and patch-rack sheets of
