@@ -77,7 +77,7 @@ def test_the_largest_writers_go_first():
     per_cable = [tuning.WRITER_BYTES_PER_CABLE.get(n, tuning.WRITER_OTHER_BYTES_PER_CABLE)
                  for n in order]
     assert per_cable == sorted(per_cable, reverse=True)
-    assert order[:3] == ["labels", "wiring_pdf", "bom_xlsx"]  # netbox, viewer stream (24)
+    assert order[:3] == ["wiring_pdf", "labels", "fabric_checkers"]  # labels, bom_xlsx stream (24)
 
 
 def test_process_bytes_sees_an_allocation():

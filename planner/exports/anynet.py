@@ -35,8 +35,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from planner.exports._csv import write_csv
-from planner.exports.graphml import edge_table
+from planner.exports._csv import write_rows
+from planner.exports.graphml import EdgeGroups
+from planner.exports.tuning import ANYNET_BLOCK_ROUTERS, GRAPHML_CHUNK_EDGES
 from planner.performance import simulators
 
 NETLIST = "netlist.anynet"
@@ -87,13 +88,14 @@ def booksim_setup(plan) -> tuple[dict, simulators.BooksimChannels]:
 def link_table(plan, channels: simulators.BooksimChannels | None = None) -> pd.DataFrame:
     """Router-router cables merged per router pair (u < v), sorted by (u, v).
 
-    ``graphml.edge_table`` (multiplicity, longest length, slowest latency, labels) plus
+    ``graphml.EdgeGroups.numbers`` (multiplicity, longest length, slowest latency) plus
     ``cable_cycles`` (the slowest cable in cycles) and ``cycles``, the BookSim channel latency
-    of the pair in ``netlist.anynet`` (cable + per-hop delay).
+    of the pair in ``netlist.anynet`` (cable + per-hop delay). The labels are made a chunk at
+    a time as the side table is written (``write_side_table``).
     """
     if channels is None:
         channels = booksim_setup(plan)[1]
-    table = edge_table(plan)
+    table = EdgeGroups(plan).numbers()
     table["cable_cycles"] = channels.cable_cycles
     table["cycles"] = channels.cycles
     return table
@@ -105,7 +107,8 @@ def netlist_lines(endpoints: np.ndarray, u: np.ndarray, v: np.ndarray,
 
     Endpoints of router r are nodes ``offset[r] .. offset[r]+endpoints[r]-1``; neighbours are
     listed in ascending id, each with the pair's latency (so both directions carry it). Each
-    token is formatted once and each line joined from slices: time linear in the netlist.
+    token is formatted once and each line joined from slices: time linear in the netlist. The
+    tokens are made ``tuning.ANYNET_BLOCK_ROUTERS`` routers at a time.
     """
     num_routers = len(endpoints)
     src = np.concatenate([u, v])
@@ -115,11 +118,32 @@ def netlist_lines(endpoints: np.ndarray, u: np.ndarray, v: np.ndarray,
     src, dst, lat = src[order], dst[order], lat[order]
     bounds = np.searchsorted(src, np.arange(num_routers + 1)).tolist()
     offsets = np.concatenate([[0], np.cumsum(endpoints)]).tolist()
-    nodes = [f"node {n}" for n in range(offsets[-1])]
-    links = [f"router {d} {c}" for d, c in zip(dst.tolist(), lat.tolist())]
-    for r in range(num_routers):
-        yield " ".join([f"router {r}", *nodes[offsets[r]:offsets[r + 1]],
-                        *links[bounds[r]:bounds[r + 1]]])
+    for first in range(0, num_routers, ANYNET_BLOCK_ROUTERS):
+        last = min(first + ANYNET_BLOCK_ROUTERS, num_routers)
+        n0, l0 = offsets[first], bounds[first]
+        nodes = [f"node {n}" for n in range(n0, offsets[last])]
+        links = [f"router {d} {c}" for d, c in zip(dst[l0:bounds[last]].tolist(),
+                                                   lat[l0:bounds[last]].tolist())]
+        for r in range(first, last):
+            yield " ".join([f"router {r}", *nodes[offsets[r] - n0:offsets[r + 1] - n0],
+                            *links[bounds[r] - l0:bounds[r + 1] - l0]])
+
+
+def write_side_table(plan, table: pd.DataFrame, path: Path) -> None:
+    """``netlist.multiplicity.csv``: ``table``'s pairs, their lengths and latencies as
+    ``millis_text`` and their cables' labels, ``tuning.GRAPHML_CHUNK_EDGES``
+    pairs at a time (the labels made with each chunk)."""
+    side = table[["u", "v", "multiplicity", "length_m", "latency_ns", "cable_cycles",
+                  "cycles"]].copy()
+    for column in ("length_m", "latency_ns"):
+        side[column] = millis_text(side[column].to_numpy(float))
+    groups = EdgeGroups(plan) if len(side) else None
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        for lo in range(0, max(len(side), 1), GRAPHML_CHUNK_EDGES):
+            hi = min(lo + GRAPHML_CHUNK_EDGES, len(side))
+            part = side.iloc[lo:hi].copy()
+            part["labels"] = groups.labels(lo, hi) if hi > lo else np.empty(0, dtype=object)
+            write_rows(fh, part, header=lo == 0)
 
 
 def millis_text(values: np.ndarray) -> np.ndarray:
@@ -271,11 +295,7 @@ def write(plan, out_dir: Path) -> None:
         (out_dir / cfg).write_text(note + booksim_config(plan, table, options, channels,
                                                          physical, loads),
                                    encoding="ascii", newline="\n")
-    side = table[["u", "v", "multiplicity", "length_m", "latency_ns", "cable_cycles", "cycles",
-                  "labels"]].copy()
-    for column in ("length_m", "latency_ns"):
-        side[column] = millis_text(side[column].to_numpy(float))
-    write_csv(side, out_dir / MULTIPLICITY)
+    write_side_table(plan, table, out_dir / MULTIPLICITY)
     write_launcher(out_dir / LAUNCHER)
 
 

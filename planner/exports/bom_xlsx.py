@@ -35,12 +35,14 @@ inline ones). A table longer than Excel's 1,048,576 rows continues on ``Cables (
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import shutil
 import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -53,7 +55,7 @@ from planner.cabling import CSV_COLUMNS
 from planner.costing.bom import CLASS_OF
 from planner.exports._csv import column_text
 from planner.exports.cells import neutralise, neutralise_all
-from planner.exports.tuning import BOM_CHUNK_ROWS
+from planner.exports.tuning import BOM_CHUNK_ROWS, BOM_TEXT_ROWS
 from planner.inputs.floor import position_numbers
 from planner.run.output import created_time
 
@@ -482,17 +484,21 @@ class SharedStrings:
         self.refs += len(texts)
         return ids[local]
 
-    def merged(self, scaffold_xml: bytes) -> bytes:
-        """The scaffold's ``sharedStrings.xml`` with these strings appended."""
+    def write_merged(self, scaffold_xml: bytes, out) -> None:
+        """Write to ``out`` the scaffold's ``sharedStrings.xml`` with these strings appended,
+        ``tuning.BOM_CHUNK_ROWS`` strings at a time (not the whole table as one text)."""
         text = scaffold_xml.decode("utf-8")
         head, _, tail = text.rpartition("</sst>")
         count = int(re.search(r'\bcount="(\d+)"', head).group(1)) + self.refs
         unique = self.start + len(self.index)
         head = re.sub(r'\bcount="\d+"', f'count="{count}"', head, count=1)
         head = re.sub(r'\buniqueCount="\d+"', f'uniqueCount="{unique}"', head, count=1)
-        items = _escape(list(self.index))
-        body = "".join(f'<si><t xml:space="preserve">{t}</t></si>' for t in items)
-        return (head + body + "</sst>" + tail).encode("utf-8")
+        out.write(head.encode("utf-8"))
+        texts = iter(self.index)
+        while chunk := list(itertools.islice(texts, BOM_CHUNK_ROWS)):
+            out.write("".join(f'<si><t xml:space="preserve">{t}</t></si>'
+                              for t in _escape(chunk)).encode("utf-8"))
+        out.write(("</sst>" + tail).encode("utf-8"))
 
 
 def scaffold_string_count(archive: zipfile.ZipFile) -> int:
@@ -505,14 +511,14 @@ def scaffold_string_count(archive: zipfile.ZipFile) -> int:
 
 
 def _column_field(values: pd.Series, col: Column, letter: str, style: str,
-                  strings: SharedStrings) -> tuple[str, list]:
+                  strings: SharedStrings) -> tuple[str, np.ndarray]:
     """One column: its ``<c>`` template (``{0}`` = row number, ``{}`` = the field) and the
-    field's values. Cells with a missing value stay in place, empty (``<c r="K5" s="3"></c>``)."""
+    field's values (an array: made into Python objects a piece of rows at a time). Cells with a missing value stay in place, empty (``<c r="K5" s="3"></c>``)."""
     head = f'<c r="{letter}{{0}}"' + (f' s="{style}"' if style else "")
     missing = values.isna().to_numpy()
     if col.kind == "bool":
-        return head + ' t="b"><v>{}</v></c>', values.fillna(False).astype(bool).astype(
-            np.int64).tolist()
+        return head + ' t="b"><v>{}</v></c>', values.fillna(False).astype(bool).to_numpy(
+            np.int64)
     if col.kind == "text":
         text = column_text(values) if isinstance(values.dtype, pd.StringDtype) else \
             values.astype(object).where(~missing, "").astype(str).tolist()
@@ -523,23 +529,26 @@ def _column_field(values: pd.Series, col: Column, letter: str, style: str,
         codes = np.zeros(len(text), dtype=np.int64)
         codes[~missing] = strings.codes(text[~missing])
         if not missing.any():
-            return head + ' t="s"><v>{}</v></c>', codes.tolist()
+            return head + ' t="s"><v>{}</v></c>', codes
         inner = np.asarray([f' t="s"><v>{c}</v>' for c in codes.tolist()], dtype=object)
         inner[missing] = ">"
-        return head + "{}</c>", inner.tolist()
+        return head + "{}</c>", inner
     numbers, missing = _numbers(values)
     uniq, inverse = np.unique(np.asarray(numbers), return_inverse=True)
     text = np.array([repr(x) for x in uniq.tolist()], dtype=object)[inverse.reshape(-1)]
     if not missing.any():
-        return head + "><v>{}</v></c>", text.tolist()
+        return head + "><v>{}</v></c>", text
     inner = "<v>" + text + "</v>"
     inner[missing] = ""
-    return head + ">{}</c>", inner.tolist()
+    return head + ">{}</c>", inner
 
 
 def rows_xml(frame: pd.DataFrame, columns: list[Column], styles: list[str],
-             first_row: int, strings: SharedStrings) -> str:
-    """SpreadsheetML ``<row>`` elements for ``frame``, the first one numbered ``first_row``.
+             first_row: int, strings: SharedStrings) -> Iterator[str]:
+    """SpreadsheetML ``<row>`` elements for ``frame``, the first one numbered ``first_row``,
+    ``tuning.BOM_TEXT_ROWS`` rows' text at a time (every column's shared-string codes are
+    found for the whole frame first, in column order, so the table is the same for any piece
+    size).
 
     One ``str.format`` template per row (row number + one field per column), mapped over the
     column lists: the per-row work happens inside ``str.format``, not in Python code."""
@@ -550,8 +559,10 @@ def rows_xml(frame: pd.DataFrame, columns: list[Column], styles: list[str],
         templates.append(template.replace("{}", f"{{{i + 1}}}"))
         fields.append(values)
     row = '<row r="{0}">' + "".join(templates) + "</row>"
-    refs = range(first_row, first_row + len(frame))
-    return "".join(map(row.format, refs, *fields))
+    for lo in range(0, len(frame), BOM_TEXT_ROWS):
+        hi = min(lo + BOM_TEXT_ROWS, len(frame))
+        yield "".join(map(row.format, range(first_row + lo, first_row + hi),
+                          *(f[lo:hi].tolist() for f in fields)))
 
 
 _PROBE = {"text": "x", "number": 0, "bool": True}
@@ -625,12 +636,13 @@ def _splice(src: Path, dst: Path, bulk: dict[str, tuple[list[Column], pd.DataFra
                 fh.write(text[:probe.start()].encode("utf-8"))
                 for start in range(0, len(frame), BOM_CHUNK_ROWS):
                     chunk = frame.iloc[start:start + BOM_CHUNK_ROWS]
-                    fh.write(rows_xml(chunk, columns, style_list, start + 2, strings)
-                             .encode("utf-8"))
+                    for rows in rows_xml(chunk, columns, style_list, start + 2, strings):
+                        fh.write(rows.encode("utf-8"))
                 fh.write(text[probe.end():].encode("utf-8"))
         info, data = sst
-        zout.writestr(info, strings.merged(data), compress_type=zipfile.ZIP_DEFLATED,
-                      compresslevel=6)
+        info.compress_type, info._compresslevel = zipfile.ZIP_DEFLATED, 6   # as writestr sets
+        with zout.open(info, "w") as fh:
+            strings.write_merged(data, fh)
 
 
 # ----------------------------------------------------------------------------- entry point

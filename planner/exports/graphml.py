@@ -26,7 +26,7 @@ Edge attributes (edge written ``source=u < target=v``): ``multiplicity``, ``sour
 ``length_m`` (longest cable), ``latency_ns`` (slowest cable), ``media`` (``electrical``,
 ``optical`` or ``mixed``), ``sku``, ``LinkSpeedRaw`` (bit/s over all cables of the pair).
 The document is written directly in the layout networkx produces (its writer builds an
-ElementTree and takes seconds at 10K links), ``tuning.CSV_CHUNK_ROWS`` edges at a time.
+ElementTree and takes seconds at 10K links), ``tuning.GRAPHML_CHUNK_EDGES`` edges at a time.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from planner.exports._csv import column_text
-from planner.exports.tuning import CSV_CHUNK_ROWS
+from planner.exports.tuning import GRAPHML_CHUNK_EDGES
 from planner.performance.simulators import merlin_note
 
 FILENAME = "topology.graphml"
@@ -55,6 +55,88 @@ GRAPH_KEYS = [("name", "string"), ("family", "string"), ("params", "string"),
               ("catalog", "string"), ("floor", "string"), ("merlin_anytopo", "string")]
 
 
+class EdgeGroups:
+    """The router-router cables of ``plan`` grouped per router pair u < v, sorted by (u, v):
+    numbers only (``order``: rows of ``cables`` in edge order; each edge's cables are
+    ``order[starts[e]:stops[e]]``), so an edge's text is made only when its chunk is."""
+
+    def __init__(self, plan):
+        cables = plan.cables
+        self.cables = cables
+        self.rows = np.flatnonzero((cables["kind"] == "network").to_numpy())
+        a = cables["a_router"].to_numpy(np.int64)[self.rows]
+        b = cables["b_router"].to_numpy(np.int64)[self.rows]
+        swap = a > b
+        u, v = np.where(swap, b, a), np.where(swap, a, b)
+        order = np.lexsort((np.arange(len(u)), v, u))
+        self.order, self.u, self.v, self.swap = self.rows[order], u[order], v[order], swap[order]
+        self.starts = np.flatnonzero(np.r_[True, (self.u[1:] != self.u[:-1])
+                                           | (self.v[1:] != self.v[:-1])]) if len(u) else \
+            np.empty(0, np.int64)
+        self.stops = np.r_[self.starts[1:], len(u)].astype(np.int64)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def numbers(self) -> pd.DataFrame:
+        """Every edge's u, v, multiplicity, length_m (longest cable) and latency_ns (slowest
+        cable): ``edge_table`` without its text."""
+        if not len(self):
+            return pd.DataFrame({"u": self.u[:0], "v": self.v[:0],
+                                 "multiplicity": self.stops[:0], "length_m": np.empty(0),
+                                 "latency_ns": np.empty(0)})
+        length = self.cables["length_m"].to_numpy(float)[self.order]
+        latency = self.cables["latency_ns"].to_numpy(float)[self.order]
+        return pd.DataFrame({"u": self.u[self.starts], "v": self.v[self.starts],
+                             "multiplicity": self.stops - self.starts,
+                             "length_m": np.maximum.reduceat(length, self.starts),
+                             "latency_ns": np.maximum.reduceat(latency, self.starts)})
+
+    def labels(self, first: int, last: int) -> np.ndarray:
+        """``edge_table``'s labels of the edges ``first`` .. ``last - 1``."""
+        lo, hi = int(self.starts[first]), int(self.stops[last - 1])
+        starts, stops = self.starts[first:last] - lo, self.stops[first:last] - lo
+        text = self._text("label", lo, hi)
+        out = text[starts]
+        for g in np.flatnonzero(stops - starts > 1).tolist():           # parallel cables
+            out[g] = " ".join(text[starts[g]:stops[g]].tolist())
+        return out
+
+    def _text(self, column: str, lo: int, hi: int) -> np.ndarray:
+        return np.asarray(column_text(self.cables[column].iloc[self.order[lo:hi]]), dtype=object)
+
+    def frame(self, first: int, last: int) -> pd.DataFrame:
+        """The edges ``first`` .. ``last - 1`` (``edge_table``'s columns)."""
+        lo, hi = int(self.starts[first]), int(self.stops[last - 1])
+        starts, stops = self.starts[first:last] - lo, self.stops[first:last] - lo
+        swap = self.swap[lo:hi]
+        a_port, b_port = self._text("a_port", lo, hi), self._text("b_port", lo, hi)
+        text = {"source_ports": np.where(swap, b_port, a_port),
+                "target_ports": np.where(swap, a_port, b_port),
+                "labels": self._text("label", lo, hi), "media": self._text("media", lo, hi),
+                "sku": self._text("sku", lo, hi)}
+        del a_port, b_port
+        joined = {k: values[starts] for k, values in text.items()}     # one cable: as it is
+        for g in np.flatnonzero(stops - starts > 1).tolist():           # parallel cables
+            part = {k: values[starts[g]:stops[g]].tolist() for k, values in text.items()}
+            joined["source_ports"][g] = ",".join(part["source_ports"])
+            joined["target_ports"][g] = ",".join(part["target_ports"])
+            joined["labels"][g] = " ".join(part["labels"])
+            kinds = set(part["media"])
+            joined["media"][g] = kinds.pop() if len(kinds) == 1 else "mixed"
+            joined["sku"][g] = ",".join(sorted(set(part["sku"])))
+        cables = self.order[lo:hi]
+        length = self.cables["length_m"].to_numpy(float)[cables]
+        latency = self.cables["latency_ns"].to_numpy(float)[cables]
+        return pd.DataFrame({"u": self.u[lo:hi][starts], "v": self.v[lo:hi][starts],
+                             "multiplicity": stops - starts,
+                             "source_ports": joined["source_ports"],
+                             "target_ports": joined["target_ports"], "labels": joined["labels"],
+                             "length_m": np.maximum.reduceat(length, starts),
+                             "latency_ns": np.maximum.reduceat(latency, starts),
+                             "media": joined["media"], "sku": joined["sku"]})
+
+
 def edge_table(plan) -> pd.DataFrame:
     """Router-router cables merged per router pair u < v, sorted by (u, v).
 
@@ -63,42 +145,11 @@ def edge_table(plan) -> pd.DataFrame:
     cable), latency_ns (slowest cable), media (``electrical``, ``optical`` or ``mixed``), sku
     (distinct SKUs, comma-separated).
     """
-    net = plan.cables[plan.cables["kind"] == "network"]
-    a = net["a_router"].to_numpy(np.int64)
-    b = net["b_router"].to_numpy(np.int64)
-    swap = a > b
-    u, v = np.where(swap, b, a), np.where(swap, a, b)
-    order = np.lexsort((np.arange(len(u)), v, u))
-    u, v, swap = u[order], v[order], swap[order]
-    a_port = np.asarray(column_text(net["a_port"]), dtype=object)[order]
-    b_port = np.asarray(column_text(net["b_port"]), dtype=object)[order]
-    text = {"source_ports": np.where(swap, b_port, a_port),
-            "target_ports": np.where(swap, a_port, b_port),
-            "labels": np.asarray(column_text(net["label"]), dtype=object)[order],
-            "media": np.asarray(column_text(net["media"]), dtype=object)[order],
-            "sku": np.asarray(column_text(net["sku"]), dtype=object)[order]}
-    length = net["length_m"].to_numpy(float)[order]
-    latency = net["latency_ns"].to_numpy(float)[order]
-    if len(u) == 0:
+    groups = EdgeGroups(plan)
+    if not len(groups):
         return pd.DataFrame(columns=["u", "v", "multiplicity", "source_ports", "target_ports",
                                      "labels", "length_m", "latency_ns", "media", "sku"])
-    starts = np.flatnonzero(np.r_[True, (u[1:] != u[:-1]) | (v[1:] != v[:-1])])
-    stops = np.r_[starts[1:], len(u)]
-    joined = {k: values[starts] for k, values in text.items()}     # one cable: as it is
-    for g in np.flatnonzero(stops - starts > 1).tolist():           # parallel cables
-        part = {k: values[starts[g]:stops[g]].tolist() for k, values in text.items()}
-        joined["source_ports"][g] = ",".join(part["source_ports"])
-        joined["target_ports"][g] = ",".join(part["target_ports"])
-        joined["labels"][g] = " ".join(part["labels"])
-        kinds = set(part["media"])
-        joined["media"][g] = kinds.pop() if len(kinds) == 1 else "mixed"
-        joined["sku"][g] = ",".join(sorted(set(part["sku"])))
-    return pd.DataFrame({"u": u[starts], "v": v[starts], "multiplicity": stops - starts,
-                         "source_ports": joined["source_ports"],
-                         "target_ports": joined["target_ports"], "labels": joined["labels"],
-                         "length_m": np.maximum.reduceat(length, starts),
-                         "latency_ns": np.maximum.reduceat(latency, starts),
-                         "media": joined["media"], "sku": joined["sku"]})
+    return groups.frame(0, len(groups))
 
 
 def node_table(plan) -> pd.DataFrame:
@@ -186,11 +237,11 @@ def head_lines(plan, keys: list[str], ids: dict) -> list[str]:
 
 
 def edge_chunks(plan, ids: dict, rows: int):
-    """The ``<edge>`` lines, ``rows`` edges at a time."""
-    edges = edge_table(plan)
-    edges["LinkSpeedRaw"] = float(plan.router_model.rate_gbps) * 1e9 * edges["multiplicity"]
-    for lo in range(0, len(edges), rows):
-        part = edges.iloc[lo:lo + rows].copy()
+    """The ``<edge>`` lines, ``rows`` edges at a time (each chunk's text made with it)."""
+    groups = EdgeGroups(plan)
+    for lo in range(0, len(groups), rows):
+        part = groups.frame(lo, min(lo + rows, len(groups)))
+        part["LinkSpeedRaw"] = float(plan.router_model.rate_gbps) * 1e9 * part["multiplicity"]
         part["_head"] = list(map('<edge source="{}" target="{}">'.format, part["u"].tolist(),
                                  part["v"].tolist()))
         yield _elements("edge", part, EDGE_KEYS, ids, "edge")
@@ -200,11 +251,11 @@ TAIL = ["  </graph>", "</graphml>"]
 
 
 def write(plan, out_dir: Path) -> None:
-    """Write ``topology.graphml`` (UTF-8, LF), ``tuning.CSV_CHUNK_ROWS`` edges at a time
+    """Write ``topology.graphml`` (UTF-8, LF), ``tuning.GRAPHML_CHUNK_EDGES`` edges at a time
     (networkx's writer is ~30x slower at 10K links; every attribute column of a chunk is
     formatted at once, not element by element)."""
     keys, ids = _key_ids()
     with open(Path(out_dir) / FILENAME, "w", encoding="utf-8", newline="\n") as fh:
         for lines in chain([head_lines(plan, keys, ids)],
-                           edge_chunks(plan, ids, CSV_CHUNK_ROWS), [TAIL]):
+                           edge_chunks(plan, ids, GRAPHML_CHUNK_EDGES), [TAIL]):
             fh.write("".join(line + "\n" for line in lines))

@@ -51,7 +51,7 @@ from planner.exports._csv import column_text, float_text, join_rows
 from planner.exports.cells import neutralise_all
 from planner.exports.tuning import LABEL_CHUNK_PAGES
 from planner.exports.wiring_pdf.content_stream import (binary_streams, font_ref, pdf_strings,
-                                                       string_widths, text_at)
+                                                       seal_page, string_widths, text_at)
 from planner.exports.wiring_pdf.document import hall_files, place_halls
 
 CSV_NAME = "labels.csv"
@@ -87,7 +87,9 @@ def label_rows(pieces: Pieces, ends: pd.DataFrame | None = None) -> dict[str, np
     ends = pieces.connector_ends() if ends is None else ends
     if not len(ends):
         return {c: np.empty(0, dtype=object) for c in CSV_COLUMNS + ["order_g"]}
-    at = t.iloc[ends["row"].to_numpy(np.int64)]
+    # only the table's columns a label prints: taking whole rows would touch (and so copy, in
+    # a forked writer) every text of every column
+    at = t[["media", "sku", "order_length_m", "role"]].iloc[ends["row"].to_numpy(np.int64)]
     rows = {"cable_id": ends["assembly"].to_numpy(object), "end": ends["end"].to_numpy(object)}
     for field, source in (("device", "device"), ("port", "port"), ("cabinet", "place"),
                           ("ru", "ru")):
@@ -192,10 +194,10 @@ def end_halls(plan) -> dict[str, np.ndarray]:
     halls = place_halls(plan)
 
     def of(places) -> np.ndarray:
-        names, inverse = np.unique(np.asarray(places, dtype=object).astype(str),
-                                   return_inverse=True)
-        return np.array([halls.get(n, -1) for n in names.tolist()],
-                        dtype=np.int64)[inverse.reshape(-1)]
+        # hashed, not sorted: no fixed-width copy of every end's place name
+        codes, names = pd.factorize(np.asarray(places, dtype=object), use_na_sentinel=False)
+        return np.array([halls.get(str(n), -1) for n in names.tolist()],
+                        dtype=np.int64)[codes]
 
     return {"ends": of(plan.pieces.connector_ends()["this_place"].to_numpy(object)),
             "mgmt": of(mgmt_label_rows(plan)["this_cabinet"])}
@@ -291,6 +293,7 @@ class LabelSheets:
             for literal in page:
                 self.canvas.addLiteral(literal)
             self.canvas.showPage()
+            seal_page(self.canvas)
         self.pages += len(objects)
 
     def close(self) -> int:

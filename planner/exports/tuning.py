@@ -21,16 +21,36 @@ BOM_CHUNK_ROWS = 50_000
 plans (an estimate; the workbook's writing time at 1K-100K endpoints is in
 benchmarks/WORKBOOK.md)."""
 
+BOM_TEXT_ROWS = 5_000
+"""Rows of a bom.xlsx table whose XML text is made at a time, within a ``BOM_CHUNK_ROWS``
+chunk (whose shared-string codes are found at once, so the file is the same for any value):
+about 5 MB of row text and field objects at once instead of ten times that. The writer's
+memory at 246,272 cables with it is in benchmarks/EXPORTS.md "Labels and bom.xlsx: streamed"."""
+
 CSV_CHUNK_ROWS = 50_000
 """Rows of a CSV file made and written at a time (``planner.exports._csv.write_rows``): a few
 tens of MB of text at once instead of the whole file's (cables.csv is 54 MB at 246,272 cables,
 ten times that at a million endpoints); larger chunks are no faster (the same choice as
 ``BOM_CHUNK_ROWS``)."""
 
-LABEL_CHUNK_PAGES = 500
+GRAPHML_CHUNK_EDGES = 10_000
+"""Router pairs whose ``<edge>`` elements topology.graphml makes (their cables' text
+included) and writes at a time: at 246,272 cables (the 100K-endpoint Dragonfly of
+benchmarks/EXPORTS.md) the writer adds 63 MiB of private memory with 10,000, 146 MiB with
+``CSV_CHUNK_ROWS`` (50,000); the file is the same for any value."""
+
+ANYNET_BLOCK_ROUTERS = 1_024
+"""Routers whose ``node``/``router`` tokens netlist.anynet makes at a time (instead of every
+endpoint's and every link's token at once: 100,000 + 2 x 146,000 strings at the
+100K-endpoint Dragonfly of benchmarks/EXPORTS.md); the file is the same for any value."""
+
+LABEL_CHUNK_PAGES = 100
 """Sheets of labels (65 labels each) made and written at a time by labels.csv and labels.pdf:
-32,500 labels' text, tens of MB, instead of every label's (about 1.4 GB more in the writer at
-246,272 cables before the writer streamed: benchmarks/EXPORTS.md "Writers that stream")."""
+6,500 labels' text instead of every label's (about 1.4 GB more in the writer at 246,272 cables
+before the writer streamed: benchmarks/EXPORTS.md "Writers that stream"). At 246,272 cables
+the writer's private memory is 230 MiB with 500 sheets, 207 with 100, 204 with 20, at the same
+CPU time (7.1-7.9 s over two runs of each of 500 and 100; benchmarks/EXPORTS.md "Labels,
+bom.xlsx, GraphML, anynet: streamed")."""
 
 PER_HALL_MIN_CABINETS = 5_000
 """Above this many cabinets (and with more than one hall) the cabinet and patch-rack sheets of
@@ -91,8 +111,8 @@ hall connection's length): five 1.2 m aisles of drawing space, not a length of a
 
 WRITER_BASE_BYTES = 32 * 2 ** 20
 WRITER_BYTES_PER_CABLE = {
-    "labels": 1_450, "viewer": 500, "wiring_pdf": 1_400, "bom_xlsx": 1_200,
-    "graphml": 830, "anynet": 800, "fabric_checkers": 750, "netbox": 550, "cables_csv": 350,
+    "labels": 1_000, "viewer": 500, "wiring_pdf": 1_400, "bom_xlsx": 700,
+    "graphml": 300, "anynet": 300, "fabric_checkers": 750, "netbox": 550, "cables_csv": 350,
     "codes": 300, "cabinets_csv": 200, "dot": 160,
 }
 WRITER_OTHER_BYTES_PER_CABLE = 500
@@ -110,4 +130,9 @@ streamed", the same plan): 289 MiB (1.2 KB per cable, 847 before) and 112 MiB (0
 before); at 622,720 cables (250K) 491 MiB (0.83 KB) and 186 MiB (0.31 KB), and ``viewer``
 753 MiB (1.27 KB, more than at 246,272 cables: raised to 1,450 B). ``viewer`` since it
 streams (benchmarks/EXPORTS.md "Viewer: streamed"): 76 MiB at 246,272 cables (0.32 KB) and
-249 MiB at 622,720 (0.42 KB): 500 B."""
+249 MiB at 622,720 (0.42 KB): 500 B. ``labels``, ``bom_xlsx``, ``graphml`` and ``anynet``
+since they stream (benchmarks/EXPORTS.md "Labels, bom.xlsx, GraphML, anynet: streamed", 246,272
+cables): private memory (its own growth and the plan's pages it copies) 232 MiB (987 B per
+cable; 370 before), 155 (661 B; 324), 62 (262 B; 209) and 67 (285 B; 183); each entry is
+the private figure rounded up, above the peak resident less summary_json's (630, 379, 173,
+199 B)."""
