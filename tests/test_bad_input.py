@@ -931,7 +931,15 @@ def _start(ws: Path, argv: list[str], script: str | None = None) -> subprocess.P
     command = ([sys.executable, "-c", script] if script else
                [sys.executable, "-m", "planner.cli"]) + argv
     return subprocess.Popen(command, cwd=ws, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, preexec_fn=_stop_signals_default)
+
+
+def _stop_signals_default() -> None:
+    """The planner's stop signals at their defaults, as a terminal starts it: a suite run under
+    ``nohup`` (SIGHUP ignored) or as a background job (SIGINT ignored) would otherwise hand the
+    planner ignored signals, which it keeps ignored by design (``planner.run.interrupts``)."""
+    for signum in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
 
 
 def _read_until(proc: subprocess.Popen, needle: str) -> str:
