@@ -18,8 +18,8 @@ as reused:
   contracted (reused); the new boxes' are new.
 
 A standing cabinet's kW (the load its PDUs were sized for) is its standing routers' and their
-endpoints' draw as the grown plan gives it; a removed router draws its base power
-(``planner.costing.power.router_watts``). The cable ends the growth adds to a standing router
+endpoints' draw as the grown plan gives it; a router the growth removes (``--allow-remove``)
+draws its base power (``planner.costing.power.router_watts``) and its endpoints nothing. The cable ends the growth adds to a standing router
 count in it, a few watts per port: a cabinet whose standing PDU count was set by load right at
 a PDU's derated rating could be counted one PDU too many as standing.
 """
