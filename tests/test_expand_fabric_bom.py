@@ -109,9 +109,10 @@ def test_growth_buys_the_fabric_of_the_new_cabinets(grown, case):
       8 x 2 = 16.
     - management switches: a group is up to 8 neighbouring cabinets of a row
       (``cabinets_per_switch: 8``), a switch has 48 ports, a router and a PDU one managed port
-      each, so a group of at most 8 x 4 = 32 ports takes one switch. Standing groups A1-6,
-      B1-4: 2 switches, reused. Grown groups A1-8, A9-10, B1-6, C1-2: 4; the 2 new ones serve
-      the groups past the standing switches' (A9-10, C1-2).
+      each, so a group of at most 8 x 4 = 32 ports takes one switch. Standing groups: row A's 6
+      cabinets, row B's 4: 2 switches, reused. Grown groups: row A's first 8 cabinets and its
+      last 2, row B's 6, row C's 2: 4 switches; the 2 new ones serve the groups past the
+      standing switches' (row A from column 9, row C).
     - power cords: 2 per router and per management switch: standing 20 x 2 + 2 x 2 = 44
       reused; new 16 x 2 + 2 x 2 = 36.
     - management cords: one per managed port: standing 40; grown 36 + 36 = 72. Reused per
