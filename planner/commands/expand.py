@@ -214,11 +214,13 @@ def _plan_class():
 
 
 def reused_bom(result, act_new, cables_old, source, standing_routers: int,
-               standing_endpoints: int, standing_cabinets: int):
+               standing_endpoints: int, standing_cabinets: int, standing_fabric=None):
     """Per BOM line: quantity of the grown plan, reused (the kept cables and the moved ones of
     the same part, the two patch cords of a kept cable through panels, the standing routers,
-    NICs and cabinets) and new = quantity - reused."""
+    NICs and cabinets, and ``standing_fabric``: the standing fabric lines of
+    ``planner.costing.growth_reuse``) and new = quantity - reused."""
     import numpy as np
+    import pandas as pd
 
     from planner.costing import bom as boms
     cables = result.cables
@@ -231,6 +233,8 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
                         standing_routers, reused_rows, 0.0, standing_endpoints,
                         standing_cabinets, structured=kept_cords(result.structured,
                                                                  reused_rows, act_new))
+    if standing_fabric is not None:
+        reused = pd.concat([reused, standing_fabric], ignore_index=True)
     grown = result.bom[["item", "sku", "description", "length_m", "quantity",
                         "unit_price"]].copy()
     key = lambda f: list(zip(f["item"], f["sku"], f["length_m"].fillna(-1.0)))  # noqa: E731
@@ -604,7 +608,7 @@ def run(args: argparse.Namespace) -> int:
     from planner import exports
     from planner.cabling import work_order as orders
     from planner.placement.grown import grow
-    from planner.costing import power
+    from planner.costing import growth_reuse, power
     from planner.placement.growth import moved_to_new, place_growth
     from planner.plan import plan
     from planner.run.errors import InputError
@@ -662,7 +666,9 @@ def run(args: argparse.Namespace) -> int:
     bom = reused_bom(result, paired[1], cables_old, paired[2],
                      int((growth.old_to_new >= 0).sum()),
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
-                     len(cabinets_old))
+                     len(cabinets_old),
+                     growth_reuse.standing_fabric(result, router_cab, (hall, row, col),
+                                                  growth.old_to_new, standing.endpoints))
     bom = with_standing_trunks(bom, plant, set(trunk_labels(old_trunks).values()))
     bom = with_standing_panels(bom, plant, catalog, old_trunks)
     result.summary["growth"] = growth_block(folder, standing, growth, cables_old, fabric,
