@@ -119,15 +119,15 @@ def panel_groups(structured, cable_link: np.ndarray, num_routers: int) -> Failur
     ends, entry panels of cross-hall links)."""
     links = structured.links
     names = structured.panels["name"].astype(str).tolist()
-    index = pd.Series(np.arange(len(names)), index=names)
+    index = pd.Index(names)                  # a hash table: O(links), not a sort of strings
     cable = links["cable"].to_numpy(np.int64)
     pairs = []
     for column in ("a_panel", "b_panel", "a_entry", "b_entry"):
         if column not in links:
             continue
-        at = links[column].astype(str).to_numpy()
-        known = np.isin(at, names)
-        pairs.append((index[at[known]].to_numpy(np.int64), cable[known]))
+        at = index.get_indexer(links[column].astype(str))
+        known = at >= 0
+        pairs.append((at[known].astype(np.int64), cable[known]))
     group = np.concatenate([p[0] for p in pairs]) if pairs else np.zeros(0, np.int64)
     cables = np.concatenate([p[1] for p in pairs]) if pairs else np.zeros(0, np.int64)
     key = np.unique(group * (len(cable_link) + 1) + cables)       # a panel counts a link once
