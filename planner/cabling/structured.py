@@ -471,14 +471,22 @@ def _dark_chains(room: Room, catalog: Catalog, chains: pd.DataFrame, dark: list
 def _without_dark(chains: pd.DataFrame, row_ends: pd.DataFrame, panels: pd.DataFrame):
     """(chains, row_ends, panels) without the dark chains (``--allow-remove``: those
     standing trunks are removed), their adapters and rear ports left empty on their panels,
-    so the trunks after them keep theirs; a panel is no more counted for their trunks."""
+    so the trunks after them keep theirs; a panel no more counts their trunks, and the panels
+    left with no trunk after the last one that has any at their point are removed too (the
+    panels before it keep their rack units)."""
     gone = set(chains.loc[chains["dark"].astype(bool), "chain"].tolist())
     mine = row_ends["chain"].isin(gone)
     per = row_ends[mine].groupby("uid").size()
     panels = panels.copy()
     panels["trunks"] = (panels["trunks"] - panels["uid"].map(per).fillna(0)).astype(np.int64)
-    return (chains[~chains["chain"].isin(gone)].reset_index(drop=True),
-            row_ends[~mine].reset_index(drop=True), panels)
+    used = panels["trunks"].to_numpy() > 0
+    later = panels.assign(used=used)[::-1].groupby("point", sort=False)["used"].cummax()
+    panels = panels[later.sort_index().to_numpy()].reset_index(drop=True)
+    uid = dict(zip(panels["uid"].tolist(), range(len(panels))))
+    panels["uid"] = np.arange(len(panels), dtype=np.int64)
+    row_ends = row_ends[~mine].reset_index(drop=True)
+    row_ends["uid"] = row_ends["uid"].map(uid).astype(np.int64)
+    return chains[~chains["chain"].isin(gone)].reset_index(drop=True), row_ends, panels
 
 
 def _rear_end(rack, ru, port) -> tuple[int, int, int]:
