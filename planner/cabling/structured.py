@@ -20,7 +20,9 @@ from planner.inputs.floor.rack_positions import rack_positions
 from planner.inputs.parts.structured import (ENTRY, HALL_PASSES, ROW_PASSES, Runs, entry_panel,
                                               entry_point,
                                               pack, panel_band_ru, panel_share,
-                                              point_parts, trunk_sizes)
+                                              point_parts, priced_trunks,
+                                              trunk_sizes)
+from planner.inputs.parts.structured import row_panels as fibre_panels
 
 @dataclass(frozen=True)
 class StructuredPlan:
@@ -231,12 +233,15 @@ class StandingSeats:
     and rear ``port``, the ``entry`` panel), ``size`` (positions of its entry front port),
     ``fronts`` (that port's number per entry panel), ``hall`` (the hall trunk's label and
     part number) and ``hall_ends`` ((entry panel, rear port) at both ends); a cross-hall
-    link's seat is then ``("chain", id, position)``."""
+    link's seat is then ``("chain", id, position)``. ``keep_dark``: a standing row trunk no
+    grown link runs between its two panel points stays installed as dark spare (without
+    ``--allow-remove``); else it is removed, its rear ports left empty (``_dark_chains``)."""
 
     seats: dict
     trunks: frozenset
     row_trunks: tuple = ()
     chains: tuple = ()
+    keep_dark: bool = True
 
     def of(self, a_router, a_port, b_router, b_port, n: int) -> list:
         """Per cable row 0..n-1 its standing seat or None (rows past the network cables:
@@ -286,9 +291,12 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
         hall_m=pieces.hall[c], hall_order=seg.hall[c], drop=pieces.drop[c])
     link["lo_hall"] = point_parts(room, link["lo"])[0]
     link["hi_hall"] = point_parts(room, link["hi"])[0]
-    fixed = None if standing is None else _standing_trunks(room, catalog, link, standing[0])
+    fixed, dark = (None, []) if standing is None else _standing_trunks(room, catalog, link,
+                                                                        standing[0])
     chains, link, dealt = _pack(link, catalog, float(floor.structured_spare_pct), spread,
                                 fixed)
+    if dark:
+        chains = _dark_chains(room, catalog, chains, dark)
     if standing is not None:
         link = _reseat_chains(link, chains, standing[1])
     codes = np.unique(np.r_[chains["lo"].to_numpy(), chains["hi"].to_numpy()])
@@ -303,6 +311,8 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
                                   for pin, side in zip(ends["standing"], ends["side"])],
                                  dtype=np.int64)
     row_ends, row_panels = _allocate(ends, catalog)
+    if dark and not standing[0].keep_dark:      # --allow-remove: removed, rear ports left empty
+        chains, row_ends, row_panels = _without_dark(chains, row_ends, row_panels)
     if dealt is None:
         shared = _hall_trunks(chains, catalog, float(floor.structured_spare_pct))
     else:                           # --spread-risk: the hall trunks held to the share too
@@ -361,13 +371,18 @@ def _pin_rank(rack: int, ru: int, rear: int) -> int:
 
 
 def _standing_trunks(room: Room, catalog: Catalog, link: pd.DataFrame,
-                     plant: StandingSeats) -> dict:
-    """Per group of ``link`` (same panel points and parts, ``_pack``) the standing row trunks
-    it keeps: [(part, links, (lo end, hi end))], an end being the standing panel's (patch rack
-    number, rack unit, rear port) at that point. A standing trunk belongs to the first group
-    between its two panel points whose trunk sizes (``trunk_sizes``) have its part number."""
-    if not plant.row_trunks or link.empty:
-        return {}
+                     plant: StandingSeats) -> tuple[dict, list]:
+    """(kept, dark): per group of ``link`` (same panel points and parts, ``_pack``) the
+    standing row trunks it keeps: [(part, links, (lo end, hi end))], an end being the standing
+    panel's (patch rack number, rack unit, rear port) at that point; and the standing row
+    trunks (``StandingSeats.row_trunks`` records) no group keeps (``_dark_chains``), the hall
+    trunks of pass-through chains aside. A standing trunk belongs to the first group between
+    its two panel points whose trunk sizes (``trunk_sizes``) have its part number."""
+    if not plant.row_trunks:
+        return {}, []
+    chained = {str(c["hall"][0]) for c in plant.chains}
+    if link.empty:
+        return {}, [t for t in plant.row_trunks if str(t["label"]) not in chained]
     first = link.groupby("group", sort=True).first()
     codes = np.unique(np.r_[first["lo"].to_numpy(), first["hi"].to_numpy()])
     name = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
@@ -399,7 +414,79 @@ def _standing_trunks(room: Room, catalog: Catalog, link: pd.DataFrame,
             left.remove(t)
     for kept in out.values():
         kept.sort(key=lambda item: (-item[1], item[2][:2]))
-    return out
+    return out, [t for t in left if str(t["label"]) not in chained]
+
+
+def _point_codes(room: Room) -> dict:
+    """Panel point name -> code (``point_code``, ``entry_point``) of every point of ``room``."""
+    trays = len(room.cross_x)
+    codes = np.r_[np.arange(room.halls * room.rows * trays, dtype=np.int64),
+                  entry_point(np.arange(room.halls))]
+    return dict(zip(point_names(room, codes).tolist(), codes.tolist()))
+
+
+def _dark_chains(room: Room, catalog: Catalog, chains: pd.DataFrame, dark: list
+                 ) -> pd.DataFrame:
+    """``chains`` with one chain per standing row trunk no grown link runs between its two
+    panel points (``_standing_trunks``' dark ones): the same part (its part number at its
+    order length), the same panel points and the standing ends (``standing``, so ``_allocate``
+    gives it its rear ports again), no link. It stays as dark spare, so the standing trunks
+    after it on its panels keep their rear ports and labels (and their kept cables their
+    seats). Its panels are the row panels of its fibre (``fibre_panels``), the one the grown
+    chains of that fibre use where there are several."""
+    code = _point_codes(room)
+    trunk_parts = [k for k, m in enumerate(catalog.cables) if m.kind == "trunk"]
+    rows = []
+    for t in dark:
+        a, b = (str(t[f"{s}_rack"]).split(".")[0] for s in ("a", "b"))
+        order = float(t["order_length_m"])
+        k = next((k for k in trunk_parts if str(catalog.cables[k].part_numbers_at(
+            np.asarray([order]))[0]) == str(t["sku"])), None)
+        if k is None or a not in code or b not in code or a == b:
+            continue
+        fibre = catalog.cables[k].fibre
+        used = [int(p) for p in chains["panel_part"].tolist()
+                if catalog.panels[int(p)].fibre == fibre]
+        panel = used[0] if used else fibre_panels(catalog, fibre)[0]
+        ea = _rear_end(t["a_rack"], t["a_ru"], t["a_port"])
+        eb = _rear_end(t["b_rack"], t["b_ru"], t["b_port"])
+        flip = _point_order(code[a]) > _point_order(code[b])
+        lo, hi = (code[b], code[a]) if flip else (code[a], code[b])
+        lo_hall, hi_hall = (int(h) for h in point_parts(room, [lo, hi])[0])
+        rows.append(dict(trunk_part=k, priced=priced_trunks(catalog, fibre)[0],
+                         panel_part=panel, entry_part=-1, lo=lo, hi=hi, lo_hall=lo_hall,
+                         hi_hall=hi_hall, legs=catalog.links_per_trunk(catalog.cables[k]),
+                         cross_hall=False, links=0, lo_m=float(t["length_m"]),
+                         lo_order=order, hi_m=0.0, hi_order=0.0, hall_m=0.0, drop=0.0,
+                         standing=(eb, ea) if flip else (ea, eb), dark=True))
+    if not rows:
+        return chains
+    added = pd.DataFrame(rows).assign(chain=np.arange(len(chains), len(chains) + len(rows)))
+    if "standing" not in chains:
+        chains = chains.assign(standing=None)
+    return pd.concat([chains.assign(dark=False), added[list(chains.columns) + ["dark"]]],
+                     ignore_index=True)
+
+
+def _without_dark(chains: pd.DataFrame, row_ends: pd.DataFrame, panels: pd.DataFrame):
+    """(chains, row_ends, panels) without the dark chains (``--allow-remove``: those
+    standing trunks are removed), their adapters and rear ports left empty on their panels,
+    so the trunks after them keep theirs; a panel no more counts their trunks, and the panels
+    left with no trunk after the last one that has any at their point are removed too (the
+    panels before it keep their rack units)."""
+    gone = set(chains.loc[chains["dark"].astype(bool), "chain"].tolist())
+    mine = row_ends["chain"].isin(gone)
+    per = row_ends[mine].groupby("uid").size()
+    panels = panels.copy()
+    panels["trunks"] = (panels["trunks"] - panels["uid"].map(per).fillna(0)).astype(np.int64)
+    used = panels["trunks"].to_numpy() > 0
+    later = panels.assign(used=used)[::-1].groupby("point", sort=False)["used"].cummax()
+    panels = panels[later.sort_index().to_numpy()].reset_index(drop=True)
+    uid = dict(zip(panels["uid"].tolist(), range(len(panels))))
+    panels["uid"] = np.arange(len(panels), dtype=np.int64)
+    row_ends = row_ends[~mine].reset_index(drop=True)
+    row_ends["uid"] = row_ends["uid"].map(uid).astype(np.int64)
+    return chains[~chains["chain"].isin(gone)].reset_index(drop=True), row_ends, panels
 
 
 def _rear_end(rack, ru, port) -> tuple[int, int, int]:

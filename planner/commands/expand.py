@@ -452,12 +452,13 @@ def trunk_labels(trunks) -> dict:
     return dict(zip(trunks["trunk_id"], zip(trunks["label"], trunks["sku"])))
 
 
-def standing_seats(trunks, cables_old, old_to_new):
+def standing_seats(trunks, cables_old, old_to_new, keep_dark: bool = True):
     """The standing plant's seats (``planner.cabling.structured.StandingSeats``) of the standing
     network cables through one trunk, their routers under their grown ids, and its trunks
     between two panels' rear ports: row trunks and the hall trunks between two hall entries
     (``trunks``: ``standing_plant``'s), and its cross-hall chains through pass-through panels
-    (``_pass_through_chains``); None without trunks (no structured cabling)."""
+    (``_pass_through_chains``); None without trunks (no structured cabling). ``keep_dark``
+    (no ``--allow-remove``): a standing trunk no grown link uses stays as dark spare."""
     import re
 
     from planner.cabling.structured import StandingSeats
@@ -479,11 +480,13 @@ def standing_seats(trunks, cables_old, old_to_new):
         x, y = (ra, int(pa)), (rb, int(pb))
         seats[(min(x, y), max(x, y))] = (*trunk[tid], {pa_: int(pan), pb_: int(pbn)})
     rear = trunks["a_port"].str.startswith("R") & trunks["b_port"].str.startswith("R")
-    row_trunks = tuple(trunks[rear][["label", "sku", "a_rack", "a_panel", "a_ru", "a_port",
-                                     "b_rack", "b_panel", "b_ru", "b_port"]].to_dict("records"))
+    row_trunks = tuple(trunks[rear][["label", "sku", "length_m", "order_length_m", "a_rack",
+                                     "a_panel", "a_ru", "a_port", "b_rack", "b_panel", "b_ru",
+                                     "b_port"]].to_dict("records"))
     chain_seats, chains = _pass_through_chains(trunks, net, old_to_new)
     seats.update(chain_seats)
-    return StandingSeats(seats, frozenset(trunk.values()), row_trunks, chains)
+    return StandingSeats(seats, frozenset(trunk.values()), row_trunks, chains,
+                         keep_dark=keep_dark)
 
 
 _CHAIN = (r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):F(\d+)\.(\d+) \| trunk (T\d+) [^|]*"
@@ -636,7 +639,8 @@ def run(args: argparse.Namespace) -> int:
     old_trunks, old_pieces = (standing_plant(folder, cables_old, cabinets_old,
                                              int(np.max(placement.cabinet_hall)) + 1)
                               if args.plan_dir is not None else (None, cables_old))
-    seats = standing_seats(old_trunks, old_pieces, growth.old_to_new)
+    seats = standing_seats(old_trunks, old_pieces, growth.old_to_new,
+                           keep_dark=not args.allow_remove)
     result = plan(growth.topology, catalog, floor, placement=placement, strategy="hint",
                   seed=args.seed, standing_seats=seats)
     ep_map = orders.endpoint_map(standing.endpoints, growth.topology.endpoints,
