@@ -354,47 +354,37 @@ arrays on top. Cutting further means holding those tables more compactly (intege
 the repeated texts of the pieces and connector ends), which changes what the writers read.
 Not run at g=160 or 1M (the coordinator's 1M run on a quiet machine is the check).
 
-## The 1M row (issue 24 item 3): not run, and what the smaller runs say
+## The 1M row (issue 24 item 3)
 
-Not run on 2026-11-26: at a load average of 15-17 on the shared 2 CPUs the plan stages alone
-of the 250K case took 30 minutes, so the 1M case (four times the cables) would not have
-finished in the time left. Measured instead (`planner plan --topology
-dragonfly:a=56,p=28,h=28,g=160 --catalog eth-51t --floor campus`, 622,720 cables, stopped
-when the plan was handed to the writers, under `/usr/bin/time -v`):
+Run on 2026-11-27 (`flock /tmp/locks/big.lock python benchmarks/bench_headline.py 1m`, load
+average 1.9 at the start, 1.5 at the end; another engineer's tests ran during its first
+four minutes): `planner plan --topology dragonfly:a=56,p=28,h=28,g=638 --catalog eth-51t
+--floor campus`, 1,000,384 endpoints, 2,590,280 rows in cables.csv, every output written
+(75 halls: wiring.pdf and labels.pdf split per hall, `wiring-hall-NN.pdf`, `labels-hall-NN.pdf`).
 
-| stage | wall s (load 15-17) |
-| --- | ---: |
-| placement | 448.2 |
-| cabling | 149.9 |
-| performance | 1,139.2 |
-| costing | 9.9 |
-| summary | 6.9 |
+- **Time: 1,000.6 s wall (16.7 min), 1,207.6 s CPU.** Placement 37 s (inside its work budget:
+  the plan does not depend on the load), cabling 108 s, performance 91 s, costing 33 s,
+  summary 73 s, the exports 655 s (65 %). The 15-minute target is missed by 1.7 minutes;
+  the exports decide it.
+- **Memory: the plan stages peak at 6,579 MiB** (performance; cabling 6,115): 2.6 KB per cable,
+  as the per-stage subsection above extrapolated (6.1 GiB). **The whole tree peaks at 13,078
+  MiB** 25 s after the first two writers were forked (PSS sampled every 5 s from outside: 5.9
+  GiB before the fork, 8.3, 10.3, 11.9, 13.1, then 8.7 GiB): each forked writer copies a large
+  share of the planner's pages as it reads the plan's Python objects (the reference counts of
+  millions of strings live on those pages), and the planner forked two writers because the
+  machine had 22 GB available. The 8 GB target is missed by 5 GB with two writers; with one
+  writer in the planner's own process (`--writers 1`: no copy) the estimate is the plan's
+  6.4 GiB plus the largest writer's own growth (labels, about 1 KB per cable: 2.5 GB), so
+  about 9 GB.
+- What 8 GB needs next: the plan's text columns (labels, ids, segments, ends: about 1.5 KB of
+  the 2.6 KB per cable are Python strings) held as Arrow strings or integer codes, which both
+  shrinks the plan and stops the forked writers from copying its pages; and a whole-run
+  memory budget that `writers_for` respects, not only the memory available.
 
-CPU 236 s (user + sys; the run had 13 % of a CPU on average), peak resident 2,430 MiB in the
-one process: 3.9 KB per cable, like cabling's peak of the `157k writers 1` row (1,685 MiB,
-4.3 KB per cable). The tables the finished plan holds are much less: at 100K, shared objects
-counted once, 327 MiB (1.4 KB per cable): `cables` 119 MiB (label 19, cable_id 15, segments
-12), `pieces.connector_ends` 71, `pieces.table` 69, `ports` 24, `structured.links` 15. So the
-plan's peak is a stage's working memory (cabling's), not what it keeps.
-
-The writers at 250K, each alone (benchmarks/EXPORTS.md "wiring.pdf, NetBox: streamed"):
-wiring_pdf 865 MiB private (2,978 before it streamed), netbox 452, viewer 984; their
-exponents 100K-250K 0.88, 0.95 and 1.21.
-
-Extrapolated to 1M (2,483,096 cables, 3.99 times the 250K plan), linearly for the plan
-stages and by those exponents for the writers: the plan stages' peak about 9.5-10 GiB
-(3.9-4.3 KB per cable), above the 8 GB target before any writer runs; wiring_pdf about
-2.9 GiB, netbox 1.6 GiB, viewer 5.1 GiB private. The 8 GB whole-tree target at 1M needs
-cabling's working memory cut to about half and the viewer's tables streamed; wiring.pdf and
-the NetBox bundle are no longer the writers that decide it.
-
-A 1M attempt was started later that evening when the load fell to 5-10 (`flock
-/tmp/locks/big.lock python benchmarks/bench_headline.py 1m`) and stopped after 12.8 minutes
-(4.3 CPU minutes: a third of a CPU), far from done; the row above records only finished runs,
-and this one's stages are not known (the script reads the progress lines at the end). The
-tree's PSS, sampled every 2 s from outside: 0.5 GiB at 1 minute, 2.2 at 2, 4.0 at 4, 6.1 at
-4.7, a peak of 9,072 MiB at 6 minutes, then 5.6-5.7 GiB from 6.3 minutes to the stop, one
-process all along (no writer had started). So at 1M a plan stage alone passes 8 GB.
+Before (2026-11-26), at a load average of 15-17, the 622,720-cable case (`g=160`) had taken 30
+minutes for its plan stages alone, and a 1M attempt was stopped after 12.8 minutes with its
+PSS at 9,072 MiB in a plan stage; the panel failure groups' `np.isin` over millions of strings
+(minutes at 1M, now a hash index) and the cuts above are what changed.
 """
 
 
