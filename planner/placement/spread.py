@@ -803,84 +803,91 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
     return search.cab, search.excess(), moves, search.evaluations, trays, pair
 
 
-def _repair_cabinets(search: _Search, graph: Graph, near: np.ndarray, budget: int,
-                     mode: int, tray_cap: int | None = None) -> int:
-    """1. The (router, cabinet) pairs over the limit, worst first, pass after pass (module
-    doc), ``mode`` as ``_best_move`` takes it, the tray excess kept within ``tray_cap``; the
-    moves made."""
+_REPAIRED = object()
+"""What a ``_repair_worst`` attempt returns for a cell an earlier move already repaired."""
+
+
+def _repair_worst(search: _Search, excess, attempt, budget: int) -> int:
+    """Pass after pass, the cells of ``excess()`` (a 2-D array of the cables over a limit), worst
+    first, lowest index on ties: ``attempt(row, column)`` gives the move that repairs the cell,
+    ``_REPAIRED`` when an earlier move did, or None when no move does (the cell is then left
+    out of later passes); passes end when one makes no move or the budget is spent. The moves
+    made."""
     moves = 0
-    stuck = np.zeros_like(search.counts, dtype=bool)
-    adjacency = graph.adjacency
+    stuck = None
     progress = True
     while progress and search.evaluations < budget:
         progress = False
-        over = over_limit(search.counts, search.cab, search.limit)
+        over = excess()
+        if stuck is None:
+            stuck = np.zeros(over.shape, dtype=bool)
         over[stuck] = 0
-        pairs = np.flatnonzero(over)
-        # the worst (router, cabinet) pairs first, lowest ids on ties
-        for key in pairs[np.argsort(-over.ravel()[pairs], kind="stable")].tolist():
+        cells = np.flatnonzero(over)
+        for key in cells[np.argsort(-over.ravel()[cells], kind="stable")].tolist():
             if search.evaluations >= budget:
                 break
-            r, c = divmod(key, over.shape[1])
-            if c == search.cab[r] or search.counts[r, c] <= search.limit[r]:
-                continue                                  # an earlier move repaired it
-            nbr = adjacency.indices[adjacency.indptr[r]:adjacency.indptr[r + 1]]
-            inside = nbr[search.cab[nbr] == c].astype(np.int64)
-            movers = np.r_[r, inside]
-            targets = np.full((len(movers), near.shape[1]), -1, np.int64)
-            targets[0, 0] = c
-            targets[1:] = near[c]
-            room = 0 if tray_cap is None else tray_cap - int(search.tray_over().sum())
-            move = search.best(movers, targets, mode, room)
-            if move is None:              # every cabinet, before the pair is given up
-                everywhere = np.broadcast_to(np.arange(over.shape[1]),
-                                             (len(inside), over.shape[1]))
-                move = search.best(inside, everywhere, mode, room)
+            row, col = divmod(key, over.shape[1])
+            move = attempt(row, col)
+            if move is _REPAIRED:
+                continue
             if move is None:
-                stuck[r, c] = True
+                stuck[row, col] = True
                 continue
             search.apply(move)
             moves += 1
             progress = True
     return moves
+
+
+def _repair_cabinets(search: _Search, graph: Graph, near: np.ndarray, budget: int,
+                     mode: int, tray_cap: int | None = None) -> int:
+    """1. The (router, cabinet) pairs over the limit, worst first, pass after pass (module
+    doc), ``mode`` as ``_best_move`` takes it, the tray excess kept within ``tray_cap``; the
+    moves made."""
+    adjacency = graph.adjacency
+
+    def attempt(r: int, c: int):
+        if c == search.cab[r] or search.counts[r, c] <= search.limit[r]:
+            return _REPAIRED
+        nbr = adjacency.indices[adjacency.indptr[r]:adjacency.indptr[r + 1]]
+        inside = nbr[search.cab[nbr] == c].astype(np.int64)
+        movers = np.r_[r, inside]
+        targets = np.full((len(movers), near.shape[1]), -1, np.int64)
+        targets[0, 0] = c
+        targets[1:] = near[c]
+        room = 0 if tray_cap is None else tray_cap - int(search.tray_over().sum())
+        move = search.best(movers, targets, mode, room)
+        if move is None:                  # every cabinet, before the pair is given up
+            cabinets = search.counts.shape[1]
+            everywhere = np.broadcast_to(np.arange(cabinets), (len(inside), cabinets))
+            move = search.best(inside, everywhere, mode, room)
+        return move
+
+    return _repair_worst(search, lambda: over_limit(search.counts, search.cab, search.limit),
+                         attempt, budget)
 
 
 def _repair_trays(search: _Search, graph: Graph, near: np.ndarray, budget: int) -> int:
     """2. The (router, tray segment) pairs over the tray limit, worst first, pass after pass:
     the router itself, or one of its neighbours whose cables to it run along the segment,
     moves into the cabinets near the router's (module doc); the moves made."""
-    moves = 0
     routes = search.routes
     n_cab = len(routes.own)
-    stuck = np.zeros(search.trays[3].shape, dtype=bool)
     adjacency = graph.adjacency
-    progress = True
-    while progress and search.evaluations < budget:
-        progress = False
-        over = search.tray_over()
-        over[stuck] = 0
-        pairs = np.flatnonzero(over)
-        for key in pairs[np.argsort(-over.ravel()[pairs], kind="stable")].tolist():
-            if search.evaluations >= budget:
-                break
-            r, s = divmod(key, over.shape[1])
-            a = search.cab[r]
-            if s == routes.own[a] or search.trays[3][r, s] <= search.tray_limit[r]:
-                continue                                  # an earlier move repaired it
-            nbr = adjacency.indices[adjacency.indptr[r]:adjacency.indptr[r + 1]]
-            along = [w for w in nbr.tolist()
-                     if s in routes.seg[routes.ptr[a * n_cab + search.cab[w]]:
-                                        routes.ptr[a * n_cab + search.cab[w] + 1]]]
-            movers = np.array([r] + along, np.int64)
-            targets = np.broadcast_to(near[a], (len(movers), near.shape[1]))
-            move = search.best(movers, targets, _TRAYS)
-            if move is None:
-                stuck[r, s] = True
-                continue
-            search.apply(move)
-            moves += 1
-            progress = True
-    return moves
+
+    def attempt(r: int, s: int):
+        a = search.cab[r]
+        if s == routes.own[a] or search.trays[3][r, s] <= search.tray_limit[r]:
+            return _REPAIRED
+        nbr = adjacency.indices[adjacency.indptr[r]:adjacency.indptr[r + 1]]
+        along = [w for w in nbr.tolist()
+                 if s in routes.seg[routes.ptr[a * n_cab + search.cab[w]]:
+                                    routes.ptr[a * n_cab + search.cab[w] + 1]]]
+        movers = np.array([r] + along, np.int64)
+        targets = np.broadcast_to(near[a], (len(movers), near.shape[1]))
+        return search.best(movers, targets, _TRAYS)
+
+    return _repair_worst(search, search.tray_over, attempt, budget)
 
 
 def _repair_pairs(search: _Search, near: np.ndarray, budget: int) -> int:
@@ -888,7 +895,6 @@ def _repair_pairs(search: _Search, near: np.ndarray, budget: int) -> int:
     of the pair's routers in the cabinet moves to (or swaps into) the cabinets near it, at the
     least price per pair cable removed, raising neither the cabinet nor the tray excess
     (module doc); the moves made."""
-    moves = 0
     pairs = search.group_pairs
     a = search.graph.adjacency
     rows = np.repeat(np.arange(search.graph.n), np.diff(a.indptr))
@@ -896,29 +902,15 @@ def _repair_pairs(search: _Search, near: np.ndarray, budget: int) -> int:
     order = on[np.argsort(pairs.pair_of[on], kind="stable")]
     cut = np.searchsorted(pairs.pair_of[order], np.arange(pairs.pairs + 1))
     ends = [np.unique(rows[order[cut[p]:cut[p + 1]]]) for p in range(pairs.pairs)]
-    stuck = np.zeros(search.pairs[1].shape, dtype=bool)
-    progress = True
-    while progress and search.evaluations < budget:
-        progress = False
-        over = search.pair_over()
-        over[stuck] = 0
-        cells = np.flatnonzero(over)
-        for key in cells[np.argsort(-over.ravel()[cells], kind="stable")].tolist():
-            if search.evaluations >= budget:
-                break
-            p, c = divmod(key, over.shape[1])
-            if search.pairs[1][p, c] <= pairs.limit[p]:
-                continue                                  # an earlier move repaired it
-            movers = ends[p][search.cab[ends[p]] == c]
-            targets = np.broadcast_to(near[c], (len(movers), near.shape[1]))
-            move = search.best(movers, targets, _PAIRS)
-            if move is None:
-                stuck[p, c] = True
-                continue
-            search.apply(move)
-            moves += 1
-            progress = True
-    return moves
+
+    def attempt(p: int, c: int):
+        if search.pairs[1][p, c] <= pairs.limit[p]:
+            return _REPAIRED
+        movers = ends[p][search.cab[ends[p]] == c]
+        targets = np.broadcast_to(near[c], (len(movers), near.shape[1]))
+        return search.best(movers, targets, _PAIRS)
+
+    return _repair_worst(search, search.pair_over, attempt, budget)
 
 
 def _recover(search: _Search, graph: Graph, near: np.ndarray, budget: int) -> int:
