@@ -37,6 +37,8 @@ from pathlib import Path
 
 import psutil
 
+from planner.inputs.tuning import DEFAULT_TIME_LIMIT_S   # what a user's sweep runs with
+
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "benchmarks" / "DASK.json"
 TABLES = (ROOT / "benchmarks" / "DASK.md", ROOT / "docs" / "compare.md")
@@ -108,9 +110,10 @@ def run(count: int, endpoints: int, workers: int, threads: int, sample: float,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                     start_new_session=True))
             cluster = ClusterSampler([psutil.Process(p.pid) for p in started])
-            argv = [sys.executable, "-m", "planner.cli", "compare", "--time-limit",
-                    str(time_limit), "--outputs", outputs, "--out", f"{tmp}/out",
-                    "--dask-scheduler", address]
+            argv = [sys.executable, "-m", "planner.cli", "compare", "--outputs", outputs,
+                    "--out", f"{tmp}/out", "--dask-scheduler", address]
+            if time_limit is not None:
+                argv += ["--time-limit", str(time_limit)]
             for spec in specs:
                 argv += ["--topology", spec]
             load_before = os.getloadavg()
@@ -151,7 +154,8 @@ def run(count: int, endpoints: int, workers: int, threads: int, sample: float,
             "endpoints_target": endpoints, "outputs": outputs,
             "first": specs[0], "last": specs[-1], "endpoints_first": first,
             "endpoints_last": last, "workers": workers, "threads_per_worker": threads,
-            "cpus": os.cpu_count(), "time_limit_s": time_limit, "wall_s": round(wall, 1),
+            "cpus": os.cpu_count(), "time_limit_s": time_limit or DEFAULT_TIME_LIMIT_S,
+            "wall_s": round(wall, 1),
             "per_plan_s": round(wall / count, 1),
             "cluster_cpu_s": round(cluster.cpu_seconds(), 1),
             "cpu_per_plan_s": round(cluster.cpu_seconds() / count, 1),
@@ -233,7 +237,7 @@ def outputs_saving(spec: str, time_limit: float) -> dict:
     conf = Configuration.parse(spec, "--saving")
     started = time.perf_counter()
     result = plan(topologies.build(conf.family, **dict(conf.params)), "modern-100g",
-                  "hot-aisle", time_limit_s=time_limit)
+                  "hot-aisle", time_limit_s=time_limit or DEFAULT_TIME_LIMIT_S)
     figures = {"design": spec, "cables": len(result.cables),
                "plan_wall_s": round(time.perf_counter() - started, 1)}
     me = psutil.Process()
@@ -269,7 +273,9 @@ def main() -> None:
     ap.add_argument("--endpoints", type=int, default=100_000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--time-limit", type=float, default=None,
+                    help="compare --time-limit (default: compare's own, "
+                         f"{DEFAULT_TIME_LIMIT_S:g} s)")
     ap.add_argument("--outputs", choices=("summary", "all"), default="summary",
                     help="compare --outputs: what each plan folder holds (default summary)")
     ap.add_argument("--sample", type=float, default=2.0,
