@@ -130,7 +130,7 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
          booksim: dict | None = None, spares: boms.Spares | None = None,
          optics: str | None = None, resilience: str = "all",
          fail_links: int | None = None, spread_risk: float | str | None = None,
-         resilience_exact: bool = False, standing_seats=None) -> Plan:
+         resilience_exact: bool = False, standing_seats=None, standing_boxes=None) -> Plan:
     """Plan a system without writing files.
 
     ``topology`` / ``catalog`` / ``floor`` are values or names (``"slimfly:q=19,p=15"``,
@@ -152,6 +152,9 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
     failure whatever the budget, with a warning of its expected time on stderr.
     ``standing_seats`` (``planner expand``): the standing structured plant, whose trunks and
     panel ports the grown plan keeps (``planner.cabling.structured.StandingSeats``).
+    ``standing_boxes`` (``planner expand``): the standing fabric boxes and management cords,
+    which keep their cabinets, rack units, names and ports
+    (``planner.costing.fabric_devices.StandingBoxes``).
     """
     started = time.perf_counter()
     topology, catalog, floor = _as_topology(topology), _as_catalog(catalog), _as_floor(floor)
@@ -229,14 +232,16 @@ def plan(topology: Topology | str, catalog: Catalog | str, floor: Floor | str, *
             power.check_budget(floor, placement.cabinet_names, watts.cabinet_kw)
             # servers' power is distributed by their compute cabinets' own PDUs (not included)
             fabric_lines, fabric_plan = fabric.build(catalog, router_model, placement, floor,
-                                                     watts.network_kw, topology.num_endpoints)
+                                                     watts.network_kw, topology.num_endpoints,
+                                                     standing=standing_boxes)
             bom = fabric.append(bom, fabric_lines)
             devices = cable_plan.devices.assign(
                 watts=np.round(np.r_[watts.router_w, watts.endpoint_w], 3))
             cabinets = cable_plan.cabinets.assign(kw=np.round(watts.cabinet_kw, 6))
             boxes = None
             if fabric_plan is not None:
-                boxes = fabric_devices.place(catalog, placement, floor, devices, fabric_plan)
+                boxes = fabric_devices.place(catalog, placement, floor, devices, fabric_plan,
+                                             standing=standing_boxes)
                 kw = watts.with_servers(fabric_plan.kw)
                 power.check_budget(floor, placement.cabinet_names, kw)
                 plan_w = float(watts.cabinet_kw.sum()) * 1000.0

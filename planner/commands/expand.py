@@ -70,8 +70,8 @@ def _row_index(letters: str) -> int:
 
 
 def read_standing(folder: Path):
-    """(summary, fabric cables, cabinets) of a plan folder; InputError naming what is
-    missing or unreadable."""
+    """(summary, fabric cables, cabinets, management cords) of a plan folder; InputError
+    naming what is missing or unreadable."""
     import pandas as pd
 
     from planner.commands._plan_folder import require
@@ -87,10 +87,55 @@ def read_standing(folder: Path):
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise InputError(f"--from '{folder}': cannot read its summary.json, cables.csv or "
                          f"cabinets.csv ({err}); give a folder written by 'planner plan'") from None
+    mgmt = cables[cables["kind"] == "mgmt"].reset_index(drop=True)
     cables = cables[cables["kind"].isin(["network", "endpoint"])].reset_index(drop=True)
     if "kind" in cabinets:
         cabinets = cabinets[cabinets["kind"] == "cabinet"].reset_index(drop=True)
-    return summary, cables, cabinets
+    return summary, cables, cabinets, mgmt
+
+
+BOX_KINDS = (("mgmt-", "mgmt_switch"), ("sm", "subnet_manager"), ("pdu-", "pdu"))
+"""A fabric box's kind by the start of its name (``planner.costing.fabric_devices`` names)."""
+
+
+def standing_boxes(cabinets, mgmt, old_to_new, grown_routers: int):
+    """The standing plan's fabric boxes and management cords
+    (``planner.costing.fabric_devices.StandingBoxes``): the boxes from cabinets.csv's
+    ``fabric_devices`` (``name@U<ru>``, ``name@U<ru>-<top>``, ``name@0U``), the cords from the
+    ``mgmt`` rows of cables.csv, a standing router under its grown name (``r63`` -> ``r063``
+    past a power of ten), the cords of removed routers left out."""
+    import numpy as np
+    import pandas as pd
+
+    from planner.costing.fabric_devices import StandingBoxes
+    from planner.inputs.floor import padded
+    rows = []
+    cells = cabinets["fabric_devices"] if "fabric_devices" in cabinets else []
+    for c, cell in enumerate(cells):
+        for item in filter(None, str(cell).split(";")):
+            name, _, where = item.rpartition("@")
+            kind = next((k for prefix, k in BOX_KINDS if name.startswith(prefix)), None)
+            if kind is None:
+                continue
+            low, _, top = where.removeprefix("U").removesuffix("U").partition("-")
+            ru = np.nan if where == "0U" else float(low)
+            height = 0.0 if where == "0U" else float(top or low) - float(low) + 1
+            rows.append((name, kind, c, ru, height))
+    boxes = pd.DataFrame(rows, columns=["name", "kind", "cabinet", "ru", "height_ru"])
+    index = {str(n): i for i, n in enumerate(cabinets["name"].astype(str))}
+    width = len(str(grown_routers - 1))
+    devices = []
+    for device in mgmt["a_device"].astype(str):
+        if device[:1] == "r" and device[1:].isdigit():
+            new = int(old_to_new[int(device[1:])])
+            device = None if new < 0 else str(padded("r", np.array([new]), width=width)[0])
+        devices.append(device)
+    cords = pd.DataFrame({"device": devices, "switch": mgmt["b_device"].astype(str),
+                          "port": pd.to_numeric(mgmt["b_port"], errors="coerce"),
+                          "cabinet": [index.get(str(c), -1) for c in mgmt["a_cabinet"]]})
+    cords = cords[cords["device"].notna() & cords["port"].notna()].reset_index(drop=True)
+    cords["port"] = cords["port"].astype(np.int64)
+    return StandingBoxes(boxes=boxes, cords=cords, cabinets=len(cabinets))
 
 
 def standing_of(summary: dict, cables, cabinets, folder: Path):
@@ -144,6 +189,7 @@ class WhatStands:
     radix: int                     # ports the standing routers need
     notes: tuple = ()
     names: object = None           # as_built_names.csv rows, for an as-built without a plan
+    mgmt: object = None            # the standing management cords (cables.csv mgmt rows)
 
 
 def what_stands(args: argparse.Namespace, new) -> WhatStands:
@@ -179,7 +225,7 @@ def what_stands(args: argparse.Namespace, new) -> WhatStands:
     if args.catalog is not None:
         raise InputError("--catalog: with --from the standing plan's catalog.yaml is used; "
                          "leave --catalog out")
-    summary, cables_old, cabinets_old = read_standing(folder)
+    summary, cables_old, cabinets_old, mgmt = read_standing(folder)
     inputs = [folder / n for n in ("summary.json", "cables.csv", "cabinets.csv",
                                    "catalog.yaml")]
     output.check_out(args.out, inputs + ([Path(args.as_built)] if args.as_built else []))
@@ -193,7 +239,7 @@ def what_stands(args: argparse.Namespace, new) -> WhatStands:
                       load_catalog(str(folder / "catalog.yaml")),
                       as_built.growth_floor(load_floor(args.floor or summary["floor"]["name"]),
                                             cabinets_old),
-                      int(summary["topology"]["radix"]))
+                      int(summary["topology"]["radix"]), mgmt=mgmt)
 
 
 def _plan_class():
@@ -630,11 +676,15 @@ def run(args: argparse.Namespace) -> int:
     growth = grow(standing, new, int(router.radix), allow_remove=args.allow_remove,
                   seed=args.seed)
     hall, row, col, group = standing_positions(cabinets_old)
+    boxes = None if src.mgmt is None else standing_boxes(
+        cabinets_old, src.mgmt, growth.old_to_new, growth.topology.num_routers)
     placed = place_growth(growth.topology, power.fit_budget(floor, growth.topology, catalog,
                                                             router),
                           catalog, router, router_cab[growth.old_to_new >= 0], hall, row, col,
                           group, moved_to_new(standing, growth.topology, router_cab,
-                                              int((growth.old_to_new >= 0).sum())))
+                                              int((growth.old_to_new >= 0).sum())),
+                          box_units=None if boxes is None
+                          else boxes.units(int(floor.cabinet_height_ru)))
     placement = placed.placement
     old_trunks, old_pieces = (standing_plant(folder, cables_old, cabinets_old,
                                              int(np.max(placement.cabinet_hall)) + 1)
@@ -642,7 +692,7 @@ def run(args: argparse.Namespace) -> int:
     seats = standing_seats(old_trunks, old_pieces, growth.old_to_new,
                            keep_dark=not args.allow_remove)
     result = plan(growth.topology, catalog, floor, placement=placement, strategy="hint",
-                  seed=args.seed, standing_seats=seats)
+                  seed=args.seed, standing_seats=seats, standing_boxes=boxes)
     ep_map = orders.endpoint_map(standing.endpoints, growth.topology.endpoints,
                                  growth.old_to_new)
     fabric = result.cables[result.cables["kind"].isin(["network", "endpoint"])]

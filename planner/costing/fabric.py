@@ -75,6 +75,9 @@ class FabricPlan:
     mgmt_switches: np.ndarray          # per cabinet
     cord_lengths_m: np.ndarray         # one per managed device
     cord_order_m: np.ndarray
+    group: np.ndarray | None = None    # management group of every cabinet
+    holder: np.ndarray | None = None   # the cabinet holding each group's switches
+    sm_cabinet: np.ndarray | None = None   # cabinet of every subnet-manager box
 
     def summary(self) -> dict:
         """The ``fabric`` block of summary.json."""
@@ -151,8 +154,10 @@ def _pdus(power, psu_lists: list[list[int]], kw: np.ndarray):
 
 
 def build(catalog: Catalog, router_model: RouterModel, placement, floor, cabinet_kw,
-          num_endpoints: int) -> tuple[pd.DataFrame, FabricPlan | None]:
-    """The fabric's BOM lines and what each cabinet holds (module doc)."""
+          num_endpoints: int, standing=None) -> tuple[pd.DataFrame, FabricPlan | None]:
+    """The fabric's BOM lines and what each cabinet holds (module doc). ``standing``
+    (``planner expand``: ``planner.costing.fabric_devices.StandingBoxes``) keeps the standing
+    subnet-manager boxes and management groups where they stand instead of the rules above."""
     n_cab = int(placement.num_cabinets)
     router_cab = np.asarray(placement.router_cabinet, dtype=np.int64)
     n_routers = len(router_cab)
@@ -164,14 +169,16 @@ def build(catalog: Catalog, router_model: RouterModel, placement, floor, cabinet
         psu_lists[c].append(router_model.power_supplies)
     supported: list[tuple[object, int]] = [(router_model, n_routers)]
 
-    sm = catalog.subnet_manager
+    sm, sm_cabinet = catalog.subnet_manager, None
     if sm is not None:
         check_managed(catalog, router_model)
         box = sm.appliance if sm.mode == "appliance" else sm.hosts if sm.mode == "licence" \
             else None
         if box is not None:
             lines.append(_line(catalog, "subnet_manager", box, sm.count, box.price))
-            for c in boxes(sm.count, n_cab).tolist():
+            sm_cabinet = (boxes(sm.count, n_cab) if standing is None
+                          else standing.subnet_manager_cabinets(sm.count, n_cab))
+            for c in sm_cabinet.tolist():
                 psu_lists[c].append(box.power_supplies)
                 extra_w[c] += box.watts
                 managed[c] += int(box.managed)
@@ -185,8 +192,10 @@ def build(catalog: Catalog, router_model: RouterModel, placement, floor, cabinet
     mgmt, power = catalog.management, catalog.power
     switches = np.zeros(n_cab, dtype=np.int64)
     out_a = out_b = pdus = np.zeros(n_cab, dtype=np.int64)
+    group = holder = None
     if mgmt is not None:
-        group, holder = groups(placement, mgmt.cabinets_per_switch)
+        group, holder = (groups(placement, mgmt.cabinets_per_switch) if standing is None
+                         else standing.groups(placement, mgmt.cabinets_per_switch))
     for _ in range(16):                 # PDUs need the switches' power, switches the PDUs' ports
         kw_now = kw + switches * (mgmt.switch.watts / 1000.0 if mgmt else 0.0)
         lists = [ps + [mgmt.switch.power_supplies] * int(switches[c]) if mgmt else ps
@@ -244,7 +253,8 @@ def build(catalog: Catalog, router_model: RouterModel, placement, floor, cabinet
         return frame, None
     return frame, FabricPlan(psus=psus, outlets_a=out_a, outlets_b=out_b, kw=kw_now,
                              pdus=pdus, managed=ports, mgmt_switches=switches,
-                             cord_lengths_m=lengths, cord_order_m=order)
+                             cord_lengths_m=lengths, cord_order_m=order, group=group,
+                             holder=holder, sm_cabinet=sm_cabinet)
 
 
 def not_included(catalog: Catalog) -> list[str]:

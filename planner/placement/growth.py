@@ -7,13 +7,15 @@ hands on a ``Placement`` and how it was found (``GrowthPlacement``). Standing ca
 their names and positions. New routers have higher ids than every standing one and
 ``planner.cabling.rack_units`` fills a cabinet in id order, so a new router in a standing
 cabinet takes the slots after its standing routers (and its endpoints the endpoint slots after
-theirs): standing routers keep their rack units.
+theirs): standing routers keep their rack units. The slots a standing box takes
+(``box_units``: a management switch or subnet-manager box above a cabinet's routers) and the
+slots above it are not free.
 
 1. Greedy start: new routers packed in id order (a new Dragonfly group, a new pod, stays
    together) into new cabinets of ``router_slots`` routers and ``endpoint_slots`` endpoints,
    each new cabinet at the free position (not standing, not marked: docs/floors.md "Existing
    rooms") with the fewest routed metres to the routers already placed that it links to.
-2. Search (reach floors with a catalog): ``growth_search`` moves new routers between new
+2. Search (floors with a catalog): ``growth_search`` moves new routers between new
    cabinets, empty positions and the free router and endpoint slots of standing cabinets
    (within their electrical group's limits), swaps two, and moves whole new cabinets, for the
    dollars of the links with a new router at an end, priced by the placement stage's table
@@ -21,7 +23,13 @@ theirs): standing routers keep their rack units.
    at nothing where its part stays and at its new part elsewhere, within
    ``tuning.GROWTH_EVALUATIONS_PER_ROUTER`` evaluations.
    Both layouts are then priced as the cabling stage prices them
-   (``objective.network_link_media``) and the cheaper kept. Membership floors keep the start.
+   (``objective.network_link_media``) and the cheaper kept. On ``membership`` floors (the
+   papers' layouts) every position belongs to the electrical group of its slot
+   (``group_cabinets`` adjacent cabinets of a row, ``planner.inputs.floor.slot_layout``): a
+   standing group's where one of its cabinets stands in the slot, else a new group; a link
+   between two groups is priced as optical (``cabinet_prices(same_group=False)``), the greedy
+   start opens new cabinets only in new groups' slots, and every move keeps each group within
+   its limits (``planner.inputs.floor.group_capacity``).
 3. Lower bound on those dollars (halls of a given size, where the table's room is the
    layout's): each new link at its cheapest price from its standing end's cabinet to any
    position, or between any two positions (``growth_search.new_link_lower_bound``).
@@ -34,7 +42,7 @@ cable (``planner.cabling.work_order.with_repatched``); the search does not see t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -85,12 +93,15 @@ def free_positions(floor, hall, row, col) -> tuple[np.ndarray, np.ndarray, np.nd
     return h[free], r[free], c[free]
 
 
-def _new_cabinets(topology, first_new: int, floor) -> np.ndarray:
+def _new_cabinets(topology, first_new: int, floor, caps=None) -> np.ndarray:
     """Cabinet (0..) of every new router: in id order, a new cabinet when the router or
-    endpoint slots of the current one are full."""
+    endpoint slots of the current one (``caps``: (routers, endpoints) a cabinet may take, by
+    default the floor's slots) are full."""
     n = topology.num_routers - first_new
     slots = floor.router_slots or n or 1
     ep_slots = floor.endpoint_slots
+    if caps is not None:
+        slots, ep_slots = caps
     cab = np.empty(n, dtype=np.int64)
     current, routers, endpoints = 0, 0, 0
     for i in range(n):
@@ -159,19 +170,23 @@ class GrowthPlacement:
 
 
 def _greedy_start(topology, first_new: int, floor, router_cab, halls, rows, cols, room,
-                  fh, fr, fc) -> np.ndarray:
+                  fh, fr, fc, groups: "_Groups | None" = None) -> np.ndarray:
     """Free position (index into fh) of every new router: packed in id order into new cabinets
     (``_new_cabinets``), each new cabinet at the free position with the fewest routed metres to
-    the routers already placed that it links to."""
-    new_cab = _new_cabinets(topology, first_new, floor)
+    the routers already placed that it links to; on membership floors (``groups``) only in a
+    new group's slot, a cabinet taking at most its share of the group's limits."""
+    new_cab = _new_cabinets(topology, first_new, floor,
+                            None if groups is None else groups.cabinet_caps)
     n_new = int(new_cab.max()) + 1 if len(new_cab) else 0
-    if n_new > len(fh):
+    usable = (np.ones(len(fh), dtype=bool) if groups is None
+              else groups.new_slot[len(halls) - len(fh):])
+    if n_new > int(usable.sum()):
         raise InputError(f"floor '{floor.source}': the grown system needs {n_new} new cabinets "
-                         f"but the floor has {len(fh)} free positions; give a floor with more "
-                         "room (--floor)")
+                         f"but the floor has {int(usable.sum())} free positions; give a floor "
+                         "with more room (--floor)")
     router_cab = router_cab.copy()
     n_old = len(halls) - len(fh)
-    taken = np.zeros(len(fh), dtype=bool)
+    taken = ~usable
     adjacency = topology.adjacency
     for c in range(n_new):
         members = first_new + np.flatnonzero(new_cab == c)
@@ -192,11 +207,68 @@ def _greedy_start(topology, first_new: int, floor, router_cab, halls, rows, cols
     return router_cab[first_new:] - n_old
 
 
-def _sites(topology, floor, standing_cabinet, halls, rows, cols, group, prices) -> Sites:
-    """The standing cabinets with what they may still take (router and endpoint slots, their
-    electrical group's limits: ``planner.inputs.floor.group_capacity``), then the free
-    positions (``halls``, ``rows``, ``cols``: standing cabinets first)."""
+@dataclass(frozen=True, eq=False)
+class _Groups:
+    """Electrical groups of every position on a membership floor (standing cabinets first,
+    then the free positions): ``of`` the group (a standing group's number where one of its
+    cabinets stands in the position's slot, else a new number per slot), ``new_slot`` whether
+    the position's slot holds no standing cabinet, ``cabinet_caps`` the routers and endpoints
+    one new cabinet of the greedy start may take (its share of a group's limits)."""
+
+    of: np.ndarray
+    new_slot: np.ndarray
+    cabinet_caps: tuple[int, int | None]
+
+
+def _membership_groups(floor, topology, halls, rows, cols, group) -> _Groups:
+    """The ``_Groups`` of the positions (``halls``, ``rows``, ``cols``: the standing cabinets,
+    of electrical group ``group``, first): slots of ``group_cabinets`` adjacent cabinets of a
+    row, the papers' layout (``planner.inputs.floor.slot_layout``; with ``group_endpoints``,
+    the cabinets a group needs, ``planner.inputs.floor.group_capacity``)."""
     from planner.inputs.floor import group_capacity
+
+    width, group_endpoints, group_routers = group_capacity(floor, topology.endpoints)
+    width = max(1, int(width))
+    n_old = len(group)
+    key = np.stack([np.asarray(halls), np.asarray(rows), np.asarray(cols) // width], axis=1)
+    slots, slot_of = np.unique(key, axis=0, return_inverse=True)
+    slot_of = slot_of.ravel()
+    owner = np.full(len(slots), -1, dtype=np.int64)
+    held, first = np.unique(slot_of[:n_old], return_index=True)
+    owner[held] = np.asarray(group, np.int64)[first]     # the group of its first cabinet
+    fresh = np.flatnonzero(owner < 0)
+    owner[fresh] = int(np.max(group, initial=-1)) + 1 + np.arange(len(fresh))
+    slots_cap = floor.router_slots or group_routers
+    caps = (max(1, min(slots_cap, group_routers // width)),
+            None if floor.endpoint_slots is None and floor.group_endpoints is None
+            else max(1, min(floor.endpoint_slots or group_endpoints, group_endpoints // width)))
+    return _Groups(of=owner[slot_of], new_slot=np.isin(slot_of, fresh), cabinet_caps=caps)
+
+
+def _slots_below_boxes(taken, used, lowest, height: float) -> np.ndarray:
+    """Per standing cabinet, the slots after its ``used`` ones up to the first whose rack
+    units (``lowest(slot)`` .. + ``height``) a standing box takes (``taken``: (cabinets, units)
+    bool); ``UNLIMITED`` where no box is in the way."""
+    out = np.full(len(used), UNLIMITED, dtype=np.int64)
+    top, h = taken.shape[1], int(np.ceil(height))
+    for c in np.flatnonzero(taken.any(axis=1)).tolist():
+        s = int(used[c])
+        while (lo := int(lowest(s))) < top:
+            if taken[c, lo:lo + h].any():
+                out[c] = s - int(used[c])
+                break
+            s += 1
+    return out
+
+
+def _sites(topology, floor, standing_cabinet, halls, rows, cols, group, prices,
+           router=None, box_units=None, groups: _Groups | None = None) -> Sites:
+    """The standing cabinets with what they may still take (router and endpoint slots below
+    the standing boxes' units, ``box_units``; their electrical group's limits:
+    ``planner.inputs.floor.group_capacity``), then the free positions (``halls``, ``rows``,
+    ``cols``: standing cabinets first; of their slot's group on membership floors,
+    ``groups``)."""
+    from planner.inputs.floor import endpoint_ru_of, group_capacity, router_ru
 
     first_new, n_old = len(standing_cabinet), len(group)
     n_free = len(halls) - n_old
@@ -206,15 +278,26 @@ def _sites(topology, floor, standing_cabinet, halls, rows, cols, group, prices) 
     routers = np.bincount(standing_cabinet, minlength=n_old)
     endpoints = np.bincount(standing_cabinet, weights=ep[:first_new],
                             minlength=n_old).astype(np.int64)
+    router_room = np.maximum(slots - routers, 0)
+    endpoint_room = np.maximum(ep_slots - endpoints, 0)
+    if box_units is not None and not floor.abstract:
+        height = float(router.rack_units)
+        router_room = np.minimum(router_room, _slots_below_boxes(
+            box_units, routers, lambda k: router_ru(floor, k, height), height))
+        if floor.endpoint_ru > 0:
+            endpoint_room = np.minimum(endpoint_room, _slots_below_boxes(
+                box_units, endpoints, lambda k: endpoint_ru_of(floor, k), floor.endpoint_ru))
     _, group_endpoints, group_routers = group_capacity(floor, ep)
     g = np.asarray(group, np.int64)
-    g_routers = np.bincount(g, weights=routers, minlength=int(g.max(initial=-1)) + 1)
-    g_endpoints = np.bincount(g, weights=endpoints, minlength=len(g_routers))
+    site_group = np.r_[g, np.full(n_free, -1, np.int64)] if groups is None else groups.of
+    size = int(max(site_group.max(initial=-1), g.max(initial=-1))) + 1
+    g_routers = np.bincount(g, weights=routers, minlength=size)
+    g_endpoints = np.bincount(g, weights=endpoints, minlength=size)
     return Sites(
         hall=np.asarray(halls, np.int64), local=prices.local(rows, cols),
-        router_room=np.r_[np.maximum(slots - routers, 0), np.full(n_free, slots)],
-        endpoint_room=np.r_[np.maximum(ep_slots - endpoints, 0), np.full(n_free, ep_slots)],
-        group=np.r_[g, np.full(n_free, -1, np.int64)],
+        router_room=np.r_[router_room, np.full(n_free, slots)],
+        endpoint_room=np.r_[endpoint_room, np.full(n_free, ep_slots)],
+        group=site_group,
         group_router_room=np.maximum(group_routers - g_routers, 0).astype(np.int64),
         group_endpoint_room=np.maximum(group_endpoints - g_endpoints, 0).astype(np.int64),
         standing=n_old)
@@ -222,28 +305,32 @@ def _sites(topology, floor, standing_cabinet, halls, rows, cols, group, prices) 
 
 def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
                  hall: np.ndarray, row: np.ndarray, col: np.ndarray,
-                 group: np.ndarray, moved=None) -> GrowthPlacement:
+                 group: np.ndarray, moved=None, box_units=None) -> GrowthPlacement:
     """The placement of the grown system (module doc). ``standing_cabinet``: cabinet index
     (into hall/row/col/group) of every standing router that survives; ``moved``: the standing
     cables re-plugged to new routers, (new router, standing router, standing cabinet the other
-    end leaves) per cable (``moved_to_new``; none by default)."""
+    end leaves) per cable (``moved_to_new``; none by default); ``box_units``: (standing
+    cabinets, units) bool, the rack units the standing fabric boxes take."""
     standing = np.asarray(standing_cabinet, dtype=np.int64)
     moved = (np.zeros(0, np.int64),) * 3 if moved is None or not prices_moves(floor) else tuple(
         np.asarray(x, np.int64) for x in moved)
     first_new, n_old = len(standing), len(hall)
     fh, fr, fc = free_positions(floor, hall, row, col)
     halls, rows, cols = np.r_[hall, fh], np.r_[row, fr], np.r_[col, fc]
+    groups = (_membership_groups(floor, topology, halls, rows, cols, group)
+              if floor.media_rule != "reach" else None)
     room = floors.room_of(floor, halls, rows, cols)
     routers = np.r_[standing, np.full(topology.num_routers - first_new, -1, np.int64)]
     start = n_old + _greedy_start(topology, first_new, floor, routers, halls, rows, cols, room,
-                                  fh, fr, fc)
+                                  fh, fr, fc, groups)
     graph = Graph.from_topology(topology)
     new_links = graph.links[:, 1] >= first_new
-    start_layout = _layout(topology, floor, standing, start, halls, rows, cols, group)
+    start_layout = _layout(topology, floor, standing, start, halls, rows, cols, group, groups)
     start_dollars = _dollars(graph, new_links, moved, start_layout, floor, catalog, router)
     # the search's room: the start's (an "auto" hall is the extent of its cabinets)
     room = floors.room_of(floor, start_layout.hall, start_layout.row, start_layout.col)
-    prices, why_not = _price_table(graph, floor, catalog, router, room, start_layout.hall)
+    prices, cross, why_not = _price_table(graph, floor, catalog, router, room,
+                                          start_layout.hall)
     if prices is None or topology.num_routers == first_new:
         method = "standing+greedy" + (f" ({why_not})" if why_not else "")
         return _result(graph, first_new, n_old, start_layout, floor, catalog, router, method,
@@ -252,15 +339,19 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
     inside = (fh < room.halls) & (fr < room.rows) & (fc < room.cols)
     candidate = np.r_[np.arange(n_old), n_old + np.flatnonzero(inside)]
     sites = _sites(topology, floor, standing, halls[candidate], rows[candidate],
-                   cols[candidate], group, prices)
+                   cols[candidate], group, prices, router, box_units,
+                   None if groups is None else _Groups(groups.of[candidate],
+                                                        groups.new_slot[candidate],
+                                                        groups.cabinet_caps))
     site_of = np.full(len(halls), -1, np.int64)
     site_of[candidate] = np.arange(len(candidate))
     n_new = topology.num_routers - first_new
     budget = min(GROWTH_MAX_EVALUATIONS, GROWTH_EVALUATIONS_PER_ROUTER * n_new * len(candidate))
     search_moved = Moved(new=moved[0], standing=moved[1], old_site=site_of[moved[2]])
     found = improve(topology.adjacency, first_new, topology.endpoints, standing,
-                    site_of[start], sites, prices, budget, search_moved)
-    layout = _layout(topology, floor, standing, candidate[found.site], halls, rows, cols, group)
+                    site_of[start], sites, prices, budget, search_moved, cross)
+    layout = _layout(topology, floor, standing, candidate[found.site], halls, rows, cols, group,
+                     groups)
     dollars = _dollars(graph, new_links, moved, layout, floor, catalog, router)
     method = "standing+greedy+search"
     if dollars > start_dollars:        # the table's room is larger than the layout's: keep
@@ -268,27 +359,32 @@ def place_growth(topology, floor, catalog, router, standing_cabinet: np.ndarray,
         method = "standing+greedy (search kept the start)"
     bound = None
     if _fixed_halls(floor):
+        cheapest = prices if cross is None else replace(
+            prices, price=np.minimum(prices.price, cross.price))
         bound = new_link_lower_bound(topology.adjacency, first_new, site_of[standing],
-                                     sites, prices, search_moved)
+                                     sites, cheapest, search_moved)
     return _result(graph, first_new, n_old, layout, floor, catalog, router, method,
                    start_dollars, dollars, bound, found, moved)
 
 
 def _price_table(graph, floor, catalog, router, room, halls
-                 ) -> tuple[CabinetPrices | None, str]:
-    """(the cabinet-pair prices of the room, ``objective.cabinet_prices``, ""), or (None, why
-    no search runs): no catalog, a membership floor, no link, or a table above
-    ``tuning.MAX_TABLE_ENTRIES``."""
+                 ) -> tuple[CabinetPrices | None, CabinetPrices | None, str]:
+    """(the cabinet-pair prices of the room, ``objective.cabinet_prices``; on membership
+    floors those of links between two groups, else None; ""), or (None, None, why no search
+    runs): no catalog, no link, or tables above ``tuning.MAX_TABLE_ENTRIES``."""
     if catalog is None:
-        return None, "no catalog: not priced"
-    if floor.media_rule != "reach":
-        return None, "membership floor: no search"
+        return None, None, "no catalog: not priced"
     if not len(graph.weights):
-        return None, ""
+        return None, None, ""
     count = int(np.max(halls)) + 1
-    if table_entries(room, count, len(np.unique(graph.weights))) > MAX_TABLE_ENTRIES:
-        return None, "price table too large: no search"
-    return cabinet_prices(floor, catalog, router, room, count, graph.weights), ""
+    tables = 1 if floor.media_rule == "reach" else 2
+    if tables * table_entries(room, count, len(np.unique(graph.weights))) > MAX_TABLE_ENTRIES:
+        return None, None, "price table too large: no search"
+    inside = cabinet_prices(floor, catalog, router, room, count, graph.weights)
+    if tables == 1:
+        return inside, None, ""
+    return inside, cabinet_prices(floor, catalog, router, room, count, graph.weights,
+                                  same_group=False), ""
 
 
 def _fixed_halls(floor) -> bool:
@@ -298,17 +394,27 @@ def _fixed_halls(floor) -> bool:
     return hall is not None and hall.rows != "auto" and hall.cabinets_per_row != "auto"
 
 
-def _layout(topology, floor, standing, site, halls, rows, cols, group) -> Layout:
+def _layout(topology, floor, standing, site, halls, rows, cols, group,
+            groups: _Groups | None = None) -> Layout:
     """The standing cabinets (all, in their order) and the free positions new routers stand on
     (in hall, row, column order), each new cabinet's electrical group after the standing ones,
-    ``group_cabinets`` new cabinets a group."""
+    ``group_cabinets`` new cabinets a group; on membership floors (``groups``) the group of its
+    slot (new groups numbered after the standing ones in position order)."""
     n_old = len(group)
     where = np.r_[standing, np.asarray(site, np.int64)]
     used = np.r_[np.arange(n_old), np.unique(where[where >= n_old])]
     remap = np.full(len(halls), -1, dtype=np.int64)
     remap[used] = np.arange(len(used))
-    per_group = max(1, int(floor.group_cabinets or 1))
-    new_group = int(np.max(group, initial=-1)) + 1 + np.arange(len(used) - n_old) // per_group
+    first = int(np.max(group, initial=-1)) + 1
+    if groups is None:
+        per_group = max(1, int(floor.group_cabinets or 1))
+        new_group = first + np.arange(len(used) - n_old) // per_group
+    else:
+        of = groups.of[used[n_old:]]
+        fresh = of >= first
+        _, order = np.unique(of[fresh], return_inverse=True)
+        new_group = of.copy()
+        new_group[fresh] = first + order.ravel()
     return Layout(router_cabinet=remap[where], hall=halls[used], row=rows[used],
                   col=cols[used], group=np.r_[np.asarray(group, np.int64), new_group])
 

@@ -19,9 +19,18 @@ improving
   rack hardware, power and management ports the search does not price, to keep a part),
 * swap of two new routers on different sites (the site a router prefers is full),
 * move of all the routers of one new cabinet to an empty position,
+* on membership floors, move of a cluster of new routers (grown from one by the router of
+  its group with the most cables into it) into another group that holds routers and has room
+  for them (its sites filled in order: standing cabinets, new cabinets, empty positions), so
+  that a new Dragonfly group can join a standing group's free slots although no single router
+  gains by moving alone,
 
 first improvement, routers and cabinets in id order, until a round improves nothing or the
-work budget is spent. Work is counted in evaluations (one router's links priced at one site),
+work budget is spent. On ``membership`` floors (the papers' layouts) every site belongs to an
+electrical group (a free position to the group of its slot, a standing one's or a new one) and
+a link is priced from the table of links inside one group or from that of links between two
+(``cross``: optical, so the search lowers the links leaving groups first and their lengths
+second, as the placement stage does); a move into any group keeps within its limits. Work is counted in evaluations (one router's links priced at one site),
 never in seconds, so the result does not depend on the machine's load. Standing routers never
 move; moves only lower the priced dollars.
 """
@@ -46,8 +55,9 @@ class Sites:
 
     hall, local: position of every site (``CabinetPrices.local``); router_room, endpoint_room:
     how many routers and endpoints each may still take; group: electrical group of a standing
-    cabinet (-1 for a free position: a new cabinet's group is made for it); group_router_room,
-    group_endpoint_room: what each standing group may still take. ``standing``: standing cabinets
+    cabinet (-1 for a free position: a new cabinet's group is made for it; on membership floors
+    the group of the position's slot); group_router_room, group_endpoint_room: what each group
+    may still take. ``standing``: standing cabinets
     count (sites 0 .. standing - 1)."""
 
     hall: np.ndarray
@@ -101,8 +111,10 @@ class _State:
     """The assignment and the loads it puts on the sites and the standing groups."""
 
     def __init__(self, adjacency, first_new: int, endpoints, standing_site, start_site,
-                 sites: Sites, prices: CabinetPrices, moved: Moved):
+                 sites: Sites, prices: CabinetPrices, moved: Moved,
+                 cross: CabinetPrices | None = None):
         self.adj = adjacency.tocsr()
+        self.cross = cross
         order = np.argsort(np.asarray(moved.new, np.int64), kind="stable")
         self.moved_new = np.asarray(moved.new, np.int64)[order]
         self.moved_standing = np.asarray(moved.standing, np.int64)[order]
@@ -130,11 +142,21 @@ class _State:
         lo, hi = self.adj.indptr[v], self.adj.indptr[v + 1]
         return self.adj.indices[lo:hi], self.adj.data[lo:hi].astype(np.int64)
 
+    def per_cable(self, weights, site_a, site_b) -> np.ndarray:
+        """Price per cable of links of ``weights`` parallel cables between the sites
+        (broadcast): from the table of links between two groups where the sites' groups
+        differ (membership floors, ``cross``)."""
+        s = self.sites
+        ends = (s.hall[site_a], s.local[site_a], s.hall[site_b], s.local[site_b])
+        inside = self.prices.link_prices(weights, *ends)
+        if self.cross is None:
+            return inside
+        same = s.group[site_a] == s.group[site_b]
+        return np.where(same, inside, self.cross.link_prices(weights, *ends))
+
     def price(self, weights, site_a, site_b) -> np.ndarray:
         """Dollars of links of ``weights`` parallel cables between the sites (broadcast)."""
-        s = self.sites
-        return self.prices.link_prices(weights, s.hall[site_a], s.local[site_a], s.hall[site_b],
-                                       s.local[site_b]) * weights
+        return self.per_cable(weights, site_a, site_b) * weights
 
     def kept_parts(self, v: int, targets: np.ndarray) -> np.ndarray:
         """Dollars of the parts router v's moved cables keep with v at each target site: the
@@ -142,13 +164,11 @@ class _State:
         lo, hi = np.searchsorted(self.moved_new, [v, v + 1])
         if lo == hi:
             return np.zeros(len(targets))
-        s = self.sites
         u, old, w = (self.moved_standing[lo:hi], self.moved_old[lo:hi],
                      self.moved_weight[lo:hi])
         at = self.site[u]
-        before = self.prices.link_prices(w, s.hall[at], s.local[at], s.hall[old], s.local[old])
-        after = self.prices.link_prices(w[None, :], s.hall[at][None, :], s.local[at][None, :],
-                                        s.hall[targets][:, None], s.local[targets][:, None])
+        before = self.per_cable(w, at, old)
+        after = self.per_cable(w[None, :], at[None, :], targets[:, None])
         kept = np.isfinite(after) & (np.abs(after - before[None, :]) <= PART_KEPT)
         return np.where(kept, after, 0.0).sum(axis=1)
 
@@ -200,6 +220,20 @@ class _State:
         alone = here >= self.sites.standing and self.routers[here] == 1
         return ~empty | alone
 
+    def group_takes(self, members, targets: np.ndarray) -> np.ndarray:
+        """Which target sites' groups can take all of ``members`` (new routers leaving one
+        site together) within their limits; a free position of no group always can."""
+        s = self.sites
+        g = s.group[targets]
+        own = s.group[self.site[members[0]]]
+        ok = np.ones(len(targets), dtype=bool)
+        check = (g >= 0) & (g != own)
+        gc = g[check]
+        ok[check] = ((self.g_routers[gc] + len(members) <= s.group_router_room[gc])
+                     & (self.g_endpoints[gc] + int(self.ep[members].sum())
+                        <= s.group_endpoint_room[gc]))
+        return ok
+
     def place(self, v: int, target: int) -> None:
         old = self.site[v]
         for site, sign in ((old, -1), (target, 1)):
@@ -213,21 +247,25 @@ class _State:
 
 
 def improve(adjacency, first_new: int, endpoints, standing_site, start_site, sites: Sites,
-            prices: CabinetPrices, budget: int, moved: Moved | None = None) -> SearchResult:
+            prices: CabinetPrices, budget: int, moved: Moved | None = None,
+            cross: CabinetPrices | None = None) -> SearchResult:
     """The search of the module doc from ``start_site`` (site of every new router), within
     ``budget`` evaluations. ``standing_site``: site of every standing router; ``moved``: the
     standing cables re-plugged to new routers, priced by their part (none by default: every
-    link at its new part's price, and a router may open a cabinet)."""
+    link at its new part's price, and a router may open a cabinet); ``cross``: the prices of
+    links between two electrical groups (membership floors; None: ``prices`` for all)."""
     state = _State(adjacency, first_new, endpoints, standing_site, start_site, sites, prices,
-                   Moved.none() if moved is None else moved)
+                   Moved.none() if moved is None else moved, cross)
     new = np.arange(first_new, len(state.site))
-    moves = {"router": 0, "swap": 0, "cabinet": 0}
+    steps = [("router", _move_routers), ("swap", _swap_routers), ("cabinet", _move_cabinets)]
+    if cross is not None:
+        steps.append(("group", _move_groups))
+    moves = {kind: 0 for kind, _ in steps}
     all_sites = np.arange(len(sites))
     free = np.arange(sites.standing, len(sites))
     while True:
         gained = 0
-        for kind, step in (("router", _move_routers), ("swap", _swap_routers),
-                           ("cabinet", _move_cabinets)):
+        for kind, step in steps:
             done = step(state, new, all_sites, free, budget)
             moves[kind] += done
             gained += done
@@ -302,6 +340,7 @@ def _move_cabinets(state: _State, new, all_sites, free, budget: int) -> int:
         if not len(members):
             continue
         empty = free[state.routers[free] == 0]
+        empty = empty[state.group_takes(members, empty)]
         if not len(empty) or state.evaluations + len(members) * len(empty) > budget:
             continue
         targets = np.r_[s, empty]
@@ -326,6 +365,107 @@ def _move_cabinets(state: _State, new, all_sites, free, budget: int) -> int:
                 state.place(v, target)
             made += 1
     return made
+
+
+def _group_seats(state: _State, members: np.ndarray, seats: np.ndarray) -> np.ndarray | None:
+    """Site of each of ``members`` (in id order) filling ``seats`` (the target group's sites,
+    in fill order) within their router and endpoint room; None when they do not fit."""
+    s = state.sites
+    routers = state.routers[seats].copy()
+    endpoints = state.endpoints[seats].copy()
+    out = np.empty(len(members), dtype=np.int64)
+    k = 0
+    for i, v in enumerate(members.tolist()):
+        e = state.ep[v]
+        while k < len(seats) and (routers[k] + 1 > s.router_room[seats[k]]
+                                  or endpoints[k] + e > s.endpoint_room[seats[k]]):
+            k += 1
+        if k == len(seats):
+            return None
+        out[i] = seats[k]
+        routers[k] += 1
+        endpoints[k] += e
+    return out
+
+
+def _try_into(state: _State, members: np.ndarray, t: int):
+    """(gain, seats) of moving ``members`` (new routers) into group ``t``: the drop in their
+    links' dollars and the site of each (``_group_seats``, the group's sites in the order
+    standing cabinets, new cabinets, empty positions); None when they do not fit, or open
+    more cabinets than they empty where moved cables are priced."""
+    s = state.sites
+    if (state.g_routers[t] + len(members) > s.group_router_room[t]
+            or state.g_endpoints[t] + int(state.ep[members].sum()) > s.group_endpoint_room[t]):
+        return None
+    sites = np.flatnonzero(s.group == t)
+    empty = (sites >= s.standing) & (state.routers[sites] == 0)
+    order = np.argsort((sites >= s.standing).astype(int) + empty, kind="stable")
+    seats = _group_seats(state, members, sites[order])
+    if seats is None:
+        return None
+    here = state.site[members].copy()
+    if len(state.moved_new):             # no new cabinet where moved cables are priced
+        left = np.bincount(here[here >= s.standing], minlength=len(s))
+        closed = int(np.sum((left > 0) & (left == state.routers)))
+        opened = len(np.unique(seats[(seats >= s.standing) & (state.routers[seats] == 0)]))
+        if opened > closed:
+            return None
+    before = state.links_cost(members)
+    state.site[members] = seats
+    after = state.links_cost(members)
+    state.site[members] = here
+    return before - after, seats
+
+
+def _move_groups(state: _State, new, all_sites, free, budget: int) -> int:
+    """One pass of clusters of new routers moved into another electrical group that holds
+    routers (membership floors; module doc): from each new router in id order, its cluster
+    grows by the new router of its own group with the most cables into it (lowest id first)
+    up to the room of the target group, and the prefix that lowers the dollars most moves;
+    a whole new group is one such cluster. The moves made."""
+    s = state.sites
+    made = 0
+    for v in new.tolist():
+        g = int(s.group[state.site[v]])
+        occupied = (state.routers > 0) | (np.arange(len(s)) < s.standing)
+        targets = [t for t in np.unique(s.group[occupied]).tolist()
+                   if t >= 0 and t != g and state.g_routers[t] < s.group_router_room[t]]
+        mine = new[s.group[state.site[new]] == g]
+        best = None
+        for t in targets:
+            room = int(s.group_router_room[t] - state.g_routers[t])
+            cluster = _cluster(state, v, mine, room)
+            for k in range(1, len(cluster) + 1):
+                if state.evaluations + 2 * k > budget:
+                    return made
+                tried = _try_into(state, cluster[:k], t)
+                if tried is not None and tried[0] > IMPROVEMENT and (
+                        best is None or tried[0] > best[0] + IMPROVEMENT):
+                    best = (tried[0], cluster[:k], tried[1])
+        if best is not None:
+            for u, site in zip(best[1].tolist(), best[2].tolist()):
+                state.place(u, site)
+            made += 1
+    return made
+
+
+def _cluster(state: _State, v: int, mine: np.ndarray, size: int) -> np.ndarray:
+    """Up to ``size`` new routers from ``v``: each next the one of ``mine`` with the most
+    cables into those taken (lowest id on ties)."""
+    pool = set(mine.tolist()) - {v}
+    order, pull = [v], {}
+    while len(order) < size and pool:
+        nbr, w = state.neighbours(order[-1])
+        for u, c in zip(nbr.tolist(), w.tolist()):
+            if u in pool:
+                pull[u] = pull.get(u, 0) + c
+        if not pull:
+            break
+        u = min(pull, key=lambda x: (-pull[x], x))
+        order.append(u)
+        pool.discard(u)
+        del pull[u]
+    return np.asarray(order, dtype=np.int64)
 
 
 def new_link_lower_bound(adjacency, first_new: int, standing_site, sites: Sites,

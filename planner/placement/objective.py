@@ -112,7 +112,7 @@ def longest_link_m(catalog) -> float:
 
 
 def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
-                   multiplicities) -> CabinetPrices:
+                   multiplicities, same_group: bool = True) -> CabinetPrices:
     """The price table of every cabinet position pair of ``room`` (``halls`` halls used) for
     links of the given multiplicities, through ``planner.inputs.parts.media.choose_parts`` on the
     routed lengths (rounded to the millimetre, as the cabling stage does). InputError when no part
@@ -121,7 +121,8 @@ def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
     Without structured cabling a link's price depends only on its length, so each distinct
     length is priced once; with it, on where its route meets the panels too, so every position
     pair is priced with its structured pieces (``planner.inputs.parts.structured.runs``), as the
-    cabling stage does."""
+    cabling stage does. ``same_group`` False prices links between two electrical groups (on
+    ``membership`` floors, optical: ``planner.placement.growth`` reads both tables)."""
     from planner.inputs.parts import structured
 
     classes = np.unique(np.asarray(multiplicities, dtype=np.int64))
@@ -144,19 +145,22 @@ def cabinet_prices(floor, catalog, router, room: floors.Room, halls: int,
             length = lengths[x].ravel()
             pieces = structured.runs(room, ha, row[a], col[a], hb, row[b], col[b],
                                      (ha == hb) & (a == b)).in_millimetres(length)
-            by_pair, copper_pair = _link_prices(floor, catalog, router, length, classes, pieces)
+            by_pair, copper_pair = _link_prices(floor, catalog, router, length, classes, pieces,
+                                                same_group)
             price[:, x] = by_pair.reshape((len(classes), p, p))
             copper[x] = copper_pair.reshape((p, p))
     else:
         distinct, inverse = np.unique(lengths, return_inverse=True)
         inverse = inverse.reshape(lengths.shape)
-        by_length, copper_length = _link_prices(floor, catalog, router, distinct, classes)
+        by_length, copper_length = _link_prices(floor, catalog, router, distinct, classes,
+                                                same_group=same_group)
         price, copper = by_length[:, inverse], copper_length[inverse]
     return CabinetPrices(room=room, classes=classes, hall_link=hall_link, price=price,
                          copper=copper)
 
 
-def _link_prices(floor, catalog, router, lengths: np.ndarray, classes: np.ndarray, runs=None):
+def _link_prices(floor, catalog, router, lengths: np.ndarray, classes: np.ndarray, runs=None,
+                 same_group: bool = True):
     """(price per link, shape (classes, links); copper flag per link) of links of the given
     lengths (and structured pieces) through ``planner.inputs.parts.media.choose_parts``; a length
     beyond every part (``longest_link_m``) gets an infinite price."""
@@ -167,7 +171,7 @@ def _link_prices(floor, catalog, router, lengths: np.ndarray, classes: np.ndarra
     price = np.full((len(classes), len(lengths)), np.inf)
     copper = np.zeros(len(lengths), dtype=bool)
     for m, mult in enumerate(classes.tolist()):
-        parts = choose_parts(catalog, floor, lengths[served], True, router=router,
+        parts = choose_parts(catalog, floor, lengths[served], same_group, router=router,
                              parallel=mult, runs=pieces)
         price[m, served] = parts.price
         if m == 0:
