@@ -194,7 +194,10 @@ def test_as_built_alone_grows_as_the_plan(standing, foreign):
     _, _, _, _, grown = standing
     _, out = foreign
     assert _counts(out) == _counts(grown) == COUNTS
-    assert (out / "cables.csv").read_text() == (grown / "cables.csv").read_text()
+    # the fabric's cables; the management cords differ: from the plan the standing management
+    # switches stay where they stand, an as-built names none (docs/growth.md)
+    cables = [pd.read_csv(f / "cables.csv", keep_default_na=False, dtype=str) for f in (out, grown)]
+    assert cables[0][cables[0]["kind"] != "mgmt"].equals(cables[1][cables[1]["kind"] != "mgmt"])
     mine = pd.read_csv(out / "work_order.csv", keep_default_na=False, dtype=str)
     plans = pd.read_csv(grown / "work_order.csv", keep_default_na=False, dtype=str)
     same = ["step", "action", "cable_id", "label", "kind", "new_a", "new_b", "new_sku",
