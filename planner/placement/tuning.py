@@ -222,6 +222,14 @@ SPREAD_CABINET_WEIGHT = 16           # tray cables one cabinet cable over the li
 # / 22 / 17 router cables and as many pair cables over, 22,198 / 22,016 / 20,746 / 21,858
 # tray cables over: 0.5 leaves the fewest cabinet cables over (+$1,044,488 against +$1,064,949).
 SPREAD_PAIR_WEIGHT = 0.5
+# Group pairs on tray segments and chains (``spread``): evaluations of the chain repair and of
+# the group-pair tray repair, in budgets of SPREAD_EVALUATIONS_PER_ROUTER x routers; first
+# links raising the cabinet excess by at most SPREAD_CHAIN_SLACK, the cheapest
+# SPREAD_CHAIN_FIRST of them tried per cell.
+SPREAD_CHAIN_BUDGET = 1
+SPREAD_CHAIN_SLACK = 1.0
+SPREAD_CHAIN_FIRST = 64
+SPREAD_PAIR_TRAY_BUDGET = 0.25
 SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured only
 
 
