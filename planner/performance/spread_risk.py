@@ -261,7 +261,7 @@ def block(spread, top, groups: dict[str, FailureGroups],
                                "without": theta(b.get("without"), "group")}
                         for kind, b in (theta_kinds or {}).items()},
         **({} if trunks is None else {"trunks": trunks}),
-        **({} if trays is None else {"trays": _tray_block(trays)}),
+        **({} if trays is None else {"trays": _tray_block(trays, spread.pairs)}),
         "moves": spread.moves, "evaluations": spread.evaluations,
         "extra_s": round(float(extra_s), 3),
     }
@@ -270,10 +270,11 @@ def block(spread, top, groups: dict[str, FailureGroups],
 def _pairs_enforced(spread, trunks: bool) -> dict:
     """Per failure kind whether a group pair's cables are held to the share: on the cabinets
     by the placement search where the topology has group pairs of more than one cable
-    (``planner.placement.spread.PairSpread``), on row and hall trunks by the dealing; tray
-    segments, panels and power feeds measured only."""
-    return {"cabinet": spread.pairs is not None, "trunk": trunks,
-            "panel": False, "tray": False, "row": False}
+    (``planner.placement.spread.PairSpread``), on tray segments by the search where it limits
+    the routers' trays (``planner.placement.spread.PairTrays``), on row and hall trunks by the
+    dealing; panels and power feeds measured only."""
+    return {"cabinet": spread.pairs is not None, "trunk": trunks, "panel": False,
+            "tray": spread.pairs is not None and spread.pairs.trays is not None, "row": False}
 
 
 def _scope(trunks: bool, trays, pairs: bool = False) -> str:
@@ -281,15 +282,19 @@ def _scope(trunks: bool, trays, pairs: bool = False) -> str:
     limited = trays is not None and trays.limited
     enforced = ["cabinets (a router's cables to the routers of one other cabinet"
                 + (", and a group pair's cables with an end in one cabinet)" if pairs else ")")]
+    pair_trays = pairs and limited
     if trunks:
         enforced.append("row trunks and hall trunks (a router's cables and a group pair's "
                         "cables on one trunk)")
     if limited:
         enforced.append("tray segments other than the one over the router's own cabinet (a "
                         "router's cables on one segment, over the share or the least the "
-                        "trays allow, whichever is higher)")
-    measured = ["group pairs on " + ("tray segments" if pairs else
-                                     "cabinets and tray segments"), "panels"]
+                        "trays allow, whichever is higher)"
+                        + ("; every tray segment for a group pair's cables on it (the same)"
+                           if pair_trays else ""))
+    measured = ([] if pair_trays else
+                ["group pairs on " + ("tray segments" if pairs else
+                                      "cabinets and tray segments")]) + ["panels"]
     if not limited:
         why = "" if trays is None else f" ({trays.why})"
         measured.append(f"tray segments other than the one over the router's own cabinet{why}")
@@ -297,16 +302,23 @@ def _scope(trunks: bool, trays, pairs: bool = False) -> str:
     return "enforced: " + "; ".join(enforced) + "; measured only: " + ", ".join(measured)
 
 
-def _tray_block(trays) -> dict:
+def _tray_block(trays, pairs=None) -> dict:
     """The tray segments under the search (``planner.placement.spread.TraySpread``): limited
-    or why not, and the cables over the search's limit with and without it."""
+    or why not, and the cables over the search's limit with and without it; ``group_pair``
+    the same for the group pairs' cables (``planner.placement.spread.PairTrays``) where the
+    search limits them."""
     if not trays.limited:
         return {"limited": False, "why": trays.why}
-    limit = np.asarray(trays.limit)
-    return {"limited": True,
-            "limit": {"least": int(limit.min()), "most": int(limit.max())},
-            "cables_over": {"with": int(trays.cables_over),
-                            "without": int(trays.plain_cables_over)}}
+
+    def limited(limit, with_, without) -> dict:
+        limit = np.asarray(limit)
+        return {"limit": {"least": int(limit.min()), "most": int(limit.max())},
+                "cables_over": {"with": int(with_), "without": int(without)}}
+    out = {"limited": True, **limited(trays.limit, trays.cables_over, trays.plain_cables_over)}
+    pair = None if pairs is None else pairs.trays
+    if pair is not None:
+        out["group_pair"] = limited(pair.limit, pair.cables_over, pair.plain_cables_over)
+    return out
 
 
 def text_line(b: dict) -> tuple[str, str]:

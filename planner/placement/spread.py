@@ -29,7 +29,14 @@ more of a router's cables on one such segment than the largest share the plain l
 Where the topology has groups (``GroupPairs``), the search also holds each cabinet to
 ``floor(SHARE x cables of the pair)`` (at least 1) of every group pair's cables, counting a
 cable in each cabinet holding one of its ends, as ``planner.performance.spread_risk`` measures
-it; the cables over that limit are the pair excess. Pair tray segments are measured only.
+it; the cables over that limit are the pair excess. Where it limits the routers' trays it
+limits the pairs' too (``PairTrays``): tray(p, s), the cables of group pair p routed along
+segment s, every segment counted (a pair has no own bay), held to max(``floor(SHARE x cables
+of the pair)``, 1, ``pair_tray_floor(p)``). That floor is what no placement relieves: a
+router x's cables of the pair that leave x's cabinet all run along the bay over it, and the
+cabinet takes in at most ``cabinet_routers`` - 1 of x's neighbours, so that bay carries x's
+cables of the pair but its largest ``cabinet_routers`` - 1 bundles, whatever the placement.
+The pair tray excess is the cables over that limit.
 
 1. cabinet repair, pass after pass: the (router, cabinet) pairs over the limit, worst first;
    for each, every move of one of the router's neighbours in that cabinet to (or swap with a
@@ -54,15 +61,25 @@ it; the cables over that limit are the pair excess. Pair tray segments are measu
    limit, worst first, each by the move or swap of one of the pair's routers in the cabinet
    into the cabinets near it at the least price per pair cable removed, raising neither the
    cabinet nor the tray excess.
+   Chains: the cabinet cells (router and group pair) still over, worst first, by two moves
+   (``_repair_chains``): the first moves a router out of the cabinet to any cabinet at a
+   small rise of the cabinet excess, the second, near the cabinets the first touched, brings
+   the excess below where it was; single moves cannot, where every cabinet is full and a
+   router's good partners sit in cabinets whose other router fits nowhere near.
+   Group-pair trays: the (group pair, segment) cells over the pair tray limit, worst first,
+   each by the move or swap of one of the pair's routers with a cable of the pair along the
+   segment into the cabinets near its own, at the least price per pair cable taken off the
+   segment, raising no other excess. The repairs before it do not count the pair tray
+   excess: spreading the routers over the cabinets lowers it (measured in ``tuning``).
 3. recovery, pass after pass over the routers: the cheapest move or swap into the near
-   cabinets of the router's own that raises no excess (cabinet, tray, group pair), while one
-   saves money.
+   cabinets of the router's own that raises no excess (cabinet, tray, group pair on cabinets
+   and on trays), while one saves money.
 
 Each counts evaluated moves against ``tuning.SPREAD_EVALUATIONS_PER_ROUTER`` (deterministic:
 the same inputs and seed give the same layout on any machine). Above
-``tuning.SPREAD_TRAY_MAX_PAIRS`` cabinet pairs the routes are not tabled and the trays only
-measured. ``share_limit`` gives the smallest share any placement can meet; a smaller one is an
-input error.
+``tuning.SPREAD_TRAY_MAX_PAIRS`` cabinet pairs the routes are not tabled and the trays, the
+routers' and the group pairs', only measured. ``share_limit`` gives the smallest share any
+placement can meet; a smaller one is an input error.
 """
 
 from __future__ import annotations
@@ -77,9 +94,11 @@ from planner.inputs.floor.tray_segments import exit_segments, own_bay, route_seg
 from planner.placement.anneal import _fits, _move_member
 from planner.placement.capacity import Limits
 from planner.placement.graph import Graph
-from planner.placement.tuning import (NEAR_CABINETS, SPREAD_CABINET_WEIGHT,
+from planner.placement.tuning import (NEAR_CABINETS, SPREAD_CABINET_WEIGHT, SPREAD_CHAIN_BUDGET,
+                                      SPREAD_CHAIN_FIRST, SPREAD_CHAIN_SLACK,
                                       SPREAD_EVALUATIONS_PER_ROUTER, SPREAD_MAX_ENTRIES,
-                                      SPREAD_PAIR_WEIGHT, SPREAD_TRAY_MAX_PAIRS)
+                                      SPREAD_PAIR_TRAY_BUDGET, SPREAD_PAIR_WEIGHT,
+                                      SPREAD_TRAY_MAX_PAIRS)
 from planner.run.errors import InputError
 
 OPTION = "--spread-risk"
@@ -354,6 +373,55 @@ def tray_over(counts: np.ndarray, cab: np.ndarray, limit: np.ndarray,
     return over
 
 
+def _pair_entries(graph: Graph, pairs: GroupPairs) -> tuple[np.ndarray, ...]:
+    """(router, neighbour, cables, pair) of every entry of ``Graph.adjacency`` on a group pair
+    of more than one cable (each cable twice, once from each end)."""
+    a = graph.adjacency
+    rows = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(a.indptr))
+    on = pairs.pair_of >= 0
+    return (rows[on], a.indices[on].astype(np.int64), a.data[on].astype(np.int64),
+            pairs.pair_of[on])
+
+
+def pair_tray_floor(graph: Graph, pairs: GroupPairs, routes: TrayRoutes) -> np.ndarray:
+    """Per group pair, cables some tray segment carries in any placement: every cable of the
+    pair that leaves the cabinet of one of its routers x runs along the bay over that
+    cabinet (``tray_segments.own_bay``), and the cabinet holds at most ``cabinet_routers`` - 1
+    other routers, so that bay carries at least x's cables of the pair but its
+    ``cabinet_routers`` - 1 largest bundles; the most of that over the pair's routers."""
+    x, _, cables, pair = _pair_entries(graph, pairs)
+    mates = max(routes.cabinet_routers - 1, 0)
+    out = np.zeros(pairs.pairs, np.int64)
+    order = np.lexsort((-cables, pair, x))           # per (router, pair), largest bundle first
+    x, cables, pair = x[order], cables[order], pair[order]
+    start = np.r_[True, (x[1:] != x[:-1]) | (pair[1:] != pair[:-1])]
+    rank = np.arange(len(x)) - np.maximum.accumulate(np.where(start, np.arange(len(x)), 0))
+    left = np.where(rank >= mates, cables, 0)       # the bundles the cabinet cannot take in
+    first = np.flatnonzero(start)
+    np.maximum.at(out, pair[first], np.add.reduceat(left, first) if len(first) else left[:0])
+    return out
+
+
+def pair_tray_counts(graph: Graph, router_cabinet, pairs: GroupPairs, routes: TrayRoutes
+                     ) -> np.ndarray:
+    """(group pairs, segments) each pair's cables routed along each segment."""
+    x, w, cables, pair = _pair_entries(graph, pairs)
+    once = x < w
+    counts = np.zeros((pairs.pairs, routes.segments), np.int32)
+    _add_pair_routes(x[once], w[once], cables[once].astype(np.int32), pair[once],
+                     np.asarray(router_cabinet, np.int64), len(routes.own), routes.ptr,
+                     routes.seg, counts)
+    return counts
+
+
+@numba.njit(cache=True)
+def _add_pair_routes(u, v, w, pair, cab, n_cab, ptr, seg, counts):
+    for i in range(len(u)):
+        p = cab[u[i]] * n_cab + cab[v[i]]
+        for k in range(ptr[p], ptr[p + 1]):
+            counts[pair[i], seg[k]] += w[i]
+
+
 @numba.njit(cache=True)
 def _add_routes(u, v, w, cab, n_cab, ptr, seg, counts):
     for i in range(len(u)):
@@ -385,27 +453,43 @@ def _tray_add(z, s, m, tray, tlimit, cab, own):
 
 
 @numba.njit(cache=True)
-def _tray_shift(x, dst, indptr, indices, data, cab, ptr, seg, own, tray, tlimit):
-    """Router x goes to cabinet dst, the tray counts of x and its neighbours follow; the
-    change of the cables over the tray limit (each step counted as it is made, so the sum is
+def _pair_tray_add(p, s, m, ptray, ptlimit):
+    """m more of group pair p's cables along segment s: the change of its tray excess."""
+    old = ptray[p, s]
+    ptray[p, s] = old + m
+    return max(old + m - ptlimit[p], 0) - max(old - ptlimit[p], 0)
+
+
+@numba.njit(cache=True)
+def _tray_shift(x, dst, indptr, indices, data, cab, ptr, seg, own, tray, tlimit, tpair_of,
+                ptray, ptlimit):
+    """Router x goes to cabinet dst, the tray counts of x and its neighbours follow, and those
+    of the group pairs of its cables (``tpair_of[j]`` >= 0: the pair of the j-th adjacency
+    entry, -1 where the pairs' trays are not counted); the changes of the router cables and
+    of the pair cables over the tray limits (each step counted as it is made, so the sums are
     exact whatever the order)."""
     src = cab[x]
     n_cab = len(own)
     d = 0
+    q = 0
     if own[src] != own[dst]:              # x's own bay changes: it stops (starts) counting
         d += _tray_term(tray[x, own[src]], x, tlimit) - _tray_term(tray[x, own[dst]], x, tlimit)
     cab[x] = dst
     for j in range(indptr[x], indptr[x + 1]):
-        w, m, b = indices[j], data[j], cab[indices[j]]
-        p = src * n_cab + b
-        for k in range(ptr[p], ptr[p + 1]):
+        w, m, b, p = indices[j], data[j], cab[indices[j]], tpair_of[j]
+        r = src * n_cab + b
+        for k in range(ptr[r], ptr[r + 1]):
             d += _tray_add(x, seg[k], -m, tray, tlimit, cab, own)
             d += _tray_add(w, seg[k], -m, tray, tlimit, cab, own)
-        p = dst * n_cab + b
-        for k in range(ptr[p], ptr[p + 1]):
+            if p >= 0:
+                q += _pair_tray_add(p, seg[k], -m, ptray, ptlimit)
+        r = dst * n_cab + b
+        for k in range(ptr[r], ptr[r + 1]):
             d += _tray_add(x, seg[k], m, tray, tlimit, cab, own)
             d += _tray_add(w, seg[k], m, tray, tlimit, cab, own)
-    return d
+            if p >= 0:
+                q += _pair_tray_add(p, seg[k], m, ptray, ptlimit)
+    return d, q
 
 
 @numba.njit(cache=True)
@@ -494,18 +578,26 @@ def _price_change(x, skip, src, dst, indptr, indices, data, klass, cab, price):
 
 
 @numba.njit(cache=True)
-def _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray, tlimit):
-    """Change of the cables over the tray limit of v going to cabinet c and u (-1: none)
-    coming back from c (0 without trays)."""
+def _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray, tlimit, tpair_of,
+                ptray, ptlimit):
+    """(change of the router cables over the tray limit, change of the group-pair cables over
+    theirs) of v going to cabinet c and u (-1: none) coming back from c ((0, 0) without
+    trays)."""
     if len(own) == 0:
-        return 0
+        return 0, 0
     a = cab[v]
-    d = _tray_shift(v, c, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
+    d, q = _tray_shift(v, c, indptr, indices, data, cab, ptr, seg, own, tray, tlimit, tpair_of,
+                       ptray, ptlimit)
     if u >= 0:
-        d += _tray_shift(u, a, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
-        _tray_shift(u, c, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
-    _tray_shift(v, a, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
-    return d
+        d2, q2 = _tray_shift(u, a, indptr, indices, data, cab, ptr, seg, own, tray, tlimit,
+                             tpair_of, ptray, ptlimit)
+        d += d2
+        q += q2
+        _tray_shift(u, c, indptr, indices, data, cab, ptr, seg, own, tray, tlimit, tpair_of,
+                    ptray, ptlimit)
+    _tray_shift(v, a, indptr, indices, data, cab, ptr, seg, own, tray, tlimit, tpair_of, ptray,
+                ptlimit)
+    return d, q
 
 
 @numba.njit(cache=True)
@@ -544,22 +636,23 @@ def _fits_move(v, u, c, cab, group, cab_load, cab_demand, cab_limit, grp_load, g
 
 @numba.njit(cache=True)
 def _best_move(movers, targets, mode, weight, pair_weight, tray_room, indptr, indices, data,
-               klass, cab, counts, limit, price, group, members, count, cab_load, cab_demand, cab_limit, grp_load,
-               grp_demand, grp_limit, stamp, state, ptr, seg, own, tray, tlimit, pair_of,
-               pcount, plimit):
+               klass, cab, counts, limit, price, group, members, count,
+               cab_load, cab_demand, cab_limit, grp_load, grp_demand, grp_limit, stamp, state,
+               ptr, seg, own, tray, tlimit, pair_of, pcount, plimit, tpair_of, ptray, ptlimit):
     """The move (v, u, c) of a mover v to one of its target cabinets (u = -1) or swapped with
     a router u there, the first on ties (module doc); in modes 3 and 0 one adding at most
     ``tray_room`` tray cables. ``mode`` 3 (cabinet and tray repair): the least dollars per
     unit of excess removed (``weight`` x cabinet cables + tray cables); 0 (cabinet repair):
     one that lowers the cabinet excess, by the same key among those that remove excess so
-    counted, else the fewest
-    tray cables added per cabinet cable; 1 (tray
-    repair): the least dollars per tray cable removed, keeping the cabinet excess; 2
-    (recovery): the most dollars saved keeping every excess (cabinet, tray, group pair); 4
+    counted, else the fewest tray cables added per cabinet cable; 1 (tray repair): the least
+    dollars per tray cable removed, keeping the cabinet excess; 2 (recovery): the most dollars
+    saved keeping every excess (cabinet, tray, group pair on cabinets and on trays); 4
     (group-pair repair): the least dollars per pair cable removed, keeping the cabinet and
-    tray excesses. In modes 0 and 3 the cabinet excess is the routers' cabinet cables plus
-    ``pair_weight`` x the group pairs' (``GroupPairs``); mode 1 never raises the pairs'.
-    ``state`` = [stamp tick, evaluations]."""
+    tray excesses; 5 (group-pair tray repair): the least dollars per pair cable removed from
+    the trays, keeping the cabinet, tray and group-pair cabinet excesses. In modes 0 and 3
+    the cabinet excess is the routers' cabinet cables plus ``pair_weight`` x the group
+    pairs' (``GroupPairs``); mode 1 never raises the pairs'. ``state`` = [stamp tick,
+    evaluations]."""
     best_v, best_u, best_c = -1, -1, -1
     best_p, best_tier = 0.0, 2
     for i in range(len(movers)):
@@ -580,18 +673,21 @@ def _best_move(movers, targets, mode, weight, pair_weight, tray_room, indptr, in
                 if mode == 0 or mode == 3:    # the group pairs' cabinet excess counts too
                     d_e = d_e + pair_weight * _pair_delta(v, u, c, indptr, indices, data, cab,
                                                           pair_of, pcount, plimit)
-                if mode == 0 and d_e >= 0 or (mode == 1 or mode == 2 or mode == 4) and d_e > 0 \
+                if mode == 0 and d_e >= 0 or mode != 0 and mode != 3 and d_e > 0 \
                         or mode == 2 and d_p >= -1e-9:
                     continue              # no cabinet gain, a cabinet loss, no saving
-                d_t = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray,
-                                  tlimit)
-                if (mode == 0 or mode == 3) and d_t > tray_room or mode == 4 and d_t > 0:
+                d_t, d_q = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own,
+                                       tray, tlimit, tpair_of, ptray, ptlimit)
+                if (mode == 0 or mode == 3) and d_t > tray_room or (mode == 4 or mode == 5) \
+                        and d_t > 0:
                     continue              # more tray cables than the room left
+                if mode == 2 and d_q > 0 or mode == 5 and d_q >= 0:
+                    continue              # a group-pair tray loss, no group-pair tray gain
                 d_g = 0
-                if mode == 1 or mode == 2 or mode == 4:
+                if mode == 1 or mode == 2 or mode == 4 or mode == 5:
                     d_g = _pair_delta(v, u, c, indptr, indices, data, cab, pair_of, pcount,
                                       plimit)
-                    if (mode == 1 or mode == 2) and d_g > 0 or mode == 4 and d_g >= 0:
+                    if mode != 4 and d_g > 0 or mode == 4 and d_g >= 0:
                         continue          # a group-pair loss, no group-pair gain
                 tier = 0
                 if (mode == 0 or mode == 3) and weight * d_e + d_t < 0:
@@ -604,6 +700,8 @@ def _best_move(movers, targets, mode, weight, pair_weight, tray_room, indptr, in
                     key = d_p
                 elif mode == 4:               # dollars per group-pair cable removed
                     key = d_p / -d_g
+                elif mode == 5:               # dollars per group-pair tray cable removed
+                    key = d_p / -d_q
                 else:
                     continue
                 if tier < best_tier or tier == best_tier and key < best_p - 1e-9:
@@ -612,15 +710,61 @@ def _best_move(movers, targets, mode, weight, pair_weight, tray_room, indptr, in
 
 
 @numba.njit(cache=True)
+def _first_links(movers, targets, slack, pair_weight, tray_room, indptr, indices, data,
+                 klass, cab, counts, limit, price, group, members, count,
+                 cab_load, cab_demand, cab_limit, grp_load, grp_demand, grp_limit, stamp,
+                 state, ptr, seg, own, tray, tlimit, pair_of, pcount, plimit, tpair_of, ptray,
+                 ptlimit):
+    """Every move (v, u, c) as ``_best_move`` enumerates them that raises the cabinet excess
+    (routers' cables plus ``pair_weight`` x the group pairs') by at most ``slack``, adding at
+    most ``tray_room`` tray cables: (v, u, c, change of that excess, change of the price)
+    arrays, the links of ``_repair_chains``."""
+    size = len(movers) * targets.shape[1] * (members.shape[1] + 1)
+    out_v = np.empty(size, np.int64)
+    out_u = np.empty(size, np.int64)
+    out_c = np.empty(size, np.int64)
+    out_e = np.empty(size, np.float64)
+    out_p = np.empty(size, np.float64)
+    n = 0
+    for i in range(len(movers)):
+        v = movers[i]
+        for k in range(targets.shape[1]):
+            c = targets[i, k]
+            if c < 0 or c == cab[v]:
+                continue
+            for m in range(-1, count[c]):
+                u = -1 if m < 0 else members[c, m]
+                if not _fits_move(v, u, c, cab, group, cab_load, cab_demand, cab_limit,
+                                  grp_load, grp_demand, grp_limit):
+                    continue
+                d_e, d_p = _delta(v, u, c, indptr, indices, data, klass, cab, counts, limit,
+                                  price, stamp, state[0])
+                state[0] += 2
+                state[1] += 1
+                d_e = d_e + pair_weight * _pair_delta(v, u, c, indptr, indices, data, cab,
+                                                      pair_of, pcount, plimit)
+                if d_e > slack:
+                    continue
+                d_t, _ = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray,
+                                     tlimit, tpair_of, ptray, ptlimit)
+                if d_t > tray_room:
+                    continue
+                out_v[n], out_u[n], out_c[n], out_e[n], out_p[n] = v, u, c, d_e, d_p
+                n += 1
+    return out_v[:n], out_u[:n], out_c[:n], out_e[:n], out_p[:n]
+
+
+@numba.njit(cache=True)
 def _apply(v, u, c, indptr, indices, data, cab, counts, group, members, count, pos, cab_load,
            cab_demand, grp_load, grp_demand, ptr, seg, own, tray, tlimit, pair_of, pcount,
-           plimit):
+           plimit, tpair_of, ptray, ptlimit):
     a = cab[v]
     for x, src, dst in ((v, a, c), (u, c, a)):
         if x < 0:
             continue
         if len(own):
-            _tray_shift(x, dst, indptr, indices, data, cab, ptr, seg, own, tray, tlimit)
+            _tray_shift(x, dst, indptr, indices, data, cab, ptr, seg, own, tray, tlimit,
+                        tpair_of, ptray, ptlimit)
             cab[x] = src
         if pcount.shape[0]:
             _pair_shift(x, dst, indptr, indices, data, cab, pair_of, pcount, plimit)
@@ -633,9 +777,11 @@ def _apply(v, u, c, indptr, indices, data, cab, counts, group, members, count, p
         grp_load[group[dst]] += grp_demand[x]
 
 
-_CABINETS, _TRAYS, _RECOVER, _TRADE, _PAIRS = 0, 1, 2, 3, 4
+_CABINETS, _TRAYS, _RECOVER, _TRADE, _PAIRS, _PAIR_TRAYS = 0, 1, 2, 3, 4, 5
 """``_best_move`` modes: cabinet repair, tray repair, recovery, cabinet and tray repair,
-group-pair repair."""
+group-pair repair, group-pair tray repair."""
+
+
 
 
 class _Search:
@@ -689,6 +835,15 @@ class _Search:
         else:
             self.pairs = (pairs.pair_of, pair_counts(graph, self.cab, pairs, n_cab),
                           pairs.limit)
+        if pairs is None or routes is None:      # group pairs' trays not counted
+            self.pair_tray_limit = None
+            self.pair_trays = (np.full(len(a.data), -1, np.int64),
+                               np.zeros((0, 0 if routes is None else routes.segments),
+                                        np.int32), np.zeros(0, np.int64))
+        else:
+            self.pair_tray_limit = np.maximum(pairs.limit, pair_tray_floor(graph, pairs, routes))
+            self.pair_trays = (pairs.pair_of, pair_tray_counts(graph, self.cab, pairs, routes),
+                               self.pair_tray_limit)
 
     def _cap(self, counts: np.ndarray) -> np.ndarray:
         """Per router the most cables one tray segment other than its own bay may carry:
@@ -711,6 +866,16 @@ class _Search:
         """(group pairs, cabinets) cables over the pair limit."""
         return np.maximum(self.pairs[1] - self.pairs[2][:, None], 0)
 
+    def pair_tray_over(self) -> np.ndarray | None:
+        """(group pairs, segments) cables over the pair tray limit, None when not counted."""
+        if self.pair_tray_limit is None:
+            return None
+        return np.maximum(self.pair_trays[1] - self.pair_tray_limit[:, None], 0)
+
+    def pair_tray_excess(self) -> int:
+        over = self.pair_tray_over()
+        return 0 if over is None else int(over.sum())
+
     def tray_over(self) -> np.ndarray | None:
         """(routers, segments) cables over the tray limit, None without trays."""
         if self.routes is None:
@@ -722,17 +887,40 @@ class _Search:
         v, u, c = _best_move(np.asarray(movers, np.int64),
                              np.ascontiguousarray(targets, dtype=np.int64), mode,
                              SPREAD_CABINET_WEIGHT, SPREAD_PAIR_WEIGHT, tray_room, indptr,
-                             indices, data, self.klass, self.cab, self.counts, self.limit, self.price, self.group,
-                             self.members, self.count, self.cab_load, self.cab_demand,
-                             self.cab_limit, self.grp_load, self.grp_demand, self.grp_limit,
-                             self.stamp, self.state, *self.trays, *self.pairs)
+                             indices, data, self.klass, self.cab,
+                             self.counts, self.limit, self.price, self.group, self.members,
+                             self.count, self.cab_load, self.cab_demand, self.cab_limit,
+                             self.grp_load, self.grp_demand, self.grp_limit, self.stamp,
+                             self.state, *self.trays, *self.pairs, *self.pair_trays)
         return None if v < 0 else (v, u, c)
+
+    def first_links(self, movers, targets, slack: float, tray_room: int
+                    ) -> tuple[np.ndarray, ...]:
+        """The moves raising the cabinet excess by at most ``slack`` (``_first_links``)."""
+        indptr, indices, data = self.csr
+        return _first_links(np.asarray(movers, np.int64),
+                            np.ascontiguousarray(targets, dtype=np.int64), float(slack),
+                            SPREAD_PAIR_WEIGHT, tray_room, indptr, indices, data, self.klass, self.cab, self.counts, self.limit, self.price,
+                            self.group, self.members, self.count, self.cab_load,
+                            self.cab_demand, self.cab_limit, self.grp_load, self.grp_demand,
+                            self.grp_limit, self.stamp, self.state, *self.trays, *self.pairs,
+                            *self.pair_trays)
+
+    def cabinet_excess(self) -> float:
+        """The cabinet excess the cabinet repairs weigh: the routers' cables over the limit
+        plus ``SPREAD_PAIR_WEIGHT`` x the group pairs'."""
+        return self.excess() + SPREAD_PAIR_WEIGHT * int(self.pair_over().sum())
+
+    def undo(self, move, source: int) -> None:
+        """Take back ``move``, made when its router was in cabinet ``source``."""
+        v, u, _ = move
+        self.apply((v, u, source))
 
     def apply(self, move) -> None:
         indptr, indices, data = self.csr
         _apply(*move, indptr, indices, data, self.cab, self.counts, self.group, self.members,
                self.count, self.pos, self.cab_load, self.cab_demand, self.grp_load,
-               self.grp_demand, *self.trays, *self.pairs)
+               self.grp_demand, *self.trays, *self.pairs, *self.pair_trays)
 
 
 @dataclass(frozen=True)
@@ -759,6 +947,20 @@ class PairSpread:
     counts: np.ndarray
     cables_over: int
     plain_cables_over: int
+    trays: PairTrays | None = None
+
+
+@dataclass(frozen=True)
+class PairTrays:
+    """What the search did for the group pairs on the tray segments: per (pair, segment) the
+    pair's cables routed along it (``counts``, segments as ``TrayRoutes`` numbers them), the
+    limit per pair (``floor(SHARE x cables of the pair)``, at least 1, or the floor where it
+    is higher: ``pair_tray_floor``), and the cables over it before and after."""
+
+    counts: np.ndarray
+    limit: np.ndarray
+    cables_over: int
+    plain_cables_over: int
 
 
 def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
@@ -779,12 +981,13 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
                      share, routes, pairs)
     plain_tray = search.tray_over()
     plain_pairs = int(search.pair_over().sum())
+    plain_pair_trays = search.pair_tray_excess()
     budget = SPREAD_EVALUATIONS_PER_ROUTER * max(graph.n, 1)
-    if routes is None:
+    cap = None if routes is None else int(plain_tray.sum())   # the tray excess never grows
+    if routes is None:                                          # past the plain one's
         moves = _repair_cabinets(search, graph, near, budget, _CABINETS)
         done = budget
     else:
-        cap = int(plain_tray.sum())       # the tray excess never grows past the plain one's
         moves = _repair_cabinets(search, graph, near, budget, _TRADE, cap)
         moves += _repair_trays(search, graph, near, 2 * budget)
         moves += _repair_cabinets(search, graph, near, 3 * budget, _CABINETS, cap)
@@ -793,13 +996,24 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
     if pairs is not None:
         done, recover = max(done, search.evaluations) + budget, recover + budget
         moves += _repair_pairs(search, near, done)
+    if search.cabinet_excess() > 0:
+        done = search.evaluations + int(SPREAD_CHAIN_BUDGET * budget)
+        recover = max(recover, done + budget)
+        moves += _repair_chains(search, graph, near, done, cap)
+    if search.pair_tray_limit is not None:
+        done = search.evaluations + int(SPREAD_PAIR_TRAY_BUDGET * budget)
+        recover = max(recover, done + budget)
+        moves += _repair_pair_trays(search, near, done)
     moves += _recover(search, graph, near, recover)
     trays = None if routes is None else TrayOutcome(
         routes=routes, counts=search.trays[3], limit=search.tray_limit,
         cables_over=int(search.tray_over().sum()), plain_cables_over=int(plain_tray.sum()))
+    pair_trays = None if search.pair_tray_limit is None else PairTrays(
+        counts=search.pair_trays[1], limit=search.pair_tray_limit,
+        cables_over=search.pair_tray_excess(), plain_cables_over=plain_pair_trays)
     pair = None if pairs is None else PairSpread(
         pairs=pairs, counts=search.pairs[1], cables_over=int(search.pair_over().sum()),
-        plain_cables_over=plain_pairs)
+        plain_cables_over=plain_pairs, trays=pair_trays)
     return search.cab, search.excess(), moves, search.evaluations, trays, pair
 
 
@@ -809,10 +1023,10 @@ _REPAIRED = object()
 
 def _repair_worst(search: _Search, excess, attempt, budget: int) -> int:
     """Pass after pass, the cells of ``excess()`` (a 2-D array of the cables over a limit), worst
-    first, lowest index on ties: ``attempt(row, column)`` gives the move that repairs the cell,
-    ``_REPAIRED`` when an earlier move did, or None when no move does (the cell is then left
-    out of later passes); passes end when one makes no move or the budget is spent. The moves
-    made."""
+    first, lowest index on ties: ``attempt(row, column)`` gives the move that repairs the cell
+    (or the number of moves it made itself), ``_REPAIRED`` when an earlier move did, or None
+    when no move does (the cell is then left out of later passes); passes end when one makes
+    no move or the budget is spent. The moves made."""
     moves = 0
     stuck = None
     progress = True
@@ -833,8 +1047,11 @@ def _repair_worst(search: _Search, excess, attempt, budget: int) -> int:
             if move is None:
                 stuck[row, col] = True
                 continue
-            search.apply(move)
-            moves += 1
+            if isinstance(move, int):     # the attempt made its moves itself (a chain)
+                moves += move
+            else:
+                search.apply(move)
+                moves += 1
             progress = True
     return moves
 
@@ -911,6 +1128,97 @@ def _repair_pairs(search: _Search, near: np.ndarray, budget: int) -> int:
         return search.best(movers, targets, _PAIRS)
 
     return _repair_worst(search, search.pair_over, attempt, budget)
+
+
+def _repair_pair_trays(search: _Search, near: np.ndarray, budget: int) -> int:
+    """The (group pair, tray segment) cells over the pair tray limit, worst first, pass after
+    pass: one of the pair's routers with a cable of the pair along the segment moves to (or
+    swaps into) the cabinets near its own, at the least price per pair cable taken off the
+    trays, raising no other excess (cabinet, tray, group pair on cabinets; module doc); the
+    moves made."""
+    routes, pairs = search.routes, search.group_pairs
+    n_cab = len(routes.own)
+    x, w, _, pair = _pair_entries(search.graph, pairs)
+    order = np.argsort(pair, kind="stable")
+    cut = np.searchsorted(pair[order], np.arange(pairs.pairs + 1))
+    cables = [(x[order[cut[p]:cut[p + 1]]], w[order[cut[p]:cut[p + 1]]])
+              for p in range(pairs.pairs)]
+
+    def attempt(p: int, s: int):
+        if search.pair_trays[1][p, s] <= search.pair_tray_limit[p]:
+            return _REPAIRED
+        ends, others = cables[p]
+        route = search.cab[ends] * n_cab + search.cab[others]
+        movers = [int(v) for v, r in zip(ends.tolist(), route.tolist())
+                  if s in routes.seg[routes.ptr[r]:routes.ptr[r + 1]]]
+        movers = np.unique(np.array(movers, np.int64))
+        return search.best(movers, near[search.cab[movers]], _PAIR_TRAYS)
+
+    return _repair_worst(search, search.pair_tray_over, attempt, budget)
+
+
+def _repair_chains(search: _Search, graph: Graph, near: np.ndarray, budget: int,
+                   tray_cap: int | None) -> int:
+    """The cabinet cells the single moves left over (a router's cables in one cabinet, a
+    group pair's cables with an end in one), worst first, pass after pass, by chains of two
+    moves: the first moves one of the routers in the cabinet (the router's neighbours, the
+    pair's routers) to any cabinet, or swaps it there, raising the cabinet excess by at most
+    ``tuning.SPREAD_CHAIN_SLACK`` (the cheapest ``tuning.SPREAD_CHAIN_FIRST`` of those, least
+    raise first); the second, from the cabinets the first touched into the cabinets near
+    them, is the cheapest that leaves the excess below where it was. Within ``tray_cap`` as
+    the cabinet repairs; the moves made."""
+    adjacency = graph.adjacency
+    cabinets = search.counts.shape[1]
+    every = np.arange(cabinets)
+    pairs = search.group_pairs
+    ends = None
+    if pairs is not None:
+        x, _, _, pair = _pair_entries(graph, pairs)
+        order = np.argsort(pair, kind="stable")
+        cut = np.searchsorted(pair[order], np.arange(pairs.pairs + 1))
+        ends = [np.unique(x[order[cut[p]:cut[p + 1]]]) for p in range(pairs.pairs)]
+
+    def room() -> int:
+        return 0 if tray_cap is None else tray_cap - int(search.tray_over().sum())
+
+    def chain(movers: np.ndarray):
+        before = search.cabinet_excess()
+        v1, u1, c1, e1, p1 = search.first_links(
+            movers, np.broadcast_to(every, (len(movers), cabinets)), SPREAD_CHAIN_SLACK, room())
+        for i in np.lexsort((p1, e1))[:SPREAD_CHAIN_FIRST].tolist():
+            if search.evaluations >= budget:
+                return None
+            first = (int(v1[i]), int(u1[i]), int(c1[i]))
+            source = int(search.cab[first[0]])
+            search.apply(first)
+            touched = [source, first[2]]
+            movers2 = np.concatenate([search.members[c, :search.count[c]] for c in touched])
+            v2, u2, c2, e2, p2 = search.first_links(
+                movers2, near[search.cab[movers2]], before - search.cabinet_excess() - 1e-6,
+                room())
+            if len(v2):
+                j = int(np.lexsort((e2, p2))[0])
+                search.apply((int(v2[j]), int(u2[j]), int(c2[j])))
+                return 2
+            search.undo(first, source)
+        return None
+
+    def router_cell(r: int, c: int):
+        if c == search.cab[r] or search.counts[r, c] <= search.limit[r]:
+            return _REPAIRED
+        nbr = adjacency.indices[adjacency.indptr[r]:adjacency.indptr[r + 1]]
+        return chain(nbr[search.cab[nbr] == c].astype(np.int64))
+
+    def pair_cell(p: int, c: int):
+        if search.pairs[1][p, c] <= pairs.limit[p]:
+            return _REPAIRED
+        return chain(ends[p][search.cab[ends[p]] == c])
+
+    moves = _repair_worst(search, lambda: over_limit(search.counts, search.cab, search.limit),
+                          router_cell, budget)
+    if pairs is not None:
+        moves += _repair_worst(search, search.pair_over, pair_cell, budget)
+    return moves
 
 
 def _recover(search: _Search, graph: Graph, near: np.ndarray, budget: int) -> int:

@@ -222,6 +222,21 @@ SPREAD_CABINET_WEIGHT = 16           # tray cables one cabinet cable over the li
 # / 22 / 17 router cables and as many pair cables over, 22,198 / 22,016 / 20,746 / 21,858
 # tray cables over: 0.5 leaves the fewest cabinet cables over (+$1,044,488 against +$1,064,949).
 SPREAD_PAIR_WEIGHT = 0.5
+# Group pairs on tray segments and chains (``spread``): evaluations of the chain repair and of
+# the group-pair tray repair, in budgets of SPREAD_EVALUATIONS_PER_ROUTER x routers; first
+# links raising the cabinet excess by at most SPREAD_CHAIN_SLACK, the cheapest SPREAD_CHAIN_FIRST
+# of them tried per cell. Default plan (share 1/29): the chains took the cabinet cells from 12
+# router and 12 pair cables over to 9 and 9 in 72,736 evaluations (stopping by themselves; with
+# the tray cap lifted from the chains, the 64 cheapest first links found nothing: kept). The
+# pair tray repair took 31,721 pair tray cables over to 31,700 with a whole budget (2.7M
+# evaluations, 39 s at a load of 16) and with a quarter (182,016, 1.9 s); on Dragonfly
+# a=8,p=4,h=4 g=9 (share 0.25) 268 to 246 and to 250. Holding the repairs before it to the
+# plain layout's pair tray excess left 19 cabinet cables over on the default plan before the
+# chains (12 without) and ended at 31,891 pair tray cables over: not kept.
+SPREAD_CHAIN_BUDGET = 1
+SPREAD_CHAIN_SLACK = 1.0
+SPREAD_CHAIN_FIRST = 64
+SPREAD_PAIR_TRAY_BUDGET = 0.25
 SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured only
 
 
