@@ -136,3 +136,23 @@ cables): private memory (its own growth and the plan's pages it copies) 232 MiB 
 cable; 370 before), 155 (661 B; 324), 62 (262 B; 209) and 67 (285 B; 183); each entry is
 the private figure rounded up, above the peak resident less summary_json's (630, 379, 173,
 199 B)."""
+
+
+WRITER_SECONDS_PER_CABLE = {
+    "wiring_pdf": 130e-6, "labels": 40e-6, "bom_xlsx": 31e-6, "netbox": 15e-6,
+    "viewer": 13e-6, "anynet": 13e-6, "fabric_checkers": 6.6e-6, "cables_csv": 4.5e-6,
+    "graphml": 3.4e-6, "cabinets_csv": 2.7e-6, "dot": 1.6e-6, "codes": 0.9e-6,
+    "trunks_csv": 0.7e-6,
+}
+WRITER_OTHER_SECONDS_PER_CABLE = 0.1e-6
+"""CPU seconds each writer takes per cable, to start the longest export tasks first
+(``planner.exports.export_tasks``); a writer not listed (summary_json, catalog_yaml: a fixed
+small file) takes ``WRITER_OTHER_SECONDS_PER_CABLE``. PLACEHOLDER: to be measured."""
+
+WIRING_OVERVIEW_SHARE = 0.1
+"""Share of wiring_pdf's time that wiring.pdf takes on a plan split per hall (the rest: the
+hall files, ``planner.exports.wiring_pdf.parts``). PLACEHOLDER: to be measured."""
+
+LABELS_CSV_SHARE = 0.3
+"""Share of labels' time that labels.csv takes on a plan split per hall (the rest: the hall
+label sheets, ``planner.exports.labels.parts``). PLACEHOLDER: to be measured."""
