@@ -139,20 +139,23 @@ the private figure rounded up, above the peak resident less summary_json's (630,
 
 
 WRITER_SECONDS_PER_CABLE = {
-    "wiring_pdf": 130e-6, "labels": 40e-6, "bom_xlsx": 31e-6, "netbox": 15e-6,
-    "viewer": 13e-6, "anynet": 13e-6, "fabric_checkers": 6.6e-6, "cables_csv": 4.5e-6,
-    "graphml": 3.4e-6, "cabinets_csv": 2.7e-6, "dot": 1.6e-6, "codes": 0.9e-6,
+    "wiring_pdf": 131e-6, "labels": 40e-6, "bom_xlsx": 31e-6, "netbox": 15e-6,
+    "viewer": 13e-6, "fabric_checkers": 6.6e-6, "cables_csv": 4.9e-6, "graphml": 3.4e-6,
+    "anynet": 2.9e-6, "cabinets_csv": 2.7e-6, "dot": 1.8e-6, "codes": 0.9e-6,
     "trunks_csv": 0.7e-6,
 }
 WRITER_OTHER_SECONDS_PER_CABLE = 0.1e-6
 """CPU seconds each writer takes per cable, to start the longest export tasks first
-(``planner.exports.export_tasks``); a writer not listed (summary_json, catalog_yaml: a fixed
-small file) takes ``WRITER_OTHER_SECONDS_PER_CABLE``. PLACEHOLDER: to be measured."""
+(``planner.exports.export_tasks``, ``planner.run.output.start_order``); a writer not listed
+(summary_json, catalog_yaml: a small file of fixed size) takes
+``WRITER_OTHER_SECONDS_PER_CABLE``. Each writer alone on the 250K plan of
+benchmarks/EXPORTS.md (622,720 cables; "Export tasks: longest first, halls as tasks"), its
+CPU seconds over the cables. Only the order depends on them, never a file."""
 
 WIRING_OVERVIEW_SHARE = 0.1
 """Share of wiring_pdf's time that wiring.pdf takes on a plan split per hall (the rest: the
-hall files, ``planner.exports.wiring_pdf.parts``). PLACEHOLDER: to be measured."""
+hall files, ``planner.exports.wiring_pdf.parts``), measured on the same plan."""
 
 LABELS_CSV_SHARE = 0.3
 """Share of labels' time that labels.csv takes on a plan split per hall (the rest: the hall
-label sheets, ``planner.exports.labels.parts``). PLACEHOLDER: to be measured."""
+label sheets, ``planner.exports.labels.parts``), measured on the same plan."""
