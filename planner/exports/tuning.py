@@ -140,7 +140,7 @@ the private figure rounded up, above the peak resident less summary_json's (630,
 
 WRITER_SECONDS_PER_CABLE = {
     "wiring_pdf": 131e-6, "labels": 40e-6, "bom_xlsx": 31e-6, "netbox": 15e-6,
-    "viewer": 13e-6, "fabric_checkers": 6.6e-6, "cables_csv": 4.9e-6, "graphml": 3.4e-6,
+    "viewer": 13e-6, "fabric_checkers": 8.8e-6, "cables_csv": 4.9e-6, "graphml": 3.3e-6,
     "anynet": 2.9e-6, "cabinets_csv": 2.7e-6, "dot": 1.8e-6, "codes": 0.9e-6,
     "trunks_csv": 0.7e-6,
 }
@@ -149,13 +149,20 @@ WRITER_OTHER_SECONDS_PER_CABLE = 0.1e-6
 (``planner.exports.export_tasks``, ``planner.run.output.start_order``); a writer not listed
 (summary_json, catalog_yaml: a small file of fixed size) takes
 ``WRITER_OTHER_SECONDS_PER_CABLE``. Each writer alone on the 250K plan of
-benchmarks/EXPORTS.md (622,720 cables; "Export tasks: longest first, halls as tasks"), its
-CPU seconds over the cables. Only the order depends on them, never a file."""
+benchmarks/EXPORTS.md (622,720 cables), its CPU seconds over the cables: anynet, bom_xlsx,
+cabinets_csv, cables_csv, codes, dot, fabric_checkers and graphml from "Export tasks: longest
+first, halls as tasks", the others from "Writers that stream" and "wiring.pdf, NetBox:
+streamed" (wiring_pdf before its per-hall index, so its time is likely lower now). Only the
+order depends on them, never a file."""
 
 WIRING_OVERVIEW_SHARE = 0.1
 """Share of wiring_pdf's time that wiring.pdf takes on a plan split per hall (the rest: the
-hall files, ``planner.exports.wiring_pdf.parts``), measured on the same plan."""
+hall files, ``planner.exports.wiring_pdf.parts``). An estimate, not yet measured: wiring.pdf
+then holds the summary, floor plan, group cables, BOM and trunk schedule (42 MB of the 1M
+plan's 445 MB of wiring PDFs)."""
 
-LABELS_CSV_SHARE = 0.3
+LABELS_CSV_SHARE = 0.16
 """Share of labels' time that labels.csv takes on a plan split per hall (the rest: the hall
-label sheets, ``planner.exports.labels.parts``), measured on the same plan."""
+label sheets, ``planner.exports.labels.parts``): on the 250K plan, labels.csv 4.4 CPU s, each
+of the first hall files 1.2-1.3 s of 19 (benchmarks/EXPORTS.md "Export tasks: longest first,
+halls as tasks")."""
