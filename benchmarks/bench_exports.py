@@ -31,6 +31,17 @@ plan it copied) every 0.05 s:
 
     python benchmarks/bench_exports.py --scaling /tmp/p10k.pkl /tmp/p100k.pkl /tmp/p250k.pkl \
         --scaling-json /tmp/scaling.json --md /tmp/scaling.md
+
+Scheduling (``--tasks``): the export tasks ``planner plan`` forks on a saved plan
+(``planner.exports.export_tasks`` with the per-hall split, the plan as ``planner plan`` hands it
+over), each alone in a forked child (its writer's ``prepare`` timed in the parent first, as
+the planner runs it), then the exports' wall time on ``--jobs`` processes simulated from those
+CPU times: before, the writers whole in the memory order (``planner.exports.writers(by_cost=
+True)``, the order of main before the split); after, the tasks longest first
+(``planner.run.output.start_order``); with ``--scale-to N`` also each time scaled to ``N``
+cables by its writer's growth exponent (``--exponents`` from a ``--scaling-json``, default 1):
+
+    python benchmarks/bench_exports.py --tasks /tmp/p250k.pkl --jobs 2 --scale-to 2590280
 """
 
 from __future__ import annotations
@@ -187,6 +198,117 @@ for name, fn in exports.writers():
 result["load"].append(os.getloadavg())
 Path(sys.argv[2]).write_text(json.dumps(result))
 '''
+
+
+TASKS_RUN = r'''
+import gc, json, os, pickle, resource, sys, time
+from pathlib import Path
+import tempfile
+import planner.exports as exports
+with open(sys.argv[1], "rb") as fh:
+    plan = pickle.load(fh)
+gc.collect()
+gc.freeze()
+gc.disable()
+tasks = exports.export_tasks(plan, exports.writers(), split=True)
+memory_order = [name for name, _ in exports.writers(by_cost=True)]
+scratch = Path(tempfile.mkdtemp(prefix="bench-tasks-"))
+done, prepared = [], set()
+for task in tasks:
+    prepare_s = 0.0
+    if task.prepare is not None and id(task.prepare) not in prepared:
+        t0 = resource.getrusage(resource.RUSAGE_SELF)
+        task.prepare()
+        t1 = resource.getrusage(resource.RUSAGE_SELF)
+        prepare_s = t1.ru_utime + t1.ru_stime - t0.ru_utime - t0.ru_stime
+        prepared.add(id(task.prepare))
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            task.write(scratch)
+        except BaseException as err:
+            print(f"{task.writer} {task.part}: {err!r}", file=sys.stderr)
+            os._exit(1)
+        os._exit(0)
+    _, status, use = os.wait4(pid, 0)
+    done.append({"writer": task.writer, "part": task.part, "estimate_s": task.seconds,
+                 "prepare_s": prepare_s, "cpu_s": use.ru_utime + use.ru_stime,
+                 "wall_s": time.perf_counter() - t0, "ok": status == 0})
+    print(f"{task.writer} {task.part}: {done[-1]['cpu_s']:.2f} s (+{prepare_s:.2f})",
+          file=sys.stderr, flush=True)
+Path(sys.argv[2]).write_text(json.dumps({"cables": len(plan.cables), "tasks": done,
+                                         "memory_order": memory_order,
+                                         "load": os.getloadavg()}))
+'''
+
+
+def simulate(durations: list[float], jobs: int) -> float:
+    """The wall time of ``durations`` run in the given order on ``jobs`` processes, each task
+    starting when a process is free (list scheduling)."""
+    free = [0.0] * jobs
+    for d in durations:
+        k = free.index(min(free))
+        free[k] += d
+    return max(free) if durations else 0.0
+
+
+def task_schedules(record: dict, jobs: int, scale: dict[str, float]) -> dict:
+    """Before (writers whole, memory order) and after (tasks longest first, each part's
+    ``prepare`` on its first part) simulated wall times on ``jobs`` processes, every task's
+    CPU time multiplied by its writer's ``scale``."""
+    tasks = record["tasks"]
+    whole: dict[str, float] = {}
+    for t in tasks:
+        whole[t["writer"]] = whole.get(t["writer"], 0.0) + (t["cpu_s"] + t["prepare_s"]) * \
+            scale.get(t["writer"], 1.0)
+    before = [whole[name] for name in record["memory_order"] if name in whole]
+    after = sorted(tasks, key=lambda t: -t["estimate_s"])
+    durations = [(t["cpu_s"] + t["prepare_s"]) * scale.get(t["writer"], 1.0) for t in after]
+    total = sum(whole.values())
+    return {"total_cpu_s": total, "ideal_s": total / jobs,
+            "before_s": simulate(before, jobs), "after_s": simulate(durations, jobs),
+            "longest_task_s": max(durations, default=0.0)}
+
+
+def tasks_main(args) -> int:
+    """``--tasks``: time each export task alone, then simulate the schedules (module doc)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        record = Path(tmp) / "tasks.json"
+        env = dict(os.environ, PYTHONPATH=str(args.scaling_tree.resolve()))
+        proc = subprocess.run([sys.executable, "-c", TASKS_RUN, str(args.tasks.resolve()),
+                               str(record)], text=True, env=env, cwd=args.scaling_tree)
+        if proc.returncode:
+            sys.exit(f"tasks on {args.tasks} failed ({proc.returncode})")
+        result = json.loads(record.read_text())
+    if args.scaling_json:
+        args.scaling_json.write_text(json.dumps(result, indent=1))
+    n = result["cables"]
+    exponents = json.loads(args.exponents.read_text()) if args.exponents else {}
+    lines = [f"Tasks of the plan of {n:,} cables (each alone, CPU s; load {result['load'][0]:.1f})\n",
+             "| writer | tasks | CPU s (parts) | prepare CPU s | largest part CPU s |",
+             "|---|---:|---:|---:|---:|"]
+    by: dict[str, list] = {}
+    for t in result["tasks"]:
+        by.setdefault(t["writer"], []).append(t)
+    for name, ts in sorted(by.items(), key=lambda kv: -sum(t["cpu_s"] for t in kv[1])):
+        lines.append(f"| {name} | {len(ts)} | {sum(t['cpu_s'] for t in ts):.1f} | "
+                     f"{sum(t['prepare_s'] for t in ts):.1f} | "
+                     f"{max(t['cpu_s'] for t in ts):.1f} |")
+    lines += ["", f"| simulated on {args.jobs} processes | cables | all CPU s | ideal s | "
+              "before s | after s | longest task s |", "|---|---:|---:|---:|---:|---:|---:|"]
+    targets = [n] + ([args.scale_to] if args.scale_to else [])
+    for target in targets:
+        scale = {name: (target / n) ** float(exponents.get(name, 1.0)) for name in by}
+        sim = task_schedules(result, args.jobs, scale)
+        lines.append(f"| {'measured' if target == n else 'scaled'} | {target:,} | "
+                     f"{sim['total_cpu_s']:.0f} | {sim['ideal_s']:.0f} | {sim['before_s']:.0f} | "
+                     f"{sim['after_s']:.0f} | {sim['longest_task_s']:.0f} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.report_path != HERE / "EXPORTS.md":
+        args.report_path.write_text(text)
+    return 0
 
 
 def time_writers(tree: Path, plan_pickle: Path, record: Path, only: str = "") -> dict:
@@ -355,11 +477,21 @@ def main() -> int:
     parser.add_argument("--scaling-tree", type=Path, default=AFTER,
                         help="--scaling: the source tree whose writers run (default this one)")
     parser.add_argument("--only", default="", help="--scaling: these writers only (a,b,...)")
+    parser.add_argument("--tasks", type=Path, metavar="PLAN.pickle",
+                        help="time each export task alone on this saved plan and simulate the "
+                        "schedules (module doc)")
+    parser.add_argument("--jobs", type=int, default=2, help="--tasks: processes to simulate")
+    parser.add_argument("--scale-to", type=int, metavar="CABLES",
+                        help="--tasks: also simulate every task scaled to this many cables")
+    parser.add_argument("--exponents", type=Path, metavar="JSON",
+                        help="--tasks: growth exponent per writer ({name: exponent}; default 1)")
     parser.add_argument("--save-plan", type=Path,
                         help="pickle the after side's plan here (for --scaling)")
     args = parser.parse_args()
     if args.scaling:
         return scaling_main(args)
+    if args.tasks:
+        return tasks_main(args)
     if args.save_plan:
         os.environ["BENCH_SAVE_PLAN"] = str(args.save_plan.resolve())
     trees = {"before": args.before_tree, "after": AFTER} if args.before_tree else {"after": AFTER}

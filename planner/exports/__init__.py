@@ -21,9 +21,10 @@ from pathlib import Path
 from types import ModuleType
 
 from planner.exports.tuning import (PARALLEL_MIN_CABLES, SLOWEST, WRITER_BASE_BYTES,
-                                    WRITER_BYTES_PER_CABLE, WRITER_OTHER_BYTES_PER_CABLE)
+                                    WRITER_BYTES_PER_CABLE, WRITER_OTHER_BYTES_PER_CABLE,
+                                    WRITER_OTHER_SECONDS_PER_CABLE, WRITER_SECONDS_PER_CABLE)
 from planner.run import memory
-from planner.run.output import write_folder
+from planner.run.output import Task, write_folder
 
 
 def writer_modules() -> list[ModuleType]:
@@ -82,17 +83,45 @@ def writers_for(plan, cap: int, available: int | None = None,
     return memory.writers_at_once(needs, available, cap)
 
 
+def writer_seconds(name: str, cables: int) -> float:
+    """Estimated CPU seconds of the writer ``name`` on a plan of ``cables`` cables
+    (``tuning.WRITER_SECONDS_PER_CABLE``): what orders the export tasks."""
+    return WRITER_SECONDS_PER_CABLE.get(name, WRITER_OTHER_SECONDS_PER_CABLE) * int(cables)
+
+
+def export_tasks(plan, found: list[tuple[str, Callable[[object, Path], None]]],
+                 split: bool = False) -> list[Task]:
+    """The writers ``found`` (name, write(plan, folder)) as tasks for ``write_folder``, each
+    with its estimated time (``writer_seconds``: forked tasks start longest first). With
+    ``split``, a writer whose module has ``parts`` (``planner.exports.split``) and splits this
+    plan becomes one task per file, estimated at its weight of the writer's time."""
+    cables = len(plan.cables)
+    modules = {m.__name__.rsplit(".", 1)[-1]: m for m in writer_modules()} if split else {}
+    tasks = []
+    for name, fn in found:
+        seconds = writer_seconds(name, cables)
+        module = modules.get(name)
+        own = module is not None and fn is getattr(module, "write", None)
+        pieces = module.parts(plan) if own and hasattr(module, "parts") else None
+        if not pieces:
+            tasks.append(Task(name, lambda d, fn=fn: fn(plan, d), seconds=seconds))
+            continue
+        tasks += [Task(name, part.write, part.name, part.prepare, seconds * part.weight)
+                  for part in pieces]
+    return tasks
+
+
 def write_plan(plan, out: Path | str, progress=False, jobs: int | None = None,
                max_writers: int | None = None) -> list[str]:
     """Every export writer of ``planner.exports`` into ``out``, atomically. Up to ``jobs``
     writer processes (default ``export_jobs``; ``max_writers``, the user's ``--writers``,
-    lowers it), as many as the memory measured now allows (``writers_for``), the writers that
-    take the most memory first; with one, in this process one after the other. The files
-    are the same whatever the count."""
+    lowers it), as many as the memory measured now allows (``writers_for``: any that many
+    writers fit at once); with several, the writers split per hall (``export_tasks``), the
+    longest tasks first; with one, in this process one after the other. The files are
+    the same whatever the count."""
     cap = export_jobs(plan) if jobs is None else jobs
     if max_writers is not None:
         cap = min(cap, max_writers)
     count = writers_for(plan, cap)
-    return write_folder(out, [(name, lambda d, fn=fn: fn(plan, d))
-                              for name, fn in writers(by_cost=count > 1)],
+    return write_folder(out, export_tasks(plan, writers(by_cost=count > 1), split=count > 1),
                         progress=progress, jobs=count)

@@ -37,6 +37,8 @@ are compressed as each is drawn.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -49,7 +51,8 @@ from planner.cabling import unit_text
 from planner.cabling.pieces import Pieces
 from planner.exports._csv import column_text, float_text, join_rows
 from planner.exports.cells import neutralise_all
-from planner.exports.tuning import LABEL_CHUNK_PAGES
+from planner.exports.split import Part, hall_weights
+from planner.exports.tuning import LABEL_CHUNK_PAGES, LABELS_CSV_SHARE
 from planner.exports.wiring_pdf.content_stream import (binary_streams, font_ref, pdf_strings,
                                                        seal_page, string_widths, text_at)
 from planner.exports.wiring_pdf.document import hall_files, place_halls
@@ -140,22 +143,41 @@ def _text(values: pd.Series) -> np.ndarray:
     return np.asarray(column_text(values), dtype=object)
 
 
+@dataclass
+class Shared:
+    """What every chunk of a plan's labels reads, made once per plan (not per chunk: the
+    server names alone are a set of every endpoint's name): the servers (``server_names``),
+    the management cords' rows (``mgmt_label_rows``) and, on a plan split per hall, the hall
+    of every end (``end_halls``)."""
+
+    servers: frozenset
+    mgmt: dict[str, np.ndarray]
+    halls: dict[str, np.ndarray] | None = None
+
+
+def shared(plan, per_hall: bool = False) -> Shared:
+    """The ``Shared`` of ``plan``; with ``per_hall`` the halls of the ends too."""
+    mgmt = mgmt_label_rows(plan)
+    return Shared(server_names(plan), mgmt, end_halls(plan, mgmt) if per_hall else None)
+
+
 def label_chunks(plan, per_chunk: int, hall: int | None = None,
-                 halls: dict[str, np.ndarray] | None = None) -> Iterator[dict[str, np.ndarray]]:
+                 common: Shared | None = None) -> Iterator[dict[str, np.ndarray]]:
     """The label rows of ``plan`` (``label_rows`` of every piece, then ``mgmt_label_rows``) in
     chunks of ``per_chunk`` rows; the management cords' rows join the last chunk. With
-    ``hall``: only the ends in that hall (``halls``: ``end_halls``)."""
+    ``hall``: only the ends in that hall (``common``, then made with ``per_hall``)."""
+    common = shared(plan, hall is not None) if common is None else common
     ends = plan.pieces.connector_ends()
-    mgmt = mgmt_label_rows(plan)
+    mgmt = common.mgmt
     if hall is not None:
-        ends = ends[halls["ends"] == hall]
-        mgmt = {k: np.asarray(v, dtype=object)[halls["mgmt"] == hall] for k, v in mgmt.items()}
+        ends = ends[common.halls["ends"] == hall]
+        mgmt = {k: np.asarray(v, dtype=object)[common.halls["mgmt"] == hall]
+                for k, v in mgmt.items()}
     starts = range(0, len(ends), per_chunk)
     if not len(starts):
         yield mgmt
     for lo in starts:
-        rows = nic_ports(label_rows(plan.pieces, ends.iloc[lo:lo + per_chunk]),
-                         server_names(plan))
+        rows = nic_ports(label_rows(plan.pieces, ends.iloc[lo:lo + per_chunk]), common.servers)
         if lo + per_chunk >= len(ends):
             rows = {k: np.concatenate([np.asarray(v, dtype=object),
                                        np.asarray(mgmt[k], dtype=object)])
@@ -188,9 +210,10 @@ def nic_ports(rows: dict[str, np.ndarray], servers: frozenset) -> dict[str, np.n
     return rows
 
 
-def end_halls(plan) -> dict[str, np.ndarray]:
+def end_halls(plan, mgmt: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """The hall of every connector end (``ends``) and management cord end (``mgmt``), in
-    ``label_chunks``' order (-1: a place in no hall), found once for all halls."""
+    ``label_chunks``' order (-1: a place in no hall), found once for all halls; ``mgmt``:
+    the ``mgmt_label_rows``, made when not given."""
     halls = place_halls(plan)
 
     def of(places) -> np.ndarray:
@@ -200,7 +223,7 @@ def end_halls(plan) -> dict[str, np.ndarray]:
                         dtype=np.int64)[codes]
 
     return {"ends": of(plan.pieces.connector_ends()["this_place"].to_numpy(object)),
-            "mgmt": of(mgmt_label_rows(plan)["this_cabinet"])}
+            "mgmt": of((mgmt_label_rows(plan) if mgmt is None else mgmt)["this_cabinet"])}
 
 
 def csv_lines(rows: dict[str, np.ndarray]) -> str:
@@ -314,27 +337,63 @@ def write_pdf(rows: dict[str, np.ndarray], path: Path, title: str) -> int:
     return sheets.close()
 
 
+def _title(plan) -> str:
+    return f"Cable labels: {plan.topology.family} plan"
+
+
+def _write_csv(plan, out_dir: Path, sheets: LabelSheets | None = None) -> None:
+    """labels.csv, ``tuning.LABEL_CHUNK_PAGES`` sheets of labels at a time; with ``sheets``
+    (labels.pdf) each chunk drawn there too."""
+    per_chunk = LABEL_CHUNK_PAGES * SHEET["cols"] * SHEET["rows"]
+    with open(Path(out_dir) / CSV_NAME, "w", encoding="utf-8-sig", newline="") as csv_file:
+        csv_file.write(",".join(CSV_COLUMNS) + "\r\n")
+        for rows in label_chunks(plan, per_chunk):
+            csv_file.write(csv_lines(rows))
+            if sheets is not None:
+                sheets.add(rows)
+
+
+def _write_hall(plan, path: Path, hall: int, halls: int, common: Shared) -> None:
+    """The label sheets of the ends in ``hall`` (0-based, of ``halls``; ``common``: ``shared``
+    with ``per_hall``)."""
+    per_chunk = LABEL_CHUNK_PAGES * SHEET["cols"] * SHEET["rows"]
+    sheets = LabelSheets(path, f"{_title(plan)}, hall {hall + 1} of {halls}")
+    for rows in label_chunks(plan, per_chunk, hall, common):
+        sheets.add(rows)
+    sheets.close()
+
+
+def parts(plan) -> list[Part] | None:
+    """On a plan that ``wiring_pdf.document.hall_files`` splits: labels.csv, then one part
+    per ``labels-hall-NN.pdf``, each hall weighted by its cabinets and all sharing one
+    ``shared`` (made once, by the first hall part's ``prepare``); None for a plan with one
+    labels.pdf. The files are ``write``'s."""
+    files = hall_files(plan, Path(PDF_NAME).stem)
+    if files is None:
+        return None
+    common = cache(lambda: shared(plan, per_hall=True))
+
+    def hall(folder: Path, h: int, file: str) -> None:
+        with binary_streams():
+            _write_hall(plan, Path(folder) / file, h, len(files), common())
+
+    weights = hall_weights(plan, [h for h, _ in files], 1.0 - LABELS_CSV_SHARE)
+    return [Part(CSV_NAME, LABELS_CSV_SHARE, lambda folder: _write_csv(plan, folder))] + [
+        Part(file, weight, lambda folder, h=h, file=file: hall(folder, h, file), common)
+        for (h, file), weight in zip(files, weights)]
+
+
 def write(plan, out_dir: Path) -> None:
     """Write ``labels.csv`` and ``labels.pdf``, ``tuning.LABEL_CHUNK_PAGES`` sheets of labels
     at a time; on a plan that ``wiring_pdf.document.hall_files`` splits, one label PDF per
-    hall (``labels-hall-01.pdf``...: the labels of the ends in that hall) for labels.pdf."""
-    out_dir = Path(out_dir)
-    per_chunk = LABEL_CHUNK_PAGES * SHEET["cols"] * SHEET["rows"]
-    title = f"Cable labels: {plan.topology.family} plan"
-    files = hall_files(plan, Path(PDF_NAME).stem)
+    hall (``labels-hall-01.pdf``...: the labels of the ends in that hall) for labels.pdf
+    (``parts``, one after the other)."""
+    split = parts(plan)
+    if split is not None:
+        for part in split:
+            part.write(out_dir)
+        return
     with binary_streams():
-        with open(out_dir / CSV_NAME, "w", encoding="utf-8-sig", newline="") as csv_file:
-            sheets = LabelSheets(out_dir / PDF_NAME, title) if files is None else None
-            csv_file.write(",".join(CSV_COLUMNS) + "\r\n")
-            for rows in label_chunks(plan, per_chunk):
-                csv_file.write(csv_lines(rows))
-                if sheets is not None:
-                    sheets.add(rows)
-            if sheets is not None:
-                sheets.close()
-        halls = end_halls(plan) if files else {}
-        for hall, name in files or []:
-            sheets = LabelSheets(out_dir / name, f"{title}, hall {hall + 1} of {len(files)}")
-            for rows in label_chunks(plan, per_chunk, hall, halls):
-                sheets.add(rows)
-            sheets.close()
+        sheets = LabelSheets(Path(out_dir) / PDF_NAME, _title(plan))
+        _write_csv(plan, out_dir, sheets)
+        sheets.close()

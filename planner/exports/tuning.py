@@ -136,3 +136,33 @@ cables): private memory (its own growth and the plan's pages it copies) 232 MiB 
 cable; 370 before), 155 (661 B; 324), 62 (262 B; 209) and 67 (285 B; 183); each entry is
 the private figure rounded up, above the peak resident less summary_json's (630, 379, 173,
 199 B)."""
+
+
+WRITER_SECONDS_PER_CABLE = {
+    "wiring_pdf": 131e-6, "labels": 40e-6, "bom_xlsx": 31e-6, "netbox": 15e-6,
+    "viewer": 13e-6, "fabric_checkers": 8.8e-6, "cables_csv": 4.9e-6, "graphml": 3.3e-6,
+    "anynet": 2.9e-6, "cabinets_csv": 2.7e-6, "dot": 1.8e-6, "codes": 0.9e-6,
+    "trunks_csv": 0.7e-6,
+}
+WRITER_OTHER_SECONDS_PER_CABLE = 0.1e-6
+"""CPU seconds each writer takes per cable, to start the longest export tasks first
+(``planner.exports.export_tasks``, ``planner.run.output.start_order``); a writer not listed
+(summary_json, catalog_yaml: a small file of fixed size) takes
+``WRITER_OTHER_SECONDS_PER_CABLE``. Each writer alone on the 250K plan of
+benchmarks/EXPORTS.md (622,720 cables), its CPU seconds over the cables: anynet, bom_xlsx,
+cabinets_csv, cables_csv, codes, dot, fabric_checkers and graphml from "Export tasks: longest
+first, halls as tasks", the others from "Writers that stream" and "wiring.pdf, NetBox:
+streamed" (wiring_pdf before its per-hall index, so its time is likely lower now). Only the
+order depends on them, never a file."""
+
+WIRING_OVERVIEW_SHARE = 0.1
+"""Share of wiring_pdf's time that wiring.pdf takes on a plan split per hall (the rest: the
+hall files, ``planner.exports.wiring_pdf.parts``). An estimate, not yet measured: wiring.pdf
+then holds the summary, floor plan, group cables, BOM and trunk schedule (42 MB of the 1M
+plan's 445 MB of wiring PDFs)."""
+
+LABELS_CSV_SHARE = 0.16
+"""Share of labels' time that labels.csv takes on a plan split per hall (the rest: the hall
+label sheets, ``planner.exports.labels.parts``): on the 250K plan, labels.csv 4.4 CPU s, each
+of the first hall files 1.2-1.3 s of 19 (benchmarks/EXPORTS.md "Export tasks: longest first,
+halls as tasks")."""

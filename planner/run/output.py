@@ -55,6 +55,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 try:
@@ -449,20 +450,44 @@ def write_error(err: OSError, out: Path | str, tmp: Path | None) -> InputError |
     return InputError(f"--out '{out}': cannot write{where} ({reason}); {fix}; nothing was written")
 
 
-def write_folder(out: Path | str,
-                 writers: Iterable[tuple[str, Callable[[Path], None]]],
-                 progress: bool = False, jobs: int = 1) -> list[str]:
-    """Run ``writers`` (name, fn(staging_dir)) into a staging folder, then move the plan into
-    ``out`` (swapped in, or written in place: the module docstring).
+@dataclass(frozen=True)
+class Task:
+    """One piece of the export work: a whole writer, or one part of a writer split in parts
+    (one file per hall of a large plan, ``part`` its name). ``writer`` names it in progress
+    lines and errors (a split writer is reported done when its last part is); ``write(folder)``
+    writes it; ``prepare()``, when given, computes what the writer's parts share (memoised by
+    the writer): run in this process just before the part, so a forked part inherits it and
+    the parts do not each compute it again."""
 
-    ``jobs`` > 1 runs up to that many writers at once, each in a forked process (``fork``
-    platforms only; the writers must write only inside the folder). ``progress``: a
+    writer: str
+    write: Callable[[Path], None]
+    part: str = ""
+    prepare: Callable[[], object] | None = None
+    seconds: float = 0.0
+    """Estimated run time: forked tasks start longest first (``start_order``)."""
+
+
+def as_tasks(writers: Iterable) -> list[Task]:
+    """``writers`` as ``Task``s: each a ``Task`` already or a (name, fn(folder)) pair."""
+    return [w if isinstance(w, Task) else Task(w[0], w[1]) for w in writers]
+
+
+def write_folder(out: Path | str, writers: Iterable,
+                 progress: bool = False, jobs: int = 1) -> list[str]:
+    """Run ``writers`` (``Task``s, or (name, fn(staging_dir)) pairs) into a staging folder,
+    then move the plan into ``out`` (swapped in, or written in place: the module docstring).
+
+    ``jobs`` > 1 runs up to that many tasks at once, each in a forked process, the longest
+    first (``start_order``; ``fork`` platforms only; the writers must write only inside the
+    folder); else one after the other in this process, in the given order, a writer's parts
+    together. ``progress``: a
     ``planner.run.progress`` mode (``"bar"``, ``"lines"``) or False. Returns the names of the files
     written (sorted, relative to ``out``; the manifest not included)."""
     from planner.run.progress import Stages
 
     given, out = out, check_out(out)
-    writers = list(writers)
+    tasks = as_tasks(writers)
+    names = list(dict.fromkeys(task.writer for task in tasks))
     restore_ctrl_c()
     into = in_place(out)
     created: list[Path] = []
@@ -474,13 +499,15 @@ def write_folder(out: Path | str,
             created = _make_parents(out.parent)
             tmp = Path(tempfile.mkdtemp(prefix=_beside(out, "tmp"), dir=out.parent))
         held = _try_lock(tmp) if fcntl is not None else None
-        with Stages("exports", [name for name, _ in writers], progress) as stages, _gc_paused():
-            if jobs > 1 and len(writers) > 1 and can_fork():
-                _run_forked(writers, tmp, jobs, stages)
+        with Stages("exports", names, progress) as stages, _gc_paused():
+            if jobs > 1 and len(tasks) > 1 and can_fork():
+                _run_forked(tasks, tmp, jobs, stages)
             else:
-                for name, fn in writers:
+                for name in names:
                     with stages.run(name), _named_errors(name):
-                        fn(tmp)
+                        for task in tasks:
+                            if task.writer == name:
+                                _run_here(task, tmp)
         _wait_at_gate()
         files = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*") if p.is_file())
         with interrupts.stop_signals_ignored():
@@ -727,6 +754,13 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and interrupts.may_fork()
 
 
+def _run_here(task: Task, folder: Path) -> None:
+    """Run ``task`` in this process, what its writer's parts share first."""
+    if task.prepare is not None:
+        task.prepare()
+    task.write(folder)
+
+
 def _child(fn: Callable[[Path], None], folder: Path, conn) -> None:
     """Run one writer in a forked process; send back ``None`` or the exception. Stop signals
     are the parent's to handle (``interrupts.in_forked_writer``), so a writer that is already
@@ -752,37 +786,57 @@ def _start(process) -> None:
         process.start()
 
 
-def _died(name: str, process) -> BaseException:
+def _died(task: Task, process) -> BaseException:
     """What a writer that sent nothing back stands for: a stop signal that reached it (the
     whole process group was stopped) is the run's interruption; anything else is a crash."""
     if process.exitcode is not None and process.exitcode < 0:
         signum = -process.exitcode
         if signum in (*interrupts.STOP_SIGNALS, signal.SIGKILL):
             return interrupts.Interrupted(signum)
-    return RuntimeError(f"export writer '{name}' died (exit code {process.exitcode})")
+    part = f" ({task.part})" if task.part else ""
+    return RuntimeError(f"export writer '{task.writer}'{part} died (exit code {process.exitcode})")
 
 
-def _run_forked(writers, folder: Path, jobs: int, stages) -> None:
-    """Writers in forked processes, at most ``jobs`` at a time, in the given order; the first
-    failure is raised here after the other running writers were stopped."""
+def start_order(tasks: list[Task]) -> list[Task]:
+    """``tasks`` longest first (``Task.seconds``; ties in the given order): the longest
+    processing time rule (Graham 1969, "Bounds on multiprocessing timing anomalies": on ``k``
+    processes the work ends within ``4/3 - 1/(3k)`` of the shortest possible time), so no long
+    task starts last and runs alone while the other processes wait."""
+    return sorted(tasks, key=lambda task: -task.seconds)
+
+
+def _run_forked(tasks: list[Task], folder: Path, jobs: int, stages) -> None:
+    """Tasks in forked processes, at most ``jobs`` at a time, started longest first
+    (``start_order``; a task's ``prepare`` runs here just before its fork, while the other
+    tasks run); a writer is reported done when the last of its tasks is, after the wall time
+    since its first started. The first failure is raised here after the other running tasks
+    were stopped."""
     ctx = multiprocessing.get_context("fork")
-    pending = list(writers)
+    pending = start_order(tasks)
+    left = {task.writer: 0 for task in tasks}
+    for task in tasks:
+        left[task.writer] += 1
+    first_start: dict[str, float] = {}
     running: dict = {}
-    sys.stdout.flush()
-    sys.stderr.flush()
     try:
         while pending or running:
             while pending and len(running) < jobs:
-                name, fn = pending.pop(0)
+                task = pending.pop(0)
+                if task.prepare is not None:
+                    with _named_errors(task.writer):
+                        task.prepare()
                 receive, send = ctx.Pipe(duplex=False)
-                process = ctx.Process(target=_child, args=(fn, folder, send), daemon=True)
+                process = ctx.Process(target=_child, args=(task.write, folder, send), daemon=True)
+                sys.stdout.flush()
+                sys.stderr.flush()
                 # known before it starts: a stop signal delivered as the fork returns must
                 # still find this writer to stop before its folder is removed
-                running[receive] = (name, process, time.perf_counter())
+                running[receive] = (task, process)
+                first_start.setdefault(task.writer, time.perf_counter())
                 _start(process)
                 send.close()
             for conn in multiprocessing.connection.wait(list(running)):
-                name, process, started = running.pop(conn)
+                task, process = running.pop(conn)
                 try:
                     error = conn.recv()
                 except EOFError:
@@ -790,13 +844,15 @@ def _run_forked(writers, folder: Path, jobs: int, stages) -> None:
                 conn.close()
                 process.join()
                 if error is None and process.exitcode != 0:
-                    error = _died(name, process)
+                    error = _died(task, process)
                 if error is not None:
-                    with _named_errors(name):
+                    with _named_errors(task.writer):
                         raise error
-                stages.done(name, time.perf_counter() - started)
+                left[task.writer] -= 1
+                if not left[task.writer]:
+                    stages.done(task.writer, time.perf_counter() - first_start[task.writer])
     finally:
-        _stop([process for _, process, _ in running.values() if process.pid is not None])
+        _stop([process for _, process in running.values() if process.pid is not None])
         for conn in running:
             conn.close()
 

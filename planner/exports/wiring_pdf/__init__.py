@@ -52,17 +52,21 @@ Submodules, each importing only ones listed above it:
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
+from planner.exports.split import Part, hall_weights
+from planner.exports.tuning import WIRING_OVERVIEW_SHARE
 from planner.exports.wiring_pdf.content_stream import (binary_streams, font_ref, pdf_strings,
                                                        string_widths, text_at)
-from planner.exports.wiring_pdf.document import draw_document, draw_documents
+from planner.exports.wiring_pdf.document import (draw_document, draw_documents, draw_hall,
+                                                 draw_overview, hall_files, sheet_layout)
 from planner.exports.wiring_pdf.floor_plans import floor_section
 from planner.exports.wiring_pdf.groups import group_matrix, pair_table
 from planner.exports.wiring_pdf.style import (CONTENT_TOP, CONTENT_W, FOOTER_Y, GROUP_COLOURS,
                                               HEADER_Y, MARGIN_X, PAIRS_PER_ROW)
 
-__all__ = ["FILENAME", "write", "draw_document",
+__all__ = ["FILENAME", "write", "parts", "draw_document",
            # the text operators labels.pdf shares (planner/exports/labels.py)
            "binary_streams", "font_ref", "pdf_strings", "string_widths", "text_at",
            # what the tests take from the package itself
@@ -76,3 +80,27 @@ def write(plan, out_dir: Path) -> None:
     """Write ``wiring.pdf`` (and on a large plan of several halls ``wiring-hall-NN.pdf``)."""
     with binary_streams():
         draw_documents(plan, Path(out_dir), FILENAME)
+
+
+def parts(plan) -> list[Part] | None:
+    """On a plan split per hall (``document.hall_files``): wiring.pdf, then one part per
+    ``wiring-hall-NN.pdf``, each hall weighted by its cabinets and sharing the whole plan's
+    sheet layout (``document.sheet_layout``, made once by the first hall part's ``prepare``);
+    None for a plan written as one file. The files are ``write``'s."""
+    files = hall_files(plan, "wiring")
+    if files is None:
+        return None
+    layout = cache(lambda: sheet_layout(plan))
+
+    def overview(folder: Path) -> None:
+        with binary_streams():
+            draw_overview(plan, Path(folder) / FILENAME, files)
+
+    def hall(folder: Path, h: int, file: str) -> None:
+        with binary_streams():
+            draw_hall(plan, Path(folder) / file, h, len(files), layout())
+
+    weights = hall_weights(plan, [h for h, _ in files], 1.0 - WIRING_OVERVIEW_SHARE)
+    return [Part(FILENAME, WIRING_OVERVIEW_SHARE, overview)] + [
+        Part(file, weight, lambda folder, h=h, file=file: hall(folder, h, file), layout)
+        for (h, file), weight in zip(files, weights)]

@@ -19,6 +19,7 @@ import pandas as pd
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
+from planner.cabling.pieces import END_FIELDS
 from planner.exports._csv import column_text
 from planner.exports.tuning import WIRING_CHUNK_SHEETS
 from planner.exports.wiring_pdf.content_stream import fill_rects, text_at, text_column
@@ -128,6 +129,47 @@ def assembly_labels(plan) -> pd.Series:
     return ends.set_index("assembly")["label"]
 
 
+class EndIndex:
+    """The rows of ``Pieces.table`` by the place of one end (``a`` or ``b``): one hash of the
+    column, then each set of places costs its own rows, not a test of every piece of the plan
+    (a hall of a 1M-endpoint plan is 1/75 of it)."""
+
+    def __init__(self, places: pd.Series):
+        codes, uniques = pd.factorize(places, use_na_sentinel=True)
+        self.names = pd.Index(uniques)
+        self.order = np.argsort(codes, kind="stable")
+        self.bounds = np.searchsorted(codes[self.order], np.arange(len(uniques) + 1))
+
+    def rows(self, places) -> np.ndarray:
+        """The rows whose place is one of ``places``, ascending."""
+        codes = self.names.get_indexer(pd.Index(list(places)).unique())
+        codes = codes[codes >= 0]
+        parts = [self.order[self.bounds[c]:self.bounds[c + 1]] for c in codes.tolist()]
+        return np.sort(np.concatenate(parts)) if parts else np.empty(0, dtype=np.int64)
+
+
+def place_ends(plan, places=None) -> pd.DataFrame:
+    """``plan.pieces.ends(places)``: the same frame, its rows found through an ``EndIndex``
+    per end, made once per plan (kept in ``Pieces.memo``) instead of testing every piece for
+    every chunk of places."""
+    pieces = plan.pieces
+    if places is None:
+        return pieces.ends()
+    t = pieces.table
+    index = pieces.memo.get("exports:end_index")
+    if index is None:
+        index = pieces.memo["exports:end_index"] = {e: EndIndex(t[f"{e}_place"]) for e in "ab"}
+    both = []
+    for this, peer in (("a", "b"), ("b", "a")):
+        rows = index[this].rows(places)
+        frame = pd.DataFrame({"piece": rows, "end": this.upper()})
+        for name in END_FIELDS:
+            frame[f"this_{name}"] = t[f"{this}_{name}"].take(rows).to_numpy()
+            frame[f"peer_{name}"] = t[f"{peer}_{name}"].take(rows).to_numpy()
+        both.append(frame)
+    return pd.concat(both, ignore_index=True)
+
+
 def schedule_rows(plan, places=None, labels: pd.Series | None = None) -> dict[str, np.ndarray]:
     """One row per connector end of a piece at a device (``planner.cabling.pieces``
     ``connector_ends``: a twin-port end of a multi-link assembly once, naming all its ports and
@@ -139,11 +181,11 @@ def schedule_rows(plan, places=None, labels: pd.Series | None = None) -> dict[st
     ``assembly_labels`` (computed when not given)."""
     pieces = plan.pieces
     t = pieces.table
-    ends = pieces.ends(places)
+    ends = place_ends(plan, places)
     piece = ends["piece"].to_numpy(np.int64)
     at_device = ~ends["this_at_panel"].to_numpy(bool)
-    same = ((t["a_place"].to_numpy(object) == t["b_place"].to_numpy(object))
-            & ~t["a_at_panel"].to_numpy(bool) & ~t["b_at_panel"].to_numpy(bool))[piece]
+    same = ((ends["this_place"].to_numpy(object) == ends["peer_place"].to_numpy(object))
+            & at_device & ~ends["peer_at_panel"].to_numpy(bool))
     keep = np.flatnonzero(at_device & ~(same & (ends["end"].to_numpy() == "B")))
     e = ends.iloc[keep]
     piece = piece[keep]

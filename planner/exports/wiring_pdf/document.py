@@ -110,19 +110,27 @@ class HallSheets:
     layout: SheetLayout
 
 
-def hall_sheets(plan, halls: list[int]) -> list[HallSheets]:
-    """Per hall of ``halls`` its cabinets and patch racks, with the layout they share."""
+def sheet_layout(plan) -> SheetLayout:
+    """The ``SheetLayout`` every hall's document shares (surveys every cabinet and rack)."""
+    cab = plan.cabinets
+    ports: tuple = (None, {})
+    if plan.structured is not None and not plan.structured.racks.empty:
+        ports = port_source(plan, plan.structured.racks["name"].astype(str).tolist()).survey()
+    labels = assembly_labels(plan)
+    return SheetLayout(schedule_source(plan, cab["name"].astype(str).tolist(), labels).survey(),
+                       ports, cabinet_racks(plan), labels)
+
+
+def hall_sheets(plan, halls: list[int], layout: SheetLayout | None = None) -> list[HallSheets]:
+    """Per hall of ``halls`` its cabinets and patch racks, with the layout they share
+    (``sheet_layout``, made when not given)."""
     cab = plan.cabinets
     cabinets = [cab["name"].astype(str)[cab["hall"].to_numpy() == h].tolist() for h in halls]
     racks: list[list[str]] = [[] for _ in halls]
-    ports: tuple = (None, {})
     if plan.structured is not None and not plan.structured.racks.empty:
         r = plan.structured.racks
         racks = [r["name"].astype(str)[r["hall"].to_numpy() == h].tolist() for h in halls]
-        ports = port_source(plan, r["name"].astype(str).tolist()).survey()
-    labels = assembly_labels(plan)
-    layout = SheetLayout(schedule_source(plan, cab["name"].astype(str).tolist(), labels).survey(),
-                         ports, cabinet_racks(plan), labels)
+    layout = sheet_layout(plan) if layout is None else layout
     return [HallSheets(c, r, layout) for c, r in zip(cabinets, racks)]
 
 
@@ -144,13 +152,26 @@ def draw_documents(plan, folder: Path, name: str) -> list[str]:
     if files is None:
         draw_document(plan, folder / name)
         return [name]
-    draw_document(plan, folder / name, build_pages(plan, groups=[(g, []) for g in GROUPS]),
-                  f" - sheets per hall in {files[0][1]} to {files[-1][1]}")
-    for (h, file), hall in zip(files, hall_sheets(plan, [h for h, _ in files])):
-        pages = build_pages(plan, body=False, groups=sheet_groups(plan, hall))
-        draw_document(plan, folder / file, pages, f" - hall {h + 1} of {len(files)}")
-        del pages
+    draw_overview(plan, folder / name, files)
+    layout = sheet_layout(plan)
+    for hall, file in files:
+        draw_hall(plan, folder / file, hall, len(files), layout)
     return [name] + [file for _, file in files]
+
+
+def draw_overview(plan, path: Path, files: list[tuple[int, str]]) -> int:
+    """wiring.pdf of a plan whose sheets are in the hall ``files``: every section but the
+    patch-rack and cabinet sheets; the page count."""
+    return draw_document(plan, path, build_pages(plan, groups=[(g, []) for g in GROUPS]),
+                         f" - sheets per hall in {files[0][1]} to {files[-1][1]}")
+
+
+def draw_hall(plan, path: Path, hall: int, halls: int, layout: SheetLayout) -> int:
+    """The sheets' document of ``hall`` (0-based, of ``halls``): summary, contents, its patch
+    racks and cabinets, laid out by the whole plan's ``layout``; the page count."""
+    sheets = hall_sheets(plan, [hall], layout)[0]
+    pages = build_pages(plan, body=False, groups=sheet_groups(plan, sheets))
+    return draw_document(plan, path, pages, f" - hall {hall + 1} of {halls}")
 
 
 def draw_document(plan, path: Path, pages: list[Page] | None = None, part: str = "") -> int:

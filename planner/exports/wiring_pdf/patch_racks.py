@@ -17,7 +17,8 @@ import pandas as pd
 
 from planner.cabling import unit_text
 from planner.exports._csv import column_text
-from planner.exports.wiring_pdf.cabinets import ChunkedRows, chunks_of, far_end, link_far_ends
+from planner.exports.wiring_pdf.cabinets import (ChunkedRows, chunks_of, far_end, link_far_ends,
+                                                 place_ends)
 from planner.exports.wiring_pdf.content_stream import text_column
 from planner.exports.wiring_pdf.layout import DeferredTable, Figure, Section, Table
 from planner.exports.wiring_pdf.style import FONT, SCHEDULE_LEADING, SCHEDULE_SIZE
@@ -69,7 +70,7 @@ def port_rows(plan, places=None) -> pd.DataFrame:
     cells as text."""
     pieces = plan.pieces
     t = pieces.table
-    ends = pieces.ends(places)
+    ends = place_ends(plan, places)
     ends = ends[ends["this_at_panel"].to_numpy(bool)]
     piece = ends["piece"].to_numpy(np.int64)
     port = np.asarray(column_text(ends["this_port"]), dtype=object)
