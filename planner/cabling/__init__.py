@@ -466,13 +466,17 @@ def _cable_table(topology, placement, floor, catalog, router_model, endpoint_cab
     room = floors.room_of(floor, placement.cabinet_hall, placement.cabinet_row,
                           placement.cabinet_col)
     parallel = np.r_[np.repeat(topology.multiplicity, topology.multiplicity), np.ones(n_ep)]
+    seat_of = (None if standing_seats is None else
+               standing_seats.of(net_a, net_a_port, net_b, net_b_port, n_net + n_ep))
+    trays = None if seat_of is None else standing_seats.trays(room, seat_of)
 
     def route(shared):
         return routed_parts(catalog, floor, room, placement.cabinet_hall, placement.cabinet_row,
                             placement.cabinet_col, a_cab, b_cab, group_a == group_b,
                             router=router_model, endpoint=np.arange(n_net + n_ep) >= n_net,
                             parallel=parallel, shared=shared, names=lambda i: _link_name(
-                                i, n_net, a_router, b_router, b_endpoint, rnames, enames))
+                                i, n_net, a_router, b_router, b_endpoint, rnames, enames),
+                            tray=trays)
 
     routed = route(False)
     short = cages.cages_used(router_model, catalog, a_router, b_router, routed.parts.part,
@@ -518,8 +522,7 @@ def _cable_table(topology, placement, floor, catalog, router_model, endpoint_cab
     risk = placement.spread_risk        # --spread-risk: links dealt over the trunks too
     dealing = (structured.SpreadDealing(risk.share, net_a, net_b, topology.groups)
                if risk is not None else None)
-    standing = (None if standing_seats is None else
-                (standing_seats, standing_seats.of(net_a, net_a_port, net_b, net_b_port, n)))
+    standing = None if standing_seats is None else (standing_seats, seat_of)
     plant = (structured.build(room, catalog, pieces, parts, cable_ids, dealing, standing)
              if pieces is not None else None)
     cables = pd.DataFrame({

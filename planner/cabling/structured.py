@@ -20,6 +20,7 @@ from planner.inputs.floor.rack_positions import rack_positions
 from planner.inputs.parts.structured import (ENTRY, HALL_PASSES, ROW_PASSES, Runs, entry_panel,
                                               entry_point,
                                               pack, panel_band_ru, panel_share,
+                                              patch_drop_m,
                                               point_parts, priced_trunks,
                                               trunk_sizes)
 from planner.inputs.parts.structured import row_panels as fibre_panels
@@ -234,8 +235,10 @@ class StandingSeats:
     ``fronts`` (that port's number per entry panel), ``hall`` (the hall trunk's label and
     part number) and ``hall_ends`` ((entry panel, rear port) at both ends); a cross-hall
     link's seat is then ``("chain", id, position)``. ``keep_dark``: a standing row trunk no
-    grown link runs between its two panel points stays installed as dark spare (without
-    ``--allow-remove``); else it is removed, its rear ports left empty (``_dark_chains``)."""
+    grown link runs between its two panel points, or a standing cross-hall chain no grown
+    link runs along, stays installed as dark spare (without ``--allow-remove``); else it is
+    removed, its rear ports (and a chain's entry front ports, and its hall trunk where it
+    carries no other chain) left empty (``_dark_chains``)."""
 
     seats: dict
     trunks: frozenset
@@ -254,6 +257,28 @@ class StandingSeats:
             out[i] = self.seats.get((min(x, y), max(x, y)))
         return out
 
+    def trays(self, room: Room, seat_of: list) -> np.ndarray:
+        """Per cable (``seat_of``: ``of``'s) the cross tray of ``room`` its standing row trunk
+        runs in (the tray of the panel points of its two panels: ``A-P1`` is tray 1), -1 where
+        none: not through a standing row trunk, or its panel point is not in ``room`` (a
+        tray gone with a shrunk hall). A kept cable is routed through that tray
+        (``planner.inputs.floor.routes.tray_run_m``), so it stays on its standing panels
+        even where another tray is now the nearer (the grown row's end moved)."""
+        out = np.full(len(seat_of), -1, dtype=np.int64)
+        codes = _point_codes(room)
+        memo: dict = {}
+        for i, pin in enumerate(seat_of):
+            if pin is None or pin[0] == "chain":
+                continue
+            panels = tuple(pin[2])
+            if panels not in memo:
+                ends = {codes.get(str(p).rsplit("-", 1)[0].split(".")[0]) for p in panels}
+                trays = (set(point_parts(room, sorted(ends))[2].tolist())
+                         if len(ends) == 2 and None not in ends else set())
+                memo[panels] = trays.pop() if len(trays) == 1 and min(trays) >= 0 else -1
+            out[i] = memo[panels]
+        return out
+
 
 def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
           spread: SpreadDealing | None = None, standing: tuple | None = None
@@ -263,7 +288,8 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
     (``Runs.in_millimetres``), ``parts`` their ``planner.inputs.parts.media.LinkParts``;
     ``spread`` (``--spread-risk``) deals the links over the trunks (``deal_spread``);
     ``standing`` (a grown plan: (``StandingSeats``, its seat per cable row)) keeps the
-    standing links on their seats (``_reseat``)."""
+    standing links on their seats (``_reseat``; the cabling stage routed them through their
+    standing cross trays, ``StandingSeats.trays``)."""
     seg = parts.segments
     n = len(cable_ids)
     rows = np.flatnonzero(seg.structured) if seg is not None else np.zeros(0, np.int64)
@@ -319,6 +345,9 @@ def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
         shared, dealt = deal_hall_spread(chains, link, dealt, spread, catalog,
                                          float(floor.structured_spare_pct))
     entry_panels, fronts, rears = _entry_panels(room, shared, catalog, len(row_panels))
+    if dark and not standing[0].keep_dark:
+        chains, shared, entry_panels = _without_dark_halls(chains, shared, entry_panels,
+                                                           fronts, rears)
     placed = pd.concat([row_panels, entry_panels], ignore_index=True).astype(
         {c: np.int64 for c in _UNPLACED if c not in ("point_name", "kind", "layout")})
     placed = _place(placed, catalog, height, band)
@@ -375,14 +404,17 @@ def _standing_trunks(room: Room, catalog: Catalog, link: pd.DataFrame,
     """(kept, dark): per group of ``link`` (same panel points and parts, ``_pack``) the
     standing row trunks it keeps: [(part, links, (lo end, hi end))], an end being the standing
     panel's (patch rack number, rack unit, rear port) at that point; and the standing row
-    trunks (``StandingSeats.row_trunks`` records) no group keeps (``_dark_chains``), the hall
-    trunks of pass-through chains aside. A standing trunk belongs to the first group between
-    its two panel points whose trunk sizes (``trunk_sizes``) have its part number."""
+    trunks (``StandingSeats.row_trunks`` records) and cross-hall chains through pass-through
+    panels (``StandingSeats.chains`` records) no group keeps (``_dark_chains``), the hall
+    trunks of pass-through chains aside (they go with their chains). A standing trunk
+    belongs to the first group between its two panel points whose trunk sizes
+    (``trunk_sizes``) have its part number."""
     if not plant.row_trunks:
         return {}, []
     chained = {str(c["hall"][0]) for c in plant.chains}
     if link.empty:
-        return {}, [t for t in plant.row_trunks if str(t["label"]) not in chained]
+        return {}, [t for t in plant.row_trunks if str(t["label"]) not in chained] + list(
+            plant.chains)
     first = link.groupby("group", sort=True).first()
     codes = np.unique(np.r_[first["lo"].to_numpy(), first["hi"].to_numpy()])
     name = dict(zip(codes.tolist(), point_names(room, codes).tolist()))
@@ -414,7 +446,7 @@ def _standing_trunks(room: Room, catalog: Catalog, link: pd.DataFrame,
             left.remove(t)
     for kept in out.values():
         kept.sort(key=lambda item: (-item[1], item[2][:2]))
-    return out, [t for t in left if str(t["label"]) not in chained]
+    return out, [t for t in left if str(t["label"]) not in chained] + chains
 
 
 def _point_codes(room: Room) -> dict:
@@ -427,17 +459,24 @@ def _point_codes(room: Room) -> dict:
 
 def _dark_chains(room: Room, catalog: Catalog, chains: pd.DataFrame, dark: list
                  ) -> pd.DataFrame:
-    """``chains`` with one chain per standing row trunk no grown link runs between its two
-    panel points (``_standing_trunks``' dark ones): the same part (its part number at its
-    order length), the same panel points and the standing ends (``standing``, so ``_allocate``
-    gives it its rear ports again), no link. It stays as dark spare, so the standing trunks
-    after it on its panels keep their rear ports and labels (and their kept cables their
-    seats). Its panels are the row panels of its fibre (``fibre_panels``), the one the grown
-    chains of that fibre use where there are several."""
+    """``chains`` with one chain per standing trunk no grown link runs along
+    (``_standing_trunks``' dark ones), ``dark`` True: a row trunk between its two panel
+    points, or a cross-hall chain through pass-through panels (``_dark_pass_through``). Each
+    keeps its part (its part number at its order length), its panel points and its standing
+    ends (``standing``, so ``_allocate`` gives it its rear ports again, and ``_pack_hall`` a
+    chain its hall trunk and entry front port), and carries no link. It stays as dark spare,
+    so the standing trunks after it on its panels keep their rear and front ports and labels
+    (and their kept cables their seats). Its panels are the row panels of its fibre
+    (``fibre_panels``), the one the grown chains of that fibre use where there are several."""
     code = _point_codes(room)
     trunk_parts = [k for k, m in enumerate(catalog.cables) if m.kind == "trunk"]
     rows = []
     for t in dark:
+        if "fronts" in t:
+            row = _dark_pass_through(room, catalog, chains, t, code)
+            if row is not None:
+                rows.append(row)
+            continue
         a, b = (str(t[f"{s}_rack"]).split(".")[0] for s in ("a", "b"))
         order = float(t["order_length_m"])
         k = next((k for k in trunk_parts if str(catalog.cables[k].part_numbers_at(
@@ -445,9 +484,7 @@ def _dark_chains(room: Room, catalog: Catalog, chains: pd.DataFrame, dark: list
         if k is None or a not in code or b not in code or a == b:
             continue
         fibre = catalog.cables[k].fibre
-        used = [int(p) for p in chains["panel_part"].tolist()
-                if catalog.panels[int(p)].fibre == fibre]
-        panel = used[0] if used else fibre_panels(catalog, fibre)[0]
+        panel = _fibre_panel(catalog, chains, fibre)
         ea = _rear_end(t["a_rack"], t["a_ru"], t["a_port"])
         eb = _rear_end(t["b_rack"], t["b_ru"], t["b_port"])
         flip = _point_order(code[a]) > _point_order(code[b])
@@ -468,25 +505,131 @@ def _dark_chains(room: Room, catalog: Catalog, chains: pd.DataFrame, dark: list
                      ignore_index=True)
 
 
+def _fibre_panel(catalog: Catalog, chains: pd.DataFrame, fibre: str) -> int:
+    """The row panel part of ``fibre`` the grown chains use (the first), else its first."""
+    used = [int(p) for p in chains["panel_part"].tolist()
+            if catalog.panels[int(p)].fibre == fibre]
+    return used[0] if used else fibre_panels(catalog, fibre)[0]
+
+
+def _trunk_stock(catalog: Catalog, sku: str) -> tuple[int, float] | None:
+    """(trunk part, stock length) whose part number is ``sku``, None if no trunk has it."""
+    for k, model in enumerate(catalog.cables):
+        if model.kind != "trunk" or not model.stock_lengths:
+            continue
+        stock = np.asarray(model.stock_lengths, dtype=float)
+        numbers = [str(n) for n in model.part_numbers_at(stock)]
+        if str(sku) in numbers:
+            return k, float(stock[numbers.index(str(sku))])
+    return None
+
+
+def _dark_pass_through(room: Room, catalog: Catalog, chains: pd.DataFrame, chain: dict,
+                       code: dict) -> dict | None:
+    """The ``chains`` row of a standing cross-hall chain through pass-through panels
+    (``StandingSeats.chains`` record) no grown link runs along, as ``_pack`` makes one, with
+    ``standing`` as ``_standing_chains`` gives it (so ``_pack_hall`` puts it back on its hall
+    trunk, on its entry front port) and no link; None where its parts or panel points are not
+    in the catalog or the room (then it is left out, as before). Its row trunks keep their
+    part numbers (order lengths); their lengths are those of ``runs`` in ``room`` (to the
+    millimetre), the priced trunk and panels those of the grown cross-hall chains of its
+    halls and fibre where there are any."""
+    sides = []
+    for side in ("a", "b"):
+        piece = chain[side]
+        point = str(piece["rack"]).split(".")[0]
+        found = _trunk_stock(catalog, piece["sku"])
+        if found is None or point not in code or code[point] < 0:
+            return None
+        sides.append((code[point], found, piece))
+    if sides[0][1][0] != sides[1][1][0] or len({s[0] for s in sides}) != 2:
+        return None
+    if _point_order(sides[0][0]) > _point_order(sides[1][0]):
+        sides.reverse()
+    (lo, (k, lo_order), low), (hi, (_, hi_order), high) = sides
+    halls, rows, _ = point_parts(room, [lo, hi])
+    lo_hall, hi_hall = int(halls[0]), int(halls[1])
+    fibre = catalog.cables[k].fibre
+    same = chains[chains["cross_hall"].astype(bool).to_numpy()
+                  & (chains["lo_hall"].to_numpy() == lo_hall)
+                  & (chains["hi_hall"].to_numpy() == hi_hall)] if len(chains) else chains
+    same = same[[catalog.cables[int(t)].fibre == fibre for t in same["trunk_part"].tolist()]]
+    if len(same):
+        priced, panel = int(same["priced"].iloc[0]), int(same["panel_part"].iloc[0])
+    else:
+        priced, panel = priced_trunks(catalog, fibre)[0], _fibre_panel(catalog, chains, fibre)
+    floor = room.floor
+    scale = 1.0 + floor.slack_pct / 100.0
+    entry_y = room.entry_xy[1]
+
+    def metres(value) -> float:
+        return float(np.round(float(value) * scale * 1000.0) / 1000.0)
+
+    y = floors.cabinet_xy(floor, rows, np.zeros(2))[1]
+    pin = dict(chain, lo_front=int(chain["fronts"].get(low["entry"], 0)))
+    return dict(trunk_part=k, priced=priced, panel_part=panel,
+                entry_part=entry_panel(catalog, panel), lo=lo, hi=hi, lo_hall=lo_hall,
+                hi_hall=hi_hall, legs=catalog.links_per_trunk(catalog.cables[k]),
+                cross_hall=True, links=0, lo_m=metres(y[0] - entry_y), lo_order=lo_order,
+                hi_m=metres(y[1] - entry_y), hi_order=hi_order,
+                hall_m=metres(room.link_m(lo_hall, hi_hall)), drop=patch_drop_m(floor),
+                standing=(_rear_end(low["rack"], low["ru"], low["port"]),
+                          _rear_end(high["rack"], high["ru"], high["port"]), pin), dark=True)
+
+
 def _without_dark(chains: pd.DataFrame, row_ends: pd.DataFrame, panels: pd.DataFrame):
     """(chains, row_ends, panels) without the dark chains (``--allow-remove``: those
     standing trunks are removed), their adapters and rear ports left empty on their panels,
     so the trunks after them keep theirs; a panel no more counts their trunks, and the panels
     left with no trunk after the last one that has any at their point are removed too (the
-    panels before it keep their rack units)."""
+    panels before it keep their rack units). A dark cross-hall chain stays in ``chains``
+    until its hall trunk and entry front port are laid out (``_without_dark_halls``)."""
     gone = set(chains.loc[chains["dark"].astype(bool), "chain"].tolist())
     mine = row_ends["chain"].isin(gone)
-    per = row_ends[mine].groupby("uid").size()
-    panels = panels.copy()
-    panels["trunks"] = (panels["trunks"] - panels["uid"].map(per).fillna(0)).astype(np.int64)
-    used = panels["trunks"].to_numpy() > 0
-    later = panels.assign(used=used)[::-1].groupby("point", sort=False)["used"].cummax()
-    panels = panels[later.sort_index().to_numpy()].reset_index(drop=True)
+    panels = _without_empty(panels, row_ends[mine].groupby("uid").size())
     uid = dict(zip(panels["uid"].tolist(), range(len(panels))))
     panels["uid"] = np.arange(len(panels), dtype=np.int64)
     row_ends = row_ends[~mine].reset_index(drop=True)
     row_ends["uid"] = row_ends["uid"].map(uid).astype(np.int64)
-    return chains[~chains["chain"].isin(gone)].reset_index(drop=True), row_ends, panels
+    keep = ~chains["chain"].isin(gone) | chains["cross_hall"].astype(bool)
+    return chains[keep].reset_index(drop=True), row_ends, panels
+
+
+def _without_empty(panels: pd.DataFrame, removed: pd.Series) -> pd.DataFrame:
+    """``panels`` (``_UNPLACED``) with ``removed`` trunks (per uid) no more counted, and
+    without the panels left with no trunk after the last one that has any at their point
+    (the panels before it keep their rack units)."""
+    panels = panels.copy()
+    panels["trunks"] = (panels["trunks"] - panels["uid"].map(removed).fillna(0)).astype(
+        np.int64)
+    used = panels["trunks"].to_numpy() > 0
+    later = panels.assign(used=used)[::-1].groupby("point", sort=False)["used"].cummax()
+    return panels[later.sort_index().to_numpy()].reset_index(drop=True)
+
+
+def _without_dark_halls(chains: pd.DataFrame, shared: pd.DataFrame, panels: pd.DataFrame,
+                        fronts: pd.DataFrame, rears: pd.DataFrame):
+    """(chains, shared, panels) without the dark cross-hall chains (``--allow-remove``: their
+    row trunks are removed) and without the hall trunks that carry only such chains, once
+    ``_entry_panels`` has laid out the entry panels with them: their front and rear ports
+    stay empty, so the chains and hall trunks after them keep their ports and labels; an
+    entry panel no more counts them among its trunks, and the entry panels left with none
+    after the last one that has any go (``_without_empty``)."""
+    dark = chains["dark"].astype(bool).to_numpy() & chains["cross_hall"].astype(bool).to_numpy()
+    gone = set(chains.loc[dark, "chain"].tolist())
+    if not gone:
+        return chains, shared, panels
+    empty = [all(chain in gone for chain, _, _ in members) for members in shared["members"]]
+    halls = set(shared.loc[empty, "hall"].tolist())
+    spare = {h for h, legs, members, e in zip(shared["hall"], shared["legs"], shared["members"],
+                                             empty)
+             if e and int(legs) > sum(int(size) for _, _, size in members)}
+    per = pd.concat([fronts.loc[fronts["chain"].isin(gone), "uid"],       # its front port,
+                     rears.loc[rears["hall"].isin(halls), "uid"],         # rear port and
+                     rears.loc[rears["hall"].isin(spare), "uid"]]).value_counts()  # free one
+    panels = _without_empty(panels, per)
+    return (chains[~dark].reset_index(drop=True),
+            shared[~np.asarray(empty, dtype=bool)].reset_index(drop=True), panels)
 
 
 def _rear_end(rack, ru, port) -> tuple[int, int, int]:
@@ -534,6 +677,13 @@ def _room(kept: tuple) -> int:
     return int(pin[2]["size"]) if len(pin) > 2 else int(kept[1])
 
 
+def _dark_flags(chains: pd.DataFrame) -> list:
+    """Per chain whether it is a dark standing one (``_dark_chains``): no link goes on it."""
+    if "dark" not in chains:
+        return [False] * len(chains)
+    return [bool(d) for d in chains["dark"].tolist()]
+
+
 def _reseat_chains(link: pd.DataFrame, chains: pd.DataFrame, seat_of: list) -> pd.DataFrame:
     """``link`` with each standing cross-hall link (``seat_of[cable]``: ``("chain", id,
     position)``) back on its position of its standing chain where the grown plan keeps that
@@ -544,10 +694,12 @@ def _reseat_chains(link: pd.DataFrame, chains: pd.DataFrame, seat_of: list) -> p
         return link
     key = ["priced", "panel_part", "lo", "hi"]
     room, standing, group_chains = {}, {}, {}
-    for c, hall, pin, legs, *k in zip(chains["chain"].tolist(), chains["cross_hall"].tolist(),
-                                      chains["standing"].tolist(), chains["legs"].tolist(),
-                                      *(chains[x].tolist() for x in key)):
-        if not bool(hall):
+    dark = _dark_flags(chains)
+    for c, hall, pin, legs, off, *k in zip(chains["chain"].tolist(),
+                                           chains["cross_hall"].tolist(),
+                                           chains["standing"].tolist(), chains["legs"].tolist(),
+                                           dark, *(chains[x].tolist() for x in key)):
+        if not bool(hall) or off:
             continue
         group_chains.setdefault(tuple(k), []).append(int(c))
         room[int(c)] = int(legs)
@@ -606,8 +758,9 @@ def _reseat(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame,
     ch = chains.set_index("chain")
     key = ["priced", "panel_part", "lo", "hi"]
     group_chains: dict = {}
-    for c, *k in zip(chains["chain"].tolist(), *(chains[x].tolist() for x in key)):
-        if not bool(ch.at[c, "cross_hall"]):
+    for c, off, *k in zip(chains["chain"].tolist(), _dark_flags(chains),
+                          *(chains[x].tolist() for x in key)):
+        if not bool(ch.at[c, "cross_hall"]) and not off:
             group_chains.setdefault(tuple(k), []).append(int(c))
     standing_chain = {c for (lab, sku), c in chain_of.items() if (lab, sku) in plant.trunks}
     seat = [None] * len(link)

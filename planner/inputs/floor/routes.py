@@ -79,8 +79,12 @@ def cross_tray(room: Room, x_a, x_b) -> np.ndarray:
     return np.where(crossing, nxt, np.where(nearer_low, nxt - 1, nxt))
 
 
-def tray_run_m(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b) -> np.ndarray:
-    """Horizontal run in the trays between two positions of a hall floor (module doc)."""
+def tray_run_m(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b,
+               tray=None) -> np.ndarray:
+    """Horizontal run in the trays between two positions of a hall floor (module doc).
+    ``tray`` (per cable, -1: the shortest as above) gives the cross tray a cable between two
+    rows takes instead: a kept cable of a grown plan stays on its standing panels
+    (``planner.cabling.structured.StandingSeats.trays``)."""
     floor = room.floor
     hall_a, hall_b = np.asarray(hall_a), np.asarray(hall_b)
     xa, ya = cabinet_xy(floor, row_a, col_a)
@@ -90,6 +94,10 @@ def tray_run_m(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b) -> np.nda
     nxt, crossing = _first_tray(trays, lo, hi)
     detour = np.minimum(lo - trays[nxt - 1], trays[nxt] - hi)
     along = (hi - lo) + np.where(crossing, 0.0, 2.0 * detour)
+    if tray is not None:
+        tray = np.asarray(tray, dtype=np.int64)
+        given = trays[np.clip(tray, 0, len(trays) - 1)]
+        along = np.where(tray >= 0, np.abs(xa - given) + np.abs(xb - given), along)
     same_row = np.asarray(row_a) == np.asarray(row_b)
     inside = np.where(same_row, hi - lo, along + np.abs(ya - yb))
     ex, ey = room.entry_xy
@@ -98,29 +106,30 @@ def tray_run_m(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b) -> np.nda
 
 
 def route_length_m(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b,
-                   same_cabinet=False) -> np.ndarray:
+                   same_cabinet=False, tray=None) -> np.ndarray:
     """Cable length between cabinet positions (hall, row, column; columns may be fractional),
     overheads and slack included (module doc). Arrays broadcast; this is the "route length
-    between two cabinet slots" that placement calls in bulk."""
+    between two cabinet slots" that placement calls in bulk. ``tray``: as ``tray_run_m``."""
     floor = room.floor
     same = np.asarray(same_cabinet, dtype=bool)
     if not room.is_hall:
         return cable_length_m(floor, row_a, col_a, row_b, col_b, same)
-    run = tray_run_m(room, hall_a, row_a, col_a, hall_b, row_b, col_b)
+    run = tray_run_m(room, hall_a, row_a, col_a, hall_b, row_b, col_b, tray)
     raw = run + floor.overhead_per_cable_m + 2.0 * floor.overhead_per_end_m
     raw = np.where(same, floor.intra_cabinet_m, raw)
     return raw * (1.0 + floor.slack_pct / 100.0)
 
 
-def cable_routes(room: Room, cabinet_hall, cabinet_row, cabinet_col, cab_a, cab_b):
-    """(length_m, kind code) of cables between cabinets ``cab_a`` and ``cab_b`` (indices)."""
+def cable_routes(room: Room, cabinet_hall, cabinet_row, cabinet_col, cab_a, cab_b, tray=None):
+    """(length_m, kind code) of cables between cabinets ``cab_a`` and ``cab_b`` (indices);
+    ``tray``: as ``tray_run_m``."""
     hall = np.asarray(cabinet_hall, dtype=np.int64)
     row = np.asarray(cabinet_row, dtype=np.int64)
     col = np.asarray(cabinet_col, dtype=np.int64)
     cab_a, cab_b = np.asarray(cab_a, dtype=np.int64), np.asarray(cab_b, dtype=np.int64)
     same = cab_a == cab_b
     length = route_length_m(room, hall[cab_a], row[cab_a], col[cab_a], hall[cab_b], row[cab_b],
-                            col[cab_b], same)
+                            col[cab_b], same, tray)
     return length, route_kind(hall[cab_a], row[cab_a], hall[cab_b], row[cab_b], same)
 
 

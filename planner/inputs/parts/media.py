@@ -313,25 +313,30 @@ class RoutedLinks:
 
 def routed_parts(catalog: Catalog, floor: Floor, room, cabinet_hall, cabinet_row, cabinet_col,
                  a_cab, b_cab, same_group, *, router: RouterModel | None = None,
-                 endpoint=False, parallel=1, names=None, shared=False) -> RoutedLinks:
+                 endpoint=False, parallel=1, names=None, shared=False,
+                 tray=None) -> RoutedLinks:
     """Route every cable from cabinet ``a_cab[i]`` to ``b_cab[i]`` of a layout in ``room``
     (``routes.cable_routes``) and choose its parts (``choose_parts``; through the patch panels
     of a structured floor, ``structured.runs``). The cabling stage and placement's pricing of a
     layout both go through here, so what placement minimises is what the bill charges.
     ``names(i)`` is what a message calls cable ``i`` when no part reaches it; by default its
-    two cabinets; ``shared`` as ``choose_parts``."""
+    two cabinets; ``shared`` as ``choose_parts``; ``tray`` (per cable, -1: the shortest) the
+    cross tray a cable between two rows takes (``routes.tray_run_m``: a kept cable of a grown
+    plan stays on its standing panels)."""
     if names is None:
         def names(i):
             cabinets = floors.cabinet_names(cabinet_hall, cabinet_row, cabinet_col)
             return f"the link from cabinet {cabinets[a_cab[i]]} to cabinet {cabinets[b_cab[i]]}"
-    raw, kind = routes.cable_routes(room, cabinet_hall, cabinet_row, cabinet_col, a_cab, b_cab)
+    raw, kind = routes.cable_routes(room, cabinet_hall, cabinet_row, cabinet_col, a_cab, b_cab,
+                                    tray)
     length = routes.millimetres(raw)
     pieces = None
     if floor.structured_cabling:
         hall, row, col = (np.asarray(v, dtype=np.int64) for v in (cabinet_hall, cabinet_row,
                                                                   cabinet_col))
         pieces = structured.runs(room, hall[a_cab], row[a_cab], col[a_cab], hall[b_cab],
-                                 row[b_cab], col[b_cab], a_cab == b_cab).in_millimetres(length)
+                                 row[b_cab], col[b_cab], a_cab == b_cab,
+                                 tray).in_millimetres(length)
     parts = choose_parts(catalog, floor, length, same_group, router=router, endpoint=endpoint,
                          parallel=parallel, runs=pieces, names=names, shared=shared)
     if pieces is not None:

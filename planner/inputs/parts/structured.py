@@ -175,11 +175,13 @@ def shaped(pieces: Runs, segments) -> Runs:
     return via_entry(pieces, segments.structured & segments.via_entry)
 
 
-def runs(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b, same_cabinet=False) -> Runs:
+def runs(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b, same_cabinet=False,
+         tray=None) -> Runs:
     """The structured pieces of cables between cabinet positions (hall, row, column; columns
     may be fractional, as placement's slot centres), the same arguments as
-    ``routes.route_length_m`` (module doc). Nothing is structured on a floor without
-    ``structured_cabling``."""
+    ``routes.route_length_m`` (module doc; ``tray``, per cable, the cross tray a cable
+    between rows takes, -1: ``routes.cross_tray``'s). Nothing is structured on a floor
+    without ``structured_cabling``."""
     floor = room.floor
     hall_a, row_a, hall_b, row_b = np.broadcast_arrays(
         *(np.asarray(v, dtype=np.int64) for v in (hall_a, row_a, hall_b, row_b)))
@@ -198,7 +200,11 @@ def runs(room: Room, hall_a, row_a, col_a, hall_b, row_b, col_b, same_cabinet=Fa
     same_hall = hall_a == hall_b
     structured = ~same & ~(same_hall & (row_a == row_b))
     cross_hall = structured & ~same_hall
+    given = tray
     tray = np.where(cross_hall, 0, routes.cross_tray(room, xa, xb))
+    if given is not None:
+        given = np.broadcast_to(np.asarray(given, dtype=np.int64), shape)
+        tray = np.where(cross_hall | (given < 0), tray, given)
     tray_x = room.cross_x[tray]
     rise, half = floor.overhead_per_end_m, floor.overhead_per_cable_m / 2.0
     scale = 1.0 + floor.slack_pct / 100.0
