@@ -6,10 +6,15 @@ work_order.csv and bom_growth.csv.
 
 Dragonfly a=4, p=2, h=3 grown g=9 -> 13 on ``benchmarks/two-halls.yaml``. By hand, from the two plans' files: the standing row trunk
 H2-A-P1-01:R1/H2-B-P1-01:R1 (24 fibres, 2 positions) carries 1 link; the growth re-plugs it
-to a new group and no grown link runs between the panel points H2-A-P1 and H2-B-P1. Before,
-the grown plant dropped that trunk (a ``remove`` row); now it stays with 0 links, its 2
-positions spare, and is counted as reused. Shrunk to g=5 with ``--allow-remove``, hall 2
-stands empty: its row trunks are removed, and so are its panels, which carry no trunk left.
+to a new group, and since kept cables keep their cross trays (docs/growth.md) a new link
+between the same panel points takes its freed position: the trunk stays, same label, panels,
+rear ports and capacity, with 1 link. No growth of this Dragonfly on these halls leaves a
+standing row trunk empty, so the dark path is read on the shrink to g=5, hall 2 then standing
+empty: run with the standing seats' ``keep_dark`` on (as a growth keeps them), hall 2's two
+row trunks (H2-A-P0-01:R1/H2-B-P0-01:R1 and the one above) stay with 0 links and every
+standing trunk keeps its label, panels, rear ports and capacity (the shrunk Dragonfly's
+regrouped links may add trunks in hall 1); with ``--allow-remove`` (the default for a shrink) they are removed,
+and so are hall 2's panels, which carry no trunk left.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import pandas as pd
 import pytest
 
 from planner.cli import main
+from planner.commands import expand
 
 FLOOR = Path(__file__).resolve().parents[1] / "benchmarks" / "two-halls.yaml"
 PIECE = re.compile(r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
@@ -46,6 +52,14 @@ def plans(tmp_path_factory) -> dict:
                 "--floor", FLOOR, "--out", out["grown"]) == 0
     assert _cli("expand", "--from", out["old"], "--topology", "dragonfly:a=4,p=2,h=3,g=5",
                 "--floor", FLOOR, "--out", out["shrunk"], "--allow-remove") == 0
+    seats = expand.standing_seats
+    with pytest.MonkeyPatch.context() as patch:     # the dark spare a growth keeps
+        patch.setattr(expand, "standing_seats",
+                      lambda *args, **kw: seats(*args, **{**kw, "keep_dark": True}))
+        out["dark"] = base / "dark"
+        assert _cli("expand", "--from", out["old"], "--topology",
+                    "dragonfly:a=4,p=2,h=3,g=5", "--floor", FLOOR, "--out", out["dark"],
+                    "--allow-remove") == 0
     return out
 
 
@@ -72,25 +86,34 @@ def _points(label: str) -> frozenset:
     return frozenset(end.split(":")[0].rsplit("-", 1)[0] for end in label.split("/"))
 
 
-def test_the_emptied_trunk_stays_as_dark_spare(plans):
+def test_the_re_plugged_trunk_stays_and_is_refilled(plans):
     old, grown = _read(plans["old"], "trunks.csv"), _read(plans["grown"], "trunks.csv")
     was = old[(old["label"] == DARK[0]) & (old["sku"] == DARK[1])]
-    assert was["links"].tolist() == ["1"]
-    # no grown link runs between its two panel points
-    points = _points(DARK[0])
-    assert not [s for s in _row_seats(plans["grown"]).values()
-                if frozenset(p.rsplit("-", 1)[0] for p in s["panels"]) == points]
     now = grown[(grown["label"] == DARK[0]) & (grown["sku"] == DARK[1])]
-    assert len(now) == 1
-    cols = ["a_panel", "a_port", "b_panel", "b_port", "capacity"]
-    assert now[cols].values.tolist() == was[cols].values.tolist()
-    assert now["links"].tolist() == ["0"] and now["capacity"].tolist() == ["2"]
+    cols = ["a_panel", "a_port", "b_panel", "b_port", "capacity", "links"]
+    assert was[cols].values.tolist() == now[cols].values.tolist() == [
+        ["H2-A-P1-01", "R1", "H2-B-P1-01", "R1", "2", "1"]]
     # every standing trunk keeps its label and part: none is removed, none renumbered
     assert set(zip(old["label"], old["sku"])) <= set(zip(grown["label"], grown["sku"]))
     order = _read(plans["grown"], "work_order.csv")
     assert not (order["kind"] == "trunk").any()
     growth = json.loads((plans["grown"] / "summary.json").read_text())["growth"]
     assert growth["trunks_removed"] == 0
+
+
+def test_an_emptied_trunk_stays_as_dark_spare(plans):
+    old, dark = _read(plans["old"], "trunks.csv"), _read(plans["dark"], "trunks.csv")
+    emptied = {"H2-A-P0-01:R1/H2-B-P0-01:R1", DARK[0]}
+    # no kept link runs between the panel points of hall 2's rows: hall 2 stands empty
+    assert not [s for s in _row_seats(plans["dark"]).values()
+                if any(p.startswith("H2-") for p in s["panels"])]
+    cols = ["label", "sku", "a_panel", "a_port", "b_panel", "b_port", "capacity"]
+    stands = {tuple(row) for row in dark[cols].values.tolist()}
+    assert [row for row in old[cols].values.tolist() if tuple(row) not in stands] == []
+    links = dict(zip(dark["label"], dark["links"].astype(int)))
+    assert {lab: links[lab] for lab in emptied} == dict.fromkeys(emptied, 0)
+    order = _read(plans["dark"], "work_order.csv")
+    assert not (order["kind"] == "trunk").any()
 
 
 def test_the_dark_trunk_is_reused_and_spare(plans):
