@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -262,9 +263,9 @@ def _plan_class():
 def reused_bom(result, act_new, cables_old, source, standing_routers: int,
                standing_endpoints: int, standing_cabinets: int, standing_fabric=None):
     """Per BOM line: quantity of the grown plan, reused (the kept cables and the moved ones of
-    the same part, the two patch cords of a kept cable through panels, the standing routers,
-    NICs and cabinets, and ``standing_fabric``: the standing fabric lines of
-    ``planner.costing.growth_reuse``) and new = quantity - reused."""
+    the same part, the patch cords of a kept cable through panels whose part stands,
+    ``kept_cords``, the standing routers, NICs and cabinets, and ``standing_fabric``: the
+    standing fabric lines of ``planner.costing.growth_reuse``) and new = quantity - reused."""
     import numpy as np
     import pandas as pd
 
@@ -275,10 +276,10 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     same[moved] = (cables["sku"].to_numpy()[moved]
                    == cables_old["sku"].to_numpy()[source[moved]])
     reused_rows = cables[(act_new == "keep") | same]
+    cords, swapped = kept_cords(result.structured, reused_rows, act_new, source, cables_old)
     reused = boms.build(result.catalog, result.router_model, result.topology.radix,
                         standing_routers, reused_rows, 0.0, standing_endpoints,
-                        standing_cabinets, structured=kept_cords(result.structured,
-                                                                 reused_rows, act_new))
+                        standing_cabinets, structured=cords)
     if standing_fabric is not None:
         reused = pd.concat([reused, standing_fabric], ignore_index=True)
     grown = result.bom[["item", "sku", "description", "length_m", "quantity",
@@ -287,6 +288,8 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     have: dict = {}
     for k, q in zip(key(reused), reused["quantity"]):
         have[k] = have.get(k, 0) + int(q)
+    for k, q in swapped.items():
+        have[k] = have.get(k, 0) - q
     grown["reused"] = [min(int(q), have.get(k, 0)) for k, q in zip(key(grown),
                                                                    grown["quantity"])]
     grown["new"] = grown["quantity"] - grown["reused"]
@@ -294,21 +297,53 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     return grown
 
 
-def kept_cords(plant, reused_rows, act_new):
-    """The structured plant as ``planner.costing.bom.build`` counts it for the reused parts:
-    the links of the kept cables through panels (their two patch cords stand), numbered as
-    rows of ``reused_rows``; no trunk, panel or patch rack (``with_standing_trunks`` and
-    ``with_standing_panels`` count those). None without structured cabling."""
+def kept_cords(plant, reused_rows, act_new, source, cables_old):
+    """(the structured plant as ``planner.costing.bom.build`` counts it for the reused parts:
+    the links of the kept cables through panels, numbered as rows of ``reused_rows``, with no
+    trunk, panel or patch rack (``with_standing_trunks`` and ``with_standing_panels`` count
+    those); the cords of those links to count as new after all: BOM line key -> count). None,
+    {} without structured cabling.
+
+    A kept cable's cords follow the grown tray, so a cord's part can change (a row end that
+    moved lengthens it). Of a kept cable's two grown cords, those whose part (sku) is one of
+    its two standing cords' (``cord <m> m <sku>`` at the ends of the standing ``segments``;
+    the cords are alike, so either end's will do) are reused; the others are new."""
     import numpy as np
+    from collections import Counter
     from dataclasses import replace
     if plant is None:
-        return None
+        return None, {}
     row = {int(c): k for k, c in enumerate(reused_rows.index.tolist())}
     links = plant.links[np.asarray([int(c) in row and act_new[int(c)] == "keep"
                                     for c in plant.links["cable"].tolist()], dtype=bool)].copy()
+    old_text = (cables_old["segments"].astype(object).fillna("").astype(str).to_numpy()
+                if "segments" in cables_old else None)
+    swapped: Counter = Counter()
+    for link in links.itertuples(index=False):
+        if old_text is None:
+            break
+        stood = Counter(_end_cords(old_text[int(source[int(link.cable)])]))
+        if not stood:
+            continue
+        for e in "ab":
+            sku, length = str(getattr(link, f"cord_{e}_sku")), getattr(link, f"cord_{e}_order_m")
+            if stood[sku] > 0:
+                stood[sku] -= 1
+            else:
+                swapped[("fibre", sku, float(length))] += 1
     links["cable"] = np.asarray([row[int(c)] for c in links["cable"].tolist()], np.int64)
-    return replace(plant, links=links, trunks=plant.trunks.iloc[:0], panels=plant.panels.iloc[:0],
-                   racks=plant.racks.iloc[:0])
+    return (replace(plant, links=links, trunks=plant.trunks.iloc[:0],
+                    panels=plant.panels.iloc[:0], racks=plant.racks.iloc[:0]), dict(swapped))
+
+
+_CORD = re.compile(r"cord \S+ m (\S+)")
+
+
+def _end_cords(segments: str) -> list[str]:
+    """The part numbers of the two patch cords at the ends of a cable's ``segments`` text
+    (none when it is not through panels)."""
+    found = _CORD.findall(segments)
+    return [found[0], found[-1]] if len(found) >= 2 else found
 
 
 def standing_positions(cabinets):
