@@ -109,7 +109,6 @@ def standing_boxes(cabinets, mgmt, old_to_new, grown_routers: int):
     import pandas as pd
 
     from planner.costing.fabric_devices import StandingBoxes
-    from planner.inputs.floor import padded
     rows = []
     cells = cabinets["fabric_devices"] if "fabric_devices" in cabinets else []
     for c, cell in enumerate(cells):
@@ -124,19 +123,30 @@ def standing_boxes(cabinets, mgmt, old_to_new, grown_routers: int):
             rows.append((name, kind, c, ru, height))
     boxes = pd.DataFrame(rows, columns=["name", "kind", "cabinet", "ru", "height_ru"])
     index = {str(n): i for i, n in enumerate(cabinets["name"].astype(str))}
-    width = len(str(grown_routers - 1))
-    devices = []
-    for device in mgmt["a_device"].astype(str):
-        if device[:1] == "r" and device[1:].isdigit():
-            new = int(old_to_new[int(device[1:])])
-            device = None if new < 0 else str(padded("r", np.array([new]), width=width)[0])
-        devices.append(device)
-    cords = pd.DataFrame({"device": devices, "switch": mgmt["b_device"].astype(str),
+    cords = pd.DataFrame({"device": grown_names(mgmt["a_device"], old_to_new, grown_routers),
+                          "switch": mgmt["b_device"].astype(str),
                           "port": pd.to_numeric(mgmt["b_port"], errors="coerce"),
                           "cabinet": [index.get(str(c), -1) for c in mgmt["a_cabinet"]]})
     cords = cords[cords["device"].notna() & cords["port"].notna()].reset_index(drop=True)
     cords["port"] = cords["port"].astype(np.int64)
     return StandingBoxes(boxes=boxes, cords=cords, cabinets=len(cabinets))
+
+
+def grown_names(devices, old_to_new, grown_routers: int) -> list:
+    """The grown name of every standing device of a management cord: a standing router under
+    its grown name (``r63`` -> ``r063`` past a power of ten), None for a removed one; a fabric
+    box keeps its name."""
+    import numpy as np
+
+    from planner.inputs.floor import padded
+    width = len(str(grown_routers - 1))
+    out = []
+    for device in devices.astype(str):
+        if device[:1] == "r" and device[1:].isdigit():
+            new = int(old_to_new[int(device[1:])])
+            device = None if new < 0 else str(padded("r", np.array([new]), width=width)[0])
+        out.append(device)
+    return out
 
 
 def standing_of(summary: dict, cables, cabinets, folder: Path):
@@ -663,13 +673,14 @@ def _hall_trunk_of(trunks, fronts: dict, size: dict) -> dict:
 
 def drain_block(drain, order) -> dict:
     """summary.json ``growth.drain``: the share asked, how θ was computed, and per step its
-    θ share while down, the cables it moves, removes and adds (trunks apart: ``trunks_removed``),
+    θ share while down, the fabric cables it moves, removes and adds (trunks apart:
+    ``trunks_removed``; management cords apart: ``mgmt_cords``),
     and its verification list."""
     from planner.exports.work_order import step_list_name
     steps = []
     for k in range(1, drain.count + 1):
-        mine = order[(order["drain_step"] == k) & (order["kind"] != "trunk")][
-            "action"].value_counts()
+        mine = order[(order["drain_step"] == k)
+                     & order["kind"].isin(["network", "endpoint"])]["action"].value_counts()
         rounded = lambda x: None if x is None else round(float(x), 6)  # noqa: E731
         steps.append({"step": k, "theta_before": rounded(drain.before[k - 1]),
                       "theta_during": rounded(drain.during[k - 1]),
@@ -684,6 +695,15 @@ def drain_block(drain, order) -> dict:
             "theta_standing": None if drain.theta_standing is None
             else round(float(drain.theta_standing), 6),
             "steps": steps, "all_meet": all(drain.meets)}
+
+
+def mgmt_block(cords, standing: int) -> dict:
+    """summary.json ``growth.mgmt_cords``: the standing management cords kept, moved and
+    removed, and the new ones added (``planner.cabling.work_order.mgmt_rows``)."""
+    count = cords["action"].value_counts()
+    moved, removed = int(count.get("move", 0)), int(count.get("remove", 0))
+    return {"kept": standing - moved - removed, "moved": moved, "removed": removed,
+            "added": int(count.get("add", 0))}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -752,6 +772,11 @@ def run(args: argparse.Namespace) -> int:
                             keep, through)
     order, trunks_removed = orders.with_removed_trunks(
         order, old_trunks, None if plant is None else plant.trunks)
+    cords = None if src.mgmt is None or result.fabric is None else orders.mgmt_rows(
+        src.mgmt, result.fabric.cords,
+        grown_names(src.mgmt["a_device"], growth.old_to_new, growth.topology.num_routers))
+    if cords is not None:
+        order = orders.with_mgmt_cords(order, cords, positions)
     bom = reused_bom(result, paired[1], cables_old, paired[2],
                      int((growth.old_to_new >= 0).sum()),
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
@@ -766,6 +791,8 @@ def run(args: argparse.Namespace) -> int:
     result.summary["growth"]["trunks_removed"] = trunks_removed
     result.summary["growth"]["placement"] = placement_block(placed)
     result.summary["growth"]["drain"] = drain_block(drain, order)
+    if cords is not None:
+        result.summary["growth"]["mgmt_cords"] = mgmt_block(cords, len(src.mgmt))
     if args.as_built:
         result.summary["growth"]["as_built"] = str(args.as_built)
         result.summary["growth"]["notes"] = list(growth.notes) + list(src.notes)
