@@ -85,6 +85,32 @@ def test_every_grown_mgmt_cord_stands_or_is_added(grown_dragonfly):
     assert cables["hall"].astype(int).is_monotonic_increasing
 
 
+def test_a_shrink_removes_the_cords_of_removed_devices(grown_dragonfly, tmp_path):
+    """g=9 -> 6 with ``--allow-remove``: three groups go, and the routers after them are
+    renamed; a cord is where it stands by its label (both ends' cabinet and unit) and switch
+    port. Every standing cord the shrunk plan lacks is a remove or move row, every new one an
+    add or move row; one remove per removed router."""
+    grown, room = grown_dragonfly[1], grown_dragonfly[1].parent / "room.yaml"
+    out = tmp_path / "shrunk"
+    assert _cli("expand", "--from", grown, "--topology", "dragonfly:a=4,p=2,h=2,g=6",
+                "--floor", room, "--out", out, "--allow-remove") == 0
+    cords = lambda f: _read(f, "cables.csv").query("kind == 'mgmt'")  # noqa: E731
+    key = lambda t: set(zip(t["label"], t["b_device"], t["b_port"]))  # noqa: E731
+    before, after = key(cords(grown)), key(cords(out))
+    order = _read(out, "work_order.csv")
+    rows = order[order["kind"] == "mgmt"]
+    removed = rows[rows["action"] == "remove"]
+    assert len(before - after) == len(rows[rows["action"] != "add"]) > 0
+    assert set(removed["label"]) <= {lab for lab, *_ in before - after}
+    assert sorted(lab for lab, *_ in after - before) == sorted(
+        rows[rows["action"] != "remove"]["label"])
+    assert (removed["new_a"] == "").all()
+    assert (removed["drain_step"] == order["drain_step"].max()).all()
+    growth = json.loads((out / "summary.json").read_text())["growth"]
+    assert sum(a.startswith("r") for a in removed["old_a"]) == growth["routers_removed"] > 0
+    assert growth["mgmt_cords"]["removed"] == len(removed)
+
+
 def _cords(rows) -> pd.DataFrame:
     """Management cords as cables.csv has them: (device, switch, port, cabinet) rows."""
     return pd.DataFrame({

@@ -124,7 +124,7 @@ def new_endpoint_count(cables: pd.DataFrame) -> int:
 def _end_text(cables: pd.DataFrame, side: str) -> pd.Series:
     """``device:port@cabinet-RU``; the rack unit a whole number (a standing cables.csv read
     with an empty rack unit somewhere gives floats: ``39.0`` is written ``39``), none for a
-    box without one (a 0U PDU: ``pdu-H1-A01-A1:mgmt@H1-A01``)."""
+    box without one (a 0U PDU: ``device:port@cabinet``)."""
     ru = cables[f"{side}_ru"]
     if pd.api.types.is_float_dtype(ru):
         ru = ru.round().astype("Int64")
