@@ -162,9 +162,10 @@ def test_a_plan_that_does_not_grow_is_unchanged_by_expand(tmp_path, floor):
 
 
 def test_removed_trunks_are_not_counted_as_removed_cables(plans):
-    """summary.json's drain steps count cables: the trunk rows of work_order.csv apart."""
+    """summary.json's drain steps count cables: the trunk (and management cord) rows of
+    work_order.csv apart."""
     order = _read(plans["shrunk"], "work_order.csv")
-    cables = order[(order["kind"] != "trunk") & (order["action"] == "remove")]
+    cables = order[order["kind"].isin(["network", "endpoint"]) & (order["action"] == "remove")]
     steps = json.loads((plans["shrunk"] / "summary.json").read_text())["growth"]["drain"]["steps"]
     assert sum(s["removed"] for s in steps) == len(cables)
 
@@ -318,7 +319,7 @@ def test_work_order_ends_name_whole_rack_units(chains):
     """An end reads ``device:port@cabinet-RU`` with a whole rack unit (the standing
     cables.csv read back once gave ``@H1-A01-39.0``)."""
     order = _read(chains["grown"], "work_order.csv")
-    cables = order[order["kind"] != "trunk"]
+    cables = order[order["kind"].isin(["network", "endpoint"])]
     ends = [e for col in ("old_a", "old_b", "new_a", "new_b") for e in cables[col] if e]
     assert ends
     assert all(re.fullmatch(r"[^:@\s]+:\d+@\S+-\d+", e) for e in ends), ends[:4]

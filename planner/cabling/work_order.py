@@ -9,7 +9,8 @@ cable not kept is **moved** (that end stays plugged, the other end is re-plugged
 cable's other end); the other standing cables are **removed** and the other grown cables
 **added**. Rows are sorted by hall, row and column of the cabinet where the work is done (the
 grown cable's A end; a removed cable's A end), then remove before move before add, then
-label: the order an installer walks them.
+label: the order an installer walks them. The management cords are matched apart, by device
+and port (``mgmt_rows``), and walked in among them (``with_mgmt_cords``).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ COLUMNS = ["step", "drain_step", "action", "cable_id", "label", "kind", "old_a",
 """work_order.csv columns: running step, the drain step it belongs to
 (``planner.performance.drain_steps``), add | move | remove, the grown cable's id (a removed
 cable's standing id; a removed standing trunk's id, ``with_removed_trunks``), its label,
-network | endpoint | trunk, the standing ends and the grown ends
-(``device:port@cabinet-RU``, '' where none), the part ordered before and after, where the
-work is done, and on floors with structured cabling the panel front ports and trunk position a
+network | endpoint | mgmt (a management cord, ``mgmt_rows``) | trunk, the standing ends and
+the grown ends (``device:port@cabinet-RU``, '' where none), the part ordered before and
+after, where the work is done, and on floors with structured cabling the panel front ports and trunk position a
 moved or added cable through panels takes (``A-P0-01:004 T0001#4 B-P0-01:004``; a trunk the
 standing plan has, same ends and part, marked ``(standing)``), '' otherwise."""
 ACTIONS = ("remove", "move", "add")
@@ -122,13 +123,14 @@ def new_endpoint_count(cables: pd.DataFrame) -> int:
 
 def _end_text(cables: pd.DataFrame, side: str) -> pd.Series:
     """``device:port@cabinet-RU``; the rack unit a whole number (a standing cables.csv read
-    with an empty rack unit somewhere gives floats: ``39.0`` is written ``39``)."""
+    with an empty rack unit somewhere gives floats: ``39.0`` is written ``39``), none for a
+    box without one (a 0U PDU: ``device:port@cabinet``)."""
     ru = cables[f"{side}_ru"]
     if pd.api.types.is_float_dtype(ru):
         ru = ru.round().astype("Int64")
+    ru = ru.astype(object).where(ru.notna(), "").astype(str).replace({"<NA>": "", "nan": ""})
     return (cables[f"{side}_device"].astype(str) + ":" + cables[f"{side}_port"].astype(str)
-            + "@" + cables[f"{side}_cabinet"].astype(str) + "-"
-            + ru.astype(str).replace({"<NA>": "", "nan": ""}))
+            + "@" + cables[f"{side}_cabinet"].astype(str) + ("-" + ru).where(ru != "", ""))
 
 
 def blockers(old: pd.DataFrame, new: pd.DataFrame, paired, old_to_new: np.ndarray,
@@ -361,3 +363,64 @@ def after_step(old_named: pd.DataFrame, new: pd.DataFrame, paired, drain, step: 
     grown = new[(act_new == "keep") | (drain.new_step <= step)]
     later = old_named[(act_old != "keep") & (drain.old_step > step)]
     return pd.concat([grown, later], ignore_index=True)
+
+
+def mgmt_rows(old: pd.DataFrame, new: pd.DataFrame, names: list) -> pd.DataFrame:
+    """The management cords to work on, as ``walked`` lists cables (before sorting): the
+    standing cords (``cables.csv`` ``mgmt`` rows, ``old``; ``names`` the grown name of each one's
+    device, None for a removed router) against the grown ones (``new``), by device and port. A
+    standing cord whose device has a grown cord to the same switch port stays (no row); to
+    another switch or port it is a ``move`` (old ends -> new ends); a cord of a device the
+    grown plan has no cord of (a removed router, a removed box) a ``remove``; the other grown
+    cords are ``add``."""
+    grown = {(str(d), str(p)): j for j, (d, p) in enumerate(zip(new["a_device"], new["a_port"]))}
+    old_a, old_b = _end_text(old, "a").to_numpy(), _end_text(old, "b").to_numpy()
+    new_a, new_b = _end_text(new, "a").to_numpy(), _end_text(new, "b").to_numpy()
+    rows, taken = [], set()
+    for i, name in enumerate(names):
+        j = None if name is None else grown.get((str(name), str(old["a_port"].iat[i])))
+        if j is None:
+            rows.append(("remove", old["cable_id"].iat[i], old["label"].iat[i], "mgmt",
+                         old_a[i], old_b[i], "", "", old["sku"].iat[i], "",
+                         old["a_cabinet"].iat[i]))
+            continue
+        taken.add(j)
+        if (str(old["b_device"].iat[i]), str(old["b_port"].iat[i])) != (
+                str(new["b_device"].iat[j]), str(new["b_port"].iat[j])):
+            rows.append(("move", new["cable_id"].iat[j], new["label"].iat[j], "mgmt", old_a[i],
+                         old_b[i], new_a[j], new_b[j], old["sku"].iat[i], new["sku"].iat[j],
+                         new["a_cabinet"].iat[j]))
+    for j in range(len(new)):
+        if j not in taken:
+            rows.append(("add", new["cable_id"].iat[j], new["label"].iat[j], "mgmt", "", "",
+                         new_a[j], new_b[j], "", new["sku"].iat[j], new["a_cabinet"].iat[j]))
+    return pd.DataFrame(rows, columns=["action", "cable_id", "label", "kind", "old_a", "old_b",
+                                       "new_a", "new_b", "old_sku", "new_sku", "cabinet"])
+
+
+def with_mgmt_cords(order: pd.DataFrame, cords: pd.DataFrame,
+                    positions: dict[str, tuple[int, int, int]]) -> pd.DataFrame:
+    """``order`` (work_order.csv's rows, trunk removals last) with the management cords'
+    rows ``cords`` (``mgmt_rows``) walked in among the cable rows by hall, row and cabinet (then
+    remove, move, add, then label), steps numbered again, the trunk removals still last. The
+    management network carries no fabric traffic, so its cords are worked in drain step 1
+    (``add``, ``move``: a new device is managed before it is cabled) or in the last one
+    (``remove``: a removed device's cord goes with it)."""
+    if not len(cords):
+        return order
+    last = int(order["drain_step"].max()) if len(order) else 1
+    cords = cords.assign(drain_step=np.where(cords["action"] == "remove", last, 1),
+                         hall=0, row="", through="")
+    trunks = order["kind"] == "trunk"
+    frame = pd.concat([order[~trunks], cords[COLUMNS[1:]]], ignore_index=True)
+    where = np.array([positions.get(str(c), (1 << 30, 0, 0)) for c in frame["cabinet"]],
+                     dtype=np.int64).reshape(-1, 3)
+    rank = frame["action"].map({a: k for k, a in enumerate(ACTIONS)}).to_numpy()
+    order_of = np.lexsort((frame["label"].astype(str).to_numpy(), rank, where[:, 2],
+                           where[:, 1], where[:, 0]))
+    frame, where = frame.iloc[order_of].reset_index(drop=True), where[order_of]
+    frame["hall"] = where[:, 0] + 1
+    frame["row"] = [floors_row(r) for r in where[:, 1]]
+    frame = pd.concat([frame, order[trunks]], ignore_index=True)
+    frame["step"] = np.arange(1, len(frame) + 1)
+    return frame[COLUMNS]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -108,7 +109,6 @@ def standing_boxes(cabinets, mgmt, old_to_new, grown_routers: int):
     import pandas as pd
 
     from planner.costing.fabric_devices import StandingBoxes
-    from planner.inputs.floor import padded
     rows = []
     cells = cabinets["fabric_devices"] if "fabric_devices" in cabinets else []
     for c, cell in enumerate(cells):
@@ -123,19 +123,30 @@ def standing_boxes(cabinets, mgmt, old_to_new, grown_routers: int):
             rows.append((name, kind, c, ru, height))
     boxes = pd.DataFrame(rows, columns=["name", "kind", "cabinet", "ru", "height_ru"])
     index = {str(n): i for i, n in enumerate(cabinets["name"].astype(str))}
-    width = len(str(grown_routers - 1))
-    devices = []
-    for device in mgmt["a_device"].astype(str):
-        if device[:1] == "r" and device[1:].isdigit():
-            new = int(old_to_new[int(device[1:])])
-            device = None if new < 0 else str(padded("r", np.array([new]), width=width)[0])
-        devices.append(device)
-    cords = pd.DataFrame({"device": devices, "switch": mgmt["b_device"].astype(str),
+    cords = pd.DataFrame({"device": grown_names(mgmt["a_device"], old_to_new, grown_routers),
+                          "switch": mgmt["b_device"].astype(str),
                           "port": pd.to_numeric(mgmt["b_port"], errors="coerce"),
                           "cabinet": [index.get(str(c), -1) for c in mgmt["a_cabinet"]]})
     cords = cords[cords["device"].notna() & cords["port"].notna()].reset_index(drop=True)
     cords["port"] = cords["port"].astype(np.int64)
     return StandingBoxes(boxes=boxes, cords=cords, cabinets=len(cabinets))
+
+
+def grown_names(devices, old_to_new, grown_routers: int) -> list:
+    """The grown name of every standing device of a management cord: a standing router under
+    its grown name (``r63`` -> ``r063`` past a power of ten), None for a removed one; a fabric
+    box keeps its name."""
+    import numpy as np
+
+    from planner.inputs.floor import padded
+    width = len(str(grown_routers - 1))
+    out = []
+    for device in devices.astype(str):
+        if device[:1] == "r" and device[1:].isdigit():
+            new = int(old_to_new[int(device[1:])])
+            device = None if new < 0 else str(padded("r", np.array([new]), width=width)[0])
+        out.append(device)
+    return out
 
 
 def standing_of(summary: dict, cables, cabinets, folder: Path):
@@ -262,9 +273,9 @@ def _plan_class():
 def reused_bom(result, act_new, cables_old, source, standing_routers: int,
                standing_endpoints: int, standing_cabinets: int, standing_fabric=None):
     """Per BOM line: quantity of the grown plan, reused (the kept cables and the moved ones of
-    the same part, the two patch cords of a kept cable through panels, the standing routers,
-    NICs and cabinets, and ``standing_fabric``: the standing fabric lines of
-    ``planner.costing.growth_reuse``) and new = quantity - reused."""
+    the same part, the patch cords of a kept cable through panels whose part stands,
+    ``kept_cords``, the standing routers, NICs and cabinets, and ``standing_fabric``: the
+    standing fabric lines of ``planner.costing.growth_reuse``) and new = quantity - reused."""
     import numpy as np
     import pandas as pd
 
@@ -275,10 +286,10 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     same[moved] = (cables["sku"].to_numpy()[moved]
                    == cables_old["sku"].to_numpy()[source[moved]])
     reused_rows = cables[(act_new == "keep") | same]
+    cords, swapped = kept_cords(result.structured, reused_rows, act_new, source, cables_old)
     reused = boms.build(result.catalog, result.router_model, result.topology.radix,
                         standing_routers, reused_rows, 0.0, standing_endpoints,
-                        standing_cabinets, structured=kept_cords(result.structured,
-                                                                 reused_rows, act_new))
+                        standing_cabinets, structured=cords)
     if standing_fabric is not None:
         reused = pd.concat([reused, standing_fabric], ignore_index=True)
     grown = result.bom[["item", "sku", "description", "length_m", "quantity",
@@ -287,6 +298,8 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     have: dict = {}
     for k, q in zip(key(reused), reused["quantity"]):
         have[k] = have.get(k, 0) + int(q)
+    for k, q in swapped.items():
+        have[k] = have.get(k, 0) - q
     grown["reused"] = [min(int(q), have.get(k, 0)) for k, q in zip(key(grown),
                                                                    grown["quantity"])]
     grown["new"] = grown["quantity"] - grown["reused"]
@@ -294,21 +307,53 @@ def reused_bom(result, act_new, cables_old, source, standing_routers: int,
     return grown
 
 
-def kept_cords(plant, reused_rows, act_new):
-    """The structured plant as ``planner.costing.bom.build`` counts it for the reused parts:
-    the links of the kept cables through panels (their two patch cords stand), numbered as
-    rows of ``reused_rows``; no trunk, panel or patch rack (``with_standing_trunks`` and
-    ``with_standing_panels`` count those). None without structured cabling."""
+def kept_cords(plant, reused_rows, act_new, source, cables_old):
+    """(the structured plant as ``planner.costing.bom.build`` counts it for the reused parts:
+    the links of the kept cables through panels, numbered as rows of ``reused_rows``, with no
+    trunk, panel or patch rack (``with_standing_trunks`` and ``with_standing_panels`` count
+    those); the cords of those links to count as new after all: BOM line key -> count). None,
+    {} without structured cabling.
+
+    A kept cable's cords follow the grown tray, so a cord's part can change (a row end that
+    moved lengthens it). Of a kept cable's two grown cords, those whose part (sku) is one of
+    its two standing cords' (``cord <m> m <sku>`` at the ends of the standing ``segments``;
+    the cords are alike, so either end's will do) are reused; the others are new."""
     import numpy as np
+    from collections import Counter
     from dataclasses import replace
     if plant is None:
-        return None
+        return None, {}
     row = {int(c): k for k, c in enumerate(reused_rows.index.tolist())}
     links = plant.links[np.asarray([int(c) in row and act_new[int(c)] == "keep"
                                     for c in plant.links["cable"].tolist()], dtype=bool)].copy()
+    old_text = (cables_old["segments"].astype(object).fillna("").astype(str).to_numpy()
+                if "segments" in cables_old else None)
+    swapped: Counter = Counter()
+    for link in links.itertuples(index=False):
+        if old_text is None:
+            break
+        stood = Counter(_end_cords(old_text[int(source[int(link.cable)])]))
+        if not stood:
+            continue
+        for e in "ab":
+            sku, length = str(getattr(link, f"cord_{e}_sku")), getattr(link, f"cord_{e}_order_m")
+            if stood[sku] > 0:
+                stood[sku] -= 1
+            else:
+                swapped[("fibre", sku, float(length))] += 1
     links["cable"] = np.asarray([row[int(c)] for c in links["cable"].tolist()], np.int64)
-    return replace(plant, links=links, trunks=plant.trunks.iloc[:0], panels=plant.panels.iloc[:0],
-                   racks=plant.racks.iloc[:0])
+    return (replace(plant, links=links, trunks=plant.trunks.iloc[:0],
+                    panels=plant.panels.iloc[:0], racks=plant.racks.iloc[:0]), dict(swapped))
+
+
+_CORD = re.compile(r"cord \S+ m (\S+)")
+
+
+def _end_cords(segments: str) -> list[str]:
+    """The part numbers of the two patch cords at the ends of a cable's ``segments`` text
+    (none when it is not through panels)."""
+    found = _CORD.findall(segments)
+    return [found[0], found[-1]] if len(found) >= 2 else found
 
 
 def standing_positions(cabinets):
@@ -628,13 +673,14 @@ def _hall_trunk_of(trunks, fronts: dict, size: dict) -> dict:
 
 def drain_block(drain, order) -> dict:
     """summary.json ``growth.drain``: the share asked, how θ was computed, and per step its
-    θ share while down, the cables it moves, removes and adds (trunks apart: ``trunks_removed``),
+    θ share while down, the fabric cables it moves, removes and adds (trunks apart:
+    ``trunks_removed``; management cords apart: ``mgmt_cords``),
     and its verification list."""
     from planner.exports.work_order import step_list_name
     steps = []
     for k in range(1, drain.count + 1):
-        mine = order[(order["drain_step"] == k) & (order["kind"] != "trunk")][
-            "action"].value_counts()
+        mine = order[(order["drain_step"] == k)
+                     & order["kind"].isin(["network", "endpoint"])]["action"].value_counts()
         rounded = lambda x: None if x is None else round(float(x), 6)  # noqa: E731
         steps.append({"step": k, "theta_before": rounded(drain.before[k - 1]),
                       "theta_during": rounded(drain.during[k - 1]),
@@ -649,6 +695,15 @@ def drain_block(drain, order) -> dict:
             "theta_standing": None if drain.theta_standing is None
             else round(float(drain.theta_standing), 6),
             "steps": steps, "all_meet": all(drain.meets)}
+
+
+def mgmt_block(cords, standing: int) -> dict:
+    """summary.json ``growth.mgmt_cords``: the standing management cords kept, moved and
+    removed, and the new ones added (``planner.cabling.work_order.mgmt_rows``)."""
+    count = cords["action"].value_counts()
+    moved, removed = int(count.get("move", 0)), int(count.get("remove", 0))
+    return {"kept": standing - moved - removed, "moved": moved, "removed": removed,
+            "added": int(count.get("add", 0))}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -717,6 +772,11 @@ def run(args: argparse.Namespace) -> int:
                             keep, through)
     order, trunks_removed = orders.with_removed_trunks(
         order, old_trunks, None if plant is None else plant.trunks)
+    cords = None if src.mgmt is None or result.fabric is None else orders.mgmt_rows(
+        src.mgmt, result.fabric.cords,
+        grown_names(src.mgmt["a_device"], growth.old_to_new, growth.topology.num_routers))
+    if cords is not None:
+        order = orders.with_mgmt_cords(order, cords, positions)
     bom = reused_bom(result, paired[1], cables_old, paired[2],
                      int((growth.old_to_new >= 0).sum()),
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
@@ -731,6 +791,8 @@ def run(args: argparse.Namespace) -> int:
     result.summary["growth"]["trunks_removed"] = trunks_removed
     result.summary["growth"]["placement"] = placement_block(placed)
     result.summary["growth"]["drain"] = drain_block(drain, order)
+    if cords is not None:
+        result.summary["growth"]["mgmt_cords"] = mgmt_block(cords, len(src.mgmt))
     if args.as_built:
         result.summary["growth"]["as_built"] = str(args.as_built)
         result.summary["growth"]["notes"] = list(growth.notes) + list(src.notes)

@@ -1,7 +1,7 @@
 """The work order section of a grown plan (``planner expand``): a table of the drain steps
-(θ share kept while each is down, cables moved, removed, added, its verification list), then
-every cable to remove, move or add, drain step by drain step, in walking order within a step,
-as ``work_order.csv`` lists it (``planner.cabling.work_order``)."""
+(θ share kept while each is down, fabric cables moved, removed, added, its verification list),
+then every cable and management cord to remove, move or add, drain step by drain step, in
+walking order within a step, as ``work_order.csv`` lists it (``planner.cabling.work_order``)."""
 
 from __future__ import annotations
 
