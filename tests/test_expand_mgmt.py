@@ -18,9 +18,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
-import yaml
 
-from planner.cli import main
 from planner.costing import fabric, fabric_devices
 from planner.costing.fabric_devices import StandingBoxes
 from planner.inputs.catalog import load_catalog
@@ -195,28 +193,6 @@ def test_new_routers_leave_the_slots_of_standing_boxes(tmp_path, box_at, in_stan
                           box_units=None if box_at is None else units)
     assert placed.in_standing_cabinets == in_standing
     assert (placed.placement.router_cabinet[7:] == 3).sum() == in_standing
-
-
-ROOM = {"extends": "hot-aisle", "name": "room-mgmt",
-        "hall": {"rows": 8, "cabinets_per_row": 24}, "structured_cabling": False}
-
-
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
-
-
-@pytest.fixture(scope="module")
-def grown_dragonfly(tmp_path_factory):
-    base = tmp_path_factory.mktemp("mgmt-grow")
-    room = base / "room.yaml"
-    room.write_text(yaml.safe_dump(ROOM))
-    old, new = base / "old", base / "new"
-    assert _cli("plan", "--topology", "dragonfly:a=4,p=2,h=2,g=5", "--catalog", "ndr-400g",
-                "--floor", room, "--out", old, "--strategy", "hint", "--resilience",
-                "off") == 0
-    assert _cli("expand", "--from", old, "--topology", "dragonfly:a=4,p=2,h=2,g=9",
-                "--floor", room, "--out", new) == 0
-    return old, new
 
 
 def _boxes_of(folder: Path) -> dict[str, tuple[str, str]]:

@@ -21,14 +21,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
 
 from planner.cabling import work_order
 from planner.cli import main
 
 TWO_HALLS = Path(__file__).resolve().parents[1] / "benchmarks" / "two-halls.yaml"
-ROOM = {"extends": "hot-aisle", "name": "room-mgmt",
-        "hall": {"rows": 8, "cabinets_per_row": 24}, "structured_cabling": False}
 CORD = re.compile(r"cord \S+ m (\S+)")
 
 
@@ -38,20 +35,6 @@ def _cli(*argv) -> int:
 
 def _read(folder: Path, name: str) -> pd.DataFrame:
     return pd.read_csv(folder / name, keep_default_na=False, dtype=str)
-
-
-@pytest.fixture(scope="module")
-def grown_dragonfly(tmp_path_factory):
-    base = tmp_path_factory.mktemp("order-mgmt")
-    room = base / "room.yaml"
-    room.write_text(yaml.safe_dump(ROOM))
-    old, new = base / "old", base / "new"
-    assert _cli("plan", "--topology", "dragonfly:a=4,p=2,h=2,g=5", "--catalog", "ndr-400g",
-                "--floor", room, "--out", old, "--strategy", "hint", "--resilience",
-                "off") == 0
-    assert _cli("expand", "--from", old, "--topology", "dragonfly:a=4,p=2,h=2,g=9",
-                "--floor", room, "--out", new) == 0
-    return old, new
 
 
 def test_every_grown_mgmt_cord_stands_or_is_added(grown_dragonfly):
