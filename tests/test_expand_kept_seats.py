@@ -115,7 +115,7 @@ def test_a_kept_cable_stays_on_its_row_end_panels(kept, ends, panels, cords, len
     assert now["length"] == pytest.approx(length, abs=1e-9)
 
 
-def _shrink(base: Path, old: Path, name: str, allow_remove: bool) -> Path:
+def _shrink(base: Path, old: Path, name: str) -> Path:
     out = base / name
     assert _cli("expand", "--from", old, "--topology", SPEC.format(7), "--floor", FLOOR,
                 "--out", out, "--allow-remove") == 0
@@ -128,12 +128,12 @@ def chains(tmp_path_factory) -> dict:
     old = base / "old"
     assert _cli("plan", "--topology", SPEC.format(9), "--floor", FLOOR, "--catalog",
                 "ndr-400g", "--out", old, "--resilience", "off") == 0
-    out = {"old": old, "removed": _shrink(base, old, "removed", True)}
+    out = {"old": old, "removed": _shrink(base, old, "removed")}
     seats = expand.standing_seats
     with pytest.MonkeyPatch.context() as patch:     # the dark spare a growth keeps
         patch.setattr(expand, "standing_seats",
                       lambda *args, **kw: seats(*args, **{**kw, "keep_dark": True}))
-        out["dark"] = _shrink(base, old, "dark", False)
+        out["dark"] = _shrink(base, old, "dark")
     return out
 
 
