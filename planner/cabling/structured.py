@@ -280,6 +280,30 @@ class StandingSeats:
         return out
 
 
+FIRST_PANEL = r"^cord [^|]*\| ([^|:]+)-\d+:"
+"""The panel point of a cable's first panel in its ``segments`` (``H1-A-P1`` of
+``cord 3.85 m OM4-MPO12_7m | H1-A-P1-01:001 | ...``)."""
+
+
+def segment_trays(room: Room, segments) -> np.ndarray:
+    """Per cable the cross tray of ``room`` its ``segments`` (``cables.csv``'s) run in: that
+    of the panel point of its first panel (``A-P1-01``: tray 1), -1 where it runs through no
+    row panel (no panels, a hall entry first). A kept cable of a grown plan runs in its
+    standing tray (``StandingSeats.trays``) even where another is now the nearer; the failure
+    groups and the viewer draw it there from this."""
+    seg = pd.Series(segments, dtype=object).reset_index(drop=True)
+    out = np.full(len(seg), -1, dtype=np.int64)
+    through = np.flatnonzero(seg.str.startswith("cord ", na=False).to_numpy())
+    if not through.size:
+        return out
+    point = seg.iloc[through].str.extract(FIRST_PANEL, expand=False)
+    code = point.map(_point_codes(room)).to_numpy(dtype=float)
+    known = ~np.isnan(code)
+    tray = point_parts(room, code[known].astype(np.int64))[2]
+    out[through[known]] = tray
+    return out
+
+
 def build(room: Room, catalog: Catalog, pieces: Runs, parts, cable_ids,
           spread: SpreadDealing | None = None, standing: tuple | None = None
           ) -> StructuredPlan:

@@ -10,7 +10,8 @@ cable's other end); the other standing cables are **removed** and the other grow
 **added**. Rows are sorted by hall, row and column of the cabinet where the work is done (the
 grown cable's A end; a removed cable's A end), then remove before move before add, then
 label: the order an installer walks them. The management cords are matched apart, by device
-and port (``mgmt_rows``), and walked in among them (``with_mgmt_cords``).
+and port (``mgmt_rows``), and walked in among them (``with_mgmt_cords``); so are the patch
+cords a kept cable through panels needs swapped (``cord_swaps``, ``with_cord_swaps``).
 """
 
 from __future__ import annotations
@@ -29,8 +30,13 @@ network | endpoint | mgmt (a management cord, ``mgmt_rows``) | trunk, the standi
 the grown ends (``device:port@cabinet-RU``, '' where none), the part ordered before and
 after, where the work is done, and on floors with structured cabling the panel front ports and trunk position a
 moved or added cable through panels takes (``A-P0-01:004 T0001#4 B-P0-01:004``; a trunk the
-standing plan has, same ends and part, marked ``(standing)``), '' otherwise."""
-ACTIONS = ("remove", "move", "add")
+standing plan has, same ends and part, marked ``(standing)``), '' otherwise. A ``swap-cord``
+row (kind ``cord``, ``cord_swaps``) names the cord (``C013.A``) and its label, its two ends
+(device end, panel front port) as both the standing and the grown ends, the standing and the
+grown cord part, and in ``through`` the cord's routed length before and after."""
+ACTIONS = ("remove", "move", "add", "swap-cord")
+"""Actions in walking order within a cabinet; ``swap-cord``: a patch cord of a kept cable
+through panels whose part changes (``cord_swaps``)."""
 
 
 _DEVICE_NAME = r"^(r|n|gpu-|srv-)(\d+)$"
@@ -398,6 +404,92 @@ def mgmt_rows(old: pd.DataFrame, new: pd.DataFrame, names: list) -> pd.DataFrame
                                        "new_a", "new_b", "old_sku", "new_sku", "cabinet"])
 
 
+_END_CORD = re.compile(r"cord (\S+) m (\S+) \| (\S+) \|")
+_CORD_END = re.compile(r"\| (\S+) \| cord (\S+) m (\S+)$")
+
+
+def end_cords(segments: str) -> tuple | None:
+    """((length, part, panel port) of the A end's patch cord, the same of the B end's) of a
+    cable's ``segments`` text (``cord 3.85 m OM4-MPO12_7m | H1-A-P1-01:001 | trunk ... |
+    H1-B-P1-01:001 | cord 3.85 m OM4-MPO12_7m``), None when it is not through panels."""
+    text = str(segments).strip()
+    first, last = _END_CORD.match(text), _CORD_END.search(text)
+    if first is None or last is None:
+        return None
+    return ((first.group(1), first.group(2), first.group(3)),
+            (last.group(2), last.group(3), last.group(1)))
+
+
+def cord_swaps(old: pd.DataFrame, new: pd.DataFrame, paired, old_to_new: np.ndarray,
+               ep_map: np.ndarray) -> pd.DataFrame:
+    """The patch cords to swap, as ``walked`` lists cables (before sorting): a kept cable
+    (``paired``: ``pairs``, after ``with_repatched``) keeps its panel ports and trunk, but its
+    cords run to where the grown hall has its cross tray (``docs/growth.md``, "Structured
+    cabling"), so a row end that moved lengthens them. Each end whose cord part differs from
+    the standing cord at the same device end (``end_cords`` of the two ``segments``) is a
+    ``swap-cord`` row (``COLUMNS``), worked in the grown cable's device cabinet."""
+    columns = ["action", "cable_id", "label", "kind", "old_a", "old_b", "new_a", "new_b",
+               "old_sku", "new_sku", "cabinet", "through"]
+    act_old, act_new, source = paired
+    if "segments" not in old or "segments" not in new:
+        return pd.DataFrame(columns=columns)
+    identity_r = np.arange(int(new_router_count(new)) + 1)
+    identity_e = np.arange(int(new_endpoint_count(new)) + 1)
+    old_a_key = _end_keys(old, "a", old_to_new, ep_map)
+    new_a_key = _end_keys(new, "a", identity_r, identity_e)
+    old_text = old["segments"].astype(object).fillna("").astype(str).to_numpy()
+    new_text = new["segments"].astype(object).fillna("").astype(str).to_numpy()
+    ends = {side: _end_text(new, side).to_numpy() for side in ("a", "b")}
+    rows = []
+    for j in np.flatnonzero(np.asarray(act_new) == "keep").tolist():
+        i = int(source[j])
+        grown, stood = end_cords(new_text[j]), end_cords(old_text[i])
+        if grown is None or stood is None:
+            continue
+        if old_a_key[i] != new_a_key[j]:        # the standing cable's A end is the grown B end
+            stood = stood[::-1]
+        halves = str(new["label"].iat[j]).split("/")
+        for k, side in enumerate(("a", "b")):
+            (was_m, was, _), (now_m, now, port) = stood[k], grown[k]
+            if was == now:
+                continue
+            rows.append(("swap-cord", f"{new['cable_id'].iat[j]}.{side.upper()}",
+                         f"{halves[k]}/{port}" if len(halves) == 2 else str(new["label"].iat[j]),
+                         "cord", ends[side][j], port, ends[side][j], port, was, now,
+                         new[f"{side}_cabinet"].iat[j], f"cord {was_m} m -> {now_m} m"))
+    return pd.DataFrame(rows, columns=columns)
+
+
+def with_cord_swaps(order: pd.DataFrame, swaps: pd.DataFrame,
+                    positions: dict[str, tuple[int, int, int]]) -> pd.DataFrame:
+    """``order`` with the cord swaps (``cord_swaps``) walked in among the other rows, in the
+    last drain step: a swap takes its kept cable down for a moment, so it waits until every
+    grown cable is up (the network the drain steps end with)."""
+    if not len(swaps):
+        return order
+    last = int(order["drain_step"].max()) if len(order) else 1
+    return _walked_in(order, swaps.assign(drain_step=last, hall=0, row=""), positions)
+
+
+def _walked_in(order: pd.DataFrame, extra: pd.DataFrame,
+               positions: dict[str, tuple[int, int, int]]) -> pd.DataFrame:
+    """``order`` with the rows ``extra`` walked in among its rows by hall, row and cabinet
+    (then ``ACTIONS`` order, then label), steps numbered again, trunk removals still last."""
+    trunks = order["kind"] == "trunk"
+    frame = pd.concat([order[~trunks], extra[COLUMNS[1:]]], ignore_index=True)
+    where = np.array([positions.get(str(c), (1 << 30, 0, 0)) for c in frame["cabinet"]],
+                     dtype=np.int64).reshape(-1, 3)
+    rank = frame["action"].map({a: k for k, a in enumerate(ACTIONS)}).to_numpy()
+    order_of = np.lexsort((frame["label"].astype(str).to_numpy(), rank, where[:, 2],
+                           where[:, 1], where[:, 0]))
+    frame, where = frame.iloc[order_of].reset_index(drop=True), where[order_of]
+    frame["hall"] = where[:, 0] + 1
+    frame["row"] = [floors_row(r) for r in where[:, 1]]
+    frame = pd.concat([frame, order[trunks]], ignore_index=True)
+    frame["step"] = np.arange(1, len(frame) + 1)
+    return frame[COLUMNS]
+
+
 def with_mgmt_cords(order: pd.DataFrame, cords: pd.DataFrame,
                     positions: dict[str, tuple[int, int, int]]) -> pd.DataFrame:
     """``order`` (work_order.csv's rows, trunk removals last) with the management cords'
@@ -411,16 +503,4 @@ def with_mgmt_cords(order: pd.DataFrame, cords: pd.DataFrame,
     last = int(order["drain_step"].max()) if len(order) else 1
     cords = cords.assign(drain_step=np.where(cords["action"] == "remove", last, 1),
                          hall=0, row="", through="")
-    trunks = order["kind"] == "trunk"
-    frame = pd.concat([order[~trunks], cords[COLUMNS[1:]]], ignore_index=True)
-    where = np.array([positions.get(str(c), (1 << 30, 0, 0)) for c in frame["cabinet"]],
-                     dtype=np.int64).reshape(-1, 3)
-    rank = frame["action"].map({a: k for k, a in enumerate(ACTIONS)}).to_numpy()
-    order_of = np.lexsort((frame["label"].astype(str).to_numpy(), rank, where[:, 2],
-                           where[:, 1], where[:, 0]))
-    frame, where = frame.iloc[order_of].reset_index(drop=True), where[order_of]
-    frame["hall"] = where[:, 0] + 1
-    frame["row"] = [floors_row(r) for r in where[:, 1]]
-    frame = pd.concat([frame, order[trunks]], ignore_index=True)
-    frame["step"] = np.arange(1, len(frame) + 1)
-    return frame[COLUMNS]
+    return _walked_in(order, cords, positions)

@@ -777,6 +777,8 @@ def run(args: argparse.Namespace) -> int:
         grown_names(src.mgmt["a_device"], growth.old_to_new, growth.topology.num_routers))
     if cords is not None:
         order = orders.with_mgmt_cords(order, cords, positions)
+    swaps = orders.cord_swaps(old_pieces, fabric, paired, growth.old_to_new, ep_map)
+    order = orders.with_cord_swaps(order, swaps, positions)
     bom = reused_bom(result, paired[1], cables_old, paired[2],
                      int((growth.old_to_new >= 0).sum()),
                      int(standing.endpoints[growth.old_to_new >= 0].sum()),
@@ -789,6 +791,7 @@ def run(args: argparse.Namespace) -> int:
                                             paired, bom, touch_price,
                                             int(((paired[1] == "move") & ~replugged).sum()))
     result.summary["growth"]["trunks_removed"] = trunks_removed
+    result.summary["growth"]["cords_swapped"] = int(len(swaps))
     result.summary["growth"]["placement"] = placement_block(placed)
     result.summary["growth"]["drain"] = drain_block(drain, order)
     if cords is not None:

@@ -15,7 +15,9 @@ Derived from the placed and cabled plan (issue 26, item 1), never entered by han
   segment is the piece between two junctions: a row tray between two cross trays
   (``A:P0-P1``), a cross tray between two rows (``P1:A-B``; ``P0:entry-A`` from the hall
   entry to row A) and the connection between two halls (``H1-H2 link``). A cable takes every
-  segment its route runs along (``planner.inputs.floor.tray_segments``);
+  segment its route runs along (``planner.inputs.floor.tray_segments``), between rows in the
+  cross tray of its panels where it runs through some (``cables.csv`` ``segments``: a kept
+  cable of a grown plan stays in its standing tray), else the nearest;
 - ``row``: each power feed of the floor (``power_feed_rows`` adjacent rows of a hall share
   one; ``docs/floors.md``), the routers of the cabinets on it.
 
@@ -31,6 +33,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from planner.cabling.structured import segment_trays
 from planner.inputs.floor import Floor, room_of, row_letters
 from planner.inputs.floor.tray_segments import route_segments, tray_code_bases
 from planner.performance import tuning
@@ -137,14 +140,19 @@ def panel_groups(structured, cable_link: np.ndarray, num_routers: int) -> Failur
 
 
 def tray_groups(floor: Floor, placement, cable_link: np.ndarray, a_router: np.ndarray,
-                b_router: np.ndarray, num_routers: int) -> FailureGroups:
-    """One group per tray segment of a hall floor that carries a network cable (module doc)."""
+                b_router: np.ndarray, num_routers: int, segments=None) -> FailureGroups:
+    """One group per tray segment of a hall floor that carries a network cable (module doc).
+    ``segments``: the cables' ``segments`` (``cables.csv``); a cable through panels runs in
+    the cross tray of its panels (``planner.cabling.structured.segment_trays``: a kept cable
+    of a grown plan in its standing one), the others in the nearest."""
     cab = np.asarray(placement.router_cabinet, np.int64)
     c_hall = np.asarray(placement.cabinet_hall, np.int64)
     c_row = np.asarray(placement.cabinet_row, np.int64)
     c_col = np.asarray(placement.cabinet_col, np.int64)
     room = room_of(floor, c_hall, c_row, c_col)
-    cable, code = route_segments(room, c_hall, c_row, c_col, cab[a_router], cab[b_router])
+    tray = None if segments is None else segment_trays(room, segments)
+    cable, code = route_segments(room, c_hall, c_row, c_col, cab[a_router], cab[b_router],
+                                 tray)
     used, group = np.unique(code, return_inverse=True)
     names = [tray_name(room, int(c)) for c in used]
     return _groups("tray", names, num_routers=num_routers, cable_group=group,
@@ -267,7 +275,9 @@ def derive(kinds: str, topology, placement, floor: Floor, cables: pd.DataFrame,
         elif kind == "tray":
             out[kind] = tray_groups(floor, placement, cable_link,
                                     cables["a_router"].to_numpy(np.int64)[:n_net],
-                                    cables["b_router"].to_numpy(np.int64)[:n_net], r)
+                                    cables["b_router"].to_numpy(np.int64)[:n_net], r,
+                                    cables["segments"].iloc[:n_net]
+                                    if "segments" in cables else None)
         elif kind == "row":
             out[kind] = row_groups(floor, placement, r, links)
     skipped = {k: v for k, v in missing.items() if k in wanted}

@@ -9,7 +9,9 @@ Two functions of the plan, each the one place its picture comes from:
   one frame for the whole floor (x along the rows, y across them; screen y grows downwards).
 - ``cable_routes(plan)``: the polyline of every cable in that frame (empty inside a cabinet),
   step by step with the metres of each step, and its route kind (cabinet / row / cross-row /
-  cross-hall).
+  cross-hall). A cable between rows through panels runs in the cross tray of its panels
+  (``planner.cabling.structured.segment_trays``: a kept cable of a grown plan in its
+  standing one), the others in the nearest.
 
 On a floor with halls (``planner.inputs.floor``'s ``hall`` block) these are the planner's own room
 and tray routes (``planner.inputs.floor.room_of``, ``planner.inputs.floor.routes.route_segments``),
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from planner.cabling.structured import segment_trays
 from planner.inputs import floor as floors
 from planner.exports.tuning import HALL_GAP_M
 from planner.inputs.floor import positions
@@ -307,7 +310,11 @@ def _tray_routes(plan, cables: slice) -> Routes:
     same_cab, across = a == b, ha != hb
     same_row = ~across & (row[a] == row[b])
     rows_apart = ~across & ~same_row
-    tray = np.asarray(room.cross_x, dtype=float)[cross_tray(room, xa, xb)]
+    tray = cross_tray(room, xa, xb)
+    if "segments" in plan.cables:       # through panels: the cross tray of its panels
+        given = segment_trays(room, plan.cables["segments"].iloc[cables])
+        tray = np.where(given >= 0, given, tray)
+    tray = np.asarray(room.cross_x, dtype=float)[tray]
     ex, ey = room.entry_xy
     n, rise = len(a), float(floor.overhead_per_end_m)
     # eight slots: start, rise, row tray, cross tray, hall link, cross tray, row tray, drop

@@ -108,7 +108,8 @@ def tray_tables(plan) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, list]]:
     cables = plan.cables
     groups = fg.tray_groups(plan.floor, plan.placement, np.arange(n_net),
                             cables["a_router"].to_numpy(np.int64)[:n_net],
-                            cables["b_router"].to_numpy(np.int64)[:n_net], top.num_routers)
+                            cables["b_router"].to_numpy(np.int64)[:n_net], top.num_routers,
+                            cables["segments"].iloc[:n_net] if "segments" in cables else None)
     if not len(groups):
         return empty
     lines = _segment_lines(plan)

@@ -66,11 +66,13 @@ def _ranges(item, first, last, code) -> tuple[np.ndarray, np.ndarray]:
     return item[rows], code(rows, index)
 
 
-def route_segments(room: Room, cabinet_hall, cabinet_row, cabinet_col, cab_a, cab_b
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def route_segments(room: Room, cabinet_hall, cabinet_row, cabinet_col, cab_a, cab_b,
+                   tray=None) -> tuple[np.ndarray, np.ndarray]:
     """(index into ``cab_a``, segment code) of every segment the route between cabinets
     ``cab_a[i]`` and ``cab_b[i]`` runs along (module doc; none when they are one cabinet),
-    grouped by route kind, not sorted."""
+    grouped by route kind, not sorted. ``tray`` (per cable, -1: ``routes.cross_tray``'s) is
+    the cross tray a cable between two rows of a hall runs in: a kept cable of a grown plan
+    stays in its standing one (``planner.cabling.structured.segment_trays``)."""
     c_hall = np.asarray(cabinet_hall, np.int64)
     c_row = np.asarray(cabinet_row, np.int64)
     c_col = np.asarray(cabinet_col)
@@ -97,6 +99,9 @@ def route_segments(room: Room, cabinet_hall, cabinet_row, cabinet_col, cab_a, ca
     pieces.append(_ranges(moving[i], *_bays(cross_x, xa[i], xb[i]), bay(ha[i], ra[i])))
     i = np.flatnonzero(same_hall & ~same_row)             # row, cross tray, row
     t = cross_tray(room, xa[i], xb[i])
+    if tray is not None:
+        given = np.asarray(tray, np.int64)[moving[i]]
+        t = np.where(given >= 0, given, t)
     tx = cross_x[t]
     pieces.append(_ranges(moving[i], *_bays(cross_x, xa[i], tx), bay(ha[i], ra[i])))
     pieces.append(_ranges(moving[i], *_bays(cross_x, tx, xb[i]), bay(hb[i], rb[i])))
