@@ -1,6 +1,7 @@
 """The work order section of a grown plan (``planner expand``): a table of the drain steps
 (θ share kept while each is down, fabric cables moved, removed, added, its verification list),
-then every cable and management cord to remove, move or add, drain step by drain step, in
+then every cable and management cord to remove, move or add and every patch cord of a kept
+cable to swap, drain step by drain step, in
 walking order within a step, as ``work_order.csv`` lists it (``planner.cabling.work_order``)."""
 
 from __future__ import annotations
@@ -41,11 +42,19 @@ def _rows_table(order) -> Table:
     data = [[str(v) for v in order["drain_step"]], [str(v) for v in order["step"]],
             [str(v) for v in order["action"]], [str(v) for v in order["cable_id"]],
             [str(v) for v in order["label"]], plugs["old"], plugs["new"],
-            [str(v) for v in order["new_sku"]], [str(v) for v in order["cabinet"]]]
+            [_part(a, o, n) for a, o, n in zip(order["action"], order["old_sku"],
+                                               order["new_sku"])],
+            [str(v) for v in order["cabinet"]]]
     heads = ["drain", "step", "action", "cable", "label", "standing ends", "grown ends", "part",
              "cabinet"]
     align = ["r", "r"] + ["l"] * 7
     return Table(heads, data, align, size=7.0, leading=9.0).fit()
+
+
+def _part(action: str, old: str, new: str) -> str:
+    """The part to fit: a cord swap's standing and grown cord (``OM4-MPO12_5m ->
+    OM4-MPO12_7m``), else the grown part."""
+    return f"{old} -> {new}" if action == "swap-cord" else str(new)
 
 
 def _plugs(a: str, b: str) -> str:

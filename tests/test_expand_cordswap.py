@@ -1,0 +1,151 @@
+"""The work order swaps the patch cords a kept cable needs longer.
+
+Dragonfly a=4, p=2, h=3, g=9 -> 13 on ``benchmarks/two-halls.yaml`` (``tests/test_expand_trays.py``
+builds it): the row-end cross tray moves from x = 3.6 m to 4.8 m, and a kept cable keeps its
+row-end panels, so its cords there lengthen. ``r02:6 - r04:3`` (H1-A04 to H1-B04, x = 1.8 m):
+each cord (0.5 m rise + 1.8 m along) x 1.1 = 2.53 m before, on the 5 m cord
+(``OM4-MPO12_5m``), and (0.5 + 3.0) x 1.1 = 3.85 m after, on the 7 m one (the catalog's
+stock length for it): two swaps. ``r30:8`` (H2-B02, x = 0.6 m) of ``r30:8 - r32:5``: (0.5 + 3.0) x 1.1 = 3.85 m on the
+7 m cord before, (0.5 + 4.2) x 1.1 = 5.17 m on the 10 m cord after: one swap; its other end
+(H2-A06, x = 3.0 m: 1.21 m before, 2.53 m after) stays on the 5 m cord.
+
+Checked against the two plans' ``cables.csv`` read back on their own: the cords whose part
+differs at the same device end of a kept cable (``segments``) are exactly the ``swap-cord`` rows
+of ``work_order.csv`` (cord id as ``cables.csv``'s ``a_assembly``/``b_assembly``, label as
+``labels.csv``'s), walked in by cabinet in the last drain step; ``bom_growth.csv`` reuses
+every other cord of a kept cable through panels; wiring.pdf lists the swaps.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.test_expand_trays import two_halls_growth
+
+CORD = re.compile(r"cord (\S+) m (\S+)")
+
+
+@pytest.fixture(scope="module")
+def grown(tmp_path_factory) -> dict[str, Path]:
+    return two_halls_growth(tmp_path_factory)
+
+
+def _read(folder: Path, name: str) -> pd.DataFrame:
+    return pd.read_csv(folder / name, keep_default_na=False, dtype=str)
+
+
+def _cords_by_end(folder: Path) -> dict:
+    """(device, port) of a network cable's two ends, sorted -> {(device, port): (cord part,
+    cord length, cord id)} of each end's patch cord, for the cables through panels."""
+    out = {}
+    for c in _read(folder, "cables.csv").itertuples(index=False):
+        found = CORD.findall(c.segments)
+        if c.kind != "network" or len(found) < 2:
+            continue
+        a, b = (c.a_device, int(c.a_port)), (c.b_device, int(c.b_port))
+        out[tuple(sorted([a, b]))] = {a: (found[0][1], found[0][0], c.a_assembly),
+                                      b: (found[-1][1], found[-1][0], c.b_assembly)}
+    return out
+
+
+def expected_swaps(grown) -> dict:
+    """cord id -> (standing part, grown part, standing length, grown length) of every cord of
+    a kept cable (same two ends in both plans) whose part differs at the same device end."""
+    before, after = _cords_by_end(grown["old"]), _cords_by_end(grown["grown"])
+    out = {}
+    for ends in before.keys() & after.keys():
+        for end in ends:
+            (was, was_m, _), (now, now_m, cord) = before[ends][end], after[ends][end]
+            if was != now:
+                out[cord] = (was, now, was_m, now_m)
+    return out
+
+
+def _swap_rows(grown) -> pd.DataFrame:
+    order = _read(grown["grown"], "work_order.csv")
+    return order[order["action"] == "swap-cord"]
+
+
+def test_a_swap_row_per_cord_whose_part_changes(grown):
+    rows = _swap_rows(grown)
+    expected = expected_swaps(grown)
+    assert len(rows) == len(expected) == 4
+    got = {r.cable_id: (r.old_sku, r.new_sku) for r in rows.itertuples(index=False)}
+    assert got == {k: v[:2] for k, v in expected.items()}
+    for r in rows.itertuples(index=False):
+        was_m, now_m = expected[r.cable_id][2:]
+        assert r.through == f"cord {was_m} m -> {now_m} m"
+        assert r.kind == "cord" and r.old_a == r.new_a and r.old_b == r.new_b
+
+
+@pytest.mark.parametrize("ends, end, parts, lengths", [
+    ((("r02", 6), ("r04", 3)), ("r02", 6), ("OM4-MPO12_5m", "OM4-MPO12_7m"), ("2.53", "3.85")),
+    ((("r02", 6), ("r04", 3)), ("r04", 3), ("OM4-MPO12_5m", "OM4-MPO12_7m"), ("2.53", "3.85")),
+    ((("r30", 8), ("r32", 5)), ("r30", 8), ("OM4-MPO12_7m", "OM4-MPO12_10m"), ("3.85", "5.17")),
+])
+def test_the_hand_computed_swaps(grown, ends, end, parts, lengths):
+    """The module doc's cords: the row at the device end, its panel port the cable's."""
+    cord = _cords_by_end(grown["grown"])[tuple(sorted(ends))][end][2]
+    row = _swap_rows(grown).set_index("cable_id").loc[cord]
+    assert (row["old_sku"], row["new_sku"]) == parts
+    assert row["through"] == f"cord {lengths[0]} m -> {lengths[1]} m"
+    assert row["old_a"].startswith(f"{end[0]}:{end[1]}@")
+
+
+def test_r32s_cord_is_not_swapped(grown):
+    """r32:5's cord lengthens (1.21 m -> 2.53 m) but stays on the 5 m part: no row."""
+    key = (("r30", 8), ("r32", 5))
+    cord = _cords_by_end(grown["grown"])[key][("r32", 5)]
+    assert cord[:2] == ("OM4-MPO12_5m", "2.53")
+    assert _cords_by_end(grown["old"])[key][("r32", 5)][:2] == ("OM4-MPO12_5m", "1.21")
+    assert cord[2] not in set(_swap_rows(grown)["cable_id"])
+
+
+def test_swap_rows_name_the_cord_as_labels_csv_does(grown):
+    labels = _read(grown["grown"], "labels.csv")
+    cords = labels[(labels["piece"] == "cord") & (labels["end"] == "A")]
+    by_id = dict(zip(cords["cable_id"], cords["label"]))
+    port = dict(zip(cords["cable_id"], cords["peer_device"] + ":" + cords["peer_port"]))
+    for r in _swap_rows(grown).itertuples(index=False):
+        assert r.label == by_id[r.cable_id]
+        assert r.old_b == port[r.cable_id]
+
+
+def test_swaps_are_walked_in_in_the_last_drain_step(grown):
+    order = _read(grown["grown"], "work_order.csv")
+    cabinets = _read(grown["grown"], "cabinets.csv")
+    where = {n: (int(h), r, int(c)) for n, h, r, c in zip(
+        cabinets["name"], cabinets["hall"], cabinets["row"], cabinets["column"].replace("", "0"))}
+    keys = [where[c] for c in order["cabinet"]]
+    assert keys == sorted(keys)
+    assert list(order["step"].astype(int)) == list(range(1, len(order) + 1))
+    last = order["drain_step"].astype(int).max()
+    assert (_swap_rows(grown)["drain_step"].astype(int) == last).all()
+    growth = json.loads((grown["grown"] / "summary.json").read_text())["growth"]
+    assert growth["cords_swapped"] == len(_swap_rows(grown))
+
+
+def test_bom_growth_reuses_the_other_cords_of_kept_cables(grown):
+    """Every kept cable through panels has two cords; the reused patch cords in
+    bom_growth.csv are those less the swapped ones (``bom_growth.csv`` counts a swapped cord
+    as new)."""
+    before, after = _cords_by_end(grown["old"]), _cords_by_end(grown["grown"])
+    kept = len(before.keys() & after.keys())
+    bom = _read(grown["grown"], "bom_growth.csv")
+    cords = bom[(bom["item"] == "fibre")]
+    assert cords["reused"].astype(int).sum() == 2 * kept - len(expected_swaps(grown))
+
+
+def test_wiring_pdf_lists_the_swaps(grown):
+    from pypdf import PdfReader
+    text = " ".join(t for t in (p.extract_text() for p in
+                                PdfReader(grown["grown"] / "wiring.pdf").pages)
+                    if "Work order" in t and "standing ends" in t)
+    for r in _swap_rows(grown).itertuples(index=False):
+        assert r.label in text and r.cable_id in text
+    assert "OM4-MPO12_7m -> OM4-MPO12_10m" in text.replace("\n", " ")
