@@ -14,6 +14,14 @@ differs at the same device end of a kept cable (``segments``) are exactly the ``
 of ``work_order.csv`` (cord id as ``cables.csv``'s ``a_assembly``/``b_assembly``, label as
 ``labels.csv``'s), walked in by cabinet in the last drain step; ``bom_growth.csv`` reuses
 every other cord of a kept cable through panels; wiring.pdf lists the swaps.
+
+A management cord moves: the same standing plan as the site has it, with r17's cord (H1-B01,
+whose group's switch is ``mgmt-H1-B02-1`` in H1-B02) found on port 40 of ``mgmt-H1-A03-1``,
+the switch of row A's group. Grown to g=13, the cord goes back to its group's switch (its
+cabinet's other cords stay there: the last cord of a standing cabinet names its group):
+``work_order.csv`` has one ``move`` row of kind ``mgmt``, its old ends the standing
+cables.csv's and its new ends the grown cables.csv's, in drain step 1; every other standing
+cord is kept.
 """
 
 from __future__ import annotations
@@ -25,7 +33,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.test_expand_trays import two_halls_growth
+from planner.cli import main
+from tests.test_expand_trays import FLOOR, SPEC, two_halls_growth
 
 CORD = re.compile(r"cord (\S+) m (\S+)")
 
@@ -149,3 +158,57 @@ def test_wiring_pdf_lists_the_swaps(grown):
     for r in _swap_rows(grown).itertuples(index=False):
         assert r.label in text and r.cable_id in text
     assert "OM4-MPO12_7m -> OM4-MPO12_10m" in text.replace("\n", " ")
+
+
+def _end(row, side: str) -> str:
+    """``device:port@cabinet-RU`` (``-RU`` left out where the end has none)."""
+    ru = row[f"{side}_ru"]
+    return (f"{row[f'{side}_device']}:{row[f'{side}_port']}@{row[f'{side}_cabinet']}"
+            + (f"-{ru}" if ru else ""))
+
+
+@pytest.fixture(scope="module")
+def off_plan(grown, tmp_path_factory) -> dict[str, Path]:
+    """The standing plan with r17's management cord on another group's switch (module doc),
+    grown to g=13."""
+    import shutil
+    base = tmp_path_factory.mktemp("off-plan")
+    old, out = base / "old", base / "grown"
+    shutil.copytree(grown["old"], old)
+    cables = _read(old, "cables.csv")
+    k = cables.index[(cables["kind"] == "mgmt") & (cables["a_device"] == "r17")][0]
+    assert cables.at[k, "b_device"] == "mgmt-H1-B02-1"
+    cables.loc[k, ["b_device", "b_port", "b_cabinet", "b_ru", "label"]] = [
+        "mgmt-H1-A03-1", "40", "H1-A03", "42", "H1-B01-39:mgmt/H1-A03-42:40"]
+    assert not ((cables["b_device"] == "mgmt-H1-A03-1") & (cables["b_port"] == "40")
+                & (cables.index != k)).any()               # port 40 was free
+    cables.to_csv(old / "cables.csv", index=False, lineterminator="\n")
+    assert main([str(a) for a in ("expand", "--from", old, "--topology", SPEC.format(13),
+                                  "--floor", FLOOR, "--out", out)]) == 0
+    return {"old": old, "grown": out}
+
+
+def test_a_management_cord_on_another_groups_switch_moves(off_plan):
+    old, new = _read(off_plan["old"], "cables.csv"), _read(off_plan["grown"], "cables.csv")
+    old, new = old[old["kind"] == "mgmt"], new[new["kind"] == "mgmt"]
+    order = _read(off_plan["grown"], "work_order.csv")
+    rows = order[(order["kind"] == "mgmt") & (order["action"] != "add")]
+    assert list(rows["action"]) == ["move"]
+    row = rows.iloc[0]
+    was = old[old["a_device"] == "r17"].iloc[0]
+    now = new[new["a_device"] == "r17"].iloc[0]
+    assert (row["old_a"], row["old_b"]) == (_end(was, "a"), _end(was, "b"))
+    assert (row["new_a"], row["new_b"]) == (_end(now, "a"), _end(now, "b"))
+    assert row["old_b"] == "mgmt-H1-A03-1:40@H1-A03-42"
+    # back on the switch its cabinet's other cords run to, on a port no other cord takes
+    others = new[(new["a_cabinet"] == "H1-B01") & (new["a_device"] != "r17")]
+    assert set(others["b_device"]) == {now["b_device"]} == {"mgmt-H1-B02-1"}
+    taken = list(zip(new["b_device"], new["b_port"]))
+    assert taken.count((now["b_device"], now["b_port"])) == 1
+    assert row["label"] == now["label"] and row["drain_step"] == "1"
+    # every other standing cord keeps its switch port
+    ends = lambda t: set(zip(t["a_device"], t["b_device"], t["b_port"]))  # noqa: E731
+    assert ends(old[old["a_device"] != "r17"]) <= ends(new)
+    growth = json.loads((off_plan["grown"] / "summary.json").read_text())["growth"]
+    assert growth["mgmt_cords"]["moved"] == 1
+    assert growth["mgmt_cords"]["kept"] == len(old) - 1
