@@ -1,13 +1,18 @@
 """The work order swaps the patch cords a kept cable needs longer.
 
-Dragonfly a=4, p=2, h=3, g=9 -> 13 on ``benchmarks/two-halls.yaml`` (``tests/test_expand_trays.py``
-builds it): the row-end cross tray moves from x = 3.6 m to 4.8 m, and a kept cable keeps its
-row-end panels, so its cords there lengthen. ``r02:6 - r04:3`` (H1-A04 to H1-B04, x = 1.8 m):
-each cord (0.5 m rise + 1.8 m along) x 1.1 = 2.53 m before, on the 5 m cord
-(``OM4-MPO12_5m``), and (0.5 + 3.0) x 1.1 = 3.85 m after, on the 7 m one (the catalog's
-stock length for it): two swaps. ``r30:8`` (H2-B02, x = 0.6 m) of ``r30:8 - r32:5``: (0.5 + 3.0) x 1.1 = 3.85 m on the
-7 m cord before, (0.5 + 4.2) x 1.1 = 5.17 m on the 10 m cord after: one swap; its other end
-(H2-A06, x = 3.0 m: 1.21 m before, 2.53 m after) stays on the 5 m cord.
+Dragonfly a=4, p=2, h=3, g=9 -> 13 on ``benchmarks/two-halls.yaml``
+(``tests/test_expand_trays.py`` builds it): the row-end cross tray moves from x = 3.6 m to
+4.8 m, and a kept cable keeps its row-end panels, so its cords there lengthen. Four cords
+change part (catalog stock lengths 5, 7 and 10 m):
+
+- ``r02:6 - r04:3`` (H1-A04 to H1-B04, x = 1.8 m): each cord (0.5 m rise + 1.8 m along)
+  x 1.1 = 2.53 m before on ``OM4-MPO12_5m``, (0.5 + 3.0) x 1.1 = 3.85 m after on
+  ``OM4-MPO12_7m``: two swaps;
+- ``r06:7 - r12:4`` (H1-B04 to H1-A06): r06's cord 2.53 m -> 3.85 m, the same swap; r12's
+  (x = 3.0 m) 1.21 m -> 2.53 m stays on the 5 m cord;
+- ``r30:8 - r32:5`` (H2-B02, x = 0.6 m, to H2-A06): r30's cord (0.5 + 3.0) x 1.1 = 3.85 m on
+  the 7 m cord before, (0.5 + 4.2) x 1.1 = 5.17 m on the 10 m one after: one swap; r32's
+  1.21 m -> 2.53 m stays on the 5 m cord.
 
 Checked against the two plans' ``cables.csv`` read back on their own: the cords whose part
 differs at the same device end of a kept cable (``segments``) are exactly the ``swap-cord`` rows

@@ -1,8 +1,9 @@
 """A kept cable runs in its standing cross tray in the drawings and failure groups too.
 
-Dragonfly a=4, p=2, h=3, g=9 -> 13 on ``benchmarks/two-halls.yaml`` (``tests/test_expand_kept_seats.py``
-has the geometry): both halls grow from 6 to 8 cabinets a row, so the row-end cross tray moves
-from x = 3.6 m to x = 4.8 m (the row start's stays at x = -0.6 m). The kept cables
+Dragonfly a=4, p=2, h=3, g=9 -> 13 on ``benchmarks/two-halls.yaml``
+(``tests/test_expand_kept_seats.py`` has the geometry): both halls grow from 6 to 8
+cabinets a row, so the row-end cross tray moves from x = 3.6 m to x = 4.8 m (the row
+start's stays at x = -0.6 m). The kept cables
 ``r02:6 - r04:3`` (H1-A04 to H1-B04, x = 1.8 m: 2.4 m to the row start, 3.0 m to the row end)
 and ``r30:8 - r32:5`` (H2-B02 to H2-A06, x = 0.6 and 3.0 m: detours 1.2 m against 1.8 m) keep
 their row-end panels (``H1-A-P1-01``, ``H2-B-P1-01``), so they run in cross tray 1 although
@@ -172,8 +173,9 @@ def test_the_resilience_stage_counts_the_same_tray_segments(grown):
 def test_the_viewer_draws_a_kept_cable_through_its_standing_tray(grown, ends, standing,
                                                                  nearest):
     """The page's route of the cable: its cross-tray step runs at the row-end tray's x (in
-    its hall's frame, cabinet k at 0.6 (k - 1) m: the drawing offsets halls), and its steps add up to cables.csv's
-    ``length_m`` before the slack (no per-cable overhead on this floor)."""
+    its hall's frame, cabinet k at 0.6 (k - 1) m: the drawing offsets halls), and its
+    steps add up to cables.csv's ``length_m`` before the slack (no per-cable overhead on
+    this floor)."""
     meta, tables = _page(grown["grown"])
     row = _row_of(grown["grown"], ends)
     routes, points, nodes = tables["routes"], tables["route_points"], tables["route_nodes"]

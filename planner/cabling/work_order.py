@@ -430,33 +430,39 @@ def cord_swaps(old: pd.DataFrame, new: pd.DataFrame, paired, old_to_new: np.ndar
     ``swap-cord`` row (``COLUMNS``), worked in the grown cable's device cabinet."""
     columns = ["action", "cable_id", "label", "kind", "old_a", "old_b", "new_a", "new_b",
                "old_sku", "new_sku", "cabinet", "through"]
-    act_old, act_new, source = paired
+    _, act_new, source = paired
     if "segments" not in old or "segments" not in new:
         return pd.DataFrame(columns=columns)
-    identity_r = np.arange(int(new_router_count(new)) + 1)
-    identity_e = np.arange(int(new_endpoint_count(new)) + 1)
-    old_a_key = _end_keys(old, "a", old_to_new, ep_map)
-    new_a_key = _end_keys(new, "a", identity_r, identity_e)
-    old_text = old["segments"].astype(object).fillna("").astype(str).to_numpy()
-    new_text = new["segments"].astype(object).fillna("").astype(str).to_numpy()
-    ends = {side: _end_text(new, side).to_numpy() for side in ("a", "b")}
+    kept = np.flatnonzero(np.asarray(act_new) == "keep")
+    through = new["segments"].iloc[kept].astype(object).fillna("").astype(str)
+    kept = kept[through.str.startswith("cord ").to_numpy()]     # kept cables through panels
+    if not kept.size:
+        return pd.DataFrame(columns=columns)
+    mine, stood_rows = new.iloc[kept], old.iloc[np.asarray(source)[kept]]
+    identity_r = np.arange(int(new_router_count(mine)) + 1)
+    identity_e = np.arange(int(new_endpoint_count(mine)) + 1)
+    same_way = (_end_keys(stood_rows, "a", old_to_new, ep_map)
+                == _end_keys(mine, "a", identity_r, identity_e))
+    old_text = stood_rows["segments"].astype(object).fillna("").astype(str).to_numpy()
+    new_text = mine["segments"].astype(str).to_numpy()
+    ends = {side: _end_text(mine, side).to_numpy() for side in ("a", "b")}
     rows = []
-    for j in np.flatnonzero(np.asarray(act_new) == "keep").tolist():
-        i = int(source[j])
-        grown, stood = end_cords(new_text[j]), end_cords(old_text[i])
+    for j in range(len(mine)):
+        grown, stood = end_cords(new_text[j]), end_cords(old_text[j])
         if grown is None or stood is None:
             continue
-        if old_a_key[i] != new_a_key[j]:        # the standing cable's A end is the grown B end
+        if not same_way[j]:                     # the standing cable's A end is the grown B end
             stood = stood[::-1]
-        halves = str(new["label"].iat[j]).split("/")
+        halves = str(mine["label"].iat[j]).split("/")
         for k, side in enumerate(("a", "b")):
             (was_m, was, _), (now_m, now, port) = stood[k], grown[k]
             if was == now:
                 continue
-            rows.append(("swap-cord", f"{new['cable_id'].iat[j]}.{side.upper()}",
-                         f"{halves[k]}/{port}" if len(halves) == 2 else str(new["label"].iat[j]),
+            rows.append(("swap-cord", f"{mine['cable_id'].iat[j]}.{side.upper()}",
+                         f"{halves[k]}/{port}" if len(halves) == 2
+                         else str(mine["label"].iat[j]),
                          "cord", ends[side][j], port, ends[side][j], port, was, now,
-                         new[f"{side}_cabinet"].iat[j], f"cord {was_m} m -> {now_m} m"))
+                         mine[f"{side}_cabinet"].iat[j], f"cord {was_m} m -> {now_m} m"))
     return pd.DataFrame(rows, columns=columns)
 
 
