@@ -232,6 +232,8 @@ class StandingSeats:
     ``chains`` the standing cross-hall chains through pass-through panels: per chain ``id``,
     its two row trunks ``a`` and ``b`` (``label``, ``sku``, the row panel's ``rack``, ``ru``
     and rear ``port``, the ``entry`` panel), ``size`` (positions of its entry front port),
+    ``room`` (the positions that port may grow to: the spare positions after it on its hall
+    trunk, up to its row trunks' legs, where no other front port is renumbered),
     ``fronts`` (that port's number per entry panel), ``hall`` (the hall trunk's label and
     part number) and ``hall_ends`` ((entry panel, rear port) at both ends); a cross-hall
     link's seat is then ``("chain", id, position)``. ``keep_dark``: a standing row trunk no
@@ -695,10 +697,11 @@ def _standing_chains(catalog: Catalog, grp, lo: str, hi: str, left: list) -> lis
 
 def _room(kept: tuple) -> int:
     """Positions a kept standing trunk offers the links (``_standing_trunks``): its legs, or
-    for a cross-hall chain its entry front port's positions (the hall trunk carries no more;
-    its other legs still count as the group's spare, ``_pack``)."""
+    for a cross-hall chain the positions its entry front port may grow to (``room``,
+    ``StandingSeats``: its own, and the hall trunk's spare after it where that renumbers no
+    front port; its other legs still count as the group's spare, ``_pack``)."""
     pin = kept[2]
-    return int(pin[2]["size"]) if len(pin) > 2 else int(kept[1])
+    return int(pin[2]["room"]) if len(pin) > 2 else int(kept[1])
 
 
 def _dark_flags(chains: pd.DataFrame) -> list:
@@ -712,12 +715,14 @@ def _reseat_chains(link: pd.DataFrame, chains: pd.DataFrame, seat_of: list) -> p
     """``link`` with each standing cross-hall link (``seat_of[cable]``: ``("chain", id,
     position)``) back on its position of its standing chain where the grown plan keeps that
     chain for its group; the other cross-hall links of the group then take the free
-    positions, the standing chains' first (within their entry front ports, ``_room``), in
-    cable order. ``chains``' ``links`` are updated in place."""
+    positions, the standing chains' first, in cable order: their entry front ports' positions,
+    then those the ports may grow into (``_room``). ``chains``' ``links`` are updated in
+    place, and a standing chain's ``size`` (in ``standing``) to the last position it carries
+    where that is past its standing front port (``_standing_bins`` lays it out so)."""
     if "standing" not in chains or not chains["cross_hall"].astype(bool).any():
         return link
     key = ["priced", "panel_part", "lo", "hi"]
-    room, standing, group_chains = {}, {}, {}
+    room, size, standing, group_chains = {}, {}, {}, {}
     dark = _dark_flags(chains)
     for c, hall, pin, legs, off, *k in zip(chains["chain"].tolist(),
                                            chains["cross_hall"].tolist(),
@@ -726,9 +731,9 @@ def _reseat_chains(link: pd.DataFrame, chains: pd.DataFrame, seat_of: list) -> p
         if not bool(hall) or off:
             continue
         group_chains.setdefault(tuple(k), []).append(int(c))
-        room[int(c)] = int(legs)
+        room[int(c)] = size[int(c)] = int(legs)
         if pin is not None and len(pin) > 2:
-            room[int(c)] = int(pin[2]["size"])
+            room[int(c)], size[int(c)] = int(pin[2]["room"]), int(pin[2]["size"])
             standing[pin[2]["id"]] = int(c)
     link = link.copy()
     seat, taken, groups = {}, set(), {}
@@ -742,19 +747,20 @@ def _reseat_chains(link: pd.DataFrame, chains: pd.DataFrame, seat_of: list) -> p
         if pin is None or pin[0] != "chain":
             continue
         c = standing.get(pin[1])
-        if (c is None or c not in group_chains.get(tuple(k), []) or not 1 <= pin[2] <= room[c]
+        if (c is None or c not in group_chains.get(tuple(k), []) or not 1 <= pin[2] <= size[c]
                 or (c, pin[2]) in taken):
             continue
         seat[i] = (c, int(pin[2]))
         taken.add(seat[i])
     kept = set(standing.values())
     for k, rows in groups.items():
-        free = iter(sorted((c not in kept, c, p) for c in group_chains.get(k, [])
+        free = iter(sorted((c not in kept, p > size[c], c, p) for c in group_chains.get(k, [])
                            for p in range(1, room[c] + 1) if (c, p) not in taken))
         for i in sorted(rows, key=lambda i: int(link.at[i, "cable"])):
             if i not in seat:
-                _, c, p = next(free)
+                *_, c, p = next(free)
                 seat[i] = (c, p)
+    _grow_fronts(chains, seat.values(), size)
     legs = chains.set_index("chain")["legs"]
     for i, (c, p) in seat.items():
         link.at[i, "chain"], link.at[i, "position"] = c, p
@@ -763,6 +769,18 @@ def _reseat_chains(link: pd.DataFrame, chains: pd.DataFrame, seat_of: list) -> p
     cross = chains["cross_hall"].astype(bool).to_numpy()
     chains.loc[cross, "links"] = chains.loc[cross, "chain"].map(count).fillna(0).astype(np.int64)
     return link
+
+
+def _grow_fronts(chains: pd.DataFrame, seats, size: dict) -> None:
+    """A standing chain's entry front port (``size`` in ``chains``' ``standing``) grown in
+    place to the last position of ``seats`` ((chain, position) pairs) it carries, where that
+    is past its standing ``size``."""
+    last: dict = {}
+    for c, p in seats:
+        last[c] = max(last.get(c, 0), p)
+    for at, c, pin in zip(chains.index, chains["chain"].tolist(), chains["standing"].tolist()):
+        if pin is not None and len(pin) > 2 and int(c) in last and last[int(c)] > size[int(c)]:
+            chains.at[at, "standing"] = (*pin[:2], dict(pin[2], size=last[int(c)]))
 
 
 def _reseat(link: pd.DataFrame, chains: pd.DataFrame, trunks: pd.DataFrame,

@@ -543,13 +543,15 @@ def trunk_labels(trunks) -> dict:
     return dict(zip(trunks["trunk_id"], zip(trunks["label"], trunks["sku"])))
 
 
-def standing_seats(trunks, cables_old, old_to_new, keep_dark: bool = True):
+def standing_seats(trunks, cables_old, old_to_new, keep_dark: bool = True,
+                   layouts: dict | None = None):
     """The standing plant's seats (``planner.cabling.structured.StandingSeats``) of the standing
     network cables through one trunk, their routers under their grown ids, and its trunks
     between two panels' rear ports: row trunks and the hall trunks between two hall entries
     (``trunks``: ``standing_plant``'s), and its cross-hall chains through pass-through panels
-    (``_pass_through_chains``); None without trunks (no structured cabling). ``keep_dark``
-    (no ``--allow-remove``): a standing trunk no grown link uses stays as dark spare."""
+    (``_pass_through_chains``, ``layouts``: ``entry_layouts``'); None without trunks (no
+    structured cabling). ``keep_dark`` (no ``--allow-remove``): a standing trunk no grown link
+    uses stays as dark spare."""
     import re
 
     from planner.cabling.structured import StandingSeats
@@ -574,7 +576,7 @@ def standing_seats(trunks, cables_old, old_to_new, keep_dark: bool = True):
     row_trunks = tuple(trunks[rear][["label", "sku", "length_m", "order_length_m", "a_rack",
                                      "a_panel", "a_ru", "a_port", "b_rack", "b_panel", "b_ru",
                                      "b_port"]].to_dict("records"))
-    chain_seats, chains = _pass_through_chains(trunks, net, old_to_new)
+    chain_seats, chains = _pass_through_chains(trunks, net, old_to_new, layouts or {})
     seats.update(chain_seats)
     return StandingSeats(seats, frozenset(trunk.values()), row_trunks, chains,
                          keep_dark=keep_dark)
@@ -584,15 +586,76 @@ _CHAIN = (r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):F(\d+)\.(\d+) \| trunk 
           r"\| (\S+):F(\d+)\.(\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
 
 
-def _pass_through_chains(trunks, net, old_to_new) -> tuple[dict, tuple]:
+def entry_layouts(folder: Path) -> dict:
+    """Per pass-through entry panel of the standing plan, its rear ports in order, each
+    (positions, [its front ports' positions]) with the front ports numbered on across them
+    (``planner.cabling.structured._entry_panels``' ``layout``, ``R12F8F3 R12F12``), as the
+    standing plan's NetBox bundle records it: ``netbox/devices.csv`` names the panel's device
+    type by its part number, layout and ``pass-through``. Empty without that file."""
+    import re
+
+    import pandas as pd
+    path = Path(folder) / "netbox" / "devices.csv"
+    if not path.is_file():
+        return {}
+    devices = pd.read_csv(path, keep_default_na=False, dtype=str)
+    if not {"name", "device_type"} <= set(devices.columns):
+        return {}
+    pattern = re.compile(r"((?:R\d+(?:F\d+)*)(?: R\d+(?:F\d+)*)*) pass-through$")
+    out = {}
+    for name, model in zip(devices["name"], devices["device_type"]):
+        found = pattern.search(str(model))
+        if found:
+            out[str(name)] = [(int(legs), [int(k) for k in re.findall(r"F(\d+)", group)])
+                              for group in found.group(1).split()
+                              for legs in re.findall(r"^R(\d+)", group)]
+    return out
+
+
+def _entry_fronts(layouts: dict, trunks) -> dict:
+    """(entry panel, front port number) -> (rear port number, positions, spare) from the
+    standing entry panels' ``layouts`` (``entry_layouts``): ``spare`` the positions after the
+    port on its rear port that a front port may grow into without renumbering any front
+    port: where it is the last front port a trunk ends on (``trunks``) before one no trunk
+    ends on (the hall trunk's spare positions), the last front port of its rear port, all of
+    them on the panel's last rear port, else all but one (that free front port stays, so
+    the front ports after it keep their numbers); 0 elsewhere."""
+    ended = {(str(panel), int(str(port)[1:]))
+             for side in ("a", "b")
+             for panel, port in zip(trunks[f"{side}_panel"], trunks[f"{side}_port"])
+             if str(port).startswith("F")}
+    out = {}
+    for panel, rears in layouts.items():
+        number = 0
+        for r, (_, sizes) in enumerate(rears, start=1):
+            first = number + 1
+            number += len(sizes)
+            for k, size in enumerate(sizes):
+                port, spare = first + k, 0
+                if (k == len(sizes) - 2 and (panel, port) in ended
+                        and (panel, port + 1) not in ended):
+                    spare = sizes[-1] if r == len(rears) else sizes[-1] - 1
+                out[(panel, port)] = (r, size, spare)
+    return out
+
+
+def _pass_through_chains(trunks, net, old_to_new, layouts: dict) -> tuple[dict, tuple]:
     """(seats, chains) of the standing cross-hall links through pass-through panels
     (``StandingSeats.chains``): per link, by its two router ends (grown ids),
     ``("chain", chain id, position)``; per chain its two row trunks (trunks.csv lists a
     chain's row trunk to the entry front port and the one from the far entry's front port
     one after the other, ``planner.cabling.structured._trunks``), its entry front port's
-    positions (``size``: the largest position a standing link takes, 1 for a chain that
-    carried none, as the entry layout gives it one), that port's number at each entry panel
-    (``fronts``) and its hall trunk (``_hall_trunk_of``)."""
+    positions (``size``), the positions that port may grow to (``room``), that port's number
+    at each entry panel (``fronts``) and its hall trunk.
+
+    With the standing entry panels' ``layouts`` (``entry_layouts``, one for every entry
+    panel a chain ends on) ``size`` is the front port's positions there, its hall trunk the
+    one on its rear port, and ``room`` adds the spare positions after it on both entry panels
+    (``_entry_fronts``) up to its row trunks' legs: the last chain on a hall trunk with spare
+    positions grows into them, renumbering no front port and moving no kept cable. Without
+    (an as-built without its plan's NetBox bundle) ``size`` is the largest position a
+    standing link takes, 1 for a chain that carried none, its hall trunk found by
+    ``_hall_trunk_of`` and ``room`` its ``size``."""
     import re
     rows = trunks.set_index("trunk_id")
     ids, a_port, b_port = (trunks[c].astype(str).tolist() for c in ("trunk_id", "a_port",
@@ -616,7 +679,12 @@ def _pass_through_chains(trunks, net, old_to_new) -> tuple[dict, tuple]:
     fronts = {key: {str(rows.at[lo, "b_panel"]): int(str(rows.at[lo, "b_port"])[1:]),
                     str(rows.at[hi, "a_panel"]): int(str(rows.at[hi, "a_port"])[1:])}
               for key, (lo, hi) in pairs.items()}
-    hall = _hall_trunk_of(trunks, fronts, {key: size.get(key, 1) for key in pairs})
+    entry = _entry_fronts(layouts, trunks)
+    if pairs and all(end in entry for ports in fronts.values() for end in ports.items()):
+        hall, size, room = _laid_out(trunks, rows, pairs, fronts, entry)
+    else:
+        size = {key: size.get(key, 1) for key in pairs}
+        hall, room = _hall_trunk_of(trunks, fronts, size), size
 
     def piece(tid, row, entry):
         t = rows.loc[tid]
@@ -630,11 +698,36 @@ def _pass_through_chains(trunks, net, old_to_new) -> tuple[dict, tuple]:
             continue
         h = rows.loc[hall[key]]
         chains.append(dict(id=key, a=piece(lo, "a", "b"), b=piece(hi, "b", "a"),
-                           size=size.get(key, 1), fronts=fronts[key],
+                           size=size[key], room=room[key], fronts=fronts[key],
                            hall=(str(h["label"]), str(h["sku"])),
                            hall_ends=((str(h["a_panel"]), int(str(h["a_port"])[1:])),
                                       (str(h["b_panel"]), int(str(h["b_port"])[1:])))))
     return seats, tuple(chains)
+
+
+def _laid_out(trunks, rows, pairs: dict, fronts: dict, entry: dict) -> tuple[dict, dict, dict]:
+    """(hall trunk id, front port positions, positions it may grow to) per chain of ``pairs``
+    from the standing entry panels (``entry``: ``_entry_fronts``'): the hall trunk on its
+    front ports' rear ports (left out where the two entries disagree: laid out afresh), its
+    front port's positions, and those plus the spare after it on both entries, at most its
+    row trunks' legs (trunks.csv ``capacity``)."""
+    rear_of = {}
+    for tid, *ends in zip(trunks["trunk_id"], trunks["a_panel"], trunks["a_port"],
+                          trunks["b_panel"], trunks["b_port"]):
+        if str(ends[1]).startswith("R") and str(ends[3]).startswith("R"):
+            rear_of[frozenset([(str(ends[0]), int(str(ends[1])[1:])),
+                               (str(ends[2]), int(str(ends[3])[1:]))])] = str(tid)
+    hall, size, room = {}, {}, {}
+    for key, ports in fronts.items():
+        seen = [entry[end] for end in ports.items()]
+        tid = rear_of.get(frozenset((panel, r) for (panel, _), (r, _, _) in
+                                    zip(ports.items(), seen)))
+        if tid is None or len({s for _, s, _ in seen}) != 1:
+            continue
+        legs = min(int(rows.at[t, "capacity"]) for t in pairs[key])
+        hall[key], size[key] = tid, seen[0][1]
+        room[key] = max(size[key], min(legs, size[key] + min(s for _, _, s in seen)))
+    return hall, size, room
 
 
 def _hall_trunk_of(trunks, fronts: dict, size: dict) -> dict:
@@ -745,7 +838,8 @@ def run(args: argparse.Namespace) -> int:
                                              int(np.max(placement.cabinet_hall)) + 1)
                               if args.plan_dir is not None else (None, cables_old))
     seats = standing_seats(old_trunks, old_pieces, growth.old_to_new,
-                           keep_dark=not args.allow_remove)
+                           keep_dark=not args.allow_remove,
+                           layouts=entry_layouts(folder) if args.plan_dir is not None else None)
     result = plan(growth.topology, catalog, floor, placement=placement, strategy="hint",
                   seed=args.seed, standing_seats=seats, standing_boxes=boxes)
     ep_map = orders.endpoint_map(standing.endpoints, growth.topology.endpoints,
