@@ -19,7 +19,8 @@ and H2-B-P0 (before, F8 stayed at 6 positions and the 2 links took a new chain o
 links, the grown one 36, 27 of them standing ones that keep both ends (the 6 on F8 among
 them): every standing pass-through trunk stays (same label and part), each of the 27 keeps
 its entry front ports, positions and trunks, and the grown plant adds 3 pass-through trunks
-(a 1-link chain from H1-A-P0 to H2-A-P0 on a new 2-leg hall trunk), not 5.
+(a 1-link chain from H1-A-P0 to H2-A-P0 on a new 2-leg hall trunk), not 5: bom_growth.csv
+buys two 7 m and one 50 m 24-fibre trunks and nothing else of trunks.
 """
 
 from __future__ import annotations
@@ -124,6 +125,10 @@ def test_new_links_take_the_spare_legs_and_no_new_trunk(plans):
               for p in pd.concat([through["a_panel"], through["b_panel"]])
               if "ENTRY" not in p}
     assert points == {"H1-A-P0", "H2-A-P0"}
+    bom = _read(plans["grown"], "bom_growth.csv")
+    bought = bom[(bom["item"] == "trunk") & (bom["new"].astype(int) > 0)]
+    assert dict(zip(bought["sku"], bought["new"].astype(int))) == new["sku"].value_counts(
+        ).to_dict() == {"OS2-T24-MPO12-APC_7m": 2, "OS2-T24-MPO12-APC_50m": 1}
 
 
 def test_every_standing_trunk_and_kept_cable_keeps_its_seat(plans):
@@ -137,3 +142,29 @@ def test_every_standing_trunk_and_kept_cable_keeps_its_seat(plans):
         assert now[k]["trunks"] == before[k]["trunks"], k
     growth = json.loads((plans["grown"] / "summary.json").read_text())["growth"]
     assert growth["touched_network_repatched"] == 0
+
+
+def _ended(panel: str, ports: list) -> pd.DataFrame:
+    """A trunks.csv with a row trunk ending on each front port of ``ports`` of ``panel``."""
+    return pd.DataFrame({"a_panel": ["H1-A-P0-02"] * len(ports), "a_port": ["R1"] * len(ports),
+                         "b_panel": [panel] * len(ports), "b_port": [f"F{n}" for n in ports]})
+
+
+@pytest.mark.parametrize("layout, ended, port, expected", [
+    # the last chain on the panel's last rear port grows into all of the free port after it
+    ("R12F12 R8F6F2", [1, 2], 2, (2, 6, 2)),
+    # on an earlier rear port the free port keeps one position: F4 keeps its number
+    ("R12F9F3 R12F12", [1, 3], 1, (1, 9, 2)),
+    ("R12F9F3 R12F12", [1, 3], 3, (2, 12, 0)),
+    # a chain followed by another chain's front port does not grow
+    ("R12F4F1F1F6", [1, 2, 3], 2, (1, 1, 0)),
+    ("R12F4F1F1F6", [1, 2, 3], 3, (1, 1, 6)),
+    # a one-position free port on an earlier rear port offers nothing
+    ("R12F11F1 R4F4", [1, 3], 1, (1, 11, 0)),
+])
+def test_a_front_port_grows_only_where_no_port_is_renumbered(layout, ended, port, expected):
+    from planner.commands.expand import _entry_fronts
+    groups = [(int(g.split("F")[0][1:]), [int(k) for k in g.split("F")[1:]])
+              for g in layout.split()]
+    fronts = _entry_fronts({"H1-ENTRY-01": groups}, _ended("H1-ENTRY-01", ended))
+    assert fronts[("H1-ENTRY-01", port)] == expected
