@@ -549,7 +549,7 @@ def standing_seats(trunks, cables_old, old_to_new, keep_dark: bool = True,
     network cables through one trunk, their routers under their grown ids, and its trunks
     between two panels' rear ports: row trunks and the hall trunks between two hall entries
     (``trunks``: ``standing_plant``'s), and its cross-hall chains through pass-through panels
-    (``_pass_through_chains``, ``layouts``: ``entry_layouts``'); None without trunks (no
+    (``_pass_through_chains``, ``layouts`` from ``entry_layouts``); None without trunks (no
     structured cabling). ``keep_dark`` (no ``--allow-remove``): a standing trunk no grown link
     uses stays as dark spare."""
     import re
@@ -598,9 +598,11 @@ def entry_layouts(folder: Path) -> dict:
     path = Path(folder) / "netbox" / "devices.csv"
     if not path.is_file():
         return {}
-    devices = pd.read_csv(path, keep_default_na=False, dtype=str)
+    devices = pd.read_csv(path, keep_default_na=False, dtype=str,
+                          usecols=lambda column: column in ("name", "device_type"))
     if not {"name", "device_type"} <= set(devices.columns):
         return {}
+    devices = devices[devices["device_type"].str.endswith(" pass-through")]
     pattern = re.compile(r"((?:R\d+(?:F\d+)*)(?: R\d+(?:F\d+)*)*) pass-through$")
     out = {}
     for name, model in zip(devices["name"], devices["device_type"]):
@@ -653,7 +655,7 @@ def _pass_through_chains(trunks, net, old_to_new, layouts: dict) -> tuple[dict, 
     one on its rear port, and ``room`` adds the spare positions after it on both entry panels
     (``_entry_fronts``) up to its row trunks' legs: the last chain on a hall trunk with spare
     positions grows into them, renumbering no front port and moving no kept cable. Without
-    (an as-built without its plan's NetBox bundle) ``size`` is the largest position a
+    (a plan folder without ``netbox/devices.csv``) ``size`` is the largest position a
     standing link takes, 1 for a chain that carried none, its hall trunk found by
     ``_hall_trunk_of`` and ``room`` its ``size``."""
     import re
