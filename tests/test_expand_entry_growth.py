@@ -168,3 +168,22 @@ def test_a_front_port_grows_only_where_no_port_is_renumbered(layout, ended, port
               for g in layout.split()]
     fronts = _entry_fronts({"H1-ENTRY-01": groups}, _ended("H1-ENTRY-01", ended))
     assert fronts[("H1-ENTRY-01", port)] == expected
+
+
+def test_the_front_port_size_is_read_from_the_entry_panels(plans):
+    """An earlier growth may leave a front port's last positions empty: with the entry
+    panels' layouts F8 still has 6 positions (and may grow to 8), read from the cables alone
+    it would be 5, the largest position a cable takes."""
+    import numpy as np
+
+    from planner.commands.expand import _pass_through_chains, entry_layouts
+    trunks, cables = _read(plans["old"], "trunks.csv"), _read(plans["old"], "cables.csv")
+    net = cables[(cables["kind"] == "network")
+                 & ~cables["segments"].str.contains("H1-ENTRY-01:F8.6 ", regex=False)]
+    assert len(net) == (cables["kind"] == "network").sum() - 1
+    same = np.arange(len(cables))
+    for layouts, expected in ((entry_layouts(plans["old"]), (6, 8)), ({}, (5, 5))):
+        _, chains = _pass_through_chains(trunks, net, same, layouts)
+        chain = next(c for c in chains if c["a"]["label"] == CHAIN[0])
+        assert (chain["size"], chain["room"]) == expected
+        assert chain["hall"][0] == HALL
