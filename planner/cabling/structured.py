@@ -1316,7 +1316,7 @@ def _point_to_point(catalog: Catalog, links: pd.DataFrame, pieces: Runs) -> tupl
 
 def _stock(catalog: Catalog, part: int, metres: float) -> float:
     """Stock length a trunk part orders for ``metres``."""
-    return float(catalog.cables[part].order_length(np.asarray([metres], dtype=float))[0])
+    return catalog.cables[part].order_length(float(metres))
 
 
 def _candidates(catalog: Catalog, trunk: int, panel: int, entry: int,

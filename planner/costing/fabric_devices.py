@@ -334,17 +334,16 @@ def _cords(catalog, placement, devices: pd.DataFrame, boxes: pd.DataFrame, fp,
     order = {"subnet_manager": 0, "pdu": 1}
     managed = managed.assign(_o=managed["kind"].map(order)).sort_values(
         ["cabinet_index", "_o", "feed", "name"], kind="stable")
-    ends: list[tuple[str, str, object]] = []        # (device, cabinet, ru) in cord order
     router_rows = routers.sort_values("id", kind="stable")
-    by_cab_r = router_rows.groupby("cabinet", sort=False)
-    by_cab_b = managed.groupby("cabinet_index", sort=False)
-    for c, name in enumerate(names):
-        if name in by_cab_r.groups:
-            g = by_cab_r.get_group(name)
-            ends += list(zip(g["name"], g["cabinet"], g["ru"]))
-        if c in by_cab_b.groups:
-            g = by_cab_b.get_group(c)
-            ends += list(zip(g["name"], g["cabinet"], g["ru"]))
+    # (device, cabinet, ru) in cord order: cabinet by cabinet, its routers, then its boxes
+    both = [router_rows, managed]
+    cabinet = np.concatenate([pd.Index(names).get_indexer(router_rows["cabinet"]),
+                              managed["cabinet_index"].to_numpy(np.int64)])
+    boxes_last = np.repeat([0, 1], [len(router_rows), len(managed)])
+    walk = np.lexsort((boxes_last, cabinet))
+    ends: list[tuple[str, str, object]] = list(zip(*(
+        np.concatenate([t[column].to_numpy(object) for t in both])[walk].tolist()
+        for column in ("name", "cabinet", "ru"))))
     if len(ends) != len(fp.cord_lengths_m):
         raise AssertionError(f"{len(ends)} managed devices but {len(fp.cord_lengths_m)} "
                              "management cords")
@@ -356,10 +355,10 @@ def _cords(catalog, placement, devices: pd.DataFrame, boxes: pd.DataFrame, fp,
         if kind == "mgmt_switch":
             switches.setdefault(cab, []).append((name, ru))
     g_of_end = group[np.array([index[e[1]] for e in ends], dtype=np.int64)]
-    rank = np.zeros(len(ends), dtype=np.int64)          # the device's place in its group
-    for g in np.unique(g_of_end):
-        idx = np.flatnonzero(g_of_end == g)
-        rank[idx] = np.arange(len(idx))
+    by_group = np.argsort(g_of_end, kind="stable")
+    first = np.searchsorted(g_of_end[by_group], g_of_end[by_group], side="left")
+    rank = np.empty(len(ends), dtype=np.int64)          # the device's place in its group
+    rank[by_group] = np.arange(len(ends)) - first
     ports = mgmt.switch.ports
     sw_cab = [names[holder[g]] for g in g_of_end.tolist()]
     if standing is None:
