@@ -75,17 +75,29 @@ class FabricDevices:
     cords: pd.DataFrame
 
     @cached_property
-    def _by_cabinet(self) -> dict[str, pd.DataFrame]:
-        """The boxes grouped by cabinet once, so a writer asking for every cabinet does not
-        scan every box per cabinet (3.7 s of cabinets.csv at 100K)."""
-        ordered = self.devices.sort_values(["cabinet", "ru", "name"],
-                                           ascending=[True, False, True],
-                                           na_position="last", kind="stable")
-        return dict(tuple(ordered.groupby("cabinet", sort=False)))
+    def ordered(self) -> pd.DataFrame:
+        """The boxes cabinet by cabinet (by name), each cabinet's top unit first and its
+        zero-U PDUs last: the order ``in_cabinet`` gives them in."""
+        return self.devices.sort_values(["cabinet", "ru", "name"],
+                                        ascending=[True, False, True],
+                                        na_position="last", kind="stable")
+
+    @cached_property
+    def _spans(self) -> dict[str, tuple[int, int]]:
+        """Each cabinet's rows of ``ordered`` (first, after last), found once, so a writer
+        asking for every cabinet neither scans every box per cabinet nor splits the table
+        into a frame per cabinet (2.2 s at 622,720 cables, in every per-hall wiring part)."""
+        cabinet = self.ordered["cabinet"].to_numpy(object)
+        if not len(cabinet):
+            return {}
+        starts = np.flatnonzero(np.r_[True, cabinet[1:] != cabinet[:-1]])
+        ends = np.r_[starts[1:], len(cabinet)]
+        return {cabinet[a]: (int(a), int(b)) for a, b in zip(starts.tolist(), ends.tolist())}
 
     def in_cabinet(self, cabinet: str) -> pd.DataFrame:
         """The boxes of one cabinet, top unit first, zero-U PDUs last."""
-        return self._by_cabinet.get(cabinet, self.devices.iloc[:0])
+        start, stop = self._spans.get(cabinet, (0, 0))
+        return self.ordered.iloc[start:stop]
 
     def ru_per_cabinet(self, n_cab: int) -> np.ndarray:
         """Rack units the boxes take per cabinet (PDUs none)."""
