@@ -14,6 +14,7 @@ from pypdf.generic import ContentStream
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.exports import trunks_csv, wiring_pdf
+from planner.exports.wiring_pdf.groups import GroupPairs, group_pairs
 from planner.inputs.floor import cabinet_name
 from test_exports_plans import get_plan
 
@@ -184,8 +185,8 @@ def test_schedule_type_is_readable(pdfs, name):
 
 
 def test_many_groups_list_pairs_row_by_row():
-    m = np.array([[4, 9, 0], [9, 1, 2], [0, 2, 0]])
-    table = wiring_pdf.pair_table(m)
+    pairs = GroupPairs(3, np.array([0, 0, 1, 1]), np.array([0, 1, 1, 2]), np.array([4, 9, 1, 2]))
+    table = wiring_pdf.pair_table(pairs)
     cells = [c for row in zip(*table.columns) for c in row if c]
     assert cells == ["g0 inside: 4", "g0 \u2013 g1: 9", "g1 inside: 1", "g1 \u2013 g2: 2"]
     assert len(table.columns) == wiring_pdf.PAIRS_PER_ROW
@@ -295,6 +296,13 @@ def test_group_matrix_counts_every_network_cable_once():
     upper = matrix.sum() - (matrix.sum() - matrix.trace()) / 2
     assert upper == (plan.cables["kind"] == "network").sum()
     assert (matrix == matrix.T).all()
+    net = plan.cables[plan.cables["kind"] == "network"]     # the pairs, counted by pandas
+    counted = (net.assign(lo=np.minimum(net["group_a"], net["group_b"]),
+                          hi=np.maximum(net["group_a"], net["group_b"]))
+               .groupby(["lo", "hi"]).size())
+    pairs = group_pairs(plan)
+    assert list(zip(pairs.lo.tolist(), pairs.hi.tolist())) == counted.index.tolist()
+    assert pairs.cables.tolist() == counted.tolist()
 
 
 def test_same_plan_gives_identical_bytes(tmp_path):

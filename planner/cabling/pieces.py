@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from planner.cabling import shared_text
 from planner.inputs.catalog import Catalog
 
 END_FIELDS = ["place", "device", "port", "ru", "transceiver", "at_panel", "joined"]
@@ -243,7 +244,7 @@ def _grouped(key: np.ndarray, fields: dict[str, np.ndarray]) -> pd.DataFrame:
                 for i in range(j):
                     add &= grid[:, j] != grid[:, i]
             text[add] = text[add] + "+" + grid[add, j]
-        out[f] = text
+        out[f] = text if f == "x" else shared_text.shared(text)
     return pd.DataFrame(out, index=keys)
 
 

@@ -13,6 +13,7 @@ import itertools
 from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
+from planner.cabling import shared_text
 from planner.inputs import floor as floors
 from planner.inputs.catalog import Catalog
 from planner.inputs.floor import Room
@@ -1357,7 +1358,7 @@ def _point_to_point(catalog: Catalog, links: pd.DataFrame, pieces: Runs) -> tupl
 
 def _stock(catalog: Catalog, part: int, metres: float) -> float:
     """Stock length a trunk part orders for ``metres``."""
-    return float(catalog.cables[part].order_length(np.asarray([metres], dtype=float))[0])
+    return catalog.cables[part].order_length(float(metres))
 
 
 def _candidates(catalog: Catalog, trunk: int, panel: int, entry: int,
@@ -1682,6 +1683,8 @@ def _trunks(chains: pd.DataFrame, shared: pd.DataFrame, catalog: Catalog) -> pd.
     columns = ["chain", "hall", "piece", "part", "links", "kind", "length_m",
                "order_length_m", "a_panel", "a_port", "a_port_kind", "b_panel", "b_port", "b_port_kind"]
     trunks = pd.DataFrame(rows, columns=columns)
+    for name in ("a_port", "b_port"):
+        trunks[name] = shared_text.shared(trunks[name])
     width = max(4, len(str(len(trunks))))
     trunks.insert(0, "trunk_id", floors.padded("T", np.arange(1, len(trunks) + 1), width))
     trunks["sku"] = ""
@@ -1714,10 +1717,11 @@ def _links(link: pd.DataFrame, chains: pd.DataFrame, shared: pd.DataFrame, trunk
         lo, hi = np.asarray(lo, dtype=object), np.asarray(hi, dtype=object)
         return np.where(flip, hi, lo), np.where(flip, lo, hi)
 
-    front = {s: floors.padded("", ch[f"{s}_start"].to_numpy() + pos - 1, width)
-             for s in ("lo", "hi")}
-    entry = {s: np.where(hall, "F" + ch[f"{s}_entry_front"].astype(str).to_numpy(object) + "."
-                         + pos.astype(str).astype(object), "") for s in ("lo", "hi")}
+    front = {s: shared_text.shared(floors.padded("", ch[f"{s}_start"].to_numpy() + pos - 1,
+                                                 width)) for s in ("lo", "hi")}
+    entry = {s: shared_text.shared(np.where(
+        hall, "F" + ch[f"{s}_entry_front"].astype(str).to_numpy(object) + "."
+        + pos.astype(str).astype(object), "")) for s in ("lo", "hi")}
     a_panel, b_panel = side(ch["lo_panel"], ch["hi_panel"])
     a_port, b_port = side(front["lo"], front["hi"])
     a_entry, b_entry = side(ch["lo_entry_panel"], ch["hi_entry_panel"])
@@ -1764,7 +1768,7 @@ def _links(link: pd.DataFrame, chains: pd.DataFrame, shared: pd.DataFrame, trunk
         "cord_b_m": cord_b, "cord_b_order_m": seg.cord_b[c], "cord_b_sku": skus["b"],
         "a_panel": a_panel, "a_port": a_port, "a_entry": a_entry, "a_entry_port": a_entry_port,
         "b_entry": b_entry, "b_entry_port": b_entry_port, "b_panel": b_panel, "b_port": b_port,
-        "trunks": np.where(hall, t_a + "," + mid + "," + t_b, t_a),
+        "trunks": shared_text.shared(np.where(hall, t_a + "," + mid + "," + t_b, t_a)),
         "position": pos, "via_entry": link["lo"].to_numpy(np.int64) <= -2})
     order = np.argsort(c, kind="stable")
     return table.iloc[order].reset_index(drop=True), np.asarray(text, dtype=object)[order]

@@ -75,17 +75,29 @@ class FabricDevices:
     cords: pd.DataFrame
 
     @cached_property
-    def _by_cabinet(self) -> dict[str, pd.DataFrame]:
-        """The boxes grouped by cabinet once, so a writer asking for every cabinet does not
-        scan every box per cabinet (3.7 s of cabinets.csv at 100K)."""
-        ordered = self.devices.sort_values(["cabinet", "ru", "name"],
-                                           ascending=[True, False, True],
-                                           na_position="last", kind="stable")
-        return dict(tuple(ordered.groupby("cabinet", sort=False)))
+    def ordered(self) -> pd.DataFrame:
+        """The boxes cabinet by cabinet (by name), each cabinet's top unit first and its
+        zero-U PDUs last: the order ``in_cabinet`` gives them in."""
+        return self.devices.sort_values(["cabinet", "ru", "name"],
+                                        ascending=[True, False, True],
+                                        na_position="last", kind="stable")
+
+    @cached_property
+    def _spans(self) -> dict[str, tuple[int, int]]:
+        """Each cabinet's rows of ``ordered`` (first, after last), found once, so a writer
+        asking for every cabinet neither scans every box per cabinet nor splits the table
+        into a frame per cabinet (2.2 s at 622,720 cables, in every per-hall wiring part)."""
+        cabinet = self.ordered["cabinet"].to_numpy(object)
+        if not len(cabinet):
+            return {}
+        starts = np.flatnonzero(np.r_[True, cabinet[1:] != cabinet[:-1]])
+        ends = np.r_[starts[1:], len(cabinet)]
+        return {cabinet[a]: (int(a), int(b)) for a, b in zip(starts.tolist(), ends.tolist())}
 
     def in_cabinet(self, cabinet: str) -> pd.DataFrame:
         """The boxes of one cabinet, top unit first, zero-U PDUs last."""
-        return self._by_cabinet.get(cabinet, self.devices.iloc[:0])
+        start, stop = self._spans.get(cabinet, (0, 0))
+        return self.ordered.iloc[start:stop]
 
     def ru_per_cabinet(self, n_cab: int) -> np.ndarray:
         """Rack units the boxes take per cabinet (PDUs none)."""
@@ -334,17 +346,16 @@ def _cords(catalog, placement, devices: pd.DataFrame, boxes: pd.DataFrame, fp,
     order = {"subnet_manager": 0, "pdu": 1}
     managed = managed.assign(_o=managed["kind"].map(order)).sort_values(
         ["cabinet_index", "_o", "feed", "name"], kind="stable")
-    ends: list[tuple[str, str, object]] = []        # (device, cabinet, ru) in cord order
     router_rows = routers.sort_values("id", kind="stable")
-    by_cab_r = router_rows.groupby("cabinet", sort=False)
-    by_cab_b = managed.groupby("cabinet_index", sort=False)
-    for c, name in enumerate(names):
-        if name in by_cab_r.groups:
-            g = by_cab_r.get_group(name)
-            ends += list(zip(g["name"], g["cabinet"], g["ru"]))
-        if c in by_cab_b.groups:
-            g = by_cab_b.get_group(c)
-            ends += list(zip(g["name"], g["cabinet"], g["ru"]))
+    # (device, cabinet, ru) in cord order: cabinet by cabinet, its routers, then its boxes
+    both = [router_rows, managed]
+    cabinet = np.concatenate([pd.Index(names).get_indexer(router_rows["cabinet"]),
+                              managed["cabinet_index"].to_numpy(np.int64)])
+    boxes_last = np.repeat([0, 1], [len(router_rows), len(managed)])
+    walk = np.lexsort((boxes_last, cabinet))
+    ends: list[tuple[str, str, object]] = list(zip(*(
+        np.concatenate([t[column].to_numpy(object) for t in both])[walk].tolist()
+        for column in ("name", "cabinet", "ru"))))
     if len(ends) != len(fp.cord_lengths_m):
         raise AssertionError(f"{len(ends)} managed devices but {len(fp.cord_lengths_m)} "
                              "management cords")
@@ -356,10 +367,10 @@ def _cords(catalog, placement, devices: pd.DataFrame, boxes: pd.DataFrame, fp,
         if kind == "mgmt_switch":
             switches.setdefault(cab, []).append((name, ru))
     g_of_end = group[np.array([index[e[1]] for e in ends], dtype=np.int64)]
-    rank = np.zeros(len(ends), dtype=np.int64)          # the device's place in its group
-    for g in np.unique(g_of_end):
-        idx = np.flatnonzero(g_of_end == g)
-        rank[idx] = np.arange(len(idx))
+    by_group = np.argsort(g_of_end, kind="stable")
+    first = np.searchsorted(g_of_end[by_group], g_of_end[by_group], side="left")
+    rank = np.empty(len(ends), dtype=np.int64)          # the device's place in its group
+    rank[by_group] = np.arange(len(ends)) - first
     ports = mgmt.switch.ports
     sw_cab = [names[holder[g]] for g in g_of_end.tolist()]
     if standing is None:

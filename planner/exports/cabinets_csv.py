@@ -61,14 +61,14 @@ def fabric_devices(plan) -> list[str]:
     boxes = getattr(plan, "fabric", None)
     if boxes is None:
         return [""] * len(names)
-    cells = []
-    for name in names:
-        here = boxes.in_cabinet(name)
-        cells.append(";".join(
-            f"{n}@0U" if np.isnan(ru) else f"{n}@U{ru:g}" + (f"-{ru + h - 1:g}" if h > 1 else "")
-            for n, ru, h in zip(here["name"], here["ru"].astype(float),
-                                here["height_ru"].astype(float))))
-    return cells
+    ordered = boxes.ordered            # one pass over the boxes, not a table per cabinet
+    placed: dict[str, list[str]] = {}
+    for cabinet, n, ru, h in zip(ordered["cabinet"].tolist(), ordered["name"].tolist(),
+                                 ordered["ru"].astype(float).tolist(),
+                                 ordered["height_ru"].astype(float).tolist()):
+        placed.setdefault(cabinet, []).append(
+            f"{n}@0U" if np.isnan(ru) else f"{n}@U{ru:g}" + (f"-{ru + h - 1:g}" if h > 1 else ""))
+    return [";".join(placed.get(name, ())) for name in names]
 
 
 def rack_rows(plan) -> pd.DataFrame:

@@ -9,6 +9,7 @@ gathered frontier stays under 64 MiB; the cost is O(sources·links·diameter/64)
 
 from __future__ import annotations
 
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -70,10 +71,11 @@ def _reached(adj: _Csr, source: int) -> np.ndarray:
 
 
 def _bitset_bfs(adj, sources: np.ndarray, targets: np.ndarray,
-                target_weights: np.ndarray | None = None) -> tuple[int, int]:
+                target_weights: np.ndarray) -> tuple[int, int, int]:
     """BFS from up to 64·W sources at once; reached[v] holds one bit per source.
-    Returns (max distance, sum of distances) from the sources to the targets, each target's
-    distances weighted by ``target_weights`` when given."""
+    Returns (max distance, Σ distance, Σ target weight · distance) over the (source, target)
+    pairs reached. It stops at the level that reaches the last target from every source: a
+    level after it only reaches routers that are not targets, and adds nothing."""
     r = adj.shape[0]
     words = (len(sources) + 63) // 64
     reached = np.zeros((r, words), dtype=np.uint64)
@@ -83,23 +85,66 @@ def _bitset_bfs(adj, sources: np.ndarray, targets: np.ndarray,
     frontier = reached.copy()
     nonempty = np.diff(adj.indptr) > 0
     starts = adj.indptr[:-1][nonempty]
-    level = diameter = total = 0
-    while True:
+    pairs = len(targets) * len(sources) - int(np.isin(sources, targets).sum())
+    level = diameter = total = weighted = found_all = 0
+    while found_all < pairs:
         level += 1
         nxt = np.zeros_like(reached)
         nxt[nonempty] = np.bitwise_or.reduceat(frontier[adj.indices], starts, axis=0)
         nxt &= ~reached
         if not nxt.any():
-            return diameter, total
+            break
         reached |= nxt
         frontier = nxt
-        counts = np.bitwise_count(nxt[targets])
+        counts = np.bitwise_count(nxt[targets]).sum(axis=1, dtype=np.int64)
         found = int(counts.sum())
-        if found and target_weights is not None:
+        if found:
             diameter = level
-            total += level * int(counts.sum(axis=1, dtype=np.int64) @ target_weights)
-        elif found:
-            diameter, total = level, total + level * found
+            total += level * found
+            weighted += level * int(counts @ target_weights)
+            found_all += found
+    return diameter, total, weighted
+
+
+_SUMS: "weakref.WeakKeyDictionary[Topology, dict]" = weakref.WeakKeyDictionary()
+"""Distance sums of each topology measured while it lives (``_sums``): the summary's
+``distance_stats`` and the performance stage's ``endpoint_distance_sum`` read one pass."""
+
+
+def _sums(top: Topology, which: str) -> tuple[int, int]:
+    """(diameter, Σ d) over ordered pairs of distinct ``measured_routers`` (``which`` =
+    "measured"), or (diameter, Σ e_s·e_t·d) over routers with endpoints e (``"endpoints"``).
+    Where the two are the same routers (every direct network whose routers all carry
+    endpoints, every fat tree) one BFS pass gives both, and the other is kept for its call.
+    InputError if those routers are not all connected."""
+    known = _SUMS.setdefault(top, {})
+    if which not in known:
+        nodes, leaves = measured_routers(top), top.leaves()
+        adj = _csr(top)
+        if np.array_equal(nodes, leaves):
+            check_connected(top, leaves, adj)
+            known["measured"], known["endpoints"] = _pass(
+                adj, leaves, top.endpoints[leaves].astype(np.int64))
+        elif which == "measured":
+            check_connected(top, nodes, adj)
+            known[which] = _pass(adj, nodes, np.ones(len(nodes), np.int64))[0]
+        else:
+            check_connected(top, leaves, adj)
+            known[which] = _pass(adj, leaves, top.endpoints[leaves].astype(np.int64))[1]
+    return known[which]
+
+
+def _pass(adj: _Csr, nodes: np.ndarray, weights: np.ndarray):
+    """((diameter, Σ d), (diameter, Σ w_s·w_t·d)) over ordered pairs of distinct ``nodes``,
+    batched so the gathered frontier stays under ``_GATHER_WORDS``."""
+    batch = 64 * max(1, _GATHER_WORDS // max(adj.nnz, 1))
+    diameter = total = weighted = 0
+    for count in np.unique(weights).tolist():
+        sources = nodes[weights == count]
+        for start in range(0, len(sources), batch):
+            d, t, w = _bitset_bfs(adj, sources[start:start + batch], nodes, weights)
+            diameter, total, weighted = max(diameter, d), total + t, weighted + count * w
+    return (diameter, total), (diameter, weighted)
 
 
 def check_connected(top: Topology, nodes: np.ndarray, adj: "_Csr | None" = None) -> None:
@@ -125,31 +170,14 @@ def distance_stats(top: Topology) -> tuple[int, float]:
     nodes = measured_routers(top)
     if len(nodes) < 2:
         return 0, 0.0
-    adj = _csr(top)
-    check_connected(top, nodes, adj)
-    batch = 64 * max(1, _GATHER_WORDS // max(adj.nnz, 1))
-    diameter, total = 0, 0
-    for start in range(0, len(nodes), batch):
-        d, t = _bitset_bfs(adj, nodes[start:start + batch], nodes)
-        diameter, total = max(diameter, d), total + t
+    diameter, total = _sums(top, "measured")
     return diameter, total / (len(nodes) * (len(nodes) - 1))
 
 
 def endpoint_distance_sum(top: Topology) -> tuple[int, int]:
     """(diameter between routers with endpoints, Σ over ordered router pairs of e_s·e_t·d(s, t)):
     the hop count summed over all endpoint pairs (pairs on one router add 0). Same bit-parallel
-    BFS as ``distance_stats``, sources grouped by their endpoint count."""
-    leaves = top.leaves()
-    if len(leaves) < 2:
+    BFS as ``distance_stats`` (one pass for both where they measure the same routers)."""
+    if len(top.leaves()) < 2:
         return 0, 0
-    adj = _csr(top)
-    check_connected(top, leaves, adj)
-    weights = top.endpoints[leaves].astype(np.int64)
-    batch = 64 * max(1, _GATHER_WORDS // max(adj.nnz, 1))
-    diameter = total = 0
-    for count in np.unique(weights).tolist():
-        sources = leaves[weights == count]
-        for start in range(0, len(sources), batch):
-            d, t = _bitset_bfs(adj, sources[start:start + batch], leaves, weights)
-            diameter, total = max(diameter, d), total + count * t
-    return diameter, total
+    return _sums(top, "endpoints")

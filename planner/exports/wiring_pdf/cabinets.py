@@ -112,10 +112,17 @@ def _connectors(codes: np.ndarray, fields: dict[str, np.ndarray]) -> dict[str, n
     out = {}
     for name, values in fields.items():
         text = np.asarray(values, dtype=object)[first].copy()
-        if several.any():
-            joined = pd.Series(np.asarray(values, dtype=object)[several]).astype(str) \
-                .groupby(codes[several], sort=True).agg(lambda v: "+".join(x for x in v if x))
-            text[joined.index.to_numpy()] = joined.to_numpy(object)
+        if several.any():      # each connector's legs in order: one sort, then a join per run
+            legs = pd.Series(np.asarray(values, dtype=object)[several]).astype(str) \
+                .to_numpy(object)
+            of = codes[several]
+            order = np.argsort(of, kind="stable")
+            legs, of = legs[order].tolist(), of[order]
+            starts = np.flatnonzero(np.r_[True, of[1:] != of[:-1]])
+            stops = np.r_[starts[1:], len(of)]
+            text[of[starts]] = np.array(["+".join(x for x in legs[a:b] if x)
+                                         for a, b in zip(starts.tolist(), stops.tolist())],
+                                        dtype=object)
         out[name] = text
     return out
 
@@ -309,16 +316,20 @@ def _fabric_boxes(plan, index: dict[str, int], placed: list[list]) -> list[list[
     boxes = getattr(plan, "fabric", None)
     if boxes is None:
         return lines
-    for name, i in index.items():
-        for box in boxes.in_cabinet(name).itertuples(index=False):
-            if box.ru == box.ru:
-                top = box.ru + box.height_ru - 1
-                units = f"U{box.ru:g}" + (f"-{top:g}" if box.height_ru > 1 else "")
-                placed[i].append((box.name, box.kind, box.sku, float(box.ru),
-                                  float(box.height_ru)))
-            else:
-                units = f"0U, feed {box.feed}" if box.feed else "0U"
-            lines[i].append(f"{box.name}  {box.sku}  {units}")
+    ordered = boxes.ordered            # one pass over the boxes, cabinet by cabinet
+    for cabinet, name, kind, sku, ru, height, feed in zip(
+            *(ordered[k].tolist() for k in ("cabinet", "name", "kind", "sku", "ru",
+                                            "height_ru", "feed"))):
+        i = index.get(cabinet)
+        if i is None:
+            continue
+        if ru == ru:
+            top = ru + height - 1
+            units = f"U{ru:g}" + (f"-{top:g}" if height > 1 else "")
+            placed[i].append((name, kind, sku, float(ru), float(height)))
+        else:
+            units = f"0U, feed {feed}" if feed else "0U"
+        lines[i].append(f"{name}  {sku}  {units}")
     return lines
 
 

@@ -28,6 +28,8 @@ Part numbers per stock length: ``planner.inputs.catalog.part_numbers``.
 
 from __future__ import annotations
 
+import bisect
+import math
 from functools import cached_property
 from typing import Literal
 
@@ -298,6 +300,8 @@ class CableModel(Orderable):
     def order_length(self, length_m):
         """Next stock length >= ``length_m`` (scalar or array); the length itself if cut to
         length. Lengths beyond the longest stock length give NaN (the model cannot serve them)."""
+        if np.ndim(length_m) == 0:
+            return self._order_one(float(length_m))
         length = np.asarray(length_m, dtype=float)
         if not self.stock_lengths:
             out = np.where(length <= self.max_reach_m, length, np.nan)
@@ -305,7 +309,21 @@ class CableModel(Orderable):
             idx = np.searchsorted(self._stock, length - 1e-9, side="left")
             out = np.where(idx < len(self._stock),
                            self._stock[np.minimum(idx, len(self._stock) - 1)], np.nan)
-        return float(out) if np.ndim(length_m) == 0 else out
+        return out
+
+    def _order_one(self, length: float) -> float:
+        """``order_length`` of one length, without numpy's per-call cost: the structured
+        cabling asks it once per trunk candidate (209,705 times for 622,720 cables)."""
+        if not self.stock_lengths:
+            return length if length <= self.max_reach_m else math.nan
+        if math.isnan(length):
+            return math.nan
+        idx = bisect.bisect_left(self._stock_list, length - 1e-9)
+        return self._stock_list[idx] if idx < len(self._stock_list) else math.nan
+
+    @cached_property
+    def _stock_list(self) -> list[float]:
+        return [float(x) for x in self._stock]
 
     def price(self, order_length_m):
         """Dollars for one part of the given ordered length (scalar or array); a transceiver's
