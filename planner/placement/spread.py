@@ -93,6 +93,7 @@ from planner.inputs.floor import room_of
 from planner.inputs.floor.tray_segments import exit_segments, own_bay, route_segments
 from planner.placement.anneal import _fits, _move_member
 from planner.placement.capacity import Limits
+from planner.placement import spread_repair
 from planner.placement.graph import Graph
 from planner.placement.tuning import (NEAR_CABINETS, SPREAD_CABINET_WEIGHT, SPREAD_CHAIN_BUDGET,
                                       SPREAD_CHAIN_FIRST, SPREAD_CHAIN_SLACK,
@@ -108,7 +109,10 @@ OPTION = "--spread-risk"
 class SpreadRisk:
     """What ``--spread-risk`` did: the share asked, the cables over the limit with and without
     it, the search's work, and the plain layout for the comparison; ``trays`` and ``pairs``:
-    the tray segments and the group pairs on the cabinets (None: not limited)."""
+    the tray segments and the group pairs on the cabinets (None: not limited); ``exact``: what
+    the exact cabinet repair did (``spread_repair``); ``lower_bound``: the router and
+    group-pair cabinet cables over that no placement goes below
+    (``spread_repair.cabinet_lower_bound``)."""
 
     share: float
     cables_over: int
@@ -121,6 +125,8 @@ class SpreadRisk:
     plain_cabinet_names: tuple[str, ...] = ()
     trays: TraySpread | None = None
     pairs: PairSpread | None = None
+    exact: spread_repair.ExactRepair | None = None
+    lower_bound: tuple[int, int] | None = None
 
     @property
     def met(self) -> bool:
@@ -966,7 +972,8 @@ class PairTrays:
 def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
            cabinet_limits: Limits, group_limits: Limits, price: np.ndarray, share: float,
            routes: TrayRoutes | None = None, router_group=None
-           ) -> tuple[np.ndarray, int, int, int, TrayOutcome | None, PairSpread | None]:
+           ) -> tuple[np.ndarray, int, int, int, TrayOutcome | None, PairSpread | None,
+                      spread_repair.ExactRepair]:
     """(router -> cabinet meeting ``share`` where the search can, cables still over the limit,
     moves made, moves evaluated, the tray segments' counts with ``routes``, the group pairs'
     counts with ``router_group``). ``near[c]``: the cabinets cheapest from cabinet c (move
@@ -1000,6 +1007,9 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
         done = search.evaluations + int(SPREAD_CHAIN_BUDGET * budget)
         recover = max(recover, done + budget)
         moves += _repair_chains(search, graph, near, done, cap)
+    exact = spread_repair.ExactRepair()
+    if search.cabinet_excess() > 0:
+        exact = spread_repair.exact_repair(search)
     if search.pair_tray_limit is not None:
         done = search.evaluations + int(SPREAD_PAIR_TRAY_BUDGET * budget)
         recover = max(recover, done + budget)
@@ -1014,7 +1024,7 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
     pair = None if pairs is None else PairSpread(
         pairs=pairs, counts=search.pairs[1], cables_over=int(search.pair_over().sum()),
         plain_cables_over=plain_pairs, trays=pair_trays)
-    return search.cab, search.excess(), moves, search.evaluations, trays, pair
+    return search.cab, search.excess(), moves, search.evaluations, trays, pair, exact
 
 
 _REPAIRED = object()

@@ -238,6 +238,14 @@ SPREAD_CHAIN_SLACK = 1.0
 SPREAD_CHAIN_FIRST = 64
 SPREAD_PAIR_TRAY_BUDGET = 0.25
 SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured only
+# Exact cabinet repair (``spread_repair.rematch``, after the chains, where a cabinet holds at
+# most two routers): the CP-SAT matching's deterministic seconds (one worker). Default plan
+# (share 1/29, 6,498 compatible pairs): 18 cabinet cables over (9 router, 9 group pair) -> 0,
+# 43 routers moved, in 1.0 deterministic s (0.8 s CPU with the compatibility table; the limit
+# ends the search for the most cabinets kept, not the search for a matching).
+SPREAD_EXACT_DETERMINISTIC_TIME = 1.0
+SPREAD_REMATCH_MAX_ROUTERS = 4000    # the (routers x routers) compatibility table: 16 MB
+SPREAD_REMATCH_MAX_EDGES = 200_000   # compatible pairs the model takes (one Boolean each)
 
 
 # ----------------------------------------------------------------------------- growth placement

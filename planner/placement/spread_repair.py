@@ -1,0 +1,256 @@
+"""Exact repair of the cabinet limits of ``--spread-risk`` (issue 26 item 4), after the local
+search of ``planner.placement.spread``.
+
+The search moves one router (or swaps two) at a time, and two in a chain. Where every cabinet
+holds two routers (the default plan: 722 routers in 361 cabinets of 2) a cabinet cell over the
+share can need a long exchange: which routers may share a cabinet is a sparse graph (on Slim
+Fly MMS(19) at share 1/29 each router has 18 possible cabinet mates, its neighbours in the
+other subgraph), and a layout without a cell over is a perfect matching of that graph.
+
+Where a cabinet holds at most two routers, the repair therefore takes the cabinets' contents
+as a matching (``rematch``):
+
+* ``compatible``: two routers may share a cabinet when no router z then has more than
+  ``floor(SHARE x cables of z)`` cables into it (m(z, x) + m(z, y), counted over every z) and
+  no group pair more than its limit of cables with an end in it (its cables at x and at y, a
+  cable between them once); a router may stand alone when its own cables keep every limit;
+* a CP-SAT model (OR-Tools): one Boolean per compatible pair, every router in exactly one
+  pair or alone, as many alone as there are cabinets of one router now; it keeps the most
+  cabinets as they stand (maximum), hinted with the current mates. One worker, a fixed seed
+  and a deterministic-time limit (``tuning.SPREAD_EXACT_DETERMINISTIC_TIME``), never a
+  wall-clock one: the same inputs give the same layout on any machine;
+* the pairs it forms go into the cabinets they empty, at the least price of their links with
+  the other ends where they stand (``scipy.optimize.linear_sum_assignment``), within every
+  cabinet and electrical-group limit; the recovery of the search then saves what it can
+  without taking a cell over.
+
+Every cell of a cabinet of two is counted exactly by the pair test, so a matching found is a
+layout with no router or group-pair cable over the cabinet limits; INFEASIBLE is a proof that
+none exists with these cabinets (summary.json says so). The matching ignores the tray
+segments: the trays may carry more cables over their limit after it (measured, in
+``spread_risk.trays``).
+
+``cabinet_lower_bound`` gives what no placement can go below, for any cabinet size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from ortools.sat.python import cp_model
+from scipy.optimize import linear_sum_assignment
+
+from planner.placement.tuning import (SPREAD_EXACT_DETERMINISTIC_TIME, SPREAD_REMATCH_MAX_EDGES,
+                                      SPREAD_REMATCH_MAX_ROUTERS)
+
+
+@dataclass(frozen=True)
+class ExactRepair:
+    """What the exact repair did: whether it applies (cabinets of at most two routers, at
+    most ``SPREAD_REMATCH_MAX_ROUTERS`` routers), whether it proved that no layout of these
+    cabinets meets the limits (``no_matching``), the routers it moved, the router and
+    group-pair cabinet cables over before and after it, and the solver's deterministic
+    seconds."""
+
+    applies: bool = False
+    no_matching: bool = False
+    moved: int = 0
+    cables_over_before: int = 0
+    cables_over_after: int = 0
+    deterministic_time: float = 0.0
+
+
+def cabinet_lower_bound(graph, limit: np.ndarray, cabinet_routers: int, pairs=None
+                        ) -> tuple[int, int]:
+    """(router cables, group-pair cables) over the cabinet limits in any placement. A router r
+    shares its cabinet with at most ``cabinet_routers`` - 1 neighbours; each other
+    neighbour's bundle of m parallel cables sits whole in one other cabinet, over the limit
+    by at least m - ``limit[r]`` (bundles in one cabinet only add up). Every cable of a group
+    pair p at router x has an end in x's cabinet, so that cell holds at least those k cables:
+    over by k - limit(p) at the router with the most."""
+    a = graph.adjacency
+    mates = max(int(cabinet_routers) - 1, 0)
+    routers = 0
+    for r in range(graph.n):
+        m = np.sort(a.data[a.indptr[r]:a.indptr[r + 1]])[::-1][mates:]
+        routers += int(np.maximum(m - int(limit[r]), 0).sum())
+    if pairs is None:
+        return routers, 0
+    rows = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(a.indptr))
+    on = pairs.pair_of >= 0
+    key, at = np.unique(pairs.pair_of[on] * graph.n + rows[on], return_inverse=True)
+    cables = np.bincount(at, weights=a.data[on]).astype(np.int64)  # per (pair, router)
+    most = np.zeros(pairs.pairs, np.int64)
+    np.maximum.at(most, key // graph.n, cables)
+    return routers, int(np.maximum(most - pairs.limit, 0).sum())
+
+
+def compatible(search) -> tuple[np.ndarray, np.ndarray]:
+    """(routers x routers: the two share a cabinet of two without taking a cell over,
+    routers: one alone in a cabinet takes none over). Router z's cell in the cabinet of x and
+    y holds m(z, x) + m(z, y) cables; a group pair p's cell holds p's cables at x and at y,
+    a cable between them once."""
+    graph = search.graph
+    n = graph.n
+    indptr, indices, data = search.csr
+    ok = np.ones((n, n), bool)
+    alone = np.ones(n, bool)
+    for z in range(n):
+        nb, mult = indices[indptr[z]:indptr[z + 1]], data[indptr[z]:indptr[z + 1]]
+        over = mult[:, None] + mult[None, :] > search.limit[z]
+        ok[np.ix_(nb, nb)] &= ~over
+        alone[nb[mult > search.limit[z]]] = False
+    pair_of, _, plimit = search.pairs
+    if len(plimit):
+        rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+        order = np.argsort(pair_of, kind="stable")
+        cut = np.searchsorted(pair_of[order], np.arange(len(plimit) + 1))
+        for p in range(len(plimit)):
+            mine = order[cut[p]:cut[p + 1]]
+            x, w, m = rows[mine], indices[mine], data[mine].astype(np.int64)
+            ends, at = np.unique(x, return_inverse=True)
+            k = np.bincount(at, weights=m).astype(np.int64)
+            shared = np.zeros((len(ends), len(ends)), np.int64)
+            inside = np.isin(w, ends)
+            shared[at[inside], np.searchsorted(ends, w[inside])] = m[inside]
+            over = k[:, None] + k[None, :] - shared > plimit[p]
+            ok[np.ix_(ends, ends)] &= ~over
+            alone[ends[k > plimit[p]]] = False
+    np.fill_diagonal(ok, False)
+    return ok, alone
+
+
+def rematch(search, seed: int = 0):
+    """Where a cabinet holds at most two routers: the cabinets' contents as a matching of the
+    routers (CP-SAT: one Boolean per compatible pair, ``compatible``; every router in one
+    pair or alone, as many alone as cabinets of one router now) keeping the most cabinets as
+    they are; the new pairs go into the cabinets they leave at the least price of their
+    links (``scipy.optimize.linear_sum_assignment``). A layout without a cell over when the
+    solver finds one; (routers moved, deterministic time, proved: no such matching exists),
+    None when it does not apply."""
+    n = search.graph.n
+    if n > SPREAD_REMATCH_MAX_ROUTERS or search.count.max() > 2:
+        return None
+    ok, alone_ok = compatible(search)
+    cab = search.cab
+    full = np.flatnonzero(search.count == 2)
+    mates = search.members[full, :2]
+    singles = search.members[search.count == 1, 0]
+    xs, ys = np.nonzero(np.triu(ok))
+    if len(xs) > SPREAD_REMATCH_MAX_EDGES:
+        return None
+    m = cp_model.CpModel()
+    edge = [m.NewBoolVar("") for _ in range(len(xs))]
+    alone = {v: m.NewBoolVar("") for v in np.flatnonzero(alone_ok).tolist()}
+    incident: list[list] = [[] for _ in range(n)]
+    for e, (x, y) in enumerate(zip(xs.tolist(), ys.tolist())):
+        incident[x].append(edge[e])
+        incident[y].append(edge[e])
+    for v in range(n):
+        m.AddExactlyOne(incident[v] + ([alone[v]] if v in alone else []))
+    m.Add(sum(alone.values()) == len(singles))
+    now = {(int(min(a, b)), int(max(a, b))) for a, b in mates.tolist()}
+    kept = [edge[e] for e, xy in enumerate(zip(xs.tolist(), ys.tolist())) if xy in now]
+    kept += [alone[v] for v in singles.tolist() if v in alone]
+    for e, xy in enumerate(zip(xs.tolist(), ys.tolist())):
+        m.AddHint(edge[e], xy in now)
+    m.Maximize(sum(kept))
+    solver = _solver(seed)
+    status = solver.Solve(m)
+    det = solver.deterministic_time
+    if status == cp_model.INFEASIBLE:
+        return 0, det, True
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return 0, det, False
+    units = [(x, y) for e, (x, y) in enumerate(zip(xs.tolist(), ys.tolist()))
+             if solver.Value(edge[e])] + [(v,) for v, var in alone.items() if solver.Value(var)]
+    before = {tuple(sorted(search.members[c, :search.count[c]].tolist())): c
+              for c in np.flatnonzero(search.count).tolist()}
+    moving = [u for u in units if u not in before]
+    keep = {before[u] for u in units if u in before}
+    free = np.array([c for c in sorted(before.values()) if c not in keep], np.int64)
+    target = _place_units(search, moving, free)
+    if target is None:
+        return 0, det, False
+    freed = np.array([v for u in moving for v in u], np.int64)
+    order = np.argsort(freed, kind="stable")
+    return _assign(search, freed[order], target[order]), det, False
+
+
+def _place_units(search, units: list[tuple], free: np.ndarray) -> np.ndarray | None:
+    """The cabinets of ``free`` for the new pairs (and routers alone), at the least price of
+    their links with the other ends where they stand, within every cabinet and electrical
+    group limit; per router of ``units`` in order, its cabinet (None: none fits)."""
+    indptr, indices, data = search.csr
+    cost = np.zeros((len(units), len(free)))
+    fits = np.ones((len(units), len(free)), bool)
+    for i, unit in enumerate(units):
+        demand = search.cab_demand[list(unit)].sum(axis=0)
+        fits[i] = np.all(demand <= search.cab_limit)
+        for v in unit:
+            sl = slice(indptr[v], indptr[v + 1])
+            cost[i] += (data[sl][None, :] * search.price[search.klass[sl][None, :], free[:, None],
+                                                         search.cab[indices[sl]][None, :]]
+                        ).sum(axis=1)
+    fits &= np.isfinite(cost)
+    big = np.where(fits, cost, 0).sum() + 1.0
+    rows, cols = linear_sum_assignment(np.where(fits, cost, big))
+    if not fits[rows, cols].all():
+        return None
+    target = np.concatenate([np.full(len(units[r]), free[c], np.int64)
+                             for r, c in zip(rows.tolist(), cols.tolist())])
+    cab = search.cab.copy()
+    freed = np.array([v for r in rows.tolist() for v in units[r]], np.int64)
+    cab[freed] = target
+    loads = np.zeros((int(search.group.max()) + 1, len(search.grp_limit)), np.int64)
+    np.add.at(loads, search.group[cab], search.grp_demand)
+    if (loads > search.grp_limit).any():
+        return None
+    out = dict(zip(freed.tolist(), target.tolist()))
+    return np.array([out[v] for unit in units for v in unit], np.int64)
+
+
+def exact_repair(search, seed: int = 0) -> ExactRepair:
+    """The cabinet cells still over after the local search, by ``rematch`` where a cabinet
+    holds at most two routers (module doc); ``search``: ``spread._Search``, moved in place."""
+    start = _total(search)
+    matched = rematch(search, seed)
+    moved, det, impossible = (0, 0.0, False) if matched is None else matched
+    return ExactRepair(applies=matched is not None, no_matching=impossible, moved=moved,
+                       cables_over_before=start, cables_over_after=_total(search),
+                       deterministic_time=round(det, 3))
+
+
+def _total(search) -> int:
+    """Router and group-pair cables over the cabinet limits."""
+    return search.excess() + int(search.pair_over().sum())
+
+
+def _solver(seed: int) -> cp_model.CpSolver:
+    """One worker, a fixed seed, a deterministic-time limit: the same answer on any machine."""
+    s = cp_model.CpSolver()
+    s.parameters.num_workers = 1
+    s.parameters.catch_sigint_signal = False  # Ctrl-C stops the plan, not just this solve
+    s.parameters.random_seed = int(seed)
+    s.parameters.max_deterministic_time = float(SPREAD_EXACT_DETERMINISTIC_TIME)
+    return s
+
+
+def _assign(search, freed: np.ndarray, target: np.ndarray) -> int:
+    """Move the freed routers to their new cabinets by moves and swaps the search makes (a
+    router joins a cabinet with a free member slot, else swaps with a member bound
+    elsewhere); the routers moved."""
+    goal = dict(zip(freed.tolist(), target.tolist()))
+    slots = search.members.shape[1] - 1
+    moved = sum(1 for v, c in goal.items() if search.cab[v] != c)
+    for v in freed.tolist():
+        while search.cab[v] != goal[v]:
+            c = goal[v]
+            if search.count[c] < slots:
+                search.apply((v, -1, c))
+                continue
+            inside = search.members[c, :search.count[c]].tolist()
+            u = next(w for w in sorted(inside) if goal.get(w, c) != c)
+            search.apply((v, u, c))
+    return moved
