@@ -110,9 +110,8 @@ class SpreadRisk:
     """What ``--spread-risk`` did: the share asked, the cables over the limit with and without
     it, the search's work, and the plain layout for the comparison; ``trays`` and ``pairs``:
     the tray segments and the group pairs on the cabinets (None: not limited); ``exact``: what
-    the exact cabinet repair did (``spread_repair``); ``lower_bound``: the router and
-    group-pair cabinet cables over that no placement goes below
-    (``spread_repair.cabinet_lower_bound``)."""
+    the exact cabinet repair did (``spread_repair``); ``lower_bound``: the cables over that
+    no placement goes below (``spread_bounds.lower_bounds``)."""
 
     share: float
     cables_over: int
@@ -126,7 +125,7 @@ class SpreadRisk:
     trays: TraySpread | None = None
     pairs: PairSpread | None = None
     exact: spread_repair.ExactRepair | None = None
-    lower_bound: tuple[int, int] | None = None
+    lower_bound: dict | None = None
 
     @property
     def met(self) -> bool:
@@ -912,6 +911,36 @@ class _Search:
                             self.grp_limit, self.stamp, self.state, *self.trays, *self.pairs,
                             *self.pair_trays)
 
+    def tray_change(self, v: int, c: int) -> int:
+        """Change of the router tray excess (``_OVER_CAP`` per cable over a router's tray
+        cap) if router v alone went to cabinet c (0 without trays)."""
+        indptr, indices, data = self.csr
+        return int(_tray_delta(v, -1, c, indptr, indices, data, self.cab, *self.trays,
+                               *self.pair_trays)[0])
+
+    def tray_swap_change(self, v: int, u: int, c: int) -> int:
+        """``tray_change`` of router v going to cabinet c and u coming back from it."""
+        indptr, indices, data = self.csr
+        return int(_tray_delta(v, u, c, indptr, indices, data, self.cab, *self.trays,
+                               *self.pair_trays)[0])
+
+    def tray_total(self) -> int:
+        """Router tray cables over the limits, plus ``_OVER_CAP`` per cable over a cap."""
+        counts = self.trays[3].astype(np.int64)
+        counts[np.arange(len(self.cab)), self.routes.own[self.cab]] = 0
+        return int(self.tray_over().sum()) + _OVER_CAP * int(
+            np.maximum(counts - self.trays[4][:, 1:2], 0).sum())
+
+    def trays_within(self, excess: int) -> bool:
+        """No router over its tray cap and at most ``excess`` tray cables over the limits
+        (True without trays)."""
+        if self.routes is None:
+            return True
+        counts = self.trays[3].astype(np.int64)
+        counts[np.arange(len(self.cab)), self.routes.own[self.cab]] = 0
+        return bool((counts <= self.trays[4][:, 1:2]).all()) and \
+            int(self.tray_over().sum()) <= excess
+
     def cabinet_excess(self) -> float:
         """The cabinet excess the cabinet repairs weigh: the routers' cables over the limit
         plus ``SPREAD_PAIR_WEIGHT`` x the group pairs'."""
@@ -972,15 +1001,25 @@ class PairTrays:
 def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
            cabinet_limits: Limits, group_limits: Limits, price: np.ndarray, share: float,
            routes: TrayRoutes | None = None, router_group=None
-           ) -> tuple[np.ndarray, int, int, int, TrayOutcome | None, PairSpread | None,
-                      spread_repair.ExactRepair]:
+           ) -> tuple[np.ndarray, int, int, int, TrayOutcome | None, PairSpread | None]:
+    """``spread_repaired`` without what the exact repair did."""
+    return spread_repaired(graph, router_cabinet, cabinet_group, near, cabinet_limits,
+                           group_limits, price, share, routes, router_group)[:6]
+
+
+def spread_repaired(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
+                    cabinet_limits: Limits, group_limits: Limits, price: np.ndarray,
+                    share: float, routes: TrayRoutes | None = None, router_group=None
+                    ) -> tuple[np.ndarray, int, int, int, TrayOutcome | None,
+                               PairSpread | None, spread_repair.ExactRepair]:
     """(router -> cabinet meeting ``share`` where the search can, cables still over the limit,
     moves made, moves evaluated, the tray segments' counts with ``routes``, the group pairs'
     counts with ``router_group``). ``near[c]``: the cabinets cheapest from cabinet c (move
     targets); ``price[m, a, b]``: price per cable of a link of the m-th multiplicity class
     (``numpy.unique`` of the link weights) between cabinets a and b; ``routes``: the tray
     segments of every cabinet pair (``tray_routes``; None: trays not limited);
-    ``router_group``: each router's topology group (None: no group pairs) (module doc)."""
+    ``router_group``: each router's topology group (None: no group pairs) (module doc); last,
+    what the exact cabinet repair did (``spread_repair``)."""
     pairs = group_pairs(graph, router_group, share)
     if pairs is not None and pairs.pairs * len(cabinet_group) > SPREAD_MAX_ENTRIES:
         pairs = None                      # above the table the search keeps: measured only
@@ -1009,7 +1048,7 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
         moves += _repair_chains(search, graph, near, done, cap)
     exact = spread_repair.ExactRepair()
     if search.cabinet_excess() > 0:
-        exact = spread_repair.exact_repair(search)
+        exact = spread_repair.exact_repair(search, near, cap)
     if search.pair_tray_limit is not None:
         done = search.evaluations + int(SPREAD_PAIR_TRAY_BUDGET * budget)
         recover = max(recover, done + budget)

@@ -30,7 +30,7 @@ none exists with these cabinets (summary.json says so). The matching ignores the
 segments: the trays may carry more cables over their limit after it (measured, in
 ``spread_risk.trays``).
 
-``cabinet_lower_bound`` gives what no placement can go below, for any cabinet size.
+``planner.placement.spread_bounds`` gives what no placement can go below.
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ import numpy as np
 from ortools.sat.python import cp_model
 from scipy.optimize import linear_sum_assignment
 
-from planner.placement.tuning import (SPREAD_EXACT_DETERMINISTIC_TIME, SPREAD_REMATCH_MAX_EDGES,
+from planner.placement.tuning import (SPREAD_CONTENT_SWAPS_FILLED, SPREAD_CONTENT_SWAPS_NEAR,
+                                      SPREAD_EXACT_DETERMINISTIC_TIME, SPREAD_EXACT_TRAY_PRICE,
+                                      SPREAD_REMATCH_MAX_EDGES,
                                       SPREAD_REMATCH_MAX_ROUTERS)
 
 
@@ -50,8 +52,9 @@ class ExactRepair:
     """What the exact repair did: whether it applies (cabinets of at most two routers, at
     most ``SPREAD_REMATCH_MAX_ROUTERS`` routers), whether it proved that no layout of these
     cabinets meets the limits (``no_matching``), the routers it moved, the router and
-    group-pair cabinet cables over before and after it, and the solver's deterministic
-    seconds."""
+    group-pair cabinet cables over before and after it, the solver's deterministic
+    seconds, and ``within_trays``: False where the matching was undone because it took the
+    trays past what the search holds them to."""
 
     applies: bool = False
     no_matching: bool = False
@@ -59,31 +62,7 @@ class ExactRepair:
     cables_over_before: int = 0
     cables_over_after: int = 0
     deterministic_time: float = 0.0
-
-
-def cabinet_lower_bound(graph, limit: np.ndarray, cabinet_routers: int, pairs=None
-                        ) -> tuple[int, int]:
-    """(router cables, group-pair cables) over the cabinet limits in any placement. A router r
-    shares its cabinet with at most ``cabinet_routers`` - 1 neighbours; each other
-    neighbour's bundle of m parallel cables sits whole in one other cabinet, over the limit
-    by at least m - ``limit[r]`` (bundles in one cabinet only add up). Every cable of a group
-    pair p at router x has an end in x's cabinet, so that cell holds at least those k cables:
-    over by k - limit(p) at the router with the most."""
-    a = graph.adjacency
-    mates = max(int(cabinet_routers) - 1, 0)
-    routers = 0
-    for r in range(graph.n):
-        m = np.sort(a.data[a.indptr[r]:a.indptr[r + 1]])[::-1][mates:]
-        routers += int(np.maximum(m - int(limit[r]), 0).sum())
-    if pairs is None:
-        return routers, 0
-    rows = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(a.indptr))
-    on = pairs.pair_of >= 0
-    key, at = np.unique(pairs.pair_of[on] * graph.n + rows[on], return_inverse=True)
-    cables = np.bincount(at, weights=a.data[on]).astype(np.int64)  # per (pair, router)
-    most = np.zeros(pairs.pairs, np.int64)
-    np.maximum.at(most, key // graph.n, cables)
-    return routers, int(np.maximum(most - pairs.limit, 0).sum())
+    within_trays: bool = True
 
 
 def compatible(search) -> tuple[np.ndarray, np.ndarray]:
@@ -185,6 +164,7 @@ def _place_units(search, units: list[tuple], free: np.ndarray) -> np.ndarray | N
     indptr, indices, data = search.csr
     cost = np.zeros((len(units), len(free)))
     fits = np.ones((len(units), len(free)), bool)
+    trays = np.zeros((len(units), len(free)))
     for i, unit in enumerate(units):
         demand = search.cab_demand[list(unit)].sum(axis=0)
         fits[i] = np.all(demand <= search.cab_limit)
@@ -193,6 +173,8 @@ def _place_units(search, units: list[tuple], free: np.ndarray) -> np.ndarray | N
             cost[i] += (data[sl][None, :] * search.price[search.klass[sl][None, :], free[:, None],
                                                          search.cab[indices[sl]][None, :]]
                         ).sum(axis=1)
+            trays[i] += [search.tray_change(v, c) for c in free.tolist()]
+    cost += SPREAD_EXACT_TRAY_PRICE * trays
     fits &= np.isfinite(cost)
     big = np.where(fits, cost, 0).sum() + 1.0
     rows, cols = linear_sum_assignment(np.where(fits, cost, big))
@@ -211,15 +193,94 @@ def _place_units(search, units: list[tuple], free: np.ndarray) -> np.ndarray | N
     return np.array([out[v] for unit in units for v in unit], np.int64)
 
 
-def exact_repair(search, seed: int = 0) -> ExactRepair:
+def exact_repair(search, near: np.ndarray, tray_cap: int | None = None, seed: int = 0
+                 ) -> ExactRepair:
     """The cabinet cells still over after the local search, by ``rematch`` where a cabinet
-    holds at most two routers (module doc); ``search``: ``spread._Search``, moved in place."""
+    holds at most two routers (module doc); with trays, the cabinets it filled then exchange
+    their routers with any cabinet, and every cabinet with the ``near`` ones, where that
+    lowers the router tray excess (``_trays_by_swapping_contents``, the cabinet excess kept).
+    Kept only where the trays stay within what the search holds them to: no router over its
+    tray cap, at most ``tray_cap`` tray cables over the limits (None: trays not limited);
+    ``search``: ``spread._Search``, moved in place."""
     start = _total(search)
+    before = search.cab.copy()
     matched = rematch(search, seed)
     moved, det, impossible = (0, 0.0, False) if matched is None else matched
+    if moved and search.routes is not None:
+        n, n_cab = search.graph.n, search.counts.shape[1]
+        filled = np.unique(search.cab[search.cab != before])
+        _trays_by_swapping_contents(search, filled, lambda c: range(n_cab),
+                                    SPREAD_CONTENT_SWAPS_FILLED * n)
+        _trays_by_swapping_contents(search, np.arange(n_cab), lambda c: near[c].tolist(),
+                                    SPREAD_CONTENT_SWAPS_NEAR * n)
+    trays = True
+    if moved and not search.trays_within(tray_cap if tray_cap is not None else 1 << 62):
+        _assign(search, np.arange(len(before)), before)
+        moved, trays = 0, False
     return ExactRepair(applies=matched is not None, no_matching=impossible, moved=moved,
                        cables_over_before=start, cables_over_after=_total(search),
-                       deterministic_time=round(det, 3))
+                       deterministic_time=round(det, 3), within_trays=trays)
+
+
+def swap_contents(search, c: int, d: int) -> None:
+    """Cabinets c and d exchange their routers (by the search's swaps and moves). A router's
+    cables into a cabinet, and a group pair's cables with an end in it, depend only on which
+    routers it holds: the cabinet excess stays what it was."""
+    a = search.members[c, :search.count[c]].tolist()
+    b = search.members[d, :search.count[d]].tolist()
+    for x, y in zip(a, b):
+        search.apply((x, y, d))
+    for x in a[len(b):]:
+        search.apply((x, -1, d))
+    for y in b[len(a):]:
+        search.apply((y, -1, c))
+
+
+def _swap_change(search, c: int, d: int) -> int:
+    """Change of the router tray excess (``spread._OVER_CAP`` per cable over a router's tray
+    cap) if cabinets c and d exchanged their routers (``swap_contents``), the layout kept."""
+    a = search.members[c, :search.count[c]].tolist()
+    b = search.members[d, :search.count[d]].tolist()
+    if len(a) != len(b):
+        swap_contents(search, c, d)
+        after = search.tray_total()
+        swap_contents(search, c, d)
+        return after - search.tray_total()
+    change = 0
+    for x, y in zip(a, b):
+        change += search.tray_swap_change(x, y, d)
+        search.apply((x, y, d))
+    for x, y in zip(a, b):
+        search.apply((y, x, d))
+    return change
+
+
+def _trays_by_swapping_contents(search, cabinets: np.ndarray, targets, budget: int) -> int:
+    """Pass after pass over ``cabinets``, each exchanging its routers with those of the one of
+    ``targets(c)`` that lowers the router tray excess (cables over the caps first) most
+    (first on ties), while one does and within ``budget`` exchanges tried; the cabinet
+    excess does not change (``swap_contents``). The exchanges made."""
+    tried = made = 0
+    improved = True
+    while improved and tried < budget:
+        improved = False
+        for c in cabinets.tolist():
+            best, where = 0, -1
+            for d in targets(c):
+                if d == c or tried >= budget:
+                    continue
+                tried += 1
+                change = _swap_change(search, c, d)
+                if change < best:
+                    best, where = change, d
+            if where >= 0:
+                swap_contents(search, c, where)
+                if (search.grp_load > search.grp_limit).any():
+                    swap_contents(search, c, where)
+                    continue
+                made += 1
+                improved = True
+    return made
 
 
 def _total(search) -> int:

@@ -244,8 +244,17 @@ SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured
 # 43 routers moved, in 1.0 deterministic s (0.8 s CPU with the compatibility table; the limit
 # ends the search for the most cabinets kept, not the search for a matching).
 SPREAD_EXACT_DETERMINISTIC_TIME = 1.0
+SPREAD_EXACT_TRAY_PRICE = 1e6      # dollars a tray cable over the limit weighs in placing pairs
+SPREAD_CONTENT_SWAPS_FILLED = 30    # per router: exchanges tried for the cabinets it filled
+SPREAD_CONTENT_SWAPS_NEAR = 60      # per router: then every cabinet with its near ones
 SPREAD_REMATCH_MAX_ROUTERS = 4000    # the (routers x routers) compatibility table: 16 MB
 SPREAD_REMATCH_MAX_EDGES = 200_000   # compatible pairs the model takes (one Boolean each)
+# Tray lower bound (``spread_bounds.tray_lower_bound``): one linear program per router profile
+# and cabinet (default plan: 1 profile x 361 cabinets, 87 segments, MEASURED_LP), the slots
+# assignment while routers x cabinet slots stays below SPREAD_BOUND_MAX_SLOTS (722 x 722 on the
+# default plan; above it each router takes its best cabinet, a weaker bound).
+SPREAD_BOUND_MAX_LPS = 4000
+SPREAD_BOUND_MAX_SLOTS = 4_000_000
 
 
 # ----------------------------------------------------------------------------- growth placement
