@@ -71,6 +71,10 @@ The pair tray excess is the cables over that limit.
    segment into the cabinets near its own, at the least price per pair cable taken off the
    segment, raising no other excess. The repairs before it do not count the pair tray
    excess: spreading the routers over the cabinets lowers it (measured in ``tuning``).
+   Exact repair (``spread_repair``): where cabinet cells are still over and a cabinet holds
+   at most two routers, the cabinets' contents are re-matched exactly (CP-SAT) and whole
+   cabinets exchange their routers to lower the tray excess; undone if the trays end above
+   the plain layout's.
 3. recovery, pass after pass over the routers: the cheapest move or swap into the near
    cabinets of the router's own that raises no excess (cabinet, tray, group pair on cabinets
    and on trays), while one saves money.

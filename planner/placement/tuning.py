@@ -241,8 +241,15 @@ SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured
 # Exact cabinet repair (``spread_repair.rematch``, after the chains, where a cabinet holds at
 # most two routers): the CP-SAT matching's deterministic seconds (one worker). Default plan
 # (share 1/29, 6,498 compatible pairs): 18 cabinet cables over (9 router, 9 group pair) -> 0,
-# 43 routers moved, in 1.0 deterministic s (0.8 s CPU with the compatibility table; the limit
-# ends the search for the most cabinets kept, not the search for a matching).
+# 50 routers moved, in 1.0 deterministic s (0.8 s CPU with the compatibility table; the limit
+# ends the search for the most cabinets kept, not the search for a matching). Placing the new
+# pairs by price alone left 23,690 router tray cables over and 33 cables over the routers' tray
+# caps; a tray cable over (cap: 2^20 of them) weighing SPREAD_EXACT_TRAY_PRICE dollars there,
+# 23,519 and 4; then cabinet contents exchanged (SPREAD_CONTENT_SWAPS_FILLED x routers tried for the filled cabinets with
+# every cabinet: 22,627, no cap exceeded, 1.9 s; SPREAD_CONTENT_SWAPS_NEAR x routers for every
+# cabinet with its NEAR_CABINETS: 21,213, 3.2 s). Stopping the exchanges as soon as the trays
+# were back within the plain layout's (22,241) saved $32,764 of the $176,430 the repair adds
+# on the default plan: not kept.
 SPREAD_EXACT_DETERMINISTIC_TIME = 1.0
 SPREAD_EXACT_TRAY_PRICE = 1e6      # dollars a tray cable over the limit weighs in placing pairs
 SPREAD_CONTENT_SWAPS_FILLED = 30    # per router: exchanges tried for the cabinets it filled
@@ -250,7 +257,7 @@ SPREAD_CONTENT_SWAPS_NEAR = 60      # per router: then every cabinet with its ne
 SPREAD_REMATCH_MAX_ROUTERS = 4000    # the (routers x routers) compatibility table: 16 MB
 SPREAD_REMATCH_MAX_EDGES = 200_000   # compatible pairs the model takes (one Boolean each)
 # Tray lower bound (``spread_bounds.tray_lower_bound``): one linear program per router profile
-# and cabinet (default plan: 1 profile x 361 cabinets, 87 segments, MEASURED_LP), the slots
+# and cabinet (default plan: 1 profile x 361 cabinets, 87 segments: 1.9 s of CPU), the slots
 # assignment while routers x cabinet slots stays below SPREAD_BOUND_MAX_SLOTS (722 x 722 on the
 # default plan; above it each router takes its best cabinet, a weaker bound).
 SPREAD_BOUND_MAX_LPS = 4000
