@@ -1,8 +1,8 @@
 """``--spread-risk``: the exact cabinet repair (``planner.placement.spread_repair``) and the
 lower bounds beside it (``planner.placement.spread_bounds``), issue 26 item 4.
 
-On Slim Fly q=7 (98 routers, hot-aisle: cabinets of 2) at the smallest share the local search
-leaves cabinet cells over the limit; the repair matches the routers into cabinets of two and
+On Slim Fly q=7 (98 routers, hot-aisle: cabinets of 2, ``--strategy hint``) at the smallest
+share the local search leaves cabinet cells over the limit (38 cables); the repair matches the routers into cabinets of two and
 reaches 0, recounted here from cables.csv (each cable's two cabinets, not the search's
 counters). The tray lower bound is checked by hand and against every placement of tiny
 cases.
@@ -29,7 +29,8 @@ SLIMFLY = "slimfly:q=7"
 
 @pytest.fixture(scope="module")
 def slimfly(tmp_path_factory):
-    result = plan(SLIMFLY, "modern-100g", "hot-aisle", resilience="off", spread_risk="min")
+    result = plan(SLIMFLY, "modern-100g", "hot-aisle", strategy="hint", resilience="off",
+                  spread_risk="min")
     out = tmp_path_factory.mktemp("spread-cpsat")
     cables_csv.write(result, out)
     with open(out / "cables.csv", newline="", encoding="utf-8") as f:
@@ -75,6 +76,13 @@ def test_the_exact_repair_reaches_zero_recounted_from_cables_csv(slimfly):
     assert _cells_over(rows, group_of, risk.share) == (0, 0)
     assert risk.met and risk.cables_over == 0 and risk.pairs.cables_over == 0
     assert risk.lower_bound["router_cabinet"] == 0 and risk.lower_bound["pair_cabinet"] == 0
+    block = result.summary["spread_risk"]
+    assert block["exact_repair"]["cables_over"] == {"before": risk.exact.cables_over_before,
+                                                    "after": 0}
+    assert block["lower_bound"]["router_cabinet"] == {"bound": 0, "achieved": 0}
+    tray = block["lower_bound"]["router_tray"]
+    assert 0 < tray["bound"] <= tray["achieved"] == block["trays"]["cables_over"]["with"]
+    assert "why_not_met" not in block
 
 
 @pytest.mark.parametrize("with_pairs", [False, True])
@@ -118,7 +126,7 @@ def test_rematch_is_exact_and_deterministic_on_a_ring_of_cabinets():
         common = (g.adjacency @ g.adjacency).toarray() > 0
         np.fill_diagonal(common, True)
         assert np.array_equal(ok, ~common)
-        got = spread_repair.exact_repair(search)
+        got = spread_repair.exact_repair(search, spread.near_by_group(group))
         assert got.applies and got.cables_over_before == 4 and got.cables_over_after == 0
         counts = spread.cabinet_counts(g, search.cab, 4)
         assert spread.over_limit(counts, search.cab, spread.allowed(g, 0.5)).sum() == 0
@@ -137,7 +145,7 @@ def test_no_matching_is_proved_and_said():
                             Limits.single(np.ones(4), 4), np.ones((1, 2, 2)), 0.5, None)
     before = search.excess()
     assert before > 0
-    got = spread_repair.exact_repair(search)
+    got = spread_repair.exact_repair(search, spread.near_by_group(group))
     assert got.applies and got.no_matching and got.cables_over_after == before
 
 

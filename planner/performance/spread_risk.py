@@ -285,6 +285,7 @@ def _exact_block(spread) -> dict:
                             "cables_over": {"before": exact.cables_over_before,
                                             "after": exact.cables_over_after},
                             "no_matching": exact.no_matching,
+                            "within_trays": exact.within_trays,
                             "deterministic_s": exact.deterministic_time},
            "lower_bound": {key: {"bound": value, "achieved": achieved[key]}
                            for key, value in bound.items()}}
@@ -293,6 +294,9 @@ def _exact_block(spread) -> dict:
             "no layout of these cabinets meets the share: the routers have no perfect "
             "matching into cabinets of two" if exact.no_matching else
             "the exact repair applies to cabinets of at most two routers" if not exact.applies
+            else "the exact repair met the cabinet limits but took the tray segments past the "
+            "plain layout's tray excess (or a router past its tray cap): undone"
+            if not exact.within_trays
             else "the matching search found no layout within its deterministic time and the "
             "cabinet limits")
     return out
