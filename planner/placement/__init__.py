@@ -25,8 +25,9 @@ bound and how it was found) to the cabling stage. Tuning: ``tuning``.
    (small and medium instances).
 7. ``spread`` (``--spread-risk``, after the router search of reach floors, before ``verify``):
    routers moved between the same cabinets until no other cabinet holds more than the share
-   asked of a router's cables (``spread``); the layout before it is kept for the comparison
-   (``Placement.spread_risk``).
+   asked of a router's cables (``spread``, then the exact repair ``spread_repair`` where a
+   cabinet holds two routers); the layout before it is kept for the comparison
+   (``Placement.spread_risk``), with the lower bounds of ``spread_bounds``.
 
 Topologies whose endpoints are the NICs of a catalog server model go to ``rails`` instead
 (servers in compute cabinets, leaves at their servers, spines and cores in network rows).

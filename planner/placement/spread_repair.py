@@ -112,7 +112,6 @@ def rematch(search, seed: int = 0):
     if n > SPREAD_REMATCH_MAX_ROUTERS or search.count.max() > 2:
         return None
     ok, alone_ok = compatible(search)
-    cab = search.cab
     full = np.flatnonzero(search.count == 2)
     mates = search.members[full, :2]
     singles = search.members[search.count == 1, 0]

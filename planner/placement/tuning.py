@@ -246,14 +246,15 @@ SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured
 # pairs by price alone left 23,690 router tray cables over and 33 cables over the routers' tray
 # caps; a tray cable over (cap: 2^20 of them) weighing SPREAD_EXACT_TRAY_PRICE dollars there,
 # 23,519 and 4; then cabinet contents exchanged (SPREAD_CONTENT_SWAPS_FILLED x routers tried for the filled cabinets with
-# every cabinet: 22,627, no cap exceeded, 1.9 s; SPREAD_CONTENT_SWAPS_NEAR x routers for every
-# cabinet with its NEAR_CABINETS: 21,213, 3.2 s). Stopping the exchanges as soon as the trays
-# were back within the plain layout's (22,241) saved $32,764 of the $176,430 the repair adds
-# on the default plan: not kept.
+# every cabinet: 22,573, no cap exceeded, 1.9 s; SPREAD_CONTENT_SWAPS_NEAR x routers for every
+# cabinet with its NEAR_CABINETS: 21,354 in 1.4 s at 30, 21,200 in 3.2 s at 60; 30 keeps the
+# option within +20 % of its CPU time before the repair). Stopping the exchanges as soon as
+# the trays were back within the plain layout's (22,241) saved $32,764 of the $176,430 the
+# repair added (at 60): not kept.
 SPREAD_EXACT_DETERMINISTIC_TIME = 1.0
 SPREAD_EXACT_TRAY_PRICE = 1e6      # dollars a tray cable over the limit weighs in placing pairs
 SPREAD_CONTENT_SWAPS_FILLED = 30    # per router: exchanges tried for the cabinets it filled
-SPREAD_CONTENT_SWAPS_NEAR = 60      # per router: then every cabinet with its near ones
+SPREAD_CONTENT_SWAPS_NEAR = 30      # per router: then every cabinet with its near ones
 SPREAD_REMATCH_MAX_ROUTERS = 4000    # the (routers x routers) compatibility table: 16 MB
 SPREAD_REMATCH_MAX_EDGES = 200_000   # compatible pairs the model takes (one Boolean each)
 # Tray lower bound (``spread_bounds.tray_lower_bound``): one linear program per router profile
