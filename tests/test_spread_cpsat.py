@@ -194,3 +194,38 @@ def test_the_tray_lower_bound_against_every_placement(edges, n, slots, limit):
         # neighbours' cabinets: in c1..c4 one on each side, 2 on one bay (over 1); in c0, c5
         # 3 (as above); the four best cabinets: 1 + 1 + 1 + 1 = 4.
         assert best == 8 and bound == 4
+
+
+@pytest.mark.parametrize("edges, groups, share, slots, hand", [
+    # r0 = r1 three times, r0 - r2 once; share 1/4: r0 may have 1 cable in another cabinet,
+    # r1 and r2 none. One router a cabinet: r0 2 over in r1's cabinet, r1 3 in r0's, r2 1.
+    ([(0, 1), (0, 1), (0, 1), (0, 2)], None, 0.25, 1, (6, 0)),
+    # two a cabinet: each router alone could take its largest bundle in (r0 r1, r2 r0): 0,
+    # though r0 cannot be with both, and the least is 1 (r2's cable into r0's cabinet).
+    ([(0, 1), (0, 1), (0, 1), (0, 2)], None, 0.25, 2, (0, 0)),
+    # groups {r0}, {r1, r2}: the pair's 4 cables, 1 allowed a cabinet; r0's cabinet holds
+    # all 4 (3 over) whatever the placement: the pair bound is the least.
+    ([(0, 1), (0, 1), (0, 1), (0, 2)], [0, 1, 1], 0.25, 2, (0, 3)),
+])
+def test_the_cabinet_lower_bound_against_every_placement(edges, groups, share, slots, hand):
+    """The bound by hand, and never above the least over every placement of the routers
+    into three cabinets of ``slots`` routers (recounted with ``cabinet_counts`` and
+    ``pair_counts``)."""
+    g = Graph.from_edges(3, edges)
+    limit = spread.allowed(g, share)
+    pairs = None if groups is None else spread.group_pairs(g, np.array(groups), share)
+    bound = spread_bounds.cabinet_lower_bound(g, limit, slots, pairs)
+    assert bound == hand
+    least = None
+    for cab in itertools.product(range(3), repeat=3):
+        cab = np.array(cab)
+        if np.bincount(cab, minlength=3).max() > slots:
+            continue
+        routers = int(spread.over_limit(spread.cabinet_counts(g, cab, 3), cab, limit).sum())
+        pair = 0 if pairs is None else int(np.maximum(
+            spread.pair_counts(g, cab, pairs, 3) - pairs.limit[:, None], 0).sum())
+        least = (routers, pair) if least is None else (min(least[0], routers),
+                                                       min(least[1], pair))
+    assert bound[0] <= least[0] and bound[1] <= least[1]
+    assert (bound[0] == least[0]) == (slots == 1)        # one router a cabinet: no choice
+    assert bound[1] == least[1]
