@@ -845,6 +845,8 @@ def _apply(v, u, c, indptr, indices, data, cab, counts, group, members, count, p
 class _Search:
     """The layout under search and the arrays the kernels share."""
 
+    OVER_CAP = _OVER_CAP
+
     def __init__(self, graph: Graph, cab, cabinet_group, cabinet_limits: Limits,
                  group_limits: Limits, price: np.ndarray, share: float,
                  routes: TrayRoutes | None, pairs: GroupPairs | None = None):
@@ -977,6 +979,22 @@ class _Search:
         indptr, indices, data = self.csr
         return int(_tray_delta(v, u, c, indptr, indices, data, self.cab, *self.trays,
                                *self.pair_trays)[0])
+
+    def swap_price_change(self, v: int, u: int, c: int) -> float:
+        """Change of the price of router v going to cabinet c and u coming back from it."""
+        indptr, indices, data = self.csr
+        a = int(self.cab[v])
+        change = _price_change(v, u, a, c, indptr, indices, data, self.klass, self.cab,
+                               self.price)
+        return change + _price_change(u, v, c, a, indptr, indices, data, self.klass, self.cab,
+                                      self.price)
+
+    def price_total(self) -> float:
+        """The price of every link where its routers stand."""
+        indptr, indices, data = self.csr
+        rows = np.repeat(np.arange(len(self.cab)), np.diff(indptr))
+        return float((data * self.price[self.klass, self.cab[rows], self.cab[indices]]).sum()
+                     ) / 2
 
     def tray_total(self) -> int:
         """Router tray cables over the limits, plus ``_OVER_CAP`` per cable over a cap."""

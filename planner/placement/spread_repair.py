@@ -42,6 +42,7 @@ from ortools.sat.python import cp_model
 from scipy.optimize import linear_sum_assignment
 
 from planner.placement.tuning import (SPREAD_CONTENT_SWAPS_FILLED, SPREAD_CONTENT_SWAPS_NEAR,
+                                      SPREAD_CONTENT_TRAY_DOLLARS,
                                       SPREAD_EXACT_DETERMINISTIC_TIME, SPREAD_EXACT_TRAY_PRICE,
                                       SPREAD_REMATCH_MAX_EDGES,
                                       SPREAD_REMATCH_MAX_ROUTERS)
@@ -196,8 +197,9 @@ def exact_repair(search, near: np.ndarray, tray_cap: int | None = None, seed: in
                  ) -> ExactRepair:
     """The cabinet cells still over after the local search, by ``rematch`` where a cabinet
     holds at most two routers (module doc); with trays, the cabinets it filled then exchange
-    their routers with any cabinet, and every cabinet with the ``near`` ones, where that
-    lowers the router tray excess (``_trays_by_swapping_contents``, the cabinet excess kept).
+    their routers with any cabinet where that lowers the router tray excess, and every
+    cabinet with the ``near`` ones where that lowers ``SPREAD_CONTENT_TRAY_DOLLARS`` x the
+    tray excess plus the price (``_trays_by_swapping_contents``, the cabinet excess kept).
     Kept only where the trays stay within what the search holds them to: no router over its
     tray cap, at most ``tray_cap`` tray cables over the limits (None: trays not limited);
     ``search``: ``spread._Search``, moved in place."""
@@ -211,7 +213,7 @@ def exact_repair(search, near: np.ndarray, tray_cap: int | None = None, seed: in
         _trays_by_swapping_contents(search, filled, lambda c: range(n_cab),
                                     SPREAD_CONTENT_SWAPS_FILLED * n)
         _trays_by_swapping_contents(search, np.arange(n_cab), lambda c: near[c].tolist(),
-                                    SPREAD_CONTENT_SWAPS_NEAR * n)
+                                    SPREAD_CONTENT_SWAPS_NEAR * n, SPREAD_CONTENT_TRAY_DOLLARS)
     trays = True
     if moved and not search.trays_within(tray_cap if tray_cap is not None else 1 << 62):
         _assign(search, np.arange(len(before)), before)
@@ -235,43 +237,52 @@ def swap_contents(search, c: int, d: int) -> None:
         search.apply((y, -1, c))
 
 
-def _swap_change(search, c: int, d: int) -> int:
-    """Change of the router tray excess (``spread._OVER_CAP`` per cable over a router's tray
-    cap) if cabinets c and d exchanged their routers (``swap_contents``), the layout kept."""
+def _swap_change(search, c: int, d: int) -> tuple[int, float]:
+    """(change of the router tray excess, ``_Search.OVER_CAP`` per cable over a router's tray
+    cap; change of the price) if cabinets c and d exchanged their routers
+    (``swap_contents``), the layout kept."""
     a = search.members[c, :search.count[c]].tolist()
     b = search.members[d, :search.count[d]].tolist()
     if len(a) != len(b):
+        price = search.price_total()
+        trays = search.tray_total()
         swap_contents(search, c, d)
-        after = search.tray_total()
+        change = search.tray_total() - trays, search.price_total() - price
         swap_contents(search, c, d)
-        return after - search.tray_total()
-    change = 0
+        return change
+    trays, price = 0, 0.0
     for x, y in zip(a, b):
-        change += search.tray_swap_change(x, y, d)
+        trays += search.tray_swap_change(x, y, d)
+        price += search.swap_price_change(x, y, d)
         search.apply((x, y, d))
     for x, y in zip(a, b):
         search.apply((y, x, d))
-    return change
+    return trays, price
 
 
-def _trays_by_swapping_contents(search, cabinets: np.ndarray, targets, budget: int) -> int:
+def _trays_by_swapping_contents(search, cabinets: np.ndarray, targets, budget: int,
+                                dollars: float | None = None) -> int:
     """Pass after pass over ``cabinets``, each exchanging its routers with those of the one of
-    ``targets(c)`` that lowers the router tray excess (cables over the caps first) most
-    (first on ties), while one does and within ``budget`` exchanges tried; the cabinet
+    ``targets(c)`` that lowers most (first on ties) the router tray excess, cables over the
+    caps first (``dollars`` None), or ``dollars`` x that excess plus the price (never adding
+    a cable over a cap), while one does and within ``budget`` exchanges tried; the cabinet
     excess does not change (``swap_contents``). The exchanges made."""
     tried = made = 0
     improved = True
     while improved and tried < budget:
         improved = False
         for c in cabinets.tolist():
-            best, where = 0, -1
+            best, where = -1e-6, -1
             for d in targets(c):
                 if d == c or tried >= budget:
                     continue
                 tried += 1
-                change = _swap_change(search, c, d)
-                if change < best:
-                    best, where = change, d
+                trays, price = _swap_change(search, c, d)
+                if dollars is not None and trays >= search.OVER_CAP:
+                    continue
+                key = trays if dollars is None else dollars * trays + price
+                if key < best:
+                    best, where = key, d
             if where >= 0:
                 swap_contents(search, c, where)
                 if (search.grp_load > search.grp_limit).any():

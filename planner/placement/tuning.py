@@ -254,7 +254,8 @@ SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured
 SPREAD_EXACT_DETERMINISTIC_TIME = 1.0
 SPREAD_EXACT_TRAY_PRICE = 1e6      # dollars a tray cable over the limit weighs in placing pairs
 SPREAD_CONTENT_SWAPS_FILLED = 30    # per router: exchanges tried for the cabinets it filled
-SPREAD_CONTENT_SWAPS_NEAR = 30      # per router: then every cabinet with its near ones
+SPREAD_CONTENT_SWAPS_NEAR = 20      # per router: then every cabinet with its near ones
+SPREAD_CONTENT_TRAY_DOLLARS = 100.0  # dollars a router tray cable over weighs in those
 SPREAD_REMATCH_MAX_ROUTERS = 4000    # the (routers x routers) compatibility table: 16 MB
 SPREAD_REMATCH_MAX_EDGES = 200_000   # compatible pairs the model takes (one Boolean each)
 # Tray lower bound (``spread_bounds.tray_lower_bound``): one linear program per router profile
