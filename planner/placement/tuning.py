@@ -245,12 +245,16 @@ SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured
 # ends the search for the most cabinets kept, not the search for a matching). Placing the new
 # pairs by price alone left 23,690 router tray cables over and 33 cables over the routers' tray
 # caps; a tray cable over (cap: 2^20 of them) weighing SPREAD_EXACT_TRAY_PRICE dollars there,
-# 23,519 and 4; then cabinet contents exchanged (SPREAD_CONTENT_SWAPS_FILLED x routers tried for the filled cabinets with
-# every cabinet: 22,573, no cap exceeded, 1.9 s; SPREAD_CONTENT_SWAPS_NEAR x routers for every
-# cabinet with its NEAR_CABINETS: 21,354 in 1.4 s at 30, 21,200 in 3.2 s at 60; 30 keeps the
-# option within +20 % of its CPU time before the repair). Stopping the exchanges as soon as
-# the trays were back within the plain layout's (22,241) saved $32,764 of the $176,430 the
-# repair added (at 60): not kept.
+# 23,519 and 4; then cabinet contents exchanged (SPREAD_CONTENT_SWAPS_FILLED x routers tried
+# for the filled cabinets with every cabinet, tray cables alone: 22,573, no cap exceeded,
+# 1.9 s), then every cabinet with its NEAR_CABINETS (SPREAD_CONTENT_SWAPS_NEAR x routers
+# tried) at SPREAD_CONTENT_TRAY_DOLLARS a router tray cable plus the price. Measured from the
+# search's layout before the repair (price change of the whole repair / router tray cables
+# over): tray cables alone, 30 tries a router: +$180,629 / 21,354 (1.4 s), 60: 21,200 (3.2 s);
+# $30 a tray cable (30 tries): -$24,199 / 22,111; $100: +$57,000 / 21,721 at 20 tries
+# (1.4 s), +$43,289 / 21,542 at 30 (2.6 s), +$36,023 / 21,473 at 40; $300 (30): +$83,066 /
+# 21,394; $1,000 (30): +$134,938 / 21,390. $100 at 20 tries keeps the CPU of the tray-only
+# pass and the option within +20 % of its CPU time before the repair.
 SPREAD_EXACT_DETERMINISTIC_TIME = 1.0
 SPREAD_EXACT_TRAY_PRICE = 1e6      # dollars a tray cable over the limit weighs in placing pairs
 SPREAD_CONTENT_SWAPS_FILLED = 30    # per router: exchanges tried for the cabinets it filled
