@@ -105,6 +105,20 @@ def test_compatible_mates_by_hand(with_pairs):
     assert alone.all()
 
 
+def test_why_the_cabinets_stay_over_when_the_repair_would_raise_the_trays():
+    """Slim Fly q=7 with ``--strategy optimize``: the matching meets the cabinet limits but
+    its layout carries more tray cables over the limit than the plain one, so it is undone,
+    the cells stay over, and summary.json says why; the lower bound stays below."""
+    result = plan(SLIMFLY, "modern-100g", "hot-aisle", resilience="off", spread_risk="min")
+    risk = result.placement.spread_risk
+    assert not risk.met and risk.exact.applies and not risk.exact.within_trays
+    assert risk.exact.cables_over_after == risk.exact.cables_over_before > 0
+    assert risk.trays.cables_over <= risk.trays.plain_cables_over
+    block = result.summary["spread_risk"]
+    assert "tray" in block["why_not_met"] and block["exact_repair"]["within_trays"] is False
+    assert block["lower_bound"]["router_cabinet"]["bound"] == 0 < risk.cables_over
+
+
 def test_rematch_is_exact_and_deterministic_on_a_ring_of_cabinets():
     """Eight routers on a cycle r0-r1-...-r7-r0 (2 cables each, share 1/2: 1 per other
     cabinet), cabinets of two. Mates x, y are compatible unless they have a common neighbour

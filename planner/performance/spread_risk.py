@@ -32,6 +32,7 @@ from planner.inputs.floor.tray_segments import own_bay
 from planner.performance import failure_groups
 from planner.performance.failure_groups import FailureGroups, tray_name
 from planner.performance.rounding import rounded
+from planner.placement.tuning import SPREAD_REMATCH_MAX_EDGES, SPREAD_REMATCH_MAX_ROUTERS
 
 PLAIN = "spread-risk: plain "
 """Prefix of the failure kinds the plan measures the plain layout under (``plain_kind``;
@@ -293,7 +294,9 @@ def _exact_block(spread) -> dict:
         out["why_not_met"] = (
             "no layout of these cabinets meets the share: the routers have no perfect "
             "matching into cabinets of two" if exact.no_matching else
-            "the exact repair applies to cabinets of at most two routers" if not exact.applies
+            "the exact repair applies to cabinets of at most two routers, at most "
+            f"{SPREAD_REMATCH_MAX_ROUTERS:,} routers and {SPREAD_REMATCH_MAX_EDGES:,} pairs "
+            "that may share a cabinet" if not exact.applies
             else "the exact repair met the cabinet limits but took the tray segments past the "
             "plain layout's tray excess (or a router past its tray cap): undone"
             if not exact.within_trays
