@@ -20,15 +20,21 @@ as a matching (``rematch``):
   and a deterministic-time limit (``tuning.SPREAD_EXACT_DETERMINISTIC_TIME``), never a
   wall-clock one: the same inputs give the same layout on any machine;
 * the pairs it forms go into the cabinets they empty, at the least price of their links with
-  the other ends where they stand (``scipy.optimize.linear_sum_assignment``), within every
-  cabinet and electrical-group limit; the recovery of the search then saves what it can
-  without taking a cell over.
+  the other ends where they stand plus ``tuning.SPREAD_EXACT_TRAY_PRICE`` a router tray
+  cable over (``scipy.optimize.linear_sum_assignment``), within every cabinet and
+  electrical-group limit;
+* a cabinet's cells depend only on the routers it holds, so whole cabinets may exchange
+  their routers without changing the cabinet excess (``swap_contents``): on hall floors the
+  cabinets the matching filled exchange theirs with any cabinet where that lowers the router
+  tray excess, then every cabinet with the cabinets cheapest from it where that lowers
+  ``tuning.SPREAD_CONTENT_TRAY_DOLLARS`` a tray cable plus the price. The repair is undone
+  when the trays end above the plain layout's tray excess, or a router above its tray cap
+  (the search's own guarantees); the recovery of the search then saves what it can without
+  taking a cell over.
 
 Every cell of a cabinet of two is counted exactly by the pair test, so a matching found is a
 layout with no router or group-pair cable over the cabinet limits; INFEASIBLE is a proof that
-none exists with these cabinets (summary.json says so). The matching ignores the tray
-segments: the trays may carry more cables over their limit after it (measured, in
-``spread_risk.trays``).
+none exists with these cabinets (summary.json says so).
 
 ``planner.placement.spread_bounds`` gives what no placement can go below.
 """
@@ -51,8 +57,9 @@ from planner.placement.tuning import (SPREAD_CONTENT_SWAPS_FILLED, SPREAD_CONTEN
 @dataclass(frozen=True)
 class ExactRepair:
     """What the exact repair did: whether it applies (cabinets of at most two routers, at
-    most ``SPREAD_REMATCH_MAX_ROUTERS`` routers), whether it proved that no layout of these
-    cabinets meets the limits (``no_matching``), the routers it moved, the router and
+    most ``SPREAD_REMATCH_MAX_ROUTERS`` routers and ``SPREAD_REMATCH_MAX_EDGES`` compatible
+    pairs), whether it proved that no layout of these cabinets meets the limits
+    (``no_matching``), the routers the matching moved, the router and
     group-pair cabinet cables over before and after it, the solver's deterministic
     seconds, and ``within_trays``: False where the matching was undone because it took the
     trays past what the search holds them to."""
@@ -159,7 +166,8 @@ def rematch(search, seed: int = 0):
 
 def _place_units(search, units: list[tuple], free: np.ndarray) -> np.ndarray | None:
     """The cabinets of ``free`` for the new pairs (and routers alone), at the least price of
-    their links with the other ends where they stand, within every cabinet and electrical
+    their links with the other ends where they stand plus ``SPREAD_EXACT_TRAY_PRICE`` a
+    router tray cable over (each router moved alone), within every cabinet and electrical
     group limit; per router of ``units`` in order, its cabinet (None: none fits)."""
     indptr, indices, data = search.csr
     cost = np.zeros((len(units), len(free)))
