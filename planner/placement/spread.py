@@ -1118,7 +1118,7 @@ def spread_repaired(graph: Graph, router_cabinet, cabinet_group, near: np.ndarra
         done = search.evaluations + int(SPREAD_CHAIN_BUDGET * budget)
         recover = max(recover, done + budget)
         moves += _repair_chains(search, graph, near, done, cap)
-    exact = spread_repair.ExactRepair()
+    exact = spread_repair.ExactRepair(applies=spread_repair.applies(search))
     if search.cabinet_excess() > 0:
         exact = spread_repair.exact_repair(search, near, cap)
     if search.pair_tray_limit is not None:

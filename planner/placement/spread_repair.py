@@ -108,6 +108,12 @@ def compatible(search) -> tuple[np.ndarray, np.ndarray]:
     return ok, alone
 
 
+def applies(search) -> bool:
+    """Whether ``rematch`` takes the layout: cabinets of at most two routers, at most
+    ``SPREAD_REMATCH_MAX_ROUTERS`` routers (the compatible pairs are counted after)."""
+    return search.graph.n <= SPREAD_REMATCH_MAX_ROUTERS and search.count.max() <= 2
+
+
 def rematch(search, seed: int = 0):
     """Where a cabinet holds at most two routers: the cabinets' contents as a matching of the
     routers (CP-SAT: one Boolean per compatible pair, ``compatible``; every router in one
@@ -117,7 +123,7 @@ def rematch(search, seed: int = 0):
     solver finds one; (routers moved, deterministic time, proved: no such matching exists),
     None when it does not apply."""
     n = search.graph.n
-    if n > SPREAD_REMATCH_MAX_ROUTERS or search.count.max() > 2:
+    if not applies(search):
         return None
     ok, alone_ok = compatible(search)
     full = np.flatnonzero(search.count == 2)
