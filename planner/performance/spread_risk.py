@@ -32,6 +32,7 @@ from planner.inputs.floor.tray_segments import own_bay
 from planner.performance import failure_groups
 from planner.performance.failure_groups import FailureGroups, tray_name
 from planner.performance.rounding import rounded
+from planner.placement.tuning import SPREAD_REMATCH_MAX_EDGES, SPREAD_REMATCH_MAX_ROUTERS
 
 PLAIN = "spread-risk: plain "
 """Prefix of the failure kinds the plan measures the plain layout under (``plain_kind``;
@@ -263,8 +264,45 @@ def block(spread, top, groups: dict[str, FailureGroups],
         **({} if trunks is None else {"trunks": trunks}),
         **({} if trays is None else {"trays": _tray_block(trays, spread.pairs)}),
         "moves": spread.moves, "evaluations": spread.evaluations,
+        **_exact_block(spread),
         "extra_s": round(float(extra_s), 3),
     }
+
+
+def _exact_block(spread) -> dict:
+    """``exact_repair``: what the exact cabinet repair did
+    (``planner.placement.spread_repair.ExactRepair``); ``lower_bound``: the cables over no
+    placement goes below (``planner.placement.spread_bounds.lower_bounds``), beside the
+    ``achieved`` ones; ``why_not_met``: where cabinet cables stay over, why."""
+    exact, bound = getattr(spread, "exact", None), getattr(spread, "lower_bound", None)
+    if exact is None or bound is None:
+        return {}
+    pairs = spread.pairs
+    achieved = {"router_cabinet": spread.cables_over,
+                "pair_cabinet": None if pairs is None else pairs.cables_over,
+                "router_tray": None if spread.trays is None or not spread.trays.limited
+                else spread.trays.cables_over}
+    out = {"exact_repair": {"applies": exact.applies, "routers_moved": exact.moved,
+                            "cables_over": {"before": exact.cables_over_before,
+                                            "after": exact.cables_over_after},
+                            "no_matching": exact.no_matching,
+                            "within_trays": exact.within_trays,
+                            "deterministic_s": exact.deterministic_time},
+           "lower_bound": {key: {"bound": value, "achieved": achieved[key]}
+                           for key, value in bound.items()}}
+    if exact.cables_over_after:
+        out["why_not_met"] = (
+            "no layout of these cabinets meets the share: the routers have no perfect "
+            "matching into cabinets of two" if exact.no_matching else
+            "the exact repair applies to cabinets of at most two routers, at most "
+            f"{SPREAD_REMATCH_MAX_ROUTERS:,} routers and {SPREAD_REMATCH_MAX_EDGES:,} pairs "
+            "that may share a cabinet" if not exact.applies
+            else "the exact repair met the cabinet limits but took the tray segments past the "
+            "plain layout's tray excess (or a router past its tray cap): undone"
+            if not exact.within_trays
+            else "the matching search found no layout within its deterministic time and the "
+            "cabinet limits")
+    return out
 
 
 def _pairs_enforced(spread, trunks: bool) -> dict:

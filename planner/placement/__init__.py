@@ -25,8 +25,9 @@ bound and how it was found) to the cabling stage. Tuning: ``tuning``.
    (small and medium instances).
 7. ``spread`` (``--spread-risk``, after the router search of reach floors, before ``verify``):
    routers moved between the same cabinets until no other cabinet holds more than the share
-   asked of a router's cables (``spread``); the layout before it is kept for the comparison
-   (``Placement.spread_risk``).
+   asked of a router's cables (``spread``, then the exact repair ``spread_repair`` where a
+   cabinet holds two routers); the layout before it is kept for the comparison
+   (``Placement.spread_risk``), with the lower bounds of ``spread_bounds``.
 
 Topologies whose endpoints are the NICs of a catalog server model go to ``rails`` instead
 (servers in compute cabinets, leaves at their servers, spines and cores in network rows).
@@ -71,7 +72,7 @@ from planner.placement.peel import compile_kernels as compile_peel_kernels
 from planner.placement.peel import peel
 from planner.placement.priced import (Layout, drop_empty, membership_bounds, price_table,
                                      reach_bounds, refine)
-from planner.placement import spread
+from planner.placement import spread, spread_bounds
 from planner.placement.rails import place_rails
 from planner.placement.result import Placement
 from planner.run.errors import InputError
@@ -355,7 +356,7 @@ def _spread(graph: Graph, layout: Layout, prices, capacity: Capacity, share: flo
     n_cab = len(group)
     cabinet_limits = capacity.cabinet_limits(graph.endpoints)
     routes = spread.tray_routes(floor, hall, layout.row, layout.col, cabinet_limits.max_count())
-    cab, over, moves, evaluations, trays, pairs = spread.spread(
+    cab, over, moves, evaluations, trays, pairs, exact = spread.spread_repaired(
         graph, layout.router_cabinet, group, near, cabinet_limits,
         capacity.group_limits(graph.endpoints), price, share, routes, router_group)
     if pairs is not None:                 # the columns of the cabinets the layout keeps
@@ -368,7 +369,9 @@ def _spread(graph: Graph, layout: Layout, prices, capacity: Capacity, share: flo
         plain_router_cabinet=layout.router_cabinet,
         plain_cable_cost=None if media is None else media.dollars,
         plain_optical=optical if media is None else media.optical,
-        trays=spread.TraySpread.of(trays, floor, n_cab), pairs=pairs)
+        trays=spread.TraySpread.of(trays, floor, n_cab), pairs=pairs, exact=exact,
+        lower_bound=spread_bounds.lower_bounds(graph, limit, cabinet_limits.max_count(),
+                                               None if pairs is None else pairs.pairs, trays))
     return drop_empty(replace(layout, router_cabinet=cab)), risk
 
 

@@ -71,6 +71,10 @@ The pair tray excess is the cables over that limit.
    segment into the cabinets near its own, at the least price per pair cable taken off the
    segment, raising no other excess. The repairs before it do not count the pair tray
    excess: spreading the routers over the cabinets lowers it (measured in ``tuning``).
+   Exact repair (``spread_repair``): where cabinet cells are still over and a cabinet holds
+   at most two routers, the cabinets' contents are re-matched exactly (CP-SAT) and whole
+   cabinets exchange their routers to lower the tray excess; undone if the trays end above
+   the plain layout's.
 3. recovery, pass after pass over the routers: the cheapest move or swap into the near
    cabinets of the router's own that raises no excess (cabinet, tray, group pair on cabinets
    and on trays), while one saves money.
@@ -93,6 +97,7 @@ from planner.inputs.floor import room_of
 from planner.inputs.floor.tray_segments import exit_segments, own_bay, route_segments
 from planner.placement.anneal import _fits, _move_member
 from planner.placement.capacity import Limits
+from planner.placement import spread_repair
 from planner.placement.graph import Graph
 from planner.placement.tuning import (NEAR_CABINETS, SPREAD_CABINET_WEIGHT, SPREAD_CHAIN_BUDGET,
                                       SPREAD_CHAIN_FIRST, SPREAD_CHAIN_SLACK,
@@ -108,7 +113,9 @@ OPTION = "--spread-risk"
 class SpreadRisk:
     """What ``--spread-risk`` did: the share asked, the cables over the limit with and without
     it, the search's work, and the plain layout for the comparison; ``trays`` and ``pairs``:
-    the tray segments and the group pairs on the cabinets (None: not limited)."""
+    the tray segments and the group pairs on the cabinets (None: not limited); ``exact``: what
+    the exact cabinet repair did (``spread_repair``); ``lower_bound``: the cables over that
+    no placement goes below (``spread_bounds.lower_bounds``)."""
 
     share: float
     cables_over: int
@@ -121,6 +128,8 @@ class SpreadRisk:
     plain_cabinet_names: tuple[str, ...] = ()
     trays: TraySpread | None = None
     pairs: PairSpread | None = None
+    exact: spread_repair.ExactRepair | None = None
+    lower_bound: dict | None = None
 
     @property
     def met(self) -> bool:
@@ -634,97 +643,21 @@ def _fits_move(v, u, c, cab, group, cab_load, cab_demand, cab_limit, grp_load, g
     return u < 0 or _fits(grp_load, grp_demand, grp_limit, group[a], u, v)
 
 
-@numba.njit(cache=True)
-def _best_move(movers, targets, mode, weight, pair_weight, tray_room, indptr, indices, data,
-               klass, cab, counts, limit, price, group, members, count,
-               cab_load, cab_demand, cab_limit, grp_load, grp_demand, grp_limit, stamp, state,
-               ptr, seg, own, tray, tlimit, pair_of, pcount, plimit, tpair_of, ptray, ptlimit):
-    """The move (v, u, c) of a mover v to one of its target cabinets (u = -1) or swapped with
-    a router u there, the first on ties (module doc); in modes 3 and 0 one adding at most
-    ``tray_room`` tray cables. ``mode`` 3 (cabinet and tray repair): the least dollars per
-    unit of excess removed (``weight`` x cabinet cables + tray cables); 0 (cabinet repair):
-    one that lowers the cabinet excess, by the same key among those that remove excess so
-    counted, else the fewest tray cables added per cabinet cable; 1 (tray repair): the least
-    dollars per tray cable removed, keeping the cabinet excess; 2 (recovery): the most dollars
-    saved keeping every excess (cabinet, tray, group pair on cabinets and on trays); 4
-    (group-pair repair): the least dollars per pair cable removed, keeping the cabinet and
-    tray excesses; 5 (group-pair tray repair): the least dollars per pair cable removed from
-    the trays, keeping the cabinet, tray and group-pair cabinet excesses. In modes 0 and 3
-    the cabinet excess is the routers' cabinet cables plus ``pair_weight`` x the group
-    pairs' (``GroupPairs``); mode 1 never raises the pairs'. ``state`` = [stamp tick,
-    evaluations]."""
-    best_v, best_u, best_c = -1, -1, -1
-    best_p, best_tier = 0.0, 2
-    for i in range(len(movers)):
-        v = movers[i]
-        for k in range(targets.shape[1]):
-            c = targets[i, k]
-            if c < 0 or c == cab[v]:
-                continue
-            for m in range(-1, count[c]):
-                u = -1 if m < 0 else members[c, m]
-                if not _fits_move(v, u, c, cab, group, cab_load, cab_demand, cab_limit,
-                                  grp_load, grp_demand, grp_limit):
-                    continue
-                d_e, d_p = _delta(v, u, c, indptr, indices, data, klass, cab, counts, limit,
-                                  price, stamp, state[0])
-                state[0] += 2
-                state[1] += 1
-                if mode == 0 or mode == 3:    # the group pairs' cabinet excess counts too
-                    d_e = d_e + pair_weight * _pair_delta(v, u, c, indptr, indices, data, cab,
-                                                          pair_of, pcount, plimit)
-                if mode == 0 and d_e >= 0 or mode != 0 and mode != 3 and d_e > 0 \
-                        or mode == 2 and d_p >= -1e-9:
-                    continue              # no cabinet gain, a cabinet loss, no saving
-                d_t, d_q = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own,
-                                       tray, tlimit, tpair_of, ptray, ptlimit)
-                if (mode == 0 or mode == 3) and d_t > tray_room or (mode == 4 or mode == 5) \
-                        and d_t > 0:
-                    continue              # more tray cables than the room left
-                if mode == 2 and d_q > 0 or mode == 5 and d_q >= 0:
-                    continue              # a group-pair tray loss, no group-pair tray gain
-                d_g = 0
-                if mode == 1 or mode == 2 or mode == 4 or mode == 5:
-                    d_g = _pair_delta(v, u, c, indptr, indices, data, cab, pair_of, pcount,
-                                      plimit)
-                    if mode != 4 and d_g > 0 or mode == 4 and d_g >= 0:
-                        continue          # a group-pair loss, no group-pair gain
-                tier = 0
-                if (mode == 0 or mode == 3) and weight * d_e + d_t < 0:
-                    key = d_p / -(weight * d_e + d_t)   # dollars per unit of excess removed
-                elif mode == 0:               # tray cables added per cabinet cable
-                    tier, key = 1, d_t / -d_e
-                elif mode == 1 and d_t < 0:   # dollars per tray cable removed
-                    key = d_p / -d_t
-                elif mode == 2 and d_t <= 0:
-                    key = d_p
-                elif mode == 4:               # dollars per group-pair cable removed
-                    key = d_p / -d_g
-                elif mode == 5:               # dollars per group-pair tray cable removed
-                    key = d_p / -d_q
-                else:
-                    continue
-                if tier < best_tier or tier == best_tier and key < best_p - 1e-9:
-                    best_v, best_u, best_c, best_p, best_tier = v, u, c, key, tier
-    return best_v, best_u, best_c
+_CABINETS, _TRAYS, _RECOVER, _TRADE, _PAIRS, _PAIR_TRAYS = 0, 1, 2, 3, 4, 5
+"""``_best_move`` modes: cabinet repair, tray repair, recovery, cabinet and tray repair,
+group-pair repair, group-pair tray repair."""
 
 
 @numba.njit(cache=True)
-def _first_links(movers, targets, slack, pair_weight, tray_room, indptr, indices, data,
-                 klass, cab, counts, limit, price, group, members, count,
-                 cab_load, cab_demand, cab_limit, grp_load, grp_demand, grp_limit, stamp,
-                 state, ptr, seg, own, tray, tlimit, pair_of, pcount, plimit, tpair_of, ptray,
-                 ptlimit):
-    """Every move (v, u, c) as ``_best_move`` enumerates them that raises the cabinet excess
-    (routers' cables plus ``pair_weight`` x the group pairs') by at most ``slack``, adding at
-    most ``tray_room`` tray cables: (v, u, c, change of that excess, change of the price)
-    arrays, the links of ``_repair_chains``."""
+def _candidates(movers, targets, cab, group, members, count, cab_load, cab_demand, cab_limit,
+                grp_load, grp_demand, grp_limit):
+    """The moves ``_best_move`` and ``_first_links`` weigh, in their order: each mover v to
+    each of its target cabinets c (-1 and its own skipped), alone (u = -1) or swapped with
+    each router u there, within every cabinet and electrical-group limit; (v, u, c) arrays."""
     size = len(movers) * targets.shape[1] * (members.shape[1] + 1)
     out_v = np.empty(size, np.int64)
     out_u = np.empty(size, np.int64)
     out_c = np.empty(size, np.int64)
-    out_e = np.empty(size, np.float64)
-    out_p = np.empty(size, np.float64)
     n = 0
     for i in range(len(movers)):
         v = movers[i]
@@ -737,21 +670,153 @@ def _first_links(movers, targets, slack, pair_weight, tray_room, indptr, indices
                 if not _fits_move(v, u, c, cab, group, cab_load, cab_demand, cab_limit,
                                   grp_load, grp_demand, grp_limit):
                     continue
-                d_e, d_p = _delta(v, u, c, indptr, indices, data, klass, cab, counts, limit,
-                                  price, stamp, state[0])
-                state[0] += 2
-                state[1] += 1
-                d_e = d_e + pair_weight * _pair_delta(v, u, c, indptr, indices, data, cab,
-                                                      pair_of, pcount, plimit)
-                if d_e > slack:
-                    continue
-                d_t, _ = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray,
-                                     tlimit, tpair_of, ptray, ptlimit)
-                if d_t > tray_room:
-                    continue
-                out_v[n], out_u[n], out_c[n], out_e[n], out_p[n] = v, u, c, d_e, d_p
+                out_v[n], out_u[n], out_c[n] = v, u, c
                 n += 1
-    return out_v[:n], out_u[:n], out_c[:n], out_e[:n], out_p[:n]
+    return out_v[:n], out_u[:n], out_c[:n]
+
+
+@numba.njit(cache=True)
+def _counts_pairs_on_cabinets(mode):
+    """Modes whose cabinet excess counts the group pairs' (cabinet repairs)."""
+    return mode == _CABINETS or mode == _TRADE
+
+
+@numba.njit(cache=True)
+def _cabinet_rejects(mode, d_e, d_p):
+    """No cabinet gain (cabinet repair), a cabinet loss (the modes that keep it), no saving
+    (recovery)."""
+    if mode == _CABINETS:
+        return d_e >= 0
+    if mode != _TRADE and d_e > 0:
+        return True
+    return mode == _RECOVER and d_p >= -1e-9
+
+
+@numba.njit(cache=True)
+def _tray_rejects(mode, d_t, d_q, tray_room):
+    """More tray cables than the room left (cabinet repairs), any (group-pair repairs); a
+    group-pair tray loss (recovery), no group-pair tray gain (group-pair tray repair)."""
+    if (mode == _CABINETS or mode == _TRADE) and d_t > tray_room:
+        return True
+    if (mode == _PAIRS or mode == _PAIR_TRAYS) and d_t > 0:
+        return True
+    return mode == _RECOVER and d_q > 0 or mode == _PAIR_TRAYS and d_q >= 0
+
+
+@numba.njit(cache=True)
+def _weighs_pairs(mode):
+    """Modes that check the group pairs' cabinet excess (and do not count it in d_e)."""
+    return mode == _TRAYS or mode == _RECOVER or mode == _PAIRS or mode == _PAIR_TRAYS
+
+
+@numba.njit(cache=True)
+def _pair_rejects(mode, d_g):
+    """A group-pair loss, or no group-pair gain (group-pair repair)."""
+    return d_g >= 0 if mode == _PAIRS else d_g > 0
+
+
+@numba.njit(cache=True)
+def _key(mode, weight, d_e, d_p, d_t, d_q, d_g):
+    """(tier, key, usable) of a move that passed the mode's predicates (``_best_move``)."""
+    if (mode == _CABINETS or mode == _TRADE) and weight * d_e + d_t < 0:
+        return 0, d_p / -(weight * d_e + d_t), True   # dollars per unit of excess removed
+    if mode == _CABINETS:                               # tray cables added per cabinet cable
+        return 1, d_t / -d_e, True
+    if mode == _TRAYS and d_t < 0:                      # dollars per tray cable removed
+        return 0, d_p / -d_t, True
+    if mode == _RECOVER and d_t <= 0:
+        return 0, d_p, True
+    if mode == _PAIRS:                                  # dollars per group-pair cable removed
+        return 0, d_p / -d_g, True
+    if mode == _PAIR_TRAYS:                             # per group-pair tray cable removed
+        return 0, d_p / -d_q, True
+    return 0, 0.0, False
+
+
+@numba.njit(cache=True)
+def _best_move(movers, targets, mode, weight, pair_weight, tray_room, indptr, indices, data,
+               klass, cab, counts, limit, price, group, members, count,
+               cab_load, cab_demand, cab_limit, grp_load, grp_demand, grp_limit, stamp, state,
+               ptr, seg, own, tray, tlimit, pair_of, pcount, plimit, tpair_of, ptray, ptlimit):
+    """The move (v, u, c) of a mover v to one of its target cabinets (u = -1) or swapped with
+    a router u there (``_candidates``), the first on ties (module doc); in modes 3 and 0 one
+    adding at most ``tray_room`` tray cables. ``mode`` 3 (cabinet and tray repair): the least
+    dollars per unit of excess removed (``weight`` x cabinet cables + tray cables); 0 (cabinet
+    repair): one that lowers the cabinet excess, by the same key among those that remove
+    excess so counted, else the fewest tray cables added per cabinet cable; 1 (tray repair):
+    the least dollars per tray cable removed, keeping the cabinet excess; 2 (recovery): the
+    most dollars saved keeping every excess (cabinet, tray, group pair on cabinets and on
+    trays); 4 (group-pair repair): the least dollars per pair cable removed, keeping the
+    cabinet and tray excesses; 5 (group-pair tray repair): the least dollars per pair cable
+    removed from the trays, keeping the cabinet, tray and group-pair cabinet excesses. In
+    modes 0 and 3 the cabinet excess is the routers' cabinet cables plus ``pair_weight`` x
+    the group pairs' (``GroupPairs``); mode 1 never raises the pairs'. Each mode's tests are
+    ``_cabinet_rejects``, ``_tray_rejects``, ``_pair_rejects`` and ``_key``, in that order
+    (the later deltas are computed only for the moves the earlier tests keep). ``state`` =
+    [stamp tick, evaluations]."""
+    best_v, best_u, best_c = -1, -1, -1
+    best_p, best_tier = 0.0, 2
+    vs, us, cs = _candidates(movers, targets, cab, group, members, count, cab_load, cab_demand,
+                             cab_limit, grp_load, grp_demand, grp_limit)
+    for i in range(len(vs)):
+        v, u, c = vs[i], us[i], cs[i]
+        d_e, d_p = _delta(v, u, c, indptr, indices, data, klass, cab, counts, limit, price,
+                          stamp, state[0])
+        state[0] += 2
+        state[1] += 1
+        if _counts_pairs_on_cabinets(mode):
+            d_e = d_e + pair_weight * _pair_delta(v, u, c, indptr, indices, data, cab, pair_of,
+                                                  pcount, plimit)
+        if _cabinet_rejects(mode, d_e, d_p):
+            continue
+        d_t, d_q = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray,
+                               tlimit, tpair_of, ptray, ptlimit)
+        if _tray_rejects(mode, d_t, d_q, tray_room):
+            continue
+        d_g = 0
+        if _weighs_pairs(mode):
+            d_g = _pair_delta(v, u, c, indptr, indices, data, cab, pair_of, pcount, plimit)
+            if _pair_rejects(mode, d_g):
+                continue
+        tier, key, usable = _key(mode, weight, d_e, d_p, d_t, d_q, d_g)
+        if not usable:
+            continue
+        if tier < best_tier or tier == best_tier and key < best_p - 1e-9:
+            best_v, best_u, best_c, best_p, best_tier = v, u, c, key, tier
+    return best_v, best_u, best_c
+
+
+@numba.njit(cache=True)
+def _first_links(movers, targets, slack, pair_weight, tray_room, indptr, indices, data,
+                 klass, cab, counts, limit, price, group, members, count,
+                 cab_load, cab_demand, cab_limit, grp_load, grp_demand, grp_limit, stamp,
+                 state, ptr, seg, own, tray, tlimit, pair_of, pcount, plimit, tpair_of, ptray,
+                 ptlimit):
+    """Every move (v, u, c) as ``_best_move`` enumerates them (``_candidates``) that raises
+    the cabinet excess (routers' cables plus ``pair_weight`` x the group pairs') by at most
+    ``slack``, adding at most ``tray_room`` tray cables: (v, u, c, change of that excess,
+    change of the price) arrays, the links of ``_repair_chains``."""
+    vs, us, cs = _candidates(movers, targets, cab, group, members, count, cab_load, cab_demand,
+                             cab_limit, grp_load, grp_demand, grp_limit)
+    out_e = np.empty(len(vs), np.float64)
+    out_p = np.empty(len(vs), np.float64)
+    keep = np.zeros(len(vs), np.bool_)
+    for i in range(len(vs)):
+        v, u, c = vs[i], us[i], cs[i]
+        d_e, d_p = _delta(v, u, c, indptr, indices, data, klass, cab, counts, limit, price,
+                          stamp, state[0])
+        state[0] += 2
+        state[1] += 1
+        d_e = d_e + pair_weight * _pair_delta(v, u, c, indptr, indices, data, cab, pair_of,
+                                              pcount, plimit)
+        if d_e > slack:
+            continue
+        d_t, _ = _tray_delta(v, u, c, indptr, indices, data, cab, ptr, seg, own, tray, tlimit,
+                             tpair_of, ptray, ptlimit)
+        if d_t > tray_room:
+            continue
+        out_e[i], out_p[i], keep[i] = d_e, d_p, True
+    return vs[keep], us[keep], cs[keep], out_e[keep], out_p[keep]
 
 
 @numba.njit(cache=True)
@@ -777,15 +842,10 @@ def _apply(v, u, c, indptr, indices, data, cab, counts, group, members, count, p
         grp_load[group[dst]] += grp_demand[x]
 
 
-_CABINETS, _TRAYS, _RECOVER, _TRADE, _PAIRS, _PAIR_TRAYS = 0, 1, 2, 3, 4, 5
-"""``_best_move`` modes: cabinet repair, tray repair, recovery, cabinet and tray repair,
-group-pair repair, group-pair tray repair."""
-
-
-
-
 class _Search:
     """The layout under search and the arrays the kernels share."""
+
+    OVER_CAP = _OVER_CAP
 
     def __init__(self, graph: Graph, cab, cabinet_group, cabinet_limits: Limits,
                  group_limits: Limits, price: np.ndarray, share: float,
@@ -900,11 +960,58 @@ class _Search:
         indptr, indices, data = self.csr
         return _first_links(np.asarray(movers, np.int64),
                             np.ascontiguousarray(targets, dtype=np.int64), float(slack),
-                            SPREAD_PAIR_WEIGHT, tray_room, indptr, indices, data, self.klass, self.cab, self.counts, self.limit, self.price,
+                            SPREAD_PAIR_WEIGHT, tray_room, indptr, indices, data, self.klass,
+                            self.cab, self.counts, self.limit, self.price,
                             self.group, self.members, self.count, self.cab_load,
                             self.cab_demand, self.cab_limit, self.grp_load, self.grp_demand,
                             self.grp_limit, self.stamp, self.state, *self.trays, *self.pairs,
                             *self.pair_trays)
+
+    def tray_change(self, v: int, c: int) -> int:
+        """Change of the router tray excess (``_OVER_CAP`` per cable over a router's tray
+        cap) if router v alone went to cabinet c (0 without trays)."""
+        indptr, indices, data = self.csr
+        return int(_tray_delta(v, -1, c, indptr, indices, data, self.cab, *self.trays,
+                               *self.pair_trays)[0])
+
+    def tray_swap_change(self, v: int, u: int, c: int) -> int:
+        """``tray_change`` of router v going to cabinet c and u coming back from it."""
+        indptr, indices, data = self.csr
+        return int(_tray_delta(v, u, c, indptr, indices, data, self.cab, *self.trays,
+                               *self.pair_trays)[0])
+
+    def swap_price_change(self, v: int, u: int, c: int) -> float:
+        """Change of the price of router v going to cabinet c and u coming back from it."""
+        indptr, indices, data = self.csr
+        a = int(self.cab[v])
+        change = _price_change(v, u, a, c, indptr, indices, data, self.klass, self.cab,
+                               self.price)
+        return change + _price_change(u, v, c, a, indptr, indices, data, self.klass, self.cab,
+                                      self.price)
+
+    def price_total(self) -> float:
+        """The price of every link where its routers stand."""
+        indptr, indices, data = self.csr
+        rows = np.repeat(np.arange(len(self.cab)), np.diff(indptr))
+        return float((data * self.price[self.klass, self.cab[rows], self.cab[indices]]).sum()
+                     ) / 2
+
+    def tray_total(self) -> int:
+        """Router tray cables over the limits, plus ``_OVER_CAP`` per cable over a cap."""
+        counts = self.trays[3].astype(np.int64)
+        counts[np.arange(len(self.cab)), self.routes.own[self.cab]] = 0
+        return int(self.tray_over().sum()) + _OVER_CAP * int(
+            np.maximum(counts - self.trays[4][:, 1:2], 0).sum())
+
+    def trays_within(self, excess: int) -> bool:
+        """No router over its tray cap and at most ``excess`` tray cables over the limits
+        (True without trays)."""
+        if self.routes is None:
+            return True
+        counts = self.trays[3].astype(np.int64)
+        counts[np.arange(len(self.cab)), self.routes.own[self.cab]] = 0
+        return bool((counts <= self.trays[4][:, 1:2]).all()) and \
+            int(self.tray_over().sum()) <= excess
 
     def cabinet_excess(self) -> float:
         """The cabinet excess the cabinet repairs weigh: the routers' cables over the limit
@@ -967,13 +1074,24 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
            cabinet_limits: Limits, group_limits: Limits, price: np.ndarray, share: float,
            routes: TrayRoutes | None = None, router_group=None
            ) -> tuple[np.ndarray, int, int, int, TrayOutcome | None, PairSpread | None]:
+    """``spread_repaired`` without what the exact repair did."""
+    return spread_repaired(graph, router_cabinet, cabinet_group, near, cabinet_limits,
+                           group_limits, price, share, routes, router_group)[:6]
+
+
+def spread_repaired(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
+                    cabinet_limits: Limits, group_limits: Limits, price: np.ndarray,
+                    share: float, routes: TrayRoutes | None = None, router_group=None
+                    ) -> tuple[np.ndarray, int, int, int, TrayOutcome | None,
+                               PairSpread | None, spread_repair.ExactRepair]:
     """(router -> cabinet meeting ``share`` where the search can, cables still over the limit,
     moves made, moves evaluated, the tray segments' counts with ``routes``, the group pairs'
     counts with ``router_group``). ``near[c]``: the cabinets cheapest from cabinet c (move
     targets); ``price[m, a, b]``: price per cable of a link of the m-th multiplicity class
     (``numpy.unique`` of the link weights) between cabinets a and b; ``routes``: the tray
     segments of every cabinet pair (``tray_routes``; None: trays not limited);
-    ``router_group``: each router's topology group (None: no group pairs) (module doc)."""
+    ``router_group``: each router's topology group (None: no group pairs) (module doc); last,
+    what the exact cabinet repair did (``spread_repair``)."""
     pairs = group_pairs(graph, router_group, share)
     if pairs is not None and pairs.pairs * len(cabinet_group) > SPREAD_MAX_ENTRIES:
         pairs = None                      # above the table the search keeps: measured only
@@ -1000,6 +1118,9 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
         done = search.evaluations + int(SPREAD_CHAIN_BUDGET * budget)
         recover = max(recover, done + budget)
         moves += _repair_chains(search, graph, near, done, cap)
+    exact = spread_repair.ExactRepair(applies=spread_repair.applies(search))
+    if search.cabinet_excess() > 0:
+        exact = spread_repair.exact_repair(search, near, cap)
     if search.pair_tray_limit is not None:
         done = search.evaluations + int(SPREAD_PAIR_TRAY_BUDGET * budget)
         recover = max(recover, done + budget)
@@ -1014,7 +1135,7 @@ def spread(graph: Graph, router_cabinet, cabinet_group, near: np.ndarray,
     pair = None if pairs is None else PairSpread(
         pairs=pairs, counts=search.pairs[1], cables_over=int(search.pair_over().sum()),
         plain_cables_over=plain_pairs, trays=pair_trays)
-    return search.cab, search.excess(), moves, search.evaluations, trays, pair
+    return search.cab, search.excess(), moves, search.evaluations, trays, pair, exact
 
 
 _REPAIRED = object()

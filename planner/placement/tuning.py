@@ -238,6 +238,36 @@ SPREAD_CHAIN_SLACK = 1.0
 SPREAD_CHAIN_FIRST = 64
 SPREAD_PAIR_TRAY_BUDGET = 0.25
 SPREAD_TRAY_MAX_PAIRS = 250_000      # cabinets^2 above which trays are measured only
+# Exact cabinet repair (``spread_repair.rematch``, after the chains, where a cabinet holds at
+# most two routers): the CP-SAT matching's deterministic seconds (one worker). Default plan
+# (share 1/29, 6,498 compatible pairs): 18 cabinet cables over (9 router, 9 group pair) -> 0,
+# 50 routers moved, in 1.0 deterministic s (0.8 s CPU with the compatibility table; the limit
+# ends the search for the most cabinets kept, not the search for a matching). Placing the new
+# pairs by price alone left 23,690 router tray cables over and 33 cables over the routers' tray
+# caps; a tray cable over (cap: 2^20 of them) weighing SPREAD_EXACT_TRAY_PRICE dollars there,
+# 23,519 and 4; then cabinet contents exchanged (SPREAD_CONTENT_SWAPS_FILLED x routers tried
+# for the filled cabinets with every cabinet, tray cables alone: 22,573, no cap exceeded,
+# 1.9 s), then every cabinet with its NEAR_CABINETS (SPREAD_CONTENT_SWAPS_NEAR x routers
+# tried) at SPREAD_CONTENT_TRAY_DOLLARS a router tray cable plus the price. Measured from the
+# search's layout before the repair (price change of the whole repair / router tray cables
+# over): tray cables alone, 30 tries a router: +$180,629 / 21,354 (1.4 s), 60: 21,200 (3.2 s);
+# $30 a tray cable (30 tries): -$24,199 / 22,111; $100: +$57,000 / 21,721 at 20 tries
+# (1.4 s), +$43,289 / 21,542 at 30 (2.6 s), +$36,023 / 21,473 at 40; $300 (30): +$83,066 /
+# 21,394; $1,000 (30): +$134,938 / 21,390. $100 at 20 tries keeps the CPU of the tray-only
+# pass and the option within +20 % of its CPU time before the repair.
+SPREAD_EXACT_DETERMINISTIC_TIME = 1.0
+SPREAD_EXACT_TRAY_PRICE = 1e6      # dollars a tray cable over the limit weighs in placing pairs
+SPREAD_CONTENT_SWAPS_FILLED = 30    # per router: exchanges tried for the cabinets it filled
+SPREAD_CONTENT_SWAPS_NEAR = 20      # per router: then every cabinet with its near ones
+SPREAD_CONTENT_TRAY_DOLLARS = 100.0  # dollars a router tray cable over weighs in those
+SPREAD_REMATCH_MAX_ROUTERS = 4000    # the (routers x routers) compatibility table: 16 MB
+SPREAD_REMATCH_MAX_EDGES = 200_000   # compatible pairs the model takes (one Boolean each)
+# Tray lower bound (``spread_bounds.tray_lower_bound``): one linear program per router profile
+# and cabinet (default plan: 1 profile x 361 cabinets, 87 segments: 1.9 s of CPU), the slots
+# assignment while routers x cabinet slots stays below SPREAD_BOUND_MAX_SLOTS (722 x 722 on the
+# default plan; above it each router takes its best cabinet, a weaker bound).
+SPREAD_BOUND_MAX_LPS = 4000
+SPREAD_BOUND_MAX_SLOTS = 4_000_000
 
 
 # ----------------------------------------------------------------------------- growth placement
