@@ -16,7 +16,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from planner.cli import main
+from tests.plan_folders import cli
+
 
 ROOM = """extends: hot-aisle
 name: room-test
@@ -62,10 +63,6 @@ CASES = {
 }
 
 
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
-
-
 @pytest.fixture(scope="module")
 def room(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("room") / "room.yaml"
@@ -80,9 +77,9 @@ def grown(tmp_path_factory, room):
     base = tmp_path_factory.mktemp("expand")
     for name, (old, new, _) in CASES.items():
         standing, after = base / f"{name}-old", base / f"{name}-new"
-        assert _cli("plan", "--topology", old, "--catalog", "modern-100g", "--floor", room,
+        assert cli("plan", "--topology", old, "--catalog", "modern-100g", "--floor", room,
                     "--out", standing, "--strategy", "hint", "--resilience", "off") == 0
-        assert _cli("expand", "--from", standing, "--topology", new, "--floor", room,
+        assert cli("expand", "--from", standing, "--topology", new, "--floor", room,
                     "--out", after) == 0
         out[name] = (standing, after)
     return out
@@ -165,7 +162,7 @@ def test_work_order_is_in_walking_order(grown):
 
 def _refused(capsys, tmp_path, *argv) -> str:
     out = tmp_path / "out"
-    assert _cli("expand", *argv, "--out", out) == 2
+    assert cli("expand", *argv, "--out", out) == 2
     assert not out.exists()
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "Traceback" not in err
@@ -240,7 +237,7 @@ def test_verify_after_the_work_order_finds_no_mistake(grown, name, tmp_path):
     observed = tmp_path / "as-built.csv"
     observed.write_text("device,port,peer_device,peer_port\n" + "".join(
         f"{rename(a[0])},{a[1]},{rename(b[0])},{b[1]}\n" for a, b in map(sorted, built)))
-    assert _cli("verify", "--plan", after, "--observed", observed) == 0
+    assert cli("verify", "--plan", after, "--observed", observed) == 0
 
 
 def test_wiring_pdf_has_the_work_order(grown):
@@ -259,10 +256,10 @@ def test_slim_fly_is_rebuilt_with_the_same_accounting(room, tmp_path):
     cables it can. q=5, p=3: 50 routers, 50·7/2 = 175 network and 150 endpoint cables; every
     router keeps its id and its 3 endpoint ports, so all 150 endpoint cables stay."""
     standing, after = tmp_path / "sf5", tmp_path / "sf7"
-    assert _cli("plan", "--topology", "slimfly:q=5,p=3", "--catalog", "modern-100g",
+    assert cli("plan", "--topology", "slimfly:q=5,p=3", "--catalog", "modern-100g",
                 "--floor", room, "--out", standing, "--strategy", "hint", "--resilience",
                 "off") == 0
-    assert _cli("expand", "--from", standing, "--topology", "slimfly:q=7,p=3", "--floor",
+    assert cli("expand", "--from", standing, "--topology", "slimfly:q=7,p=3", "--floor",
                 room, "--out", after) == 0
     growth = json.loads((after / "summary.json").read_text())["growth"]
     assert growth["rebuild"] and "cannot grow without a rebuild" in growth["notes"][0]
@@ -288,7 +285,7 @@ def test_new_cabinets_keep_off_marked_positions(grown, tmp_path):
                                   f"  cabinets_per_row: 24\n  positions:\n{marks}")
                      + "touch_price: 45\n")
     after = tmp_path / "grown"
-    assert _cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=17",
+    assert cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=17",
                 "--floor", floor, "--out", after) == 0
     cabinets = pd.read_csv(after / "cabinets.csv", keep_default_na=False, dtype={"row": str})
     placed = cabinets[cabinets["kind"] == "cabinet"]
@@ -308,7 +305,7 @@ def test_shrink_with_allow_remove(grown, room, tmp_path):
     network cables 40 + 176 = 216 = the cables at removed routers, the lower bound."""
     standing, _ = grown["dragonfly"]
     after = tmp_path / "shrunk"
-    assert _cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=5",
+    assert cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=5",
                 "--floor", room, "--allow-remove", "--out", after) == 0
     growth = json.loads((after / "summary.json").read_text())["growth"]
     assert growth["routers_removed"] == 32

@@ -22,8 +22,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from planner.cli import main
 from planner.verify import verify
+from tests.plan_folders import cli
 from tests.test_verify import write_csv, write_ibnetdiscover, write_lldp_map
 
 ROOM = {"extends": "hot-aisle", "name": "room-asbuilt",
@@ -35,10 +35,6 @@ OLD, NEW = "dragonfly:a=4,p=2,h=2,g=5", "dragonfly:a=4,p=2,h=2,g=9"
 # cables = 80. Added: the grown 9·6 = 54 local + 36 global = 90 network cables less 80 - 40
 # kept and 10 moved = 40, and 16 new routers x 2 hosts = 32: 72.
 COUNTS = dict(kept=80, moved=10, removed=0, added=72)
-
-
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
 
 
 def _fabric(folder: Path) -> pd.DataFrame:
@@ -82,9 +78,9 @@ def standing(tmp_path_factory):
     room = base / "room.yaml"
     room.write_text(yaml.safe_dump(ROOM))
     old, grown = base / "old", base / "grown-from-plan"
-    assert _cli("plan", "--topology", OLD, "--catalog", "modern-100g", "--floor", room,
+    assert cli("plan", "--topology", OLD, "--catalog", "modern-100g", "--floor", room,
                 "--out", old, "--strategy", "hint") == 0
-    assert _cli("expand", "--from", old, "--topology", NEW, "--floor", room,
+    assert cli("expand", "--from", old, "--topology", NEW, "--floor", room,
                 "--out", grown) == 0
     return base, room, old, _fabric(old), grown
 
@@ -102,7 +98,7 @@ def test_matching_as_built_grows_as_the_plan(standing, tmp_path, fmt):
     _, room, old, fabric, grown = standing
     as_built = WRITERS[fmt](_links(fabric), tmp_path)
     out = tmp_path / "grown"
-    assert _cli("expand", "--from", old, "--as-built", as_built, "--topology", NEW,
+    assert cli("expand", "--from", old, "--as-built", as_built, "--topology", NEW,
                 "--floor", room, "--out", out) == 0
     assert (out / "work_order.csv").read_text() == (grown / "work_order.csv").read_text()
     assert (out / "cables.csv").read_text() == (grown / "cables.csv").read_text()
@@ -116,7 +112,7 @@ def test_switch_only_as_built_is_checked_on_the_network_cables(standing, tmp_pat
     net = fabric[fabric["kind"] == "network"]
     as_built = write_csv(_links(net), tmp_path / "switches.csv", per_end=True)
     out = tmp_path / "grown"
-    assert _cli("expand", "--from", old, "--as-built", as_built, "--topology", NEW,
+    assert cli("expand", "--from", old, "--as-built", as_built, "--topology", NEW,
                 "--floor", room, "--out", out) == 0
     assert (out / "work_order.csv").read_text() == (grown / "work_order.csv").read_text()
 
@@ -155,7 +151,7 @@ def test_contradicting_as_built_is_refused(standing, tmp_path, capsys, case):
     before = _tree(old)
     capsys.readouterr()
     out = tmp_path / "grown"
-    assert _cli("expand", "--from", old, "--as-built", as_built, "--topology", NEW,
+    assert cli("expand", "--from", old, "--as-built", as_built, "--topology", NEW,
                 "--floor", room, "--out", out) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
@@ -183,7 +179,7 @@ def foreign(standing):
     floor = base / "foreign-floor.yaml"
     floor.write_text(yaml.safe_dump(_floor_with_devices(ROOM, fabric, _rename)))
     out = base / "grown-from-as-built"
-    assert _cli("expand", "--as-built", as_built, "--floor", floor, "--topology", NEW,
+    assert cli("expand", "--as-built", as_built, "--floor", floor, "--topology", NEW,
                 "--catalog", "modern-100g", "--out", out) == 0
     return as_built, out
 
@@ -267,7 +263,7 @@ def test_jellyfish_grows_from_a_random_regular_graph(standing, tmp_path):
          "devices": [f"tor{2 * c + 1}", f"tor{2 * c + 2}"]} for c in range(8)]
     (tmp_path / "floor.yaml").write_text(yaml.safe_dump(floor))
     out = tmp_path / "grown"
-    assert _cli("expand", "--as-built", as_built, "--floor", tmp_path / "floor.yaml",
+    assert cli("expand", "--as-built", as_built, "--floor", tmp_path / "floor.yaml",
                 "--topology", "jellyfish:routers=20,degree=4,p=1", "--out", out) == 0
     assert _counts(out) == dict(kept=24 + 16, moved=8, removed=0, added=8 + 4)
     grown = _fabric(out)
@@ -290,7 +286,7 @@ def test_fattree_grows_from_a_renamed_as_built(standing, tmp_path):
     whatever the pod count) and adds 3 pods x 18 network cables and 27 host cables."""
     base, room, _, _, _ = standing
     old = base / "fattree-old"
-    assert _cli("plan", "--topology", "fattree:k=6,pods=3", "--catalog", "modern-100g",
+    assert cli("plan", "--topology", "fattree:k=6,pods=3", "--catalog", "modern-100g",
                 "--floor", room, "--out", old, "--strategy", "hint") == 0
     fabric = _fabric(old)
     shuffled = dict(zip([f"r{i:02d}" for i in range(27)],
@@ -301,7 +297,7 @@ def test_fattree_grows_from_a_renamed_as_built(standing, tmp_path):
     (tmp_path / "floor.yaml").write_text(yaml.safe_dump(_floor_with_devices(ROOM, fabric,
                                                                             rename)))
     out = tmp_path / "grown"
-    assert _cli("expand", "--as-built", as_built, "--floor", tmp_path / "floor.yaml",
+    assert cli("expand", "--as-built", as_built, "--floor", tmp_path / "floor.yaml",
                 "--topology", "fattree:k=6", "--out", out) == 0
     assert _counts(out) == dict(kept=81, moved=0, removed=0, added=3 * 18 + 27)
     names = pd.read_csv(out / "as_built_names.csv", keep_default_na=False, dtype=str)
@@ -367,7 +363,7 @@ def test_as_built_alone_refusals(tmp_path, capsys, case):
     as_built, floor = _as_built(tmp_path, links), _floor(tmp_path, devices_at)
     capsys.readouterr()
     out = tmp_path / "grown"
-    assert _cli("expand", "--as-built", as_built, "--floor", floor, "--topology", spec,
+    assert cli("expand", "--as-built", as_built, "--floor", floor, "--topology", spec,
                 "--out", out) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and words in err, err
@@ -385,7 +381,7 @@ def test_as_built_needs_a_floor_or_a_plan(tmp_path, capsys):
                         (["--as-built", ufm, "--floor", _floor(tmp_path, ALL_THREE)],
                          "a UFM NDT report lists differences from a plan only")):
         capsys.readouterr()
-        assert _cli("expand", *argv, "--topology", "jellyfish:routers=4,degree=2,p=1",
+        assert cli("expand", *argv, "--topology", "jellyfish:routers=4,degree=2,p=1",
                     "--out", tmp_path / "grown") == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and words in err, err
@@ -404,7 +400,7 @@ def test_dragonfly_with_switches_named_out_of_order(standing, tmp_path):
     (tmp_path / "floor.yaml").write_text(yaml.safe_dump(_floor_with_devices(ROOM, fabric,
                                                                             rename)))
     out = tmp_path / "grown"
-    assert _cli("expand", "--as-built", as_built, "--floor", tmp_path / "floor.yaml",
+    assert cli("expand", "--as-built", as_built, "--floor", tmp_path / "floor.yaml",
                 "--topology", NEW, "--out", out) == 0
     assert _counts(out) == COUNTS
     names = pd.read_csv(out / "as_built_names.csv", keep_default_na=False, dtype=str)
@@ -471,7 +467,7 @@ def test_grown_plan_grows_again_on_the_same_floor(standing, foreign, tmp_path):
     base, _, _, _, _ = standing
     _, out = foreign
     again = tmp_path / "again"
-    assert _cli("expand", "--from", out, "--floor", base / "foreign-floor.yaml",
+    assert cli("expand", "--from", out, "--floor", base / "foreign-floor.yaml",
                 "--topology", NEW, "--out", again) == 0
     assert _counts(again) == dict(kept=90 + 72, moved=0, removed=0, added=0)
 
@@ -485,7 +481,7 @@ def test_hyperx_grows_from_a_renamed_as_built(standing, tmp_path, capsys):
     dimensions holding two lines of 4: refused."""
     base, room, _, _, _ = standing
     old = base / "hyperx-old"
-    assert _cli("plan", "--topology", "hyperx:S=4x4,p=2", "--catalog", "modern-100g",
+    assert cli("plan", "--topology", "hyperx:S=4x4,p=2", "--catalog", "modern-100g",
                 "--floor", room, "--out", old, "--strategy", "hint") == 0
     fabric = _fabric(old)
     rename = lambda d: f"x{(int(d[1:]) * 7) % 16}" if d[0] == "r" else f"h{d}"  # noqa: E731
@@ -495,7 +491,7 @@ def test_hyperx_grows_from_a_renamed_as_built(standing, tmp_path, capsys):
     floor.write_text(yaml.safe_dump(_floor_with_devices(ROOM, fabric, rename)))
     for spec, added in (("hyperx:S=4x4x2,p=2", 64 + 32), ("hyperx:S=5x5,p=2", 52 + 18)):
         out = tmp_path / spec.split("=")[1].split(",")[0]
-        assert _cli("expand", "--as-built", as_built, "--floor", floor, "--topology", spec,
+        assert cli("expand", "--as-built", as_built, "--floor", floor, "--topology", spec,
                     "--out", out) == 0
         assert _counts(out) == dict(kept=80, moved=0, removed=0, added=added)
         names = pd.read_csv(out / "as_built_names.csv", keep_default_na=False, dtype=str)
@@ -504,7 +500,7 @@ def test_hyperx_grows_from_a_renamed_as_built(standing, tmp_path, capsys):
         assert all(frozenset(((name[a], p), (name[b], q))) in grown
                    for (a, p), (b, q) in links)
     capsys.readouterr()
-    assert _cli("expand", "--as-built", as_built, "--floor", floor, "--topology",
+    assert cli("expand", "--as-built", as_built, "--floor", floor, "--topology",
                 "hyperx:S=8x3,p=2", "--out", tmp_path / "no") == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "on 2 lines of sizes 4, 4" in err

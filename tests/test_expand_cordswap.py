@@ -39,6 +39,7 @@ import pandas as pd
 import pytest
 
 from planner.cli import main
+from tests.plan_folders import read_csv
 from tests.test_expand_trays import FLOOR, SPEC, two_halls_growth
 
 CORD = re.compile(r"cord (\S+) m (\S+)")
@@ -49,15 +50,11 @@ def grown(tmp_path_factory) -> dict[str, Path]:
     return two_halls_growth(tmp_path_factory)
 
 
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / name, keep_default_na=False, dtype=str)
-
-
 def _cords_by_end(folder: Path) -> dict:
     """(device, port) of a network cable's two ends, sorted -> {(device, port): (cord part,
     cord length, cord id)} of each end's patch cord, for the cables through panels."""
     out = {}
-    for c in _read(folder, "cables.csv").itertuples(index=False):
+    for c in read_csv(folder, "cables.csv").itertuples(index=False):
         found = CORD.findall(c.segments)
         if c.kind != "network" or len(found) < 2:
             continue
@@ -81,7 +78,7 @@ def expected_swaps(grown) -> dict:
 
 
 def _swap_rows(grown) -> pd.DataFrame:
-    order = _read(grown["grown"], "work_order.csv")
+    order = read_csv(grown["grown"], "work_order.csv")
     return order[order["action"] == "swap-cord"]
 
 
@@ -121,7 +118,7 @@ def test_r32s_cord_is_not_swapped(grown):
 
 
 def test_swap_rows_name_the_cord_as_labels_csv_does(grown):
-    labels = _read(grown["grown"], "labels.csv")
+    labels = read_csv(grown["grown"], "labels.csv")
     cords = labels[(labels["piece"] == "cord") & (labels["end"] == "A")]
     by_id = dict(zip(cords["cable_id"], cords["label"]))
     port = dict(zip(cords["cable_id"], cords["peer_device"] + ":" + cords["peer_port"]))
@@ -131,8 +128,8 @@ def test_swap_rows_name_the_cord_as_labels_csv_does(grown):
 
 
 def test_swaps_are_walked_in_in_the_last_drain_step(grown):
-    order = _read(grown["grown"], "work_order.csv")
-    cabinets = _read(grown["grown"], "cabinets.csv")
+    order = read_csv(grown["grown"], "work_order.csv")
+    cabinets = read_csv(grown["grown"], "cabinets.csv")
     where = {n: (int(h), r, int(c)) for n, h, r, c in zip(
         cabinets["name"], cabinets["hall"], cabinets["row"], cabinets["column"].replace("", "0"))}
     keys = [where[c] for c in order["cabinet"]]
@@ -150,7 +147,7 @@ def test_bom_growth_reuses_the_other_cords_of_kept_cables(grown):
     as new)."""
     before, after = _cords_by_end(grown["old"]), _cords_by_end(grown["grown"])
     kept = len(before.keys() & after.keys())
-    bom = _read(grown["grown"], "bom_growth.csv")
+    bom = read_csv(grown["grown"], "bom_growth.csv")
     cords = bom[(bom["item"] == "fibre")]
     assert cords["reused"].astype(int).sum() == 2 * kept - len(expected_swaps(grown))
 
@@ -180,7 +177,7 @@ def off_plan(grown, tmp_path_factory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("off-plan")
     old, out = base / "old", base / "grown"
     shutil.copytree(grown["old"], old)
-    cables = _read(old, "cables.csv")
+    cables = read_csv(old, "cables.csv")
     k = cables.index[(cables["kind"] == "mgmt") & (cables["a_device"] == "r17")][0]
     assert cables.at[k, "b_device"] == "mgmt-H1-B02-1"
     cables.loc[k, ["b_device", "b_port", "b_cabinet", "b_ru", "label"]] = [
@@ -194,9 +191,9 @@ def off_plan(grown, tmp_path_factory) -> dict[str, Path]:
 
 
 def test_a_management_cord_on_another_groups_switch_moves(off_plan):
-    old, new = _read(off_plan["old"], "cables.csv"), _read(off_plan["grown"], "cables.csv")
+    old, new = read_csv(off_plan["old"], "cables.csv"), read_csv(off_plan["grown"], "cables.csv")
     old, new = old[old["kind"] == "mgmt"], new[new["kind"] == "mgmt"]
-    order = _read(off_plan["grown"], "work_order.csv")
+    order = read_csv(off_plan["grown"], "work_order.csv")
     rows = order[(order["kind"] == "mgmt") & (order["action"] != "add")]
     assert list(rows["action"]) == ["move"]
     row = rows.iloc[0]

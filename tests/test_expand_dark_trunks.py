@@ -23,41 +23,32 @@ import json
 import re
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
-from planner.cli import main
 from planner.commands import expand
+from tests.plan_folders import cli, read_csv
 
 FLOOR = Path(__file__).resolve().parents[1] / "benchmarks" / "two-halls.yaml"
 PIECE = re.compile(r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
 DARK = ("H2-A-P1-01:R1/H2-B-P1-01:R1", "OM4-T24-MPO12_7m")
 
 
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
-
-
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / name, keep_default_na=False, dtype=str)
-
-
 @pytest.fixture(scope="module")
 def plans(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("dark")
     out = {k: base / k for k in ("old", "grown", "shrunk")}
-    assert _cli("plan", "--topology", "dragonfly:a=4,p=2,h=3,g=9", "--floor", FLOOR,
+    assert cli("plan", "--topology", "dragonfly:a=4,p=2,h=3,g=9", "--floor", FLOOR,
                 "--out", out["old"], "--resilience", "off") == 0
-    assert _cli("expand", "--from", out["old"], "--topology", "dragonfly:a=4,p=2,h=3,g=13",
+    assert cli("expand", "--from", out["old"], "--topology", "dragonfly:a=4,p=2,h=3,g=13",
                 "--floor", FLOOR, "--out", out["grown"]) == 0
-    assert _cli("expand", "--from", out["old"], "--topology", "dragonfly:a=4,p=2,h=3,g=5",
+    assert cli("expand", "--from", out["old"], "--topology", "dragonfly:a=4,p=2,h=3,g=5",
                 "--floor", FLOOR, "--out", out["shrunk"], "--allow-remove") == 0
     seats = expand.standing_seats
     with pytest.MonkeyPatch.context() as patch:     # the dark spare a growth keeps
         patch.setattr(expand, "standing_seats",
                       lambda *args, **kw: seats(*args, **{**kw, "keep_dark": True}))
         out["dark"] = base / "dark"
-        assert _cli("expand", "--from", out["old"], "--topology",
+        assert cli("expand", "--from", out["old"], "--topology",
                     "dragonfly:a=4,p=2,h=3,g=5", "--floor", FLOOR, "--out", out["dark"],
                     "--allow-remove") == 0
     return out
@@ -66,7 +57,7 @@ def plans(tmp_path_factory) -> dict:
 def _row_seats(folder: Path) -> dict:
     """Per network cable through one row trunk, by its two router ends: its two panels, the
     front port at each and the trunk (label, part)."""
-    cables, trunks = _read(folder, "cables.csv"), _read(folder, "trunks.csv")
+    cables, trunks = read_csv(folder, "cables.csv"), read_csv(folder, "trunks.csv")
     by_id = trunks.set_index("trunk_id")
     out = {}
     for c in cables[cables["kind"] == "network"].itertuples():
@@ -87,7 +78,7 @@ def _points(label: str) -> frozenset:
 
 
 def test_the_re_plugged_trunk_stays_and_is_refilled(plans):
-    old, grown = _read(plans["old"], "trunks.csv"), _read(plans["grown"], "trunks.csv")
+    old, grown = read_csv(plans["old"], "trunks.csv"), read_csv(plans["grown"], "trunks.csv")
     was = old[(old["label"] == DARK[0]) & (old["sku"] == DARK[1])]
     now = grown[(grown["label"] == DARK[0]) & (grown["sku"] == DARK[1])]
     cols = ["a_panel", "a_port", "b_panel", "b_port", "capacity", "links"]
@@ -95,14 +86,14 @@ def test_the_re_plugged_trunk_stays_and_is_refilled(plans):
         ["H2-A-P1-01", "R1", "H2-B-P1-01", "R1", "2", "1"]]
     # every standing trunk keeps its label and part: none is removed, none renumbered
     assert set(zip(old["label"], old["sku"])) <= set(zip(grown["label"], grown["sku"]))
-    order = _read(plans["grown"], "work_order.csv")
+    order = read_csv(plans["grown"], "work_order.csv")
     assert not (order["kind"] == "trunk").any()
     growth = json.loads((plans["grown"] / "summary.json").read_text())["growth"]
     assert growth["trunks_removed"] == 0
 
 
 def test_an_emptied_trunk_stays_as_dark_spare(plans):
-    old, dark = _read(plans["old"], "trunks.csv"), _read(plans["dark"], "trunks.csv")
+    old, dark = read_csv(plans["old"], "trunks.csv"), read_csv(plans["dark"], "trunks.csv")
     emptied = {"H2-A-P0-01:R1/H2-B-P0-01:R1", DARK[0]}
     # no kept link runs between the panel points of hall 2's rows: hall 2 stands empty
     assert not [s for s in _row_seats(plans["dark"]).values()
@@ -112,17 +103,17 @@ def test_an_emptied_trunk_stays_as_dark_spare(plans):
     assert [row for row in old[cols].values.tolist() if tuple(row) not in stands] == []
     links = dict(zip(dark["label"], dark["links"].astype(int)))
     assert {lab: links[lab] for lab in emptied} == dict.fromkeys(emptied, 0)
-    order = _read(plans["dark"], "work_order.csv")
+    order = read_csv(plans["dark"], "work_order.csv")
     assert not (order["kind"] == "trunk").any()
 
 
 def test_the_dark_trunk_is_reused_and_spare(plans):
-    grown = _read(plans["grown"], "trunks.csv")
-    old = _read(plans["old"], "trunks.csv")
+    grown = read_csv(plans["grown"], "trunks.csv")
+    old = read_csv(plans["old"], "trunks.csv")
     stands = set(zip(old["label"], old["sku"]))
     same = sum((lab, sku) in stands and sku == DARK[1]
                for lab, sku in zip(grown["label"], grown["sku"]))
-    bom = _read(plans["grown"], "bom_growth.csv")
+    bom = read_csv(plans["grown"], "bom_growth.csv")
     line = bom[(bom["item"] == "trunk") & (bom["sku"] == DARK[1])]
     assert int(line["reused"].iloc[0]) == same >= 1
     summary = json.loads((plans["grown"] / "summary.json").read_text())
@@ -148,19 +139,19 @@ def test_kept_cables_between_the_same_panels_keep_their_seats(plans):
         else:
             moved_panels += 1
     growth = json.loads((plans["grown"] / "summary.json").read_text())["growth"]
-    order = _read(plans["grown"], "work_order.csv")
+    order = read_csv(plans["grown"], "work_order.csv")
     repatched = order[(order["action"] == "move") & (order["old_a"] == order["new_a"])
                       & (order["old_b"] == order["new_b"])]
     assert growth["touched_network_repatched"] == len(repatched) == moved_panels
 
 
 def test_with_allow_remove_the_emptied_trunks_go_and_no_empty_panel_stays(plans):
-    old, shrunk = _read(plans["old"], "trunks.csv"), _read(plans["shrunk"], "trunks.csv")
+    old, shrunk = read_csv(plans["old"], "trunks.csv"), read_csv(plans["shrunk"], "trunks.csv")
     gone = old[[(lab, sku) not in set(zip(shrunk["label"], shrunk["sku"]))
                 for lab, sku in zip(old["label"], old["sku"])]]
     assert {lab for lab in gone["label"] if lab.startswith("H2-")} == {
         "H2-A-P0-01:R1/H2-B-P0-01:R1", DARK[0]}
-    order = _read(plans["shrunk"], "work_order.csv")
+    order = read_csv(plans["shrunk"], "work_order.csv")
     assert sorted(order.loc[order["kind"] == "trunk", "label"]) == sorted(gone["label"])
     # every panel of the shrunk plant carries a trunk: hall 2's are gone with its trunks
     ends = set(shrunk["a_panel"]) | set(shrunk["b_panel"])

@@ -32,7 +32,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from planner.cli import main
+from tests.plan_folders import cli, read_csv
+
 
 FLOOR = Path(__file__).resolve().parents[1] / "benchmarks" / "two-halls.yaml"
 ENTRY = re.compile(r"\| (H\d-ENTRY-\d+):F(\d+)\.(\d+) \|")
@@ -42,14 +43,6 @@ CHAIN = ("H1-A-P0-02:R2/H1-ENTRY-01:F8", "H2-ENTRY-01:F8/H2-B-P0-02:R1")
 HALL = "H1-ENTRY-01:R4/H2-ENTRY-01:R4"
 
 
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
-
-
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / name, keep_default_na=False, dtype=str)
-
-
 @pytest.fixture(scope="module")
 def plans(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("entry")
@@ -57,10 +50,10 @@ def plans(tmp_path_factory) -> dict:
     spare.write_text(FLOOR.read_text() + "\nstructured_spare_pct: 25\n")
     out = {k: base / k for k in ("old", "grown")}
     spec = "dragonfly:a=4,p=2,h=3,g={}"
-    assert _cli("plan", "--topology", spec.format(11), "--floor", spare, "--catalog",
+    assert cli("plan", "--topology", spec.format(11), "--floor", spare, "--catalog",
                 "ndr-400g", "--out", out["old"], "--strategy", "hint",
                 "--resilience", "off") == 0
-    assert _cli("expand", "--from", out["old"], "--topology", spec.format(12), "--floor",
+    assert cli("expand", "--from", out["old"], "--topology", spec.format(12), "--floor",
                 FLOOR, "--out", out["grown"]) == 0
     return out
 
@@ -68,7 +61,7 @@ def plans(tmp_path_factory) -> dict:
 def _through_entries(folder: Path) -> dict:
     """Per cross-hall network cable through the entry panels, by its two router ends: its
     row panel points, its (entry panel, front port, position) pairs and its trunks' labels."""
-    cables, trunks = _read(folder, "cables.csv"), _read(folder, "trunks.csv")
+    cables, trunks = read_csv(folder, "cables.csv"), read_csv(folder, "trunks.csv")
     label = dict(zip(trunks["trunk_id"], trunks["label"]))
     out = {}
     for c in cables[cables["kind"] == "network"].itertuples():
@@ -84,7 +77,7 @@ def _through_entries(folder: Path) -> dict:
 
 
 def _entry_layout(folder: Path, panel: str) -> str:
-    devices = _read(folder / "netbox", "devices.csv").set_index("name")
+    devices = read_csv(folder / "netbox", "devices.csv").set_index("name")
     return re.search(r" ((?:R\d+(?:F\d+)* ?)+) pass-through$",
                      devices.at[panel, "device_type"]).group(1)
 
@@ -94,7 +87,7 @@ def _on_path(links: dict) -> list:
 
 
 def test_the_standing_chain_has_spare_legs_after_its_front_port(plans):
-    trunks = _read(plans["old"], "trunks.csv").set_index("label")
+    trunks = read_csv(plans["old"], "trunks.csv").set_index("label")
     assert [int(trunks.at[t, "capacity"]) for t in CHAIN] == [8, 8]
     assert [int(trunks.at[t, "links"]) for t in CHAIN + (HALL,)] == [6, 6, 6]
     assert int(trunks.at[HALL, "capacity"]) == 8
@@ -107,7 +100,7 @@ def test_the_standing_chain_has_spare_legs_after_its_front_port(plans):
 
 
 def test_new_links_take_the_spare_legs_and_no_new_trunk(plans):
-    old, grown = _read(plans["old"], "trunks.csv"), _read(plans["grown"], "trunks.csv")
+    old, grown = read_csv(plans["old"], "trunks.csv"), read_csv(plans["grown"], "trunks.csv")
     path = _on_path(_through_entries(plans["grown"]))
     assert len(path) == 8
     assert all({f for _, f, _ in v["entries"]} == {8} and v["trunks"] >= set(CHAIN) | {HALL}
@@ -125,14 +118,14 @@ def test_new_links_take_the_spare_legs_and_no_new_trunk(plans):
               for p in pd.concat([through["a_panel"], through["b_panel"]])
               if "ENTRY" not in p}
     assert points == {"H1-A-P0", "H2-A-P0"}
-    bom = _read(plans["grown"], "bom_growth.csv")
+    bom = read_csv(plans["grown"], "bom_growth.csv")
     bought = bom[(bom["item"] == "trunk") & (bom["new"].astype(int) > 0)]
     assert dict(zip(bought["sku"], bought["new"].astype(int))) == new["sku"].value_counts(
         ).to_dict() == {"OS2-T24-MPO12-APC_7m": 2, "OS2-T24-MPO12-APC_50m": 1}
 
 
 def test_every_standing_trunk_and_kept_cable_keeps_its_seat(plans):
-    old, grown = _read(plans["old"], "trunks.csv"), _read(plans["grown"], "trunks.csv")
+    old, grown = read_csv(plans["old"], "trunks.csv"), read_csv(plans["grown"], "trunks.csv")
     assert set(zip(old["label"], old["sku"])) <= set(zip(grown["label"], grown["sku"]))
     before, now = _through_entries(plans["old"]), _through_entries(plans["grown"])
     kept = [k for k in before if k in now]
@@ -177,7 +170,7 @@ def test_the_front_port_size_is_read_from_the_entry_panels(plans):
     import numpy as np
 
     from planner.commands.expand import _pass_through_chains, entry_layouts
-    trunks, cables = _read(plans["old"], "trunks.csv"), _read(plans["old"], "cables.csv")
+    trunks, cables = read_csv(plans["old"], "trunks.csv"), read_csv(plans["old"], "cables.csv")
     net = cables[(cables["kind"] == "network")
                  & ~cables["segments"].str.contains("H1-ENTRY-01:F8.6 ", regex=False)]
     assert len(net) == (cables["kind"] == "network").sum() - 1

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from planner.cli import main
+from tests.plan_folders import cli
 from tests.test_expand_asbuilt import _fabric, _floor_with_devices, _links
 from tests.test_verify import write_csv
 
@@ -26,10 +26,6 @@ ROOM = {"extends": "hot-aisle", "name": "room-fabric-bom",
         "hall": {"rows": 8, "cabinets_per_row": 24}, "structured_cabling": False}
 OLD, NEW = "dragonfly:a=4,p=2,h=2,g=5", "dragonfly:a=4,p=2,h=2,g=9"
 FABRIC = ("subnet_manager", "mgmt_switch", "mgmt_cable", "pdu", "power_cord", "support")
-
-
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
 
 
 def _growth(folder: Path) -> pd.DataFrame:
@@ -52,7 +48,7 @@ def grown(tmp_path_factory):
     room = base / "room.yaml"
     room.write_text(yaml.safe_dump(ROOM))
     old = base / "old"
-    assert _cli("plan", "--topology", OLD, "--catalog", "modern-100g", "--floor", room,
+    assert cli("plan", "--topology", OLD, "--catalog", "modern-100g", "--floor", room,
                 "--out", old, "--strategy", "hint", "--resilience", "off") == 0
     cables = _fabric(old)
     as_built = write_csv(_links(cables), base / "asbuilt.csv", per_end=False)
@@ -61,17 +57,17 @@ def grown(tmp_path_factory):
     out = {"old": old}
     for name, spec in (("same", OLD), ("g9", NEW)):
         out[name] = base / name
-        assert _cli("expand", "--from", old, "--topology", spec, "--floor", room,
+        assert cli("expand", "--from", old, "--topology", spec, "--floor", room,
                     "--out", out[name]) == 0
         out[f"{name}-as-built"] = base / f"{name}-as-built"
-        assert _cli("expand", "--as-built", as_built, "--floor", floor, "--topology", spec,
+        assert cli("expand", "--as-built", as_built, "--floor", floor, "--topology", spec,
                     "--out", out[f"{name}-as-built"]) == 0
     ib = base / "ib-old"
-    assert _cli("plan", "--topology", OLD, "--catalog", "ndr-400g", "--floor", room,
+    assert cli("plan", "--topology", OLD, "--catalog", "ndr-400g", "--floor", room,
                 "--out", ib, "--strategy", "hint", "--resilience", "off") == 0
     for name, spec in (("ib-same", OLD), ("ib-g9", NEW)):
         out[name] = base / name
-        assert _cli("expand", "--from", ib, "--topology", spec, "--floor", room,
+        assert cli("expand", "--from", ib, "--topology", spec, "--floor", room,
                     "--out", out[name]) == 0
     return out
 

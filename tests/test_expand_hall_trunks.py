@@ -48,29 +48,22 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from planner.cli import main
+from tests.plan_folders import cli, read_csv
+
 
 FLOOR = Path(__file__).resolve().parents[1] / "benchmarks" / "two-halls.yaml"
 PIECE = re.compile(r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
-
-
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
-
-
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / name, keep_default_na=False, dtype=str)
 
 
 @pytest.fixture(scope="module")
 def plans(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("halls")
     out = {k: base / k for k in ("old", "grown", "shrunk")}
-    assert _cli("plan", "--topology", "dragonfly:a=4,p=2,h=3,g=9", "--floor", FLOOR,
+    assert cli("plan", "--topology", "dragonfly:a=4,p=2,h=3,g=9", "--floor", FLOOR,
                 "--out", out["old"], "--strategy", "hint") == 0
-    assert _cli("expand", "--from", out["old"], "--topology", "dragonfly:a=4,p=2,h=3,g=13",
+    assert cli("expand", "--from", out["old"], "--topology", "dragonfly:a=4,p=2,h=3,g=13",
                 "--floor", FLOOR, "--out", out["grown"]) == 0
-    assert _cli("expand", "--from", out["old"], "--topology", "dragonfly:a=4,p=2,h=3,g=5",
+    assert cli("expand", "--from", out["old"], "--topology", "dragonfly:a=4,p=2,h=3,g=5",
                 "--floor", FLOOR, "--out", out["shrunk"], "--allow-remove") == 0
     return out
 
@@ -78,7 +71,7 @@ def plans(tmp_path_factory) -> dict:
 def _cross_hall(folder: Path) -> dict:
     """Per cross-hall network cable (through the hall entries), by its two router ends: the
     hall trunk (label, part) and its two entry panel front ports."""
-    cables, trunks = _read(folder, "cables.csv"), _read(folder, "trunks.csv")
+    cables, trunks = read_csv(folder, "cables.csv"), read_csv(folder, "trunks.csv")
     by_id = trunks.set_index("trunk_id")
     out = {}
     for c in cables[cables["kind"] == "network"].itertuples():
@@ -94,7 +87,7 @@ def _cross_hall(folder: Path) -> dict:
 
 
 def _hall_trunks(folder: Path) -> pd.DataFrame:
-    trunks = _read(folder, "trunks.csv")
+    trunks = read_csv(folder, "trunks.csv")
     return trunks[trunks["kind"] == "hall"]
 
 
@@ -121,19 +114,19 @@ def test_kept_cross_hall_cables_keep_their_entry_ports(plans):
     for k in kept:
         assert now[k]["trunk"] == before[k]["trunk"], k
         assert now[k]["ports"] == before[k]["ports"], k
-    order = _read(plans["grown"], "work_order.csv")
+    order = read_csv(plans["grown"], "work_order.csv")
     assert not (order["kind"] == "trunk").any()
     assert json.loads((plans["grown"] / "summary.json").read_text())["growth"][
         "trunks_removed"] == 0
 
 
 def test_a_shrink_lists_the_unused_trunks_as_removed(plans):
-    old, shrunk = _read(plans["old"], "trunks.csv"), _read(plans["shrunk"], "trunks.csv")
+    old, shrunk = read_csv(plans["old"], "trunks.csv"), read_csv(plans["shrunk"], "trunks.csv")
     unused = old[[(lab, sku) not in set(zip(shrunk["label"], shrunk["sku"]))
                   for lab, sku in zip(old["label"], old["sku"])]]
     assert sorted(unused["label"]) == ["H1-A-P1-01:R1/H1-B-P1-01:R1",
                                        "H2-A-P0-01:R1/H2-B-P0-01:R1"]
-    order = _read(plans["shrunk"], "work_order.csv")
+    order = read_csv(plans["shrunk"], "work_order.csv")
     gone = order[order["kind"] == "trunk"]
     assert (gone["action"] == "remove").all()
     assert sorted(zip(gone["cable_id"], gone["label"], gone["old_sku"])) == sorted(
@@ -154,8 +147,8 @@ def test_a_plan_that_does_not_grow_is_unchanged_by_expand(tmp_path, floor):
     spec = "dragonfly:a=4,p=2,h=2,g=5"
     extra = [] if floor is None else ["--floor", floor]
     old, same = tmp_path / "old", tmp_path / "same"
-    assert _cli("plan", "--topology", spec, "--out", old, "--strategy", "hint", *extra) == 0
-    assert _cli("expand", "--from", old, "--topology", spec, "--out", same, *extra) == 0
+    assert cli("plan", "--topology", spec, "--out", old, "--strategy", "hint", *extra) == 0
+    assert cli("expand", "--from", old, "--topology", spec, "--out", same, *extra) == 0
     for name in ("cables.csv", "trunks.csv"):
         if (old / name).exists() or (same / name).exists():
             assert _sha(old / name) == _sha(same / name), name
@@ -164,7 +157,7 @@ def test_a_plan_that_does_not_grow_is_unchanged_by_expand(tmp_path, floor):
 def test_removed_trunks_are_not_counted_as_removed_cables(plans):
     """summary.json's drain steps count cables: the trunk (and management cord) rows of
     work_order.csv apart."""
-    order = _read(plans["shrunk"], "work_order.csv")
+    order = read_csv(plans["shrunk"], "work_order.csv")
     cables = order[order["kind"].isin(["network", "endpoint"]) & (order["action"] == "remove")]
     steps = json.loads((plans["shrunk"] / "summary.json").read_text())["growth"]["drain"]["steps"]
     assert sum(s["removed"] for s in steps) == len(cables)
@@ -179,10 +172,10 @@ def _grow_chains(base: Path, floor: Path) -> dict:
     to itself (module doc)."""
     out = {k: base / k for k in ("old", "grown", "same")}
     spec = "dragonfly:a=4,p=2,h=3,g={}"
-    assert _cli("plan", "--topology", spec.format(9), "--floor", floor, "--catalog",
+    assert cli("plan", "--topology", spec.format(9), "--floor", floor, "--catalog",
                 "ndr-400g", "--out", out["old"], "--strategy", "hint") == 0
     for name, g in (("grown", 10), ("same", 9)):
-        assert _cli("expand", "--from", out["old"], "--topology", spec.format(g), "--floor",
+        assert cli("expand", "--from", out["old"], "--topology", spec.format(g), "--floor",
                     floor, "--out", out[name]) == 0
     return out
 
@@ -204,7 +197,7 @@ def _through_entries(folder: Path) -> dict:
     """Per cross-hall network cable through pass-through panels, by its two router ends: its
     seat (the row panel and entry panel front ports and the three trunks' labels and parts,
     whatever the direction) and its chain (the two row trunks' labels)."""
-    cables, trunks = _read(folder, "cables.csv"), _read(folder, "trunks.csv")
+    cables, trunks = read_csv(folder, "cables.csv"), read_csv(folder, "trunks.csv")
     by_id = trunks.set_index("trunk_id")
     name = lambda t: (by_id.at[t, "label"], by_id.at[t, "sku"])  # noqa: E731
     out = {}
@@ -222,7 +215,7 @@ def _through_entries(folder: Path) -> dict:
 
 
 def _pass_through_trunks(folder: Path) -> set:
-    trunks = _read(folder, "trunks.csv")
+    trunks = read_csv(folder, "trunks.csv")
     return {(lab, sku) for lab, sku in zip(trunks["label"], trunks["sku"]) if "ENTRY" in lab}
 
 
@@ -263,7 +256,7 @@ def test_new_cross_hall_links_take_one_new_hall_trunk(chains):
                  for lab, sku in zip(grown["label"], grown["sku"])]]
     assert new["links"].astype(int).tolist() == [4]
     assert new["capacity"].astype(int).tolist() == [4]
-    order = _read(chains["grown"], "work_order.csv")
+    order = read_csv(chains["grown"], "work_order.csv")
     assert not (order["kind"] == "trunk").any()
 
 
@@ -272,8 +265,8 @@ def test_kept_cables_reuse_their_trunks_and_patch_cords(chains):
     reused, and so are the two patch cords of each cable kept through panels (counted here
     from cables.csv's segments: ``cord <m> m <part> | ... | cord <m> m <part>``), with the
     kept or re-plugged direct fibres of the same part."""
-    grown = _read(chains["grown"], "cables.csv")
-    order = _read(chains["grown"], "work_order.csv")
+    grown = read_csv(chains["grown"], "cables.csv")
+    order = read_csv(chains["grown"], "work_order.csv")
     touched = set(order.loc[order["action"].isin(["move", "add"]), "cable_id"])
     moved_same = set(order.loc[(order["action"] == "move")
                                & (order["old_sku"] == order["new_sku"]), "cable_id"])
@@ -286,13 +279,13 @@ def test_kept_cables_reuse_their_trunks_and_patch_cords(chains):
         elif not cords and c.media == "optical" and (c.cable_id not in touched
                                                      or c.cable_id in moved_same):
             want[c.sku] = want.get(c.sku, 0) + 1
-    old = _read(chains["old"], "trunks.csv")
-    new_trunks = _read(chains["grown"], "trunks.csv")
+    old = read_csv(chains["old"], "trunks.csv")
+    new_trunks = read_csv(chains["grown"], "trunks.csv")
     stands = set(zip(old["label"], old["sku"]))
     for sku, n in pd.Series([s for lab, s in zip(new_trunks["label"], new_trunks["sku"])
                              if (lab, s) in stands]).value_counts().items():
         want[sku] = want.get(sku, 0) + int(n)
-    bom = _read(chains["grown"], "bom_growth.csv")
+    bom = read_csv(chains["grown"], "bom_growth.csv")
     lines = bom[bom["item"].isin(["fibre", "trunk"])]
     assert sum(want.values()) > 0
     for line in lines.itertuples():
@@ -308,9 +301,9 @@ def test_a_plan_through_pass_through_panels_expanded_to_itself_is_unchanged(requ
     plans = request.getfixturevalue(case)
     for name in ("cables.csv", "trunks.csv"):
         assert _sha(plans["old"] / name) == _sha(plans["same"] / name), name
-    order = _read(plans["same"], "work_order.csv")
+    order = read_csv(plans["same"], "work_order.csv")
     assert order.empty
-    bom = _read(plans["same"], "bom_growth.csv")
+    bom = read_csv(plans["same"], "bom_growth.csv")
     structured = bom[bom["item"].isin(["fibre", "trunk", "panel"])]
     assert (structured["new"].astype(int) == 0).all()
 
@@ -318,7 +311,7 @@ def test_a_plan_through_pass_through_panels_expanded_to_itself_is_unchanged(requ
 def test_work_order_ends_name_whole_rack_units(chains):
     """An end reads ``device:port@cabinet-RU`` with a whole rack unit (the standing
     cables.csv read back once gave ``@H1-A01-39.0``)."""
-    order = _read(chains["grown"], "work_order.csv")
+    order = read_csv(chains["grown"], "work_order.csv")
     cables = order[order["kind"].isin(["network", "endpoint"])]
     ends = [e for col in ("old_a", "old_b", "new_a", "new_b") for e in cables[col] if e]
     assert ends
@@ -328,8 +321,8 @@ def test_work_order_ends_name_whole_rack_units(chains):
 def test_through_names_the_entry_front_ports(chains):
     """work_order.csv's ``through`` of a cross-hall cable through pass-through panels gives
     its row panel and entry front ports and its three trunks, as its cables.csv segments do."""
-    order = _read(chains["grown"], "work_order.csv")
-    cables = _read(chains["grown"], "cables.csv").set_index("cable_id")
+    order = read_csv(chains["grown"], "work_order.csv")
+    cables = read_csv(chains["grown"], "cables.csv").set_index("cable_id")
     rows = order[order["through"].str.contains("ENTRY")]
     assert len(rows)
     for r in rows.itertuples():

@@ -37,24 +37,15 @@ import json
 import re
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
-from planner.cli import main
 from planner.commands import expand
+from tests.plan_folders import cli, read_csv
 
 FLOOR = Path(__file__).resolve().parents[1] / "benchmarks" / "two-halls.yaml"
 PIECE = re.compile(r"cord (\S+) m \S+ \| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \| "
                    r"cord (\S+) m ")
 SPEC = "dragonfly:a=4,p=2,h=3,g={}"
-
-
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
-
-
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / name, keep_default_na=False, dtype=str)
 
 
 def _growth(folder: Path) -> dict:
@@ -65,9 +56,9 @@ def _growth(folder: Path) -> dict:
 def kept(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("kept")
     out = {k: base / k for k in ("old", "grown")}
-    assert _cli("plan", "--topology", SPEC.format(9), "--floor", FLOOR, "--out", out["old"],
+    assert cli("plan", "--topology", SPEC.format(9), "--floor", FLOOR, "--out", out["old"],
                 "--resilience", "off") == 0
-    assert _cli("expand", "--from", out["old"], "--topology", SPEC.format(13), "--floor", FLOOR,
+    assert cli("expand", "--from", out["old"], "--topology", SPEC.format(13), "--floor", FLOOR,
                 "--out", out["grown"]) == 0
     return out
 
@@ -75,7 +66,7 @@ def kept(tmp_path_factory) -> dict:
 def _seats(folder: Path) -> dict:
     """Per network cable through one row trunk, by its two router ends: its panel front ports,
     trunk (label, part), cords and length."""
-    cables, trunks = _read(folder, "cables.csv"), _read(folder, "trunks.csv")
+    cables, trunks = read_csv(folder, "cables.csv"), read_csv(folder, "trunks.csv")
     by_id = trunks.set_index("trunk_id")
     out = {}
     for c in cables[cables["kind"] == "network"].itertuples():
@@ -96,7 +87,7 @@ def test_every_kept_cable_keeps_its_seat(kept):
     assert [k for k in both if now[k]["seat"] != before[k]["seat"]] == []
     growth = _growth(kept["grown"])
     assert growth["touched_network_repatched"] == 0
-    order = _read(kept["grown"], "work_order.csv")
+    order = read_csv(kept["grown"], "work_order.csv")
     same_ends = order[(order["action"] == "move") & (order["old_a"] == order["new_a"])
                       & (order["old_b"] == order["new_b"])]
     assert same_ends.empty
@@ -117,7 +108,7 @@ def test_a_kept_cable_stays_on_its_row_end_panels(kept, ends, panels, cords, len
 
 def _shrink(base: Path, old: Path, name: str) -> Path:
     out = base / name
-    assert _cli("expand", "--from", old, "--topology", SPEC.format(7), "--floor", FLOOR,
+    assert cli("expand", "--from", old, "--topology", SPEC.format(7), "--floor", FLOOR,
                 "--out", out, "--allow-remove") == 0
     return out
 
@@ -126,7 +117,7 @@ def _shrink(base: Path, old: Path, name: str) -> Path:
 def chains(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("chains")
     old = base / "old"
-    assert _cli("plan", "--topology", SPEC.format(9), "--floor", FLOOR, "--catalog",
+    assert cli("plan", "--topology", SPEC.format(9), "--floor", FLOOR, "--catalog",
                 "ndr-400g", "--out", old, "--resilience", "off") == 0
     out = {"old": old, "removed": _shrink(base, old, "removed")}
     seats = expand.standing_seats
@@ -139,7 +130,7 @@ def chains(tmp_path_factory) -> dict:
 
 def _pass_through(folder: Path) -> dict:
     """(label, part) -> links of every trunk to or between hall entries."""
-    trunks = _read(folder, "trunks.csv")
+    trunks = read_csv(folder, "trunks.csv")
     return {(lab, sku): int(n) for lab, sku, n in zip(trunks["label"], trunks["sku"],
                                                       trunks["links"]) if "ENTRY" in lab}
 
@@ -162,7 +153,7 @@ def test_a_chain_no_grown_link_runs_along_stays_dark(chains):
     assert set(old) == set(dark)                  # every label and part stays
     unused = {lab: n for (lab, _), n in dark.items() if lab in UNUSED + [ALONE]}
     assert unused == dict.fromkeys(UNUSED + [ALONE], 0)
-    order = _read(chains["dark"], "work_order.csv")
+    order = read_csv(chains["dark"], "work_order.csv")
     assert not ((order["kind"] == "trunk") & order["label"].str.contains("ENTRY")).any()
 
 
@@ -170,7 +161,7 @@ def test_with_allow_remove_the_unused_chains_go_and_the_others_keep_their_ports(
     old, gone = _pass_through(chains["old"]), _pass_through(chains["removed"])
     assert sorted(lab for lab, _ in set(old) - set(gone)) == sorted(UNUSED + [ALONE])
     assert set(gone) <= set(old)                  # F1, F2, R1, R2 keep their labels
-    order = _read(chains["removed"], "work_order.csv")
+    order = read_csv(chains["removed"], "work_order.csv")
     rows = order[order["kind"] == "trunk"]
     assert (rows["action"] == "remove").all()
     assert sorted(rows["label"]) == sorted(UNUSED + [ALONE, "H2-A-P0-01:R1/H2-B-P0-01:R1"])

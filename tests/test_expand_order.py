@@ -23,28 +23,20 @@ import pandas as pd
 import pytest
 
 from planner.cabling import work_order
-from planner.cli import main
+from tests.plan_folders import cli, read_csv
 
 TWO_HALLS = Path(__file__).resolve().parents[1] / "benchmarks" / "two-halls.yaml"
 CORD = re.compile(r"cord \S+ m (\S+)")
 
 
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
-
-
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / name, keep_default_na=False, dtype=str)
-
-
 def test_every_grown_mgmt_cord_stands_or_is_added(grown_dragonfly):
     old, new = grown_dragonfly
-    cords = lambda f: _read(f, "cables.csv").query("kind == 'mgmt'")  # noqa: E731
+    cords = lambda f: read_csv(f, "cables.csv").query("kind == 'mgmt'")  # noqa: E731
     before, after = cords(old), cords(new)
     ends = lambda t: list(zip(t["a_device"], t["a_port"], t["b_device"], t["b_port"],  # noqa: E731
                               t["label"]))
     standing = set(ends(before))
-    order = _read(new, "work_order.csv")
+    order = read_csv(new, "work_order.csv")
     rows = order[order["kind"] == "mgmt"]
     added = rows[rows["action"] == "add"]
     assert set(rows["action"]) == {"add"}          # a growth without removal keeps every cord
@@ -75,12 +67,12 @@ def test_a_shrink_removes_the_cords_of_removed_devices(grown_dragonfly, tmp_path
     add or move row; one remove per removed router."""
     grown, room = grown_dragonfly[1], grown_dragonfly[1].parent / "room.yaml"
     out = tmp_path / "shrunk"
-    assert _cli("expand", "--from", grown, "--topology", "dragonfly:a=4,p=2,h=2,g=6",
+    assert cli("expand", "--from", grown, "--topology", "dragonfly:a=4,p=2,h=2,g=6",
                 "--floor", room, "--out", out, "--allow-remove") == 0
-    cords = lambda f: _read(f, "cables.csv").query("kind == 'mgmt'")  # noqa: E731
+    cords = lambda f: read_csv(f, "cables.csv").query("kind == 'mgmt'")  # noqa: E731
     key = lambda t: set(zip(t["label"], t["b_device"], t["b_port"]))  # noqa: E731
     before, after = key(cords(grown)), key(cords(out))
-    order = _read(out, "work_order.csv")
+    order = read_csv(out, "work_order.csv")
     rows = order[order["kind"] == "mgmt"]
     removed = rows[rows["action"] == "remove"]
     assert len(before - after) == len(rows[rows["action"] != "add"]) > 0
@@ -139,9 +131,9 @@ def test_mgmt_rows(name):
 def kept(tmp_path_factory) -> tuple[Path, Path]:
     base = tmp_path_factory.mktemp("order-cords")
     old, grown = base / "old", base / "grown"
-    assert _cli("plan", "--topology", "dragonfly:a=4,p=2,h=3,g=9", "--floor", TWO_HALLS,
+    assert cli("plan", "--topology", "dragonfly:a=4,p=2,h=3,g=9", "--floor", TWO_HALLS,
                 "--out", old, "--resilience", "off") == 0
-    assert _cli("expand", "--from", old, "--topology", "dragonfly:a=4,p=2,h=3,g=13",
+    assert cli("expand", "--from", old, "--topology", "dragonfly:a=4,p=2,h=3,g=13",
                 "--floor", TWO_HALLS, "--out", grown) == 0
     return old, grown
 
@@ -158,8 +150,8 @@ def _end_cords(segments: str) -> list[str]:
 
 def test_a_kept_cord_is_reused_only_when_its_part_stands(kept):
     old, grown = kept
-    before, after = _read(old, "cables.csv"), _read(grown, "cables.csv")
-    order = _read(grown, "work_order.csv")
+    before, after = read_csv(old, "cables.csv"), read_csv(grown, "cables.csv")
+    order = read_csv(grown, "work_order.csv")
     fabric = after[after["kind"].isin(["network", "endpoint"])]
     kept_rows = fabric[~fabric["cable_id"].isin(order["cable_id"]) & (fabric["segments"] != "")]
     standing = dict(zip(_ends(before), before["segments"]))
@@ -174,7 +166,7 @@ def test_a_kept_cord_is_reused_only_when_its_part_stands(kept):
     assert changed >= 2                                 # C013's two cords at least
     # the fibre lines a kept direct cable does not also fill
     direct = set(fabric[(fabric["media"] == "optical") & (fabric["segments"] == "")]["sku"])
-    bom = _read(grown, "bom_growth.csv")
+    bom = read_csv(grown, "bom_growth.csv")
     lines = bom[(bom["item"] == "fibre") & bom["sku"].isin(set(cords) - direct)]
     assert len(lines) >= 2
     for line in lines.itertuples():

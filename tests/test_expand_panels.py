@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 
 from planner.cabling import work_order as orders
-from planner.cli import main
+from tests.plan_folders import cli, read_csv
 
 ROOM = """extends: hot-aisle
 name: room-panels
@@ -36,25 +36,17 @@ structured_cabling: true
 PIECE = re.compile(r"\| (\S+):(\d+) \| trunk (T\d+) [^|]*\| (\S+):(\d+) \|")
 
 
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
-
-
 @pytest.fixture(scope="module")
 def grown(tmp_path_factory) -> tuple[Path, Path]:
     base = tmp_path_factory.mktemp("panels")
     room = base / "room.yaml"
     room.write_text(ROOM)
     standing, after = base / "old", base / "new"
-    assert _cli("plan", "--topology", "dragonfly:a=4,p=2,h=2,g=5", "--catalog", "modern-100g",
+    assert cli("plan", "--topology", "dragonfly:a=4,p=2,h=2,g=5", "--catalog", "modern-100g",
                 "--floor", room, "--out", standing, "--strategy", "hint") == 0
-    assert _cli("expand", "--from", standing, "--topology", "dragonfly:a=4,p=2,h=2,g=9",
+    assert cli("expand", "--from", standing, "--topology", "dragonfly:a=4,p=2,h=2,g=9",
                 "--floor", room, "--out", after) == 0
     return standing, after
-
-
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / name, keep_default_na=False, dtype=str)
 
 
 def _starts(trunks: pd.DataFrame) -> dict:
@@ -76,7 +68,7 @@ def _starts(trunks: pd.DataFrame) -> dict:
 def _seats(folder: Path) -> dict:
     """Per network link through one row trunk, by its two router ends (router id, port), the
     trunk (label, part), the front port at each panel and the trunk position those give."""
-    cables, trunks = _read(folder, "cables.csv"), _read(folder, "trunks.csv")
+    cables, trunks = read_csv(folder, "cables.csv"), read_csv(folder, "trunks.csv")
     by_id = trunks.set_index("trunk_id")
     starts = _starts(trunks)
     out = {}
@@ -105,8 +97,8 @@ def test_kept_cables_keep_their_panel_ports_and_trunk_positions(grown):
         assert now[k]["ports"] == before[k]["ports"], k
         assert now[k]["position"] == before[k]["position"], k
     # and the work order lists none of them: they are not touched
-    order = _read(after, "work_order.csv")
-    cables = _read(after, "cables.csv")
+    order = read_csv(after, "work_order.csv")
+    cables = read_csv(after, "cables.csv")
     label = {tuple(sorted([(int(c.a_device[1:]), int(c.a_port)),
                            (int(c.b_device[1:]), int(c.b_port))])): c.cable_id
              for c in cables[cables["kind"] == "network"].itertuples()}
@@ -115,13 +107,13 @@ def test_kept_cables_keep_their_panel_ports_and_trunk_positions(grown):
 
 def test_new_links_fill_the_standing_trunk_before_new_trunks(grown):
     standing, after = grown
-    old = _read(standing, "trunks.csv")
+    old = read_csv(standing, "trunks.csv")
     now = _seats(after)
     ours = set(zip(old["label"], old["sku"]))
     assert len(ours) == 1
     on = pd.Series([s["trunk"] in ours for s in now.values()])
     trunk_of = pd.Series([s["tid"] for s in now.values()])
-    capacity = _read(after, "trunks.csv").set_index("trunk_id")["capacity"].astype(int)
+    capacity = read_csv(after, "trunks.csv").set_index("trunk_id")["capacity"].astype(int)
     # every grown link runs A-P0 to B-P0, as by hand: 18 links
     assert len(now) == 18
     # the standing trunk is full (12 of 12) before the other 6 take new trunks
@@ -132,7 +124,7 @@ def test_new_links_fill_the_standing_trunk_before_new_trunks(grown):
     # the new trunks carry just the 6 left: a 48-fibre (4) and a 24-fibre (2) trunk
     assert sorted(capacity[sorted(set(trunk_of[~on]))].tolist()) == [2, 4]
     # and they stand on the standing panels (their free adapters), no new panel
-    grown_trunks = _read(after, "trunks.csv")
+    grown_trunks = read_csv(after, "trunks.csv")
     assert set(grown_trunks["a_panel"]) | set(grown_trunks["b_panel"]) == (
         set(old["a_panel"]) | set(old["b_panel"]))
 
@@ -180,20 +172,20 @@ def test_a_one_hall_plant_grown_over_two_halls_keeps_its_panels(tmp_path):
     work_order.csv with the same two ends."""
     floor = Path(__file__).resolve().parents[1] / "benchmarks" / "two-halls.yaml"
     standing, after = tmp_path / "old", tmp_path / "new"
-    assert _cli("plan", "--topology", "dragonfly:a=4,p=2,h=2,g=5", "--floor", floor,
+    assert cli("plan", "--topology", "dragonfly:a=4,p=2,h=2,g=5", "--floor", floor,
                 "--out", standing, "--strategy", "hint") == 0
-    assert _cli("expand", "--from", standing, "--topology", "dragonfly:a=4,p=2,h=2,g=9",
+    assert cli("expand", "--from", standing, "--topology", "dragonfly:a=4,p=2,h=2,g=9",
                 "--floor", floor, "--out", after) == 0
-    old = _read(standing, "trunks.csv")
+    old = read_csv(standing, "trunks.csv")
     assert not old["a_panel"].str.startswith("H").any() and len(old) == 3
-    grown = _read(after, "trunks.csv")
+    grown = read_csv(after, "trunks.csv")
     prefixed = {("H1-" + a + ":" + pa + "/H1-" + b + ":" + pb, sku) for a, pa, b, pb, sku in
                 zip(old["a_panel"], old["a_port"], old["b_panel"], old["b_port"], old["sku"])}
     assert prefixed <= set(zip(grown["label"], grown["sku"]))
     bom = pd.read_csv(after / "bom_growth.csv", keep_default_na=False)
     assert int(bom[bom["item"] == "trunk"]["reused"].sum()) == 3
     before, now = _seats(standing), _seats(after)
-    order = _read(after, "work_order.csv")
+    order = read_csv(after, "work_order.csv")
     moved = {tuple(sorted((int(e.split(":")[0][1:]), int(e.split(":")[1].split("@")[0]))
                           for e in (r.new_a, r.new_b)))
              for r in order[order["action"] == "move"].itertuples()

@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from planner.cli import main
+from tests.plan_folders import cli
+
 
 ROOM = """extends: hot-aisle
 name: room-steps
@@ -31,19 +32,15 @@ structured_cabling: false
 KEEP = 0.75
 
 
-def _cli(*argv) -> int:
-    return main([str(a) for a in argv])
-
-
 @pytest.fixture(scope="module")
 def grown(tmp_path_factory):
     base = tmp_path_factory.mktemp("steps")
     room = base / "room.yaml"
     room.write_text(ROOM)
     standing, after = base / "old", base / "new"
-    assert _cli("plan", "--topology", "dragonfly:a=8,p=4,h=4,g=9", "--catalog", "modern-100g",
+    assert cli("plan", "--topology", "dragonfly:a=8,p=4,h=4,g=9", "--catalog", "modern-100g",
                 "--floor", room, "--out", standing, "--strategy", "hint") == 0
-    assert _cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=17",
+    assert cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=17",
                 "--floor", room, "--keep-theta", KEEP, "--out", after) == 0
     return standing, after, room
 
@@ -180,7 +177,7 @@ def test_verify_after_each_step_finds_no_mistake(grown, tmp_path):
         observed.write_text("device,port,peer_device,peer_port\n" + "".join(
             f"{rename(a[0])},{a[1]},{rename(b[0])},{b[1]}\n" for a, b in map(sorted, built)))
         listed = after / "drain_steps" / f"step_{k:02d}_cables.csv"
-        assert _cli("verify", "--plan", listed, "--observed", observed) == 0, k
+        assert cli("verify", "--plan", listed, "--observed", observed) == 0, k
     # after the last step the list is the grown plan's fabric
     assert _links(_fabric(listed)) == _links(new)
 
@@ -200,7 +197,7 @@ def test_wiring_pdf_groups_the_work_by_step(grown):
 def test_keep_theta_out_of_range_is_refused(grown, tmp_path, capsys, share):
     standing, _, room = grown
     out = tmp_path / "out"
-    assert _cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=17",
+    assert cli("expand", "--from", standing, "--topology", "dragonfly:a=8,p=4,h=4,g=17",
                 "--floor", room, "--keep-theta", share, "--out", out) == 2
     assert not out.exists()
     err = capsys.readouterr().err.strip()

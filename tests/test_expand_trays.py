@@ -25,10 +25,10 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from planner.cli import main
+from tests.plan_folders import read_csv
 from tests.test_viewer import read_block
 
 FLOOR = Path(__file__).resolve().parents[1] / "benchmarks" / "two-halls.yaml"
@@ -58,10 +58,6 @@ def grown(tmp_path_factory) -> dict[str, Path]:
     return two_halls_growth(tmp_path_factory)
 
 
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(folder / name, keep_default_na=False, dtype=str)
-
-
 def _row_index(letter: str) -> int:
     return ord(letter) - ord("A")
 
@@ -77,7 +73,7 @@ def expected_spans(folder: Path) -> dict[str, set[int]]:
     cabinets.csv alone: same hall, two rows: the tray of its panels, else the nearest tray
     (trays at both row ends only on this floor); two halls: tray 0 from each entry to the
     cable's row."""
-    cables, cabinets = _read(folder, "cables.csv"), _read(folder, "cabinets.csv")
+    cables, cabinets = read_csv(folder, "cables.csv"), read_csv(folder, "cabinets.csv")
     cabinets = cabinets[cabinets["kind"] == "cabinet"]
     where = {n: (int(h), _row_index(r), PITCH * (int(k) - 1)) for n, h, r, k in zip(
         cabinets["name"], cabinets["hall"], cabinets["row"], cabinets["column"])}
@@ -121,7 +117,7 @@ def _tray_members(tables) -> dict[str, set[int]]:
 
 
 def _row_of(folder: Path, ends) -> int:
-    cables = _read(folder, "cables.csv")
+    cables = read_csv(folder, "cables.csv")
     (da, pa), (db, pb) = ends
     hit = cables[((cables["a_device"] == da) & (cables["a_port"] == str(pa))
                   & (cables["b_device"] == db) & (cables["b_port"] == str(pb)))
@@ -144,7 +140,7 @@ def test_a_kept_cable_is_in_its_standing_trays_group(grown, ends, standing, near
     nearer tray 0's span."""
     for folder in (grown["old"], grown["grown"]):
         row = _row_of(folder, ends)
-        assert _panel_tray(_read(folder, "cables.csv")["segments"].iat[row]) == 1
+        assert _panel_tray(read_csv(folder, "cables.csv")["segments"].iat[row]) == 1
     row = _row_of(grown["grown"], ends)
     members = _tray_members(_page(grown["grown"])[1])
     assert row in members[standing]
@@ -185,14 +181,14 @@ def test_the_viewer_draws_a_kept_cable_through_its_standing_tray(grown, ends, st
     steps = [points["step"][p] for p in mine]
     xs = [float(nodes["x"][int(points["node"][p])]) for p in mine]
     cross = [xs[k] for k, s in enumerate(steps) if s == "cross tray"]
-    cabinets = _read(grown["grown"], "cabinets.csv")
+    cabinets = read_csv(grown["grown"], "cabinets.csv")
     cabinets = cabinets[cabinets["kind"] == "cabinet"]
     column = cabinets.set_index("name")["column"].astype(int)
     hall = cabinets[cabinets["hall"] == standing[1]]
     row_end_x = PITCH * int(hall["column"].astype(int).max())    # 0.6 m past the last one
-    a_cabinet = _read(grown["grown"], "cables.csv")["a_cabinet"].iat[row]
+    a_cabinet = read_csv(grown["grown"], "cables.csv")["a_cabinet"].iat[row]
     origin = xs[0] - PITCH * (column[a_cabinet] - 1)              # the hall's x in the drawing
     assert cross and all(x - origin == pytest.approx(row_end_x) for x in cross)
-    length = float(_read(grown["grown"], "cables.csv")["length_m"].iat[row])
+    length = float(read_csv(grown["grown"], "cables.csv")["length_m"].iat[row])
     metres = sum(float(points["metres"][p]) for p in mine)
     assert metres * SLACK == pytest.approx(length, abs=2e-3)
