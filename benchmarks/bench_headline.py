@@ -223,11 +223,13 @@ def markdown(runs: list[dict]) -> str:
              "Wall seconds / tree peak PSS MiB while the stage ran; the exponent is the growth "
              "of the stage's time (and peak) between consecutive sizes, log(t2/t1)/log(n2/n1) "
              "over the cables. On a shared machine at load 20 or more the stage times measure the "
-             "load as much as the code, and cases that change the catalog, floor or writers "
-             "(`157k writers 1`) are not the same work scaled: read the exponents of runs on "
-             "a quiet machine.", ""]
+             "load as much as the code: read the exponents of runs on a quiet machine. Variants "
+             "that change the writers (`157k writers 1`) are not the same work scaled and are "
+             "left out here.", ""]
     by_case = {}
     for r in runs:
+        if " " in r["case"]:      # a variant (``157k writers 1``): not the same work scaled
+            continue
         if r["case"] not in by_case or r["busy"] < by_case[r["case"]]["busy"]:
             by_case[r["case"]] = r
     cases = sorted(by_case, key=lambda c: _order((c, 0)))
@@ -356,36 +358,52 @@ Not run at g=160 or 1M (the coordinator's 1M run on a quiet machine is the check
 
 ## The 1M row (issue 24 item 3)
 
-Run on 2026-11-27 (`flock /tmp/locks/big.lock python benchmarks/bench_headline.py 1m`, load
-average 1.9 at the start, 1.5 at the end; another engineer's tests ran during its first
-four minutes): `planner plan --topology dragonfly:a=56,p=28,h=28,g=638 --catalog eth-51t
---floor campus`, 1,000,384 endpoints, 2,590,280 rows in cables.csv, every output written
-(75 halls: wiring.pdf and labels.pdf split per hall, `wiring-hall-NN.pdf`, `labels-hall-NN.pdf`).
+`flock /tmp/locks/big.lock python benchmarks/bench_headline.py 1m`: `planner plan --topology
+dragonfly:a=56,p=28,h=28,g=638 --catalog eth-51t --floor campus`, 1,000,384 endpoints,
+2,590,280 rows in cables.csv, every output written (75 halls: wiring.pdf and labels.pdf split
+per hall, `wiring-hall-NN.pdf`, `labels-hall-NN.pdf`).
 
-- **Run again on 2026-11-27 at 03:59 UTC** (commit 2df0f3d: forked writers longest first, the
-  per-hall PDFs as their own tasks; load average 1.3 at the start, 2.4 at the end, the machine
-  otherwise quiet), the table's row: **927.3 s wall, 1,160.2 s CPU, tree peak 12,727 MiB**, the
-  same cables.csv digest. Placement 37.8 s, cabling 119.5, performance 70.6, costing 22.3,
-  summary 51.3, exports 622.1 s (655.4 before). Still 27 s over 15 minutes and 4.7 GB over
-  8 GB: the paragraphs below are the first run's.
-- **Time: 1,000.6 s wall (16.7 min), 1,207.6 s CPU.** Placement 37 s (inside its work budget:
-  the plan does not depend on the load), cabling 108 s, performance 91 s, costing 33 s,
-  summary 73 s, the exports 655 s (65 %). The 15-minute target is missed by 1.7 minutes;
-  the exports decide it.
-- **Memory: the plan stages peak at 6,579 MiB** (performance; cabling 6,115): 2.6 KB per cable,
-  as the per-stage subsection above extrapolated (6.1 GiB). **The whole tree peaks at 13,078
-  MiB** 25 s after the first two writers were forked (PSS sampled every 5 s from outside: 5.9
-  GiB before the fork, 8.3, 10.3, 11.9, 13.1, then 8.7 GiB): each forked writer copies a large
-  share of the planner's pages as it reads the plan's Python objects (the reference counts of
-  millions of strings live on those pages), and the planner forked two writers because the
-  machine had 22 GB available. The 8 GB target is missed by 5 GB with two writers; with one
-  writer in the planner's own process (`--writers 1`: no copy) the estimate is the plan's
-  6.4 GiB plus the largest writer's own growth (labels, about 1 KB per cable: 2.5 GB), so
-  about 9 GB.
-- What 8 GB needs next: the plan's text columns (labels, ids, segments, ends: about 1.5 KB of
-  the 2.6 KB per cable are Python strings) held as Arrow strings or integer codes, which both
-  shrinks the plan and stops the forked writers from copying its pages; and a whole-run
-  memory budget that `writers_for` respects, not only the memory available.
+- **2026-11-27 05:45 UTC, commit 15e4323, quiet (load 1.0 at the start, 2.2 at the end): the
+  table's row, 683.3 s wall (11.4 min), 883.5 s CPU, tree peak 8,548 MiB**, the same
+  cables.csv digest as every 1M run before. Placement 30.8 s (inside its work budget),
+  cabling 88.7, performance 56.3, costing 3.6, summary 8.2, exports 491.4 s. The 15-minute
+  target is met with 3.6 minutes to spare; the 8 GB target is missed by 356 MiB (8,192 MiB)
+  or 0.96 GB (8 x 10^9 bytes).
+- **With two busy loops** (`--busy 2`, 06:09 UTC, same commit, load 1.4 → 4.4): 1,276.1 s
+  wall, 935.9 s CPU, tree peak 8,359 MiB, **the same cables.csv digest**: the plan does not
+  depend on the load; placement took 49.2 s of wall time for the same work.
+- What changed since the 03:59 run (927.3 s, 1,160.2 s CPU, 12,727 MiB):
+  - **The tree's peak was one writer's dense matrix.** A run with every process's PSS sampled
+    (0.5 s) showed the wiring.pdf overview part alone at 7.5 GB: the cables between
+    electrical groups were counted in a dense G x G array of the 17,864 groups (2.5 GB) and
+    its transpose summed (2.5 GB more). They are now counted per group pair that has cables
+    (`planner.exports.wiring_pdf.groups.GroupPairs`); at 250K the overview's growth fell from
+    407 to 182 MiB, the PDF byte-identical.
+  - **One BFS instead of two** (`planner.topologies.metrics`): the summary's router hops and the
+    performance stage's endpoint hops are the same all-pairs BFS where the two measure the same
+    routers, and each batch stops at the level that reaches its last target (104 -> 38 CPU s
+    for this topology alone). Performance + summary: 121.9 -> 64.5 s.
+  - **Per-cabinet pandas lookups**: the management cords took their ends with a group lookup per
+    cabinet (costing 22.3 -> 3.6 s); cabinets.csv and the wiring sheet layout split the fabric's
+    boxes into a frame per cabinet, and the sheet layout joined each twin-port connector's legs
+    with a Python aggregate per group (cabinets.csv 5.0 -> 0.17 CPU s at 250K, the sheet layout
+    36.7 -> 25.8). A trunk's stock length for one length skips numpy (209,705 calls at 250K).
+  - **Repeated texts shared**: the port, entry-port and trunk-chain texts of the pieces,
+    connector ends and structured links are one string per distinct text
+    (`planner.cabling.shared_text`): at 250K the plan held 1,465 MiB after its stages, now
+    1,330; its stages peaked at 1,867 MiB, now 1,575.
+- **Growth per stage.** 10K and 100K plan `modern-100g` on `hot-aisle` (no structured
+  cabling); 157K and 1M plan the same router shape on `eth-51t` in `campus` (structured
+  cabling through patch panels, 75 halls at 1M). Read the exponents between runs of one
+  catalog and floor: 157K -> 1M in the per-stage table; 100K -> 157K mixes the two.
+- **What holds the 8,548 MiB**: the first two writers forked, `bom_xlsx` and `netbox` (the two
+  longest), with the planner's process. From the sampled run (before the last two changes):
+  the planner about 5.3 GB resident, shared with its forks; `netbox` 3.1 GB PSS and `bom_xlsx`
+  2.8 GB, of which their own growth is about 0.5 GB each (136 and 133 MiB in process at 250K)
+  and the rest the planner's pages they copy by reading its Python strings (a read writes the
+  string's reference count). The next steps: the plan's unique texts (labels, ids, segments,
+  assembly ids) held outside Python objects, so forks copy nothing and the plan shrinks; or a
+  memory budget that `writers_at_once` respects.
 
 Before (2026-11-26), at a load average of 15-17, the 622,720-cable case (`g=160`) had taken 30
 minutes for its plan stages alone, and a 1M attempt was stopped after 12.8 minutes with its
