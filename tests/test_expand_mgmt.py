@@ -25,6 +25,7 @@ from planner.inputs.catalog import load_catalog
 from planner.inputs.floor import load_floor
 from planner.placement.growth import place_growth
 from planner.topologies.base import Topology
+from tests.test_expand_placement import RING, SMALL, STANDING
 
 
 def _row(cols, rows=None) -> SimpleNamespace:
@@ -162,18 +163,8 @@ def test_standing_cords_keep_their_ports_new_ones_fill_free_ports(ndr_row):
     assert len(set(now.values())) == len(now)                 # one cord per port
 
 
-# The growth placement's small hall (tests/test_expand_placement.py): A04 holds router 6 and
-# has a free router slot (U40); a standing box in U40 takes it.
-SMALL = """extends: hot-aisle
-name: small-test
-hall:
-  rows: 2
-  cabinets_per_row: 6
-  count: 1
-structured_cabling: false
-"""
-STANDING = np.array([0, 0, 1, 1, 2, 2, 3])
-RING = [(0, 1), (2, 3), (4, 5), (1, 2), (3, 4), (5, 6), (0, 6)]
+# The growth placement's small hall (SMALL, STANDING and RING of tests/test_expand_placement.py):
+# A04 holds router 6 and has a free router slot (U40); a standing box in U40 takes it.
 EDGES = RING + [(6, 7), (6, 8), (7, 8), (8, 9), (7, 9), (2, 9), (0, 7)]
 
 

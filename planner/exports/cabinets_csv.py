@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from planner.costing.fabric_devices import unit_span
 from planner.exports._csv import write_csv
 from planner.inputs.floor import position_numbers, positions, room_of
 from planner.inputs.floor.rack_positions import ENTRY_ROW
@@ -66,8 +67,8 @@ def fabric_devices(plan) -> list[str]:
     for cabinet, n, ru, h in zip(ordered["cabinet"].tolist(), ordered["name"].tolist(),
                                  ordered["ru"].astype(float).tolist(),
                                  ordered["height_ru"].astype(float).tolist()):
-        placed.setdefault(cabinet, []).append(
-            f"{n}@0U" if np.isnan(ru) else f"{n}@U{ru:g}" + (f"-{ru + h - 1:g}" if h > 1 else ""))
+        placed.setdefault(cabinet, []).append(f"{n}@0U" if np.isnan(ru) else
+                                              f"{n}@{unit_span(ru, h)}")
     return [";".join(placed.get(name, ())) for name in names]
 
 

@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
 from planner.cabling.pieces import END_FIELDS
+from planner.costing.fabric_devices import unit_span
 from planner.exports._csv import column_text
 from planner.exports.tuning import WIRING_CHUNK_SHEETS
 from planner.exports.wiring_pdf.content_stream import fill_rects, text_at, text_column
@@ -324,8 +325,7 @@ def _fabric_boxes(plan, index: dict[str, int], placed: list[list]) -> list[list[
         if i is None:
             continue
         if ru == ru:
-            top = ru + height - 1
-            units = f"U{ru:g}" + (f"-{top:g}" if height > 1 else "")
+            units = unit_span(ru, height)
             placed[i].append((name, kind, sku, float(ru), float(height)))
         else:
             units = f"0U, feed {feed}" if feed else "0U"
