@@ -32,6 +32,10 @@ class Topology:
                 indirect networks, or None for direct networks (every router is a leaf).
     groups:     natural grouping hint, int64 array (R,) of group ids 0..G-1, or None.
     group_kind: what a hint group is ("rack", "group", "pod", "row", ...), or None.
+    symmetries: router permutations the builder claims are automorphisms (``perm[v]`` is the
+                image of router v; each maps the links with their multiplicities onto
+                themselves and keeps the endpoints per router), or None. A claim only:
+                ``planner.topologies.metrics`` checks each before it uses it.
     """
 
     family: str
@@ -44,6 +48,7 @@ class Topology:
     groups: np.ndarray | None = None
     group_kind: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    symmetries: tuple[np.ndarray, ...] | None = None
 
     @classmethod
     def from_edges(cls, family: str, params: dict[str, Any], num_routers: int, edges,

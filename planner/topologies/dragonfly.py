@@ -150,6 +150,20 @@ def local_links(a: int, g: int) -> np.ndarray:
     return np.stack([(base + r1).ravel(), (base + r2).ravel()], axis=1)
 
 
+def group_shift(a: int, h: int, g: int, arrangement: str) -> tuple[np.ndarray, ...] | None:
+    """The group shift, router (G, r) -> (G+1 mod g, r), as a claimed automorphism, where the
+    construction is shift-invariant: in the palmtree and relative arrangements a full round
+    links port i of group G to group G ∓ (c+1) at a port that depends on c only
+    (``_round_targets``), and a last round of even size rem is the circulant of offsets
+    ``last_round_pairs`` (no matching) dealt to ports by the same minimum-cost assignment on
+    shifted cost matrices. Not for the absolute arrangement (its targets depend on G itself,
+    Hastings et al. 2015), nor for an odd last round, whose matching is not shift-invariant.
+    None where it is not claimed; ``planner.topologies.metrics`` checks it before use."""
+    if g < 2 or arrangement == "absolute" or (a * h) % (g - 1) % 2:
+        return None
+    return ((np.arange(a * g) + a) % (a * g),)
+
+
 def dragonfly(a=None, p=None, h=None, g=None, arrangement="palmtree") -> Topology:
     """Dragonfly (Kim et al. ISCA'08 §3.1): g groups × a routers, p endpoints, h global ports.
 
@@ -167,4 +181,5 @@ def dragonfly(a=None, p=None, h=None, g=None, arrangement="palmtree") -> Topolog
     r = a * g
     return Topology.from_edges("dragonfly", {"a": a, "p": p, "h": h, "g": g,
                                              "arrangement": arrangement},
-                               r, edges, p, groups=np.arange(r) // a, group_kind="group")
+                               r, edges, p, groups=np.arange(r) // a, group_kind="group",
+                               symmetries=group_shift(a, h, g, arrangement))

@@ -14,7 +14,8 @@ from planner.topologies.checks import endpoints_per_router, integer, size_limit
 def hypercube(d, p=None) -> Topology:
     """d-dimensional hypercube: 2^d routers of degree d, d·2^(d-1) links, diameter d.
 
-    p endpoints per router (default 1). No grouping hint.
+    p endpoints per router (default 1). No grouping hint. Claimed automorphisms: flipping bit
+    0 and rotating the bits of every id, both keep "differ in one bit" (together one orbit).
     """
     d = integer("hypercube", "d", d, minimum=1, maximum=64)
     size_limit("hypercube", 2 ** d, d * 2 ** (d - 1), f"d={d}")
@@ -22,4 +23,6 @@ def hypercube(d, p=None) -> Topology:
     ids = np.arange(2 ** d)
     parts = [np.stack([ids[(ids >> b) & 1 == 0], ids[(ids >> b) & 1 == 0] | (1 << b)], axis=1)
              for b in range(d)]
-    return Topology.from_edges("hypercube", {"d": d, "p": p}, 2 ** d, np.concatenate(parts), p)
+    rotate = ((ids << 1) | (ids >> (d - 1))) & (2 ** d - 1)
+    return Topology.from_edges("hypercube", {"d": d, "p": p}, 2 ** d, np.concatenate(parts), p,
+                               symmetries=(ids ^ 1, rotate))

@@ -27,6 +27,21 @@ def grid_edges(sizes: list[int]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, 2), dtype=np.int64)
 
 
+def coordinate_shifts(sizes: list[int]) -> tuple[np.ndarray, ...]:
+    """Claimed automorphisms: per dimension, the cyclic shift of that coordinate (mixed-radix
+    ids, last coordinate fastest). Both the HyperX (a link iff one coordinate differs, SC09 §3)
+    and the torus (a ring per dimension, Dally & Towles §5) keep their links under it; with
+    one per dimension every router lies in one orbit."""
+    r = int(np.prod(sizes))
+    ids = np.arange(r)
+    shifts = []
+    for dim, s in enumerate(sizes):
+        stride = int(np.prod(sizes[dim + 1:]))
+        coord = (ids // stride) % s
+        shifts.append(ids + (((coord + 1) % s) - coord) * stride)
+    return tuple(shifts)
+
+
 def hyperx(S, p=None) -> Topology:
     """HyperX with dimension sizes S (SC09 §3).
 
@@ -41,4 +56,5 @@ def hyperx(S, p=None) -> Topology:
     size_limit("hyperx", r, r * sum(s - 1 for s in sizes) // 2, f"S={'x'.join(map(str, sizes))}")
     p = endpoints_per_router("hyperx", p, min(sizes))
     return Topology.from_edges("hyperx", {"S": sizes, "p": p}, r, grid_edges(sizes), p,
-                               groups=np.arange(r) // sizes[-1], group_kind="row")
+                               groups=np.arange(r) // sizes[-1], group_kind="row",
+                               symmetries=coordinate_shifts(sizes))

@@ -2,9 +2,19 @@
 
 Direct networks: over all ordered pairs of distinct routers. Indirect networks (routers have
 roles): leaf-to-leaf, i.e. over routers that carry endpoints (Kathareios SC15 §2; the k̄ of
-Projective Networks §2.1, e.g. SF q=19 -> 1.9598). Exact breadth-first search from every
-source, bit-parallel: 64 sources per machine word over the CSR adjacency, batched so the
-gathered frontier stays under 64 MiB; the cost is O(sources·links·diameter/64).
+Projective Networks §2.1, e.g. SF q=19 -> 1.9598). Exact breadth-first search, bit-parallel:
+64 sources per machine word over the CSR adjacency, batched so the gathered frontier stays
+under 64 MiB.
+
+Sources are one router per orbit of the topology's automorphisms: a builder may claim router
+permutations (``Topology.symmetries``, e.g. the Dragonfly group shift); each is checked here
+(it maps the links with their multiplicities onto themselves, keeps the endpoints per router
+and the measured routers) and dropped if it fails, so an imported or altered topology stays
+exact. An automorphism maps the distances from a router onto those from its image, so every
+router of an orbit has the same distance multiset: a representative's row sums, weighted by
+its orbit's size, give the exact totals. The cost is O(orbits·links·diameter/64), plus
+O(links·log links) per claimed permutation; without verified symmetries every measured router
+is its own orbit.
 """
 
 from __future__ import annotations
@@ -121,30 +131,86 @@ def _sums(top: Topology, which: str) -> tuple[int, int]:
     if which not in known:
         nodes, leaves = measured_routers(top), top.leaves()
         adj = _csr(top)
+        orbit = orbit_labels(top)
         if np.array_equal(nodes, leaves):
             check_connected(top, leaves, adj)
             known["measured"], known["endpoints"] = _pass(
-                adj, leaves, top.endpoints[leaves].astype(np.int64))
+                adj, leaves, top.endpoints[leaves].astype(np.int64), orbit[leaves])
         elif which == "measured":
             check_connected(top, nodes, adj)
-            known[which] = _pass(adj, nodes, np.ones(len(nodes), np.int64))[0]
+            known[which] = _pass(adj, nodes, np.ones(len(nodes), np.int64), orbit[nodes])[0]
         else:
             check_connected(top, leaves, adj)
-            known[which] = _pass(adj, leaves, top.endpoints[leaves].astype(np.int64))[1]
+            known[which] = _pass(adj, leaves, top.endpoints[leaves].astype(np.int64),
+                                 orbit[leaves])[1]
     return known[which]
 
 
-def _pass(adj: _Csr, nodes: np.ndarray, weights: np.ndarray):
+def _pass(adj: _Csr, nodes: np.ndarray, weights: np.ndarray, orbit: np.ndarray):
     """((diameter, Σ d), (diameter, Σ w_s·w_t·d)) over ordered pairs of distinct ``nodes``,
-    batched so the gathered frontier stays under ``_GATHER_WORDS``."""
+    from one source per orbit (``orbit``: each node's orbit label) whose row sums count once
+    per member, batched so the gathered frontier stays under ``_GATHER_WORDS``."""
+    labels, first, size = np.unique(orbit, return_index=True, return_counts=True)
+    reps = np.sort(first)
+    members = size[np.searchsorted(labels, orbit[reps])].astype(np.int64)
     batch = 64 * max(1, _GATHER_WORDS // max(adj.nnz, 1))
     diameter = total = weighted = 0
-    for count in np.unique(weights).tolist():
-        sources = nodes[weights == count]
+    kinds = np.stack([members, weights[reps]], axis=1)
+    for count, weight in np.unique(kinds, axis=0).tolist():
+        sources = nodes[reps[(members == count) & (weights[reps] == weight)]]
         for start in range(0, len(sources), batch):
             d, t, w = _bitset_bfs(adj, sources[start:start + batch], nodes, weights)
-            diameter, total, weighted = max(diameter, d), total + t, weighted + count * w
+            diameter = max(diameter, d)
+            total, weighted = total + count * t, weighted + count * weight * w
     return (diameter, total), (diameter, weighted)
+
+
+def is_automorphism(top: Topology, perm: np.ndarray) -> bool:
+    """Whether ``perm`` (router v -> perm[v]) is a permutation of the routers that maps the
+    links with their multiplicities onto themselves and keeps the endpoints per router and the
+    measured routers. O(links·log links): the links are stored once, sorted and unique, so each
+    image is looked up by binary search."""
+    r = top.num_routers
+    perm = np.asarray(perm)
+    if perm.shape != (r,) or perm.dtype.kind not in "iu" or (r and (
+            perm.min() < 0 or perm.max() >= r)):
+        return False
+    if not (np.bincount(perm, minlength=r) == 1).all():
+        return False
+    if not np.array_equal(top.endpoints[perm], top.endpoints):
+        return False
+    measured = np.zeros(r, bool)
+    measured[measured_routers(top)] = True
+    if not np.array_equal(measured[perm], measured):
+        return False
+    keys = top.links[:, 0] * np.int64(r) + top.links[:, 1]
+    u, v = perm[top.links[:, 0]], perm[top.links[:, 1]]
+    image = np.minimum(u, v).astype(np.int64) * r + np.maximum(u, v)
+    at = np.minimum(np.searchsorted(keys, image), max(len(keys) - 1, 0))
+    return bool(len(keys) == 0 or (np.array_equal(keys[at], image)
+                                   and np.array_equal(top.multiplicity[at], top.multiplicity)))
+
+
+def orbit_labels(top: Topology) -> np.ndarray:
+    """Orbit label of every router under the group generated by the claimed symmetries that
+    pass ``is_automorphism`` (the connected components of the graph v -- perm[v]); every
+    router its own orbit when none passes."""
+    verified = [np.asarray(p) for p in top.symmetries or () if is_automorphism(top, p)]
+    r = top.num_routers
+    if not verified:
+        return np.arange(r)
+    import scipy.sparse as sp  # imported here: SciPy costs ~0.3 s at start-up
+    from scipy.sparse.csgraph import connected_components
+
+    tail = np.tile(np.arange(r), len(verified))
+    moves = sp.coo_matrix((np.ones(len(tail), np.int8), (tail, np.concatenate(verified))),
+                          shape=(r, r))
+    return connected_components(moves, directed=False)[1]
+
+
+def orbit_count(top: Topology) -> int:
+    """Orbits of the measured routers: the BFS sources of ``distance_stats``."""
+    return len(np.unique(orbit_labels(top)[measured_routers(top)]))
 
 
 def check_connected(top: Topology, nodes: np.ndarray, adj: "_Csr | None" = None) -> None:

@@ -74,6 +74,27 @@ def mms_edges(q: int) -> np.ndarray:
     return np.concatenate(parts)
 
 
+def mms_symmetries(q: int) -> tuple[np.ndarray, ...]:
+    """Claimed automorphisms of MMS(q) (ids as ``mms_edges``), each read off the edge rules of
+    Besta & Hoefler SC14 §3.1:
+    translating y and c by b, (0,x,y) -> (0,x,y+b), (1,m,c) -> (1,m,c+b), keeps every
+    difference and y = m·x + c; translating x by b with (1,m,c) -> (1,m,c-m·b) keeps
+    y = m·(x+b) + (c-m·b); scaling x by ξ with (1,m,c) -> (1,m·ξ⁻¹,c) keeps y = (m·ξ⁻¹)(ξ·x)
+    + c (X and X' are untouched: no difference changes). b runs over the additive basis
+    1, p, ..., p^(m-1) of GF(p^m). Orbits: the q² routers (0,·,·), the q routers (1,0,·) and the
+    q² - q others."""
+    gf = field(q)
+    x, y = np.divmod(np.arange(q * q), q)
+    perms = []
+    for b in (gf.p ** np.arange(gf.m)).tolist():
+        perms.append(np.concatenate([x * q + gf.add[y, b], q * q + x * q + gf.add[y, b]]))
+        perms.append(np.concatenate([gf.add[x, b] * q + y,
+                                     q * q + x * q + gf.sub(y, gf.mul[x, b])]))
+    xi_inv = int(gf.inv[gf.xi])
+    perms.append(np.concatenate([gf.mul[x, gf.xi] * q + y, q * q + gf.mul[x, xi_inv] * q + y]))
+    return tuple(np.asarray(p_, dtype=np.int64) for p_ in perms)
+
+
 def slimfly(q, p=None) -> Topology:
     """Slim Fly MMS(q) for a prime power q >= 3 (Besta & Hoefler SC14 §3.1; Kathareios SC15
     §2.1.2).
@@ -88,4 +109,5 @@ def slimfly(q, p=None) -> Topology:
     r = 2 * q * q
     racks = (np.arange(r) // q) % q
     return Topology.from_edges("slimfly", {"q": q, "p": p}, r, mms_edges(q), p, groups=racks,
-                               group_kind="rack", extra={"delta": delta(q), "xi": field(q).xi})
+                               group_kind="rack", extra={"delta": delta(q), "xi": field(q).xi},
+                               symmetries=mms_symmetries(q))

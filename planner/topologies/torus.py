@@ -12,6 +12,7 @@ import numpy as np
 
 from planner.topologies.base import Topology
 from planner.topologies.checks import endpoints_per_router, int_list, size_limit
+from planner.topologies.hyperx import coordinate_shifts
 
 
 def ring_edges(sizes: list[int]) -> np.ndarray:
@@ -34,11 +35,12 @@ def torus(dims, p=None) -> Topology:
 
     prod(dims) routers; degree 2 per dimension of size > 2, 1 per dimension of size 2; links
     prod(dims)·n for a k-ary n-cube with k > 2 (docs/topologies.md). Hint: rows along the last
-    dimension.
+    dimension. Claimed automorphisms: a cyclic shift per dimension (``coordinate_shifts``).
     """
     sizes = int_list("torus", "dims", dims, minimum=2)
     r = int(np.prod(sizes, dtype=object))
     size_limit("torus", r, r * len(sizes), f"dims={'x'.join(map(str, sizes))}")
     p = endpoints_per_router("torus", p, 1)
     return Topology.from_edges("torus", {"dims": sizes, "p": p}, r, ring_edges(sizes), p,
-                               groups=np.arange(r) // sizes[-1], group_kind="row")
+                               groups=np.arange(r) // sizes[-1], group_kind="row",
+                               symmetries=coordinate_shifts(sizes))
