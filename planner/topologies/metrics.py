@@ -169,7 +169,7 @@ def is_automorphism(top: Topology, perm: np.ndarray) -> bool:
     """Whether ``perm`` (router v -> perm[v]) is a permutation of the routers that maps the
     links with their multiplicities onto themselves and keeps the endpoints per router and the
     measured routers. O(links·log links): the links are stored once, sorted and unique, so each
-    image is looked up by binary search."""
+    image is looked up by binary search (after the degrees, which a removed link changes)."""
     r = top.num_routers
     perm = np.asarray(perm)
     if perm.shape != (r,) or perm.dtype.kind not in "iu" or (r and (
@@ -182,6 +182,10 @@ def is_automorphism(top: Topology, perm: np.ndarray) -> bool:
     measured = np.zeros(r, bool)
     measured[measured_routers(top)] = True
     if not np.array_equal(measured[perm], measured):
+        return False
+    degree = (np.bincount(top.links[:, 0], top.multiplicity, minlength=r)
+              + np.bincount(top.links[:, 1], top.multiplicity, minlength=r))
+    if not np.array_equal(degree[perm], degree):     # O(R): rejects most false claims at once
         return False
     keys = top.links[:, 0] * np.int64(r) + top.links[:, 1]
     u, v = perm[top.links[:, 0]], perm[top.links[:, 1]]
