@@ -166,33 +166,43 @@ def _pass(adj: _Csr, nodes: np.ndarray, weights: np.ndarray, orbit: np.ndarray):
 
 
 def is_automorphism(top: Topology, perm: np.ndarray) -> bool:
-    """Whether ``perm`` (router v -> perm[v]) is a permutation of the routers that maps the
-    links with their multiplicities onto themselves and keeps the endpoints per router and the
-    measured routers. O(links·log links): the links are stored once, sorted and unique, so each
-    image is looked up by binary search (after the degrees, which a removed link changes)."""
-    r = top.num_routers
+    """Whether ``perm`` (router v -> perm[v]) is a permutation of the routers that keeps the
+    endpoints per router, the measured routers and the degrees (O(R), which rejects most false
+    claims, a removed link among them) and maps the links with their multiplicities onto
+    themselves (O(links·log links))."""
     perm = np.asarray(perm)
-    if perm.shape != (r,) or perm.dtype.kind not in "iu" or (r and (
-            perm.min() < 0 or perm.max() >= r)):
-        return False
-    if not (np.bincount(perm, minlength=r) == 1).all():
-        return False
-    if not np.array_equal(top.endpoints[perm], top.endpoints):
-        return False
+    return (_is_permutation(perm, top.num_routers) and _keeps_routers(top, perm)
+            and _keeps_links(top, perm))
+
+
+def _is_permutation(perm: np.ndarray, r: int) -> bool:
+    return (perm.shape == (r,) and perm.dtype.kind in "iu"
+            and (r == 0 or (perm.min() >= 0 and perm.max() < r
+                            and bool((np.bincount(perm, minlength=r) == 1).all()))))
+
+
+def _keeps_routers(top: Topology, perm: np.ndarray) -> bool:
+    """Endpoints, measured or not, and degree (counting multiplicity) of every router."""
+    r = top.num_routers
     measured = np.zeros(r, bool)
     measured[measured_routers(top)] = True
-    if not np.array_equal(measured[perm], measured):
-        return False
     degree = (np.bincount(top.links[:, 0], top.multiplicity, minlength=r)
               + np.bincount(top.links[:, 1], top.multiplicity, minlength=r))
-    if not np.array_equal(degree[perm], degree):     # O(R): rejects most false claims at once
-        return False
-    keys = top.links[:, 0] * np.int64(r) + top.links[:, 1]
+    return all(np.array_equal(x[perm], x) for x in (top.endpoints, measured, degree))
+
+
+def _keeps_links(top: Topology, perm: np.ndarray) -> bool:
+    """Every link's image is a link of the same multiplicity: the links are stored once,
+    sorted and unique, so each image is found by binary search."""
+    if not len(top.links):
+        return True
+    r = np.int64(top.num_routers)
+    keys = top.links[:, 0] * r + top.links[:, 1]
     u, v = perm[top.links[:, 0]], perm[top.links[:, 1]]
     image = np.minimum(u, v).astype(np.int64) * r + np.maximum(u, v)
-    at = np.minimum(np.searchsorted(keys, image), max(len(keys) - 1, 0))
-    return bool(len(keys) == 0 or (np.array_equal(keys[at], image)
-                                   and np.array_equal(top.multiplicity[at], top.multiplicity)))
+    at = np.minimum(np.searchsorted(keys, image), len(keys) - 1)
+    return bool(np.array_equal(keys[at], image)
+                and np.array_equal(top.multiplicity[at], top.multiplicity))
 
 
 def orbit_labels(top: Topology) -> np.ndarray:

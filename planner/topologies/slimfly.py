@@ -76,13 +76,15 @@ def mms_edges(q: int) -> np.ndarray:
 
 def mms_symmetries(q: int) -> tuple[np.ndarray, ...]:
     """Claimed automorphisms of MMS(q) (ids as ``mms_edges``), each read off the edge rules of
-    Besta & Hoefler SC14 §3.1:
-    translating y and c by b, (0,x,y) -> (0,x,y+b), (1,m,c) -> (1,m,c+b), keeps every
-    difference and y = m·x + c; translating x by b with (1,m,c) -> (1,m,c-m·b) keeps
-    y = m·(x+b) + (c-m·b); scaling x by ξ with (1,m,c) -> (1,m·ξ⁻¹,c) keeps y = (m·ξ⁻¹)(ξ·x)
-    + c (X and X' are untouched: no difference changes). b runs over the additive basis
-    1, p, ..., p^(m-1) of GF(p^m). Orbits: the q² routers (0,·,·), the q routers (1,0,·) and the
-    q² - q others."""
+    Besta & Hoefler SC14 §3.1 (no difference within a column changes, so X and X' hold):
+
+    - translating y and c by b: (0,x,y) -> (0,x,y+b), (1,m,c) -> (1,m,c+b) keeps y = m·x + c;
+    - translating x by b: (0,x,y) -> (0,x+b,y), (1,m,c) -> (1,m,c-m·b) keeps
+      y = m·(x+b) + (c-m·b);
+    - scaling x by ξ: (0,x,y) -> (0,ξ·x,y), (1,m,c) -> (1,m·ξ⁻¹,c) keeps y = (m·ξ⁻¹)(ξ·x) + c.
+
+    b runs over the additive basis 1, p, ..., p^(m-1) of GF(p^m). Orbits: the q² routers
+    (0,·,·), the q routers (1,0,·) and the q² - q others."""
     gf = field(q)
     x, y = np.divmod(np.arange(q * q), q)
     perms = []
