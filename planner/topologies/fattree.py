@@ -36,6 +36,31 @@ def _spread(total: int, slots: int) -> np.ndarray:
     return ep
 
 
+def _rotate(ids: np.ndarray, r: int) -> np.ndarray:
+    """The permutation of 0..r-1 that moves ``ids[i]`` to ``ids[i+1]`` (cyclically) and fixes
+    every other router."""
+    perm = np.arange(r)
+    perm[ids] = np.roll(ids, -1)
+    return perm
+
+
+def _pod_symmetries(k: int, n_pods: int) -> tuple[np.ndarray, ...] | None:
+    """Claimed automorphisms of the three-level tree of even k (E = A): moving every router of
+    pod P to the same place in pod P+1 (mod pods), cores fixed, as aggregation router j's
+    up-links go to cores j·A..j·A+A-1 in every pod (``_three_level``); and rotating the edge
+    routers of pod 0, each linked to all of its pod's aggregation routers (Al-Fares et al.
+    SIGCOMM'08 §3). None for odd k, whose pod windows rotate by A per pod and whose spread
+    endpoints differ between edges."""
+    e, a = shape(k)
+    if e != a:
+        return None
+    per_pod = e + a
+    r = n_pods * per_pod + a * e
+    ids = np.arange(r)
+    shift = np.where(ids < n_pods * per_pod, (ids + per_pod) % (n_pods * per_pod), ids)
+    return shift, _rotate(np.arange(e), r)
+
+
 def _two_level(k: int, p) -> Topology:
     leaf_p, up = shape(k)
     p = leaf_p if p is None else integer("fattree", "p", p, minimum=1, maximum=k - up)
@@ -44,7 +69,8 @@ def _two_level(k: int, p) -> Topology:
     endpoints = np.concatenate([np.full(k, p), np.zeros(up, dtype=np.int64)])
     roles = ["leaf"] * k + ["spine"] * up
     return Topology.from_edges("fattree", {"k": k, "levels": 2, "p": p}, k + up,
-                               np.stack([leaves, spines], axis=1), endpoints, roles=roles)
+                               np.stack([leaves, spines], axis=1), endpoints, roles=roles,
+                               symmetries=(_rotate(np.arange(k), k + up),))  # leaves alike
 
 
 def _three_level(k: int, p, pods: int | None = None) -> Topology:
@@ -78,7 +104,7 @@ def _three_level(k: int, p, pods: int | None = None) -> Topology:
         params["pods"] = pods
     return Topology.from_edges("fattree", params, r, np.concatenate([lower, upper]), endpoints,
                                roles=roles, groups=groups, group_kind="pod",
-                               extra={"pods": n_pods})
+                               extra={"pods": n_pods}, symmetries=_pod_symmetries(k, n_pods))
 
 
 def fattree(k, levels=3, p=None, pods=None) -> Topology:
