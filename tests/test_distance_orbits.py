@@ -14,7 +14,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from planner.topologies import build, metrics, parse_spec
+from planner.topologies import Topology, build, metrics, parse_spec
 from planner.topologies.dragonfly import group_shift
 from tests.test_distance_sums import _networkx
 
@@ -166,3 +166,21 @@ def test_a_pickled_topology_keeps_its_claims():
     copy = pickle.loads(pickle.dumps(top))
     assert all(np.array_equal(x, y) for x, y in zip(copy.symmetries, top.symmetries))
     assert metrics.orbit_count(copy) == 3 and _stats(copy) == _stats(_all_sources(top))
+
+
+@pytest.mark.parametrize("sizes", [(12, 1), (40, 2), (40, 3)])
+def test_orbit_labels_equal_networkx_components(sizes):
+    """Orbits of random permutations (seeded; automorphisms of routers without links) are the
+    connected components of v -- perm[v] as networkx finds them, labelled by their smallest
+    router."""
+    r, count = sizes
+    rng = np.random.default_rng(r + count)
+    perms = tuple(rng.permutation(r) for _ in range(count))
+    top = Topology.from_edges("test", {}, r, [], 1, symmetries=perms)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(r))
+    graph.add_edges_from((v, int(p[v])) for p in perms for v in range(r))
+    expected = np.empty(r, np.int64)
+    for part in nx.connected_components(graph):
+        expected[list(part)] = min(part)
+    assert np.array_equal(metrics.orbit_labels(top), expected)
