@@ -214,10 +214,10 @@ def orbit_labels(top: Topology) -> np.ndarray:
     when none passes)."""
     keys = router_keys(top) if top.symmetries else None
     verified = [np.asarray(p) for p in top.symmetries or () if is_automorphism(top, p, keys)]
-    return _smallest_in_cycle(verified, top.num_routers)
+    return _smallest_in_orbit(verified, top.num_routers)
 
 
-def _smallest_in_cycle(perms: list[np.ndarray], r: int) -> np.ndarray:
+def _smallest_in_orbit(perms: list[np.ndarray], r: int) -> np.ndarray:
     """Connected components of the graph v -- perm[v] over ``perms``, labelled by their
     smallest vertex: each round takes the smallest label of a vertex's images and preimages,
     then follows labels to their own label until none changes (pointer jumping, Shiloach &
