@@ -363,8 +363,18 @@ dragonfly:a=56,p=28,h=28,g=638 --catalog eth-51t --floor campus`, 1,000,384 endp
 2,590,280 rows in cables.csv, every output written (75 halls: wiring.pdf and labels.pdf split
 per hall, `wiring-hall-NN.pdf`, `labels-hall-NN.pdf`).
 
-- **2026-11-27 05:45 UTC, commit 15e4323, quiet (load 1.0 at the start, 2.2 at the end): the
-  table's row, 683.3 s wall (11.4 min), 883.5 s CPU, tree peak 8,548 MiB**, the same
+- **2026-11-27 09:13 UTC, commit 647d310, quiet (load 1.6 at the start, 2.4 at the end): the
+  table's row, 607.2 s wall (10.1 min), 815.1 s CPU, tree peak 8,296 MiB**, the same
+  cables.csv digest. Placement 30.5 s, cabling 87.9, performance 21.3, costing 4.5, summary
+  8.0, exports 452.9 s. What changed: the hop statistics take one BFS source per orbit of the
+  topology's verified symmetries (`planner.topologies.metrics`; this Dragonfly's group shift
+  leaves 56 orbits of 35,728 routers: 39.0 -> 0.25 s for the hops), so the performance stage
+  fell from 56.3 to 21.3 s. With two busy loops (`--busy 2`, 09:35 UTC, load 3.7 -> 4.5):
+  1,158.0 s wall, 864.8 s CPU, tree peak 8,310 MiB, the same digest. The peak is the same
+  moment as below (8,205 to 8,548 MiB over
+  three runs: which writers overlap shifts by seconds); the 8 GB target is still missed.
+- 2026-11-27 05:45 UTC, commit 15e4323, quiet (load 1.0 at the start, 2.2 at the end):
+  683.3 s wall (11.4 min), 883.5 s CPU, tree peak 8,548 MiB, the same
   cables.csv digest as every 1M run before. Placement 30.8 s (inside its work budget),
   cabling 88.7, performance 56.3, costing 3.6, summary 8.2, exports 491.4 s. The 15-minute
   target is met with 3.6 minutes to spare; the 8 GB target is missed by 356 MiB (8,192 MiB)
@@ -396,14 +406,51 @@ per hall, `wiring-hall-NN.pdf`, `labels-hall-NN.pdf`).
   cabling); 157K and 1M plan the same router shape on `eth-51t` in `campus` (structured
   cabling through patch panels, 75 halls at 1M). Read the exponents between runs of one
   catalog and floor: 157K -> 1M in the per-stage table; 100K -> 157K mixes the two.
-- **What holds the 8,548 MiB**: the first two writers forked, `bom_xlsx` and `netbox` (the two
-  longest), with the planner's process. From the sampled run (before the last two changes):
-  the planner about 5.3 GB resident, shared with its forks; `netbox` 3.1 GB PSS and `bom_xlsx`
-  2.8 GB, of which their own growth is about 0.5 GB each (136 and 133 MiB in process at 250K)
-  and the rest the planner's pages they copy by reading its Python strings (a read writes the
-  string's reference count). The next steps: the plan's unique texts (labels, ids, segments,
-  assembly ids) held outside Python objects, so forks copy nothing and the plan shrinks; or a
-  memory budget that `writers_at_once` respects.
+- **Cabling grows with the plant it builds.** cProfile of `planner.cabling.build` alone at
+  `g=160` (622,720 cables, 19 halls) and `g=638` (2,483,096 cables, 75 halls): 20.7 -> 133.5 s
+  (exponent 1.35). The structured plant grows faster than the cables: 119,214 -> 930,191
+  trunks (7.8x for 4.0x the cables) and 188,494 -> 1,707,995 chain costings (9.1x), since
+  with more halls the links of a row reach more other halls and fill fewer fibres of each
+  trunk. Per chain the work is the same (the costing 1.2 -> 9.9 s for 9.1x the calls;
+  `_stock` 0.8 -> 7.1 s for 8.5x): the stage is linear in what it outputs.
+
+### Why the forked writers hold the memory at 1M (measured 2026-11-27)
+
+Commit 3a2b6e9, every process's PSS sampled every 0.5 s (`planner plan` of the 1M row, another
+engineer's tests running beside it): **tree peak 8,205 MiB**, the planner holding 5.6 GB when
+it forks, then `bom_xlsx` beside `netbox` (8,178 MiB) and beside the wiring.pdf overview part
+(8,205 MiB). The headline row's 8,548 MiB is the same moment in another run.
+
+- **The planner at 1M** after its stages (`planner.plan.plan` in process, after `release`):
+  5,093 MiB; the same plan unpickled, 4,738 MiB (so about 350 MiB is freed memory the heap
+  keeps). Freed attribute by attribute: `cables` 1,413 MiB, the connector ends kept for three
+  writers 1,019, the pieces table 767, the structured trunks 801 (with what the heap could
+  return once they went), ports 218, structured links 155, legs 129, fabric boxes 107.
+- **Each writer that reads the plan's text copies it.** Every task of the 250K plan forked
+  alone, its private memory (`Private_Clean` + `Private_Dirty`) at its peak, per cable:
+  netbox 709 B, bom_xlsx 620, viewer 566, cables_csv 556, the wiring.pdf overview part 542,
+  codes 441, labels.csv 406, fabric_checkers 322, anynet 234, a wiring hall part 226, graphml
+  173, trunks_csv 162, dot 153, a labels hall part 98, cabinets_csv 37. In process (not
+  forked) netbox grows by 163 MiB of its 421: the rest is the planner's pages it copies. A
+  forked child that only reads every text object of the plan's tables once copies 298 MiB of
+  the 1,250 MiB planner: a read writes the object's reference count, and copy-on-write then
+  copies its page. At 1M that is about 1.3 GB per such writer.
+- **One such writer at a time is not enough.** Tried (not kept): the export tasks that copy
+  the plan (the list above from 400 B per cable) started one at a time, the others beside
+  them, and the hall parts' shared work (`prepare`) run by the planner while the forks run.
+  Tree peak 8,633 MiB: `netbox` alone reached about 2.0 GB private beside a light task, and
+  the planner had grown by the wiring sheets' shared layout (21.5 s and 139 MiB at 250K; at
+  1M about 90 s during which the planner could not start the next fork).
+- **Arrow strings as they are not enough either.** The same 250K tasks with pandas 3 storing
+  every text column in Arrow (pyarrow installed, the code unchanged): the planner 1,814 MiB
+  instead of 1,283, and the writers as large or larger (netbox 624 MiB instead of 505, viewer
+  619 instead of 439): the writers turn whole columns into Python strings.
+- **What would meet 8 GB.** Two processes at once cannot, while the planner holds 5.6 GB and
+  each writer that reads the text copies about 1.3 GB of it and adds its own growth. The way
+  is the plan's per-row texts held outside Python objects *and* the writers reading them a
+  chunk at a time (a fork then copies nothing, and each writer makes only a chunk's strings),
+  and the pieces table and connector ends keeping row numbers into the cables instead of
+  repeating their texts per piece end (1.8 GB at 1M).
 
 Before (2026-11-26), at a load average of 15-17, the 622,720-cable case (`g=160`) had taken 30
 minutes for its plan stages alone, and a 1M attempt was stopped after 12.8 minutes with its
