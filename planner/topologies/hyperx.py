@@ -13,14 +13,20 @@ from planner.topologies.base import Topology
 from planner.topologies.checks import endpoints_per_router, int_list, size_limit
 
 
-def grid_edges(sizes: list[int]) -> np.ndarray:
-    """(L, 2) pairs of mixed-radix ids (last coordinate fastest) differing in one coordinate."""
-    r = int(np.prod(sizes))
-    ids = np.arange(r)
-    parts = []
+def axes(sizes: list[int]):
+    """Per dimension: its size, its stride and every router's coordinate in it (mixed-radix
+    ids, last coordinate fastest)."""
+    ids = np.arange(int(np.prod(sizes)))
     for dim, s in enumerate(sizes):
         stride = int(np.prod(sizes[dim + 1:]))
-        coord = (ids // stride) % s
+        yield s, stride, (ids // stride) % s
+
+
+def grid_edges(sizes: list[int]) -> np.ndarray:
+    """(L, 2) pairs of mixed-radix ids (last coordinate fastest) differing in one coordinate."""
+    ids = np.arange(int(np.prod(sizes)))
+    parts = []
+    for s, stride, coord in axes(sizes):
         for off in range(1, s):
             src = ids[coord + off < s]
             parts.append(np.stack([src, src + off * stride], axis=1))
@@ -32,14 +38,8 @@ def coordinate_shifts(sizes: list[int]) -> tuple[np.ndarray, ...]:
     ids, last coordinate fastest). Both the HyperX (a link iff one coordinate differs, SC09 §3)
     and the torus (a ring per dimension, Dally & Towles §5) keep their links under it; with
     one per dimension every router lies in one orbit."""
-    r = int(np.prod(sizes))
-    ids = np.arange(r)
-    shifts = []
-    for dim, s in enumerate(sizes):
-        stride = int(np.prod(sizes[dim + 1:]))
-        coord = (ids // stride) % s
-        shifts.append(ids + (((coord + 1) % s) - coord) * stride)
-    return tuple(shifts)
+    ids = np.arange(int(np.prod(sizes)))
+    return tuple(ids + (((coord + 1) % s) - coord) * stride for s, stride, coord in axes(sizes))
 
 
 def hyperx(S, p=None) -> Topology:

@@ -12,17 +12,14 @@ import numpy as np
 
 from planner.topologies.base import Topology
 from planner.topologies.checks import endpoints_per_router, int_list, size_limit
-from planner.topologies.hyperx import coordinate_shifts
+from planner.topologies.hyperx import axes, coordinate_shifts
 
 
 def ring_edges(sizes: list[int]) -> np.ndarray:
     """(L, 2): in every dimension of size k, a ring of k links (one link if k = 2)."""
-    r = int(np.prod(sizes))
-    ids = np.arange(r)
+    ids = np.arange(int(np.prod(sizes)))
     parts = []
-    for dim, k in enumerate(sizes):
-        stride = int(np.prod(sizes[dim + 1:]))
-        coord = (ids // stride) % k
+    for k, stride, coord in axes(sizes):
         src = ids if k > 2 else ids[coord == 0]
         c = (src // stride) % k
         dst = src + (((c + 1) % k) - c) * stride
