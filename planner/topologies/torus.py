@@ -21,7 +21,7 @@ def ring_edges(sizes: list[int]) -> np.ndarray:
     parts = []
     for k, stride, coord in axes(sizes):
         src = ids if k > 2 else ids[coord == 0]
-        c = (src // stride) % k
+        c = coord[src]
         dst = src + (((c + 1) % k) - c) * stride
         parts.append(np.stack([src, dst], axis=1))
     return np.concatenate(parts)
