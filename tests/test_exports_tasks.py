@@ -114,6 +114,68 @@ def test_forked_tasks_start_longest_first():
     assert [t.writer for t in output.start_order(tasks)] == ["b", "d", "a", "c", "e"]
 
 
+GIB = 2 ** 30
+
+
+@pytest.mark.parametrize("pending, running, budget, chosen", [
+    ([("big", 3), ("small", 1)], [], 2.5, "big"),            # nothing running: the first
+    ([("big", 3), ("small", 1)], [("other", 1)], 2.5, "small"),  # the first that fits
+    ([("big", 2), ("mid", 1.5)], [("other", 1)], 2.5, "mid"),
+    ([("big", 2), ("mid", 1.5)], [("other", 1.5)], 2.5, None),   # none fits: wait
+    ([("a", 1), ("b", 1)], [("c", 0.5), ("d", 0.5)], 2.0, "a"),  # every running one counts
+    ([], [], 2.5, None),
+])
+def test_the_next_task_is_the_first_that_fits_beside_the_running(pending, running, budget,
+                                                                 chosen):
+    def tasks(pairs):
+        return [output.Task(name, print, memory=int(gib * GIB)) for name, gib in pairs]
+    task = output.next_task(tasks(pending), tasks(running), budget * GIB)
+    assert (task.writer if task else None) == chosen
+
+
+def test_large_forked_tasks_never_run_together(tmp_path):
+    """Two tasks estimated at 2 GiB each (the budget: 1.25 x 2 = 2.5 GiB) run one after the
+    other, each beside the small ones; small ones run two at a time. Every task notes when it
+    ran (``time.monotonic`` is system-wide, so forked processes' times compare)."""
+    import time
+
+    def note(d, name):
+        start = time.monotonic()
+        time.sleep(0.3)
+        (Path(d) / f"{name}.txt").write_text(f"{start} {time.monotonic()}")
+
+    sizes = {"big1": 2 * GIB, "big2": 2 * GIB, "s1": GIB // 4, "s2": GIB // 4,
+             "s3": GIB // 4, "s4": GIB // 4}
+    tasks = [output.Task(name, lambda d, name=name: note(d, name), seconds=size, memory=size)
+             for name, size in sizes.items()]
+    output.write_folder(tmp_path / "out", tasks, jobs=2)
+    spans = {name: tuple(map(float, (tmp_path / "out" / f"{name}.txt").read_text().split()))
+             for name in sizes}
+
+    def overlap(a, b):
+        return spans[a][0] < spans[b][1] and spans[b][0] < spans[a][1]
+    assert not overlap("big1", "big2")
+    beside_big = [s for s in ("s1", "s2", "s3", "s4") if overlap(s, "big1") or overlap(s, "big2")]
+    assert beside_big, "small tasks ran beside the large ones"
+
+
+def test_each_task_carries_its_estimated_memory(plan, monkeypatch):
+    """Whole writers at ``tuning.FORK_BYTES_PER_CABLE``, a hall's part at
+    ``HALL_PART_FORK_BYTES_PER_CABLE``, the whole-plan part (wiring.pdf, labels.csv) at its
+    writer's."""
+    monkeypatch.setattr(document, "PER_HALL_MIN_CABINETS", 0)
+    cables = len(plan.cables)
+    tasks = exports.export_tasks(plan, exports.writers(), split=True)
+    for task in tasks:
+        if task.part and "-hall-" in task.part:
+            want = tuning.HALL_PART_FORK_BYTES_PER_CABLE[task.writer] * cables
+        else:
+            want = tuning.FORK_BYTES_PER_CABLE.get(task.writer,
+                                                   tuning.FORK_OTHER_BYTES_PER_CABLE) * cables
+        assert task.memory == want, task
+    assert {t.writer for t in tasks if "-hall-" in t.part} == {"wiring_pdf", "labels"}
+
+
 def _parts_sharing(prepared: list):
     """Writer ``w`` in three parts sharing one ``prepare`` (it records the process that made
     it); writer ``x`` whole. Each part writes the process its shared value came from."""

@@ -53,6 +53,30 @@ assembly); ``links`` the links that piece carries; ``cable`` the row of ``Plan.c
 trunk) and ``cable_id`` its id ('' for a trunk); then both ends (``END_FIELDS``)."""
 
 
+CONNECTOR_FIELDS = ["place", "device", "port", "ru", "transceiver"]
+"""The fields of a connector end given as text for both its own end (``this_``) and the far one
+(``peer_``)."""
+CONNECTOR_COLUMNS = (["assembly", "end", "row", "length_m", "label"]
+                     + [f"{side}_{f}" for f in CONNECTOR_FIELDS for side in ("this", "peer")])
+"""``Pieces.connector_ends`` columns, in order."""
+
+
+@dataclass(frozen=True)
+class ConnectorIndex:
+    """Where the values of every connector end come from, without its texts: a connector end of
+    a one-leg piece (most) is that piece's row of ``table`` seen from one end, so ``row`` and
+    ``at_b`` say it all; only a connector of a multi-link assembly (``multi``, its positions,
+    ascending) has values of its own (``columns``: one array per column of
+    ``CONNECTOR_COLUMNS`` but ``row`` and ``end``, in the order of ``multi``). At 1M endpoints
+    this is about 0.1 GB where the connector ends as a frame of texts are 1 GB, held by the
+    planner and so by every writer forked from it."""
+
+    row: np.ndarray
+    at_b: np.ndarray
+    multi: np.ndarray
+    columns: dict[str, np.ndarray]
+
+
 @dataclass(frozen=True)
 class Pieces:
     """Every installed piece (``table``, ``COLUMNS``) and each link's pieces (``legs``: one row
@@ -62,7 +86,7 @@ class Pieces:
     table: pd.DataFrame
     legs: pd.DataFrame
     memo: dict = field(default_factory=dict, repr=False, compare=False)
-    """``connector_ends`` once computed (several writers read it; computed in ``build``,
+    """``connector_index`` once computed (several writers read it; computed in ``build``,
     before the writer processes fork, it is computed once for all). ``ends`` is not kept: it
     only lays the table's columns out twice (A ends, then B ends), which is quick to do again,
     and kept it would hold 16 columns for each end of every piece for the whole run (about
@@ -131,59 +155,118 @@ class Pieces:
             both.append(frame)
         return pd.concat(both, ignore_index=True)
 
-    def connector_ends(self) -> pd.DataFrame:
+    def connector_ends(self, columns=None, at=None) -> pd.DataFrame:
         """One row per physical connector end of every piece: ``assembly``, ``end`` (A | B),
         ``row`` (the row of ``table`` of its first leg), ``length_m`` (the piece's longest
         leg), ``label`` (the piece's: its legs'
         A ends joined by ``+``, ``/``, their B ends) and ``this_*`` / ``peer_*`` of
-        ``place, device, port, ru, transceiver`` as text (values of several legs joined by
-        ``+``: a twin-port end's two ports ``17+18``; the far end is every connector at the
-        piece's other end). Pieces in ``table`` order, each piece's A connectors, then B."""
-        if "connector_ends" not in self.memo:
-            self.memo["connector_ends"] = self._connector_ends()
-        return self.memo["connector_ends"].copy(deep=False)
+        ``CONNECTOR_FIELDS`` as text (values of several legs joined by ``+``: a twin-port
+        end's two ports ``17+18``; the far end is every connector at the piece's other end).
+        Pieces in ``table`` order, each piece's A connectors, then B. ``columns``: only these
+        (default ``CONNECTOR_COLUMNS``); ``at``: only the connector ends at these positions
+        (the frame's index), so that a writer holds the texts of one chunk at a time. Made
+        from ``connector_index`` and ``table`` when asked."""
+        index = self.connector_index()
+        names = CONNECTOR_COLUMNS if columns is None else list(columns)
+        pos = np.arange(len(index.row)) if at is None else np.asarray(at, dtype=np.int64)
+        row, at_b = index.row[pos], index.at_b[pos]
+        k = np.searchsorted(index.multi, pos)
+        hit = k < len(index.multi)
+        hit[hit] = index.multi[k[hit]] == pos[hit]
+        out = {}
+        for name in names:
+            values = self._one_leg_column(name, row, at_b)
+            if name in index.columns and hit.any():
+                values[hit] = index.columns[name][k[hit]]
+            out[name] = values
+        return pd.DataFrame(out, index=None if at is None else pos, copy=False)
 
-    def _connector_ends(self) -> pd.DataFrame:
+    def connector_count(self) -> int:
+        """How many connector ends ``connector_ends`` lists."""
+        return len(self.connector_index().row)
+
+    def assembly_labels(self) -> pd.Series:
+        """The label of every multi-link assembly (its legs' labels joined, as
+        ``connector_ends`` gives it), by assembly id (``C0001+C0002``), in ``table`` order."""
+        index = self.connector_index()
+        if "label" not in index.columns:
+            return pd.Series([], index=pd.Index([], dtype=object), dtype=object)
+        labels = pd.Series(index.columns["label"], index=index.columns["assembly"])
+        return labels[~labels.index.duplicated()]
+
+    def printed_labels(self) -> np.ndarray:
+        """Per row of ``table``, the label printed on its piece: its own, or for a leg of a
+        multi-link assembly the assembly's (``assembly_labels``)."""
+        t = self.table
+        labels = t["label"].to_numpy(object).copy()
+        carrying = np.flatnonzero(t["links"].to_numpy(np.int64) > 1)   # trunks too: one leg
+        if carrying.size:
+            joined = self.assembly_labels().reindex(t["assembly"].to_numpy(object)[carrying])
+            found = joined.notna().to_numpy()
+            labels[carrying[found]] = joined.to_numpy(object)[found]
+        return labels
+
+    def connector_index(self) -> ConnectorIndex:
+        """The ``ConnectorIndex`` of ``connector_ends``, made once (``memo``)."""
+        if "connector_index" not in self.memo:
+            self.memo["connector_index"] = self._connector_index()
+        return self.memo["connector_index"]
+
+    def _one_leg_column(self, name: str, row: np.ndarray, at_b: np.ndarray) -> np.ndarray:
+        """The column ``name`` of ``connector_ends`` for connector ends of one-leg pieces at
+        rows ``row`` of ``table``, seen from their B end where ``at_b`` (a new array)."""
+        t = self.table
+        if name == "row":
+            return row.copy()
+        if name == "end":
+            return np.asarray(["A", "B"], dtype=object)[at_b.astype(np.intp)]
+        if name in ("assembly", "label"):
+            return t[name].to_numpy(object)[row]
+        if name == "length_m":
+            return t["length_m"].to_numpy(float)[row]
+        side, _, f = name.partition("_")
+        if side not in ("this", "peer") or f not in CONNECTOR_FIELDS:
+            raise KeyError(name)
+        from_b = at_b if side == "this" else ~at_b
+        out = np.empty(len(row), dtype=object)
+        for s, here in (("a", ~from_b), ("b", from_b)):
+            values = t[f"{s}_{f}"].take(row[here])
+            out[here] = _unit(values) if f == "ru" else _text(values)
+        return out
+
+    def _connector_index(self) -> ConnectorIndex:
         t = self.table
         assembly = t["assembly"].to_numpy(object)
         rank = pd.factorize(assembly)[0]      # assemblies in order of their first leg
-        text = {s: {"place": _text(t[f"{s}_place"]), "device": _text(t[f"{s}_device"]),
-                    "port": _text(t[f"{s}_port"]), "ru": _unit(t[f"{s}_ru"]),
-                    "transceiver": _text(t[f"{s}_transceiver"])} for s in "ab"}
         legs = np.bincount(rank)[rank] if len(rank) else rank
-        longest = t["length_m"].groupby(rank).transform("max").to_numpy(float)
-        labels = t["label"].to_numpy(object)
-        one = np.flatnonzero(legs == 1)                  # most pieces: vectorised
-
-        def single(this, peer):
-            """The one connector at end ``this`` of each one-leg piece, column by column."""
-            columns = {"assembly": lambda: assembly[one],
-                       "end": lambda: np.repeat(np.asarray([this.upper()], object), len(one)),
-                       "row": lambda: one, "length_m": lambda: longest[one],
-                       "label": lambda: labels[one]}
-            for f in text[this]:
-                columns[f"this_{f}"] = lambda f=f: text[this][f][one]
-                columns[f"peer_{f}"] = lambda f=f: text[peer][f][one]
-            return rank[one] * 2 + (this == "b"), columns
-
-        parts = [single("a", "b"), single("b", "a")]
+        one = np.flatnonzero(legs == 1)                  # most pieces: their row says it all
+        keys = [rank[one] * 2, rank[one] * 2 + 1]
+        rows = [one, one]
+        at_b = [np.zeros(len(one), bool), np.ones(len(one), bool)]
         many = np.flatnonzero(legs > 1)                  # legs of multi-link assemblies
-        if many.size:
-            parts += self._multi_connectors(many, rank[many], text, longest)
-        key = np.concatenate([k for k, _ in parts])
-        order = np.argsort(key, kind="stable")
-        del key
-        names = list(parts[0][1])
-        out = {}
-        for name in names:   # one column at a time: the parts' copies of it, then its order
-            out[name] = np.concatenate([columns[name]() for _, columns in parts])[order]
-        return pd.DataFrame(out, copy=False)
+        parts = self._multi_connectors(many, rank[many]) if many.size else []
+        for key, row, this, _ in parts:
+            keys.append(key)
+            rows.append(row)
+            at_b.append(np.full(len(row), this == "b"))
+        order = np.argsort(np.concatenate(keys), kind="stable")
+        position = np.empty(len(order), dtype=np.int64)
+        position[order] = np.arange(len(order))
+        of_multi = position[2 * len(one):]
+        by_position = np.argsort(of_multi, kind="stable")
+        columns = {name: np.concatenate([part[3][name] for part in parts])[by_position]
+                   for name in (parts[0][3] if parts else ())}
+        return ConnectorIndex(row=np.concatenate(rows)[order], at_b=np.concatenate(at_b)[order],
+                              multi=of_multi[by_position], columns=columns)
 
-    def _multi_connectors(self, many, group, text, longest) -> list:
-        """(key, columns) of the connectors of multi-link assemblies at each end: one shared
-        by all legs at a twin-port end, one per leg at a splitter's tails."""
+    def _multi_connectors(self, many, group) -> list:
+        """(key, row, end, columns) of the connectors of multi-link assemblies at each end: one
+        shared by all legs at a twin-port end, one per leg at a splitter's tails."""
         t = self.table
-        whole = {s: _grouped(group, {f: v[many] for f, v in text[s].items()}) for s in "ab"}
+        text = {s: {f: (_unit if f == "ru" else _text)(t[f"{s}_{f}"].take(many))
+                    for f in CONNECTOR_FIELDS} for s in "ab"}
+        longest = t["length_m"].take(many).groupby(group).transform("max").to_numpy(float)
+        whole = {s: _grouped(group, text[s]) for s in "ab"}
         halves = [text.partition("/") for text in t["label"].to_numpy(object)[many].tolist()]
         label = (_grouped(group, {"x": np.array([h[0] for h in halves], object)})["x"] + "/"
                  + _grouped(group, {"x": np.array([h[2] for h in halves], object)})["x"])
@@ -193,17 +276,14 @@ class Pieces:
             key = np.where(shared, -1 - group, many)  # one connector per assembly, or per leg
             _, at = np.unique(key, return_index=True)
             at = np.sort(at)
-            own = _grouped(key, {f: v[many] for f, v in text[this].items()})
+            own = _grouped(key, text[this])
             own = own.loc[key[at]]
             frame = {"assembly": t["assembly"].to_numpy(object)[many[at]],
-                     "end": np.repeat(np.asarray([this.upper()], object), len(at)),
-                     "row": many[at], "length_m": longest[many[at]],
-                     "label": label.loc[group[at]].to_numpy(object)}
-            for f in text[this]:
+                     "length_m": longest[at], "label": label.loc[group[at]].to_numpy(object)}
+            for f in CONNECTOR_FIELDS:
                 frame[f"this_{f}"] = own[f].to_numpy(object)
                 frame[f"peer_{f}"] = whole[peer][f].loc[group[at]].to_numpy(object)
-            parts.append((group[at] * 2 + (this == "b"),
-                          {name: (lambda v=v: v) for name, v in frame.items()}))
+            parts.append((group[at] * 2 + (this == "b"), many[at], this, frame))
         return parts
 
 
@@ -431,5 +511,5 @@ def build(cables: pd.DataFrame, structured, catalog: Catalog) -> Pieces:
                     legs=pd.DataFrame({"cable": cable[by_link], "step": step[by_link],
                                        "piece": new_row[piece[by_link]]}))
     del table
-    pieces.connector_ends()
+    pieces.connector_index()
     return pieces

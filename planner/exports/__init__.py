@@ -20,9 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-from planner.exports.tuning import (PARALLEL_MIN_CABLES, SLOWEST, WRITER_BASE_BYTES,
-                                    WRITER_BYTES_PER_CABLE, WRITER_OTHER_BYTES_PER_CABLE,
-                                    WRITER_OTHER_SECONDS_PER_CABLE, WRITER_SECONDS_PER_CABLE)
+from planner.exports.tuning import (FORK_BYTES_PER_CABLE, FORK_OTHER_BYTES_PER_CABLE,
+                                    HALL_PART_FORK_BYTES_PER_CABLE, PARALLEL_MIN_CABLES, SLOWEST,
+                                    WRITER_BASE_BYTES, WRITER_BYTES_PER_CABLE,
+                                    WRITER_OTHER_BYTES_PER_CABLE, WRITER_OTHER_SECONDS_PER_CABLE,
+                                    WRITER_SECONDS_PER_CABLE)
 from planner.run import memory
 from planner.run.output import Task, write_folder
 
@@ -89,12 +91,20 @@ def writer_seconds(name: str, cables: int) -> float:
     return WRITER_SECONDS_PER_CABLE.get(name, WRITER_OTHER_SECONDS_PER_CABLE) * int(cables)
 
 
+def fork_memory(name: str, cables: int, per_hall: bool = False) -> int:
+    """Estimated private bytes of a forked process writing ``name`` (or one hall's part of it,
+    ``per_hall``) for a plan of ``cables`` cables (``tuning.FORK_BYTES_PER_CABLE``)."""
+    table = HALL_PART_FORK_BYTES_PER_CABLE if per_hall else FORK_BYTES_PER_CABLE
+    return table.get(name, FORK_OTHER_BYTES_PER_CABLE) * int(cables)
+
+
 def export_tasks(plan, found: list[tuple[str, Callable[[object, Path], None]]],
                  split: bool = False) -> list[Task]:
     """The writers ``found`` (name, write(plan, folder)) as tasks for ``write_folder``, each
-    with its estimated time (``writer_seconds``: forked tasks start longest first). With
-    ``split``, a writer whose module has ``parts`` (``planner.exports.split``) and splits this
-    plan becomes one task per file, estimated at its weight of the writer's time."""
+    with its estimated time (``writer_seconds``: forked tasks start longest first) and memory
+    (``fork_memory``). With ``split``, a writer whose module has ``parts``
+    (``planner.exports.split``) and splits this plan becomes one task per file, estimated at
+    its weight of the writer's time."""
     cables = len(plan.cables)
     modules = {m.__name__.rsplit(".", 1)[-1]: m for m in writer_modules()} if split else {}
     tasks = []
@@ -104,9 +114,11 @@ def export_tasks(plan, found: list[tuple[str, Callable[[object, Path], None]]],
         own = module is not None and fn is getattr(module, "write", None)
         pieces = module.parts(plan) if own and hasattr(module, "parts") else None
         if not pieces:
-            tasks.append(Task(name, lambda d, fn=fn: fn(plan, d), seconds=seconds))
+            tasks.append(Task(name, lambda d, fn=fn: fn(plan, d), seconds=seconds,
+                              memory=fork_memory(name, cables)))
             continue
-        tasks += [Task(name, part.write, part.name, part.prepare, seconds * part.weight)
+        tasks += [Task(name, part.write, part.name, part.prepare, seconds * part.weight,
+                       fork_memory(name, cables, part.per_hall))
                   for part in pieces]
     return tasks
 

@@ -81,13 +81,18 @@ end, the far end, the piece's id, ordered length and kind, and its part number; 
 baseline with its descent stays 6 pt above the label's bottom padding (the 51 pt inside)."""
 
 
+LABEL_END_COLUMNS = ["assembly", "end", "row", "length_m", "label", "this_transceiver"] + [
+    f"{side}_{f}" for f in ("place", "device", "port", "ru") for side in ("this", "peer")]
+"""The columns of ``Pieces.connector_ends`` a label prints."""
+
+
 def label_rows(pieces: Pieces, ends: pd.DataFrame | None = None) -> dict[str, np.ndarray]:
     """One row per connector end of every piece (``Pieces.connector_ends``: A ends, then B
     ends; or of the rows ``ends`` of it): the CSV_COLUMNS as text, as labels.csv holds them
     (rack units ``40`` / ``40.5`` / empty, lengths as pandas writes floats), plus ``order_g``,
     the ordered length as the printed label shows it (``5``, ``2.5``)."""
     t = pieces.table
-    ends = pieces.connector_ends() if ends is None else ends
+    ends = pieces.connector_ends(LABEL_END_COLUMNS) if ends is None else ends
     if not len(ends):
         return {c: np.empty(0, dtype=object) for c in CSV_COLUMNS + ["order_g"]}
     # only the table's columns a label prints: taking whole rows would touch (and so copy, in
@@ -167,17 +172,20 @@ def label_chunks(plan, per_chunk: int, hall: int | None = None,
     chunks of ``per_chunk`` rows; the management cords' rows join the last chunk. With
     ``hall``: only the ends in that hall (``common``, then made with ``per_hall``)."""
     common = shared(plan, hall is not None) if common is None else common
-    ends = plan.pieces.connector_ends()
+    pieces = plan.pieces
+    # positions of the connector ends: their texts are made a chunk at a time
+    ends = np.arange(pieces.connector_count())
     mgmt = common.mgmt
     if hall is not None:
-        ends = ends[common.halls["ends"] == hall]
+        ends = np.flatnonzero(common.halls["ends"] == hall)
         mgmt = {k: np.asarray(v, dtype=object)[common.halls["mgmt"] == hall]
                 for k, v in mgmt.items()}
     starts = range(0, len(ends), per_chunk)
     if not len(starts):
         yield mgmt
     for lo in starts:
-        rows = nic_ports(label_rows(plan.pieces, ends.iloc[lo:lo + per_chunk]), common.servers)
+        chunk = pieces.connector_ends(LABEL_END_COLUMNS, at=ends[lo:lo + per_chunk])
+        rows = nic_ports(label_rows(pieces, chunk), common.servers)
         if lo + per_chunk >= len(ends):
             rows = {k: np.concatenate([np.asarray(v, dtype=object),
                                        np.asarray(mgmt[k], dtype=object)])
@@ -222,7 +230,8 @@ def end_halls(plan, mgmt: dict[str, np.ndarray] | None = None) -> dict[str, np.n
         return np.array([halls.get(str(n), -1) for n in names.tolist()],
                         dtype=np.int64)[codes]
 
-    return {"ends": of(plan.pieces.connector_ends()["this_place"].to_numpy(object)),
+    return {"ends": of(plan.pieces.connector_ends(["this_place"])["this_place"]
+                       .to_numpy(object)),
             "mgmt": of((mgmt_label_rows(plan) if mgmt is None else mgmt)["this_cabinet"])}
 
 
@@ -379,7 +388,8 @@ def parts(plan) -> list[Part] | None:
 
     weights = hall_weights(plan, [h for h, _ in files], 1.0 - LABELS_CSV_SHARE)
     return [Part(CSV_NAME, LABELS_CSV_SHARE, lambda folder: _write_csv(plan, folder))] + [
-        Part(file, weight, lambda folder, h=h, file=file: hall(folder, h, file), common)
+        Part(file, weight, lambda folder, h=h, file=file: hall(folder, h, file), common,
+             per_hall=True)
         for (h, file), weight in zip(files, weights)]
 
 

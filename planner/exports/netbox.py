@@ -149,16 +149,17 @@ def hall_location(hall: int) -> str:
     return f"Hall {int(hall) + 1}"
 
 
-def piece_labels(plan) -> dict[str, str]:
-    """Each piece's printed label by piece id (``C0001``, ``C0006.A``, ``T0004``), as
-    ``planner.exports.labels`` prints it (``Pieces.connector_ends``); each link of a multi-link
-    assembly (a splitter's ``C0091+C0092``, one NetBox cable per link) carries the assembly's
-    label."""
-    ends = plan.pieces.connector_ends()
-    if not len(ends):
-        return {}
-    return {piece: label for ids, label in zip(ends["assembly"].tolist(), ends["label"].tolist())
-            for piece in str(ids).split("+")}
+def piece_labels(plan) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The printed label (as ``planner.exports.labels`` prints it, ``Pieces.printed_labels``)
+    of the piece at every link's A end and at its B end (a cable's, or its own patch cord's),
+    in cable order, and of every trunk in ``StructuredPlan.trunks`` order; each link of a
+    multi-link assembly (a splitter's ``C0091+C0092``, one NetBox cable per link) carries the
+    assembly's label."""
+    pieces = plan.pieces
+    printed = pieces.printed_labels()
+    first, last = pieces.end_pieces()
+    trunks = np.flatnonzero(pieces.table["role"].to_numpy(object) == "trunk")
+    return printed[first], printed[last], printed[trunks]
 
 
 def path_part(text: str) -> str:
@@ -575,7 +576,7 @@ def cable_frames(plan):
     end) and the trunks, then the management cords. Only one chunk's text is held at once."""
     c = plan.cables
     cut, types, colors = cable_types(plan)
-    labels = piece_labels(plan)
+    a_label, b_label, trunk_label = piece_labels(plan)
     site = site_name(plan)
     plant = plan.structured
     through = np.zeros(len(c), dtype=bool)
@@ -594,7 +595,7 @@ def cable_frames(plan):
             "side_b_site": site, "side_b_device": column_text(part["b_device"]),
             "side_b_type": "dcim.interface", "side_b_name": b_name,
             "type": [types[i] for i in cut[rows].tolist()], "status": "planned",
-            "label": [labels.get(i, "") for i in ids],
+            "label": a_label[rows],
             "color": [colors[i] for i in cut[rows].tolist()],
             "length": unit_text(part["order_length_m"].to_numpy(float), 1), "length_unit": "m",
             "description": list(map("{} {} {}, estimated {} m".format, ids,
@@ -602,16 +603,16 @@ def cable_frames(plan):
                                     estimated)),
         })[CABLE_COLUMNS]
     if plant is not None and not plant.links.empty:
-        for end in "ab":
+        for end, labels in (("a", a_label), ("b", b_label)):
             for lo in range(0, len(plant.links), CSV_CHUNK_ROWS):
                 yield _cord_rows(plan, plant.links.iloc[lo:lo + CSV_CHUNK_ROWS], end, labels)
-        yield _trunk_rows(plan, labels)
+        yield _trunk_rows(plan, trunk_label)
     yield mgmt_cable_rows(plan)
 
 
-def _cord_rows(plan, links: pd.DataFrame, end: str, labels: dict) -> pd.DataFrame:
+def _cord_rows(plan, links: pd.DataFrame, end: str, labels: np.ndarray) -> pd.DataFrame:
     """The ``end`` (a | b) patch cords of the links through panels ``links``: interface - panel
-    front port."""
+    front port; ``labels``: the printed label at that end of every link (``piece_labels``)."""
     rows = links["cable"].to_numpy(np.int64)
     cord = plan.catalog.cables
     kind = [cord[int(i)].netbox_type for i in links["cord"]]
@@ -625,7 +626,7 @@ def _cord_rows(plan, links: pd.DataFrame, end: str, labels: dict) -> pd.DataFram
         "side_b_site": site, "side_b_device": links[f"{end}_panel"].to_numpy(),
         "side_b_type": "dcim.frontport", "side_b_name": links[f"{end}_port"].to_numpy(),
         "type": kind, "status": "planned",
-        "label": [labels[f"{i}.{end.upper()}"] for i in links["cable_id"]],
+        "label": labels[rows],
         "color": color,
         "length": unit_text(links[f"cord_{end}_order_m"].to_numpy(float), 1),
         "length_unit": "m",
@@ -635,8 +636,9 @@ def _cord_rows(plan, links: pd.DataFrame, end: str, labels: dict) -> pd.DataFram
                                 unit_text(links[f"cord_{end}_m"].to_numpy(float), 1)))})
 
 
-def _trunk_rows(plan, labels: dict) -> pd.DataFrame:
-    """Every trunk: rear port - rear port (a hall trunk: entry front port - front port)."""
+def _trunk_rows(plan, labels: np.ndarray) -> pd.DataFrame:
+    """Every trunk: rear port - rear port (a hall trunk: entry front port - front port);
+    ``labels``: their printed labels (``piece_labels``)."""
     trunks = plan.structured.trunks
     models = plan.catalog.cables
     types = {"rear": "dcim.rearport", "front": "dcim.frontport"}
@@ -649,7 +651,7 @@ def _trunk_rows(plan, labels: dict) -> pd.DataFrame:
         "side_b_type": trunks["b_port_kind"].map(types).to_numpy(),
         "side_b_name": trunks["b_port"].to_numpy(),
         "type": [models[int(i)].netbox_type for i in trunks["part"]], "status": "planned",
-        "label": [labels[t] for t in trunks["trunk_id"]],
+        "label": labels,
         "color": [hex_color(models[int(i)].color, models[int(i)].sku) for i in trunks["part"]],
         "length": unit_text(trunks["order_length_m"].to_numpy(float), 1), "length_unit": "m",
         "description": list(map("{} {} trunk {}, {} links, estimated {} m".format,

@@ -17,12 +17,15 @@ import numpy as np
 class Part:
     """One file (``name``) of a split writer: ``write(folder)`` writes it; ``weight`` is its
     share of the writer's time (the parts' weights sum to 1); ``prepare()``, when given, makes
-    what the writer's parts share, once (memoised)."""
+    what the writer's parts share, once (memoised); ``per_hall``: the part reads one hall's
+    pieces, not the whole plan's (its memory is estimated as such:
+    ``tuning.HALL_PART_FORK_BYTES_PER_CABLE``)."""
 
     name: str
     weight: float
     write: Callable[[Path], None]
     prepare: Callable[[], object] | None = None
+    per_hall: bool = False
 
 
 def hall_weights(plan, halls: list[int], share: float) -> list[float]:

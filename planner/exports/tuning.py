@@ -155,6 +155,28 @@ first, halls as tasks", the others from "Writers that stream" and "wiring.pdf, N
 streamed" (wiring_pdf before its per-hall index, so its time is likely lower now). Only the
 order depends on them, never a file."""
 
+FORK_BYTES_PER_CABLE = {
+    "wiring_pdf": 700, "viewer": 700, "bom_xlsx": 700, "netbox": 600, "labels": 600,
+    "cables_csv": 600, "codes": 500, "fabric_checkers": 320, "anynet": 250, "trunks_csv": 250,
+    "graphml": 180, "dot": 160, "cabinets_csv": 20,
+}
+FORK_OTHER_BYTES_PER_CABLE = 10
+HALL_PART_FORK_BYTES_PER_CABLE = {"wiring_pdf": 110, "labels": 60}
+"""Private memory of a forked export process at its peak (``Task.memory``: what it allocates
+and the planner's pages it copies, reading the plan's texts), per cable of the plan, rounded up
+from two measurements: the 1M row of benchmarks/RESULTS_plan.md (2,483,096 cables; every
+process's ``Private_Clean`` + ``Private_Dirty`` sampled every 0.5 s, matched to the files it
+had open) and each writer forked alone from the 250K plan (622,720 cables). MiB at 1M / at
+250K: wiring.pdf's overview part 1,639 / (whole writer), index.html 1,634 / 379, bom.xlsx 1,394
+/ 412, netbox 1,374 / 360, labels.csv 1,322, cables.csv 1,313 / 359, codes 1,038 / 282,
+fabric_checkers 666 / 183, anynet 548 / 135, trunks.csv 548 / 76, dot 373 / 85, graphml 348 /
+103, cabinets.csv 7 at 250K; the writers not listed (summary, catalog, work order, BookSim's
+and the as-built names) under 5 MiB. ``HALL_PART_FORK_BYTES_PER_CABLE``: one hall's file of a
+plan split per hall (``split.Part.per_hall``), 245 to 257 MiB (wiring) and 110 to 148 MiB
+(labels) per hall at 1M; the whole-plan part (wiring.pdf, labels.csv) is the writer's. Only
+which tasks run together depends on these (``planner.run.output.next_task``), never a
+file."""
+
 WIRING_OVERVIEW_SHARE = 0.1
 """Share of wiring_pdf's time that wiring.pdf takes on a plan split per hall (the rest: the
 hall files, ``planner.exports.wiring_pdf.parts``). An estimate, not yet measured: wiring.pdf

@@ -465,6 +465,10 @@ class Task:
     prepare: Callable[[], object] | None = None
     seconds: float = 0.0
     """Estimated run time: forked tasks start longest first (``start_order``)."""
+    memory: int = 0
+    """Estimated private bytes of its forked process at its peak (what it allocates and the
+    pages of this process it copies): the forked tasks running at once stay within
+    ``FORKED_MEMORY_SHARE`` of the largest (``next_task``)."""
 
 
 def as_tasks(writers: Iterable) -> list[Task]:
@@ -805,13 +809,40 @@ def start_order(tasks: list[Task]) -> list[Task]:
     return sorted(tasks, key=lambda task: -task.seconds)
 
 
+FORKED_MEMORY_SHARE = 1.25
+"""The forked tasks running at once are estimated (``Task.memory``) to take at most this
+multiple of the largest task's memory: a writer that copies the plan's texts (1.3 to 1.6 GB at
+1M endpoints) runs beside small tasks only (a hall's sheets or labels), not beside another
+such writer, so the export peak stays near what one writer at a time would reach while the
+small tasks still run in parallel. Measured on the 1M row (benchmarks/RESULTS_plan.md): with
+the largest writers free to pair (bom.xlsx beside index.html), a tree peak of 7,673 MiB."""
+
+FORKED_MEMORY_FLOOR = 2 * 2 ** 30
+"""Tasks that together are estimated below this run at once whatever their share: on plans
+up to 250K endpoints (the largest writer about 0.45 GB) any two writers pair, as fast as
+before."""
+
+
+def next_task(pending: list[Task], running: list[Task], budget: float) -> Task | None:
+    """The first of ``pending`` (in start order) whose estimated memory fits beside the
+    ``running`` tasks' within ``budget``; with nothing running the first, whatever its size;
+    None when none fits now."""
+    if not running:
+        return pending[0] if pending else None
+    used = sum(task.memory for task in running)
+    return next((task for task in pending if used + task.memory <= budget), None)
+
+
 def _run_forked(tasks: list[Task], folder: Path, jobs: int, stages) -> None:
     """Tasks in forked processes, at most ``jobs`` at a time, started longest first
-    (``start_order``; a task's ``prepare`` runs here just before its fork, while the other
-    tasks run); a writer is reported done when the last of its tasks is, after the wall time
-    since its first started. The first failure is raised here after the other running tasks
-    were stopped."""
+    (``start_order``) among those that fit in memory beside the running ones (``next_task``:
+    ``FORKED_MEMORY_SHARE`` of the largest task's estimate, at least ``FORKED_MEMORY_FLOOR``);
+    a task's ``prepare`` runs here just before its fork, while the other tasks run. A writer is
+    reported done when the last of its tasks is, after the wall time since its first started.
+    The first failure is raised here after the other running tasks were stopped."""
     ctx = multiprocessing.get_context("fork")
+    budget = max(FORKED_MEMORY_SHARE * max((task.memory for task in tasks), default=0),
+                 FORKED_MEMORY_FLOOR)
     pending = start_order(tasks)
     left = {task.writer: 0 for task in tasks}
     for task in tasks:
@@ -821,7 +852,10 @@ def _run_forked(tasks: list[Task], folder: Path, jobs: int, stages) -> None:
     try:
         while pending or running:
             while pending and len(running) < jobs:
-                task = pending.pop(0)
+                task = next_task(pending, [task for task, _ in running.values()], budget)
+                if task is None:
+                    break
+                pending = [other for other in pending if other is not task]
                 if task.prepare is not None:
                     with _named_errors(task.writer):
                         task.prepare()

@@ -102,5 +102,6 @@ def parts(plan) -> list[Part] | None:
 
     weights = hall_weights(plan, [h for h, _ in files], 1.0 - WIRING_OVERVIEW_SHARE)
     return [Part(FILENAME, WIRING_OVERVIEW_SHARE, overview)] + [
-        Part(file, weight, lambda folder, h=h, file=file: hall(folder, h, file), layout)
+        Part(file, weight, lambda folder, h=h, file=file: hall(folder, h, file), layout,
+             per_hall=True)
         for (h, file), weight in zip(files, weights)]

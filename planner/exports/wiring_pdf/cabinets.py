@@ -131,10 +131,7 @@ def _connectors(codes: np.ndarray, fields: dict[str, np.ndarray]) -> dict[str, n
 def assembly_labels(plan) -> pd.Series:
     """The label of every multi-link assembly (its legs' labels joined), by assembly: a
     schedule row names the assembly's, not its leg's."""
-    ends = plan.pieces.connector_ends().drop_duplicates("assembly")
-    ends = ends[ends["assembly"].to_numpy(object)
-                != plan.pieces.table["piece_id"].to_numpy(object)[ends["row"].to_numpy()]]
-    return ends.set_index("assembly")["label"]
+    return plan.pieces.assembly_labels()
 
 
 class EndIndex:
