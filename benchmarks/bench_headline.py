@@ -452,6 +452,35 @@ it forks, then `bom_xlsx` beside `netbox` (8,178 MiB) and beside the wiring.pdf 
   and the pieces table and connector ends keeping row numbers into the cables instead of
   repeating their texts per piece end (1.8 GB at 1M).
 
+### Within 8 GB: connector ends on demand, one large writer at a time (2026-11-27, commit 7d37df3)
+
+Every process's PSS and private memory sampled every 0.5 s, each forked process named by the
+output files it held open (a sampler outside the repository), on the 1M row, quiet:
+
+- **The connector ends were 1 GB of the planner.** `Pieces.connector_ends` (one row per
+  connector end of every piece, 15 columns of text; 7.5 million rows at 1M) was built before
+  the writers forked and kept for the three that read it. It is now a `ConnectorIndex`: per
+  connector end the row of the pieces table and which end (a one-leg piece's connector is that
+  row seen from one end), and values of their own only for the connectors of multi-link
+  assemblies (20 % of them). The frame is made from it when a writer asks, for the columns and
+  positions it asks for: labels a chunk of ends at a time, NetBox only the printed labels (per
+  piece row, not a dict of every piece id with a new string per id), the wiring sheets only the
+  assemblies' labels. At 250K the planner after its stages fell from 1,253 to 1,107 MiB and the
+  index takes 0.7 s to build instead of 1.6 s; the whole frame made from it equals the old one
+  column by column, and every output of the default plan, a 4-group Dragonfly on `eth-51t`
+  and the 250K plan is byte-identical (but the creation times). 1M row: tree peak 8,296 ->
+  7,673 MiB, 607 -> 468 s.
+- **Two large writers at once were the peak.** In that run the writers that read every cable's
+  text each held 1.3 to 1.6 GB private at 1M (bom.xlsx 1,394 MiB, NetBox 1,374, wiring.pdf's
+  overview 1,639, index.html 1,634, labels.csv 1,322, cables.csv 1,313, codes 1,038), and the
+  peak was bom.xlsx beside index.html. Each export task now carries its estimated private
+  memory (`planner.exports.tuning.FORK_BYTES_PER_CABLE`, from these figures and each writer
+  forked alone at 250K), and a task starts only when it fits beside the running ones within
+  1.25 x the largest estimate, at least 2 GiB (`planner.run.output.next_task`). At 1M each
+  large writer runs beside a hall's sheets or labels, or alone; at 250K and below every pair
+  fits and nothing changes. 1M row: tree peak **6,962 MiB**, 434.1 s, the same cables.csv
+  digest; the peak is now wiring.pdf's overview (1,642 MiB private) beside a hall's sheets.
+
 Before (2026-11-26), at a load average of 15-17, the 622,720-cable case (`g=160`) had taken 30
 minutes for its plan stages alone, and a 1M attempt was stopped after 12.8 minutes with its
 PSS at 9,072 MiB in a plan stage; the panel failure groups' `np.isin` over millions of strings

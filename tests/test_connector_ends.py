@@ -72,8 +72,8 @@ def test_only_multi_link_connectors_keep_values_of_their_own(pieces):
 
 
 def test_printed_labels_are_the_assemblies_connector_labels(pieces):
-    """Every piece id (a multi-link assembly's ``C1+C2`` split into its links) gets the label
-    of the assembly's connector ends, as labels.csv prints it."""
+    """Every piece id (a multi-link assembly's ``C0091+C0092`` split into its links) gets the
+    label of the assembly's connector ends, as labels.csv prints it."""
     whole = pieces.connector_ends()
     printed = {piece: label
                for ids, label in zip(whole["assembly"].tolist(), whole["label"].tolist())
