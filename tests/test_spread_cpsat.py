@@ -1,10 +1,10 @@
 """``--spread-risk``: the exact cabinet repair (``planner.placement.spread_repair``) and the
 lower bounds beside it (``planner.placement.spread_bounds``), issue 26 item 4.
 
-On Slim Fly q=7 (98 routers, hot-aisle: cabinets of 2, ``--strategy hint``) at the smallest
-share the local search leaves cabinet cells over the limit (38 cables); the repair matches the routers into cabinets of two and
-reaches 0, recounted here from cables.csv (each cable's two cabinets, not the search's
-counters). The tray lower bound is checked by hand and against every placement of tiny
+On Slim Fly q=9 (162 routers, hot-aisle: cabinets of 2, ``--strategy hint``) at the smallest
+share the local search leaves cabinet cells over the limit (58 cables); the repair matches
+the routers into cabinets of two and reaches 0, recounted here from cables.csv (each cable's
+two cabinets, not the search's counters). The tray lower bound is checked by hand and against every placement of tiny
 cases.
 """
 
@@ -25,11 +25,13 @@ from planner.plan import plan
 
 SLIMFLY = "slimfly:q=7"
 """98 routers of 11 network cables in 7 racks (groups): the smallest share is 1/11."""
+REPAIRED = "slimfly:q=9"
+"""162 routers of 13 network cables in 9 racks: the smallest share is 1/13."""
 
 
 @pytest.fixture(scope="module")
 def slimfly(tmp_path_factory):
-    result = plan(SLIMFLY, "modern-100g", "hot-aisle", strategy="hint", resilience="off",
+    result = plan(REPAIRED, "modern-100g", "hot-aisle", strategy="hint", resilience="off",
                   spread_risk="min")
     out = tmp_path_factory.mktemp("spread-cpsat")
     cables_csv.write(result, out)

@@ -35,7 +35,8 @@ from scipy.optimize import linear_sum_assignment
 from planner.inputs.floor.routes import route_length_m
 from planner.placement.graph import Graph
 from planner.placement.partition import metis_partition
-from planner.placement.qap import assign_slots, band_assignment, qap_cost, two_opt
+from planner.placement.qap import (assign_slots, band_assignment, laplacian_embedding,
+                                   qap_cost, two_opt)
 from planner.run.errors import InputError
 from planner.placement.tuning import (HALL_LSA_GROUPS, HALL_TWO_OPT_WORK, LENGTH_WEIGHT,
                                       MANY_GROUPS, SLOT_TABLE_ENTRIES, SPARSE_CHUNK_VISITS,
@@ -264,9 +265,7 @@ def hall_slots(flows: sp.csr_matrix, metric, rows: np.ndarray, cols: np.ndarray)
         return band_assignment(_embedding(flows), pts)
     dense = flows.toarray()
     dist = metric.matrix(identity)
-    _, vecs = np.linalg.eigh(np.diag(dense.sum(axis=1)) - dense)
-    emb = vecs[:, 1:3] if k >= 3 else np.column_stack([vecs[:, -1], np.zeros(k)])
-    emb = (emb - emb.mean(axis=0)) / np.maximum(emb.std(axis=0), 1e-12)
+    emb = laplacian_embedding(dense)
     starts = [identity]
     for q in _reflections(emb):
         if k <= HALL_LSA_GROUPS:

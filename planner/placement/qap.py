@@ -68,16 +68,72 @@ def band_assignment(emb: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return slot
 
 
+EIGEN_TIE = 1e-9
+"""Eigenvalues of the flow Laplacian closer than this (relative to the largest) are one
+repeated eigenvalue (``spectral_embedding``)."""
+EMBEDDING_DECIMALS = 9
+"""The embedding is rounded to this many decimals (of its unit-variance coordinates), so that
+groups whose coordinates are equal but for the last bits of rounding sit at equal points."""
+
+
+def _probe(k: int, j: int) -> np.ndarray:
+    """The ``j``-th fixed probe vector of length ``k``: no symmetry of the groups maps it to
+    itself, so its projection onto an eigenspace is not zero."""
+    return np.cos((np.arange(k) + 1.0) * (0.618 + 0.377 * j))
+
+
+def spectral_embedding(lap: np.ndarray) -> np.ndarray:
+    """Eigenvectors 2-3 of the Laplacian ``lap`` (k x k, k >= 3) as k x 2 coordinates, each
+    of mean 0 and variance 1, the same whatever basis LAPACK returns. Where an eigenvalue
+    repeats (groups a symmetry permutes: a fat tree's pods), its eigenvectors are any basis of
+    the eigenspace, and BLAS kernels for different processors return different ones (a plan
+    would then depend on the machine). So each eigenspace in turn, lowest first, gives the
+    projections of fixed probe vectors (``_probe``), each made orthogonal to the vectors before
+    it (Gram-Schmidt, starting from the constant vector, which every Laplacian has), until two
+    are found: the projector onto an eigenspace does not depend on its basis."""
+    k = len(lap)
+    vals, vecs = scipy.linalg.eigh(lap.astype(float))
+    tol = EIGEN_TIE * max(1.0, float(np.abs(vals).max()))
+    chosen = [np.full(k, 1.0 / np.sqrt(k))]
+    start = 0
+    while len(chosen) < 3 and start < k:
+        stop = start + 1
+        while stop < k and vals[stop] - vals[stop - 1] <= tol:
+            stop += 1
+        space = vecs[:, start:stop]
+        for j in range(stop - start + 3):
+            if len(chosen) == 3:
+                break
+            w = space @ (space.T @ _probe(k, j))
+            for u in chosen:
+                w -= (u @ w) * u
+            norm = float(np.linalg.norm(w))
+            if norm > 1e-6:
+                chosen.append(w / norm)
+        start = stop
+    emb = np.column_stack(chosen[1:3])
+    emb = (emb - emb.mean(axis=0)) / np.maximum(emb.std(axis=0), 1e-12)
+    return np.round(emb, EMBEDDING_DECIMALS) + 0.0
+
+
+def laplacian_embedding(flows: np.ndarray) -> np.ndarray:
+    """``spectral_embedding`` of the flows' Laplacian diag(F1) - F; for fewer than 3 groups the
+    last eigenvector and a zero column."""
+    k = len(flows)
+    lap = np.diag(flows.sum(axis=1)) - flows
+    if k >= 3:
+        return spectral_embedding(lap)
+    _, vecs = scipy.linalg.eigh(lap.astype(float))
+    emb = np.column_stack([vecs[:, -1], np.zeros(k)])
+    return (emb - emb.mean(axis=0)) / np.maximum(emb.std(axis=0), 1e-12)
+
+
 def spectral_starts(flows: np.ndarray, rows: np.ndarray, cols: np.ndarray,
                     many: bool = False) -> list[np.ndarray]:
     """Assignments of the spectral embedding onto the slots: ``linear_sum_assignment`` on
     squared distance for each of the 8 grid reflections, or (``many`` groups, where that
     O(k^3) assignment would take seconds to minutes) one ``band_assignment``."""
-    k = len(flows)
-    lap = np.diag(flows.sum(axis=1)) - flows
-    _, vecs = scipy.linalg.eigh(lap.astype(float), subset_by_index=[0, min(2, k - 1)])
-    emb = vecs[:, 1:3] if k >= 3 else np.column_stack([vecs[:, -1], np.zeros(k)])
-    emb = (emb - emb.mean(axis=0)) / np.maximum(emb.std(axis=0), 1e-12)
+    emb = laplacian_embedding(flows)
     pts = np.column_stack([cols, rows]).astype(float)
     pts = (pts - pts.mean(axis=0)) / np.maximum(pts.std(axis=0), 1e-12)
     if many:
