@@ -363,8 +363,18 @@ dragonfly:a=56,p=28,h=28,g=638 --catalog eth-51t --floor campus`, 1,000,384 endp
 2,590,280 rows in cables.csv, every output written (75 halls: wiring.pdf and labels.pdf split
 per hall, `wiring-hall-NN.pdf`, `labels-hall-NN.pdf`).
 
-- **2026-11-27 09:13 UTC, commit 647d310, quiet (load 1.6 at the start, 2.4 at the end): the
-  table's row, 607.2 s wall (10.1 min), 815.1 s CPU, tree peak 8,296 MiB**, the same
+- **2026-11-27 11:41 UTC, commit 2f8b6e5, quiet (load 1.7 at the start, 2.6 at the end): the
+  table's row, 436.8 s wall (7.3 min), 618.5 s CPU, tree peak 7,042 MiB (7.38 x 10^9 bytes)**,
+  the same cables.csv digest. Placement 23.7 s, cabling 60.7, performance 16.3, costing 2.5,
+  summary 6.2, exports 325.7 s. What changed: the connector ends made on demand and the export
+  tasks kept within 1.25 x the largest one's memory ("Within 8 GB" below). This machine is
+  another (an AMD EPYC with AVX-512; the rows before ran on an Intel one): the 10K row took
+  10.0 s here against 14.4, so compare times within one date only; the memory and the digests
+  do not depend on the machine. With two busy loops (`--busy 2`, 11:50 UTC, load 3.4 -> 4.6):
+  805.3 s wall, 629.5 s CPU, tree peak 6,874 MiB, the same digest; the 8 GB and 15-minute
+  targets are met quiet and busy.
+- 2026-11-27 09:13 UTC, commit 647d310, quiet (load 1.6 at the start, 2.4 at the end):
+  607.2 s wall (10.1 min), 815.1 s CPU, tree peak 8,296 MiB, the same
   cables.csv digest. Placement 30.5 s, cabling 87.9, performance 21.3, costing 4.5, summary
   8.0, exports 452.9 s. What changed: the hop statistics take one BFS source per orbit of the
   topology's verified symmetries (`planner.topologies.metrics`; this Dragonfly's group shift
@@ -479,7 +489,11 @@ output files it held open (a sampler outside the repository), on the 1M row, qui
   1.25 x the largest estimate, at least 2 GiB (`planner.run.output.next_task`). At 1M each
   large writer runs beside a hall's sheets or labels, or alone; at 250K and below every pair
   fits and nothing changes. 1M row: tree peak **6,962 MiB**, 434.1 s, the same cables.csv
-  digest; the peak is now wiring.pdf's overview (1,642 MiB private) beside a hall's sheets.
+  digest (7,042 MiB and 436.8 s in the table's row, commit 2f8b6e5); the peak is now
+  wiring.pdf's overview (1,642 MiB private) beside a hall's sheets.
+- **Left as it is:** the wiring sheets' shared layout (`prepare`, about 65 s at 1M) runs in the
+  planner, which starts no task meanwhile and grows by about 600 MiB; the task forked beside it
+  then holds those pages privately (bom.xlsx reached 1,974 MiB that way instead of 1,394).
 
 Before (2026-11-26), at a load average of 15-17, the 622,720-cable case (`g=160`) had taken 30
 minutes for its plan stages alone, and a 1M attempt was stopped after 12.8 minutes with its

@@ -77,8 +77,9 @@ groups whose coordinates are equal but for the last bits of rounding sit at equa
 
 
 def _probe(k: int, j: int) -> np.ndarray:
-    """The ``j``-th fixed probe vector of length ``k``: no symmetry of the groups maps it to
-    itself, so its projection onto an eigenspace is not zero."""
+    """The ``j``-th fixed probe vector of length ``k``: its entries are all different, so no
+    permutation of the groups maps it to itself and its projection onto an eigenspace is
+    almost never zero (``spectral_embedding`` tries the next probe when it is)."""
     return np.cos((np.arange(k) + 1.0) * (0.618 + 0.377 * j))
 
 
