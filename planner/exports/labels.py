@@ -48,7 +48,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.cabling import unit_text
-from planner.cabling.pieces import Pieces
+from planner.cabling.pieces import CONNECTOR_COLUMNS, Pieces
 from planner.exports._csv import column_text, float_text, join_rows
 from planner.exports.cells import neutralise_all
 from planner.exports.split import Part, hall_weights
@@ -81,8 +81,7 @@ end, the far end, the piece's id, ordered length and kind, and its part number; 
 baseline with its descent stays 6 pt above the label's bottom padding (the 51 pt inside)."""
 
 
-LABEL_END_COLUMNS = ["assembly", "end", "row", "length_m", "label", "this_transceiver"] + [
-    f"{side}_{f}" for f in ("place", "device", "port", "ru") for side in ("this", "peer")]
+LABEL_END_COLUMNS = [c for c in CONNECTOR_COLUMNS if c != "peer_transceiver"]
 """The columns of ``Pieces.connector_ends`` a label prints."""
 
 

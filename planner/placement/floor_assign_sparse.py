@@ -36,7 +36,7 @@ from planner.inputs.floor.routes import route_length_m
 from planner.placement.graph import Graph
 from planner.placement.partition import metis_partition
 from planner.placement.qap import (assign_slots, band_assignment, laplacian_embedding,
-                                   qap_cost, two_opt)
+                                   qap_cost, standardized, two_opt)
 from planner.run.errors import InputError
 from planner.placement.tuning import (HALL_LSA_GROUPS, HALL_TWO_OPT_WORK, LENGTH_WEIGHT,
                                       MANY_GROUPS, SLOT_TABLE_ENTRIES, SPARSE_CHUNK_VISITS,
@@ -237,7 +237,7 @@ def _embedding(flows: sp.csr_matrix) -> np.ndarray:
     order = np.argsort(-vals, kind="stable")
     vecs = vecs[:, order]
     emb = vecs[:, 1:3] if vecs.shape[1] >= 3 else np.zeros((k, 2))
-    return (emb - emb.mean(axis=0)) / np.maximum(emb.std(axis=0), 1e-12)
+    return standardized(emb)
 
 
 def _reflections(emb: np.ndarray):
@@ -259,8 +259,7 @@ def hall_slots(flows: sp.csr_matrix, metric, rows: np.ndarray, cols: np.ndarray)
     identity = np.arange(k)
     if k <= 2 or flows.nnz == 0:
         return identity
-    pts = np.column_stack([cols, rows]).astype(float)
-    pts = (pts - pts.mean(axis=0)) / np.maximum(pts.std(axis=0), 1e-12)
+    pts = standardized(np.column_stack([cols, rows]).astype(float))
     if k > MANY_GROUPS:
         return band_assignment(_embedding(flows), pts)
     dense = flows.toarray()

@@ -128,12 +128,6 @@ def _connectors(codes: np.ndarray, fields: dict[str, np.ndarray]) -> dict[str, n
     return out
 
 
-def assembly_labels(plan) -> pd.Series:
-    """The label of every multi-link assembly (its legs' labels joined), by assembly: a
-    schedule row names the assembly's, not its leg's."""
-    return plan.pieces.assembly_labels()
-
-
 class EndIndex:
     """The rows of ``Pieces.table`` by the place of one end (``a`` or ``b``): one hash of the
     column, then each set of places costs its own rows, not a test of every piece of the plan
@@ -183,7 +177,7 @@ def schedule_rows(plan, places=None, labels: pd.Series | None = None) -> dict[st
     position in ``plan.cabinets``). At a split router port ``this port`` names the cage; a
     twin-port transceiver is named on its cage's first row, the next says it is the same
     module. ``places``: the rows of these cabinets only (one hall's); ``labels``: the
-    ``assembly_labels`` (computed when not given)."""
+    ``Pieces.assembly_labels`` (computed when not given)."""
     pieces = plan.pieces
     t = pieces.table
     ends = place_ends(plan, places)
@@ -217,7 +211,7 @@ def schedule_rows(plan, places=None, labels: pd.Series | None = None) -> dict[st
     label = t["label"].to_numpy(object)[piece]
     multi = assembly[at] != t["piece_id"].to_numpy(object)[piece]
     if multi.any():                    # an assembly's label names all its legs (its labels')
-        labels = assembly_labels(plan) if labels is None else labels
+        labels = plan.pieces.assembly_labels() if labels is None else labels
         label[multi] = labels.loc[assembly[at][multi]].to_numpy(object)
     cage = cages(plan, device, text["this_port"][at])
     port = np.where(cage > 0, legs["port_text"] + " (cage " + cage.astype(str).astype(object)
@@ -468,7 +462,7 @@ def schedule_table(plan, places=None, labels: pd.Series | None = None
 
 def schedule_source(plan, places: list[str], labels: pd.Series | None = None) -> ChunkedRows:
     """The schedule of the cabinets ``places`` made ``tuning.WIRING_CHUNK_SHEETS`` at a time."""
-    labels = assembly_labels(plan) if labels is None else labels
+    labels = plan.pieces.assembly_labels() if labels is None else labels
     return ChunkedRows(lambda names: schedule_table(plan, names, labels), chunks_of(places))
 
 
@@ -484,7 +478,7 @@ def cabinet_sections(plan, places: list[str] | None = None, layout=None,
     elevation, then the cable schedule, whose rows are made a chunk of cabinets at a time as
     their pages are drawn. ``layout``: the whole plan's ``ChunkedRows.survey`` when ``places``
     are some of its cabinets (one hall's), so that every hall is laid out alike; ``racks``
-    (``cabinet_racks``) and ``labels`` (``assembly_labels``) are computed when not given."""
+    (``cabinet_racks``) and ``labels`` (``Pieces.assembly_labels``) are computed when not given."""
     names = plan.cabinets["name"].astype(str).tolist()
     mine = None if places is None else set(places)
     source = schedule_source(plan, [n for n in names if mine is None or n in mine], labels)

@@ -14,7 +14,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.exports.wiring_pdf.bom import bom_section
-from planner.exports.wiring_pdf.cabinets import (assembly_labels, cabinet_racks, cabinet_sections,
+from planner.exports.wiring_pdf.cabinets import (cabinet_racks, cabinet_sections,
                                                  schedule_source)
 from planner.exports.wiring_pdf.content_stream import seal_page, text_at
 from planner.exports.wiring_pdf.contents import toc_chunks, toc_page_count
@@ -116,7 +116,7 @@ def sheet_layout(plan) -> SheetLayout:
     ports: tuple = (None, {})
     if plan.structured is not None and not plan.structured.racks.empty:
         ports = port_source(plan, plan.structured.racks["name"].astype(str).tolist()).survey()
-    labels = assembly_labels(plan)
+    labels = plan.pieces.assembly_labels()
     return SheetLayout(schedule_source(plan, cab["name"].astype(str).tolist(), labels).survey(),
                        ports, cabinet_racks(plan), labels)
 
